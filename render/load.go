@@ -204,3 +204,7 @@ func Objects(docs []Document) []map[string]any {
 	}
 	return out
 }
+
+func asInputError(err error, target **InputError) bool {
+	return errors.As(err, target)
+}
