@@ -180,10 +180,19 @@ func mergeOptions(p *Policy) *MergeOptions {
 }
 
 func patchToObject(path string, value any, to *fieldpath.Paved, mo *MergeOptions) error {
-	if err := to.MergeValue(path, value, mo); err != nil {
+	if err := mergeValue(to, path, value, mo); err != nil {
 		return err
 	}
 	return normalizeTarget(to)
+}
+
+// mergeValue is fieldpath's MergeValue, which without merge options reads
+// the target only to discard what it read: then it is exactly SetValue.
+func mergeValue(to *fieldpath.Paved, path string, value any, mo *MergeOptions) error {
+	if mo == nil {
+		return to.SetValue(path, value)
+	}
+	return to.MergeValue(path, value, mo)
 }
 
 func patchToMultiple(path string, value any, to *fieldpath.Paved, mo *MergeOptions) error {
@@ -195,21 +204,27 @@ func patchToMultiple(path string, value any, to *fieldpath.Paved, mo *MergeOptio
 		return errors.Errorf("cannot expand ToFieldPath %s", path)
 	}
 	for _, p := range paths {
-		if err := to.MergeValue(p, value, mo); err != nil {
+		if err := mergeValue(to, p, value, mo); err != nil {
 			return err
 		}
 	}
 	return normalizeTarget(to)
 }
 
-// normalizeTarget re-encodes the whole target as the engines' conversion back
-// from unstructured content does.
+// normalizeTarget gives the whole target the number model of a round trip
+// through the Kubernetes JSON decoder, as the engines' conversion back from
+// unstructured content does after every patch.
 func normalizeTarget(to *fieldpath.Paved) error {
-	o, err := NormalizeObject(to.UnstructuredContent())
+	o := to.UnstructuredContent()
+	if normalizeInPlace(o) {
+		return nil
+	}
+	// Something not plain JSON data is in there: take the slow, exact path.
+	n, err := NormalizeObject(o)
 	if err != nil {
 		return err
 	}
-	to.SetUnstructuredContent(o)
+	to.SetUnstructuredContent(n)
 	return nil
 }
 

@@ -2,6 +2,8 @@ package patchandtransform
 
 import (
 	"encoding/json"
+	"math"
+	"strconv"
 
 	"github.com/pkg/errors"
 	kjson "k8s.io/apimachinery/pkg/util/json"
@@ -84,4 +86,86 @@ func WireNumbers(v any) any {
 	default:
 		return v
 	}
+}
+
+// normalizeInPlace converts, in place, every number of a JSON tree to what a
+// round trip through encoding/json and the Kubernetes decoder gives: an
+// integral float64 that fits an int64 becomes int64 (encoding/json prints it
+// without a fraction or exponent, and the decoder reads such text as int64).
+// It reports false, leaving the tree partly converted but equivalent, when it
+// meets a value that is not plain JSON data; the caller then normalises
+// through JSON.
+func normalizeInPlace(v any) bool {
+	switch t := v.(type) {
+	case map[string]any:
+		for k, e := range t {
+			switch n := e.(type) {
+			case map[string]any, []any:
+				if !normalizeInPlace(n) {
+					return false
+				}
+			default:
+				nv, ok := normalizeScalar(n)
+				if !ok {
+					return false
+				}
+				if nv != nil || n != nil {
+					t[k] = nv
+				}
+			}
+		}
+		return true
+	case []any:
+		for i, e := range t {
+			switch n := e.(type) {
+			case map[string]any, []any:
+				if !normalizeInPlace(n) {
+					return false
+				}
+			default:
+				nv, ok := normalizeScalar(n)
+				if !ok {
+					return false
+				}
+				t[i] = nv
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// Below 2^53 every integral float64 prints as its exact integer.
+const exactIntFloat = 1 << 53
+
+func normalizeScalar(v any) (any, bool) {
+	switch n := v.(type) {
+	case nil, string, bool, int64:
+		return v, true
+	case float64:
+		if math.IsInf(n, 0) || math.IsNaN(n) {
+			return nil, false
+		}
+		if n != math.Trunc(n) {
+			return n, true
+		}
+		if math.Abs(n) < exactIntFloat {
+			return int64(n), true
+		}
+		if math.Abs(n) >= 1e21 {
+			// encoding/json prints these with an exponent.
+			return n, true
+		}
+		// encoding/json prints the shortest decimal that reads back as n;
+		// the decoder makes it an int64 only if that text fits one.
+		if i, err := strconv.ParseInt(strconv.FormatFloat(n, 'f', -1, 64), 10, 64); err == nil {
+			return i, true
+		}
+		return n, true
+	case int:
+		return int64(n), true
+	case int32:
+		return int64(n), true
+	}
+	return nil, false
 }

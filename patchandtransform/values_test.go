@@ -1,0 +1,33 @@
+package patchandtransform
+
+import (
+	"math"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestNormalizeInPlaceMatchesJSON checks the in-place normaliser against the
+// JSON round trip it stands in for.
+func TestNormalizeInPlaceMatchesJSON(t *testing.T) {
+	values := []any{
+		float64(3), 1.5, -0.0, 1e20, 1e21, 9.223372036854775807e18, -9.223372036854775808e18,
+		math.MaxInt64, int64(-7), math.Nextafter(-9.223372036854775808e18, 0), 99999999999999999999.0, 9.2e18, int(4), int32(2), "s", true, nil, 0.1, 123456789.0, 1e-7,
+	}
+	for i, v := range values {
+		tree := func() map[string]any {
+			return map[string]any{"v": v, "l": []any{v, map[string]any{"n": v}}}
+		}
+		want, err := NormalizeObject(tree())
+		if err != nil {
+			t.Fatalf("NormalizeObject(%v): %v", v, err)
+		}
+		got := tree()
+		if !normalizeInPlace(got) {
+			t.Fatalf("normalizeInPlace(%#v): reported non-JSON data", v)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("value %d (%#v): normalizeInPlace differs from the JSON round trip: -want, +got:\n%s", i, v, diff)
+		}
+	}
+}
