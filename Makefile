@@ -26,7 +26,12 @@ bench:
 FUZZ_TARGETS := \
 	./patchandtransform:FuzzFieldPath \
 	./patchandtransform:FuzzTransform \
-	./patchandtransform:FuzzApply
+	./patchandtransform:FuzzApply \
+	./patchandtransform/native:FuzzDecode \
+	./patchandtransform/function:FuzzDecodeJSON \
+	./environment:FuzzLoad \
+	./environment:FuzzSpec \
+	./environment:FuzzInput
 
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \
