@@ -1,0 +1,22 @@
+// Package patchandtransform is the built-in function-patch-and-transform
+// v0.10.8 of the pipeline engine: Function speaks the function protocol
+// (RunFunctionRequest in, RunFunctionResponse out) and hands the work to the
+// plain-Go algorithm in patchandtransform/function.
+//
+// The adapter only converts. Protobuf Structs become maps with AsMap, whose
+// numbers are float64, exactly the values a function receives over gRPC
+// (pipeline spec §0.2, rule N1); maps go back with structpb. The response
+// echoes the request's tag and carries the function SDK's TTL of 60s:
+//
+//	var fn patchandtransform.Function
+//	rsp, err := fn.RunFunction(ctx, &fnv1.RunFunctionRequest{
+//		Observed: observed, // the XR and composed resources
+//		Desired:  desired,  // what earlier steps returned
+//		Input:    input,    // a pt.fn.crossplane.io/v1beta1 Resources
+//		Context:  context,
+//	})
+//
+// err is only ever a conversion failure. The function reports its own
+// failures as results: a FATAL result leaves the request's desired state and
+// context in the response.
+package patchandtransform
