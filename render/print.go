@@ -153,3 +153,20 @@ func nested(o map[string]any, path ...string) any {
 	}
 	return cur
 }
+
+// IncludeFullXR replaces the printed XR's spec and whole metadata with the
+// input XR's, as crossplane render -x does. The input XR must have a spec.
+func IncludeFullXR(o *Outcome, input map[string]any) error {
+	spec, ok := input["spec"]
+	if !ok {
+		return errors.New("cannot get composite resource spec")
+	}
+	if o.XR == nil {
+		o.XR = map[string]any{}
+	}
+	o.XR["spec"] = spec
+	if md, ok := input["metadata"]; ok {
+		o.XR["metadata"] = md
+	}
+	return nil
+}

@@ -91,6 +91,6 @@ function-environment-configs, renders both in process, and compares them.`,
 		return usageError{err: err}
 	})
 
-	root.AddCommand(newVersionCmd(s))
+	root.AddCommand(newVersionCmd(s), newRenderCmd(s))
 	return root
 }

@@ -1,0 +1,72 @@
+package engine
+
+import (
+	"strings"
+
+	"github.com/pkg/errors"
+)
+
+// isClaim reports whether o is a claim of the XRD's claim kind.
+func isClaim(o, xrd map[string]any) bool {
+	ck, _ := nestedString(xrd, "spec", "claimNames", "kind")
+	k, _ := o["kind"].(string)
+	g, _ := nestedString(xrd, "spec", "group")
+	av, _ := o["apiVersion"].(string)
+	return ck != "" && k == ck && strings.HasPrefix(av, g+"/")
+}
+
+// XRFromClaim returns the composite resource Crossplane's claim controller
+// would create for claim: the XRD's composite kind at its referenceable
+// version, named after the claim, with the claim labels and
+// spec.claimRef, and the claim's spec less the claim-only fields.
+func XRFromClaim(claim, xrd map[string]any) (map[string]any, error) {
+	group, _ := nestedString(xrd, "spec", "group")
+	kind, _ := nestedString(xrd, "spec", "names", "kind")
+	if group == "" || kind == "" {
+		return nil, errors.Errorf("XRD %q: spec.group and spec.names.kind are required", nameOf(xrd))
+	}
+	version := ""
+	vs, _ := nested(xrd, "spec", "versions").([]any)
+	for _, v := range vs {
+		vm, _ := v.(map[string]any)
+		n, _ := vm["name"].(string)
+		if ref, _ := vm["referenceable"].(bool); ref {
+			version = n
+			break
+		}
+		if version == "" {
+			version = n
+		}
+	}
+	if version == "" {
+		return nil, errors.Errorf("XRD %q: spec.versions: no version", nameOf(xrd))
+	}
+
+	cname := nameOf(claim)
+	cns, _ := nestedString(claim, "metadata", "namespace")
+	xrName := cname + "-" + suffix(cns+"/"+cname)
+	spec := map[string]any{}
+	if cs, ok := claim["spec"].(map[string]any); ok {
+		for k, v := range deepCopy(cs) {
+			switch k {
+			case "resourceRef", "writeConnectionSecretToRef", "compositeDeletePolicy":
+				continue
+			}
+			spec[k] = v
+		}
+	}
+	cav, _ := claim["apiVersion"].(string)
+	ckind, _ := claim["kind"].(string)
+	spec["claimRef"] = map[string]any{"apiVersion": cav, "kind": ckind, "name": cname, "namespace": cns}
+	labels := map[string]any{
+		"crossplane.io/claim-name":      cname,
+		"crossplane.io/claim-namespace": cns,
+		"crossplane.io/composite":       xrName,
+	}
+	return map[string]any{
+		"apiVersion": group + "/" + version,
+		"kind":       kind,
+		"metadata":   map[string]any{"name": xrName, "labels": labels},
+		"spec":       spec,
+	}, nil
+}

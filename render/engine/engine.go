@@ -1,0 +1,523 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/pkg/errors"
+
+	"github.com/xpmigrate/xpmigrate/environment"
+	pt "github.com/xpmigrate/xpmigrate/patchandtransform"
+	"github.com/xpmigrate/xpmigrate/patchandtransform/native"
+	"github.com/xpmigrate/xpmigrate/render"
+	"github.com/xpmigrate/xpmigrate/render/legacy"
+	"github.com/xpmigrate/xpmigrate/render/pipeline"
+)
+
+// MaxStableLoops bounds Options.UntilStable.
+const MaxStableLoops = 10
+
+// A Request holds the objects one render reads.
+type Request struct {
+	// XR is the composite resource, or a claim when XRD is set.
+	XR map[string]any
+
+	// Composition is the Composition object.
+	Composition map[string]any
+
+	// Functions are pkg.crossplane.io Function objects. Optional: the
+	// built-in functions need none.
+	Functions []map[string]any
+
+	// Observed are the composed resources that exist.
+	Observed []map[string]any
+
+	// Extra are the other objects in the "cluster": EnvironmentConfigs for
+	// both the native environment and function-environment-configs, and
+	// whatever functions require.
+	Extra []map[string]any
+
+	// Context seeds the pipeline context, by key.
+	Context map[string]any
+
+	// Credentials are Secrets for steps' credentials.
+	Credentials []map[string]any
+
+	// XRD is the CompositeResourceDefinition; with it XR may be a claim.
+	XRD map[string]any
+
+	// ObservedConnectionDetails are the observed composed resources'
+	// connection details by composition resource name (toolkit-only).
+	ObservedConnectionDetails map[string]map[string][]byte
+}
+
+// Options tune a render.
+type Options struct {
+	// Loops is how many reconciles to simulate; 0 means 1.
+	Loops int
+
+	// UntilStable keeps reconciling until the outcome stops changing, at
+	// most MaxStableLoops times. It overrides Loops.
+	UntilStable bool
+
+	// Target is the Crossplane line the pipeline side emulates: "v1"
+	// (Crossplane v1.20.11, the default) or "v2".
+	Target string
+
+	// Profile chooses what the pipeline engine reproduces where crossplane
+	// render and the reconciler differ. The default is crossplane render
+	// v1.20.11.
+	Profile pipeline.Profile
+
+	// Builtins are the in-process functions. Nil uses Builtins().
+	Builtins BuiltinSet
+}
+
+// A Result is a render's outcome and how many reconciles produced it.
+type Result struct {
+	Outcome *render.Outcome
+
+	// Mode is "Resources" or "Pipeline".
+	Mode string
+
+	// Loops is how many reconciles ran.
+	Loops int
+
+	// Stable reports whether the last reconcile changed nothing (only
+	// meaningful with more than one loop).
+	Stable bool
+}
+
+// Render renders req. Input problems are render.InputError; a reconcile
+// that fails returns the fatal error.
+func Render(ctx context.Context, req Request, o Options) (*Result, error) {
+	xr := req.XR
+	if req.XRD != nil && isClaim(xr, req.XRD) {
+		var err error
+		if xr, err = XRFromClaim(xr, req.XRD); err != nil {
+			return nil, render.InvalidInput(err)
+		}
+	}
+	if err := checkCompatible(xr, req.Composition); err != nil {
+		return nil, err
+	}
+
+	mode, _ := nestedString(req.Composition, "spec", "mode")
+	if mode == "" {
+		mode = "Resources"
+	}
+
+	var step func(ctx context.Context, xr map[string]any, observed []map[string]any) (*render.Outcome, error)
+	switch mode {
+	case "Resources":
+		s, err := newLegacy(req)
+		if err != nil {
+			return nil, err
+		}
+		step = s
+	case "Pipeline":
+		s, err := newPipeline(req, o)
+		if err != nil {
+			return nil, err
+		}
+		step = s
+	default:
+		return nil, render.InvalidInputf("composition %q: spec.mode: unsupported value %q", name(req.Composition), mode)
+	}
+
+	loops := o.Loops
+	if loops < 1 {
+		loops = 1
+	}
+	if o.UntilStable {
+		loops = MaxStableLoops
+	}
+
+	res := &Result{Mode: mode}
+	observed := req.Observed
+	var prev []byte
+	for i := 0; i < loops; i++ {
+		out, err := step(ctx, xr, observed)
+		res.Outcome = out
+		res.Loops = i + 1
+		if err != nil {
+			return res, err
+		}
+		cur, err := fingerprint(out)
+		if err != nil {
+			return res, err
+		}
+		if prev != nil && bytes.Equal(prev, cur) {
+			res.Stable = true
+			if o.UntilStable {
+				break
+			}
+		}
+		prev = cur
+		xr, observed = nextState(mode, xr, out, observed)
+	}
+	return res, nil
+}
+
+func newLegacy(req Request) (func(context.Context, map[string]any, []map[string]any) (*render.Outcome, error), error) {
+	raw, err := json.Marshal(req.Composition)
+	if err != nil {
+		return nil, errors.Wrap(err, "cannot encode composition")
+	}
+	c, err := native.Decode(raw)
+	if err != nil {
+		return nil, render.InvalidInput(errors.Wrapf(err, "invalid Composition %q", name(req.Composition)))
+	}
+	c.Default()
+	if errs := c.Validate(); len(errs) > 0 {
+		return nil, render.InvalidInput(errors.Wrapf(errs.ToAggregate(), "invalid Composition %q", name(req.Composition)))
+	}
+	configs, err := environmentConfigs(req.Extra)
+	if err != nil {
+		return nil, err
+	}
+	opts := legacy.Options{
+		EnvironmentConfigs:   configs,
+		ConnectionSecrets:    connectionSecrets(req.Extra),
+		ConnectionSecretKeys: connectionSecretKeys(req.XRD),
+	}
+	return func(_ context.Context, xr map[string]any, observed []map[string]any) (*render.Outcome, error) {
+		return legacy.Compose(withResourceRefs(xr, c, observed), c, observed, opts)
+	}, nil
+}
+
+func newPipeline(req Request, o Options) (func(context.Context, map[string]any, []map[string]any) (*render.Outcome, error), error) {
+	builtins := o.Builtins
+	if builtins == nil {
+		builtins = Builtins(o.Target)
+	}
+	fns, closeFns, err := resolveFunctions(req.Composition, req.Functions, builtins)
+	if err != nil {
+		return nil, err
+	}
+	_ = closeFns
+	creds, err := credentials(req.Credentials)
+	if err != nil {
+		return nil, err
+	}
+	po := pipeline.Options{
+		Profile:                   o.Profile,
+		ExtraResources:            req.Extra,
+		Context:                   req.Context,
+		Credentials:               creds,
+		ObservedConnectionDetails: req.ObservedConnectionDetails,
+	}
+	if o.Target == "v2" {
+		po.Dialect = pipeline.V2
+	}
+	return func(ctx context.Context, xr map[string]any, observed []map[string]any) (*render.Outcome, error) {
+		return pipeline.Compose(ctx, xr, req.Composition, observed, fns, po)
+	}, nil
+}
+
+// nextState feeds a reconcile's outcome back as the next reconcile's input:
+// the XR as persisted, and the composed resources as they would exist.
+func nextState(mode string, xr map[string]any, out *render.Outcome, observed []map[string]any) (map[string]any, []map[string]any) {
+	if out == nil {
+		return xr, observed
+	}
+	nxr := out.EffectiveXR
+	if nxr == nil {
+		nxr = xr
+	}
+	next := make([]map[string]any, 0, len(out.Composed))
+	seen := map[string]bool{}
+	for _, cd := range out.Composed {
+		obj := cd.Applied
+		if obj == nil {
+			continue
+		}
+		obj = deepCopy(obj)
+		if mode == "Pipeline" {
+			obj = asExisting(nxr, cd.Name, obj, observedByName(observed, cd.Name))
+		}
+		next = append(next, obj)
+		seen[kindName(obj)] = true
+	}
+	// Objects that were not rendered this time still exist.
+	for _, o := range observed {
+		if !seen[kindName(o)] {
+			next = append(next, o)
+		}
+	}
+	return nxr, next
+}
+
+// asExisting turns a desired pipeline resource into the object the cluster
+// would hold after applying it: merged onto what was observed (which keeps
+// its status), with a name when it had none.
+func asExisting(xr map[string]any, resName string, desired, observed map[string]any) map[string]any {
+	out := desired
+	if observed != nil {
+		out = jsonMergePatch(deepCopy(observed), withoutStatus(desired))
+	}
+	md, _ := out["metadata"].(map[string]any)
+	if md == nil {
+		md = map[string]any{}
+		out["metadata"] = md
+	}
+	if n, _ := md["name"].(string); n == "" {
+		gn, _ := md["generateName"].(string)
+		md["name"] = gn + suffix(nameOf(xr)+"/"+resName)
+	}
+	return out
+}
+
+// suffix is a deterministic stand-in for the API server's 5 random
+// characters.
+func suffix(seed string) string {
+	const alphabet = "bcdfghjklmnpqrstvwxz2456789"
+	h := sha256.Sum256([]byte(seed))
+	b := make([]byte, 5)
+	for i := range b {
+		b[i] = alphabet[int(h[i])%len(alphabet)]
+	}
+	return string(b)
+}
+
+func observedByName(observed []map[string]any, resName string) map[string]any {
+	for _, o := range observed {
+		if annotation(o, render.AnnotationCompositionResourceName) == resName {
+			return o
+		}
+	}
+	return nil
+}
+
+// fingerprint is what must stop changing for a render to be stable.
+func fingerprint(out *render.Outcome) ([]byte, error) {
+	var b bytes.Buffer
+	if err := render.Print(&b, out, render.PrintOptions{IncludeConnectionDetails: true}); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+func checkCompatible(xr, comp map[string]any) error {
+	av, _ := comp["apiVersion"].(string)
+	k, _ := comp["kind"].(string)
+	if av != "apiextensions.crossplane.io/v1" || k != "Composition" {
+		return render.InvalidInputf("not a composition: %s/%s", k, name(comp))
+	}
+	wantKind, _ := nestedString(comp, "spec", "compositeTypeRef", "kind")
+	wantAV, _ := nestedString(comp, "spec", "compositeTypeRef", "apiVersion")
+	gotKind, _ := xr["kind"].(string)
+	gotAV, _ := xr["apiVersion"].(string)
+	if wantKind != gotKind {
+		return render.InvalidInputf("composition's compositeTypeRef.kind (%s) does not match XR's kind (%s)", wantKind, gotKind)
+	}
+	if wantAV != gotAV {
+		return render.InvalidInputf("composition's compositeTypeRef.apiVersion (%s) does not match XR's apiVersion (%s)", wantAV, gotAV)
+	}
+	return nil
+}
+
+func environmentConfigs(extra []map[string]any) (*environment.Set, error) {
+	var cfgs []environment.Config
+	for _, o := range extra {
+		av, _ := o["apiVersion"].(string)
+		if k, _ := o["kind"].(string); k != "EnvironmentConfig" || !environment.IsConfigAPIVersion(av) {
+			continue
+		}
+		b, err := json.Marshal(o)
+		if err != nil {
+			return nil, errors.Wrap(err, "cannot encode EnvironmentConfig")
+		}
+		c, err := environment.Load(b)
+		if err != nil {
+			return nil, render.InvalidInput(errors.Wrapf(err, "invalid EnvironmentConfig %q", name(o)))
+		}
+		cfgs = append(cfgs, c...)
+	}
+	s, err := environment.NewSet(cfgs...)
+	if err != nil {
+		return nil, render.InvalidInput(err)
+	}
+	return s, nil
+}
+
+// connectionSecrets indexes the Secrets among the extra resources by
+// namespace/name.
+func connectionSecrets(extra []map[string]any) map[string]map[string][]byte {
+	out := map[string]map[string][]byte{}
+	for _, o := range extra {
+		if k, _ := o["kind"].(string); k != "Secret" {
+			continue
+		}
+		if av, _ := o["apiVersion"].(string); av != "v1" {
+			continue
+		}
+		s, err := pipeline.SecretFromObject(o)
+		if err != nil {
+			continue
+		}
+		out[s.Namespace+"/"+s.Name] = s.Data
+	}
+	return out
+}
+
+func credentials(objs []map[string]any) (pipeline.Secrets, error) {
+	var out pipeline.Secrets
+	for _, o := range objs {
+		s, err := pipeline.SecretFromObject(o)
+		if err != nil {
+			return nil, render.InvalidInput(errors.Wrapf(err, "invalid credentials Secret %q", name(o)))
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+func connectionSecretKeys(xrd map[string]any) []string {
+	if xrd == nil {
+		return nil
+	}
+	spec, _ := xrd["spec"].(map[string]any)
+	raw, _ := spec["connectionSecretKeys"].([]any)
+	out := make([]string, 0, len(raw))
+	for _, k := range raw {
+		if s, ok := k.(string); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// withResourceRefs lets observed resources given on the command line count
+// in legacy mode, where Crossplane finds composed resources through the
+// XR's spec.resourceRefs: when the XR has none, they are made from the
+// observed objects, named templates by their composition-resource-name
+// annotation, anonymous templates in the order the objects were given.
+func withResourceRefs(xr map[string]any, c *native.Composition, observed []map[string]any) map[string]any {
+	if len(observed) == 0 {
+		return xr
+	}
+	if refs, _ := nested(xr, "spec", "resourceRefs").([]any); len(refs) > 0 {
+		return xr
+	}
+	ref := func(o map[string]any) map[string]any {
+		av, _ := o["apiVersion"].(string)
+		k, _ := o["kind"].(string)
+		return map[string]any{"apiVersion": av, "kind": k, "name": nameOf(o)}
+	}
+	var refs []any
+	templates := c.Templates()
+	named := len(templates) > 0 && templates[0].Name != ""
+	for i, t := range templates {
+		if named {
+			if o := observedByName(observed, t.Name); o != nil {
+				refs = append(refs, ref(o))
+			}
+			continue
+		}
+		if i < len(observed) {
+			refs = append(refs, ref(observed[i]))
+		}
+	}
+	out := deepCopy(xr)
+	spec, _ := out["spec"].(map[string]any)
+	if spec == nil {
+		spec = map[string]any{}
+		out["spec"] = spec
+	}
+	spec["resourceRefs"] = refs
+	return out
+}
+
+func kindName(o map[string]any) string {
+	k, _ := o["kind"].(string)
+	av, _ := o["apiVersion"].(string)
+	g := av
+	if i := strings.Index(av, "/"); i >= 0 {
+		g = av[:i]
+	}
+	return g + "/" + k + "/" + nameOf(o)
+}
+
+func nameOf(o map[string]any) string {
+	s, _ := nestedString(o, "metadata", "name")
+	return s
+}
+
+func name(o map[string]any) string { return nameOf(o) }
+
+func annotation(o map[string]any, key string) string {
+	s, _ := nestedString(o, "metadata", "annotations", key)
+	return s
+}
+
+func nestedString(o map[string]any, path ...string) (string, bool) {
+	var cur any = o
+	for _, p := range path {
+		m, ok := cur.(map[string]any)
+		if !ok {
+			return "", false
+		}
+		cur, ok = m[p]
+		if !ok {
+			return "", false
+		}
+	}
+	s, ok := cur.(string)
+	return s, ok
+}
+
+func deepCopy(o map[string]any) map[string]any {
+	b, err := json.Marshal(o)
+	if err != nil {
+		panic(fmt.Sprintf("cannot copy a JSON object: %v", err))
+	}
+	var out map[string]any
+	if err := json.Unmarshal(b, &out); err != nil {
+		panic(fmt.Sprintf("cannot copy a JSON object: %v", err))
+	}
+	return normalize(out)
+}
+
+func withoutStatus(o map[string]any) map[string]any {
+	out := make(map[string]any, len(o))
+	for k, v := range o {
+		if k != "status" {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// jsonMergePatch applies patch to dst as RFC 7386 describes.
+func jsonMergePatch(dst, patch map[string]any) map[string]any {
+	for k, pv := range patch {
+		if pv == nil {
+			delete(dst, k)
+			continue
+		}
+		pm, ok := pv.(map[string]any)
+		if !ok {
+			dst[k] = pv
+			continue
+		}
+		dm, ok := dst[k].(map[string]any)
+		if !ok {
+			dm = map[string]any{}
+		}
+		dst[k] = jsonMergePatch(dm, pm)
+	}
+	return dst
+}
+
+func normalize(o map[string]any) map[string]any {
+	n, err := pt.NormalizeObject(o)
+	if err != nil {
+		panic(fmt.Sprintf("cannot normalise a JSON object: %v", err))
+	}
+	return n
+}
