@@ -1,0 +1,218 @@
+package pipeline
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"sort"
+
+	"github.com/pkg/errors"
+)
+
+// An ownerRef is a Kubernetes owner reference as the unstructured accessors
+// read and write it: only these fields survive.
+type ownerRef struct {
+	APIVersion         string
+	Kind               string
+	Name               string
+	UID                string
+	Controller         *bool
+	BlockOwnerDeletion *bool
+}
+
+func (r ownerRef) object() map[string]any {
+	m := map[string]any{"apiVersion": r.APIVersion, "kind": r.Kind, "name": r.Name, "uid": r.UID}
+	if r.Controller != nil {
+		m["controller"] = *r.Controller
+	}
+	if r.BlockOwnerDeletion != nil {
+		m["blockOwnerDeletion"] = *r.BlockOwnerDeletion
+	}
+	return m
+}
+
+// ownerRefs reads metadata.ownerReferences; anything unreadable reads as
+// none.
+func ownerRefs(obj map[string]any) []ownerRef {
+	v, ok := nested(obj, "metadata", "ownerReferences")
+	if !ok {
+		return nil
+	}
+	list, ok := v.([]any)
+	if !ok {
+		return nil
+	}
+	out := make([]ownerRef, 0, len(list))
+	for _, e := range list {
+		m, ok := e.(map[string]any)
+		if !ok {
+			return nil
+		}
+		r := ownerRef{
+			APIVersion: nestedString(m, "apiVersion"),
+			Kind:       nestedString(m, "kind"),
+			Name:       nestedString(m, "name"),
+			UID:        nestedString(m, "uid"),
+		}
+		if b, ok := m["controller"].(bool); ok {
+			r.Controller = &b
+		}
+		if b, ok := m["blockOwnerDeletion"].(bool); ok {
+			r.BlockOwnerDeletion = &b
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// controllerOf returns obj's controller reference, if it has one.
+func controllerOf(obj map[string]any) *ownerRef {
+	for _, r := range ownerRefs(obj) {
+		if r.Controller != nil && *r.Controller {
+			return &r
+		}
+	}
+	return nil
+}
+
+// addControllerRef makes r obj's controller: it replaces any reference with
+// the same UID, else is appended. A different controller is an error.
+func addControllerRef(obj map[string]any, r ownerRef) error {
+	if c := controllerOf(obj); c != nil && c.UID != r.UID {
+		return errors.Errorf("%s is already controlled by %s %s (UID %s)", nestedString(obj, "metadata", "name"), c.Kind, c.Name, c.UID)
+	}
+	refs := ownerRefs(obj)
+	replaced := false
+	for i := range refs {
+		if refs[i].UID == r.UID {
+			refs[i] = r
+			replaced = true
+			break
+		}
+	}
+	if !replaced {
+		refs = append(refs, r)
+	}
+	list := make([]any, len(refs))
+	for i := range refs {
+		list[i] = refs[i].object()
+	}
+	setNested(obj, list, "metadata", "ownerReferences")
+	return nil
+}
+
+// xrInfo is what composed resource metadata is derived from.
+type xrInfo struct {
+	apiVersion string
+	kind       string
+	name       string
+	uid        string
+	labels     map[string]string
+	claimRef   map[string]any
+}
+
+func newXRInfo(xr map[string]any) xrInfo {
+	return xrInfo{
+		apiVersion: nestedString(xr, "apiVersion"),
+		kind:       nestedString(xr, "kind"),
+		name:       nestedString(xr, "metadata", "name"),
+		uid:        nestedString(xr, "metadata", "uid"),
+		labels:     nestedStringMap(xr, "metadata", "labels"),
+		claimRef:   nestedMap(xr, "spec", "claimRef"),
+	}
+}
+
+// namePrefix is the XR's crossplane.io/composite label, which the
+// reconciler derives composed names from. An XR without it is treated as
+// labelled with its own name.
+func (x xrInfo) namePrefix() string {
+	if p := x.labels[LabelComposite]; p != "" {
+		return p
+	}
+	return x.name
+}
+
+func (x xrInfo) controllerRef() ownerRef {
+	t := true
+	return ownerRef{APIVersion: x.apiVersion, Kind: x.kind, Name: x.name, UID: x.uid, Controller: &t, BlockOwnerDeletion: &t}
+}
+
+// renderMetadata sets the metadata Crossplane derives from the XR on a
+// desired composed resource (pipeline spec §2.5 step 3 and §3.1).
+func renderMetadata(cd map[string]any, x xrInfo, name string, p Profile) error {
+	annotations := map[string]string{AnnotationCompositionResourceName: name}
+	var labels map[string]string
+	var generateName string
+
+	switch p {
+	case Reconciler:
+		generateName = x.namePrefix() + "-"
+		labels = map[string]string{
+			LabelComposite:      x.namePrefix(),
+			LabelClaimName:      x.labels[LabelClaimName],
+			LabelClaimNamespace: x.labels[LabelClaimNamespace],
+		}
+	default:
+		generateName = x.name + "-"
+		labels = map[string]string{LabelComposite: x.name}
+		if x.claimRef != nil {
+			labels[LabelClaimNamespace] = nestedString(x.claimRef, "namespace")
+			labels[LabelClaimName] = nestedString(x.claimRef, "name")
+		}
+	}
+
+	setNestedString(cd, generateName, "metadata", "generateName")
+	addStringMap(cd, annotations, "metadata", "annotations")
+	addStringMap(cd, labels, "metadata", "labels")
+	if err := addControllerRef(cd, x.controllerRef()); err != nil {
+		return errors.Wrapf(err, "cannot set composite resource %q as controller ref of composed resource", x.name)
+	}
+	return nil
+}
+
+// generatedName is the name the reconciler profile gives an unnamed
+// composed resource: generateName followed by twelve hex digits of
+// sha256(XR uid + composition resource name), as Crossplane v2.3+ does, the
+// prefix cut so the name fits in 63 characters. Crossplane v1.20 picks five
+// random characters instead.
+func generatedName(generateName, xrUID, name string) string {
+	const maxLen, hashLen = 63, 12
+	sum := sha256.Sum256([]byte(xrUID + name))
+	if len(generateName) > maxLen-hashLen {
+		generateName = generateName[:maxLen-hashLen]
+	}
+	return generateName + hex.EncodeToString(sum[:])[:hashLen]
+}
+
+// An objectRef is one entry of the XR's spec.resourceRefs.
+type objectRef struct {
+	apiVersion string
+	kind       string
+	namespace  string
+	name       string
+}
+
+func (r objectRef) object() map[string]any {
+	m := map[string]any{}
+	for k, v := range map[string]string{"apiVersion": r.apiVersion, "kind": r.kind, "namespace": r.namespace, "name": r.name} {
+		if v != "" {
+			m[k] = v
+		}
+	}
+	return m
+}
+
+// resourceRefs orders references as the composer does: by apiVersion, kind
+// and name run together.
+func resourceRefs(refs []objectRef) []any {
+	sort.SliceStable(refs, func(i, j int) bool {
+		return refs[i].apiVersion+refs[i].kind+refs[i].name < refs[j].apiVersion+refs[j].kind+refs[j].name
+	})
+	out := make([]any, 0, len(refs))
+	for _, r := range refs {
+		if r == (objectRef{}) {
+			continue
+		}
+		out = append(out, r.object())
+	}
+	return out
+}

@@ -1,0 +1,184 @@
+package pipeline
+
+import (
+	"encoding/json"
+
+	"github.com/pkg/errors"
+	"google.golang.org/protobuf/types/known/structpb"
+)
+
+// Well-known metadata keys.
+const (
+	AnnotationCompositionResourceName = "crossplane.io/composition-resource-name"
+	LabelComposite                    = "crossplane.io/composite"
+	LabelClaimName                    = "crossplane.io/claim-name"
+	LabelClaimNamespace               = "crossplane.io/claim-namespace"
+)
+
+// toStruct converts a JSON-like object to a protobuf Struct by way of JSON, so
+// it accepts anything encoding/json does, and every number becomes a float64
+// exactly as on the wire (rule N1).
+func toStruct(obj map[string]any) (*structpb.Struct, error) {
+	if obj == nil {
+		return &structpb.Struct{Fields: map[string]*structpb.Value{}}, nil
+	}
+	b, err := json.Marshal(obj)
+	if err != nil {
+		return nil, errors.Wrap(err, "cannot encode object as JSON")
+	}
+	s := &structpb.Struct{}
+	if err := s.UnmarshalJSON(b); err != nil {
+		return nil, errors.Wrap(err, "cannot decode JSON into a protocol buffer Struct")
+	}
+	return s, nil
+}
+
+// toValue converts a JSON-like value to a protobuf Value by way of JSON.
+func toValue(v any) (*structpb.Value, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, errors.Wrap(err, "cannot encode value as JSON")
+	}
+	pv := &structpb.Value{}
+	if err := pv.UnmarshalJSON(b); err != nil {
+		return nil, errors.Wrap(err, "cannot decode JSON into a protocol buffer Value")
+	}
+	return pv, nil
+}
+
+// fromStruct returns the plain object a Struct holds; nil gives an empty
+// object, as Crossplane's FromStruct does.
+func fromStruct(s *structpb.Struct) map[string]any {
+	return s.AsMap()
+}
+
+// nestedString returns the string at path, or "" when it is absent or not a
+// string.
+func nestedString(obj map[string]any, path ...string) string {
+	v, ok := nested(obj, path...)
+	if !ok {
+		return ""
+	}
+	s, _ := v.(string)
+	return s
+}
+
+// nestedMap returns the object at path, or nil.
+func nestedMap(obj map[string]any, path ...string) map[string]any {
+	v, ok := nested(obj, path...)
+	if !ok {
+		return nil
+	}
+	m, _ := v.(map[string]any)
+	return m
+}
+
+// nestedStringMap returns the string-valued entries of the object at path,
+// or nil. A non-string value makes the whole map unreadable, as for
+// Kubernetes' unstructured labels and annotations.
+func nestedStringMap(obj map[string]any, path ...string) map[string]string {
+	m := nestedMap(obj, path...)
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		s, ok := v.(string)
+		if !ok {
+			return nil
+		}
+		out[k] = s
+	}
+	return out
+}
+
+func nested(obj map[string]any, path ...string) (any, bool) {
+	var cur any = obj
+	for _, p := range path {
+		m, ok := cur.(map[string]any)
+		if !ok {
+			return nil, false
+		}
+		cur, ok = m[p]
+		if !ok {
+			return nil, false
+		}
+	}
+	return cur, true
+}
+
+// setNested sets path to v, creating (or replacing non-object) intermediate
+// objects.
+func setNested(obj map[string]any, v any, path ...string) {
+	cur := obj
+	for _, p := range path[:len(path)-1] {
+		next, ok := cur[p].(map[string]any)
+		if !ok {
+			next = map[string]any{}
+			cur[p] = next
+		}
+		cur = next
+	}
+	cur[path[len(path)-1]] = v
+}
+
+// removeNested deletes path if it exists.
+func removeNested(obj map[string]any, path ...string) {
+	parent := obj
+	if len(path) > 1 {
+		parent = nestedMap(obj, path[:len(path)-1]...)
+	}
+	if parent != nil {
+		delete(parent, path[len(path)-1])
+	}
+}
+
+// setNestedString sets path to s, or removes it when s is empty, as
+// Kubernetes' unstructured setters for name, namespace and generateName do.
+func setNestedString(obj map[string]any, s string, path ...string) {
+	if s == "" {
+		removeNested(obj, path...)
+		return
+	}
+	setNested(obj, s, path...)
+}
+
+// addStringMap merges add into the string map at path.
+func addStringMap(obj map[string]any, add map[string]string, path ...string) {
+	m := nestedStringMap(obj, path...)
+	out := make(map[string]any, len(m)+len(add))
+	for k, v := range m {
+		out[k] = v
+	}
+	for k, v := range add {
+		out[k] = v
+	}
+	setNested(obj, out, path...)
+}
+
+// deepCopy copies JSON-like values.
+func deepCopy(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		return deepCopyMap(t)
+	case []any:
+		out := make([]any, len(t))
+		for i := range t {
+			out[i] = deepCopy(t[i])
+		}
+		return out
+	default:
+		return v
+	}
+}
+
+func deepCopyMap(m map[string]any) map[string]any {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		out[k] = deepCopy(v)
+	}
+	return out
+}

@@ -1,0 +1,191 @@
+package pipeline
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"sort"
+	"time"
+
+	"github.com/pkg/errors"
+)
+
+// A Profile chooses whose behaviour Compose copies where `crossplane render`
+// and the real reconciler differ (pipeline spec §3.4).
+type Profile uint8
+
+const (
+	// CrankV120 is `crossplane render` v1.20.11: generateName from the XR
+	// name, claim labels only from spec.claimRef, no name generation, no
+	// garbage collection, XR readiness from composed resources only, no
+	// Synced condition, conditions at 2024-01-01T00:00:00Z, no meta.tag. The
+	// printed XR is the desired XR, spec and metadata included. The zero
+	// value.
+	CrankV120 Profile = iota
+
+	// Reconciler is Crossplane v1.20.11's XR reconciler and function
+	// composer: generateName from the XR's crossplane.io/composite label,
+	// claim labels from the XR's labels, names generated for unnamed
+	// composed resources, desired.composite.ready honoured, Synced set,
+	// meta.tag set. The printed XR is EffectiveXR.
+	Reconciler
+)
+
+// String names the profile as the command line does.
+func (p Profile) String() string {
+	switch p {
+	case CrankV120:
+		return "crank-v1.20"
+	case Reconciler:
+		return "reconciler"
+	default:
+		return "unknown"
+	}
+}
+
+// A Dialect is the requirements protocol the composer speaks (pipeline spec
+// §2.3 and trap C1).
+type Dialect uint8
+
+const (
+	// V1 is Crossplane v1.x: only requirements.extra_resources is honoured,
+	// answered in extra_resources; selectors have no namespace. The zero
+	// value.
+	V1 Dialect = iota
+
+	// V2 is Crossplane v2.x: requirements.extra_resources and
+	// requirements.resources are both honoured, answered in extra_resources
+	// and required_resources; selectors may carry a namespace.
+	V2
+)
+
+// String names the dialect.
+func (d Dialect) String() string {
+	switch d {
+	case V1:
+		return "v1"
+	case V2:
+		return "v2"
+	default:
+		return "unknown"
+	}
+}
+
+// FixedConditionTime is the lastTransitionTime `crossplane render` stamps on
+// every condition.
+const FixedConditionTime = "2024-01-01T00:00:00Z"
+
+func fixedTime() time.Time {
+	return time.Date(2024, time.January, 1, 0, 0, 0, 0, time.UTC)
+}
+
+// Options configure Compose. The zero value renders like `crossplane render`
+// v1.20.11 with no extra resources, context or credentials.
+type Options struct {
+	// Profile chooses render or reconciler behaviour.
+	Profile Profile
+
+	// Dialect chooses the requirements protocol.
+	Dialect Dialect
+
+	// ExtraResources is the pool of "cluster" objects that requirements are
+	// answered from (crossplane render --extra-resources).
+	ExtraResources []map[string]any
+
+	// Context seeds the function context, by key (crossplane render
+	// --context-files and --context-values; see ContextFromJSON).
+	Context map[string]any
+
+	// Credentials are the Secrets that steps' credentials name
+	// (crossplane render --function-credentials).
+	Credentials Secrets
+
+	// Clock stamps conditions in the Reconciler profile. Nil means
+	// FixedConditionTime. The CrankV120 profile always uses
+	// FixedConditionTime.
+	Clock func() time.Time
+
+	// ObservedConnectionDetails are the connection details of observed
+	// composed resources, by composition resource name. crossplane render
+	// never has any; this is a toolkit-only input (pipeline spec D28).
+	ObservedConnectionDetails map[string]map[string][]byte
+
+	// ObservedXRConnectionDetails are the XR's current connection details
+	// (toolkit-only, like ObservedConnectionDetails).
+	ObservedXRConnectionDetails map[string][]byte
+}
+
+func (o Options) now() time.Time {
+	if o.Profile == CrankV120 || o.Clock == nil {
+		return fixedTime()
+	}
+	return o.Clock()
+}
+
+// A Secret holds function credentials.
+type Secret struct {
+	Namespace string
+	Name      string
+	Data      map[string][]byte
+}
+
+// Secrets are looked up by namespace and name.
+type Secrets []Secret
+
+// Get returns the Secret with the given namespace and name.
+func (s Secrets) Get(namespace, name string) (Secret, bool) {
+	for _, sec := range s {
+		if sec.Namespace == namespace && sec.Name == name {
+			return sec, true
+		}
+	}
+	return Secret{}, false
+}
+
+// SecretFromObject reads a v1 Secret object: its name, namespace and
+// base64-encoded data. Like a client-side decode, it ignores stringData.
+func SecretFromObject(obj map[string]any) (Secret, error) {
+	s := Secret{
+		Namespace: nestedString(obj, "metadata", "namespace"),
+		Name:      nestedString(obj, "metadata", "name"),
+	}
+	if kind := nestedString(obj, "kind"); kind != "Secret" {
+		return Secret{}, errors.Errorf("cannot read credentials %q: kind is %q, not Secret", s.Name, kind)
+	}
+	data, _ := obj["data"].(map[string]any)
+	if len(data) == 0 {
+		return s, nil
+	}
+	s.Data = make(map[string][]byte, len(data))
+	for k, v := range data {
+		str, ok := v.(string)
+		if !ok {
+			return Secret{}, errors.Errorf("cannot read Secret %q data key %q: not a string", s.Name, k)
+		}
+		b, err := base64.StdEncoding.DecodeString(str)
+		if err != nil {
+			return Secret{}, errors.Wrapf(err, "cannot decode Secret %q data key %q", s.Name, k)
+		}
+		s.Data[k] = b
+	}
+	return s, nil
+}
+
+// ContextFromJSON parses context values given as JSON text, by key, as
+// `crossplane render` v1.20 parses --context-files and --context-values.
+func ContextFromJSON(values map[string][]byte) (map[string]any, error) {
+	keys := make([]string, 0, len(values))
+	for k := range values {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+
+	out := make(map[string]any, len(values))
+	for _, k := range keys {
+		var v any
+		if err := json.Unmarshal(values[k], &v); err != nil {
+			return nil, errors.Wrapf(err, "cannot unmarshal JSON value for context key %q", k)
+		}
+		out[k] = v
+	}
+	return out, nil
+}
