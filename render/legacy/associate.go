@@ -1,0 +1,110 @@
+package legacy
+
+import (
+	"encoding/json"
+
+	"github.com/crossplane/crossplane-runtime/v2/pkg/fieldpath"
+	"github.com/pkg/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/xpmigrate/xpmigrate/patchandtransform/native"
+)
+
+// A reference is one entry of spec.resourceRefs.
+type reference struct {
+	APIVersion string `json:"apiVersion,omitempty"`
+	Kind       string `json:"kind,omitempty"`
+	Namespace  string `json:"namespace,omitempty"`
+	Name       string `json:"name,omitempty"`
+}
+
+func (r reference) key() objectKey { return keyOf(r.APIVersion, r.Kind, r.Namespace, r.Name) }
+
+// resourceRefs reads the XR's spec.resourceRefs as crossplane-runtime does,
+// keeping whatever decoded.
+func resourceRefs(xr map[string]any) []reference {
+	out := []reference{}
+	v, err := fieldpath.Pave(xr).GetValue("spec.resourceRefs")
+	if err != nil {
+		return out
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return out
+	}
+	_ = json.Unmarshal(b, &out)
+	return out
+}
+
+// find returns the index in the cluster of the object k names, or -1.
+func (c *composer) find(k objectKey) int {
+	for i, o := range c.cluster {
+		u := &unstructured.Unstructured{Object: o}
+		if k.matches(keyOf(u.GetAPIVersion(), u.GetKind(), u.GetNamespace(), u.GetName())) {
+			return i
+		}
+	}
+	return -1
+}
+
+// get returns the object in the cluster that k names, or nil.
+func (c *composer) get(k objectKey) map[string]any {
+	if i := c.find(k); i >= 0 {
+		return c.cluster[i]
+	}
+	return nil
+}
+
+// associate pairs each template with the reference of the object it
+// composes, if any (spec §9.3). With any anonymous template the i-th
+// reference goes to the i-th template. With named templates each
+// referenced object is looked up and its composition-resource-name
+// annotation names its template; objects whose template is gone are
+// garbage collected; an object without the annotation makes all templates
+// fall back to the order of the references.
+func (c *composer) associate(ts []native.Template) ([]reference, error) {
+	refs := resourceRefs(c.xr.UnstructuredContent())
+	byOrder := func() []reference {
+		out := make([]reference, len(ts))
+		copy(out, refs)
+		return out
+	}
+
+	index := make(map[string]int, len(ts))
+	for i, t := range ts {
+		if t.Name == "" {
+			return byOrder(), nil
+		}
+		index[t.Name] = i
+	}
+
+	out := make([]reference, len(ts))
+	for _, ref := range refs {
+		if ref.Name == "" {
+			continue
+		}
+		at := c.find(ref.key())
+		if at < 0 {
+			// Gone: the template gets a new object.
+			continue
+		}
+		u := &unstructured.Unstructured{Object: c.cluster[at]}
+		name := u.GetAnnotations()[annotationResourceName]
+		if name == "" {
+			return byOrder(), nil
+		}
+		if i, ok := index[name]; ok {
+			out[i] = ref
+			continue
+		}
+		if ctrl := metav1.GetControllerOf(u); ctrl != nil && ctrl.UID != (&unstructured.Unstructured{Object: c.xr.UnstructuredContent()}).GetUID() {
+			return nil, errors.Errorf("refusing to delete composed resource %q that is controlled by %s %q", name, ctrl.Kind, ctrl.Name)
+		}
+		// v1.20 first strips the composite and claim labels, then deletes;
+		// v1.17 deletes. Either way the object is gone.
+		c.deleted = append(c.deleted, u.GetName())
+		c.cluster = append(c.cluster[:at], c.cluster[at+1:]...)
+	}
+	return out, nil
+}

@@ -1,0 +1,389 @@
+package legacy
+
+import (
+	"maps"
+	"slices"
+
+	"github.com/crossplane/crossplane-runtime/v2/pkg/fieldpath"
+	"github.com/pkg/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	kjson "k8s.io/apimachinery/pkg/util/json"
+
+	"github.com/xpmigrate/xpmigrate/environment"
+	pt "github.com/xpmigrate/xpmigrate/patchandtransform"
+	"github.com/xpmigrate/xpmigrate/patchandtransform/native"
+	"github.com/xpmigrate/xpmigrate/render"
+)
+
+// The Usage kind, whose live owner references survive an apply.
+const (
+	usageAPIVersion = "apiextensions.crossplane.io/v1beta1"
+	usageKind       = "Usage"
+)
+
+// composedState is one template's progress through the reconcile.
+type composedState struct {
+	index    int
+	template native.Template
+	patches  []pt.Patch // PatchSets expanded
+	name     string     // how messages name the template
+
+	desired  *fieldpath.Paved
+	ref      reference
+	rendered bool
+
+	// body is what the apply sent (create body or merge patch); applied
+	// is the object after the apply. Both nil until applied.
+	body, applied map[string]any
+
+	synced, ready bool
+}
+
+func (cs *composedState) result() render.ComposedResource {
+	r := render.ComposedResource{
+		Name:     cs.template.Name,
+		Index:    cs.index,
+		Rendered: cs.rendered,
+		Synced:   cs.synced,
+		Ready:    cs.ready,
+	}
+	if !cs.rendered {
+		return r
+	}
+	r.Desired = deepCopyObject(cs.body)
+	if r.Desired == nil {
+		// Rendered, but the reconcile stopped before applying it.
+		r.Desired = deepCopyObject(cs.desired.UnstructuredContent())
+	}
+	r.Applied = deepCopyObject(cs.applied)
+	return r
+}
+
+// warn records a Warning event of the composer.
+func (c *composer) warn(err error) {
+	c.events = append(c.events, render.Event{Type: render.EventWarning, Reason: reasonCompose, Message: err.Error()})
+}
+
+// compose is the PTComposer: everything from PatchSet expansion to the XR's
+// merge patch (spec §9.2–§9.9). It returns the XR's connection details.
+func (c *composer) compose() (map[string][]byte, error) {
+	ts := c.comp.Templates()
+	sets := c.comp.PatchSets()
+	patches := make([][]pt.Patch, len(ts))
+	for i, t := range ts {
+		p, err := pt.ExpandPatchSets(sets, t.Patches)
+		if err != nil {
+			return nil, errors.Wrap(err, "cannot inline Composition patch sets")
+		}
+		patches[i] = p
+	}
+
+	refs, err := c.associate(ts)
+	if err != nil {
+		return nil, errors.Wrap(err, "cannot associate composed resources with Composition resource templates")
+	}
+
+	if c.env != nil && c.comp.Spec.Environment != nil {
+		if err := environment.ApplyEnvironmentPatches(c.comp.EnvironmentPatches(), c.xr, c.env); err != nil {
+			return nil, err
+		}
+	}
+
+	for i, t := range ts {
+		cs, err := c.render(i, t, patches[i], refs[i])
+		if err != nil {
+			return nil, err
+		}
+		c.composed = append(c.composed, cs)
+	}
+
+	// Persist the references before applying anything, so generated names
+	// survive (spec §9.6). The XRD schema keeps no namespace.
+	list := make([]any, 0, len(c.composed))
+	for _, cs := range c.composed {
+		list = append(list, cs.ref.object())
+	}
+	_ = c.xr.SetValue("spec.resourceRefs", list)
+	c.update()
+
+	for _, cs := range c.composed {
+		if !cs.rendered {
+			continue
+		}
+		if err := c.apply(cs); err != nil {
+			return nil, errors.Wrapf(err, "cannot apply composed resource %q", applyName(cs.template, cs.index))
+		}
+	}
+
+	conn := map[string][]byte{}
+	for _, cs := range c.composed {
+		if !cs.rendered {
+			continue
+		}
+		if err := c.observe(cs, conn); err != nil {
+			return nil, err
+		}
+	}
+
+	if err := c.persist(); err != nil {
+		return nil, errors.Wrap(err, "cannot update composite resource")
+	}
+	return conn, nil
+}
+
+// object is the reference as spec.resourceRefs keeps it.
+func (r reference) object() map[string]any {
+	o := map[string]any{}
+	if r.APIVersion != "" {
+		o["apiVersion"] = r.APIVersion
+	}
+	if r.Kind != "" {
+		o["kind"] = r.Kind
+	}
+	if r.Name != "" {
+		o["name"] = r.Name
+	}
+	return o
+}
+
+// render renders template i into a new desired object (spec §9.5). Only a
+// broken base is fatal; any other failure is a Warning event and leaves
+// the template unrendered.
+func (c *composer) render(i int, t native.Template, patches []pt.Patch, ref reference) (*composedState, error) {
+	cs := &composedState{index: i, template: t, patches: patches, name: templateName(t, i), rendered: true}
+
+	u := &unstructured.Unstructured{}
+	if err := kjson.Unmarshal(t.Base, u); err != nil {
+		return nil, errors.Wrapf(errors.Wrap(err, "cannot unmarshal JSON data"), "cannot parse base template of composed resource %q", cs.name)
+	}
+	// The base replaces the object; only the reference's name and
+	// namespace survive.
+	u.SetName(ref.Name)
+	u.SetNamespace(ref.Namespace)
+	if old := schema.FromAPIVersionAndKind(ref.APIVersion, ref.Kind); !old.Empty() && u.GetKind() != old.Kind {
+		return nil, errors.Wrapf(errors.Errorf("cannot change the kind of a composed resource from %s to %s (possible composed resource template mismatch)", old, u.GroupVersionKind()),
+			"cannot parse base template of composed resource %q", cs.name)
+	}
+	cs.desired = fieldpath.Pave(u.Object)
+
+	if err := c.renderFromPatches(cs); err != nil {
+		text := "cannot render FromComposite patches for composed resource %q"
+		if c.target == TargetV117 {
+			text = "cannot render FromComposite or environment patches for composed resource %q"
+		}
+		c.warn(errors.Wrapf(err, text, cs.name))
+		cs.rendered = false
+	}
+
+	// Patches re-encode the object, so wrap its current content.
+	u = &unstructured.Unstructured{Object: cs.desired.UnstructuredContent()}
+	if err := c.renderMetadata(u, t.Name); err != nil {
+		c.warn(errors.Wrapf(err, "cannot render metadata for composed resource %q", cs.name))
+		cs.rendered = false
+	}
+	if err := c.generateName(u, cs.name); err != nil {
+		c.warn(errors.Wrapf(err, "cannot generate a name for composed resource %q", cs.name))
+		cs.rendered = false
+	}
+
+	// The reference is recorded even if the template did not render.
+	cs.ref = reference{APIVersion: u.GetAPIVersion(), Kind: u.GetKind(), Name: u.GetName()}
+	return cs, nil
+}
+
+// renderFromPatches runs the From phase: XR → desired patches, and with an
+// environment the four environment patch types, interleaved in order.
+func (c *composer) renderFromPatches(cs *composedState) error {
+	for j, p := range cs.patches {
+		var err error
+		if slices.Contains(fromCompositePatchTypes, p.Type) {
+			err = pt.Apply(pt.Native, p, c.xr, cs.desired)
+		}
+		if err == nil && c.env != nil {
+			_, err = environment.ApplyTemplatePatch(p, c.env, cs.desired)
+		}
+		if err != nil {
+			return errors.Wrapf(err, "cannot apply the %q patch at index %d", p.Type, j)
+		}
+	}
+	return nil
+}
+
+// renderMetadata sets what Crossplane sets on every composed resource:
+// generateName, the template name annotation, the composite and claim
+// labels, and the XR as controller.
+func (c *composer) renderMetadata(u *unstructured.Unstructured, template string) error {
+	xr := &unstructured.Unstructured{Object: c.xr.UnstructuredContent()}
+	xl := xr.GetLabels()
+	if xl[labelComposite] == "" {
+		return errors.Errorf("cannot find top-level composite resource name label %q in composite resource metadata", labelComposite)
+	}
+	u.SetGenerateName(xl[labelComposite] + "-")
+
+	if template != "" {
+		a := u.GetAnnotations()
+		if a == nil {
+			a = map[string]string{}
+		}
+		a[annotationResourceName] = template
+		u.SetAnnotations(a)
+	}
+
+	// Claim labels are stamped even when empty.
+	l := u.GetLabels()
+	if l == nil {
+		l = map[string]string{}
+	}
+	l[labelComposite] = xl[labelComposite]
+	l[labelClaimName] = xl[labelClaimName]
+	l[labelClaimNamespace] = xl[labelClaimNamespace]
+	u.SetLabels(l)
+
+	yes := true
+	owner := metav1.OwnerReference{
+		APIVersion:         xr.GetAPIVersion(),
+		Kind:               xr.GetKind(),
+		Name:               xr.GetName(),
+		UID:                xr.GetUID(),
+		Controller:         &yes,
+		BlockOwnerDeletion: &yes,
+	}
+	if ctrl := metav1.GetControllerOf(u); ctrl != nil && ctrl.UID != owner.UID {
+		return errors.Wrap(errors.Errorf("%s is already controlled by %s %s (UID %s)", u.GetName(), ctrl.Kind, ctrl.Name, ctrl.UID), "cannot set controller reference")
+	}
+	refs := u.GetOwnerReferences()
+	for i := range refs {
+		if refs[i].UID == owner.UID {
+			refs[i] = owner
+			u.SetOwnerReferences(refs)
+			return nil
+		}
+	}
+	u.SetOwnerReferences(append(refs, owner))
+	return nil
+}
+
+// xrUID is the XR's uid.
+func (c *composer) xrUID() types.UID {
+	return (&unstructured.Unstructured{Object: c.xr.UnstructuredContent()}).GetUID()
+}
+
+// apply applies one rendered object (spec §9.7, §9.14): a new object is
+// created as desired, without status; an existing one must be controlled by
+// the XR, gets the apply-time merge, and then the desired object, without
+// status, merged onto it as a JSON merge patch. It keeps its status.
+func (c *composer) apply(cs *composedState) error {
+	desired := cs.desired.UnstructuredContent()
+	u := &unstructured.Unstructured{Object: desired}
+	at := c.find(keyOf(u.GetAPIVersion(), u.GetKind(), u.GetNamespace(), u.GetName()))
+	if at < 0 {
+		cs.body = deepCopyObject(desired)
+		created := withoutStatus(desired)
+		c.cluster = append(c.cluster, created)
+		cs.applied = deepCopyObject(created)
+		return nil
+	}
+
+	live := c.cluster[at]
+	lu := &unstructured.Unstructured{Object: live}
+	if ctrl := metav1.GetControllerOf(lu); ctrl != nil && ctrl.UID != c.xrUID() {
+		return errors.Errorf("existing object is not controlled by UID %q", c.xrUID())
+	}
+	if lu.GetAPIVersion() == usageAPIVersion && lu.GetKind() == usageKind && len(lu.GetOwnerReferences()) > 0 {
+		u.SetOwnerReferences(lu.GetOwnerReferences())
+	}
+	for _, p := range cs.patches {
+		if !slices.Contains(fromCompositePatchTypes, p.Type) || p.Policy == nil || p.ToFieldPath == nil {
+			continue
+		}
+		if err := mergeReplace(*p.ToFieldPath, live, cs.desired, p.Policy.MergeOptions); err != nil {
+			return err
+		}
+	}
+
+	body := cs.desired.UnstructuredContent()
+	cs.body = deepCopyObject(body)
+	patched := mergePatch(deepCopyObject(live), withoutStatus(body))
+	c.cluster[at] = patched
+	cs.applied = deepCopyObject(patched)
+	return nil
+}
+
+// mergeReplace is the apply-time merge (spec §4.1 item 2): if desired has a
+// non-null value at path, it is replaced by the live value at path merged
+// with it.
+func mergeReplace(path string, live map[string]any, desired *fieldpath.Paved, mo *pt.MergeOptions) error {
+	val, err := desired.GetValue(path)
+	if fieldpath.IsNotFound(err) || (err == nil && val == nil) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	merged := fieldpath.Pave(deepCopyObject(live))
+	if err := merged.MergeValue(path, val, mo); err != nil {
+		return err
+	}
+	val, err = merged.GetValue(path)
+	if fieldpath.IsNotFound(err) || (err == nil && val == nil) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return desired.MergeValue(path, val, nil)
+}
+
+// observe reads one applied object back (spec §9.8): ToComposite patches
+// into the XR, connection details, readiness. Every error is fatal.
+func (c *composer) observe(cs *composedState, conn map[string][]byte) error {
+	applied := fieldpath.Pave(deepCopyObject(cs.applied))
+	for j, p := range cs.patches {
+		if !slices.Contains(toCompositePatchTypes, p.Type) {
+			continue
+		}
+		if err := pt.Apply(pt.Native, p, applied, c.xr); err != nil {
+			return errors.Wrapf(errors.Wrapf(err, "cannot apply the %q patch at index %d", p.Type, j),
+				"cannot render ToComposite patches for composed resource %q", cs.name)
+		}
+	}
+
+	var secret map[string][]byte
+	if ref := writeConnectionSecretToRef(cs.applied); ref != nil {
+		secret = c.opts.ConnectionSecrets[ref.key()]
+	}
+	extracted, err := pt.ExtractConnectionDetails(pt.Native, applied, secret, cs.template.ConnectionDetails)
+	if err != nil {
+		return errors.Wrapf(err, "cannot extract composite resource connection details from composed resource %q", cs.name)
+	}
+	maps.Copy(conn, extracted)
+
+	ready, err := pt.IsReady(pt.Native, applied, cs.template.ReadinessChecks)
+	if err != nil {
+		return errors.Wrapf(err, "cannot check whether composed resource %q is ready", cs.name)
+	}
+	cs.synced, cs.ready = true, ready
+	return nil
+}
+
+// persist merge-patches the XR (spec §9.9): spec and metadata, with the
+// apply-time merge of every ToComposite patch that has a policy and an
+// explicit toFieldPath. Status is not persisted here.
+func (c *composer) persist() error {
+	desired := fieldpath.Pave(deepCopyObject(c.xr.UnstructuredContent()))
+	for _, cs := range c.composed {
+		for _, p := range cs.patches {
+			if !slices.Contains(toCompositePatchTypes, p.Type) || p.Policy == nil || p.ToFieldPath == nil {
+				continue
+			}
+			if err := mergeReplace(*p.ToFieldPath, c.stored, desired, p.Policy.MergeOptions); err != nil {
+				return err
+			}
+		}
+	}
+	c.stored = mergePatch(deepCopyObject(c.stored), withoutStatus(desired.UnstructuredContent()))
+	return nil
+}
