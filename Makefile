@@ -40,8 +40,9 @@ fuzz:
 		$(GO) test -run '^$$' -fuzz "^$$name$$" -fuzztime $(FUZZTIME) $$pkg; \
 	done
 
-demo:
-	$(GO) run ./cmd/xpmigrate demo
+# The bundled example: a legacy composition from the corpus rendered in process.
+demo: build
+	./bin/xpmigrate render testdata/demo/xr.yaml testdata/demo/composition.yaml --until-stable
 
 clean:
 	rm -rf bin
