@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/pkg/errors"
+
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 )
 
 // isClaim reports whether o is a claim of the XRD's claim kind.
@@ -47,7 +49,7 @@ func XRFromClaim(claim, xrd map[string]any) (map[string]any, error) {
 	xrName := cname + "-" + suffix(cns+"/"+cname)
 	spec := map[string]any{}
 	if cs, ok := claim["spec"].(map[string]any); ok {
-		for k, v := range deepCopy(cs) {
+		for k, v := range jsonobj.DeepCopy(cs) {
 			switch k {
 			case "resourceRef", "writeConnectionSecretToRef", "compositeDeletePolicy":
 				continue

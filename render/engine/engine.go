@@ -5,13 +5,12 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/json"
-	"fmt"
 	"strings"
 
 	"github.com/pkg/errors"
 
 	"github.com/xpmigrate/xpmigrate/environment"
-	pt "github.com/xpmigrate/xpmigrate/patchandtransform"
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/patchandtransform/native"
 	"github.com/xpmigrate/xpmigrate/render"
 	"github.com/xpmigrate/xpmigrate/render/legacy"
@@ -236,7 +235,7 @@ func nextState(mode string, xr map[string]any, out *render.Outcome, observed []m
 		if obj == nil {
 			continue
 		}
-		obj = deepCopy(obj)
+		obj = jsonobj.DeepCopy(obj)
 		if mode == "Pipeline" {
 			obj = asExisting(nxr, cd.Name, obj, observedByName(observed, cd.Name))
 		}
@@ -258,7 +257,7 @@ func nextState(mode string, xr map[string]any, out *render.Outcome, observed []m
 func asExisting(xr map[string]any, resName string, desired, observed map[string]any) map[string]any {
 	out := desired
 	if observed != nil {
-		out = jsonMergePatch(deepCopy(observed), withoutStatus(desired))
+		out = jsonobj.MergePatch(jsonobj.DeepCopy(observed), jsonobj.WithoutStatus(desired))
 	}
 	md, _ := out["metadata"].(map[string]any)
 	if md == nil {
@@ -423,7 +422,7 @@ func withResourceRefs(xr map[string]any, c *native.Composition, observed []map[s
 			refs = append(refs, ref(observed[i]))
 		}
 	}
-	out := deepCopy(xr)
+	out := jsonobj.DeepCopy(xr)
 	spec, _ := out["spec"].(map[string]any)
 	if spec == nil {
 		spec = map[string]any{}
@@ -469,55 +468,4 @@ func nestedString(o map[string]any, path ...string) (string, bool) {
 	}
 	s, ok := cur.(string)
 	return s, ok
-}
-
-func deepCopy(o map[string]any) map[string]any {
-	b, err := json.Marshal(o)
-	if err != nil {
-		panic(fmt.Sprintf("cannot copy a JSON object: %v", err))
-	}
-	var out map[string]any
-	if err := json.Unmarshal(b, &out); err != nil {
-		panic(fmt.Sprintf("cannot copy a JSON object: %v", err))
-	}
-	return normalize(out)
-}
-
-func withoutStatus(o map[string]any) map[string]any {
-	out := make(map[string]any, len(o))
-	for k, v := range o {
-		if k != "status" {
-			out[k] = v
-		}
-	}
-	return out
-}
-
-// jsonMergePatch applies patch to dst as RFC 7386 describes.
-func jsonMergePatch(dst, patch map[string]any) map[string]any {
-	for k, pv := range patch {
-		if pv == nil {
-			delete(dst, k)
-			continue
-		}
-		pm, ok := pv.(map[string]any)
-		if !ok {
-			dst[k] = pv
-			continue
-		}
-		dm, ok := dst[k].(map[string]any)
-		if !ok {
-			dm = map[string]any{}
-		}
-		dst[k] = jsonMergePatch(dm, pm)
-	}
-	return dst
-}
-
-func normalize(o map[string]any) map[string]any {
-	n, err := pt.NormalizeObject(o)
-	if err != nil {
-		panic(fmt.Sprintf("cannot normalise a JSON object: %v", err))
-	}
-	return n
 }

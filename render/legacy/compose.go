@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/xpmigrate/xpmigrate/environment"
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	pt "github.com/xpmigrate/xpmigrate/patchandtransform"
 	"github.com/xpmigrate/xpmigrate/patchandtransform/native"
 	"github.com/xpmigrate/xpmigrate/render"
@@ -179,8 +180,8 @@ func newComposer(xr map[string]any, c *native.Composition, observed []map[string
 		envOn:   environmentEnabled(c, o.EnvironmentEnabled),
 		cluster: cluster,
 		input:   in,
-		stored:  deepCopyObject(in),
-		xr:      fieldpath.Pave(deepCopyObject(in)),
+		stored:  jsonobj.DeepCopy(in),
+		xr:      fieldpath.Pave(jsonobj.DeepCopy(in)),
 	}
 	cp.names = newNameGenerator(in, o.NameGenerator)
 	return cp, nil

@@ -13,6 +13,7 @@ import (
 	kjson "k8s.io/apimachinery/pkg/util/json"
 
 	"github.com/xpmigrate/xpmigrate/environment"
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	pt "github.com/xpmigrate/xpmigrate/patchandtransform"
 	"github.com/xpmigrate/xpmigrate/patchandtransform/native"
 	"github.com/xpmigrate/xpmigrate/render"
@@ -53,12 +54,12 @@ func (cs *composedState) result() render.ComposedResource {
 	if !cs.rendered {
 		return r
 	}
-	r.Desired = deepCopyObject(cs.body)
+	r.Desired = jsonobj.DeepCopy(cs.body)
 	if r.Desired == nil {
 		// Rendered, but the reconcile stopped before applying it.
-		r.Desired = deepCopyObject(cs.desired.UnstructuredContent())
+		r.Desired = jsonobj.DeepCopy(cs.desired.UnstructuredContent())
 	}
-	r.Applied = deepCopyObject(cs.applied)
+	r.Applied = jsonobj.DeepCopy(cs.applied)
 	return r
 }
 
@@ -280,10 +281,10 @@ func (c *composer) apply(cs *composedState) error {
 	u := &unstructured.Unstructured{Object: desired}
 	at := c.find(keyOf(u.GetAPIVersion(), u.GetKind(), u.GetNamespace(), u.GetName()))
 	if at < 0 {
-		cs.body = deepCopyObject(desired)
-		created := withoutStatus(desired)
+		cs.body = jsonobj.DeepCopy(desired)
+		created := jsonobj.WithoutStatus(desired)
 		c.cluster = append(c.cluster, created)
-		cs.applied = deepCopyObject(created)
+		cs.applied = jsonobj.DeepCopy(created)
 		return nil
 	}
 
@@ -305,10 +306,10 @@ func (c *composer) apply(cs *composedState) error {
 	}
 
 	body := cs.desired.UnstructuredContent()
-	cs.body = deepCopyObject(body)
-	patched := mergePatch(deepCopyObject(live), withoutStatus(body))
+	cs.body = jsonobj.DeepCopy(body)
+	patched := jsonobj.MergePatch(jsonobj.DeepCopy(live), jsonobj.WithoutStatus(body))
 	c.cluster[at] = patched
-	cs.applied = deepCopyObject(patched)
+	cs.applied = jsonobj.DeepCopy(patched)
 	return nil
 }
 
@@ -323,7 +324,7 @@ func mergeReplace(path string, live map[string]any, desired *fieldpath.Paved, mo
 	if err != nil {
 		return err
 	}
-	merged := fieldpath.Pave(deepCopyObject(live))
+	merged := fieldpath.Pave(jsonobj.DeepCopy(live))
 	if err := merged.MergeValue(path, val, mo); err != nil {
 		return err
 	}
@@ -340,7 +341,7 @@ func mergeReplace(path string, live map[string]any, desired *fieldpath.Paved, mo
 // observe reads one applied object back (spec §9.8): ToComposite patches
 // into the XR, connection details, readiness. Every error is fatal.
 func (c *composer) observe(cs *composedState, conn map[string][]byte) error {
-	applied := fieldpath.Pave(deepCopyObject(cs.applied))
+	applied := fieldpath.Pave(jsonobj.DeepCopy(cs.applied))
 	for j, p := range cs.patches {
 		if !slices.Contains(toCompositePatchTypes, p.Type) {
 			continue
@@ -373,7 +374,7 @@ func (c *composer) observe(cs *composedState, conn map[string][]byte) error {
 // apply-time merge of every ToComposite patch that has a policy and an
 // explicit toFieldPath. Status is not persisted here.
 func (c *composer) persist() error {
-	desired := fieldpath.Pave(deepCopyObject(c.xr.UnstructuredContent()))
+	desired := fieldpath.Pave(jsonobj.DeepCopy(c.xr.UnstructuredContent()))
 	for _, cs := range c.composed {
 		for _, p := range cs.patches {
 			if !slices.Contains(toCompositePatchTypes, p.Type) || p.Policy == nil || p.ToFieldPath == nil {
@@ -384,6 +385,6 @@ func (c *composer) persist() error {
 			}
 		}
 	}
-	c.stored = mergePatch(deepCopyObject(c.stored), withoutStatus(desired.UnstructuredContent()))
+	c.stored = jsonobj.MergePatch(jsonobj.DeepCopy(c.stored), jsonobj.WithoutStatus(desired.UnstructuredContent()))
 	return nil
 }

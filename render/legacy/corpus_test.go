@@ -13,6 +13,7 @@ import (
 	kyaml "k8s.io/apimachinery/pkg/util/yaml"
 
 	"github.com/xpmigrate/xpmigrate/environment"
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/patchandtransform/native"
 )
 
@@ -142,7 +143,7 @@ data: {oidcArn: "arn:aws:iam::123456789012:oidc-provider/oidc.eks.us-west-2.amaz
 			c := corpusComposition(t, tc.args.composition)
 			xr := corpusXR(t, tc.args.example, c)
 			if tc.args.xrPatch != "" {
-				xr = mergePatch(xr, object(t, tc.args.xrPatch))
+				xr = jsonobj.MergePatch(xr, object(t, tc.args.xrPatch))
 			}
 			var configs *environment.Set
 			if tc.args.configs != "" {

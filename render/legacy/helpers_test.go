@@ -8,6 +8,7 @@ import (
 	kjson "k8s.io/apimachinery/pkg/util/json"
 	"sigs.k8s.io/yaml"
 
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/patchandtransform/native"
 	"github.com/xpmigrate/xpmigrate/render"
 )
@@ -109,7 +110,7 @@ func owned(name, template string, extra map[string]any) map[string]any {
 	if template != "" {
 		md["annotations"] = map[string]any{"crossplane.io/composition-resource-name": template}
 	}
-	return mergePatch(md, extra)
+	return jsonobj.MergePatch(md, extra)
 }
 
 // cd returns a composed ex.org/v1 CD object with the given metadata and
@@ -197,7 +198,7 @@ func viewOf(o *render.Outcome, err error) view {
 
 // created returns the result of a template whose object was created.
 func created(index int, template string, obj map[string]any) render.ComposedResource {
-	return render.ComposedResource{Name: template, Index: index, Desired: obj, Applied: withoutStatus(obj), Rendered: true, Synced: true}
+	return render.ComposedResource{Name: template, Index: index, Desired: obj, Applied: jsonobj.WithoutStatus(obj), Rendered: true, Synced: true}
 }
 
 // failed returns the result of a template that did not render.
@@ -219,7 +220,7 @@ func unobserved(index int, template string, desired, applied map[string]any) ren
 
 // withStatus returns a copy of o with the given status.
 func withStatus(o map[string]any, status map[string]any) map[string]any {
-	out := deepCopyObject(o)
+	out := jsonobj.DeepCopy(o)
 	out["status"] = status
 	return out
 }
@@ -233,7 +234,7 @@ func clusterAfter(before []map[string]any, o *render.Outcome) []map[string]any {
 		if n != nil && slices.Contains(o.Deleted, n.(string)) {
 			continue
 		}
-		out = append(out, deepCopyObject(b))
+		out = append(out, jsonobj.DeepCopy(b))
 	}
 	for _, r := range o.Composed {
 		if r.Applied == nil {
@@ -244,12 +245,12 @@ func clusterAfter(before []map[string]any, o *render.Outcome) []map[string]any {
 		found := false
 		for i, b := range out {
 			if dig(b, "kind") == k && dig(b, "metadata", "name") == n {
-				out[i] = deepCopyObject(r.Applied)
+				out[i] = jsonobj.DeepCopy(r.Applied)
 				found = true
 			}
 		}
 		if !found {
-			out = append(out, deepCopyObject(r.Applied))
+			out = append(out, jsonobj.DeepCopy(r.Applied))
 		}
 	}
 	return out

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 )
 
 // TestMergePatch checks the RFC 7386 merge the offline apply model uses
@@ -24,7 +26,7 @@ func TestMergePatch(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			got := mergePatch(object(t, tc.target), object(t, tc.patch))
+			got := jsonobj.MergePatch(object(t, tc.target), object(t, tc.patch))
 			if diff := cmp.Diff(object(t, tc.want), got); diff != "" {
 				t.Errorf("\n%s\nmergePatch(...): -want, +got:\n%s", tc.reason, diff)
 			}

@@ -12,6 +12,7 @@ import (
 	"github.com/pkg/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/render"
 )
 
@@ -74,15 +75,15 @@ func isPaused(xr map[string]any) bool {
 // persisted, status is not (it is a subresource), and the response
 // replaces the in-memory XR, so pending status edits are lost.
 func (c *composer) update() {
-	next := deepCopyObject(c.xr.UnstructuredContent())
+	next := jsonobj.DeepCopy(c.xr.UnstructuredContent())
 	setOrDelete(next, "status", c.stored["status"])
 	c.stored = next
-	c.xr = fieldpath.Pave(deepCopyObject(next))
+	c.xr = fieldpath.Pave(jsonobj.DeepCopy(next))
 }
 
 // updateStatus models a status update: only status is persisted.
 func (c *composer) updateStatus() {
-	setOrDelete(c.stored, "status", deepCopy(c.xr.UnstructuredContent()["status"]))
+	setOrDelete(c.stored, "status", jsonobj.DeepCopyValue(c.xr.UnstructuredContent()["status"]))
 }
 
 func setOrDelete(m map[string]any, k string, v any) {
@@ -284,7 +285,7 @@ func equalData(a, b map[string][]byte) bool {
 func (c *composer) outcome() *render.Outcome {
 	out := &render.Outcome{
 		XR:          c.printedXR(),
-		EffectiveXR: deepCopyObject(c.stored),
+		EffectiveXR: jsonobj.DeepCopy(c.stored),
 		Composed:    make([]render.ComposedResource, 0, len(c.composed)),
 		Deleted:     c.deleted,
 	}
@@ -330,7 +331,7 @@ func (c *composer) printedXR() map[string]any {
 		out["spec"] = spec
 	}
 
-	if status, ok := deepCopy(c.stored["status"]).(map[string]any); ok {
+	if status, ok := jsonobj.DeepCopyValue(c.stored["status"]).(map[string]any); ok {
 		delete(status, "connectionDetails")
 		if len(status) > 0 {
 			out["status"] = status
@@ -351,7 +352,7 @@ func changes(before, after map[string]any) map[string]any {
 	for k, a := range after {
 		b, ok := before[k]
 		if !ok {
-			out[k] = deepCopy(a)
+			out[k] = jsonobj.DeepCopyValue(a)
 			continue
 		}
 		am, aok := a.(map[string]any)
@@ -363,7 +364,7 @@ func changes(before, after map[string]any) map[string]any {
 			continue
 		}
 		if !reflect.DeepEqual(a, b) {
-			out[k] = deepCopy(a)
+			out[k] = jsonobj.DeepCopyValue(a)
 		}
 	}
 	return out

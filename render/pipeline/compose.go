@@ -13,6 +13,7 @@ import (
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/structpb"
 
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/render"
 )
 
@@ -326,7 +327,7 @@ func (e *engine) finish(d *fnv1.State, fctx *structpb.Struct) (*Report, error) {
 			Name:     name,
 			Index:    -1,
 			Desired:  cd,
-			Applied:  deepCopyMap(cd),
+			Applied:  jsonobj.DeepCopy(cd),
 			Rendered: true,
 			Synced:   true,
 			Ready:    ready,
@@ -362,7 +363,7 @@ func (e *engine) finish(d *fnv1.State, fctx *structpb.Struct) (*Report, error) {
 				})
 			}
 		}
-		e.rep.XR = deepCopyMap(e.rep.EffectiveXR)
+		e.rep.XR = jsonobj.DeepCopy(e.rep.EffectiveXR)
 	} else {
 		e.rep.XR = e.crankXR(unready)
 	}
@@ -383,7 +384,7 @@ func (e *engine) checkDeletable(name string) error {
 // composed resources only, then the functions' custom conditions.
 func (e *engine) crankXR(unready []string) map[string]any {
 	at := fixedTime()
-	xr := deepCopyMap(e.rep.RawDesiredXR)
+	xr := jsonobj.DeepCopy(e.rep.RawDesiredXR)
 	xr["apiVersion"] = e.info.apiVersion
 	xr["kind"] = e.info.kind
 	setNestedString(xr, e.info.name, "metadata", "name")
@@ -403,7 +404,7 @@ func (e *engine) crankXR(unready []string) map[string]any {
 // Ready (pipeline spec §2.5 steps 7, 10 and 11, §2.6, §2.7).
 func (e *engine) effectiveXR(d *fnv1.State, unready []string, refs []objectRef) map[string]any {
 	at := e.o.now()
-	xr := deepCopyMap(e.xr)
+	xr := jsonobj.DeepCopy(e.xr)
 	if st, ok := e.rep.RawDesiredXR["status"].(map[string]any); ok {
 		cur, ok := xr["status"].(map[string]any)
 		if !ok {
@@ -469,7 +470,7 @@ func (e *engine) fail(err error) (*Report, error) {
 	at := e.o.now()
 	composeErr := errors.Wrap(err, "cannot compose resources")
 
-	xr := deepCopyMap(e.xr)
+	xr := jsonobj.DeepCopy(e.xr)
 	e.markConditions(xr, newCondition(render.ConditionTypeSynced, "False", render.ReasonReconcileError, composeErr.Error(), at))
 	seen := e.setCustomConditions(xr, at)
 	var unknown []xpCondition
@@ -486,7 +487,7 @@ func (e *engine) fail(err error) (*Report, error) {
 	e.rep.EffectiveXR = xr
 
 	if e.o.Profile == Reconciler {
-		e.rep.XR = deepCopyMap(xr)
+		e.rep.XR = jsonobj.DeepCopy(xr)
 		e.rep.TargetedEvents = append([]TargetedEvent{{Type: render.EventWarning, Reason: ReasonComposeResources, Message: composeErr.Error(), Target: TargetComposite}}, e.rep.TargetedEvents...)
 	}
 	e.rep.Composed = nil
@@ -537,7 +538,7 @@ func mergeValue(cur, desired any) any {
 	cm, ok := cur.(map[string]any)
 	dm, ok2 := desired.(map[string]any)
 	if !ok || !ok2 {
-		return deepCopy(desired)
+		return jsonobj.DeepCopyValue(desired)
 	}
 	for k, v := range dm {
 		cm[k] = mergeValue(cm[k], v)
@@ -549,7 +550,7 @@ func mergeConditionLists(cur, desired any) any {
 	cl, ok := cur.([]any)
 	dl, ok2 := desired.([]any)
 	if !ok || !ok2 {
-		return deepCopy(desired)
+		return jsonobj.DeepCopyValue(desired)
 	}
 	out := append([]any(nil), cl...)
 	for _, d := range dl {
@@ -557,13 +558,13 @@ func mergeConditionLists(cur, desired any) any {
 		replaced := false
 		for i := range out {
 			if t != "" && nestedString(asMap(out[i]), "type") == t {
-				out[i] = deepCopy(d)
+				out[i] = jsonobj.DeepCopyValue(d)
 				replaced = true
 				break
 			}
 		}
 		if !replaced {
-			out = append(out, deepCopy(d))
+			out = append(out, jsonobj.DeepCopyValue(d))
 		}
 	}
 	return out

@@ -155,30 +155,3 @@ func addStringMap(obj map[string]any, add map[string]string, path ...string) {
 	}
 	setNested(obj, out, path...)
 }
-
-// deepCopy copies JSON-like values.
-func deepCopy(v any) any {
-	switch t := v.(type) {
-	case map[string]any:
-		return deepCopyMap(t)
-	case []any:
-		out := make([]any, len(t))
-		for i := range t {
-			out[i] = deepCopy(t[i])
-		}
-		return out
-	default:
-		return v
-	}
-}
-
-func deepCopyMap(m map[string]any) map[string]any {
-	if m == nil {
-		return nil
-	}
-	out := make(map[string]any, len(m))
-	for k, v := range m {
-		out[k] = deepCopy(v)
-	}
-	return out
-}

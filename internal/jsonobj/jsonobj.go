@@ -1,0 +1,68 @@
+// Package jsonobj holds the few operations xpmigrate's engines need on
+// Kubernetes objects held as JSON trees (map[string]any, []any, scalars):
+// deep copies and RFC 7386 JSON merge patches, as the API server applies
+// them.
+//
+//	live := jsonobj.DeepCopy(observed)
+//	live = jsonobj.MergePatch(live, jsonobj.WithoutStatus(desired))
+package jsonobj
+
+// DeepCopyValue copies a JSON value: objects and lists are copied, scalars
+// shared.
+func DeepCopyValue(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		return DeepCopy(t)
+	case []any:
+		out := make([]any, len(t))
+		for i, e := range t {
+			out[i] = DeepCopyValue(e)
+		}
+		return out
+	default:
+		return v
+	}
+}
+
+// DeepCopy copies a JSON object; nil stays nil.
+func DeepCopy(m map[string]any) map[string]any {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		out[k] = DeepCopyValue(v)
+	}
+	return out
+}
+
+// MergePatch applies patch to target as an RFC 7386 JSON merge patch, as the
+// API server does for a merge-patch request: a null deletes, an object merges
+// key by key, anything else (lists included) replaces. target is modified
+// and returned (a new object when target is nil); patch values are copied.
+func MergePatch(target, patch map[string]any) map[string]any {
+	if target == nil {
+		target = map[string]any{}
+	}
+	for k, pv := range patch {
+		if pv == nil {
+			delete(target, k)
+			continue
+		}
+		pm, ok := pv.(map[string]any)
+		if !ok {
+			target[k] = DeepCopyValue(pv)
+			continue
+		}
+		tm, _ := target[k].(map[string]any)
+		target[k] = MergePatch(tm, pm)
+	}
+	return target
+}
+
+// WithoutStatus returns a copy of o without its status.
+func WithoutStatus(o map[string]any) map[string]any {
+	out := DeepCopy(o)
+	delete(out, "status")
+	return out
+}

@@ -1,0 +1,65 @@
+package jsonobj
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestMergePatch(t *testing.T) {
+	cases := map[string]struct {
+		reason        string
+		target, patch map[string]any
+		want          map[string]any
+	}{
+		"NullDeletes": {
+			reason: "a null in the patch deletes the key",
+			target: map[string]any{"a": "x", "b": "y"},
+			patch:  map[string]any{"a": nil},
+			want:   map[string]any{"b": "y"},
+		},
+		"ObjectsMerge": {
+			reason: "objects merge key by key and keys absent from the patch stay",
+			target: map[string]any{"spec": map[string]any{"old": int64(1), "keep": true}},
+			patch:  map[string]any{"spec": map[string]any{"old": int64(2), "new": "n"}},
+			want:   map[string]any{"spec": map[string]any{"old": int64(2), "keep": true, "new": "n"}},
+		},
+		"ListsReplace": {
+			reason: "lists are replaced wholesale",
+			target: map[string]any{"l": []any{"a", "b"}},
+			patch:  map[string]any{"l": []any{"c"}},
+			want:   map[string]any{"l": []any{"c"}},
+		},
+		"ScalarByObject": {
+			reason: "an object replaces a scalar",
+			target: map[string]any{"a": "x"},
+			patch:  map[string]any{"a": map[string]any{"b": "c"}},
+			want:   map[string]any{"a": map[string]any{"b": "c"}},
+		},
+		"NilTarget": {
+			reason: "a nil target starts empty",
+			patch:  map[string]any{"a": "x"},
+			want:   map[string]any{"a": "x"},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			got := MergePatch(tc.target, tc.patch)
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("\n%s\nMergePatch(...): -want, +got:\n%s", tc.reason, diff)
+			}
+		})
+	}
+}
+
+func TestDeepCopyIsIndependent(t *testing.T) {
+	in := map[string]any{"a": map[string]any{"b": []any{"c"}}}
+	out := DeepCopy(in)
+	out["a"].(map[string]any)["b"].([]any)[0] = "changed"
+	if in["a"].(map[string]any)["b"].([]any)[0] != "c" {
+		t.Error("DeepCopy(...): the copy shares a list with the original")
+	}
+	if got := WithoutStatus(map[string]any{"status": "s", "spec": "x"}); !cmp.Equal(got, map[string]any{"spec": "x"}) {
+		t.Errorf("WithoutStatus(...): got %v", got)
+	}
+}
