@@ -2,12 +2,10 @@ package render
 
 import (
 	"encoding/base64"
-	"encoding/json"
 	"io"
 	"sort"
 
 	"github.com/pkg/errors"
-	"sigs.k8s.io/yaml"
 )
 
 // AnnotationCompositionResourceName names a composed resource's template.
@@ -72,16 +70,6 @@ func Print(w io.Writer, o *Outcome, opts PrintOptions) error {
 		}
 	}
 	return nil
-}
-
-// MarshalYAML emits v as the Kubernetes JSON serializer does in YAML mode:
-// JSON first, then YAML through sigs.k8s.io/yaml.
-func MarshalYAML(v any) ([]byte, error) {
-	j, err := json.Marshal(v)
-	if err != nil {
-		return nil, err
-	}
-	return yaml.JSONToYAML(j)
 }
 
 // SortedComposed returns the rendered composed resources sorted by their

@@ -146,6 +146,9 @@ func Render(ctx context.Context, req Request, o Options) (*Result, error) {
 		if err != nil {
 			return res, err
 		}
+		if loops == 1 {
+			break
+		}
 		cur, err := fingerprint(out)
 		if err != nil {
 			return res, err
@@ -292,13 +295,16 @@ func observedByName(observed []map[string]any, resName string) map[string]any {
 	return nil
 }
 
-// fingerprint is what must stop changing for a render to be stable.
+// fingerprint is what must stop changing for a render to be stable: the
+// printed documents and the XR's connection details. encoding/json sorts
+// map keys, so equal outcomes give equal bytes.
 func fingerprint(out *render.Outcome) ([]byte, error) {
-	var b bytes.Buffer
-	if err := render.Print(&b, out, render.PrintOptions{IncludeConnectionDetails: true}); err != nil {
-		return nil, err
+	docs := []any{out.XR}
+	for _, cd := range render.SortedComposed(out.Composed) {
+		docs = append(docs, cd.Desired)
 	}
-	return b.Bytes(), nil
+	docs = append(docs, out.ConnectionDetails)
+	return json.Marshal(docs)
 }
 
 func checkCompatible(xr, comp map[string]any) error {
