@@ -37,15 +37,56 @@ func resourceRefs(xr map[string]any) []reference {
 	return out
 }
 
-// find returns the index in the cluster of the object k names, or -1.
+// find returns the index in the cluster of the first object k names, or -1.
 func (c *composer) find(k objectKey) int {
-	for i, o := range c.cluster {
-		u := &unstructured.Unstructured{Object: o}
-		if k.matches(keyOf(u.GetAPIVersion(), u.GetKind(), u.GetNamespace(), u.GetName())) {
+	if c.index == nil {
+		c.reindex()
+	}
+	for _, i := range c.index[k.unnamespaced()] {
+		if k.matches(clusterKey(c.cluster[i])) {
 			return i
 		}
 	}
 	return -1
+}
+
+// reindex rebuilds the lookup index of the cluster, which maps an object's
+// key without namespace to its positions, in cluster order.
+func (c *composer) reindex() {
+	c.index = make(map[objectKey][]int, len(c.cluster))
+	for i, o := range c.cluster {
+		k := clusterKey(o).unnamespaced()
+		c.index[k] = append(c.index[k], i)
+	}
+}
+
+// addToCluster appends o to the cluster and indexes it.
+func (c *composer) addToCluster(o map[string]any) {
+	c.cluster = append(c.cluster, o)
+	if c.index != nil {
+		k := clusterKey(o).unnamespaced()
+		c.index[k] = append(c.index[k], len(c.cluster)-1)
+	}
+}
+
+// replaceInCluster replaces the object at position at.
+func (c *composer) replaceInCluster(at int, o map[string]any) {
+	old, cur := clusterKey(c.cluster[at]), clusterKey(o)
+	c.cluster[at] = o
+	if old != cur {
+		c.index = nil
+	}
+}
+
+// removeFromCluster deletes the object at position at.
+func (c *composer) removeFromCluster(at int) {
+	c.cluster = append(c.cluster[:at], c.cluster[at+1:]...)
+	c.index = nil
+}
+
+func clusterKey(o map[string]any) objectKey {
+	u := &unstructured.Unstructured{Object: o}
+	return keyOf(u.GetAPIVersion(), u.GetKind(), u.GetNamespace(), u.GetName())
 }
 
 // get returns the object in the cluster that k names, or nil.
@@ -104,7 +145,7 @@ func (c *composer) associate(ts []native.Template) ([]reference, error) {
 		// v1.20 first strips the composite and claim labels, then deletes;
 		// v1.17 deletes. Either way the object is gone.
 		c.deleted = append(c.deleted, u.GetName())
-		c.cluster = append(c.cluster[:at], c.cluster[at+1:]...)
+		c.removeFromCluster(at)
 	}
 	return out, nil
 }

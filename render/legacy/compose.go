@@ -112,6 +112,10 @@ type composer struct {
 	// cluster is the composed resources that exist, in input order.
 	cluster []map[string]any
 
+	// index finds objects in cluster by key; nil until first needed, and
+	// whenever a change makes it stale.
+	index map[objectKey][]int
+
 	// xr is the XR as the reconcile holds it in memory.
 	xr *fieldpath.Paved
 

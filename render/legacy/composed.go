@@ -283,7 +283,7 @@ func (c *composer) apply(cs *composedState) error {
 	if at < 0 {
 		cs.body = jsonobj.DeepCopy(desired)
 		created := jsonobj.WithoutStatus(desired)
-		c.cluster = append(c.cluster, created)
+		c.addToCluster(created)
 		cs.applied = jsonobj.DeepCopy(created)
 		return nil
 	}
@@ -308,7 +308,7 @@ func (c *composer) apply(cs *composedState) error {
 	body := cs.desired.UnstructuredContent()
 	cs.body = jsonobj.DeepCopy(body)
 	patched := jsonobj.MergePatch(jsonobj.DeepCopy(live), jsonobj.WithoutStatus(body))
-	c.cluster[at] = patched
+	c.replaceInCluster(at, patched)
 	cs.applied = jsonobj.DeepCopy(patched)
 	return nil
 }

@@ -23,6 +23,12 @@ func keyOf(apiVersion, kind, namespace, name string) objectKey {
 	return objectKey{group: group, kind: kind, namespace: namespace, name: name}
 }
 
+// unnamespaced is k without its namespace: the key lookups are indexed by.
+func (k objectKey) unnamespaced() objectKey {
+	k.namespace = ""
+	return k
+}
+
 // matches reports whether an object with key o is the one k looks up. A
 // lookup without a namespace matches an object in any namespace: the
 // references an XR keeps have no namespace.
