@@ -102,9 +102,12 @@ func newEngine(xr map[string]any, observed []map[string]any, o Options) (*engine
 	if err != nil {
 		return nil, errors.Wrap(err, "cannot build observed composite resource for RunFunctionRequest")
 	}
+	// The engine keeps the XR as given, not as it comes back from a
+	// protobuf Struct: the cluster never rewrites the XR's spec, so integers
+	// past 2^53 must not lose precision in EffectiveXR.
 	e := &engine{
 		o:        o,
-		xr:       xs.AsMap(),
+		xr:       jsonobj.DeepCopy(xr),
 		observed: map[string]map[string]any{},
 		state: &fnv1.State{
 			Composite: &fnv1.Resource{Resource: xs, ConnectionDetails: o.ObservedXRConnectionDetails},

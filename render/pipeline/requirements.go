@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"sort"
+	"strings"
 
 	fnv1 "github.com/crossplane/function-sdk-go/proto/v1"
 	"github.com/pkg/errors"
@@ -122,6 +123,44 @@ func (c *candidate) resource() (*fnv1.Resource, error) {
 	return &fnv1.Resource{Resource: c.s}, nil
 }
 
+// is reports whether the candidate is of the selector's kind. The API server
+// serves every version of a kind, so a cluster fetch (anyVersion) matches on
+// API group and kind; crossplane render compares the apiVersion string.
+// EnvironmentConfigs match across v1alpha1 and v1beta1 in both cases
+// (pipeline spec D41): they have one schema, and without this a render of a
+// pipeline fed the v1alpha1 EnvironmentConfigs a legacy Composition used
+// would silently get none.
+func (c *candidate) is(sel *fnv1.ResourceSelector, anyVersion bool) bool {
+	if c.kind != sel.GetKind() {
+		return false
+	}
+	if c.apiVersion == sel.GetApiVersion() {
+		return true
+	}
+	group := func(av string) string {
+		if i := strings.Index(av, "/"); i >= 0 {
+			return av[:i]
+		}
+		return ""
+	}
+	if group(c.apiVersion) != group(sel.GetApiVersion()) {
+		return false
+	}
+	return anyVersion || (c.kind == "EnvironmentConfig" && group(c.apiVersion) == "apiextensions.crossplane.io")
+}
+
+// resourceAs returns the candidate as the API server would serve it at
+// apiVersion.
+func (c *candidate) resourceAs(apiVersion string) (*fnv1.Resource, error) {
+	r, err := c.resource()
+	if err != nil || apiVersion == "" || apiVersion == c.apiVersion {
+		return r, err
+	}
+	s := proto.Clone(r.GetResource()).(*structpb.Struct)
+	s.Fields["apiVersion"] = structpb.NewStringValue(apiVersion)
+	return &fnv1.Resource{Resource: s}, nil
+}
+
 func (c *candidate) hasLabels(want map[string]string) bool {
 	for k, v := range want {
 		got, ok := c.labels[k]
@@ -150,7 +189,7 @@ func (f *filteringFetcher) Fetch(sel *fnv1.ResourceSelector) (*fnv1.Resources, e
 	}
 	out := &fnv1.Resources{}
 	for _, c := range f.pool {
-		if c.apiVersion != sel.GetApiVersion() || c.kind != sel.GetKind() {
+		if !c.is(sel, false) {
 			continue
 		}
 		if f.dialect == V2 && sel.Namespace != nil && c.namespace != sel.GetNamespace() {
@@ -159,7 +198,7 @@ func (f *filteringFetcher) Fetch(sel *fnv1.ResourceSelector) (*fnv1.Resources, e
 		// crank compares matchName even for a label selector, whose
 		// matchName reads as "": an unnamed candidate matches it by name.
 		if sel.GetMatchName() == c.name {
-			r, err := c.resource()
+			r, err := c.resourceAs(sel.GetApiVersion())
 			if err != nil {
 				return nil, err
 			}
@@ -167,7 +206,7 @@ func (f *filteringFetcher) Fetch(sel *fnv1.ResourceSelector) (*fnv1.Resources, e
 			return out, nil
 		}
 		if ml := sel.GetMatchLabels(); ml != nil && c.hasLabels(ml.GetLabels()) {
-			r, err := c.resource()
+			r, err := c.resourceAs(sel.GetApiVersion())
 			if err != nil {
 				return nil, err
 			}
@@ -196,13 +235,13 @@ func (f *clusterFetcher) Fetch(sel *fnv1.ResourceSelector) (*fnv1.Resources, err
 	switch m := sel.GetMatch().(type) {
 	case *fnv1.ResourceSelector_MatchName:
 		for _, c := range f.pool {
-			if c.apiVersion != sel.GetApiVersion() || c.kind != sel.GetKind() || c.name != m.MatchName {
+			if !c.is(sel, true) || c.name != m.MatchName {
 				continue
 			}
 			if f.dialect == V2 && c.namespace != sel.GetNamespace() {
 				continue
 			}
-			r, err := c.resource()
+			r, err := c.resourceAs(sel.GetApiVersion())
 			if err != nil {
 				return nil, err
 			}
@@ -212,7 +251,7 @@ func (f *clusterFetcher) Fetch(sel *fnv1.ResourceSelector) (*fnv1.Resources, err
 	case *fnv1.ResourceSelector_MatchLabels:
 		var found []*candidate
 		for _, c := range f.pool {
-			if c.apiVersion != sel.GetApiVersion() || c.kind != sel.GetKind() || !c.hasLabels(m.MatchLabels.GetLabels()) {
+			if !c.is(sel, true) || !c.hasLabels(m.MatchLabels.GetLabels()) {
 				continue
 			}
 			if f.dialect == V2 && sel.GetNamespace() != "" && c.namespace != sel.GetNamespace() {
@@ -227,7 +266,7 @@ func (f *clusterFetcher) Fetch(sel *fnv1.ResourceSelector) (*fnv1.Resources, err
 		}
 		out := &fnv1.Resources{Items: make([]*fnv1.Resource, 0, len(found))}
 		for _, c := range found {
-			r, err := c.resource()
+			r, err := c.resourceAs(sel.GetApiVersion())
 			if err != nil {
 				return nil, err
 			}

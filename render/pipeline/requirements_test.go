@@ -287,3 +287,60 @@ func TestFilteringFetcher(t *testing.T) {
 		})
 	}
 }
+
+// TestFetchVersions pins which versions each fetcher serves: crossplane
+// render compares apiVersion strings, the API server serves every version
+// of a kind, and EnvironmentConfigs match across v1alpha1 and v1beta1 in
+// both (D41).
+func TestFetchVersions(t *testing.T) {
+	pool := newCandidates([]map[string]any{
+		{"apiVersion": "apiextensions.crossplane.io/v1alpha1", "kind": "EnvironmentConfig", "metadata": map[string]any{"name": "env"}},
+		{"apiVersion": "example.org/v1alpha1", "kind": "Thing", "metadata": map[string]any{"name": "thing"}},
+	})
+	byName := func(av, kind, name string) *fnv1.ResourceSelector {
+		return &fnv1.ResourceSelector{ApiVersion: av, Kind: kind, Match: &fnv1.ResourceSelector_MatchName{MatchName: name}}
+	}
+	cases := map[string]struct {
+		reason  string
+		fetcher interface {
+			Fetch(*fnv1.ResourceSelector) (*fnv1.Resources, error)
+		}
+		sel       *fnv1.ResourceSelector
+		wantItems int
+	}{
+		"CrankEnvironmentConfigAlias": {
+			reason:    "crank profile: a v1beta1 selector finds a v1alpha1 EnvironmentConfig",
+			fetcher:   &filteringFetcher{pool: pool},
+			sel:       byName("apiextensions.crossplane.io/v1beta1", "EnvironmentConfig", "env"),
+			wantItems: 1,
+		},
+		"CrankOtherKindsExact": {
+			reason:    "crank profile: other kinds need the exact apiVersion",
+			fetcher:   &filteringFetcher{pool: pool},
+			sel:       byName("example.org/v1", "Thing", "thing"),
+			wantItems: 0,
+		},
+		"ClusterAnyVersion": {
+			reason:    "reconciler profile: the API server serves any version of the kind",
+			fetcher:   &clusterFetcher{pool: pool},
+			sel:       byName("example.org/v1", "Thing", "thing"),
+			wantItems: 1,
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			got, err := tc.fetcher.Fetch(tc.sel)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := len(got.GetItems()); n != tc.wantItems {
+				t.Fatalf("\n%s\nFetch(...): want %d items, got %d", tc.reason, tc.wantItems, n)
+			}
+			if n := len(got.GetItems()); n == 1 {
+				if av := got.GetItems()[0].GetResource().GetFields()["apiVersion"].GetStringValue(); av != tc.sel.GetApiVersion() {
+					t.Errorf("\n%s\nFetch(...): want the object served at %s, got %s", tc.reason, tc.sel.GetApiVersion(), av)
+				}
+			}
+		})
+	}
+}

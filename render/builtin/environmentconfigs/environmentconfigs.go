@@ -70,9 +70,13 @@ func (f *Function) RunFunction(_ context.Context, req *fnv1.RunFunctionRequest) 
 		if err != nil {
 			return fatal(rsp, errors.Wrap(err, "cannot encode the environment").Error()), nil
 		}
-		ctx := &structpb.Struct{Fields: map[string]*structpb.Value{}}
+		ctx := &structpb.Struct{}
 		if c := req.GetContext(); c != nil {
 			ctx = proto.Clone(c).(*structpb.Struct)
+		}
+		if ctx.Fields == nil {
+			// A cloned empty Struct has no map to write to.
+			ctx.Fields = map[string]*structpb.Value{}
 		}
 		ctx.Fields[environment.ContextKeyEnvironment] = env
 		rsp.Context = ctx

@@ -75,6 +75,21 @@ func TestRunFunction(t *testing.T) {
 				Context:      mustStruct(t, env),
 			}},
 		},
+		"V06EmptyContext": {
+			reason:  "an empty context in the request still gets the environment",
+			version: environment.FunctionV06,
+			req: &fnv1.RunFunctionRequest{
+				Input:          mustStruct(t, input),
+				Observed:       &fnv1.State{Composite: resource(t, xr)},
+				Context:        &structpb.Struct{},
+				ExtraResources: map[string]*fnv1.Resources{"environment-config-0": {Items: []*fnv1.Resource{resource(t, config)}}},
+			},
+			want: want{rsp: &fnv1.RunFunctionResponse{
+				Meta:         &fnv1.ResponseMeta{Ttl: durationpb.New(responseTTL)},
+				Requirements: &fnv1.Requirements{ExtraResources: sel},
+				Context:      mustStruct(t, env),
+			}},
+		},
 		"V07IgnoresExtraResources": {
 			reason:  "v0.7 reads only required_resources, so on Crossplane v1 it never gets its configs (trap C1)",
 			version: environment.FunctionV07,

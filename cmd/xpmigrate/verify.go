@@ -1,0 +1,296 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/pkg/errors"
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/xpmigrate/xpmigrate/render"
+	"github.com/xpmigrate/xpmigrate/render/verify"
+)
+
+type verifyOptions struct {
+	legacy, converted string
+
+	xr, observed, extra, xrd string
+	synthesize               int
+
+	loops               int
+	format              string
+	strict              bool
+	target              string
+	environmentFunction string
+	timeout             time.Duration
+
+	// convert converts on the fly when --converted is not given.
+	convert verify.Converter
+
+	// tty and noColor decide colour in text output.
+	tty, noColor bool
+}
+
+// converter returns the converter `xpmigrate verify` uses when it is given
+// no --converted file. The convert package's API is not settled yet; wire it
+// here, e.g.
+//
+//	return func(b []byte, target string) ([]byte, error) {
+//		return convert.Document(b, convert.Options{Target: target})
+//	}
+func converter() verify.Converter { return nil }
+
+func newVerifyCmd(s streams) *cobra.Command {
+	o := &verifyOptions{convert: converter()}
+	cmd := &cobra.Command{
+		Use:   "verify <legacy-composition.yaml>",
+		Short: "Prove a converted Composition composes what the legacy one did",
+		Long: `Render the legacy (mode: Resources) Composition with the native composer and
+its converted (mode: Pipeline) form with the function pipeline, for each sample
+composite resource (XR), with the same observed resources and EnvironmentConfigs,
+for several reconciles, and compare: the composed resources (by composition
+resource name, full content), the XR as the cluster would keep it (status written
+by ToComposite patches), the XR's connection details, and readiness.
+
+Every difference is classified: a known semantic gap between the two engines
+(a D-code of the pipeline spec, with the converter's diagnostic codes, the
+explanation and the fix), or unexplained (a bug in the conversion, which always
+fails). Differences that vanish by the last reconcile are reported as transient.
+
+Samples come from --xr (XRs, or claims with --xrd), from examples beside the
+Composition (its directory, and examples/ next to it or up to two levels up),
+and from --synthesize N, which generates XRs from the XRD's schema so that every
+patch fires at least once. Patches that no sample exercised are listed.
+
+Without --converted the Composition is converted on the fly.
+
+Exit status: 0 equivalent (at most known gaps), 3 differences (unexplained ones,
+or with --strict known gaps that persist), 2 invalid input, 1 error.`,
+		Example: `  # Verify a conversion against the example XRs
+  xpmigrate verify composition.yaml --converted pipeline.yaml --xr examples/
+
+  # Claims, with the XRD, existing composed resources and EnvironmentConfigs
+  xpmigrate verify composition.yaml --converted pipeline.yaml --xr claim.yaml \
+    --xrd definition.yaml -o observed/ -e environmentconfigs.yaml
+
+  # Generate 5 XRs from the XRD's schema and fail on known gaps too
+  xpmigrate verify composition.yaml --converted pipeline.yaml --xrd definition.yaml \
+    --synthesize 5 --strict
+
+  # Annotate a pull request from GitHub Actions, or feed CI dashboards
+  xpmigrate verify composition.yaml --converted pipeline.yaml --xr examples/ --format github
+  xpmigrate verify composition.yaml --converted pipeline.yaml --xr examples/ --format junit > verify.xml`,
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return usageError{err: errors.Errorf("verify takes 1 argument (the legacy Composition), got %d", len(args))}
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.legacy = args[0]
+			o.tty = isTerminal(s.Out)
+			_, o.noColor = os.LookupEnv("NO_COLOR")
+			return runVerify(cmd.Context(), s, o)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.converted, "converted", "", "the converted (mode: Pipeline) Composition; converted on the fly when absent")
+	f.StringVar(&o.xr, "xr", "", "file or directory of sample XRs (or claims, with --xrd)")
+	f.StringVarP(&o.observed, "observed-resources", "o", "", "file or directory of observed composed resources")
+	f.StringVarP(&o.extra, "extra-resources", "e", "", "file or directory of other cluster objects (EnvironmentConfigs, Secrets)")
+	f.StringVar(&o.xrd, "xrd", "", "the CompositeResourceDefinition (claims, --synthesize); found beside the Composition when absent")
+	f.IntVar(&o.synthesize, "synthesize", 0, "generate N sample XRs from the XRD's schema")
+	f.IntVar(&o.loops, "loops", 0, "reconciles to simulate (0: until both sides are stable)")
+	f.StringVar(&o.format, "format", "text", "output format: text, json, junit, sarif or github")
+	f.BoolVar(&o.strict, "strict", false, "fail on known gaps that persist, not only on unexplained differences")
+	f.StringVar(&o.target, "target", "v1", "Crossplane line the pipeline side emulates: v1 (1.18-1.20) or v2")
+	f.StringVar(&o.environmentFunction, "environment-function", "", "function-environment-configs release the pipeline runs: v0.6 or v0.7 (default: paired with --target)")
+	f.DurationVar(&o.timeout, "timeout", 5*time.Minute, "how long verification may take")
+	return cmd
+}
+
+func runVerify(ctx context.Context, s streams, o *verifyOptions) error {
+	if o.target != verify.TargetV1 && o.target != verify.TargetV2 {
+		return usageError{err: errors.Errorf("--target must be v1 or v2, not %q", o.target)}
+	}
+	if o.loops < 0 {
+		return usageError{err: errors.Errorf("--loops must not be negative, not %d", o.loops)}
+	}
+	if o.synthesize < 0 {
+		return usageError{err: errors.Errorf("--synthesize must not be negative, not %d", o.synthesize)}
+	}
+	format := verify.Format(o.format)
+	known := false
+	for _, f := range verify.Formats {
+		known = known || f == format
+	}
+	if !known {
+		return usageError{err: errors.Errorf("--format must be one of text, json, junit, sarif, github, not %q", o.format)}
+	}
+
+	in, err := loadVerifyInput(o)
+	if err != nil {
+		return inputExit(err)
+	}
+	if in.converted.Data == nil && o.convert == nil {
+		return usageError{err: errors.New("--converted is required until the converter is built in")}
+	}
+
+	ctx, cancel := context.WithTimeout(ctx, o.timeout)
+	defer cancel()
+	rep, err := verify.Verify(ctx, in.legacy, in.converted, in.samples, verify.Options{
+		Observed:            in.observed,
+		Extra:               in.extra,
+		XRD:                 in.xrd,
+		Loops:               o.loops,
+		Target:              o.target,
+		EnvironmentFunction: o.environmentFunction,
+		Strict:              o.strict,
+		Convert:             o.convert,
+	})
+	if err != nil {
+		var ie *render.InputError
+		if errors.As(err, &ie) {
+			return inputExit(err)
+		}
+		return errors.Wrap(err, "cannot verify")
+	}
+	if err := verify.Write(s.Out, rep, verify.WriteOptions{Format: format, TTY: o.tty, NoColor: o.noColor}); err != nil {
+		return errors.Wrap(err, "cannot write report")
+	}
+	if !rep.Equivalent() {
+		return exitCodeError{code: exitDifferences}
+	}
+	return nil
+}
+
+type verifyInput struct {
+	legacy, converted verify.Document
+	samples           []verify.Sample
+	observed, extra   []map[string]any
+	xrd               map[string]any
+}
+
+func loadVerifyInput(o *verifyOptions) (*verifyInput, error) {
+	in := &verifyInput{}
+	b, err := os.ReadFile(o.legacy)
+	if err != nil {
+		return nil, render.InvalidInput(errors.Wrapf(err, "cannot read legacy composition %q", o.legacy))
+	}
+	in.legacy = verify.Document{Path: o.legacy, Data: b}
+	if o.converted != "" {
+		b, err := os.ReadFile(o.converted)
+		if err != nil {
+			return nil, render.InvalidInput(errors.Wrapf(err, "cannot read converted composition %q", o.converted))
+		}
+		in.converted = verify.Document{Path: o.converted, Data: b}
+	}
+	if o.observed != "" {
+		if in.observed, err = loadAll(o.observed, "observed composed resources"); err != nil {
+			return nil, err
+		}
+	}
+	if o.extra != "" {
+		if in.extra, err = loadAll(o.extra, "extra resources"); err != nil {
+			return nil, err
+		}
+	}
+	if o.xrd != "" {
+		if in.xrd, err = loadOne(o.xrd, "XRD"); err != nil {
+			return nil, err
+		}
+	}
+
+	// Examples beside the Composition, and its XRD when none was given.
+	abs, err := filepath.Abs(o.legacy)
+	if err != nil {
+		return nil, errors.Wrapf(err, "cannot resolve %q", o.legacy)
+	}
+	dir := strings.TrimPrefix(filepath.ToSlash(filepath.Dir(abs)), "/")
+	ex, err := verify.FindExamples(os.DirFS("/"), dir, in.legacy, in.xrd)
+	if err != nil {
+		return nil, err
+	}
+	in.xrd = ex.XRD
+
+	if o.xr != "" {
+		docs, err := render.LoadPath(o.xr)
+		if err != nil {
+			return nil, errors.Wrap(err, "cannot load sample XRs")
+		}
+		kinds := sampleKinds(in.legacy, in.xrd)
+		for _, d := range docs {
+			k, _ := d.Object["kind"].(string)
+			if !kinds[k] {
+				// Secrets and other objects next to the samples belong to
+				// the cluster.
+				in.extra = append(in.extra, d.Object)
+				continue
+			}
+			in.samples = append(in.samples, verify.Sample{
+				Name:   fmt.Sprintf("%s#%d", d.Source, d.Index+1),
+				Source: d.Source,
+				Line:   d.Line,
+				XR:     d.Object,
+			})
+		}
+		if len(in.samples) == 0 {
+			return nil, render.InvalidInputf("no XR or claim of the composition's kind in %q", o.xr)
+		}
+	} else {
+		in.samples = ex.Samples
+	}
+	if o.synthesize > 0 {
+		syn, err := verify.Synthesize(in.xrd, in.legacy, o.synthesize)
+		if err != nil {
+			return nil, err
+		}
+		in.samples = append(in.samples, syn...)
+	}
+	return in, nil
+}
+
+// sampleKinds are the kinds a sample may have: the Composition's XR kind,
+// and the XRD's claim kind.
+func sampleKinds(legacy verify.Document, xrd map[string]any) map[string]bool {
+	out := map[string]bool{}
+	for _, d := range render.SplitDocuments(legacy.Data) {
+		o, err := render.DecodeObject(d.Raw)
+		if err != nil || o == nil || o["kind"] != "Composition" {
+			continue
+		}
+		if k := nestedStr(o, "spec", "compositeTypeRef", "kind"); k != "" {
+			out[k] = true
+		}
+		break
+	}
+	if k := nestedStr(xrd, "spec", "claimNames", "kind"); k != "" {
+		out[k] = true
+	}
+	return out
+}
+
+func nestedStr(o map[string]any, path ...string) string {
+	var cur any = o
+	for _, p := range path {
+		m, ok := cur.(map[string]any)
+		if !ok {
+			return ""
+		}
+		cur = m[p]
+	}
+	s, _ := cur.(string)
+	return s
+}
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd())) //nolint:gosec // File descriptors fit in an int.
+}

@@ -1,0 +1,366 @@
+package verify
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/crossplane/crossplane-runtime/v2/pkg/fieldpath"
+
+	"github.com/xpmigrate/xpmigrate/environment"
+	"github.com/xpmigrate/xpmigrate/render"
+)
+
+// A Gap is a known semantic difference between Crossplane's native
+// composer and the function pipeline that explains a Difference.
+type Gap struct {
+	// Code is the difference's code in the pipeline-mode spec catalogue
+	// (D1–D48).
+	Code string `json:"code"`
+
+	// Diagnostics are the converter's diagnostic codes (conversion spec
+	// §14) that warn about this gap.
+	Diagnostics []string `json:"diagnostics,omitempty"`
+
+	// Observed names the sections of the observed-differences spec that
+	// measured this gap (§1–§11, N1–N2).
+	Observed []string `json:"observed,omitempty"`
+
+	// Title says what the gap is, in a few words.
+	Title string `json:"title"`
+
+	// Detail says how this difference follows from the gap: which patch,
+	// check or step.
+	Detail string `json:"detail"`
+
+	// Fix is what the user can change so that both sides agree.
+	Fix string `json:"fix"`
+}
+
+// A rule recognises one known gap. Rules are tried in order and the first
+// that matches a difference classifies it.
+type rule struct {
+	code        string
+	diagnostics []string
+	observed    []string
+	title       string
+	fix         string
+
+	// transient rules explain only differences that vanish by the last
+	// reconcile: lags that the next reconcile catches up on.
+	transient bool
+
+	// match returns the detail when the rule explains d.
+	match func(c *ruleContext, d *Difference) (string, bool)
+}
+
+func (r rule) gap(detail string) *Gap {
+	return &Gap{
+		Code:        r.code,
+		Diagnostics: r.diagnostics,
+		Observed:    r.observed,
+		Title:       r.title,
+		Detail:      detail,
+		Fix:         r.fix,
+	}
+}
+
+// A ruleContext is what rules read: both Compositions, the XR given to
+// both engines and every reconcile of both sides.
+type ruleContext struct {
+	v      *verifier
+	xr     map[string]any
+	legacy []Side
+	pipe   []Side
+
+	// loop is the 1-based reconcile of the difference being classified.
+	loop int
+
+	// byLoop are the raw differences of each reconcile.
+	byLoop [][]Difference
+
+	// truncated is true when the simulation stopped before both sides
+	// were stable: a lag may still have caught up later.
+	truncated bool
+}
+
+func (c *ruleContext) final() int { return len(c.legacy) }
+
+func (c *ruleContext) legacySide() Side { return c.legacy[c.loop-1] }
+func (c *ruleContext) pipeSide() Side   { return c.pipe[c.loop-1] }
+
+// compareLoops compares every reconcile and merges the differences: one
+// Difference per aspect, resource and path, with the reconciles it was seen
+// in. A persistent difference shows the last reconcile's values, a
+// transient one the first reconcile's it was seen in.
+func (c *ruleContext) compareLoops() []Difference {
+	var out []Difference
+	idx := map[string]int{}
+	opts := CompareOptions{ResourceName: c.v.names}
+	c.byLoop = make([][]Difference, c.final())
+	for k := 1; k <= c.final(); k++ {
+		ds := Compare(c.legacy[k-1], c.pipe[k-1], opts)
+		c.byLoop[k-1] = ds
+		for _, d := range ds {
+			d.FirstLoop, d.LastLoop = k, k
+			i, seen := idx[d.key()]
+			if !seen {
+				idx[d.key()] = len(out)
+				out = append(out, d)
+				continue
+			}
+			first := out[i].FirstLoop
+			out[i] = d
+			out[i].FirstLoop = first
+		}
+	}
+	for i := range out {
+		if out[i].LastLoop < c.final() {
+			out[i].Transient = true
+			// Show the values of the first reconcile it was seen in.
+			for _, d := range c.byLoop[out[i].FirstLoop-1] {
+				if d.key() == out[i].key() {
+					first, last := out[i].FirstLoop, out[i].LastLoop
+					out[i] = d
+					out[i].FirstLoop, out[i].LastLoop, out[i].Transient = first, last, true
+					break
+				}
+			}
+		}
+	}
+	return out
+}
+
+// classify sets each difference's Gap: first from the rules, then from
+// the differences it follows from (XR readiness from resource readiness,
+// an XR status field or connection detail from the resource it is read
+// from).
+func classify(c *ruleContext, diffs []Difference) {
+	for i := range diffs {
+		d := &diffs[i]
+		c.loop = d.FirstLoop
+		if !d.Transient {
+			c.loop = d.LastLoop
+		}
+		for _, r := range rules {
+			if r.transient && !d.Transient && !c.truncated {
+				continue
+			}
+			if detail, ok := r.match(c, d); ok {
+				d.Gap = r.gap(detail)
+				break
+			}
+		}
+	}
+	for i := range diffs {
+		d := &diffs[i]
+		if d.Gap != nil {
+			continue
+		}
+		if g := consequence(c, diffs, d); g != nil {
+			d.Gap = g
+		}
+	}
+}
+
+// consequence explains d by other classified differences it follows from,
+// seen in the same reconciles.
+func consequence(c *ruleContext, diffs []Difference, d *Difference) *Gap {
+	var causes []*Difference
+	for i := range diffs {
+		o := &diffs[i]
+		if o == d || o.Gap == nil || o.FirstLoop > d.FirstLoop || o.LastLoop < d.LastLoop && !d.Transient {
+			continue
+		}
+		if canCause(c, d, o) {
+			causes = append(causes, o)
+		}
+	}
+	if len(causes) == 0 {
+		return nil
+	}
+	// Every difference of the kind d follows from must be explained.
+	for i := range diffs {
+		o := &diffs[i]
+		if o != d && o.Gap == nil && o.FirstLoop <= d.LastLoop && o.LastLoop >= d.FirstLoop && canCause(c, d, o) {
+			return nil
+		}
+	}
+	g := *causes[0].Gap
+	g.Detail = fmt.Sprintf("follows from %s: %s", causes[0].Title(), g.Detail)
+	return &g
+}
+
+// canCause reports whether a difference like o can cause d.
+func canCause(c *ruleContext, d, o *Difference) bool {
+	switch d.Aspect {
+	case AspectCondition:
+		name := d.Path.String()
+		switch o.Aspect {
+		case AspectReadiness, AspectPresence:
+			return name == render.ConditionTypeReady
+		case AspectSynced:
+			return name == render.ConditionTypeSynced
+		}
+	case AspectXR:
+		// A resource reference, when the resource or its name differ.
+		if d.Path.hasPrefix(Path{{Field: "spec"}, {Field: "resourceRefs"}}) {
+			return o.Aspect == AspectPresence || (o.Aspect == AspectResource && len(o.Path) == 2 && o.Path[0].Field == "metadata")
+		}
+		// A status field written by a ToComposite patch of o's resource.
+		if o.Resource == "" || (o.Aspect != AspectPresence && o.Aspect != AspectResource && o.Aspect != AspectReadiness) {
+			return false
+		}
+		t, ok := c.v.pipeline.template(o.Resource)
+		if !ok {
+			return false
+		}
+		for _, p := range t.patchesWriting(d.Path, patch.writesXR) {
+			if o.Aspect != AspectResource || sourceOverlaps(p, o.Path) {
+				return true
+			}
+		}
+	case AspectConnection:
+		if o.Resource == "" || (o.Aspect != AspectPresence && o.Aspect != AspectResource) {
+			return false
+		}
+		t, ok := c.v.pipeline.template(o.Resource)
+		if !ok {
+			return false
+		}
+		for _, cd := range t.ConnectionDetails {
+			if cd["name"] == d.Path.String() {
+				return true
+			}
+		}
+	case AspectReadiness, AspectSynced, AspectResource:
+		// A resource that is rendered on one side only, or whose
+		// readiness follows from fields that differ.
+		return o.Resource == d.Resource && o.Aspect == AspectPresence
+	}
+	return false
+}
+
+// sourceOverlaps reports whether p reads anything at or under path.
+func sourceOverlaps(p patch, path Path) bool {
+	for _, s := range p.sources() {
+		if overlaps(cachedPath(s), path) {
+			return true
+		}
+	}
+	return false
+}
+
+// pipelineEnvironment returns the environment the pipeline's patches saw
+// in the current reconcile.
+func (c *ruleContext) pipelineEnvironment() map[string]any {
+	out := c.pipeSide().Outcome
+	if out == nil {
+		return nil
+	}
+	env, _ := out.Context[environment.ContextKeyEnvironment].(map[string]any)
+	return env
+}
+
+// resourceWriters returns the converted template's patches that write the
+// difference's path in its resource, keeping those keep accepts.
+func (c *ruleContext) resourceWriters(d *Difference, keep func(patch) bool) []patch {
+	if d.Aspect != AspectResource {
+		return nil
+	}
+	t, ok := c.v.pipeline.template(d.Resource)
+	if !ok {
+		return nil
+	}
+	return t.patchesWriting(d.Path, keep)
+}
+
+// xrWriters returns the converted Composition's patches that write path in
+// the XR: resource ToComposite patches and environment ToComposite
+// patches, with the template they belong to ("" for environment patches).
+func (c *ruleContext) xrWriters(path Path) []ownedPatch {
+	var out []ownedPatch
+	for _, t := range c.v.pipeline.Templates {
+		for _, p := range t.patchesWriting(path, patch.writesXR) {
+			out = append(out, ownedPatch{template: t.Name, patch: p})
+		}
+	}
+	for _, p := range c.v.pipeline.EnvPatches {
+		if p.writesXR() && overlaps(cachedPath(p.To), path) {
+			out = append(out, ownedPatch{patch: p})
+		}
+	}
+	return out
+}
+
+// An ownedPatch is a patch and the template it belongs to.
+type ownedPatch struct {
+	template string
+	patch    patch
+}
+
+func (o ownedPatch) String() string {
+	if o.template == "" {
+		return "environment " + o.patch.String()
+	}
+	return fmt.Sprintf("%s of resource %q", o.patch, o.template)
+}
+
+// envWriters returns the converted templates' ToEnvironment patches that
+// write the environment key path.
+func (c *ruleContext) envWriters(path Path) []ownedPatch {
+	var out []ownedPatch
+	for _, t := range c.v.pipeline.Templates {
+		for _, p := range t.Patches {
+			if p.writesEnvironment() && overlaps(cachedPath(p.To), path) {
+				out = append(out, ownedPatch{template: t.Name, patch: p})
+			}
+		}
+	}
+	return out
+}
+
+// has reports whether o has a value at path.
+func has(o map[string]any, path string) bool {
+	if o == nil || path == "" {
+		return false
+	}
+	_, err := fieldpath.Pave(o).GetValue(path)
+	return err == nil
+}
+
+// isStatus reports whether a path is in the XR's status.
+func isStatus(p Path) bool {
+	return len(p) > 0 && p[0].Field == "status" && !p[0].IsIndex
+}
+
+// errText returns an error's text, or "".
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+// legacyUnrendered returns the legacy templates (by resource name) that
+// were not rendered in the current reconcile.
+func (c *ruleContext) legacyUnrendered() []string {
+	out := c.legacySide().Outcome
+	if out == nil {
+		return nil
+	}
+	var names []string
+	for _, cd := range out.Composed {
+		if !cd.Rendered {
+			names = append(names, resourceName(cd, c.v.names))
+		}
+	}
+	return names
+}
+
+func quoteAll(ss []string) string {
+	q := make([]string, len(ss))
+	for i, s := range ss {
+		q[i] = fmt.Sprintf("%q", s)
+	}
+	return strings.Join(q, ", ")
+}

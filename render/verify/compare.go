@@ -1,0 +1,732 @@
+package verify
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/xpmigrate/xpmigrate/render"
+)
+
+// An Aspect is what a Difference is about.
+type Aspect string
+
+// Aspects of an outcome that Compare compares.
+const (
+	// AspectError: one side's reconcile failed and the other's did not.
+	AspectError Aspect = "error"
+
+	// AspectPresence: a composed resource is rendered (desired) on one side
+	// only.
+	AspectPresence Aspect = "presence"
+
+	// AspectResource: a field of a composed resource's desired object.
+	AspectResource Aspect = "resource"
+
+	// AspectReadiness: a composed resource's readiness.
+	AspectReadiness Aspect = "readiness"
+
+	// AspectSynced: a composed resource's synced flag.
+	AspectSynced Aspect = "synced"
+
+	// AspectDeleted: a composed resource is garbage collected on one side
+	// only.
+	AspectDeleted Aspect = "deleted"
+
+	// AspectXR: a field of the XR as the cluster would keep it (effective
+	// XR, pipeline spec §2.7), conditions excepted.
+	AspectXR Aspect = "xr"
+
+	// AspectCondition: the XR's Ready or Synced condition (status and
+	// reason; messages are never compared, pipeline spec D45).
+	AspectCondition Aspect = "condition"
+
+	// AspectConnection: one of the XR's connection details.
+	AspectConnection Aspect = "connection-detail"
+)
+
+// A Value is one side's value in a Difference. A nil *Value means absent.
+type Value struct {
+	V any
+}
+
+// MarshalJSON writes the value itself.
+func (v Value) MarshalJSON() ([]byte, error) { return jsonMarshal(v.V) }
+
+func present(v any) *Value { return &Value{V: v} }
+
+// A Difference is one thing the legacy and the converted Composition do
+// differently for one XR.
+type Difference struct {
+	Aspect Aspect `json:"aspect"`
+
+	// Resource is the composition resource name, for resource aspects.
+	Resource string `json:"resource,omitempty"`
+
+	// Path locates the field: in the desired object (AspectResource), in
+	// the effective XR (AspectXR), the condition type (AspectCondition) or
+	// the connection detail key (AspectConnection).
+	Path Path `json:"path,omitempty"`
+
+	// Legacy and Pipeline are the two sides' values; nil when absent.
+	// Connection detail values are redacted to their length and a hash.
+	Legacy   *Value `json:"legacy,omitempty"`
+	Pipeline *Value `json:"pipeline,omitempty"`
+
+	// FirstLoop and LastLoop are the first and last reconciles (1-based)
+	// the difference was seen in.
+	FirstLoop int `json:"firstLoop"`
+	LastLoop  int `json:"lastLoop"`
+
+	// Transient is true when the difference vanished by the last
+	// reconcile simulated.
+	Transient bool `json:"transient,omitempty"`
+
+	// Line is the line of the legacy Composition the difference comes
+	// from: the patch writing the field when one does, else the template,
+	// else the Composition.
+	Line int `json:"line,omitempty"`
+
+	// Gap explains the difference; nil when nothing does (a bug in the
+	// conversion or in an engine, which always fails verification).
+	Gap *Gap `json:"gap,omitempty"`
+
+	// raw are the unredacted values rules read.
+	rawLegacy, rawPipeline *Value
+}
+
+// key identifies a difference across reconciles.
+func (d *Difference) key() string {
+	return string(d.Aspect) + "\x00" + d.Resource + "\x00" + d.Path.String()
+}
+
+// Title names the difference in one line: "resource \"bucket\"
+// spec.forProvider.size", "XR status.size", "XR condition Ready".
+func (d *Difference) Title() string {
+	switch d.Aspect {
+	case AspectError:
+		return "reconcile error"
+	case AspectPresence:
+		return fmt.Sprintf("resource %q rendered", d.Resource)
+	case AspectResource:
+		return fmt.Sprintf("resource %q %s", d.Resource, d.Path)
+	case AspectReadiness:
+		return fmt.Sprintf("resource %q ready", d.Resource)
+	case AspectSynced:
+		return fmt.Sprintf("resource %q synced", d.Resource)
+	case AspectDeleted:
+		return fmt.Sprintf("resource %q garbage collected", d.Resource)
+	case AspectXR:
+		return fmt.Sprintf("XR %s", d.Path)
+	case AspectCondition:
+		return fmt.Sprintf("XR condition %s", d.Path)
+	case AspectConnection:
+		return fmt.Sprintf("XR connection detail %s", d.Path)
+	}
+	return string(d.Aspect)
+}
+
+// A Side is one engine's result for one reconcile.
+type Side struct {
+	// Outcome is what the reconcile left; nil when it produced nothing.
+	Outcome *render.Outcome
+
+	// Err is the reconcile's fatal error, if any.
+	Err error
+}
+
+// CompareOptions tune Compare.
+type CompareOptions struct {
+	// ResourceName names the legacy Composition's anonymous template at
+	// index i as the converted Composition names it. Nil means
+	// DefaultResourceName (`resource-<i>`, conversion spec §6.2).
+	ResourceName func(i int) string
+}
+
+// DefaultResourceName is the name the converter gives an anonymous
+// template: `resource-<index>`, 0-based (conversion spec §6.2).
+func DefaultResourceName(i int) string { return "resource-" + strconv.Itoa(i) }
+
+// Compare compares what one reconcile of the same XR left on the legacy
+// side and on the pipeline side, and returns every difference, unclassified,
+// in a stable order: the error, then per composed resource (legacy template
+// order, then resources only the pipeline has) its presence, fields,
+// readiness and garbage collection, then the XR's fields, conditions and
+// connection details.
+//
+// Only what legitimately differs is normalised away (legacy spec §15,
+// pipeline spec §5.1): generated name suffixes (both sides' names for one
+// resource compare equal wherever they appear), empty uids, server fields
+// (uid, resourceVersion, generation, creationTimestamp, managedFields),
+// condition times and messages, the publication time of connection
+// details, claim labels with empty values (D48), and the order and empty
+// entries of spec.resourceRefs (D7). Numbers compare by value, so an int64
+// and a float64 holding the same integer are equal.
+func Compare(legacy, pipeline Side, o CompareOptions) []Difference {
+	names := o.ResourceName
+	if names == nil {
+		names = DefaultResourceName
+	}
+	// Generated names of either side, and the placeholders that replace
+	// them everywhere on both sides.
+	repl := replacer{}
+	objNames := map[string]string{}
+	generatedNames(legacy.Outcome, names, &repl, objNames)
+	generatedNames(pipeline.Outcome, names, &repl, objNames)
+	l := newView(legacy, names, repl, objNames)
+	p := newView(pipeline, names, repl, objNames)
+
+	var out []Difference
+	add := func(d Difference) {
+		d.rawLegacy, d.rawPipeline = d.Legacy, d.Pipeline
+		out = append(out, d)
+	}
+
+	if (legacy.Err == nil) != (pipeline.Err == nil) {
+		d := Difference{Aspect: AspectError}
+		if legacy.Err != nil {
+			d.Legacy = present(legacy.Err.Error())
+		}
+		if pipeline.Err != nil {
+			d.Pipeline = present(pipeline.Err.Error())
+		}
+		add(d)
+	}
+
+	for _, name := range resourceNames(l, p) {
+		lc, lok := l.composed[name]
+		pc, pok := p.composed[name]
+		lr, pr := lok && lc.rendered(), pok && pc.rendered()
+		switch {
+		case lr && pr:
+			diffValues(nil, lc.desired, pc.desired, func(path Path, a, b *Value) {
+				add(Difference{Aspect: AspectResource, Resource: name, Path: path, Legacy: a, Pipeline: b})
+			})
+		case lr || pr:
+			d := Difference{Aspect: AspectPresence, Resource: name}
+			if lr {
+				d.Legacy = present(lc.desired)
+			}
+			if pr {
+				d.Pipeline = present(pc.desired)
+			}
+			add(d)
+		}
+		if lok && pok {
+			if lc.ready != pc.ready {
+				add(Difference{Aspect: AspectReadiness, Resource: name, Legacy: present(lc.ready), Pipeline: present(pc.ready)})
+			}
+			if lc.synced != pc.synced && lr && pr {
+				add(Difference{Aspect: AspectSynced, Resource: name, Legacy: present(lc.synced), Pipeline: present(pc.synced)})
+			}
+		}
+		if l.deleted[name] != p.deleted[name] {
+			add(Difference{Aspect: AspectDeleted, Resource: name, Legacy: present(l.deleted[name]), Pipeline: present(p.deleted[name])})
+		}
+	}
+
+	diffValues(nil, l.xr, p.xr, func(path Path, a, b *Value) {
+		add(Difference{Aspect: AspectXR, Path: path, Legacy: a, Pipeline: b})
+	})
+
+	for _, t := range []string{render.ConditionTypeReady, render.ConditionTypeSynced} {
+		lc, lok := l.conditions[t]
+		pc, pok := p.conditions[t]
+		if lok == pok && (!lok || (lc.Status == pc.Status && lc.Reason == pc.Reason)) {
+			continue
+		}
+		d := Difference{Aspect: AspectCondition, Path: Path{{Field: t}}}
+		if lok {
+			d.Legacy = present(lc.object())
+		}
+		if pok {
+			d.Pipeline = present(pc.object())
+		}
+		add(d)
+	}
+
+	for _, k := range unionKeys(l.conn, p.conn) {
+		lv, lok := l.conn[k]
+		pv, pok := p.conn[k]
+		if lok == pok && bytes.Equal(lv, pv) {
+			continue
+		}
+		d := Difference{Aspect: AspectConnection, Path: Path{{Field: k}}}
+		var rl, rp *Value
+		if lok {
+			d.Legacy, rl = present(redact(lv)), present(string(lv))
+		}
+		if pok {
+			d.Pipeline, rp = present(redact(pv)), present(string(pv))
+		}
+		out = append(out, d)
+		out[len(out)-1].rawLegacy, out[len(out)-1].rawPipeline = rl, rp
+	}
+	return out
+}
+
+// redact shows a connection detail value by length and hash only: they
+// are secrets, and reports end up in CI logs.
+func redact(b []byte) string {
+	sum := sha256.Sum256(b)
+	return fmt.Sprintf("(%d bytes, sha256:%s)", len(b), hex.EncodeToString(sum[:])[:12])
+}
+
+// A view is one side's outcome, normalised for comparison.
+type view struct {
+	composed   map[string]*composedView
+	order      []string
+	deleted    map[string]bool
+	xr         map[string]any
+	conditions map[string]condition
+	conn       map[string][]byte
+}
+
+type composedView struct {
+	desired       map[string]any
+	isRendered    bool
+	ready, synced bool
+}
+
+func (c *composedView) rendered() bool { return c.isRendered && c.desired != nil }
+
+type condition struct {
+	Status, Reason, Message string
+}
+
+func (c condition) object() map[string]any {
+	o := map[string]any{"status": c.Status, "reason": c.Reason}
+	if c.Message != "" {
+		o["message"] = c.Message
+	}
+	return o
+}
+
+func newView(s Side, names func(int) string, repl replacer, objName map[string]string) *view {
+	v := &view{
+		composed:   map[string]*composedView{},
+		deleted:    map[string]bool{},
+		conditions: map[string]condition{},
+		conn:       map[string][]byte{},
+	}
+	out := s.Outcome
+	if out == nil {
+		return v
+	}
+
+	for _, cd := range out.Composed {
+		name := resourceName(cd, names)
+		if _, dup := v.composed[name]; !dup {
+			v.order = append(v.order, name)
+		}
+		v.composed[name] = &composedView{
+			desired:    normalizeObject(cd.Desired, repl),
+			isRendered: cd.Rendered,
+			ready:      cd.Ready,
+			synced:     cd.Synced,
+		}
+	}
+	for _, d := range out.Deleted {
+		if n, ok := objName[d]; ok {
+			v.deleted[n] = true
+			continue
+		}
+		v.deleted[d] = true
+	}
+
+	xr := out.EffectiveXR
+	if xr == nil {
+		xr = out.XR
+	}
+	xr = normalizeObject(xr, repl)
+	if xr == nil {
+		xr = map[string]any{}
+	}
+	if st, ok := xr["status"].(map[string]any); ok {
+		for _, c := range asList(st["conditions"]) {
+			cm, _ := c.(map[string]any)
+			t, _ := cm["type"].(string)
+			if t != render.ConditionTypeReady && t != render.ConditionTypeSynced {
+				continue
+			}
+			s, _ := cm["status"].(string)
+			r, _ := cm["reason"].(string)
+			m, _ := cm["message"].(string)
+			v.conditions[t] = condition{Status: s, Reason: r, Message: m}
+		}
+		delete(st, "conditions")
+		if cd, ok := st["connectionDetails"].(map[string]any); ok {
+			delete(cd, "lastPublishedTime")
+			if len(cd) == 0 {
+				delete(st, "connectionDetails")
+			}
+		}
+	}
+	// Both sides get a spec and a status, so that a field only one side
+	// wrote is reported at its own path.
+	for _, k := range []string{"spec", "status"} {
+		if _, ok := xr[k].(map[string]any); !ok {
+			xr[k] = map[string]any{}
+		}
+	}
+	if spec, ok := xr["spec"].(map[string]any); ok {
+		if refs, ok := spec["resourceRefs"].([]any); ok {
+			spec["resourceRefs"] = normalizeRefs(refs)
+			if len(spec["resourceRefs"].([]any)) == 0 { //nolint:forcetypeassert // Set just above.
+				delete(spec, "resourceRefs")
+			}
+		}
+	}
+	v.xr = xr
+	for k, b := range out.ConnectionDetails {
+		v.conn[k] = b
+	}
+	return v
+}
+
+// generatedNames records an outcome's composed resources' object names
+// (objName: object name to resource name) and those that were generated
+// (repl).
+func generatedNames(out *render.Outcome, names func(int) string, repl *replacer, objName map[string]string) {
+	if out == nil {
+		return
+	}
+	for _, cd := range out.Composed {
+		name := resourceName(cd, names)
+		for _, obj := range []map[string]any{cd.Desired, cd.Applied} {
+			n, gn := stringAt(obj, "metadata", "name"), stringAt(obj, "metadata", "generateName")
+			if n == "" {
+				continue
+			}
+			objName[n] = name
+			if generatedName(n, gn) {
+				repl.add(n, "<generated:"+name+">")
+			}
+		}
+	}
+}
+
+func resourceName(cd render.ComposedResource, names func(int) string) string {
+	if cd.Name != "" {
+		return cd.Name
+	}
+	return names(cd.Index)
+}
+
+// resourceNames lists the resources of both sides: the legacy side's in
+// template order, then those only the pipeline side has.
+func resourceNames(l, p *view) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, n := range append(append([]string(nil), l.order...), p.order...) {
+		if !seen[n] {
+			seen[n] = true
+			out = append(out, n)
+		}
+	}
+	var extra []string
+	for _, m := range []map[string]bool{l.deleted, p.deleted} {
+		for n := range m {
+			if !seen[n] {
+				seen[n] = true
+				extra = append(extra, n)
+			}
+		}
+	}
+	sort.Strings(extra)
+	return append(out, extra...)
+}
+
+// generatedName reports whether name is generateName followed by the
+// suffix the API server (5 characters) or the pipeline engine's
+// deterministic generator (12 hex digits) appends; generateName may have
+// been cut to make room (58 and 51 characters).
+func generatedName(name, generateName string) bool {
+	if generateName == "" {
+		return false
+	}
+	for _, cut := range []int{len(generateName), 58, 51} {
+		prefix := generateName[:min(cut, len(generateName))]
+		if len(name) <= len(prefix) || name[:len(prefix)] != prefix {
+			continue
+		}
+		rest := name[len(prefix):]
+		if (len(rest) == 5 || len(rest) == 12) && lowerAlnum(rest) {
+			return true
+		}
+	}
+	return false
+}
+
+func lowerAlnum(s string) bool {
+	for _, r := range s {
+		if (r < 'a' || r > 'z') && (r < '0' || r > '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// serverFields are set by the API server and never by either engine's
+// logic.
+var serverFields = []string{"uid", "resourceVersion", "generation", "creationTimestamp", "managedFields", "selfLink"}
+
+// normalizeObject returns a deep copy of o with generated names replaced,
+// server fields removed, empty claim labels removed (D48), empty owner
+// reference uids removed, and integral floats turned into int64.
+func normalizeObject(o map[string]any, repl replacer) map[string]any {
+	if o == nil {
+		return nil
+	}
+	out, _ := normalizeValue(o, repl).(map[string]any)
+	md, ok := out["metadata"].(map[string]any)
+	if !ok {
+		return out
+	}
+	for _, f := range serverFields {
+		delete(md, f)
+	}
+	if l, ok := md["labels"].(map[string]any); ok {
+		for _, k := range []string{"crossplane.io/claim-name", "crossplane.io/claim-namespace"} {
+			if l[k] == "" {
+				delete(l, k)
+			}
+		}
+		if len(l) == 0 {
+			delete(md, "labels")
+		}
+	}
+	for _, r := range asList(md["ownerReferences"]) {
+		if rm, ok := r.(map[string]any); ok && rm["uid"] == "" {
+			delete(rm, "uid")
+		}
+	}
+	return out
+}
+
+func normalizeValue(v any, repl replacer) any {
+	switch t := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(t))
+		for k, e := range t {
+			out[k] = normalizeValue(e, repl)
+		}
+		return out
+	case []any:
+		out := make([]any, len(t))
+		for i, e := range t {
+			out[i] = normalizeValue(e, repl)
+		}
+		return out
+	case string:
+		return repl.replace(t)
+	case float64:
+		if t == math.Trunc(t) && math.Abs(t) < 1<<63 {
+			return int64(t)
+		}
+		return t
+	case int:
+		return int64(t)
+	case int32:
+		return int64(t)
+	default:
+		return v
+	}
+}
+
+// A replacer replaces generated names by placeholders: a whole string
+// equal to a name, or a name inside a longer string (a secret name made from
+// it, say), longest names first.
+type replacer struct {
+	exact map[string]string
+	order []string
+}
+
+func (r *replacer) add(from, to string) {
+	if r.exact == nil {
+		r.exact = map[string]string{}
+	}
+	if _, ok := r.exact[from]; ok {
+		return
+	}
+	r.exact[from] = to
+	r.order = append(r.order, from)
+	sort.SliceStable(r.order, func(i, j int) bool {
+		if len(r.order[i]) != len(r.order[j]) {
+			return len(r.order[i]) > len(r.order[j])
+		}
+		return r.order[i] < r.order[j]
+	})
+}
+
+func (r replacer) replace(s string) string {
+	if len(r.exact) == 0 {
+		return s
+	}
+	if to, ok := r.exact[s]; ok {
+		return to
+	}
+	for _, from := range r.order {
+		if len(from) >= 8 && strings.Contains(s, from) {
+			s = strings.ReplaceAll(s, from, r.exact[from])
+		}
+	}
+	return s
+}
+
+// normalizeRefs keeps the named refs, sorted (pipeline spec D7).
+func normalizeRefs(refs []any) []any {
+	out := make([]any, 0, len(refs))
+	for _, r := range refs {
+		rm, _ := r.(map[string]any)
+		if n, _ := rm["name"].(string); n == "" {
+			continue
+		}
+		out = append(out, rm)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		return refKey(out[i]) < refKey(out[j])
+	})
+	return out
+}
+
+func refKey(r any) string {
+	rm, _ := r.(map[string]any)
+	return fmt.Sprint(rm["apiVersion"], "/", rm["kind"], "/", rm["name"])
+}
+
+// diffValues reports every leaf where a and b differ: object keys are
+// compared one by one, lists of equal length element by element, anything
+// else as a whole.
+func diffValues(path Path, a, b any, report func(Path, *Value, *Value)) {
+	am, aok := a.(map[string]any)
+	bm, bok := b.(map[string]any)
+	if aok && bok {
+		for _, k := range unionKeys(am, bm) {
+			av, ain := am[k]
+			bv, bin := bm[k]
+			switch {
+			case ain && bin:
+				diffValues(path.child(k), av, bv, report)
+			case ain:
+				report(path.child(k), present(av), nil)
+			default:
+				report(path.child(k), nil, present(bv))
+			}
+		}
+		return
+	}
+	al, aok := a.([]any)
+	bl, bok := b.([]any)
+	if aok && bok && len(al) == len(bl) {
+		for i := range al {
+			diffValues(path.index(i), al[i], bl[i], report)
+		}
+		return
+	}
+	if !equalValues(a, b) {
+		report(path, present(a), present(b))
+	}
+}
+
+// equalValues compares JSON values; numbers by value.
+func equalValues(a, b any) bool {
+	switch x := a.(type) {
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for k, v := range x {
+			w, ok := y[k]
+			if !ok || !equalValues(v, w) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		y, ok := b.([]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !equalValues(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	if an, ok := number(a); ok {
+		bn, ok := number(b)
+		return ok && an == bn
+	}
+	return a == b
+}
+
+// number returns a numeric value in a comparable form: integers as their
+// decimal text, other floats as their shortest text.
+func number(v any) (string, bool) {
+	switch t := v.(type) {
+	case int64:
+		return strconv.FormatInt(t, 10), true
+	case int:
+		return strconv.Itoa(t), true
+	case int32:
+		return strconv.FormatInt(int64(t), 10), true
+	case float64:
+		if t == math.Trunc(t) && math.Abs(t) < 1<<63 {
+			return strconv.FormatInt(int64(t), 10), true
+		}
+		return strconv.FormatFloat(t, 'g', -1, 64), true
+	}
+	return "", false
+}
+
+func unionKeys[V any](a, b map[string]V) []string {
+	seen := make(map[string]bool, len(a)+len(b))
+	out := make([]string, 0, len(a)+len(b))
+	for k := range a {
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, k)
+		}
+	}
+	for k := range b {
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, k)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func stringAt(o map[string]any, path ...string) string {
+	var cur any = o
+	for _, p := range path {
+		m, ok := cur.(map[string]any)
+		if !ok {
+			return ""
+		}
+		cur = m[p]
+	}
+	s, _ := cur.(string)
+	return s
+}
+
+func valueAt(o map[string]any, path ...string) any {
+	var cur any = o
+	for _, p := range path {
+		m, ok := cur.(map[string]any)
+		if !ok {
+			return nil
+		}
+		cur = m[p]
+	}
+	return cur
+}

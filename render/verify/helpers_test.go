@@ -1,0 +1,69 @@
+package verify
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/xpmigrate/xpmigrate/render"
+)
+
+// objects decodes a YAML stream.
+func objects(t testing.TB, s string) []map[string]any {
+	t.Helper()
+	docs, err := render.LoadStream(strings.NewReader(s), "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return render.Objects(docs)
+}
+
+// verifyYAML runs Verify on inline YAML.
+func verifyYAML(t testing.TB, legacy, converted, xrs string, o Options) *Report {
+	t.Helper()
+	var samples []Sample
+	for i, xr := range objects(t, xrs) {
+		samples = append(samples, Sample{Name: fmt.Sprintf("xr-%d", i), XR: xr})
+	}
+	r, err := Verify(context.Background(), Document{Path: "legacy.yaml", Data: []byte(legacy)}, Document{Path: "converted.yaml", Data: []byte(converted)}, samples, o)
+	if err != nil {
+		t.Fatalf("Verify(...): %v", err)
+	}
+	return r
+}
+
+// summary is a compact, comparable view of a report's differences:
+// "aspect resource path: code (transient)" or "... UNEXPLAINED".
+func summary(r *Report) []string {
+	var out []string
+	for _, s := range r.Samples {
+		for _, d := range s.Differences {
+			line := string(d.Aspect)
+			if d.Resource != "" {
+				line += " " + d.Resource
+			}
+			if len(d.Path) > 0 {
+				line += " " + d.Path.String()
+			}
+			line += ": "
+			if d.Gap == nil {
+				line += "UNEXPLAINED"
+			} else {
+				line += d.Gap.Code
+			}
+			if d.Transient {
+				line += " (transient)"
+			}
+			out = append(out, line)
+		}
+	}
+	return out
+}
+
+func dump(t testing.TB, r *Report) {
+	t.Helper()
+	b, _ := json.MarshalIndent(r, "", "  ")
+	t.Log(string(b))
+}

@@ -1,0 +1,595 @@
+package verify
+
+import (
+	"context"
+	"encoding/json"
+	"strconv"
+	"strings"
+
+	fnv1 "github.com/crossplane/function-sdk-go/proto/v1"
+	"github.com/pkg/errors"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/structpb"
+
+	"github.com/xpmigrate/xpmigrate/environment"
+	"github.com/xpmigrate/xpmigrate/render"
+	"github.com/xpmigrate/xpmigrate/render/builtin/environmentconfigs"
+	"github.com/xpmigrate/xpmigrate/render/engine"
+	"github.com/xpmigrate/xpmigrate/render/pipeline"
+)
+
+// A Converter converts a legacy Composition document (YAML) to its
+// mode: Pipeline form for a target ("v1" or "v2"), as `xpmigrate convert`
+// does. Verify calls it when it is given no converted Composition.
+type Converter func(composition []byte, target string) ([]byte, error)
+
+// A Document is a YAML file's content and where it came from.
+type Document struct {
+	// Path names the file in reports (never opened by Verify).
+	Path string
+
+	// Data is the file's content. The first Composition in it is used.
+	Data []byte
+}
+
+// A Sample is one composite resource to render both Compositions for.
+type Sample struct {
+	// Name identifies the sample in reports: the file and document, or
+	// "synthesized-<n>".
+	Name string
+
+	// Source and Line locate the sample's document; empty for synthesized
+	// samples.
+	Source string
+	Line   int
+
+	// XR is the composite resource, or a claim when Options.XRD is set.
+	XR map[string]any
+}
+
+// Target lines of Crossplane the pipeline side emulates.
+const (
+	TargetV1 = "v1"
+	TargetV2 = "v2"
+)
+
+// Options tune Verify.
+type Options struct {
+	// Observed are the composed resources that exist, the same for both
+	// sides and every sample.
+	Observed []map[string]any
+
+	// Extra are the other objects in the "cluster" (EnvironmentConfigs,
+	// Secrets), the same for both sides.
+	Extra []map[string]any
+
+	// XRD is the CompositeResourceDefinition; with it samples may be
+	// claims.
+	XRD map[string]any
+
+	// ObservedConnectionDetails are observed composed resources'
+	// connection details by composition resource name (pipeline spec D28).
+	ObservedConnectionDetails map[string]map[string][]byte
+
+	// Loops is how many reconciles to simulate; 0 means until both sides
+	// are stable (at most engine.MaxStableLoops).
+	Loops int
+
+	// Target is the Crossplane line the pipeline side emulates, "v1" (the
+	// default) or "v2".
+	Target string
+
+	// EnvironmentFunction is the function-environment-configs release the
+	// pipeline runs: "v0.6" or "v0.7". Empty pairs it with Target (v0.6 for
+	// v1, v0.7 for v2), as the converter pins it.
+	EnvironmentFunction string
+
+	// Strict makes known gaps that persist fail verification too.
+	Strict bool
+
+	// Convert converts the legacy Composition when Verify is given no
+	// converted one.
+	Convert Converter
+
+	// ResourceName names the legacy Composition's anonymous template at
+	// index i. Nil uses the converted Composition's name for the template
+	// at the same index (the converter keeps the order), or
+	// DefaultResourceName.
+	ResourceName func(i int) string
+}
+
+// Verify renders the legacy Composition and its converted form for every
+// sample, with the same observed resources and EnvironmentConfigs, for as
+// many reconciles as Options.Loops says, compares each reconcile's outcomes
+// and classifies every difference.
+//
+// An error is returned only when verification could not run: unreadable or
+// invalid input (a render.InputError, for exit code 2), a failing
+// Converter, a cancelled context. A reconcile that fails on one side is a
+// difference, not an error.
+func Verify(ctx context.Context, legacy, converted Document, samples []Sample, o Options) (*Report, error) {
+	if o.Target == "" {
+		o.Target = TargetV1
+	}
+	if len(samples) == 0 {
+		return nil, render.InvalidInput(errNoSamples)
+	}
+	if o.Target != TargetV1 && o.Target != TargetV2 {
+		return nil, render.InvalidInputf("unknown target %q: want v1 or v2", o.Target)
+	}
+	lc, err := loadComposition(legacy)
+	if err != nil {
+		return nil, err
+	}
+	if mode := stringAt(lc.obj, "spec", "mode"); mode != "" && mode != "Resources" {
+		return nil, render.InvalidInputf("%s: Composition %q is not a legacy composition (spec.mode is %q)", legacy.Path, stringAt(lc.obj, "metadata", "name"), mode)
+	}
+	if len(converted.Data) == 0 {
+		if o.Convert == nil {
+			return nil, errors.New("cannot verify without a converted composition: give one, or a converter")
+		}
+		b, err := o.Convert(lc.raw, o.Target)
+		if err != nil {
+			return nil, errors.Wrapf(err, "cannot convert %s", legacy.Path)
+		}
+		path := converted.Path
+		if path == "" {
+			path = "(converted on the fly)"
+		}
+		converted = Document{Path: path, Data: b}
+	}
+	cc, err := loadComposition(converted)
+	if err != nil {
+		return nil, err
+	}
+	if mode := stringAt(cc.obj, "spec", "mode"); mode != "Pipeline" {
+		return nil, render.InvalidInputf("%s: Composition %q is not a pipeline composition (spec.mode is %q)", converted.Path, stringAt(cc.obj, "metadata", "name"), mode)
+	}
+
+	v := &verifier{o: o, legacy: lc, converted: cc}
+	v.pipeline = pipelineModel(cc.obj)
+	v.names = o.ResourceName
+	if v.names == nil {
+		v.names = anonymousNames(lc.obj, v.pipeline)
+	}
+	v.legacyModel = legacyModel(lc.obj, v.names)
+	v.builtins, v.ecVersion = builtins(o.Target, o.EnvironmentFunction)
+	if v.builtins == nil {
+		return nil, render.InvalidInputf("unknown function-environment-configs release %q: want v0.6 or v0.7", o.EnvironmentFunction)
+	}
+
+	rep := &Report{
+		Legacy:      legacy.Path,
+		Converted:   converted.Path,
+		Composition: stringAt(lc.obj, "metadata", "name"),
+		Target:      o.Target,
+		Strict:      o.Strict,
+	}
+	cov := newCoverage(v.legacyModel)
+	for _, s := range samples {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		sr, err := v.sample(ctx, s, cov)
+		if err != nil {
+			return nil, err
+		}
+		rep.Samples = append(rep.Samples, *sr)
+	}
+	rep.Unexercised = cov.unexercised(v.legacy)
+	rep.finish()
+	return rep, nil
+}
+
+// anonymousNames guesses the names the converter gave the legacy
+// Composition's anonymous templates: `resource-<i>` (conversion spec
+// §6.2) when the converted Composition has such a template, else
+// `<kind>-<i>` (--name-strategy=kind), else the name of the converted
+// template at the same position if its base has the same kind, else
+// `resource-<i>`.
+func anonymousNames(legacy map[string]any, converted *model) func(int) string {
+	resources := asList(valueAt(legacy, "spec", "resources"))
+	names := make([]string, len(resources))
+	for i, r := range resources {
+		rm, _ := r.(map[string]any)
+		kind := stringAt(rm, "base", "kind")
+		candidates := []string{DefaultResourceName(i), strings.ToLower(kind) + "-" + strconv.Itoa(i)}
+		names[i] = candidates[0]
+		found := false
+		for _, c := range candidates {
+			if _, ok := converted.template(c); ok {
+				names[i], found = c, true
+				break
+			}
+		}
+		if !found && i < len(converted.Templates) && stringAt(converted.Templates[i].Base, "kind") == kind && kind != "" {
+			names[i] = converted.Templates[i].Name
+		}
+	}
+	return func(i int) string {
+		if i >= 0 && i < len(names) {
+			return names[i]
+		}
+		return DefaultResourceName(i)
+	}
+}
+
+// builtins returns the in-process functions for a target and a
+// function-environment-configs release, and the release's name.
+func builtins(target, ec string) (engine.BuiltinSet, string) {
+	set := withContextFields(engine.Builtins(target))
+	switch ec {
+	case "":
+		if target == TargetV2 {
+			return set, "v0.7"
+		}
+		return set, "v0.6"
+	case "v0.6":
+		set[engine.BuiltinEnvironmentConfigs] = withContextFields(engine.BuiltinSet{"": environmentconfigs.New(environment.FunctionV06)})[""]
+	case "v0.7":
+		set[engine.BuiltinEnvironmentConfigs] = withContextFields(engine.BuiltinSet{"": environmentconfigs.New(environment.FunctionV07)})[""]
+	default:
+		return nil, ""
+	}
+	return set, ec
+}
+
+// withContextFields wraps every built-in so that it is never called with
+// an empty context. The built-in environment function
+// (render/builtin/environmentconfigs) clones the request's context and
+// writes into the clone's field map, which proto.Clone leaves nil for an
+// empty Struct: it panics. The wrapper adds a placeholder key for the call
+// and removes it from the response. Remove once that is fixed.
+func withContextFields(set engine.BuiltinSet) engine.BuiltinSet {
+	const placeholder = "verify.xpmigrate.io/placeholder"
+	out := make(engine.BuiltinSet, len(set))
+	for k, r := range set {
+		out[k] = pipeline.RunnerFn(func(ctx context.Context, req *fnv1.RunFunctionRequest) (*fnv1.RunFunctionResponse, error) {
+			if len(req.GetContext().GetFields()) > 0 {
+				return r.RunFunction(ctx, req)
+			}
+			req = proto.Clone(req).(*fnv1.RunFunctionRequest) //nolint:forcetypeassert // Clone keeps the type.
+			req.Context = &structpb.Struct{Fields: map[string]*structpb.Value{placeholder: structpb.NewBoolValue(true)}}
+			rsp, err := r.RunFunction(ctx, req)
+			if c := rsp.GetContext(); c != nil {
+				delete(c.Fields, placeholder)
+			}
+			return rsp, err
+		})
+	}
+	return out
+}
+
+// A composition is a loaded Composition document.
+type composition struct {
+	doc Document
+	obj map[string]any
+	raw []byte // the Composition's own document
+	// line is the document's first line in its file.
+	line int
+	// lines is built on first use.
+	lines *lineIndex
+}
+
+func loadComposition(d Document) (*composition, error) {
+	for _, doc := range render.SplitDocuments(d.Data) {
+		obj, err := render.DecodeObject(doc.Raw)
+		if err != nil {
+			return nil, render.InvalidInput(errors.Wrapf(err, "%s: document %d (line %d)", d.Path, doc.Index+1, doc.Line))
+		}
+		if obj == nil || obj["kind"] != "Composition" || obj["apiVersion"] != "apiextensions.crossplane.io/v1" {
+			continue
+		}
+		return &composition{doc: d, obj: obj, raw: doc.Raw, line: doc.Line}, nil
+	}
+	return nil, render.InvalidInputf("%s: no apiextensions.crossplane.io/v1 Composition found", d.Path)
+}
+
+type verifier struct {
+	o                 Options
+	legacy, converted *composition
+	legacyModel       *model
+	pipeline          *model
+	names             func(int) string
+	builtins          engine.BuiltinSet
+	ecVersion         string
+}
+
+// maxLoops bounds the simulation.
+func (v *verifier) maxLoops() int {
+	if v.o.Loops > 0 {
+		return v.o.Loops
+	}
+	return engine.MaxStableLoops
+}
+
+// A run renders one side loop by loop. The engine is deterministic, so
+// once a side is stable (or failed) later reconciles are the same.
+type run struct {
+	req    engine.Request
+	opts   engine.Options
+	sides  []Side
+	done   bool
+	stable bool
+}
+
+// failedXR is xr with Synced=False for err, as the reconciler sets it.
+func failedXR(xr map[string]any, err error) map[string]any {
+	out := deepCopyMap(xr)
+	st, _ := out["status"].(map[string]any)
+	if st == nil {
+		st = map[string]any{}
+		out["status"] = st
+	}
+	conds := []any{map[string]any{
+		"type":    render.ConditionTypeSynced,
+		"status":  "False",
+		"reason":  render.ReasonReconcileError,
+		"message": err.Error(),
+	}}
+	for _, c := range asList(st["conditions"]) {
+		if cm, ok := c.(map[string]any); ok && cm["type"] != render.ConditionTypeSynced {
+			conds = append(conds, cm)
+		}
+	}
+	st["conditions"] = conds
+	return out
+}
+
+// input is the XR the next reconcile reads: the last one's effective XR,
+// or the sample.
+func (r *run) input() map[string]any {
+	for i := len(r.sides) - 1; i >= 0; i-- {
+		if o := r.sides[i].Outcome; o != nil && o.EffectiveXR != nil {
+			return o.EffectiveXR
+		}
+	}
+	return r.req.XR
+}
+
+func (r *run) next(ctx context.Context) error {
+	k := len(r.sides) + 1
+	if r.done {
+		r.sides = append(r.sides, r.sides[k-2])
+		return nil
+	}
+	o := r.opts
+	o.Loops = k
+	res, err := engine.Render(ctx, r.req, o)
+	var ie *render.InputError
+	if errors.As(err, &ie) {
+		return err
+	}
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	s := Side{Err: err}
+	if err != nil && (res == nil || res.Outcome == nil) {
+		// The reconcile failed before it produced anything: the cluster
+		// keeps the XR as it was, and the reconciler marks it unsynced.
+		res = &engine.Result{Loops: k, Outcome: &render.Outcome{EffectiveXR: failedXR(r.input(), err)}}
+	}
+	if res != nil && res.Outcome != nil && stringAt(res.Outcome.EffectiveXR, "apiVersion") == "" {
+		// A reconcile that failed before composing leaves the XR as it
+		// was, with the status the failure wrote.
+		xr := deepCopyMap(r.input())
+		if st, ok := res.Outcome.EffectiveXR["status"]; ok {
+			xr["status"] = st
+		}
+		res.Outcome.EffectiveXR = xr
+	}
+	if res != nil {
+		s.Outcome = res.Outcome
+		if res.Stable && err == nil {
+			r.done, r.stable = true, true
+		}
+	}
+	if err != nil || res == nil || res.Loops < k {
+		r.done = true
+	}
+	r.sides = append(r.sides, s)
+	return nil
+}
+
+func (v *verifier) sample(ctx context.Context, s Sample, cov *coverage) (*SampleReport, error) {
+	xr, err := v.prepareXR(s.XR)
+	if err != nil {
+		return nil, render.InvalidInput(errors.Wrapf(err, "sample %s", s.Name))
+	}
+	req := engine.Request{
+		XR:                        xr,
+		Observed:                  v.o.Observed,
+		Extra:                     v.o.Extra,
+		ObservedConnectionDetails: v.o.ObservedConnectionDetails,
+	}
+	lreq, preq := req, req
+	lreq.Composition = v.legacy.obj
+	preq.Composition = v.converted.obj
+	preq.Extra = environmentConfigAliases(v.o.Extra)
+	l := &run{req: lreq, opts: engine.Options{Target: v.o.Target}}
+	p := &run{req: preq, opts: engine.Options{Target: v.o.Target, Profile: pipeline.Reconciler, Builtins: v.builtins}}
+
+	loops := v.maxLoops()
+	for k := 1; k <= loops; k++ {
+		for _, r := range []*run{l, p} {
+			if err := r.next(ctx); err != nil {
+				return nil, errors.Wrapf(err, "sample %s", s.Name)
+			}
+		}
+		// With Loops set, simulate exactly that many; until stable, stop
+		// when neither side changes any more. A side is stable at loop k
+		// when loop k repeated loop k-1, so keep one loop of margin for the
+		// other side.
+		if v.o.Loops == 0 && l.done && p.done {
+			break
+		}
+	}
+
+	c := &ruleContext{
+		v:         v,
+		xr:        xr,
+		legacy:    l.sides,
+		pipe:      p.sides,
+		truncated: !(l.stable || l.done) || !(p.stable || p.done),
+	}
+	diffs := c.compareLoops()
+	classify(c, diffs)
+	for i := range diffs {
+		diffs[i].Line = v.line(&diffs[i])
+	}
+	cov.record(xr, l.sides, p.sides)
+
+	sr := &SampleReport{
+		Sample:         s.Name,
+		Source:         s.Source,
+		Line:           s.Line,
+		Loops:          len(l.sides),
+		LegacyStable:   l.stable,
+		PipelineStable: p.stable,
+		Differences:    diffs,
+	}
+	if last := l.sides[len(l.sides)-1]; last.Err != nil {
+		sr.LegacyError = last.Err.Error()
+	}
+	if last := p.sides[len(p.sides)-1]; last.Err != nil {
+		sr.PipelineError = last.Err.Error()
+	}
+	sr.verdict(v.o.Strict)
+	return sr, nil
+}
+
+// environmentConfigAliases adds a v1beta1 copy of every v1alpha1
+// EnvironmentConfig. The API server serves both versions of one object, and
+// function-environment-configs asks for v1beta1 while Crossplane v1.17
+// stored refs to v1alpha1 (pipeline spec D41).
+func environmentConfigAliases(extra []map[string]any) []map[string]any {
+	const (
+		alpha = "apiextensions.crossplane.io/v1alpha1"
+		beta  = "apiextensions.crossplane.io/v1beta1"
+	)
+	have := map[string]bool{}
+	for _, o := range extra {
+		if o["kind"] == "EnvironmentConfig" && o["apiVersion"] == beta {
+			have[stringAt(o, "metadata", "name")] = true
+		}
+	}
+	out := extra
+	for _, o := range extra {
+		if o["kind"] != "EnvironmentConfig" || o["apiVersion"] != alpha || have[stringAt(o, "metadata", "name")] {
+			continue
+		}
+		if len(out) == len(extra) {
+			out = append([]map[string]any(nil), extra...)
+		}
+		c := deepCopyMap(o)
+		c["apiVersion"] = beta
+		out = append(out, c)
+	}
+	return out
+}
+
+// line locates a difference in the legacy Composition.
+func (v *verifier) line(d *Difference) int {
+	idx := newLineIndex(v.legacy)
+	var at []any
+	switch d.Aspect {
+	case AspectResource:
+		if t, ok := v.legacyModel.template(d.Resource); ok {
+			at = t.yamlPath
+			if ps := t.patchesWriting(d.Path, nil); len(ps) > 0 {
+				at = ps[len(ps)-1].yamlPath
+			}
+		}
+	case AspectXR:
+		for _, t := range v.legacyModel.Templates {
+			if ps := t.patchesWriting(d.Path, patch.writesXR); len(ps) > 0 {
+				at = ps[len(ps)-1].yamlPath
+			}
+		}
+		for _, p := range v.legacyModel.EnvPatches {
+			if p.writesXR() && overlaps(cachedPath(p.To), d.Path) {
+				at = p.yamlPath
+			}
+		}
+	default:
+		if t, ok := v.legacyModel.template(d.Resource); ok {
+			at = t.yamlPath
+		}
+	}
+	return idx.line(at)
+}
+
+// prepareXR turns a claim into its XR and runs what Crossplane's XR
+// configurators would have done before either engine sees the XR: the
+// crossplane.io/composite label, and spec.writeConnectionSecretToRef from
+// the Composition's writeConnectionSecretsToNamespace. crossplane render
+// runs neither configurator, so without this patches reading those fields
+// would differ spuriously (observed differences A1).
+func (v *verifier) prepareXR(in map[string]any) (map[string]any, error) {
+	if in == nil {
+		return nil, errors.New("no object")
+	}
+	xr := deepCopyMap(in)
+	if v.o.XRD != nil && isClaim(xr, v.o.XRD) {
+		var err error
+		if xr, err = engine.XRFromClaim(xr, v.o.XRD); err != nil {
+			return nil, err
+		}
+	}
+	md, _ := xr["metadata"].(map[string]any)
+	if md == nil {
+		md = map[string]any{}
+		xr["metadata"] = md
+	}
+	labels, _ := md["labels"].(map[string]any)
+	if labels == nil {
+		labels = map[string]any{}
+	}
+	if s, _ := labels["crossplane.io/composite"].(string); s == "" {
+		labels["crossplane.io/composite"] = md["name"]
+		md["labels"] = labels
+	}
+	if ns := stringAt(v.legacy.obj, "spec", "writeConnectionSecretsToNamespace"); ns != "" {
+		spec, _ := xr["spec"].(map[string]any)
+		if spec == nil {
+			spec = map[string]any{}
+			xr["spec"] = spec
+		}
+		if _, ok := spec["writeConnectionSecretToRef"]; !ok {
+			uid, _ := md["uid"].(string)
+			spec["writeConnectionSecretToRef"] = map[string]any{"name": uid, "namespace": ns}
+		}
+	}
+	return xr, nil
+}
+
+func isClaim(o, xrd map[string]any) bool {
+	ck := stringAt(xrd, "spec", "claimNames", "kind")
+	return ck != "" && o["kind"] == ck
+}
+
+func deepCopyMap(o map[string]any) map[string]any {
+	out, _ := deepCopyValue(o).(map[string]any)
+	return out
+}
+
+func deepCopyValue(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(t))
+		for k, e := range t {
+			out[k] = deepCopyValue(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(t))
+		for i, e := range t {
+			out[i] = deepCopyValue(e)
+		}
+		return out
+	default:
+		return v
+	}
+}
+
+func jsonMarshal(v any) ([]byte, error) { return json.Marshal(v) }
