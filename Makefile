@@ -40,9 +40,19 @@ fuzz:
 		$(GO) test -run '^$$' -fuzz "^$$name$$" -fuzztime $(FUZZTIME) $$pkg; \
 	done
 
-# The bundled example: a legacy composition from the corpus rendered in process.
+# The bundled example (testdata/demo, from upbound/configuration-aws-network):
+# the legacy composition and its pipeline twin rendered in process, side by
+# side, then the equivalence check.
+DEMO := testdata/demo
 demo: build
-	./bin/xpmigrate render testdata/demo/xr.yaml testdata/demo/composition.yaml --until-stable
+	@mkdir -p bin/demo
+	./bin/xpmigrate render $(DEMO)/xr.yaml $(DEMO)/composition.yaml --until-stable > bin/demo/legacy.yaml
+	./bin/xpmigrate render $(DEMO)/xr.yaml $(DEMO)/composition-pipeline.yaml --until-stable > bin/demo/pipeline.yaml
+	@echo "--- side by side: legacy (left) and pipeline (right), first 60 lines"
+	@pr -m -t -w 160 bin/demo/legacy.yaml bin/demo/pipeline.yaml | head -60
+	@echo "--- diff of the two renders"
+	@diff -u bin/demo/legacy.yaml bin/demo/pipeline.yaml || true
+	./bin/xpmigrate verify $(DEMO)/composition.yaml --converted $(DEMO)/composition-pipeline.yaml --xr $(DEMO)/xr.yaml
 
 clean:
 	rm -rf bin

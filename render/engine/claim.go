@@ -6,6 +6,7 @@ import (
 	"github.com/pkg/errors"
 
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
+	"github.com/xpmigrate/xpmigrate/render"
 )
 
 // isClaim reports whether o is a claim of the XRD's claim kind.
@@ -46,7 +47,7 @@ func XRFromClaim(claim, xrd map[string]any) (map[string]any, error) {
 
 	cname := nameOf(claim)
 	cns, _ := nestedString(claim, "metadata", "namespace")
-	xrName := cname + "-" + suffix(cns+"/"+cname)
+	xrName := render.GeneratedName(cname+"-", "", cns, cname, 0)
 	spec := map[string]any{}
 	if cs, ok := claim["spec"].(map[string]any); ok {
 		for k, v := range jsonobj.DeepCopy(cs) {

@@ -3,7 +3,6 @@ package engine
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
 	"encoding/json"
 	"strings"
 
@@ -269,21 +268,10 @@ func asExisting(xr map[string]any, resName string, desired, observed map[string]
 	}
 	if n, _ := md["name"].(string); n == "" {
 		gn, _ := md["generateName"].(string)
-		md["name"] = gn + suffix(nameOf(xr)+"/"+resName)
+		uid, _ := nestedString(xr, "metadata", "uid")
+		md["name"] = render.GeneratedName(gn, uid, nameOf(xr), resName, 0)
 	}
 	return out
-}
-
-// suffix is a deterministic stand-in for the API server's 5 random
-// characters.
-func suffix(seed string) string {
-	const alphabet = "bcdfghjklmnpqrstvwxz2456789"
-	h := sha256.Sum256([]byte(seed))
-	b := make([]byte, 5)
-	for i := range b {
-		b[i] = alphabet[int(h[i])%len(alphabet)]
-	}
-	return string(b)
 }
 
 func observedByName(observed []map[string]any, resName string) map[string]any {

@@ -159,7 +159,7 @@ spec:
 	if err != nil {
 		t.Fatal(err)
 	}
-	name := "mine-" + suffix("team-a/mine")
+	name := render.GeneratedName("mine-", "", "team-a", "mine", 0)
 	want := map[string]any{
 		"apiVersion": "example.org/v1",
 		"kind":       "XThing",

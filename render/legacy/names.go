@@ -1,21 +1,17 @@
 package legacy
 
 import (
-	"crypto/sha256"
-	"encoding/binary"
-	"strconv"
-
 	"github.com/pkg/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/xpmigrate/xpmigrate/render"
 )
 
 // The API server's generateName rules: the prefix is cut to 58 characters
-// and 5 characters from this alphabet are appended.
+// and up to 10 candidates are tried.
 const (
-	nameAlphabet     = "bcdfghjklmnpqrstvwxz2456789"
-	nameSuffixLength = 5
-	maxPrefixLength  = 58
-	maxNameAttempts  = 10
+	maxPrefixLength = render.MaxGenerateNameLen
+	maxNameAttempts = 10
 )
 
 // A nameGenerator returns a candidate name for a template's new object.
@@ -23,23 +19,15 @@ const (
 type nameGenerator func(prefix, template string, attempt int) string
 
 // newNameGenerator returns fn, or when it is nil a deterministic generator
-// seeded by the XR's uid and name: the suffix is drawn from the SHA-256 of
-// (uid, name, template, attempt).
+// seeded by the XR's uid and name (render.GeneratedName).
 func newNameGenerator(xr map[string]any, fn func(prefix string) string) nameGenerator {
 	if fn != nil {
 		return func(prefix, _ string, _ int) string { return fn(prefix) }
 	}
 	u := &unstructured.Unstructured{Object: xr}
-	seed := string(u.GetUID()) + "\x00" + u.GetName()
+	uid, name := string(u.GetUID()), u.GetName()
 	return func(prefix, template string, attempt int) string {
-		sum := sha256.Sum256([]byte(seed + "\x00" + template + "\x00" + strconv.Itoa(attempt)))
-		n := binary.BigEndian.Uint64(sum[:8])
-		b := make([]byte, nameSuffixLength)
-		for i := range b {
-			b[i] = nameAlphabet[n%uint64(len(nameAlphabet))]
-			n /= uint64(len(nameAlphabet))
-		}
-		return prefix + string(b)
+		return render.GeneratedName(prefix, uid, name, template, attempt)
 	}
 }
 
