@@ -31,7 +31,9 @@ FUZZ_TARGETS := \
 	./patchandtransform/function:FuzzDecodeJSON \
 	./environment:FuzzLoad \
 	./environment:FuzzSpec \
-	./environment:FuzzInput
+	./environment:FuzzInput \
+	./convert:FuzzConvert \
+	./convert/yamledit:FuzzEncode
 
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \

@@ -311,7 +311,8 @@ func checkCompatible(xr, comp map[string]any) error {
 	if wantAV != gotAV {
 		return render.InvalidInputf("composition's compositeTypeRef.apiVersion (%s) does not match XR's apiVersion (%s)", wantAV, gotAV)
 	}
-	return nil
+	// An XR that selects Compositions by label would never get this one.
+	return render.InvalidInput(pipeline.CheckCompositionSelector(xr, comp))
 }
 
 func environmentConfigs(extra []map[string]any) (*environment.Set, error) {

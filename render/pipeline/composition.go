@@ -83,6 +83,13 @@ func parseComposition(obj, xr map[string]any) (*composition, error) {
 	return c, nil
 }
 
+// CheckCompositionSelector checks, as crossplane render does, that the
+// Composition comp carries every label the XR's
+// spec.compositionSelector.matchLabels asks for.
+func CheckCompositionSelector(xr, comp map[string]any) error {
+	return checkSelector(nestedString(comp, "metadata", "name"), nestedStringMap(comp, "metadata", "labels"), nestedMap(xr, "spec", "compositionSelector", "matchLabels"))
+}
+
 // checkSelector checks that the Composition carries every label the XR's
 // compositionSelector asks for.
 func checkSelector(name string, have map[string]string, want map[string]any) error {

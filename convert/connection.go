@@ -1,0 +1,163 @@
+package convert
+
+import (
+	"slices"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/xpmigrate/xpmigrate/convert/yamledit"
+)
+
+var connectionDetailTypes = []string{"FromConnectionSecretKey", "FromFieldPath", "FromValue"}
+
+// connectionDetails completes each connection detail's type and name with
+// the native rules (conversion spec §9).
+func (c *composition) connectionDetails(seq *yaml.Node, path string) {
+	seq = yamledit.Resolve(seq)
+	if !yamledit.IsSeq(seq) {
+		c.errorf("C123", seq, path, "connectionDetails must be a list")
+		return
+	}
+	for i, dn := range seq.Content {
+		p := idx(path, i)
+		if !c.once(dn) {
+			continue
+		}
+		d := yamledit.Resolve(dn)
+		if !yamledit.IsMap(d) {
+			c.errorf("C123", dn, p, "a connection detail must be an object")
+			continue
+		}
+		c.dropUnknown(d, p, []string{"name", "type", "fromConnectionSecretKey", "fromFieldPath", "value"})
+		for _, k := range []string{"name", "type", "fromConnectionSecretKey", "fromFieldPath", "value"} {
+			dropNull(d, k)
+		}
+		var sources []string
+		for _, k := range []string{"value", "fromConnectionSecretKey", "fromFieldPath"} {
+			if yamledit.Get(d, k) != nil {
+				sources = append(sources, k)
+			}
+		}
+		typ := ""
+		if tn := yamledit.Get(d, "type"); tn != nil {
+			v, ok := c.enum(tn, p+".type", connectionDetailTypes)
+			if !ok {
+				c.errorf("C125", tn, p+".type", "unknown connection detail type %q (want %s)", yamledit.Resolve(tn).Value, strings.Join(connectionDetailTypes, ", "))
+				continue
+			}
+			typ = v
+		} else {
+			switch {
+			case slices.Contains(sources, "value"):
+				typ = "FromValue"
+			case slices.Contains(sources, "fromConnectionSecretKey"):
+				typ = "FromConnectionSecretKey"
+			case slices.Contains(sources, "fromFieldPath"):
+				typ = "FromFieldPath"
+			default:
+				c.errorf("C123", d, p, "a connection detail needs value, fromConnectionSecretKey or fromFieldPath (natively it failed at run time)")
+				continue
+			}
+		}
+		source := map[string]string{"FromValue": "value", "FromConnectionSecretKey": "fromConnectionSecretKey", "FromFieldPath": "fromFieldPath"}[typ]
+		if !slices.Contains(sources, source) {
+			c.errorf("C123", d, p+"."+source, "a connection detail of type %s needs %s", typ, source)
+			continue
+		}
+		name, hasName := yamledit.Str(yamledit.Get(d, "name"))
+		if yamledit.Get(d, "name") != nil && !hasName {
+			hasName = true // Not a string: output validation reports it.
+			name = "-"
+		}
+		if !hasName || name == "" {
+			key, ok := yamledit.Str(yamledit.Get(d, "fromConnectionSecretKey"))
+			if typ != "FromConnectionSecretKey" || !ok || key == "" {
+				c.errorf("C124", d, p+".name", "connection detail of type %s needs a name", typ)
+				continue
+			}
+			dropEmpty(d, "name")
+			yamledit.Insert(d, 0, "name", yamledit.NewString(key))
+		}
+		if yamledit.Get(d, "type") == nil {
+			yamledit.Insert(d, yamledit.Index(d, "name")+1, "type", yamledit.NewString(typ))
+		}
+		if len(sources) > 1 {
+			c.infof("C316", d, p, "type %s reads only %s; the other source fields (%s) are ignored and can be removed", typ, source, strings.Join(slices.DeleteFunc(slices.Clone(sources), func(s string) bool { return s == source }), ", "))
+		}
+		if c.r.o.XRStyleV2 {
+			c.infof("C322", d, p, "v2-style XRs have no native connection secret: the function composes a Secret itself when its input sets writeConnectionSecretToRef")
+		}
+	}
+}
+
+// dropEmpty removes key from m when it is an empty string.
+func dropEmpty(m *yaml.Node, key string) {
+	if s, ok := yamledit.Str(yamledit.Get(m, key)); ok && s == "" {
+		yamledit.Delete(yamledit.Resolve(m), key)
+	}
+}
+
+var readinessTypes = []string{"MatchString", "MatchInteger", "NonEmpty", "MatchCondition", "MatchTrue", "MatchFalse", "None"}
+
+// readinessChecks completes MatchCondition checks and checks the others
+// (conversion spec §10).
+func (c *composition) readinessChecks(seq *yaml.Node, path string) {
+	seq = yamledit.Resolve(seq)
+	if !yamledit.IsSeq(seq) {
+		c.errorf("C127", seq, path, "readinessChecks must be a list")
+		return
+	}
+	for i, rn := range seq.Content {
+		p := idx(path, i)
+		if !c.once(rn) {
+			continue
+		}
+		r := yamledit.Resolve(rn)
+		if !yamledit.IsMap(r) {
+			c.errorf("C127", rn, p, "a readiness check must be an object")
+			continue
+		}
+		c.dropUnknown(r, p, []string{"type", "fieldPath", "matchString", "matchInteger", "matchCondition"})
+		typ, ok := c.enum(yamledit.Get(r, "type"), p+".type", readinessTypes)
+		if !ok {
+			c.errorf("C127", r, p+".type", "a readiness check needs a type (%s)", strings.Join(readinessTypes, ", "))
+			continue
+		}
+		fieldPath, _ := yamledit.Str(yamledit.Get(r, "fieldPath"))
+		switch typ {
+		case "None":
+		case "MatchCondition":
+			mc := yamledit.Get(r, "matchCondition")
+			if yamledit.IsNull(mc) || !yamledit.IsMap(mc) {
+				c.errorf("C126", r, p+".matchCondition", "a MatchCondition check needs matchCondition")
+				continue
+			}
+			mc = yamledit.Resolve(mc)
+			c.dropUnknown(mc, p+".matchCondition", []string{"type", "status"})
+			dropNull(mc, "type")
+			dropNull(mc, "status")
+			if yamledit.Get(mc, "type") == nil {
+				yamledit.Insert(mc, 0, "type", yamledit.NewString("Ready"))
+			}
+			if yamledit.Get(mc, "status") == nil {
+				yamledit.Set(mc, "status", yamledit.NewString("True"))
+			}
+		case "MatchString":
+			if s, ok := yamledit.Str(yamledit.Get(r, "matchString")); fieldPath == "" || !ok || s == "" {
+				c.errorf("C127", r, p, "a MatchString check needs fieldPath and a non-empty matchString")
+			}
+		case "MatchInteger":
+			mi := yamledit.Resolve(yamledit.Get(r, "matchInteger"))
+			if fieldPath == "" || mi == nil || mi.ShortTag() != yamledit.TagInt || strings.Trim(mi.Value, "+-0_") == "" {
+				c.errorf("C127", r, p, "a MatchInteger check needs fieldPath and a non-zero matchInteger")
+				continue
+			}
+			c.warnf("C210", r, p, "MatchInteger never matches in the function: integers reach it as float64, so the resource and the XR stay unready; use MatchString on a string field, NonEmpty, or MatchCondition")
+		default:
+			if fieldPath == "" {
+				c.errorf("C127", r, p+".fieldPath", "a %s check needs fieldPath", typ)
+			}
+		}
+	}
+}

@@ -1,0 +1,190 @@
+package convert
+
+import (
+	"bytes"
+	"encoding/json"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/xpmigrate/xpmigrate/convert/yamledit"
+	"github.com/xpmigrate/xpmigrate/environment"
+	"github.com/xpmigrate/xpmigrate/patchandtransform/function"
+)
+
+// corpusFile is one YAML file of the corpus.
+type corpusFile struct {
+	rel  string
+	data []byte
+}
+
+func corpusFiles(t testing.TB) []corpusFile {
+	t.Helper()
+	dir := corpusDir(t)
+	var out []corpusFile
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() || !(strings.HasSuffix(path, ".yaml") || strings.HasSuffix(path, ".yml")) {
+			return nil
+		}
+		b, err := os.ReadFile(path) //nolint:gosec // The corpus.
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, path)
+		out = append(out, corpusFile{rel: filepath.ToSlash(rel), data: b})
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("cannot walk %s: %v", dir, err)
+	}
+	return out
+}
+
+// refusals are the errors the spec mandates for corpus Compositions that
+// cannot be converted: alpha spec.functions (C105), and no resources at
+// all (C107, which Crossplane's own validation rejects too: these are
+// kustomize bases that other files patch resources into).
+var refusals = []Code{"C105", "C107"}
+
+// TestCorpus converts every Composition of the shared corpus. Each must
+// convert (or be refused for a reason the spec mandates), every function
+// input of the output must pass the function's own decoding and
+// validation, and the output must convert to itself.
+func TestCorpus(t *testing.T) {
+	files := corpusFiles(t)
+	var compositions, converted, refused, unchanged int
+	for _, f := range files {
+		res, err := Convert(f.data, Options{Source: f.rel})
+		if err != nil {
+			if bytes.Contains(f.data, []byte("kind: Composition\n")) {
+				t.Errorf("%s: Convert(...): %v", f.rel, err)
+			}
+			continue
+		}
+		failedDocs := map[int]bool{}
+		for _, d := range res.Diagnostics {
+			if d.Severity != SeverityError {
+				continue
+			}
+			failedDocs[d.Document] = true
+			if !slices.Contains(refusals, d.Code) {
+				t.Errorf("%s: unexpected error %s", f.rel, d)
+			}
+		}
+		for _, d := range res.Documents {
+			if d.Kind != "Composition" {
+				continue
+			}
+			compositions++
+			switch d.Status {
+			case StatusConverted:
+				converted++
+			case StatusFailed:
+				refused++
+			case StatusUnchanged:
+				unchanged++
+			}
+		}
+		if res.Failed() {
+			continue
+		}
+		checkInputs(t, f.rel, f.data, res.Output)
+		if !slices.ContainsFunc(res.Diagnostics, func(d Diagnostic) bool { return d.Code == "C203" }) {
+			checkLinesKept(t, f.rel, f.data, res.Output) // C203: fields dropped on purpose.
+		}
+		again, err := Convert(res.Output, Options{Source: f.rel})
+		if err != nil {
+			t.Errorf("%s: Convert(output): %v", f.rel, err)
+			continue
+		}
+		if again.Changed || again.Failed() {
+			t.Errorf("%s: Convert(output): not idempotent (changed %v, failed %v)\n%s", f.rel, again.Changed, again.Failed(), render(again.Diagnostics))
+		}
+	}
+	if compositions == 0 {
+		t.Fatal("no Composition found in the corpus")
+	}
+	t.Logf("corpus: %d files, %d Compositions: %d converted, %d unchanged, %d refused (%v only)", len(files), compositions, converted, unchanged, refused, refusals)
+}
+
+// rewritten are the input lines a conversion may rewrite: mergeOptions
+// and what is in it, the environment key, the mode, the resolve policy.
+// Flow collections that changed are rewritten whole.
+var rewritten = regexp.MustCompile(`^(mergeOptions:|keepMapValues:|appendSlice:|environment:|mode:|resolve:|policy:)|[{\[]`)
+
+// checkLinesKept checks that every line of the input is in the output (its
+// indentation and a leading dash aside), unless it is one the conversion
+// rewrites: the moved blocks are re-indented, never re-serialised.
+func checkLinesKept(t *testing.T, name string, in, out []byte) {
+	t.Helper()
+	norm := func(l string) string { return strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(l), "- ")) }
+	have := map[string]int{}
+	for _, l := range strings.Split(string(out), "\n") {
+		have[norm(l)]++
+	}
+	for i, l := range strings.Split(string(in), "\n") {
+		k := norm(l)
+		switch {
+		case k == "":
+		case have[k] > 0:
+			have[k]--
+		case !rewritten.MatchString(k):
+			t.Errorf("%s:%d: line lost or reformatted by the conversion: %q", name, i+1, l)
+		}
+	}
+}
+
+// checkInputs decodes every function input of every Pipeline Composition
+// the conversion of in wrote to out as the functions do, independently of
+// the converter's own output validation.
+func checkInputs(t *testing.T, name string, in, out []byte) {
+	t.Helper()
+	for _, c := range yamledit.Split(out) {
+		if bytes.Contains(in, c.Text) {
+			continue // Copied from the input.
+		}
+		j, err := yamledit.TextJSON(c.Text)
+		if err != nil {
+			t.Errorf("%s:%d: output is not YAML: %v", name, c.Line, err)
+			continue
+		}
+		var obj map[string]any
+		if err := json.Unmarshal(j, &obj); err != nil || obj == nil {
+			continue
+		}
+		if obj["kind"] != "Composition" {
+			continue
+		}
+		spec, _ := obj["spec"].(map[string]any)
+		if spec["mode"] != "Pipeline" {
+			continue
+		}
+		steps, _ := spec["pipeline"].([]any)
+		for _, s := range steps {
+			in, _ := s.(map[string]any)["input"].(map[string]any)
+			b, _ := json.Marshal(in)
+			switch in["apiVersion"] {
+			case PTInputAPIVersion:
+				r, err := function.DecodeJSON(b)
+				if err != nil {
+					t.Errorf("%s:%d: function.DecodeJSON(input): %v", name, c.Line, err)
+					continue
+				}
+				if ferr := r.Validate(); ferr != nil {
+					t.Errorf("%s:%d: input.Validate(): %v", name, c.Line, ferr)
+				}
+			case ECInputAPIVersion:
+				if _, err := (environment.Function{Version: environment.FunctionV06}).DecodeInput(b); err != nil {
+					t.Errorf("%s:%d: DecodeInput(input): %v", name, c.Line, err)
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,173 @@
+package convert
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/xpmigrate/xpmigrate/convert/yamledit"
+)
+
+// resolveFunctions picks the functionRef names (conversion spec §4.3): the
+// option, else a Function manifest in the input for that package, else the
+// name Crossplane gives the package as a Configuration dependency (C305),
+// else the default.
+func (r *run) resolveFunctions(docs []*yamledit.Doc, chunks []yamledit.Chunk) {
+	r.ptFunction, r.ecFunction = r.o.PTFunction, r.o.ECFunction
+	manifests := map[string]string{} // repository name → metadata.name
+	for _, d := range docs {
+		if d == nil {
+			continue
+		}
+		if name, pkg, ok := functionManifest(d.Top()); ok {
+			repo := repository(pkg)
+			if _, seen := manifests[repo]; !seen {
+				manifests[repo] = name
+			}
+		}
+	}
+	deps := r.configurationDependencies()
+	pick := func(set *string, pkg, def string) {
+		if *set != "" {
+			return
+		}
+		want := pkg[strings.LastIndexByte(pkg, '/')+1:]
+		for repo, name := range manifests {
+			if repo == want || strings.HasSuffix(repo, "/"+want) {
+				if *set == "" || name < *set { // Several: the smallest name, deterministically.
+					*set = name
+				}
+			}
+		}
+		if *set != "" {
+			return
+		}
+		for _, dep := range deps {
+			if repo := repository(dep); repo == want || strings.HasSuffix(repo, "/"+want) {
+				*set = ToDNSLabel(withoutRegistry(repo))
+				r.add(Diagnostic{Code: "C305", Document: -1, Message: fmt.Sprintf("functionRef name %q derived from the Configuration dependency %q, as Crossplane names the package it installs", *set, dep)})
+				return
+			}
+		}
+		*set = def
+	}
+	pick(&r.ptFunction, PTPackage, DefaultPTFunction)
+	pick(&r.ecFunction, ECPackage, DefaultECFunction)
+}
+
+// functionManifest returns the name and package of a pkg.crossplane.io
+// Function manifest.
+func functionManifest(n *yaml.Node) (name, pkg string, ok bool) {
+	av, _ := yamledit.Str(yamledit.Get(n, "apiVersion"))
+	kind, _ := yamledit.Str(yamledit.Get(n, "kind"))
+	if (av != "pkg.crossplane.io/v1" && av != "pkg.crossplane.io/v1beta1") || kind != "Function" {
+		return "", "", false
+	}
+	name, _ = yamledit.Str(yamledit.Get(yamledit.Get(n, "metadata"), "name"))
+	pkg, _ = yamledit.Str(yamledit.Get(yamledit.Get(n, "spec"), "package"))
+	return name, pkg, name != "" && pkg != ""
+}
+
+// configurationDependencies returns the function packages a
+// Configuration's crossplane.yaml depends on.
+func (r *run) configurationDependencies() []string {
+	if len(r.o.Configuration) == 0 {
+		return nil
+	}
+	var out []string
+	for _, c := range yamledit.Split(r.o.Configuration) {
+		d, err := yamledit.Parse(c.Text)
+		if err != nil || d == nil {
+			continue
+		}
+		deps := yamledit.Resolve(yamledit.Get(yamledit.Get(d.Top(), "spec"), "dependsOn"))
+		if !yamledit.IsSeq(deps) {
+			continue
+		}
+		for _, dep := range deps.Content {
+			if f, ok := yamledit.Str(yamledit.Get(dep, "function")); ok && f != "" {
+				out = append(out, f)
+				continue
+			}
+			kind, _ := yamledit.Str(yamledit.Get(dep, "kind"))
+			if p, ok := yamledit.Str(yamledit.Get(dep, "package")); ok && kind == "Function" {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// repository returns a package reference without its tag or digest.
+func repository(pkg string) string {
+	if i := strings.IndexByte(pkg, '@'); i >= 0 {
+		pkg = pkg[:i]
+	}
+	if i := strings.LastIndexByte(pkg, ':'); i > strings.LastIndexByte(pkg, '/') {
+		pkg = pkg[:i]
+	}
+	return pkg
+}
+
+// withoutRegistry drops the registry host of a repository.
+func withoutRegistry(repo string) string {
+	first, rest, ok := strings.Cut(repo, "/")
+	if ok && (strings.ContainsAny(first, ".:") || first == "localhost") {
+		return rest
+	}
+	return repo
+}
+
+// ToDNSLabel turns a package repository path into the name Crossplane
+// gives a package it installs as a dependency: a-z and 0-9 kept, `.`, `/`,
+// `:` and `-` turned into `-`, everything else (upper case included)
+// dropped, cut at 63 characters, `-` trimmed from both ends.
+func ToDNSLabel(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
+			b.WriteRune(r)
+		case r == '.', r == '/', r == ':', r == '-':
+			b.WriteByte('-')
+		}
+	}
+	out := b.String()
+	if len(out) > 63 {
+		out = out[:63]
+	}
+	return strings.Trim(out, "-")
+}
+
+// emitFunctions appends Function manifests for the functions the converted
+// Compositions use, unless the input already has a Function of that name.
+func (r *run) emitFunctions(out *bytes.Buffer, docs []*yamledit.Doc) {
+	if r.converted == 0 {
+		return
+	}
+	have := map[string]bool{}
+	for _, d := range docs {
+		if d == nil {
+			continue
+		}
+		if name, _, ok := functionManifest(d.Top()); ok {
+			have[name] = true
+		}
+	}
+	type fn struct{ name, pkg, version string }
+	fns := []fn{{r.ptFunction, PTPackage, PTVersion}}
+	if r.usedEC {
+		fns = append([]fn{{r.ecFunction, ECPackage, r.o.ecVersion()}}, fns...)
+	}
+	for _, f := range fns {
+		if have[f.name] {
+			continue
+		}
+		if out.Len() > 0 && !bytes.HasSuffix(out.Bytes(), []byte("\n")) {
+			out.WriteByte('\n')
+		}
+		fmt.Fprintf(out, "---\napiVersion: pkg.crossplane.io/v1\nkind: Function\nmetadata:\n  name: %s\nspec:\n  package: %s:%s\n", f.name, f.pkg, f.version)
+	}
+}

@@ -1,0 +1,205 @@
+package convert
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/pkg/errors"
+	"k8s.io/apimachinery/pkg/util/validation"
+)
+
+// A Target is the Crossplane release line the converted Composition is
+// applied to (conversion spec §0).
+type Target string
+
+// Targets.
+const (
+	// TargetV1 is Crossplane 1.18–1.20, the default: a legacy Composition
+	// must be converted, applied and proven while the cluster still runs
+	// 1.x. function-environment-configs is pinned to v0.6.0 (the last
+	// release 1.x can feed EnvironmentConfigs to).
+	TargetV1 Target = "v1"
+
+	// TargetV2 is Crossplane ≥ 2.0 with legacy XRs: external secret store
+	// references are dropped and function-environment-configs is ≥ v0.7.
+	TargetV2 Target = "v2"
+)
+
+// A NameStrategy says how unnamed resource templates are named.
+type NameStrategy string
+
+// Name strategies.
+const (
+	// NameByIndex names template i `resource-<i>`, as the upstream CLI does.
+	NameByIndex NameStrategy = "index"
+
+	// NameByKind names template i `<lower-case base.kind>-<i>`.
+	NameByKind NameStrategy = "kind"
+)
+
+// Compensations of conversion spec §11.1 that Options.NoCompensate can
+// turn off.
+const (
+	// CompensateIntegerFormat (K1) inserts a convert to int64 before a
+	// string Format transform with an integer verb.
+	CompensateIntegerFormat = "K1"
+
+	// CompensateECVersion (K2) pins function-environment-configs to v0.6.0
+	// for target v1.
+	CompensateECVersion = "K2"
+)
+
+// Function packages and the versions the converted Compositions are
+// written for (conversion spec §0, §7.8).
+const (
+	PTPackage = "xpkg.crossplane.io/crossplane-contrib/function-patch-and-transform"
+	ECPackage = "xpkg.crossplane.io/crossplane-contrib/function-environment-configs"
+
+	// PTVersion is the function-patch-and-transform release the output is
+	// validated against. Any release ≥ v0.5.0 reads it.
+	PTVersion = "v0.10.8"
+
+	// ECVersionV1 is the last function-environment-configs release that
+	// Crossplane 1.x can feed EnvironmentConfigs to.
+	ECVersionV1 = "v0.6.0"
+
+	// ECVersionV2 is the function-environment-configs release for
+	// Crossplane v2.
+	ECVersionV2 = "v0.7.1"
+)
+
+// Default function and step names (the upstream CLI's, so that diffs
+// against files it converted stay small).
+const (
+	DefaultPTFunction = "function-patch-and-transform"
+	DefaultECFunction = "function-environment-configs"
+	DefaultPTStep     = "patch-and-transform"
+	DefaultECStep     = "environment-configs"
+)
+
+// Options tune a conversion. The zero value converts for target v1 with
+// the default names.
+type Options struct {
+	// Source names the input in diagnostics (a file name, or "-").
+	Source string
+
+	// Target is the Crossplane release line; empty means TargetV1.
+	Target Target
+
+	// Phase1 writes the first step of the two-phase rollout instead of the
+	// Pipeline Composition: the Resources-mode Composition as it is, with
+	// names added to unnamed templates (conversion spec §11 N1).
+	Phase1 bool
+
+	// NameStrategy names unnamed templates; empty means NameByIndex.
+	NameStrategy NameStrategy
+
+	// PTFunction and ECFunction are the functionRef names. Empty means:
+	// the name of a Function manifest for that package in the input, else
+	// the name Crossplane gives the package as a dependency of
+	// Configuration (C305), else the default.
+	PTFunction, ECFunction string
+
+	// PTStep and ECStep are the step names; empty means the defaults.
+	PTStep, ECStep string
+
+	// Configuration is a Configuration package's crossplane.yaml, whose
+	// dependsOn may name the functions (conversion spec §4.3, step 3).
+	Configuration []byte
+
+	// Strict turns warnings into errors. C204 stays a warning when
+	// AckUnnamed is set.
+	Strict, AckUnnamed bool
+
+	// KeepServerFields keeps status, uid, resourceVersion and the other
+	// fields a cluster export adds (conversion spec §1.5).
+	KeepServerFields bool
+
+	// MoveEnvPatches moves the environment patches of a Pipeline-mode
+	// Composition into its patch-and-transform step instead of dropping
+	// them (conversion spec §7.7).
+	MoveEnvPatches bool
+
+	// FixEnumCase rewrites enum values written in the wrong case
+	// (`optional` → `Optional`) instead of refusing them (C312).
+	FixEnumCase bool
+
+	// EnvironmentFlagOff converts as if Crossplane ran without
+	// --enable-environment-configs: spec.environment and environment
+	// patches are dropped, because they never ran (C206).
+	EnvironmentFlagOff bool
+
+	// XRStyleV2 adds the advisory findings for XRs that will move to
+	// namespaced or cluster scope later (C321, C322). Output is unchanged.
+	XRStyleV2 bool
+
+	// NoCompensate turns compensations off by id (K1, K2).
+	NoCompensate []string
+
+	// EmitFunctions appends pkg.crossplane.io/v1 Function manifests for
+	// the functions the output uses, unless the input already has them.
+	EmitFunctions bool
+}
+
+// OptionError is an invalid option.
+type OptionError struct{ err error }
+
+func (e *OptionError) Error() string { return e.err.Error() }
+func (e *OptionError) Unwrap() error { return e.err }
+
+// IsInvalidOption reports whether err is (or wraps) an invalid option.
+func IsInvalidOption(err error) bool {
+	var oe *OptionError
+	return errors.As(err, &oe)
+}
+
+// complete validates the options and fills in the defaults.
+func (o Options) complete() (Options, error) {
+	switch o.Target {
+	case "":
+		o.Target = TargetV1
+	case TargetV1, TargetV2:
+	default:
+		return o, &OptionError{errors.Errorf("unknown target %q (want v1 or v2)", o.Target)}
+	}
+	switch o.NameStrategy {
+	case "":
+		o.NameStrategy = NameByIndex
+	case NameByIndex, NameByKind:
+	default:
+		return o, &OptionError{errors.Errorf("unknown name strategy %q (want index or kind)", o.NameStrategy)}
+	}
+	if o.PTStep == "" {
+		o.PTStep = DefaultPTStep
+	}
+	if o.ECStep == "" {
+		o.ECStep = DefaultECStep
+	}
+	if o.PTStep == o.ECStep {
+		return o, &OptionError{errors.Errorf("step names must differ, both are %q", o.PTStep)}
+	}
+	for _, f := range []struct{ flag, v string }{{"patch-and-transform", o.PTFunction}, {"environment-configs", o.ECFunction}} {
+		if f.v == "" {
+			continue
+		}
+		if msgs := validation.IsDNS1123Subdomain(f.v); len(msgs) > 0 {
+			return o, &OptionError{errors.Errorf("C106 invalid %s function name %q: %s", f.flag, f.v, strings.Join(msgs, "; "))}
+		}
+	}
+	for _, k := range o.NoCompensate {
+		if k != CompensateIntegerFormat && k != CompensateECVersion {
+			return o, &OptionError{errors.Errorf("unknown compensation %q (want K1 or K2)", k)}
+		}
+	}
+	return o, nil
+}
+
+func (o Options) compensate(id string) bool { return !slices.Contains(o.NoCompensate, id) }
+
+// ecVersion is the function-environment-configs release for the target.
+func (o Options) ecVersion() string {
+	if o.Target == TargetV2 || !o.compensate(CompensateECVersion) {
+		return ECVersionV2
+	}
+	return ECVersionV1
+}

@@ -1,0 +1,387 @@
+package convert
+
+import (
+	"slices"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/xpmigrate/xpmigrate/convert/yamledit"
+)
+
+// A location is where a patch list lives; it decides which patch types are
+// allowed (conversion spec §8.1).
+type location int
+
+const (
+	locResource location = iota
+	locPatchSet
+	locEnvironment
+)
+
+// Patch types.
+const (
+	fromComposite    = "FromCompositeFieldPath"
+	toComposite      = "ToCompositeFieldPath"
+	combineFromComp  = "CombineFromComposite"
+	combineToComp    = "CombineToComposite"
+	fromEnvironment  = "FromEnvironmentFieldPath"
+	toEnvironment    = "ToEnvironmentFieldPath"
+	combineFromEnv   = "CombineFromEnvironment"
+	combineToEnv     = "CombineToEnvironment"
+	patchSetType     = "PatchSet"
+	policyOptional   = "Optional"
+	policyRequired   = "Required"
+	transformMath    = "math"
+	transformMap     = "map"
+	transformMatch   = "match"
+	transformString  = "string"
+	transformConvert = "convert"
+)
+
+var (
+	resourcePatchTypes = []string{
+		fromComposite, toComposite, combineFromComp, combineToComp,
+		fromEnvironment, toEnvironment, combineFromEnv, combineToEnv, patchSetType,
+	}
+	environmentPatchTypes = []string{fromComposite, toComposite, combineFromComp, combineToComp}
+	fieldPathPatchTypes   = []string{fromComposite, toComposite, fromEnvironment, toEnvironment}
+	combinePatchTypes     = []string{combineFromComp, combineToComp, combineFromEnv, combineToEnv}
+
+	resourcePatchKeys = []string{"type", "fromFieldPath", "toFieldPath", "combine", "transforms", "policy", "patchSetName"}
+	otherPatchKeys    = []string{"type", "fromFieldPath", "toFieldPath", "combine", "transforms", "policy"}
+
+	toFieldPathPolicies = []string{
+		"Replace", "MergeObjects", "MergeObjectsAppendArrays", "ForceMergeObjects", "ForceMergeObjectsAppendArrays",
+	}
+)
+
+// enum checks the string value of node n against allowed values. With
+// --fix-enum-case a value that differs only in case is rewritten (C312).
+// It returns the (fixed) value and whether it is allowed.
+func (c *composition) enum(n *yaml.Node, path string, allowed []string) (string, bool) {
+	s, ok := yamledit.Str(n)
+	if !ok {
+		return "", false
+	}
+	if slices.Contains(allowed, s) {
+		return s, true
+	}
+	if !c.r.o.FixEnumCase {
+		return s, false
+	}
+	for _, a := range allowed {
+		if strings.EqualFold(a, s) {
+			r := yamledit.Resolve(n)
+			r.Value = a
+			c.infof("C312", n, path, "rewrote %q as %q", s, a)
+			return a, true
+		}
+	}
+	return s, false
+}
+
+// once reports whether shared node n (an anchor used through aliases) is
+// seen for the first time.
+func (c *composition) once(n *yaml.Node) bool {
+	n = yamledit.Resolve(n)
+	if c.visited[n] {
+		return false
+	}
+	c.visited[n] = true
+	return true
+}
+
+// patchSetsAt normalises the patch sets at path (conversion spec §5, §8).
+func (c *composition) patchSetsAt(sets *yaml.Node, at string) {
+	sets = yamledit.Resolve(sets)
+	if !yamledit.IsSeq(sets) {
+		c.errorf("C116", sets, at, "patchSets must be a list")
+		return
+	}
+	for i, ps := range sets.Content {
+		path := idx(at, i)
+		ps = yamledit.Resolve(ps)
+		if !yamledit.IsMap(ps) {
+			c.errorf("C116", ps, path, "a patch set must be an object with a name and patches")
+			continue
+		}
+		name, ok := yamledit.Str(yamledit.Get(ps, "name"))
+		if !ok || name == "" {
+			c.errorf("C116", ps, path+".name", "a patch set needs a name")
+		}
+		c.sets[name] = true
+		c.dropUnknown(ps, path, []string{"name", "patches"})
+		if p := yamledit.Get(ps, "patches"); p != nil && !yamledit.IsNull(p) {
+			c.patches(p, path+".patches", locPatchSet)
+		}
+	}
+}
+
+func (c *composition) patches(seq *yaml.Node, path string, loc location) {
+	seq = yamledit.Resolve(seq)
+	if !yamledit.IsSeq(seq) {
+		c.errorf("C116", seq, path, "patches must be a list")
+		return
+	}
+	for i, p := range seq.Content {
+		c.patch(p, idx(path, i), loc)
+	}
+}
+
+// patch normalises one patch (conversion spec §8).
+func (c *composition) patch(pn *yaml.Node, path string, loc location) {
+	if !c.once(pn) {
+		return
+	}
+	p := yamledit.Resolve(pn)
+	if !yamledit.IsMap(p) {
+		c.errorf("C116", pn, path, "a patch must be an object")
+		return
+	}
+	typ := fromComposite
+	if tn := yamledit.Get(p, "type"); tn == nil || yamledit.IsNull(tn) {
+		dropNull(p, "type")
+		yamledit.Insert(p, 0, "type", yamledit.NewString(fromComposite))
+	} else {
+		allowed := resourcePatchTypes
+		switch loc {
+		case locEnvironment:
+			allowed = environmentPatchTypes
+		case locPatchSet:
+			allowed = resourcePatchTypes[:len(resourcePatchTypes)-1] // No PatchSet.
+		}
+		t, ok := c.enum(tn, path+".type", allowed)
+		switch {
+		case ok:
+		case loc == locPatchSet && t == patchSetType:
+			c.errorf("C114", tn, path+".type", "a patch set cannot include another patch set")
+			return
+		case loc == locEnvironment && slices.Contains(resourcePatchTypes, t):
+			c.errorf("C112", tn, path+".type", "environment patches can only be %s, not %q", strings.Join(environmentPatchTypes, ", "), t)
+			return
+		default:
+			c.errorf("C115", tn, path+".type", "unknown patch type %q", yamledit.Resolve(tn).Value)
+			return
+		}
+		typ = t
+	}
+	known := otherPatchKeys
+	if loc == locResource {
+		known = resourcePatchKeys
+	}
+	c.dropUnknown(p, path, known)
+
+	switch {
+	case slices.Contains(fieldPathPatchTypes, typ):
+		if s, ok := yamledit.Str(yamledit.Get(p, "fromFieldPath")); !ok || s == "" {
+			c.errorf("C116", p, path+".fromFieldPath", "a %s patch needs fromFieldPath", typ)
+		}
+	case slices.Contains(combinePatchTypes, typ):
+		c.combine(p, path, typ)
+	case typ == patchSetType:
+		name, ok := yamledit.Str(yamledit.Get(p, "patchSetName"))
+		switch {
+		case !ok || name == "":
+			c.errorf("C116", p, path+".patchSetName", "a PatchSet patch needs patchSetName")
+		case !c.sets[name]:
+			c.errorf("C117", yamledit.Get(p, "patchSetName"), path+".patchSetName", "no patch set is named %q", name)
+		}
+	}
+	c.policy(p, path, typ, loc)
+	if ts := yamledit.Get(p, "transforms"); ts != nil && !yamledit.IsNull(ts) {
+		c.transforms(ts, path+".transforms")
+	} else {
+		dropNull(p, "transforms")
+	}
+	c.xrWrite(p, path, typ, loc)
+	if c.r.o.XRStyleV2 {
+		c.claimMachinery(p, path, typ)
+	}
+}
+
+// claimMachinery reports, for --xr-style=v2, reads of XR fields that
+// v2-style XRs do not have (conversion spec §11 N13, C321).
+func (c *composition) claimMachinery(p *yaml.Node, path, typ string) {
+	var reads []string
+	switch typ {
+	case fromComposite:
+		if s, ok := yamledit.Str(yamledit.Get(p, "fromFieldPath")); ok {
+			reads = append(reads, s)
+		}
+	case combineFromComp:
+		if vars := yamledit.Resolve(yamledit.Get(yamledit.Get(p, "combine"), "variables")); yamledit.IsSeq(vars) {
+			for _, v := range vars.Content {
+				if s, ok := yamledit.Str(yamledit.Get(v, "fromFieldPath")); ok {
+					reads = append(reads, s)
+				}
+			}
+		}
+	}
+	for _, r := range reads {
+		for _, prefix := range []string{"spec.claimRef", "spec.compositionRef", "spec.resourceRefs", "spec.writeConnectionSecretToRef"} {
+			if r == prefix || strings.HasPrefix(r, prefix+".") || strings.HasPrefix(r, prefix+"[") {
+				c.infof("C321", p, path, "reads %s: v2-style XRs keep this machinery under spec.crossplane and have no claim or connection secret reference", r)
+			}
+		}
+		if strings.Contains(r, "crossplane.io/claim-") {
+			c.infof("C321", p, path, "reads %s: v2-style XRs have no claim, so the crossplane.io/claim-* labels are never set", r)
+		}
+	}
+}
+
+// combine checks a Combine patch's required fields (conversion spec §8.3)
+// and warns about integer verbs (K4).
+func (c *composition) combine(p *yaml.Node, path, typ string) {
+	if s, ok := yamledit.Str(yamledit.Get(p, "toFieldPath")); !ok || s == "" {
+		c.errorf("C116", p, path+".toFieldPath", "a %s patch needs toFieldPath", typ)
+	}
+	cb := yamledit.Resolve(yamledit.Get(p, "combine"))
+	if !yamledit.IsMap(cb) {
+		c.errorf("C116", p, path+".combine", "a %s patch needs combine", typ)
+		return
+	}
+	cp := path + ".combine"
+	c.dropUnknown(cb, cp, []string{"variables", "strategy", "string"})
+	if s, ok := yamledit.Str(yamledit.Get(cb, "strategy")); !ok || s != "string" {
+		c.errorf("C116", cb, cp+".strategy", "combine needs strategy: string")
+	}
+	vars := yamledit.Resolve(yamledit.Get(cb, "variables"))
+	if !yamledit.IsSeq(vars) || len(vars.Content) == 0 {
+		c.errorf("C116", cb, cp+".variables", "combine needs at least one variable")
+	} else {
+		for i, v := range vars.Content {
+			vp := idx(cp+".variables", i)
+			c.dropUnknown(v, vp, []string{"fromFieldPath"})
+			if s, ok := yamledit.Str(yamledit.Get(v, "fromFieldPath")); !ok || s == "" {
+				c.errorf("C116", v, vp+".fromFieldPath", "a combine variable needs fromFieldPath")
+			}
+		}
+	}
+	str := yamledit.Resolve(yamledit.Get(cb, "string"))
+	if !yamledit.IsMap(str) {
+		c.errorf("C116", cb, cp+".string", "combine needs string.fmt")
+		return
+	}
+	c.dropUnknown(str, cp+".string", []string{"fmt"})
+	f, ok := yamledit.Str(yamledit.Get(str, "fmt"))
+	if !ok {
+		c.errorf("C116", str, cp+".string.fmt", "combine needs string.fmt")
+		return
+	}
+	if verb := integerVerb(f); verb != "" {
+		c.warnf("C211", yamledit.Get(str, "fmt"), cp+".string.fmt", "format %q uses %s: integers reach the function as float64 and print as %%!%s(float64=…) where native printed the integer; no function input can compensate, use %%v or convert the value first", f, verb, verb[len(verb)-1:])
+	}
+}
+
+// policy rewrites policy.mergeOptions as policy.toFieldPath and checks
+// policy.fromFieldPath (conversion spec §8.4, §8.5).
+func (c *composition) policy(p *yaml.Node, path, typ string, loc location) {
+	pol := yamledit.Get(p, "policy")
+	if pol == nil {
+		return
+	}
+	pp := path + ".policy"
+	if yamledit.IsNull(pol) {
+		yamledit.Delete(p, "policy")
+		return
+	}
+	pol = yamledit.Resolve(pol)
+	if !yamledit.IsMap(pol) {
+		c.errorf("C118", pol, pp, "policy must be an object")
+		return
+	}
+	c.dropUnknown(pol, pp, []string{"fromFieldPath", "mergeOptions", "toFieldPath"})
+	if f := yamledit.Get(pol, "fromFieldPath"); f != nil {
+		if yamledit.IsNull(f) {
+			yamledit.Delete(pol, "fromFieldPath")
+		} else if v, ok := c.enum(f, pp+".fromFieldPath", []string{policyOptional, policyRequired}); !ok {
+			c.errorf("C118", f, pp+".fromFieldPath", "policy.fromFieldPath must be Optional or Required, not %q (use --fix-enum-case to fix the case)", yamledit.Resolve(f).Value)
+		} else if v == policyRequired && loc != locEnvironment && writesComposed(typ) {
+			c.infof("C315", f, pp+".fromFieldPath", "Required: while the source is missing, the function leaves out a composed resource that does not exist yet and marks the XR not ready; for one that exists it applies the other patches and warns, where native skipped the resource")
+		}
+	}
+	if mk := yamledit.Key(pol, "mergeOptions"); mk != nil {
+		mo := yamledit.Get(pol, "mergeOptions")
+		if yamledit.IsNull(mo) {
+			yamledit.Delete(pol, "mergeOptions")
+		} else {
+			keep, _ := yamledit.Bool(yamledit.Get(mo, "keepMapValues"))
+			appendSlice, _ := yamledit.Bool(yamledit.Get(mo, "appendSlice"))
+			policy := "ForceMergeObjects"
+			switch {
+			case keep && appendSlice:
+				policy = "MergeObjectsAppendArrays"
+			case keep:
+				policy = "MergeObjects"
+			case appendSlice:
+				policy = "ForceMergeObjectsAppendArrays"
+			}
+			yamledit.Delete(pol, "toFieldPath")
+			i := yamledit.Index(pol, "mergeOptions")
+			mk.Value = "toFieldPath"
+			pol.Content[2*i+1] = yamledit.NewString(policy)
+		}
+	} else if t := yamledit.Get(pol, "toFieldPath"); t != nil {
+		if yamledit.IsNull(t) {
+			yamledit.Delete(pol, "toFieldPath")
+		} else if _, ok := c.enum(t, pp+".toFieldPath", append(toFieldPathPolicies, "MergeObject", "AppendArray")); !ok {
+			c.errorf("C118", t, pp+".toFieldPath", "unknown policy.toFieldPath %q", yamledit.Resolve(t).Value)
+		}
+	}
+	if len(pol.Content) == 0 {
+		yamledit.Delete(p, "policy")
+	}
+}
+
+// writesComposed reports whether a patch type writes to the composed
+// resource.
+func writesComposed(typ string) bool {
+	switch typ {
+	case fromComposite, fromEnvironment, combineFromComp, combineFromEnv:
+		return true
+	}
+	return false
+}
+
+// xrWrite warns about writes to the XR outside status, which Pipeline mode
+// does not persist (conversion spec §8.7, N2).
+func (c *composition) xrWrite(p *yaml.Node, path, typ string, loc location) {
+	if typ != toComposite && typ != combineToComp && !(loc == locEnvironment && typ == fromEnvironment) {
+		return
+	}
+	to, ok := yamledit.Str(yamledit.Get(p, "toFieldPath"))
+	if !ok {
+		to, ok = yamledit.Str(yamledit.Get(p, "fromFieldPath"))
+	}
+	if !ok || to == "status" || strings.HasPrefix(to, "status.") || strings.HasPrefix(to, "status[") {
+		return
+	}
+	c.warnf("C209", p, path, "%s writes the XR's %s: Pipeline mode persists only the XR's status, so this write is silently lost; move the value under status", typ, to)
+}
+
+// integerVerb returns the first integer verb (%d, %x, %05d, …) of a Go
+// format, or "".
+func integerVerb(f string) string {
+	for i := 0; i < len(f); i++ {
+		if f[i] != '%' {
+			continue
+		}
+		j := i + 1
+		for j < len(f) && strings.IndexByte("+-# 0123456789.[]*", f[j]) >= 0 {
+			j++
+		}
+		if j >= len(f) {
+			return ""
+		}
+		if f[j] == '%' {
+			i = j
+			continue
+		}
+		if strings.IndexByte("dxXobcOU", f[j]) >= 0 {
+			return f[i : j+1]
+		}
+		i = j
+	}
+	return ""
+}

@@ -1,0 +1,173 @@
+package convert
+
+import (
+	"fmt"
+	"slices"
+
+	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/xpmigrate/xpmigrate/convert/yamledit"
+)
+
+// lintCodes are the findings reported for function-patch-and-transform
+// steps already in a pipeline (conversion spec §2: the §11 lint).
+var lintCodes = []Code{"C208", "C209", "C210", "C211", "C315", "C317"}
+
+// pipelineMode handles a Composition that is already a pipeline: leftover
+// Resources-mode fields are removed, a native environment is converted
+// (conversion spec §7.7), and the patch-and-transform steps are linted.
+func (c *composition) pipelineMode(spec *yaml.Node) {
+	for _, k := range []string{"resources", "patchSets"} {
+		if kn := yamledit.Key(spec, k); kn != nil {
+			yamledit.Delete(spec, k)
+			c.warnf("C201", kn, "spec."+k, "removed spec.%s: native Crossplane ignored it in Pipeline mode and Crossplane v2 prunes it", k)
+			c.changed = true
+		}
+	}
+	if envKey := yamledit.Key(spec, "environment"); envKey != nil {
+		c.pipelineEnvironment(spec)
+		if c.failed {
+			return
+		}
+		c.changed = true
+	}
+	c.lintSteps(spec)
+	if c.changed {
+		c.stripServerFields()
+		c.expandEarlyAliases()
+		c.validateOutput(spec)
+	}
+}
+
+// pipelineEnvironment converts spec.environment of a Pipeline-mode
+// Composition (Crossplane 1.14–1.17 style): an environment-configs step
+// goes first, the environment patches (ignored natively in Pipeline mode)
+// are dropped, or moved with --move-env-patches.
+func (c *composition) pipelineEnvironment(spec *yaml.Node) {
+	env := c.environment(spec)
+	yamledit.Delete(spec, "environment")
+	if env == nil || c.failed {
+		return
+	}
+	c.blockStyle(spec)
+	steps := yamledit.Resolve(yamledit.Get(spec, "pipeline"))
+	if !yamledit.IsSeq(steps) {
+		steps = yamledit.NewSeq()
+		yamledit.Set(spec, "pipeline", steps)
+	}
+	if env.patches != nil {
+		if !c.r.o.MoveEnvPatches {
+			c.warnf("C207", env.patchesKey, "spec.environment.patches", "dropped the environment patches: native Crossplane ignored them in Pipeline mode (crossplane/crossplane#5267); --move-env-patches moves them into the patch-and-transform step instead, which changes behaviour")
+		} else {
+			c.moveEnvPatches(steps, env)
+			if c.failed {
+				return
+			}
+		}
+	}
+	if env.ec == nil {
+		return
+	}
+	name := c.r.o.ECStep
+	taken := map[string]bool{}
+	for _, s := range steps.Content {
+		if n, ok := yamledit.Str(yamledit.Get(s, "step")); ok {
+			taken[n] = true
+		}
+	}
+	if taken[name] {
+		base := name
+		for i := 2; taken[name]; i++ {
+			name = fmt.Sprintf("%s-%d", base, i)
+		}
+		c.infof("C304", steps, "spec.pipeline", "step name %q is taken; the environment-configs step is named %q", base, name)
+	}
+	steps.Content = slices.Insert(steps.Content, 0, c.step(name, c.r.ecFunction, env.ec))
+	c.usedEC = true
+}
+
+// ptSteps returns the indexes of the steps whose input is a
+// patch-and-transform input.
+func ptSteps(steps *yaml.Node) []int {
+	var out []int
+	for i, s := range yamledit.Resolve(steps).Content {
+		in := yamledit.Get(s, "input")
+		av, _ := yamledit.Str(yamledit.Get(in, "apiVersion"))
+		k, _ := yamledit.Str(yamledit.Get(in, "kind"))
+		if av == PTInputAPIVersion && k == PTInputKind {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// moveEnvPatches appends the environment patches to the
+// environment.patches of the only patch-and-transform step (C113 when
+// there is not exactly one).
+func (c *composition) moveEnvPatches(steps *yaml.Node, env *envSplit) {
+	pts := ptSteps(steps)
+	if len(pts) != 1 {
+		c.errorf("C113", env.patchesKey, "spec.environment.patches", "cannot move the environment patches: the pipeline has %d patch-and-transform steps, not exactly one", len(pts))
+		return
+	}
+	in := yamledit.Resolve(yamledit.Get(steps.Content[pts[0]], "input"))
+	e := yamledit.Resolve(yamledit.Get(in, "environment"))
+	if e == nil || yamledit.IsNull(e) {
+		e = yamledit.NewMap()
+		yamledit.Insert(in, yamledit.Index(in, "kind")+1, "environment", e)
+	}
+	ps := yamledit.Resolve(yamledit.Get(e, "patches"))
+	if ps == nil || yamledit.IsNull(ps) {
+		ps = yamledit.NewSeq()
+		yamledit.Set(e, "patches", ps)
+	}
+	ps.Content = append(ps.Content, yamledit.Resolve(env.patches).Content...)
+}
+
+// lintSteps reports the §11 findings for every patch-and-transform step.
+// It works on a copy: linting never changes the input.
+func (c *composition) lintSteps(spec *yaml.Node) {
+	steps := yamledit.Get(spec, "pipeline")
+	if !yamledit.IsSeq(steps) {
+		return
+	}
+	for _, i := range ptSteps(steps) {
+		budget := 1 << 20
+		in := cloneTree(yamledit.Get(yamledit.Resolve(steps).Content[i], "input"), 0, &budget)
+		l := &composition{r: c.r, doc: c.doc, index: c.index, lineBase: c.lineBase, base: c.base, name: c.name, node: c.node,
+			visited: map[*yaml.Node]bool{}, sets: map[string]bool{}, lint: true}
+		path := idx("spec.pipeline", i) + ".input"
+		if sets := yamledit.Get(in, "patchSets"); yamledit.IsSeq(sets) {
+			l.patchSetsAt(sets, path+".patchSets")
+		}
+		if e := yamledit.Get(yamledit.Get(in, "environment"), "patches"); yamledit.IsSeq(e) {
+			l.patches(e, path+".environment.patches", locEnvironment)
+		}
+		if res := yamledit.Resolve(yamledit.Get(in, "resources")); yamledit.IsSeq(res) {
+			for j, t := range res.Content {
+				l.template(t, idx(path+".resources", j))
+			}
+		}
+		if l.fallible != "" {
+			l.infof("C317", l.fallNode, l.fallible, "a patch that fails (a transform that cannot convert, match or map its input) fails the whole XR with a fatal result; natively only that resource was skipped")
+		}
+	}
+}
+
+// cloneTree copies a tree, positions and styles included, so that findings
+// about the copy carry the lines of the original.
+// Aliases are expanded, within a budget (beyond it, nodes are shared).
+func cloneTree(n *yaml.Node, depth int, budget *int) *yaml.Node {
+	if *budget--; n == nil || depth > 500 || *budget < 0 {
+		return n
+	}
+	if n.Kind == yaml.AliasNode {
+		return cloneTree(n.Alias, depth+1, budget)
+	}
+	c := *n
+	c.Content = nil
+	for _, ch := range n.Content {
+		c.Content = append(c.Content, cloneTree(ch, depth+1, budget))
+	}
+	return &c
+}

@@ -1,0 +1,282 @@
+package convert
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/xpmigrate/xpmigrate/convert/yamledit"
+)
+
+var (
+	transformTypes = []string{transformMath, transformMap, transformMatch, transformString, transformConvert}
+	mathTypes      = []string{"Multiply", "ClampMin", "ClampMax"}
+	stringTypes    = []string{"Format", "Convert", "TrimPrefix", "TrimSuffix", "Regexp", "Join", "Replace"}
+	patternTypes   = []string{"literal", "regexp"}
+)
+
+// transforms normalises a patch's transforms (conversion spec §8.6).
+func (c *composition) transforms(seq *yaml.Node, path string) {
+	seq = yamledit.Resolve(seq)
+	if !yamledit.IsSeq(seq) {
+		c.errorf("C120", seq, path, "transforms must be a list")
+		return
+	}
+	for i := 0; i < len(seq.Content); i++ {
+		if c.transform(seq, i, idx(path, i)) {
+			i++ // A compensation was inserted before this transform.
+		}
+	}
+}
+
+// transform normalises transform i of seq. It reports whether it inserted
+// a transform before it.
+func (c *composition) transform(seq *yaml.Node, i int, path string) bool {
+	tn := seq.Content[i]
+	if !c.once(tn) {
+		return false
+	}
+	t := yamledit.Resolve(tn)
+	if !yamledit.IsMap(t) {
+		c.errorf("C119", tn, path, "a transform must be an object")
+		return false
+	}
+	var typ string
+	if n := yamledit.Get(t, "type"); n == nil || yamledit.IsNull(n) {
+		var present []string
+		for _, k := range transformTypes {
+			if b := yamledit.Get(t, k); b != nil && !yamledit.IsNull(b) {
+				present = append(present, k)
+			}
+		}
+		if len(present) != 1 {
+			c.errorf("C119", t, path+".type", "a transform needs a type (%s), and it cannot be inferred from %d configuration blocks", strings.Join(transformTypes, ", "), len(present))
+			return false
+		}
+		typ = present[0]
+		dropNull(t, "type")
+		yamledit.Insert(t, 0, "type", yamledit.NewString(typ))
+		c.inferred = append(c.inferred, path)
+		c.infof("C313", t, path+".type", "set the missing transform type to %s, the only configuration block present (the API server would have rejected the transform without it)", typ)
+	} else {
+		v, ok := c.enum(n, path+".type", transformTypes)
+		if !ok {
+			c.errorf("C119", n, path+".type", "unknown transform type %q (want one of %s)", yamledit.Resolve(n).Value, strings.Join(transformTypes, ", "))
+			return false
+		}
+		typ = v
+	}
+	c.dropUnknown(t, path, append([]string{"type"}, transformTypes...))
+	block := yamledit.Resolve(yamledit.Get(t, typ))
+	if yamledit.IsNull(block) {
+		c.errorf("C120", t, path+"."+typ, "a transform of type %s needs its %s block", typ, typ)
+		return false
+	}
+	bp := path + "." + typ
+	switch typ {
+	case transformMath:
+		c.math(block, bp)
+		c.fallibleAt(path, t)
+	case transformString:
+		return c.stringTransform(seq, i, block, bp, path)
+	case transformMatch:
+		c.match(block, bp, path)
+	case transformMap:
+		c.fallibleAt(path, t)
+	case transformConvert:
+		if yamledit.IsMap(block) {
+			c.dropUnknown(block, bp, []string{"toType", "format"})
+		}
+		c.fallibleAt(path, t)
+	}
+	return false
+}
+
+// fallibleAt remembers the first transform that can fail at run time
+// (C317).
+func (c *composition) fallibleAt(path string, n *yaml.Node) {
+	if c.fallible == "" {
+		c.fallible, c.fallNode = path, n
+	}
+}
+
+// subType infers the type of a math or string block from the one field
+// that is set. It returns the type, or "" after reporting an error.
+func (c *composition) subType(block *yaml.Node, path, what string, fields [][2]string) string {
+	var present [][2]string
+	for _, f := range fields {
+		if v := yamledit.Get(block, f[0]); v != nil && !yamledit.IsNull(v) {
+			present = append(present, f)
+		}
+	}
+	switch len(present) {
+	case 0:
+		return ""
+	case 1:
+		return present[0][1]
+	}
+	names := make([]string, len(present))
+	for i, p := range present {
+		names[i] = p[0]
+	}
+	c.errorf("C121", block, path+".type", "cannot infer the %s transform type from several fields (%s): set type", what, strings.Join(names, ", "))
+	return "-"
+}
+
+func (c *composition) math(m *yaml.Node, path string) {
+	if !yamledit.IsMap(m) {
+		c.errorf("C120", m, path, "math must be an object")
+		return
+	}
+	c.dropUnknown(m, path, []string{"type", "multiply", "clampMin", "clampMax"})
+	if n := yamledit.Get(m, "type"); n != nil && !yamledit.IsNull(n) {
+		if _, ok := c.enum(n, path+".type", mathTypes); !ok {
+			c.errorf("C121", n, path+".type", "unknown math transform type %q", yamledit.Resolve(n).Value)
+		}
+		return
+	}
+	t := c.subType(m, path, "math", [][2]string{{"multiply", "Multiply"}, {"clampMin", "ClampMin"}, {"clampMax", "ClampMax"}})
+	switch t {
+	case "-":
+		return
+	case "":
+		c.errorf("C121", m, path, "a math transform needs multiply, clampMin or clampMax")
+		return
+	}
+	dropNull(m, "type")
+	yamledit.Insert(m, 0, "type", yamledit.NewString(t))
+	if t != "Multiply" {
+		c.inferred = append(c.inferred, path)
+		c.infof("C314", m, path+".type", "set type %s from %s; natively the type defaulted to Multiply, so this transform failed there (it works after conversion)", t, lowerFirst(t))
+	}
+}
+
+func lowerFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToLower(s[:1]) + s[1:]
+}
+
+// stringTransform normalises a string block, and inserts the K1
+// compensation before it. It reports whether it inserted one.
+func (c *composition) stringTransform(seq *yaml.Node, i int, s *yaml.Node, path, tpath string) bool {
+	if !yamledit.IsMap(s) {
+		c.errorf("C120", s, path, "string must be an object")
+		return false
+	}
+	c.dropUnknown(s, path, []string{"type", "fmt", "convert", "trim", "regexp", "join", "replace"})
+	typ := ""
+	if n := yamledit.Get(s, "type"); n != nil && !yamledit.IsNull(n) {
+		v, ok := c.enum(n, path+".type", stringTypes)
+		if !ok {
+			c.errorf("C121", n, path+".type", "unknown string transform type %q", yamledit.Resolve(n).Value)
+			return false
+		}
+		typ = v
+	} else {
+		if yamledit.Get(s, "trim") != nil && !yamledit.IsNull(yamledit.Get(s, "trim")) && len(yamledit.Keys(s)) == 1 {
+			c.errorf("C122", s, path+".type", "string transform with trim needs type TrimPrefix or TrimSuffix")
+			return false
+		}
+		t := c.subType(s, path, "string", [][2]string{{"fmt", "Format"}, {"convert", "Convert"}, {"regexp", "Regexp"}, {"join", "Join"}, {"trim", "-"}})
+		switch t {
+		case "-":
+			return false
+		case "":
+			c.errorf("C121", s, path, "a string transform needs fmt, convert, regexp, join or trim with a type")
+			return false
+		}
+		typ = t
+		dropNull(s, "type")
+		yamledit.Insert(s, 0, "type", yamledit.NewString(typ))
+		if typ != "Format" {
+			c.inferred = append(c.inferred, path)
+			c.infof("C313", s, path+".type", "set type %s from %s; natively the type defaulted to Format, so this transform failed there", typ, lowerFirst(typ))
+		}
+	}
+	switch typ {
+	case "Regexp":
+		c.fallibleAt(tpath, s)
+		if re := yamledit.Resolve(yamledit.Get(s, "regexp")); yamledit.IsMap(re) {
+			c.dropUnknown(re, path+".regexp", []string{"match", "group"})
+		}
+	case "Join":
+		if j := yamledit.Resolve(yamledit.Get(s, "join")); yamledit.IsMap(j) {
+			c.dropUnknown(j, path+".join", []string{"separator"})
+			if sep, ok := yamledit.Str(yamledit.Get(j, "separator")); ok && len(sep) > 1 {
+				c.warnf("C208", yamledit.Get(j, "separator"), path+".join.separator", "the function cuts only one trailing byte of a %d-byte separator: %q renders \"a%sb%s\" where native rendered \"a%sb\"", len(sep), sep, sep, sep[:len(sep)-1], sep)
+			}
+		}
+	case "Convert":
+		// FromBase64 and ToJson can fail on bad input.
+		c.fallibleAt(tpath, s)
+	case "Format":
+		f, ok := yamledit.Str(yamledit.Get(s, "fmt"))
+		if !ok || integerVerb(f) == "" || !c.r.o.compensate(CompensateIntegerFormat) {
+			return false
+		}
+		if i > 0 && isIntConvert(seq.Content[i-1]) {
+			return false
+		}
+		conv := yamledit.NewMap()
+		yamledit.Set(conv, "toType", yamledit.NewString("int64"))
+		t := yamledit.NewMap()
+		yamledit.Set(t, "type", yamledit.NewString(transformConvert))
+		yamledit.Set(t, "convert", conv)
+		if seq.Style&yaml.FlowStyle != 0 {
+			t.Style, conv.Style = yaml.FlowStyle, yaml.FlowStyle
+		}
+		seq.Content = slices.Insert(seq.Content, i, t)
+		c.fallibleAt(tpath, s)
+		c.infof("C323", yamledit.Get(s, "fmt"), path+".fmt", "inserted {type: convert, convert: {toType: int64}} before this transform: integers reach the function as float64, and %s would print %%!%s(float64=…) where native printed the integer (turn off with --no-compensate=K1)", integerVerb(f), fmt.Sprint(integerVerb(f)[len(integerVerb(f))-1:]))
+		return true
+	}
+	return false
+}
+
+// isIntConvert reports whether transform n converts to an integer.
+func isIntConvert(n *yaml.Node) bool {
+	t, _ := yamledit.Str(yamledit.Get(n, "type"))
+	to, _ := yamledit.Str(yamledit.Get(yamledit.Get(n, "convert"), "toType"))
+	return t == transformConvert && (to == "int64" || to == "int")
+}
+
+// match writes `type: literal` on every pattern without a type, which the
+// function requires at run time (conversion spec §8.6).
+func (c *composition) match(m *yaml.Node, path, tpath string) {
+	if !yamledit.IsMap(m) {
+		c.errorf("C120", m, path, "match must be an object")
+		return
+	}
+	c.dropUnknown(m, path, []string{"patterns", "fallbackValue", "fallbackTo"})
+	dropNull(m, "fallbackTo")
+	fb := yamledit.Get(m, "fallbackValue")
+	to, _ := yamledit.Str(yamledit.Get(m, "fallbackTo"))
+	if (fb == nil || yamledit.IsNull(fb)) && to != "Input" {
+		c.fallibleAt(tpath, m)
+	}
+	pats := yamledit.Resolve(yamledit.Get(m, "patterns"))
+	if !yamledit.IsSeq(pats) {
+		return // Output validation reports a match without patterns.
+	}
+	for i, p := range pats.Content {
+		pp := idx(path+".patterns", i)
+		if !c.once(p) {
+			continue
+		}
+		p = yamledit.Resolve(p)
+		if !yamledit.IsMap(p) {
+			continue
+		}
+		c.dropUnknown(p, pp, []string{"type", "literal", "regexp", "result"})
+		if n := yamledit.Get(p, "type"); n == nil || yamledit.IsNull(n) {
+			dropNull(p, "type")
+			yamledit.Insert(p, 0, "type", yamledit.NewString("literal"))
+		} else if _, ok := c.enum(n, pp+".type", patternTypes); !ok {
+			c.errorf("C121", n, pp+".type", "unknown match pattern type %q (want literal or regexp)", yamledit.Resolve(n).Value)
+		}
+	}
+}

@@ -1,0 +1,332 @@
+package convert
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"regexp"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v3"
+	"k8s.io/apimachinery/pkg/util/validation"
+
+	"github.com/xpmigrate/xpmigrate/convert/yamledit"
+	"github.com/xpmigrate/xpmigrate/environment"
+	"github.com/xpmigrate/xpmigrate/patchandtransform/function"
+	"github.com/xpmigrate/xpmigrate/patchandtransform/native"
+)
+
+var baseErrPath = regexp.MustCompile(`^spec\.resources\[(\d+)\]\.base`)
+
+// nativeValidation runs Crossplane's own Composition validation (schema
+// and webhook, v1.17) on the input. Most of what it checks is checked
+// above with a precise code, or by the output validation; what is left is
+// the template bases (C110) and the composite type reference, which the
+// output keeps as it is (C190).
+func (c *composition) nativeValidation() {
+	if c.inJSON == nil {
+		return
+	}
+	nc, err := native.Decode(c.inJSON)
+	if err != nil {
+		return // Field types: the output validation reports them.
+	}
+	nc.Default()
+	spec := yamledit.Get(c.node, "spec")
+	for _, fe := range nc.Validate() {
+		switch {
+		case baseErrPath.MatchString(fe.Field):
+			tpl := baseErrPath.FindString(fe.Field)
+			if c.reported(tpl) {
+				continue
+			}
+			c.errorf("C110", c.nodeAt(spec, strings.TrimPrefix(fe.Field, "spec")), fe.Field, "invalid base: %s", fe.ErrorBody())
+		case strings.HasPrefix(fe.Field, "spec.compositeTypeRef"):
+			c.errorf("C190", c.nodeAt(spec, strings.TrimPrefix(fe.Field, "spec")), fe.Field, "the Composition is invalid and stays so after conversion: %s", fe.ErrorBody())
+		}
+	}
+}
+
+// reported reports whether an error was reported at path or below it.
+func (c *composition) reported(path string) bool {
+	for _, p := range c.errPaths {
+		if p == path || strings.HasPrefix(p, path+".") || strings.HasPrefix(p, path+"[") {
+			return true
+		}
+	}
+	return false
+}
+
+// validateOutput checks the converted Composition (conversion spec §13):
+// the pipeline, and every function input as the function itself reads it.
+func (c *composition) validateOutput(spec *yaml.Node) {
+	for _, k := range []string{"resources", "patchSets", "environment"} {
+		if yamledit.Key(spec, k) != nil {
+			c.errorf("C190", spec, "spec."+k, "spec.%s must be gone after conversion", k)
+		}
+	}
+	if m, _ := yamledit.Str(yamledit.Get(spec, "mode")); m != "Pipeline" {
+		c.errorf("C190", spec, "spec.mode", "mode must be Pipeline after conversion")
+	}
+	if c.r.o.Target == TargetV2 && yamledit.Key(spec, "publishConnectionDetailsWithStoreConfigRef") != nil {
+		c.errorf("C191", spec, "spec.publishConnectionDetailsWithStoreConfigRef", "Crossplane v2 has no publishConnectionDetailsWithStoreConfigRef")
+	}
+	steps := yamledit.Resolve(yamledit.Get(spec, "pipeline"))
+	if !yamledit.IsSeq(steps) || len(steps.Content) == 0 || len(steps.Content) > 99 {
+		c.errorf("C190", steps, "spec.pipeline", "a pipeline needs 1 to 99 steps")
+		return
+	}
+	names := map[string]bool{}
+	for i, s := range steps.Content {
+		p := idx("spec.pipeline", i)
+		name, _ := yamledit.Str(yamledit.Get(s, "step"))
+		if name == "" || names[name] {
+			c.errorf("C190", s, p+".step", "step names must be set and unique, %q is not", name)
+		}
+		names[name] = true
+		fn, _ := yamledit.Str(yamledit.Get(yamledit.Get(s, "functionRef"), "name"))
+		if msgs := validation.IsDNS1123Subdomain(fn); len(msgs) > 0 {
+			c.errorf("C106", s, p+".functionRef.name", "invalid function name %q: %s", fn, strings.Join(msgs, "; "))
+		}
+		in := yamledit.Get(s, "input")
+		av, _ := yamledit.Str(yamledit.Get(in, "apiVersion"))
+		kind, _ := yamledit.Str(yamledit.Get(in, "kind"))
+		switch {
+		case av == PTInputAPIVersion && kind == PTInputKind:
+			c.validatePT(in, p+".input")
+		case av == ECInputAPIVersion && kind == ECInputKind:
+			c.validateEC(in, p+".input")
+		}
+	}
+}
+
+// validatePT decodes and validates a patch-and-transform input exactly as
+// the function does, plus the run-time rule on match pattern types.
+func (c *composition) validatePT(in *yaml.Node, path string) {
+	j, err := yamledit.JSON(in)
+	if err != nil {
+		c.errorf("C190", in, path, "cannot read the function input: %v", err)
+		return
+	}
+	r, err := function.DecodeJSON(j)
+	if err != nil {
+		c.errorf("C190", in, path, "function-patch-and-transform would not read its input: %v", err)
+		return
+	}
+	if ferr := r.Validate(); ferr != nil {
+		c.errorf("C190", c.nodeAt(in, ferr.Field), path+"."+ferr.Field, "function-patch-and-transform would reject its input: %s", ferr.ErrorBody())
+		return
+	}
+	check := func(ts []function.Transform, at string) {
+		for i, t := range ts {
+			if t.Match == nil {
+				continue
+			}
+			for j, p := range t.Match.Patterns {
+				if p.Type != "literal" && p.Type != "regexp" {
+					c.errorf("C190", in, idx(idx(at, i)+".match.patterns", j)+".type", "match pattern type %q fails at run time: want literal or regexp", p.Type)
+				}
+			}
+		}
+	}
+	for i, ps := range r.PatchSets {
+		for j, p := range ps.Patches {
+			check(p.Transforms, idx(idx(path+".patchSets", i)+".patches", j)+".transforms")
+		}
+	}
+	if r.Environment != nil {
+		for j, p := range r.Environment.Patches {
+			check(p.Transforms, idx(path+".environment.patches", j)+".transforms")
+		}
+	}
+	for i, t := range r.Resources {
+		for j, p := range t.Patches {
+			check(p.Transforms, idx(idx(path+".resources", i)+".patches", j)+".transforms")
+		}
+	}
+}
+
+// validateEC decodes an environment-configs input as the function does, for
+// the target's release, and applies the native source rules.
+func (c *composition) validateEC(in *yaml.Node, path string) {
+	j, err := yamledit.JSON(in)
+	if err != nil {
+		c.errorf("C190", in, path, "cannot read the function input: %v", err)
+		return
+	}
+	fn := environment.Function{Version: environment.FunctionV07}
+	if c.r.o.ecVersion() == ECVersionV1 {
+		fn.Version = environment.FunctionV06
+	}
+	ec, err := fn.DecodeInput(j)
+	if err != nil {
+		c.errorf("C190", in, path, "function-environment-configs would not read its input: %v", err)
+		return
+	}
+	sj, err := json.Marshal(ec.Spec)
+	if err != nil {
+		c.errorf("C190", in, path, "cannot encode the function input: %v", err)
+		return
+	}
+	s, err := environment.DecodeSpec(sj)
+	if err != nil {
+		c.errorf("C190", in, path, "%v", err)
+		return
+	}
+	s.Default()
+	for _, fe := range append(s.ValidateSchema(), s.Validate()...) {
+		c.errorf("C190", in, path+strings.TrimPrefix(fe.Field, "spec.environment"), "%s", fe.ErrorBody())
+	}
+}
+
+// checkRoundTrip reads the written document back as kubectl would, and
+// checks that what the conversion does not rewrite is unchanged: apiVersion,
+// kind, metadata (server fields aside), the composite type reference and
+// the other top-level spec fields, and every template's base (C192).
+func (c *composition) checkRoundTrip(got []byte) {
+	if c.inJSON == nil || c.lint {
+		return
+	}
+	if got == nil {
+		c.errorf("C192", c.node, "", "kubectl cannot read the converted document")
+		return
+	}
+	var before, after map[string]any
+	if err := json.Unmarshal(c.inJSON, &before); err != nil {
+		return
+	}
+	if err := json.Unmarshal(got, &after); err != nil {
+		c.errorf("C192", c.node, "", "cannot read the converted document back: %v", err)
+		return
+	}
+	if c.base != "" {
+		after = listItem(after, c.base)
+		if after == nil {
+			c.errorf("C192", c.node, "", "the converted List lost the Composition")
+			return
+		}
+	}
+	mismatch := func(what string) {
+		c.errorf("C192", c.node, what, "changed by the conversion, which must not touch it")
+	}
+	for _, k := range []string{"apiVersion", "kind"} {
+		if !reflect.DeepEqual(before[k], after[k]) {
+			mismatch(k)
+		}
+	}
+	bm, _ := before["metadata"].(map[string]any)
+	am, _ := after["metadata"].(map[string]any)
+	if !c.r.o.KeepServerFields && bm != nil {
+		bm = stripServer(bm)
+	}
+	if !reflect.DeepEqual(bm, am) {
+		mismatch("metadata")
+	}
+	bs, _ := before["spec"].(map[string]any)
+	as, _ := after["spec"].(map[string]any)
+	for k, v := range bs {
+		switch k {
+		case "resources", "patchSets", "environment", "mode", "pipeline", "publishConnectionDetailsWithStoreConfigRef":
+			continue
+		}
+		if !reflect.DeepEqual(v, as[k]) {
+			mismatch("spec." + k)
+		}
+	}
+	if bs["mode"] == "Pipeline" {
+		return // The steps were there before; leftovers were removed.
+	}
+	res, _ := bs["resources"].([]any)
+	var outRes []any
+	if c.r.o.Phase1 {
+		outRes, _ = as["resources"].([]any)
+	} else if steps, _ := as["pipeline"].([]any); len(steps) > 0 {
+		for _, s := range steps {
+			sm, _ := s.(map[string]any)
+			in, _ := sm["input"].(map[string]any)
+			if in["apiVersion"] == PTInputAPIVersion {
+				outRes, _ = in["resources"].([]any)
+			}
+		}
+	}
+	if len(res) != len(outRes) {
+		mismatch("spec.resources")
+		return
+	}
+	for i := range res {
+		b, _ := res[i].(map[string]any)
+		a, _ := outRes[i].(map[string]any)
+		if !reflect.DeepEqual(b["base"], a["base"]) {
+			mismatch(idx("spec.resources", i) + ".base")
+		}
+	}
+}
+
+func stripServer(md map[string]any) map[string]any {
+	out := map[string]any{}
+	for k, v := range md {
+		switch k {
+		case "uid", "resourceVersion", "generation", "creationTimestamp", "managedFields", "selfLink":
+			continue
+		case "annotations":
+			an, _ := v.(map[string]any)
+			kept := map[string]any{}
+			for ak, av := range an {
+				if ak != "kubectl.kubernetes.io/last-applied-configuration" {
+					kept[ak] = av
+				}
+			}
+			if len(kept) == 0 && len(an) > 0 {
+				continue
+			}
+			if an != nil {
+				v = kept
+			}
+		}
+		out[k] = v
+	}
+	return out
+}
+
+// listItem returns the List item at base ("items[3].").
+func listItem(doc map[string]any, base string) map[string]any {
+	var i int
+	if _, err := fmt.Sscanf(base, "items[%d].", &i); err != nil {
+		return nil
+	}
+	items, _ := doc["items"].([]any)
+	if i < 0 || i >= len(items) {
+		return nil
+	}
+	m, _ := items[i].(map[string]any)
+	return m
+}
+
+// expandEarlyAliases replaces each alias that would come before its anchor
+// (or whose anchor is gone) by a copy of what it names (C306).
+func (c *composition) expandEarlyAliases() {
+	defined := map[*yaml.Node]bool{}
+	var walk func(n *yaml.Node, path string, depth int)
+	walk = func(n *yaml.Node, path string, depth int) {
+		if n == nil || depth > 1000 {
+			return
+		}
+		defined[n] = true
+		for i, ch := range n.Content {
+			p := path
+			switch {
+			case n.Kind == yaml.MappingNode && i%2 == 1:
+				p = joinPath(path, n.Content[i-1].Value)
+			case n.Kind == yaml.SequenceNode:
+				p = idx(path, i)
+			}
+			if ch.Kind == yaml.AliasNode && ch.Alias != nil && !defined[ch.Alias] {
+				n.Content[i] = yamledit.Clone(ch.Alias)
+				c.infof("C306", ch, strings.TrimPrefix(p, trimDot(c.base)+"."), "expanded the alias *%s: after the move it would come before its anchor", ch.Value)
+				ch = n.Content[i]
+			}
+			walk(ch, p, depth+1)
+		}
+	}
+	walk(c.doc.Top(), "", 0)
+}

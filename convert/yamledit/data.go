@@ -1,0 +1,188 @@
+package yamledit
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+	"strings"
+
+	"github.com/pkg/errors"
+	yaml "go.yaml.in/yaml/v3"
+	sigsyaml "sigs.k8s.io/yaml"
+)
+
+// JSON returns the data of node n as kubectl reads it (sigs.k8s.io/yaml:
+// YAML 1.1 scalars, merge keys applied, aliases expanded, non-string keys
+// turned into strings), as compact JSON with sorted keys — the same bytes
+// sigs.k8s.io/yaml.YAMLToJSON gives for a rendering of n. It works on the
+// tree, without rendering it, so it can check a rendering.
+func JSON(n *yaml.Node) ([]byte, error) {
+	budget := maxExpanded
+	v, err := data(n, 0, &budget)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(v)
+}
+
+// TextJSON returns the data of a YAML document as kubectl reads it, as
+// compact JSON with sorted keys.
+func TextJSON(b []byte) ([]byte, error) {
+	return sigsyaml.YAMLToJSON(b)
+}
+
+// maxExpanded bounds the nodes a document may expand to through aliases
+// (a "billion laughs" document expands exponentially).
+const maxExpanded = 4 << 20
+
+func data(n *yaml.Node, depth int, budget *int) (any, error) {
+	if depth > 1000 {
+		return nil, errors.New("document is nested too deeply")
+	}
+	if *budget--; *budget < 0 {
+		return nil, errors.New("document expands to too many nodes through aliases")
+	}
+	switch n.Kind {
+	case yaml.DocumentNode:
+		if len(n.Content) == 0 {
+			return nil, nil
+		}
+		return data(n.Content[0], depth+1, budget)
+	case yaml.AliasNode:
+		if n.Alias == nil {
+			return nil, errors.Errorf("unknown anchor %q", n.Value)
+		}
+		return data(n.Alias, depth+1, budget)
+	case yaml.ScalarNode:
+		return scalar(n)
+	case yaml.SequenceNode:
+		out := make([]any, 0, len(n.Content))
+		for _, c := range n.Content {
+			v, err := data(c, depth+1, budget)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, v)
+		}
+		return out, nil
+	case yaml.MappingNode:
+		out := map[string]any{}
+		if err := mapping(n, out, depth, map[*yaml.Node]bool{}, budget); err != nil {
+			return nil, err
+		}
+		return out, nil
+	}
+	return nil, errors.Errorf("unknown node kind %d", n.Kind)
+}
+
+// mapping fills out with the entries of m: merged mappings first (the
+// first merge wins among them), then m's own keys over them.
+func mapping(m *yaml.Node, out map[string]any, depth int, seen map[*yaml.Node]bool, budget *int) error {
+	if seen[m] {
+		return nil
+	}
+	seen[m] = true
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if !isMergeKey(m.Content[i]) {
+			continue
+		}
+		v := Resolve(m.Content[i+1])
+		srcs := []*yaml.Node{v}
+		if v != nil && v.Kind == yaml.SequenceNode {
+			srcs = v.Content
+		}
+		for _, s := range srcs {
+			s = Resolve(s)
+			if s == nil || s.Kind != yaml.MappingNode {
+				return errors.New("map merge requires map or sequence of maps as the value")
+			}
+			merged := map[string]any{}
+			if err := mapping(s, merged, depth+1, seen, budget); err != nil {
+				return err
+			}
+			for k, mv := range merged {
+				if _, ok := out[k]; !ok {
+					out[k] = mv
+				}
+			}
+		}
+	}
+	own := map[string]any{}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if isMergeKey(m.Content[i]) {
+			continue
+		}
+		k, err := key(m.Content[i])
+		if err != nil {
+			return err
+		}
+		v, err := data(m.Content[i+1], depth+1, budget)
+		if err != nil {
+			return err
+		}
+		own[k] = v
+	}
+	for k, v := range own {
+		out[k] = v
+	}
+	return nil
+}
+
+func key(n *yaml.Node) (string, error) {
+	n = Resolve(n)
+	if n == nil || n.Kind != yaml.ScalarNode {
+		return "", errors.New("unsupported map key: not a scalar")
+	}
+	v, err := scalar(n)
+	if err != nil {
+		return "", err
+	}
+	switch t := v.(type) {
+	case string:
+		return t, nil
+	case json.RawMessage:
+		s := string(t)
+		if s == "null" {
+			return "", errors.New("unsupported map key: null")
+		}
+		if f, err := strconv.ParseFloat(s, 64); err == nil && strings.ContainsAny(s, ".eE") {
+			return strconv.FormatFloat(f, 'g', -1, 32), nil
+		}
+		return s, nil
+	}
+	return "", errors.New("unsupported map key")
+}
+
+// scalar returns a scalar's value: a string, or the JSON of what YAML 1.1
+// reads a plain scalar as.
+func scalar(n *yaml.Node) (any, error) {
+	quoted := n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0
+	tag := n.ShortTag()
+	if n.Style&yaml.TaggedStyle != 0 || (n.Tag != "" && !strings.HasPrefix(n.Tag, "!!")) {
+		switch tag {
+		case TagStr:
+			return n.Value, nil
+		case TagInt, TagFloat, TagBool, TagNull:
+		default:
+			return n.Value, nil // Local tags are dropped, the value kept.
+		}
+	} else if quoted {
+		return n.Value, nil
+	}
+	if !IsYAML11Special(n.Value) && tag == TagStr {
+		return n.Value, nil
+	}
+	j, err := sigsyaml.YAMLToJSON([]byte(n.Value))
+	if err != nil {
+		return nil, errors.Wrapf(err, "cannot read scalar %q", n.Value)
+	}
+	j = bytes.TrimSpace(j)
+	if len(j) > 0 && j[0] == '"' {
+		var s string
+		if err := json.Unmarshal(j, &s); err != nil {
+			return nil, err
+		}
+		return s, nil
+	}
+	return json.RawMessage(j), nil
+}
