@@ -38,13 +38,8 @@ type verifyOptions struct {
 }
 
 // converter returns the converter `xpmigrate verify` uses when it is given
-// no --converted file. The convert package's API is not settled yet; wire it
-// here, e.g.
-//
-//	return func(b []byte, target string) ([]byte, error) {
-//		return convert.Document(b, convert.Options{Target: target})
-//	}
-func converter() verify.Converter { return nil }
+// no --converted file: xpmigrate's own.
+func converter() verify.Converter { return verify.Convert }
 
 func newVerifyCmd(s streams) *cobra.Command {
 	o := &verifyOptions{convert: converter()}

@@ -250,11 +250,11 @@ func TestVerifyCommand(t *testing.T) {
 			wantCode: exitInvalid,
 			wantErr:  "--format must be one of",
 		},
-		"NoConverter": {
-			reason:   "Without --converted (and no converter built in) verify asks for one.",
+		"ConvertOnTheFly": {
+			reason:   "Without --converted verify converts with xpmigrate's converter.",
 			args:     []string{p("legacy.yaml"), "--xr", p("xr.yaml")},
-			wantCode: exitInvalid,
-			wantErr:  "--converted is required",
+			wantCode: exitOK,
+			wantOut:  []string{"(converted on the fly)", "PASS " + p("xr.yaml") + "#1: equivalent"},
 		},
 		"NoArgument": {
 			reason:   "The legacy composition is required.",
