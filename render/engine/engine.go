@@ -73,6 +73,12 @@ type Options struct {
 
 	// Builtins are the in-process functions. Nil uses Builtins().
 	Builtins BuiltinSet
+
+	// Observe, when set, is called after every reconcile that succeeds,
+	// with its number (from 1), its outcome, and whether it repeated the
+	// one before. Callers that need every reconcile use it instead of
+	// rendering 1, 2, ... n loops from the start.
+	Observe func(loop int, out *render.Outcome, stable bool)
 }
 
 // A Result is a render's outcome and how many reconciles produced it.
@@ -118,10 +124,11 @@ func Render(ctx context.Context, req Request, o Options) (*Result, error) {
 		}
 		step = s
 	case "Pipeline":
-		s, err := newPipeline(req, o)
+		s, closeFns, err := newPipeline(req, o)
 		if err != nil {
 			return nil, err
 		}
+		defer closeFns()
 		step = s
 	default:
 		return nil, render.InvalidInputf("composition %q: spec.mode: unsupported value %q", name(req.Composition), mode)
@@ -146,13 +153,20 @@ func Render(ctx context.Context, req Request, o Options) (*Result, error) {
 			return res, err
 		}
 		if loops == 1 {
+			if o.Observe != nil {
+				o.Observe(1, out, false)
+			}
 			break
 		}
 		cur, err := fingerprint(out)
 		if err != nil {
 			return res, err
 		}
-		if prev != nil && bytes.Equal(prev, cur) {
+		repeated := prev != nil && bytes.Equal(prev, cur)
+		if o.Observe != nil {
+			o.Observe(i+1, out, repeated)
+		}
+		if repeated {
 			res.Stable = true
 			if o.UntilStable {
 				break
@@ -191,19 +205,19 @@ func newLegacy(req Request) (func(context.Context, map[string]any, []map[string]
 	}, nil
 }
 
-func newPipeline(req Request, o Options) (func(context.Context, map[string]any, []map[string]any) (*render.Outcome, error), error) {
+func newPipeline(req Request, o Options) (func(context.Context, map[string]any, []map[string]any) (*render.Outcome, error), func(), error) {
 	builtins := o.Builtins
 	if builtins == nil {
 		builtins = Builtins(o.Target)
 	}
 	fns, closeFns, err := resolveFunctions(req.Composition, req.Functions, builtins)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	_ = closeFns
 	creds, err := credentials(req.Credentials)
 	if err != nil {
-		return nil, err
+		closeFns()
+		return nil, nil, err
 	}
 	po := pipeline.Options{
 		Profile:                   o.Profile,
@@ -217,7 +231,7 @@ func newPipeline(req Request, o Options) (func(context.Context, map[string]any, 
 	}
 	return func(ctx context.Context, xr map[string]any, observed []map[string]any) (*render.Outcome, error) {
 		return pipeline.Compose(ctx, xr, req.Composition, observed, fns, po)
-	}, nil
+	}, closeFns, nil
 }
 
 // nextState feeds a reconcile's outcome back as the next reconcile's input:

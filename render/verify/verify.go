@@ -347,15 +347,25 @@ func (r *run) input() map[string]any {
 	return r.req.XR
 }
 
-func (r *run) next(ctx context.Context) error {
-	k := len(r.sides) + 1
-	if r.done {
-		r.sides = append(r.sides, r.sides[k-2])
+// renderAll renders the side once, for loops reconciles or until it is
+// stable, and keeps every reconcile's outcome (the engine reports each one).
+// A reconcile that fails ends the side; later loops repeat the last one.
+func (r *run) renderAll(ctx context.Context, loops int, untilStable bool) error {
+	o := r.opts
+	o.Loops, o.UntilStable = loops, untilStable
+	o.Observe = func(_ int, out *render.Outcome, stable bool) {
+		r.sides = append(r.sides, Side{Outcome: out})
+		if stable {
+			r.stable = true
+		}
+	}
+	res, err := engine.Render(ctx, r.req, o)
+	// Done means the side reached its end state (stable, or failed), not
+	// merely that the loops asked for ran out.
+	r.done = r.stable || err != nil
+	if err == nil {
 		return nil
 	}
-	o := r.opts
-	o.Loops = k
-	res, err := engine.Render(ctx, r.req, o)
 	var ie *render.InputError
 	if errors.As(err, &ie) {
 		return err
@@ -364,12 +374,12 @@ func (r *run) next(ctx context.Context) error {
 		return ctx.Err()
 	}
 	s := Side{Err: err}
-	if err != nil && (res == nil || res.Outcome == nil) {
+	if res == nil || res.Outcome == nil {
 		// The reconcile failed before it produced anything: the cluster
 		// keeps the XR as it was, and the reconciler marks it unsynced.
-		res = &engine.Result{Loops: k, Outcome: &render.Outcome{EffectiveXR: failedXR(r.input(), err)}}
+		res = &engine.Result{Outcome: &render.Outcome{EffectiveXR: failedXR(r.input(), err)}}
 	}
-	if res != nil && res.Outcome != nil && stringAt(res.Outcome.EffectiveXR, "apiVersion") == "" {
+	if stringAt(res.Outcome.EffectiveXR, "apiVersion") == "" {
 		// A reconcile that failed before composing leaves the XR as it
 		// was, with the status the failure wrote.
 		xr := deepCopyMap(r.input())
@@ -378,17 +388,17 @@ func (r *run) next(ctx context.Context) error {
 		}
 		res.Outcome.EffectiveXR = xr
 	}
-	if res != nil {
-		s.Outcome = res.Outcome
-		if res.Stable && err == nil {
-			r.done, r.stable = true, true
-		}
-	}
-	if err != nil || res == nil || res.Loops < k {
-		r.done = true
-	}
+	s.Outcome = res.Outcome
 	r.sides = append(r.sides, s)
 	return nil
+}
+
+// padTo repeats the last reconcile until the side has n: the engine is
+// deterministic, so a stable or failed side stays as it is.
+func (r *run) padTo(n int) {
+	for len(r.sides) > 0 && len(r.sides) < n {
+		r.sides = append(r.sides, r.sides[len(r.sides)-1])
+	}
 }
 
 func (v *verifier) sample(ctx context.Context, s Sample, cov *coverage) (*SampleReport, error) {
@@ -409,21 +419,18 @@ func (v *verifier) sample(ctx context.Context, s Sample, cov *coverage) (*Sample
 	l := &run{req: lreq, opts: engine.Options{Target: v.o.Target}}
 	p := &run{req: preq, opts: engine.Options{Target: v.o.Target, Profile: pipeline.Reconciler, Builtins: v.builtins}}
 
-	loops := v.maxLoops()
-	for k := 1; k <= loops; k++ {
-		for _, r := range []*run{l, p} {
-			if err := r.next(ctx); err != nil {
-				return nil, errors.Wrapf(err, "sample %s", s.Name)
-			}
-		}
-		// With Loops set, simulate exactly that many; until stable, stop
-		// when neither side changes any more. A side is stable at loop k
-		// when loop k repeated loop k-1, so keep one loop of margin for the
-		// other side.
-		if v.o.Loops == 0 && l.done && p.done {
-			break
+	// With Loops set, simulate exactly that many; until stable, each side
+	// stops at the reconcile that repeats the one before, and the shorter
+	// side is padded with its last reconcile.
+	loops, untilStable := v.maxLoops(), v.o.Loops == 0
+	for _, r := range []*run{l, p} {
+		if err := r.renderAll(ctx, loops, untilStable); err != nil {
+			return nil, errors.Wrapf(err, "sample %s", s.Name)
 		}
 	}
+	n := max(len(l.sides), len(p.sides))
+	l.padTo(n)
+	p.padTo(n)
 
 	c := &ruleContext{
 		v:         v,
