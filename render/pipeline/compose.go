@@ -218,8 +218,8 @@ func (e *engine) run(ctx context.Context, c *composition, fns Functions) (*Repor
 func (e *engine) request(s step, d *fnv1.State, fctx *structpb.Struct) (*fnv1.RunFunctionRequest, error) {
 	req := &fnv1.RunFunctionRequest{Observed: e.state, Desired: d, Context: fctx}
 	if s.hasInput() {
-		in := &structpb.Struct{}
-		if err := in.UnmarshalJSON(s.Input); err != nil {
+		in, err := structFromJSON(s.Input)
+		if err != nil {
 			return nil, errors.Wrapf(err, "cannot unmarshal input for Composition pipeline step %q", s.Step)
 		}
 		req.Input = in

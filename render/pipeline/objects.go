@@ -2,6 +2,8 @@ package pipeline
 
 import (
 	"encoding/json"
+	"math"
+	"unicode/utf8"
 
 	"github.com/pkg/errors"
 	"google.golang.org/protobuf/types/known/structpb"
@@ -15,12 +17,16 @@ const (
 	LabelClaimNamespace               = "crossplane.io/claim-namespace"
 )
 
-// toStruct converts a JSON-like object to a protobuf Struct by way of JSON, so
-// it accepts anything encoding/json does, and every number becomes a float64
-// exactly as on the wire (rule N1).
+// toStruct converts a JSON-like object to a protobuf Struct, every number
+// becoming a float64 exactly as on the wire (rule N1). Plain JSON trees are
+// converted directly; anything else goes through JSON, so it accepts
+// whatever encoding/json does. Both give the same Struct.
 func toStruct(obj map[string]any) (*structpb.Struct, error) {
 	if obj == nil {
 		return &structpb.Struct{Fields: map[string]*structpb.Value{}}, nil
+	}
+	if s, ok := structOf(obj); ok {
+		return s, nil
 	}
 	b, err := json.Marshal(obj)
 	if err != nil {
@@ -33,8 +39,23 @@ func toStruct(obj map[string]any) (*structpb.Struct, error) {
 	return s, nil
 }
 
-// toValue converts a JSON-like value to a protobuf Value by way of JSON.
+// structFromJSON decodes a JSON object into a Struct.
+func structFromJSON(b []byte) (*structpb.Struct, error) {
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, err
+	}
+	if m == nil {
+		return nil, errors.New("not a JSON object")
+	}
+	return toStruct(m)
+}
+
+// toValue converts a JSON-like value to a protobuf Value.
 func toValue(v any) (*structpb.Value, error) {
+	if pv, ok := valueOf(v); ok {
+		return pv, nil
+	}
 	b, err := json.Marshal(v)
 	if err != nil {
 		return nil, errors.Wrap(err, "cannot encode value as JSON")
@@ -44,6 +65,61 @@ func toValue(v any) (*structpb.Value, error) {
 		return nil, errors.Wrap(err, "cannot decode JSON into a protocol buffer Value")
 	}
 	return pv, nil
+}
+
+func structOf(m map[string]any) (*structpb.Struct, bool) {
+	fields := make(map[string]*structpb.Value, len(m))
+	for k, e := range m {
+		v, ok := valueOf(e)
+		if !ok || !utf8.ValidString(k) {
+			return nil, false
+		}
+		fields[k] = v
+	}
+	return &structpb.Struct{Fields: fields}, true
+}
+
+// valueOf converts plain JSON data to a Value as a JSON round trip would:
+// float64(i) of an int64 is the nearest float, which is also what parsing
+// its decimal text gives.
+func valueOf(v any) (*structpb.Value, bool) {
+	switch t := v.(type) {
+	case nil:
+		return structpb.NewNullValue(), true
+	case string:
+		if !utf8.ValidString(t) {
+			return nil, false
+		}
+		return structpb.NewStringValue(t), true
+	case bool:
+		return structpb.NewBoolValue(t), true
+	case int64:
+		return structpb.NewNumberValue(float64(t)), true
+	case int:
+		return structpb.NewNumberValue(float64(t)), true
+	case float64:
+		if math.IsNaN(t) || math.IsInf(t, 0) {
+			return nil, false
+		}
+		return structpb.NewNumberValue(t), true
+	case map[string]any:
+		s, ok := structOf(t)
+		if !ok {
+			return nil, false
+		}
+		return structpb.NewStructValue(s), true
+	case []any:
+		vals := make([]*structpb.Value, len(t))
+		for i, e := range t {
+			ev, ok := valueOf(e)
+			if !ok {
+				return nil, false
+			}
+			vals[i] = ev
+		}
+		return structpb.NewListValue(&structpb.ListValue{Values: vals}), true
+	}
+	return nil, false
 }
 
 // fromStruct returns the plain object a Struct holds; nil gives an empty
