@@ -66,3 +66,35 @@ func WithoutStatus(o map[string]any) map[string]any {
 	delete(out, "status")
 	return out
 }
+
+// PruneNulls returns a copy of o without the object keys whose value is
+// null, at any depth (list items stay), as the API server prunes nulls from
+// fields its schema does not declare nullable before it stores an object.
+func PruneNulls(o map[string]any) map[string]any {
+	if o == nil {
+		return nil
+	}
+	out := make(map[string]any, len(o))
+	for k, v := range o {
+		if v == nil {
+			continue
+		}
+		out[k] = pruneNullsValue(v)
+	}
+	return out
+}
+
+func pruneNullsValue(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		return PruneNulls(t)
+	case []any:
+		out := make([]any, len(t))
+		for i, e := range t {
+			out[i] = pruneNullsValue(e)
+		}
+		return out
+	default:
+		return v
+	}
+}

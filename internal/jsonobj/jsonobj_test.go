@@ -63,3 +63,14 @@ func TestDeepCopyIsIndependent(t *testing.T) {
 		t.Errorf("WithoutStatus(...): got %v", got)
 	}
 }
+
+func TestPruneNulls(t *testing.T) {
+	in := map[string]any{"a": nil, "b": map[string]any{"c": nil, "d": int64(1)}, "l": []any{nil, map[string]any{"e": nil}}}
+	want := map[string]any{"b": map[string]any{"d": int64(1)}, "l": []any{nil, map[string]any{}}}
+	if diff := cmp.Diff(want, PruneNulls(in)); diff != "" {
+		t.Errorf("PruneNulls(...): -want, +got:\n%s", diff)
+	}
+	if in["a"] != nil || len(in) != 3 {
+		t.Error("PruneNulls(...): modified its input")
+	}
+}

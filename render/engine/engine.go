@@ -99,7 +99,12 @@ type Result struct {
 // Render renders req. Input problems are render.InputError; a reconcile
 // that fails returns the fatal error.
 func Render(ctx context.Context, req Request, o Options) (*Result, error) {
-	xr := req.XR
+	// What Crossplane reads was stored by the API server, which drops nulls
+	// from fields its schema does not declare nullable (XRD schemas rarely
+	// do): an XR applied with `size: null` has no size. Both engines read
+	// the objects as stored.
+	xr := jsonobj.PruneNulls(req.XR)
+	req.Observed = pruneAll(req.Observed)
 	if req.XRD != nil && isClaim(xr, req.XRD) {
 		var err error
 		if xr, err = XRFromClaim(xr, req.XRD); err != nil {
@@ -307,6 +312,17 @@ func fingerprint(out *render.Outcome) ([]byte, error) {
 	}
 	docs = append(docs, out.ConnectionDetails)
 	return json.Marshal(docs)
+}
+
+func pruneAll(objs []map[string]any) []map[string]any {
+	if objs == nil {
+		return nil
+	}
+	out := make([]map[string]any, len(objs))
+	for i, o := range objs {
+		out[i] = jsonobj.PruneNulls(o)
+	}
+	return out
 }
 
 func checkCompatible(xr, comp map[string]any) error {

@@ -16,7 +16,7 @@ func TestToStructMatchesJSON(t *testing.T) {
 	obj := map[string]any{
 		"s": "x", "b": true, "n": nil, "i": int64(math.MaxInt64), "neg": int64(-7), "int": 3,
 		"f": 1.5, "big": 1e21, "l": []any{int64(1), "a", []any{}, map[string]any{}},
-		"m": map[string]any{"nested": map[string]any{"k": 9007199254740993.0}},
+		"m":   map[string]any{"nested": map[string]any{"k": 9007199254740993.0}},
 		"odd": int64(9007199254740993),
 	}
 	b, err := json.Marshal(obj)

@@ -28,6 +28,7 @@ var rules = []rule{
 	ruleReadsUnpersisted,
 	ruleBaseName,
 	ruleSkippedRef,
+	ruleResourceRefsIndex,
 	ruleAnonymousAnnotation,
 	ruleMatchInteger,
 	ruleFormatFloat,
@@ -486,6 +487,34 @@ var ruleSkippedRef = rule{
 		}
 		if n := c.legacyUnrendered(); len(n) > 0 {
 			return fmt.Sprintf("legacy keeps a reference for %s, which it did not render", quoteAll(n)), true
+		}
+		return "", false
+	},
+}
+
+// D7: legacy keeps spec.resourceRefs in template order, the pipeline sorts
+// them by apiVersion, kind and name, so a patch that reads
+// spec.resourceRefs[i] reads another resource's reference.
+var ruleResourceRefsIndex = rule{
+	code:  "D7",
+	title: "a patch reads spec.resourceRefs by position, and the pipeline orders the references differently",
+	fix: "Do not read spec.resourceRefs[i]: give the referenced resource a ToCompositeFieldPath patch that " +
+		"copies its metadata.name into the XR's status, and read that instead. The pipeline sorts " +
+		"spec.resourceRefs by apiVersion, kind and name; legacy kept template order.",
+	match: func(c *ruleContext, d *Difference) (string, bool) {
+		if d.Aspect != AspectResource {
+			return "", false
+		}
+		t, ok := c.v.pipeline.template(d.Resource)
+		if !ok {
+			return "", false
+		}
+		for _, p := range t.Patches {
+			for _, from := range append([]string{p.From}, p.Vars...) {
+				if strings.HasPrefix(from, "spec.resourceRefs[") && overlaps(cachedPath(p.To), d.Path) {
+					return fmt.Sprintf("patch %d of resource %q reads %s", p.Index, d.Resource, from), true
+				}
+			}
 		}
 		return "", false
 	},

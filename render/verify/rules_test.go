@@ -179,6 +179,13 @@ func TestGapRules(t *testing.T) {
 				"xr spec.resourceRefs[0].name: D11",
 			},
 		},
+		"ResourceRefsIndex": {
+			reason: "D7: a patch reading spec.resourceRefs[0] gets another resource's name once the pipeline sorts the references",
+			dir:    "resource-refs-index",
+			want: []string{
+				"resource server spec.forProvider.volumeName: D7",
+			},
+		},
 		"SelectorNoLabels": {
 			reason: "D36: a Single selector whose only label is absent fails legacy, the pipeline skips it",
 			dir:    "selector-no-labels",

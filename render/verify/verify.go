@@ -6,10 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	fnv1 "github.com/crossplane/function-sdk-go/proto/v1"
 	"github.com/pkg/errors"
-	"google.golang.org/protobuf/proto"
-	"google.golang.org/protobuf/types/known/structpb"
 
 	"github.com/xpmigrate/xpmigrate/environment"
 	"github.com/xpmigrate/xpmigrate/render"
@@ -217,7 +214,7 @@ func anonymousNames(legacy map[string]any, converted *model) func(int) string {
 // builtins returns the in-process functions for a target and a
 // function-environment-configs release, and the release's name.
 func builtins(target, ec string) (engine.BuiltinSet, string) {
-	set := withContextFields(engine.Builtins(target))
+	set := engine.Builtins(target)
 	switch ec {
 	case "":
 		if target == TargetV2 {
@@ -225,39 +222,13 @@ func builtins(target, ec string) (engine.BuiltinSet, string) {
 		}
 		return set, "v0.6"
 	case "v0.6":
-		set[engine.BuiltinEnvironmentConfigs] = withContextFields(engine.BuiltinSet{"": environmentconfigs.New(environment.FunctionV06)})[""]
+		set[engine.BuiltinEnvironmentConfigs] = environmentconfigs.New(environment.FunctionV06)
 	case "v0.7":
-		set[engine.BuiltinEnvironmentConfigs] = withContextFields(engine.BuiltinSet{"": environmentconfigs.New(environment.FunctionV07)})[""]
+		set[engine.BuiltinEnvironmentConfigs] = environmentconfigs.New(environment.FunctionV07)
 	default:
 		return nil, ""
 	}
 	return set, ec
-}
-
-// withContextFields wraps every built-in so that it is never called with
-// an empty context. The built-in environment function
-// (render/builtin/environmentconfigs) clones the request's context and
-// writes into the clone's field map, which proto.Clone leaves nil for an
-// empty Struct: it panics. The wrapper adds a placeholder key for the call
-// and removes it from the response. Remove once that is fixed.
-func withContextFields(set engine.BuiltinSet) engine.BuiltinSet {
-	const placeholder = "verify.xpmigrate.io/placeholder"
-	out := make(engine.BuiltinSet, len(set))
-	for k, r := range set {
-		out[k] = pipeline.RunnerFn(func(ctx context.Context, req *fnv1.RunFunctionRequest) (*fnv1.RunFunctionResponse, error) {
-			if len(req.GetContext().GetFields()) > 0 {
-				return r.RunFunction(ctx, req)
-			}
-			req = proto.Clone(req).(*fnv1.RunFunctionRequest) //nolint:forcetypeassert // Clone keeps the type.
-			req.Context = &structpb.Struct{Fields: map[string]*structpb.Value{placeholder: structpb.NewBoolValue(true)}}
-			rsp, err := r.RunFunction(ctx, req)
-			if c := rsp.GetContext(); c != nil {
-				delete(c.Fields, placeholder)
-			}
-			return rsp, err
-		})
-	}
-	return out
 }
 
 // A composition is a loaded Composition document.
@@ -415,7 +386,6 @@ func (v *verifier) sample(ctx context.Context, s Sample, cov *coverage) (*Sample
 	lreq, preq := req, req
 	lreq.Composition = v.legacy.obj
 	preq.Composition = v.converted.obj
-	preq.Extra = environmentConfigAliases(v.o.Extra)
 	l := &run{req: lreq, opts: engine.Options{Target: v.o.Target}}
 	p := &run{req: preq, opts: engine.Options{Target: v.o.Target, Profile: pipeline.Reconciler, Builtins: v.builtins}}
 
@@ -463,36 +433,6 @@ func (v *verifier) sample(ctx context.Context, s Sample, cov *coverage) (*Sample
 	}
 	sr.verdict(v.o.Strict)
 	return sr, nil
-}
-
-// environmentConfigAliases adds a v1beta1 copy of every v1alpha1
-// EnvironmentConfig. The API server serves both versions of one object, and
-// function-environment-configs asks for v1beta1 while Crossplane v1.17
-// stored refs to v1alpha1 (pipeline spec D41).
-func environmentConfigAliases(extra []map[string]any) []map[string]any {
-	const (
-		alpha = "apiextensions.crossplane.io/v1alpha1"
-		beta  = "apiextensions.crossplane.io/v1beta1"
-	)
-	have := map[string]bool{}
-	for _, o := range extra {
-		if o["kind"] == "EnvironmentConfig" && o["apiVersion"] == beta {
-			have[stringAt(o, "metadata", "name")] = true
-		}
-	}
-	out := extra
-	for _, o := range extra {
-		if o["kind"] != "EnvironmentConfig" || o["apiVersion"] != alpha || have[stringAt(o, "metadata", "name")] {
-			continue
-		}
-		if len(out) == len(extra) {
-			out = append([]map[string]any(nil), extra...)
-		}
-		c := deepCopyMap(o)
-		c["apiVersion"] = beta
-		out = append(out, c)
-	}
-	return out
 }
 
 // line locates a difference in the legacy Composition.

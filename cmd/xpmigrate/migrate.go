@@ -1,0 +1,288 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"syscall"
+
+	"github.com/pkg/errors"
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/xpmigrate/xpmigrate/convert"
+	"github.com/xpmigrate/xpmigrate/convert/batch"
+)
+
+type migrateOptions struct {
+	include, exclude []string
+	out              string
+	dryRun           bool
+	diff             bool
+	check            bool
+	phase1           bool
+	verify           bool
+	synthesize       int
+	maxSamples       int
+	jobs             int
+	report           string
+	target           string
+	ptFunction       string
+	ecFunction       string
+	nameStrategy     string
+}
+
+// migrateDeps are what tests replace: the converter and verifier, and
+// whether stderr is a terminal (and how wide).
+type migrateDeps struct {
+	converter func(o *migrateOptions) batch.Converter
+	verifier  func(renders bool) batch.Verifier
+	tty       func(s streams) (bool, int)
+}
+
+func newMigrateCmd(s streams) *cobra.Command {
+	return newMigrateCmdWith(s, migrateDeps{})
+}
+
+func newMigrateCmdWith(s streams, deps migrateDeps) *cobra.Command {
+	o := &migrateOptions{}
+	cmd := &cobra.Command{
+		Use:   "migrate [DIR]",
+		Short: "Convert every legacy Composition in a repository, and prove each conversion",
+		Long: `Walk a tree (default: the current directory), convert every mode: Resources
+Composition in its YAML and JSON files to mode: Pipeline, and verify each
+conversion by rendering both forms in process with the XR and claim examples
+found in the tree.
+
+Files ignored by .gitignore (the root's and nested ones) are left out, as are
+files excluded by --exclude or not matched by --include (gitignore-style globs,
+relative to DIR). Helm templates that are not YAML, ytt files, unparseable
+files and kustomize patch files are skipped and reported, never touched.
+
+By default each changed file is replaced atomically, file by file; --out DIR
+writes a converted copy of the whole tree instead; --dry-run, --check and
+--diff write nothing. Ctrl-C stops between files and leaves every file either
+old or new.
+
+Progress goes to stderr (a bar on a terminal, a line per changed or skipped
+file otherwise), then a summary; --diff prints unified diffs on stdout.
+--report writes a JSON, Markdown or self-contained HTML report (by extension).
+
+Exit codes: 0 done; 1 a file or Composition failed, or the run was
+cancelled; 2 invalid usage; 3 --check found files to change, or a
+verification found unexplained differences.`,
+		Example: `  # Migrate the repository in place, verifying every conversion
+  xpmigrate migrate
+
+  # Show what would change, for CI: exit 3 if anything would
+  xpmigrate migrate --check --diff
+
+  # Write a converted copy and an HTML report
+  xpmigrate migrate ./platform --out /tmp/platform-v2 --report report.html
+
+  # Only the APIs, and not the examples
+  xpmigrate migrate --include 'apis/**' --exclude '**/examples/'`,
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) > 1 {
+				return usageError{err: errors.Errorf("migrate takes at most one directory, got %d arguments", len(args))}
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			dir := "."
+			if len(args) == 1 {
+				dir = args[0]
+			}
+			ctx := cmd.Context()
+			if ctx == nil {
+				ctx = context.Background()
+			}
+			ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			return runMigrate(ctx, s, deps, dir, o)
+		},
+	}
+	f := cmd.Flags()
+	f.StringArrayVar(&o.include, "include", nil, "migrate only files matching this glob (gitignore syntax, relative to DIR); repeatable")
+	f.StringArrayVar(&o.exclude, "exclude", nil, "skip files and directories matching this glob (gitignore syntax, relative to DIR); repeatable")
+	f.StringVar(&o.out, "out", "", "write a converted copy of the tree to this directory (absent or empty) instead of writing in place")
+	f.BoolVar(&o.dryRun, "dry-run", false, "write nothing; report what would change")
+	f.BoolVar(&o.diff, "diff", false, "write nothing; print a unified diff of every change on stdout")
+	f.BoolVar(&o.check, "check", false, "write nothing; exit 3 if any file would change")
+	f.BoolVar(&o.phase1, "phase1", false, "step one of the unnamed-template rollout: name unnamed templates and keep mode Resources")
+	f.BoolVar(&o.verify, "verify", true, "verify every conversion by rendering both forms with the examples found in the tree")
+	f.IntVar(&o.synthesize, "synthesize", 0, "also verify with this many samples generated from each XRD's schema")
+	f.IntVar(&o.maxSamples, "max-samples", batch.DefaultMaxSamples, "verify each Composition with at most this many examples, nearest first (negative: all)")
+	f.IntVar(&o.jobs, "jobs", runtime.NumCPU(), "files to handle at once")
+	f.StringVar(&o.report, "report", "", "write a report to this file: .json, .md or .html")
+	f.StringVar(&o.target, "target", "v1", "Crossplane line the converted Compositions are for: v1 (1.18–1.20) or v2")
+	f.StringVar(&o.ptFunction, "function-patch-and-transform-ref", "", "functionRef name for function-patch-and-transform (default: from Function manifests and Configuration dependencies in the tree, else function-patch-and-transform)")
+	f.StringVar(&o.ecFunction, "function-environment-configs-ref", "", "functionRef name for function-environment-configs (default: as for --function-patch-and-transform-ref)")
+	f.StringVar(&o.nameStrategy, "name-strategy", "index", "names for unnamed templates: index (resource-<i>) or kind (<kind>-<i>)")
+	return cmd
+}
+
+func runMigrate(ctx context.Context, s streams, deps migrateDeps, dir string, o *migrateOptions) error {
+	bo, err := o.batchOptions(dir)
+	if err != nil {
+		return err
+	}
+	format := ""
+	if o.report != "" {
+		if format, err = batch.ReportFormat(o.report); err != nil {
+			return usageError{err: err}
+		}
+	}
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return usageError{err: errors.Errorf("%q is not a directory", dir)}
+	}
+	html := format == batch.ReportHTML
+	bo.KeepSources = html
+	if deps.converter != nil {
+		bo.Converter = deps.converter(o)
+	} else {
+		bo.Converter = batch.NewConverter(convert.Options{NameStrategy: convert.NameStrategy(o.nameStrategy)})
+	}
+	if deps.verifier != nil {
+		bo.Verifier = deps.verifier(html)
+	} else {
+		bo.Verifier = batch.NewVerifier(html)
+	}
+	tty, width := false, 0
+	if deps.tty != nil {
+		tty, width = deps.tty(s)
+	} else {
+		tty, width = stderrTerminal(s)
+	}
+	bo.Progress = batch.NewProgress(s.ErrOut, tty, width)
+
+	res, runErr := batch.Run(ctx, bo)
+	var ie *batch.InvalidOptionsError
+	if errors.As(runErr, &ie) {
+		return usageError{err: runErr}
+	}
+	if res == nil {
+		return errors.Wrap(runErr, "cannot migrate")
+	}
+
+	if o.diff {
+		for _, f := range res.Files {
+			if f.Diff != "" {
+				fmt.Fprint(s.Out, f.Diff)
+			}
+		}
+	}
+	if err := batch.WriteSummary(s.ErrOut, res); err != nil {
+		return errors.Wrap(err, "cannot write the summary")
+	}
+	if o.report != "" {
+		if err := writeReportFile(o.report, format, res); err != nil {
+			return err
+		}
+		fmt.Fprintf(s.ErrOut, "report written to %s\n", o.report)
+	}
+
+	switch {
+	case res.Cancelled:
+		return exitCodeError{code: exitError, err: errors.New("cancelled: files not processed were left as they were")}
+	case runErr != nil:
+		return errors.Wrap(runErr, "cannot migrate")
+	case res.Failed():
+		return exitCodeError{code: exitError, err: errors.Errorf("%d files and %d Compositions failed, %d verifications could not run",
+			res.Summary.Failed, res.Summary.FailedCompositions, res.Summary.VerifyErrors)}
+	case res.HasDifferences():
+		return exitCodeError{code: exitDifferences, err: errors.Errorf("%d conversions render differently from their legacy form", res.Summary.Differences)}
+	case o.check && res.Changed():
+		return exitCodeError{code: exitDifferences, err: errors.Errorf("%d files would change", res.Summary.Converted)}
+	}
+	return nil
+}
+
+// batchOptions validates the flags and maps them to batch.Options.
+func (o *migrateOptions) batchOptions(dir string) (batch.Options, error) {
+	bo := batch.Options{
+		Root: dir, Include: o.include, Exclude: o.exclude,
+		Check: o.check, Diff: o.diff, Phase1: o.phase1,
+		Target: o.target, Verify: o.verify && !o.phase1, Synthesize: o.synthesize, MaxSamples: o.maxSamples,
+		Jobs: o.jobs, PatchAndTransform: o.ptFunction, EnvironmentConfigs: o.ecFunction,
+	}
+	noWrite := o.dryRun || o.check || o.diff
+	switch {
+	case o.out != "" && noWrite:
+		return bo, usageError{err: errors.New("--out writes a copy of the tree; --dry-run, --check and --diff write nothing: choose one")}
+	case o.out != "":
+		bo.Write, bo.Out = batch.WriteOut, o.out
+	case noWrite:
+		bo.Write = batch.WriteNone
+	}
+	if o.target != "v1" && o.target != "v2" {
+		return bo, usageError{err: errors.Errorf("--target must be v1 or v2, not %q", o.target)}
+	}
+	if o.nameStrategy != "index" && o.nameStrategy != "kind" {
+		return bo, usageError{err: errors.Errorf("--name-strategy must be index or kind, not %q", o.nameStrategy)}
+	}
+	if o.jobs < 1 {
+		return bo, usageError{err: errors.Errorf("--jobs must be at least 1, not %d", o.jobs)}
+	}
+	if o.synthesize < 0 {
+		return bo, usageError{err: errors.Errorf("--synthesize must not be negative, not %d", o.synthesize)}
+	}
+	if o.maxSamples == 0 {
+		return bo, usageError{err: errors.New("--max-samples must not be 0 (use --verify=false to verify nothing)")}
+	}
+	if o.synthesize > 0 && !o.verify {
+		return bo, usageError{err: errors.New("--synthesize needs --verify")}
+	}
+	return bo, nil
+}
+
+// stderrTerminal reports whether the error stream is a terminal, and its
+// width.
+func stderrTerminal(s streams) (bool, int) {
+	f, ok := s.ErrOut.(*os.File)
+	if !ok || !term.IsTerminal(int(f.Fd())) { //nolint:gosec // File descriptors fit in an int.
+		return false, 0
+	}
+	w, _, err := term.GetSize(int(f.Fd())) //nolint:gosec // As above.
+	if err != nil {
+		w = 0
+	}
+	return true, w
+}
+
+// writeReportFile writes the report atomically: to a temporary file beside
+// path, renamed over it.
+func writeReportFile(path, format string, res *batch.Result) error {
+	var b bytes.Buffer
+	if err := batch.WriteReport(&b, format, res); err != nil {
+		return err
+	}
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return errors.Wrapf(err, "cannot write report %q", path)
+	}
+	name := tmp.Name()
+	if _, err := tmp.Write(b.Bytes()); err != nil {
+		_ = tmp.Close()
+		_ = os.Remove(name)
+		return errors.Wrapf(err, "cannot write report %q", path)
+	}
+	if err := tmp.Close(); err != nil {
+		_ = os.Remove(name)
+		return errors.Wrapf(err, "cannot write report %q", path)
+	}
+	if err := os.Chmod(name, 0o644); err != nil { //nolint:gosec // A report others read.
+		_ = os.Remove(name)
+		return errors.Wrapf(err, "cannot write report %q", path)
+	}
+	if err := os.Rename(name, path); err != nil {
+		_ = os.Remove(name)
+		return errors.Wrapf(err, "cannot write report %q", path)
+	}
+	return nil
+}

@@ -1,0 +1,329 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/xpmigrate/xpmigrate/convert/batch"
+)
+
+const migrateLegacy = `# Things.
+apiVersion: apiextensions.crossplane.io/v1
+kind: Composition
+metadata:
+  name: things
+spec:
+  compositeTypeRef:
+    apiVersion: example.org/v1
+    kind: XThing
+  resources:
+  - name: bucket
+    base:
+      apiVersion: s3.example.org/v1
+      kind: Bucket
+      spec: {}
+    patches:
+    - fromFieldPath: spec.size # the size
+      toFieldPath: spec.forProvider.size
+`
+
+const migratePipeline = `apiVersion: apiextensions.crossplane.io/v1
+kind: Composition
+metadata:
+  name: done
+spec:
+  compositeTypeRef:
+    apiVersion: example.org/v1
+    kind: XThing
+  mode: Pipeline
+  pipeline:
+  - step: patch-and-transform
+    functionRef:
+      name: function-patch-and-transform
+    input:
+      apiVersion: pt.fn.crossplane.io/v1beta1
+      kind: Resources
+      resources:
+      - name: bucket
+        base:
+          apiVersion: s3.example.org/v1
+          kind: Bucket
+`
+
+const migrateXR = `apiVersion: example.org/v1
+kind: XThing
+metadata:
+  name: demo
+spec:
+  size: small
+`
+
+// differingVerifier finds an unexplained difference in every conversion.
+type differingVerifier struct{}
+
+func (differingVerifier) Verify(_ context.Context, req batch.VerifyRequest) (*batch.Verification, error) {
+	v := &batch.Verification{}
+	for _, s := range req.Samples {
+		v.Samples = append(v.Samples, batch.SampleResult{Source: s.Source, Differences: []batch.Difference{{Path: "xr.status.size", Legacy: "small"}}})
+	}
+	return v, nil
+}
+
+// executeMigrate runs `xpmigrate migrate args...` with deps and returns the
+// exit code run() would give, stdout and stderr.
+func executeMigrate(t *testing.T, deps migrateDeps, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	s := streams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}
+	root := newRootCmd(s)
+	// Replace the registered command with one using deps.
+	if c, _, err := root.Find([]string{"migrate"}); err == nil && c != root {
+		root.RemoveCommand(c)
+	}
+	root.AddCommand(newMigrateCmdWith(s, deps))
+	root.SetArgs(append([]string{"migrate"}, args...))
+	err := root.Execute()
+	code := exitOK
+	var ec exitCodeError
+	var ue usageError
+	switch {
+	case err == nil:
+	case errors.As(err, &ec):
+		code = ec.code
+	case errors.As(err, &ue):
+		code = exitInvalid
+	default:
+		code = exitError
+	}
+	if err != nil {
+		errOut.WriteString("xpmigrate: " + err.Error() + "\n")
+	}
+	return code, out.String(), errOut.String()
+}
+
+func migrateTree(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "repo")
+	for name, body := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func readFile(t *testing.T, p string) string {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestMigrateCommand(t *testing.T) {
+	legacyTree := map[string]string{"apis/composition.yaml": migrateLegacy, "examples/xr.yaml": migrateXR, "README.md": "# hi\n"}
+	cleanTree := map[string]string{"apis/composition.yaml": migratePipeline}
+
+	type want struct {
+		code int
+		// stdout and stderr must contain these.
+		out, errOut []string
+		// changed reports whether apis/composition.yaml changes.
+		changed bool
+	}
+	cases := map[string]struct {
+		reason string
+		tree   map[string]string
+		// args are the arguments after the tree's path; {out} and
+		// {report} are replaced by paths in a scratch directory.
+		args  []string
+		deps  migrateDeps
+		setup func(t *testing.T, dir string)
+		check func(t *testing.T, dir, scratch string)
+		want  want
+	}{
+		"InPlace": {
+			reason: "Without flags the legacy Composition is converted in place and verified with the example.",
+			tree:   legacyTree,
+			want: want{code: exitOK, changed: true, errOut: []string{
+				"converted      apis/composition.yaml",
+				"compositions: 1 (1 legacy): 1 converted, 0 failed",
+				"verification: 1 equivalent",
+			}},
+			check: func(t *testing.T, dir, _ string) {
+				got := readFile(t, filepath.Join(dir, "apis/composition.yaml"))
+				for _, s := range []string{"mode: Pipeline", "# Things.", "# the size"} {
+					if !strings.Contains(got, s) {
+						t.Errorf("converted file lacks %q:\n%s", s, got)
+					}
+				}
+			},
+		},
+		"CheckWouldChange": {
+			reason: "--check writes nothing and exits 3 when a file would change.",
+			tree:   legacyTree,
+			args:   []string{"--check"},
+			want:   want{code: exitDifferences, errOut: []string{"1 files would change"}},
+		},
+		"CheckDiff": {
+			reason: "--check --diff prints the diff on stdout, writes nothing, exits 3.",
+			tree:   legacyTree,
+			args:   []string{"--check", "--diff"},
+			want:   want{code: exitDifferences, out: []string{"--- a/apis/composition.yaml", "+++ b/apis/composition.yaml", "+  mode: Pipeline"}},
+		},
+		"CheckClean": {
+			reason: "--check on a migrated tree exits 0.",
+			tree:   cleanTree,
+			args:   []string{"--check"},
+			want:   want{code: exitOK, errOut: []string{"files: 1: 0 converted, 1 unchanged"}},
+		},
+		"DryRun": {
+			reason: "--dry-run reports the change, writes nothing, and exits 0.",
+			tree:   legacyTree,
+			args:   []string{"--dry-run"},
+			want:   want{code: exitOK, errOut: []string{"(nothing written)"}},
+		},
+		"Out": {
+			reason: "--out writes a converted copy with every file, and leaves the tree alone.",
+			tree:   legacyTree,
+			args:   []string{"--out", "{out}"},
+			want:   want{code: exitOK, errOut: []string{"(written to the output tree)"}},
+			check: func(t *testing.T, _, scratch string) {
+				out := filepath.Join(scratch, "out")
+				if got := readFile(t, filepath.Join(out, "apis/composition.yaml")); !strings.Contains(got, "mode: Pipeline") {
+					t.Errorf("--out copy not converted:\n%s", got)
+				}
+				if diff := cmp.Diff("# hi\n", readFile(t, filepath.Join(out, "README.md"))); diff != "" {
+					t.Errorf("README.md copy: -want, +got:\n%s", diff)
+				}
+			},
+		},
+		"ReadOnly": {
+			reason: "A read-only file that needs converting fails the run (exit 1) and is left alone.",
+			tree:   legacyTree,
+			setup: func(t *testing.T, dir string) {
+				if err := os.Chmod(filepath.Join(dir, "apis/composition.yaml"), 0o444); err != nil {
+					t.Fatal(err)
+				}
+			},
+			want: want{code: exitError, errOut: []string{"failed   apis/composition.yaml: read-only"}},
+		},
+		"Differences": {
+			reason: "An unexplained verification difference exits 3, after writing.",
+			tree:   legacyTree,
+			deps:   migrateDeps{verifier: func(bool) batch.Verifier { return differingVerifier{} }},
+			want:   want{code: exitDifferences, changed: true, errOut: []string{"differences apis/composition.yaml#0 things", "1 conversions render differently"}},
+		},
+		"Reports": {
+			reason: "--report writes the JSON report.",
+			tree:   legacyTree,
+			args:   []string{"--report", "{report}.json"},
+			want:   want{code: exitOK, changed: true, errOut: []string{"report written to"}},
+			check: func(t *testing.T, _, scratch string) {
+				got := readFile(t, filepath.Join(scratch, "report.json"))
+				for _, s := range []string{`"reportVersion": 1`, `"status": "converted"`, `"status": "equivalent"`} {
+					if !strings.Contains(got, s) {
+						t.Errorf("report lacks %q", s)
+					}
+				}
+			},
+		},
+		"TerminalProgress": {
+			reason: "On a terminal the progress is a bar redrawn in place, cleared at the end.",
+			tree:   legacyTree,
+			args:   []string{"--dry-run"},
+			deps:   migrateDeps{tty: func(streams) (bool, int) { return true, 60 }},
+			want:   want{code: exitOK, errOut: []string{"\r\x1b[K[", "] 1/2 ", "files: 2:"}},
+		},
+		"OutAndCheck": {
+			reason: "--out with --check is a usage error.",
+			tree:   legacyTree,
+			args:   []string{"--out", "{out}", "--check"},
+			want:   want{code: exitInvalid, errOut: []string{"choose one"}},
+		},
+		"BadTarget": {
+			reason: "An unknown --target is a usage error.",
+			tree:   legacyTree,
+			args:   []string{"--target", "v3"},
+			want:   want{code: exitInvalid, errOut: []string{"--target must be v1 or v2"}},
+		},
+		"BadReport": {
+			reason: "A report name without a known extension is a usage error.",
+			tree:   legacyTree,
+			args:   []string{"--report", "{report}.txt"},
+			want:   want{code: exitInvalid, errOut: []string{"must end in .json, .md or .html"}},
+		},
+		"BadGlob": {
+			reason: "An --exclude that is not a glob is a usage error.",
+			tree:   legacyTree,
+			args:   []string{"--exclude", "!x"},
+			want:   want{code: exitInvalid, errOut: []string{`invalid glob "!x"`}},
+		},
+		"UnknownFlag": {
+			reason: "An unknown flag is a usage error.",
+			tree:   legacyTree,
+			args:   []string{"--frobnicate"},
+			want:   want{code: exitInvalid, errOut: []string{"unknown flag"}},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			dir := migrateTree(t, tc.tree)
+			scratch := t.TempDir()
+			if tc.setup != nil {
+				tc.setup(t, dir)
+			}
+			before := readFile(t, filepath.Join(dir, "apis/composition.yaml"))
+			args := []string{dir}
+			for _, a := range tc.args {
+				a = strings.ReplaceAll(a, "{out}", filepath.Join(scratch, "out"))
+				a = strings.ReplaceAll(a, "{report}", filepath.Join(scratch, "report"))
+				args = append(args, a)
+			}
+			code, out, errOut := executeMigrate(t, tc.deps, args...)
+			if code != tc.want.code {
+				t.Errorf("%s\nmigrate %v: exit code: want %d, got %d\nstderr:\n%s", tc.reason, tc.args, tc.want.code, code, errOut)
+			}
+			for _, s := range tc.want.out {
+				if !strings.Contains(out, s) {
+					t.Errorf("%s\nmigrate %v: stdout lacks %q:\n%s", tc.reason, tc.args, s, out)
+				}
+			}
+			for _, s := range tc.want.errOut {
+				if !strings.Contains(errOut, s) {
+					t.Errorf("%s\nmigrate %v: stderr lacks %q:\n%s", tc.reason, tc.args, s, errOut)
+				}
+			}
+			after := readFile(t, filepath.Join(dir, "apis/composition.yaml"))
+			if changed := after != before; changed != tc.want.changed {
+				t.Errorf("%s\nmigrate %v: apis/composition.yaml changed: want %t, got %t", tc.reason, tc.args, tc.want.changed, changed)
+			}
+			if tc.check != nil {
+				tc.check(t, dir, scratch)
+			}
+		})
+	}
+}
+
+func TestMigrateNotADirectory(t *testing.T) {
+	code, _, errOut := executeMigrate(t, migrateDeps{}, filepath.Join(t.TempDir(), "missing"))
+	if code != exitInvalid {
+		t.Errorf("migrate <missing>: exit code: want %d, got %d\n%s", exitInvalid, code, errOut)
+	}
+	code, _, errOut = executeMigrate(t, migrateDeps{}, "a", "b")
+	if code != exitInvalid {
+		t.Errorf("migrate a b: exit code: want %d, got %d\n%s", exitInvalid, code, errOut)
+	}
+}

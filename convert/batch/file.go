@@ -1,0 +1,517 @@
+package batch
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+
+	"github.com/pkg/errors"
+
+	"github.com/xpmigrate/xpmigrate/render"
+)
+
+// migrate handles one file.
+func (r *runner) migrate(ctx context.Context, f *scanned) *outcome {
+	if ctx.Err() != nil {
+		return notProcessed(f)
+	}
+	if f.kind != entryOther && r.o.Progress != nil {
+		r.mu.Lock()
+		r.o.Progress.Started(f.rel)
+		r.mu.Unlock()
+	}
+	oc := &outcome{emit: true, file: FileResult{Path: f.rel, Compositions: f.compositions}}
+	switch {
+	case f.kind == entrySkipped:
+		oc.file.Status, oc.file.Reason, oc.file.Detail = FileSkipped, f.why, f.whyDetail
+		return oc
+	case f.dupOf != "":
+		oc.file.Status, oc.file.Reason, oc.file.Detail = FileSkipped, ReasonDuplicate, "same file as "+f.dupOf
+		return oc
+	case f.kind == entryOther:
+		oc.emit = false
+		if r.o.Write == WriteOut {
+			if err := copyOut(r.outAbs, f.rel, f.real, f.mode); err != nil {
+				oc.emit = true
+				oc.file.Status, oc.file.Reason, oc.file.Detail = FileFailed, ReasonWriteError, err.Error()
+			}
+		}
+		return oc
+	case f.reason != "":
+		return r.skipWhole(f, oc)
+	case f.compositions > 0 && r.ix.patchFiles[f.rel]:
+		f.reason, f.detail = ReasonKustomizePatch, "kustomize patch file: patches are fragments, not Compositions"
+		return r.skipWhole(f, oc)
+	}
+
+	data, err := os.ReadFile(f.real)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		oc.file.Status, oc.file.Reason, oc.file.Detail = FileSkipped, ReasonVanished, "deleted during the run"
+		return oc
+	case err != nil:
+		oc.file.Status, oc.file.Reason, oc.file.Detail = FileFailed, ReasonUnreadable, err.Error()
+		return oc
+	case sha256.Sum256(data) != f.sum:
+		oc.file.Status, oc.file.Reason, oc.file.Detail = FileSkipped, ReasonModified, "changed by something else during the run"
+		return oc
+	}
+
+	if f.compositions == 0 {
+		oc.file.Status = FileUnchanged
+		oc.file.Diagnostics = r.fileFindings(f)
+		r.keep(f, data)
+		if r.o.Write == WriteOut {
+			if err := writeOut(r.outAbs, f.rel, data, f.mode); err != nil {
+				oc.file.Status, oc.file.Reason, oc.file.Detail = FileFailed, ReasonWriteError, err.Error()
+			} else {
+				oc.file.Written = true
+			}
+		}
+		return oc
+	}
+
+	return r.convert(ctx, f, data, oc)
+}
+
+func notProcessed(f *scanned) *outcome {
+	return &outcome{file: FileResult{Path: f.rel, Status: FileNotProcessed, Compositions: f.compositions}, emit: f.kind != entryOther}
+}
+
+// skipWhole reports a file skipped as a whole, copying it to Out.
+func (r *runner) skipWhole(f *scanned, oc *outcome) *outcome {
+	oc.file.Status, oc.file.Reason, oc.file.Detail = FileSkipped, f.reason, f.detail
+	if f.reason == ReasonUnreadable {
+		oc.file.Status = FileFailed
+	}
+	if f.reason == ReasonKustomizePatch {
+		oc.file.Diagnostics = append(oc.file.Diagnostics, r.ix.kustomize[f.rel]...)
+		for _, d := range f.docs {
+			if isComposition(d.apiVersion, d.kind) {
+				oc.comps = append(oc.comps, CompositionResult{File: f.rel, Document: d.index, Line: d.line, Name: d.name, CompositeType: typeOf(d.obj), Legacy: isLegacy(d.obj), Status: CompositionSkipped})
+			}
+		}
+	}
+	if f.legacyHint {
+		oc.file.Diagnostics = append(oc.file.Diagnostics, Finding{Code: "M402", Severity: SeverityWarning, Document: -1, Line: f.line,
+			Message: fmt.Sprintf("file seems to hold a Composition in mode Resources but was skipped (%s): convert it by hand, or convert the rendered output and port the change back", f.detail)})
+	}
+	if r.o.Write == WriteOut && f.reason != ReasonVanished && f.reason != ReasonUnreadable {
+		if err := copyOut(r.outAbs, f.rel, f.real, f.mode); err == nil {
+			oc.file.Written = true
+		}
+	}
+	return oc
+}
+
+func typeOf(obj map[string]any) string {
+	av, _ := nestedString(obj, "spec", "compositeTypeRef", "apiVersion")
+	k, _ := nestedString(obj, "spec", "compositeTypeRef", "kind")
+	if av == "" && k == "" {
+		return ""
+	}
+	return av + ", Kind=" + k
+}
+
+// keep remembers a file's final content when a duplicate needs it.
+func (r *runner) keep(f *scanned, final []byte) {
+	if !r.needs[f.real] {
+		return
+	}
+	r.mu.Lock()
+	r.finalFor[f.real] = final
+	r.mu.Unlock()
+}
+
+// convert converts, verifies and writes one file with Compositions.
+func (r *runner) convert(ctx context.Context, f *scanned, data []byte, oc *outcome) *outcome {
+	req := ConvertRequest{Path: f.rel, Data: data, Format: f.format, Target: r.o.Target, Phase1: r.o.Phase1,
+		PatchAndTransform: r.o.PatchAndTransform, EnvironmentConfigs: r.o.EnvironmentConfigs}
+	var extra []Finding
+	if n, ok := r.fnPT[f.rel]; ok {
+		req.PatchAndTransform = n.name
+		if n.ambiguous {
+			extra = append(extra, ambiguousFn("function-patch-and-transform"))
+		}
+	}
+	if n, ok := r.fnEC[f.rel]; ok {
+		req.EnvironmentConfigs = n.name
+		if n.ambiguous {
+			extra = append(extra, ambiguousFn("function-environment-configs"))
+		}
+	}
+	comps := r.compositionsOf(f)
+
+	resp, err := r.o.Converter.Convert(ctx, req)
+	if err != nil {
+		oc.file.Status, oc.file.Reason, oc.file.Detail = FileFailed, ReasonConversionError, err.Error()
+		for i := range comps {
+			comps[i].Status = CompositionFailed
+		}
+		oc.comps = comps
+		oc.file.Diagnostics = r.withLeftovers(f, comps, extra)
+		r.copyOriginal(f, data, oc)
+		return oc
+	}
+	out := resp.Data
+	before, after := splitFile(data, f.format), splitFile(out, f.format)
+	if len(before) != len(after) {
+		oc.file.Status, oc.file.Reason, oc.file.Detail = FileFailed, ReasonConversionError,
+			fmt.Sprintf("the converter's output has %d documents where the input has %d", len(after), len(before))
+		for i := range comps {
+			comps[i].Status = CompositionFailed
+		}
+		oc.comps = comps
+		oc.file.Diagnostics = r.withLeftovers(f, comps, extra)
+		r.copyOriginal(f, data, oc)
+		return oc
+	}
+	docStatus := map[int]string{}
+	for _, d := range resp.Documents {
+		docStatus[d.Index] = d.Status
+	}
+
+	diags := append([]Diagnostic(nil), resp.Diagnostics...)
+	for i := range comps {
+		c := &comps[i]
+		c.Diagnostics = diagsFor(diags, c)
+		changed := before[c.Document] != after[c.Document]
+		st, known := docStatus[c.Document]
+		if !known || c.Item >= 0 {
+			st = fallbackStatus(c, changed, after[c.Document])
+		}
+		switch {
+		case hasError(c.Diagnostics) || st == DocFailed:
+			c.Status = CompositionFailed
+		case st == DocUnchanged || st == DocSkipped || !changed:
+			c.Status = CompositionUnchanged
+			if c.Legacy && !r.o.Phase1 {
+				c.Status = CompositionFailed
+				c.Diagnostics = append(c.Diagnostics, Diagnostic{Code: "M402", Severity: SeverityError, Document: c.Document, Line: c.Line, Composition: c.Name,
+					Message: "the converter left this Composition in mode Resources without saying why"})
+			}
+		case c.Legacy && r.o.Phase1:
+			c.Status = CompositionPhase1
+		case c.Legacy:
+			c.Status = CompositionConverted
+		default:
+			c.Status = CompositionChanged
+		}
+		if r.o.KeepSources {
+			c.Before, c.After = before[c.Document], after[c.Document]
+		}
+		if r.o.Verify && c.Status == CompositionConverted {
+			c.Verification = r.verifyDoc(ctx, f, c, before[c.Document], after[c.Document])
+		}
+	}
+	oc.comps = comps
+
+	// Findings over the final content: what the scan found, less what the
+	// converter fixed or reported itself, at the converted paths.
+	findings := r.finalFindings(f, comps, diags)
+	findings = append(findings, extra...)
+	for _, c := range comps {
+		if c.Status == CompositionFailed {
+			findings = append(findings, Finding{Code: "M402", Severity: SeverityWarning, Document: c.Document, Line: c.Line, Composition: c.Name,
+				Message: "Composition is still in mode Resources (its conversion failed): Crossplane v2 no longer runs it"})
+		}
+	}
+	oc.file.Diagnostics = sortDiagnostics(append(diags, findings...))
+
+	changed := !bytes.Equal(data, out)
+	anyFailed := false
+	for _, c := range comps {
+		if c.Status == CompositionFailed {
+			anyFailed = true
+		}
+	}
+	switch {
+	case changed:
+		oc.file.Status = FileConverted
+	case anyFailed:
+		oc.file.Status, oc.file.Reason, oc.file.Detail = FileFailed, ReasonConversionError, "a Composition could not be converted"
+	default:
+		oc.file.Status = FileUnchanged
+	}
+	if changed && r.o.Diff {
+		oc.file.Diff = UnifiedDiff("a/"+f.rel, "b/"+f.rel, data, out)
+	}
+
+	if ctx.Err() != nil {
+		// Cancelled while converting: leave the file as it was.
+		return notProcessed(f)
+	}
+	final := data
+	if changed {
+		final = out
+	}
+	switch r.o.Write {
+	case WriteInPlace:
+		if !changed {
+			break
+		}
+		if f.mode&0o200 == 0 {
+			oc.file.Status, oc.file.Reason, oc.file.Detail = FileFailed, ReasonReadOnly, "the file is read-only; make it writable, or write a converted copy with --out"
+			final = data
+			r.unwritten(oc)
+			break
+		}
+		err := writeAtomic(f.real, out, f.mode, func() error { return unchangedSince(f.real, f.sum) })
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			oc.file.Status, oc.file.Reason, oc.file.Detail = FileSkipped, ReasonVanished, "deleted during the run"
+		case errors.Is(err, errModified):
+			oc.file.Status, oc.file.Reason, oc.file.Detail = FileSkipped, ReasonModified, "changed by something else during the run"
+		case err != nil:
+			oc.file.Status, oc.file.Reason, oc.file.Detail = FileFailed, ReasonWriteError, err.Error()
+		default:
+			oc.file.Written = true
+		}
+		if !oc.file.Written {
+			final = data
+			r.unwritten(oc)
+		}
+	case WriteOut:
+		if err := writeOut(r.outAbs, f.rel, final, f.mode); err != nil {
+			oc.file.Status, oc.file.Reason, oc.file.Detail = FileFailed, ReasonWriteError, err.Error()
+		} else {
+			oc.file.Written = true
+		}
+	}
+	r.keep(f, final)
+	return oc
+}
+
+// splitFile returns the text of each document of a file, by index.
+func splitFile(data []byte, format string) []string {
+	if format == "json" {
+		return []string{string(data)}
+	}
+	docs := render.SplitDocuments(data)
+	out := make([]string, len(docs))
+	for i, d := range docs {
+		out[i] = string(d.Raw)
+	}
+	return out
+}
+
+// fallbackStatus reads the converter's output for a Composition when the
+// converter did not say what it did with it.
+func fallbackStatus(c *CompositionResult, changed bool, after string) string {
+	if !changed {
+		return DocUnchanged
+	}
+	v, err := decodeAny([]byte(after))
+	if err != nil {
+		return DocFailed
+	}
+	obj, _ := v.(map[string]any)
+	if c.Item >= 0 {
+		items := nestedSlice(obj, "items")
+		if c.Item >= len(items) {
+			return DocFailed
+		}
+		obj, _ = items[c.Item].(map[string]any)
+	}
+	if obj == nil || !isComposition(str(obj["apiVersion"]), str(obj["kind"])) {
+		return DocFailed
+	}
+	return DocConverted
+}
+
+// finalFindings returns the v2-readiness findings of a file after
+// conversion. For a converted Composition the scan's findings are kept at
+// their new paths, less those the converter resolved or reported itself:
+// server fields it strips (C302), the external secret store reference it
+// drops for v2 (C202, C303), and XR writes outside status (C209).
+func (r *runner) finalFindings(f *scanned, comps []CompositionResult, diags []Diagnostic) []Finding {
+	converted := map[int]bool{}
+	for _, c := range comps {
+		if c.Status == CompositionConverted {
+			converted[c.Document] = true
+		}
+	}
+	codes := map[int]map[string]bool{}
+	for _, d := range diags {
+		if codes[d.Document] == nil {
+			codes[d.Document] = map[string]bool{}
+		}
+		codes[d.Document][d.Code] = true
+	}
+	var out []Finding
+	for _, d := range f.docs {
+		for _, fd := range d.findings {
+			if isComposition(d.apiVersion, d.kind) && converted[d.index] {
+				cs := codes[d.index]
+				switch {
+				case fd.Code == "M405" && cs["C209"],
+					fd.Code == "M406" && cs["C302"],
+					fd.Code == "M403" && (cs["C202"] || cs["C303"]):
+					continue
+				}
+				fd.Path = pipelinePath(fd.Path, d.ptStep)
+			}
+			out = append(out, fd)
+		}
+	}
+	return append(out, r.ix.kustomize[f.rel]...)
+}
+
+// pipelinePath maps a path in a legacy Composition to the path the same
+// content has after conversion.
+func pipelinePath(p string, ptStep int) string {
+	prefix := ""
+	if strings.HasPrefix(p, "items[") {
+		if i := strings.Index(p, "]."); i >= 0 {
+			prefix, p = p[:i+2], p[i+2:]
+		}
+	}
+	in := fmt.Sprintf("spec.pipeline[%d].input.", ptStep)
+	for _, from := range []string{"spec.resources", "spec.patchSets", "spec.environment.patches"} {
+		if p == from || strings.HasPrefix(p, from+"[") || strings.HasPrefix(p, from+".") {
+			return prefix + in + strings.TrimPrefix(p, "spec.")
+		}
+	}
+	return prefix + p
+}
+
+// unwritten marks the Compositions of a file whose new content was not
+// written: those converted are still legacy.
+func (r *runner) unwritten(oc *outcome) {
+	for i := range oc.comps {
+		c := &oc.comps[i]
+		if c.Status != CompositionConverted && c.Status != CompositionPhase1 && c.Status != CompositionChanged {
+			continue
+		}
+		if c.Status == CompositionConverted {
+			oc.file.Diagnostics = append(oc.file.Diagnostics, Finding{Code: "M402", Severity: SeverityWarning, Document: c.Document, Line: c.Line, Composition: c.Name,
+				Message: "Composition is still in mode Resources: its file was not written (" + oc.file.Reason + ")"})
+		}
+		c.Status = CompositionSkipped
+	}
+}
+
+func ambiguousFn(repo string) Finding {
+	return Finding{Code: "M407", Severity: SeverityInfo, Document: -1,
+		Message: fmt.Sprintf("Function manifests or Configuration dependencies in this package name %s differently; the converter's default name was used: pass the name explicitly", repo)}
+}
+
+// copyOriginal copies an unconverted file to Out.
+func (r *runner) copyOriginal(f *scanned, data []byte, oc *outcome) {
+	r.keep(f, data)
+	if r.o.Write != WriteOut {
+		return
+	}
+	if err := writeOut(r.outAbs, f.rel, data, f.mode); err == nil {
+		oc.file.Written = true
+	}
+}
+
+// withLeftovers returns findings for a file whose conversion failed as a
+// whole.
+func (r *runner) withLeftovers(f *scanned, comps []CompositionResult, extra []Finding) []Diagnostic {
+	out := r.fileFindings(f)
+	out = append(out, extra...)
+	for _, c := range comps {
+		if c.Legacy {
+			out = append(out, Finding{Code: "M402", Severity: SeverityWarning, Document: c.Document, Line: c.Line, Composition: c.Name,
+				Message: "Composition is still in mode Resources (its file could not be converted): Crossplane v2 no longer runs it"})
+		}
+	}
+	return sortDiagnostics(out)
+}
+
+// compositionsOf lists the Compositions of a file, as the scan found them.
+func (r *runner) compositionsOf(f *scanned) []CompositionResult {
+	var out []CompositionResult
+	for _, d := range f.docs {
+		if d.obj == nil || !isComposition(d.apiVersion, d.kind) {
+			continue
+		}
+		out = append(out, CompositionResult{File: f.rel, Document: d.index, Item: d.item, Line: d.line, Name: d.name, CompositeType: typeOf(d.obj), Legacy: isLegacy(d.obj)})
+	}
+	return out
+}
+
+// fileFindings returns the findings of a file as it is.
+func (r *runner) fileFindings(f *scanned) []Finding {
+	var out []Finding
+	for _, d := range f.docs {
+		out = append(out, d.findings...)
+	}
+	return append(out, r.ix.kustomize[f.rel]...)
+}
+
+func diagsFor(diags []Diagnostic, c *CompositionResult) []Diagnostic {
+	var out []Diagnostic
+	for _, d := range diags {
+		if d.Document == c.Document && (d.Composition == "" || d.Composition == c.Name) {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+func hasError(ds []Diagnostic) bool {
+	for _, d := range ds {
+		if d.Severity == SeverityError {
+			return true
+		}
+	}
+	return false
+}
+
+// verifyDoc runs the equivalence check for one converted Composition,
+// given its document before and after.
+func (r *runner) verifyDoc(ctx context.Context, f *scanned, c *CompositionResult, before, after string) *Verification {
+	req := VerifyRequest{File: f.rel, Name: c.Name, Legacy: []byte(before), Converted: []byte(after), Synthesize: r.o.Synthesize, Target: r.o.Target}
+	if c.Item >= 0 {
+		var err error
+		if req.Legacy, err = listItem(before, c.Item); err == nil {
+			req.Converted, err = listItem(after, c.Item)
+		}
+		if err != nil {
+			return &Verification{Status: VerifyError, Error: err.Error()}
+		}
+	}
+	if ci := r.ix.byPosition[sourceName(f.rel, c.Document, c.Item)]; ci != nil {
+		xrd := r.ix.xrdFor(f.rel, ci.typeRef)
+		if xrd != nil {
+			req.XRD = xrd.obj
+		}
+		for _, s := range r.ix.samplesFor(ci, xrd, r.o.MaxSamples) {
+			req.Samples = append(req.Samples, Sample{Source: s.source, Object: s.obj})
+		}
+		req.Extra = r.ix.envConfigsFor(f.rel)
+	}
+	if len(req.Samples) == 0 && req.Synthesize == 0 {
+		return &Verification{Status: VerifyUnverified}
+	}
+	v, err := r.o.Verifier.Verify(ctx, req)
+	if err != nil {
+		return &Verification{Status: VerifyError, Error: err.Error()}
+	}
+	if v == nil {
+		v = &Verification{}
+	}
+	deriveStatus(v)
+	return v
+}
+
+// listItem returns item i of a List document as YAML.
+func listItem(doc string, i int) ([]byte, error) {
+	v, err := decodeAny([]byte(doc))
+	if err != nil {
+		return nil, err
+	}
+	obj, _ := v.(map[string]any)
+	items := nestedSlice(obj, "items")
+	if i >= len(items) {
+		return nil, errors.Errorf("the List has no item %d", i)
+	}
+	return render.MarshalYAML(items[i])
+}

@@ -1,0 +1,113 @@
+package batch
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+)
+
+// WriteSummary writes the human summary of a run: counts of files and
+// Compositions, the skipped and failed files with their reasons, the
+// verification verdicts with known gaps by code, the Compositions with
+// unexplained differences, and the findings by code.
+func WriteSummary(w io.Writer, r *Result) error {
+	var b strings.Builder
+	s := r.Summary
+	verb := map[string]string{"in-place": "written in place", "out": "written to the output tree", "none": "nothing written"}[r.Mode]
+	if r.Cancelled {
+		b.WriteString("migrate: cancelled; files not processed were left as they were\n")
+	}
+	fmt.Fprintf(&b, "files: %d: %d converted, %d unchanged, %d skipped, %d failed", s.Files, s.Converted, s.Unchanged, s.Skipped, s.Failed)
+	if s.NotProcessed > 0 {
+		fmt.Fprintf(&b, ", %d not processed", s.NotProcessed)
+	}
+	fmt.Fprintf(&b, " (%s)\n", verb)
+	if len(s.SkippedBy) > 0 {
+		fmt.Fprintf(&b, "  skipped or failed by reason: %s\n", countList(s.SkippedBy))
+	}
+	for _, f := range r.Files {
+		if f.Status == FileSkipped || f.Status == FileFailed {
+			fmt.Fprintf(&b, "  %-8s %s: %s (%s)\n", f.Status, f.Path, f.Reason, f.Detail)
+		}
+	}
+	fmt.Fprintf(&b, "compositions: %d (%d legacy): %d converted, %d failed", s.Compositions, s.LegacyCompositions, s.ConvertedCompositions, s.FailedCompositions)
+	if s.Phase1Compositions > 0 {
+		fmt.Fprintf(&b, ", %d named for phase 1 (still mode Resources)", s.Phase1Compositions)
+	}
+	b.WriteString("\n")
+	for _, c := range r.Compositions {
+		if c.Status == CompositionFailed {
+			fmt.Fprintf(&b, "  failed   %s#%d %s%s\n", c.File, c.Document, c.Name, firstError(c.Diagnostics))
+		}
+	}
+	if verified := s.VerifiedEquivalent + s.KnownGaps + s.Differences + s.VerifyErrors + s.Unverified; verified > 0 {
+		fmt.Fprintf(&b, "verification: %d equivalent, %d with known gaps, %d with differences, %d errors, %d unverified (no examples)\n",
+			s.VerifiedEquivalent, s.KnownGaps, s.Differences, s.VerifyErrors, s.Unverified)
+		if len(s.GapCodes) > 0 {
+			fmt.Fprintf(&b, "  known gaps by code: %s\n", countList(s.GapCodes))
+		}
+		for _, c := range r.Compositions {
+			v := c.Verification
+			if v == nil || (v.Status != VerifyDifferences && v.Status != VerifyError) {
+				continue
+			}
+			fmt.Fprintf(&b, "  %-11s %s#%d %s\n", v.Status, c.File, c.Document, c.Name)
+		}
+	}
+	if len(r.Findings) > 0 {
+		codes := map[string]int{}
+		for _, f := range r.Findings {
+			codes[f.Code]++
+		}
+		fmt.Fprintf(&b, "findings: %d: %s\n", len(r.Findings), countList(codes))
+		const maxListed = 30
+		listed, more := 0, 0
+		for _, f := range r.Findings {
+			if f.Severity == SeverityInfo {
+				continue
+			}
+			if listed == maxListed {
+				more++
+				continue
+			}
+			listed++
+			at := f.File
+			if f.Document >= 0 {
+				at = fmt.Sprintf("%s#%d", f.File, f.Document)
+			}
+			if f.Path != "" {
+				at += " " + f.Path
+			}
+			fmt.Fprintf(&b, "  %s %s %s: %s\n", f.Code, f.Severity, at, f.Message)
+		}
+		if more > 0 {
+			fmt.Fprintf(&b, "  … and %d more warnings and errors (see --report)\n", more)
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func firstError(ds []Diagnostic) string {
+	for _, d := range ds {
+		if d.Severity == SeverityError {
+			return ": " + d.Code + " " + d.Message
+		}
+	}
+	return ""
+}
+
+// countList renders counts as "a 2, b 1", sorted by key.
+func countList(m map[string]int) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s %d", k, m[k])
+	}
+	return strings.Join(parts, ", ")
+}
