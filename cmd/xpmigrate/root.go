@@ -91,6 +91,6 @@ function-environment-configs, renders both in process, and compares them.`,
 		return usageError{err: err}
 	})
 
-	root.AddCommand(newVersionCmd(s), newRenderCmd(s), newVerifyCmd(s), newConvertCmd(s, nil), newMigrateCmd(s))
+	root.AddCommand(newVersionCmd(s), newRenderCmd(s), newVerifyCmd(s), newConvertCmd(s, nil), newMigrateCmd(s), newDocsCmd(s))
 	return root
 }
