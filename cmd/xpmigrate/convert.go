@@ -18,6 +18,7 @@ import (
 	"github.com/xpmigrate/xpmigrate/convert"
 	"github.com/xpmigrate/xpmigrate/convert/batch"
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
+	"github.com/xpmigrate/xpmigrate/internal/atomicfile"
 )
 
 // convertOptions are the flags and argument of `xpmigrate convert`.
@@ -421,7 +422,7 @@ func streamJSON(b []byte) ([]byte, error) {
 // writeFileAtomic replaces dst with data through a temporary file in the
 // same directory and a rename, so dst is never half-written. The mode is
 // dst's if it exists, else modeOf's (the input file), else 0644.
-func writeFileAtomic(dst string, data []byte, modeOf string) (err error) {
+func writeFileAtomic(dst string, data []byte, modeOf string) error {
 	perm := fs.FileMode(0o644)
 	if fi, err := os.Stat(modeOf); err == nil && modeOf != "" && modeOf != "-" {
 		perm = fi.Mode().Perm()
@@ -432,35 +433,5 @@ func writeFileAtomic(dst string, data []byte, modeOf string) (err error) {
 		}
 		perm = fi.Mode().Perm()
 	}
-	dir, base := filepath.Split(dst)
-	if dir == "" {
-		dir = "."
-	}
-	tmp, err := os.CreateTemp(dir, "."+base+".xpmigrate-*")
-	if err != nil {
-		return errors.Wrapf(err, "cannot create a temporary file beside %q", dst)
-	}
-	name := tmp.Name()
-	defer func() {
-		if err != nil {
-			_ = tmp.Close()
-			_ = os.Remove(name)
-		}
-	}()
-	if _, err = tmp.Write(data); err != nil {
-		return errors.Wrapf(err, "cannot write %q", name)
-	}
-	if err = tmp.Chmod(perm); err != nil {
-		return errors.Wrapf(err, "cannot set the mode of %q", name)
-	}
-	if err = tmp.Sync(); err != nil {
-		return errors.Wrapf(err, "cannot sync %q", name)
-	}
-	if err = tmp.Close(); err != nil {
-		return errors.Wrapf(err, "cannot close %q", name)
-	}
-	if err = os.Rename(name, dst); err != nil {
-		return errors.Wrapf(err, "cannot replace %q", dst)
-	}
-	return nil
+	return atomicfile.Write(dst, data, perm, nil)
 }

@@ -8,52 +8,16 @@ import (
 	"path/filepath"
 
 	"github.com/pkg/errors"
+
+	"github.com/xpmigrate/xpmigrate/internal/atomicfile"
 )
 
 // errModified says a file changed between the scan and the write.
 var errModified = errors.New("file changed during the run")
 
-// writeAtomic replaces dst with data: it writes a temporary file in dst's
-// directory, gives it perm, calls check (which may veto the write), and
-// renames it over dst. dst is either old or new at every moment, and on any
-// error the temporary file is removed.
-func writeAtomic(dst string, data []byte, perm fs.FileMode, check func() error) (err error) {
-	dir, base := filepath.Split(dst)
-	if dir == "" {
-		dir = "."
-	}
-	tmp, err := os.CreateTemp(dir, "."+base+".xpmigrate-*")
-	if err != nil {
-		return errors.Wrapf(err, "cannot create a temporary file beside %q", dst)
-	}
-	name := tmp.Name()
-	defer func() {
-		if err != nil {
-			_ = tmp.Close()
-			_ = os.Remove(name)
-		}
-	}()
-	if _, err = tmp.Write(data); err != nil {
-		return errors.Wrapf(err, "cannot write %q", name)
-	}
-	if err = tmp.Chmod(perm); err != nil {
-		return errors.Wrapf(err, "cannot set the mode of %q", name)
-	}
-	if err = tmp.Sync(); err != nil {
-		return errors.Wrapf(err, "cannot sync %q", name)
-	}
-	if err = tmp.Close(); err != nil {
-		return errors.Wrapf(err, "cannot close %q", name)
-	}
-	if check != nil {
-		if err = check(); err != nil {
-			return err
-		}
-	}
-	if err = os.Rename(name, dst); err != nil {
-		return errors.Wrapf(err, "cannot replace %q", dst)
-	}
-	return nil
+// writeAtomic replaces dst with data through atomicfile.Write.
+func writeAtomic(dst string, data []byte, perm fs.FileMode, check func() error) error {
+	return atomicfile.Write(dst, data, perm, check)
 }
 
 // unchangedSince returns fs.ErrNotExist when path is gone and errModified
