@@ -29,6 +29,10 @@ var rules = []rule{
 	ruleBaseName,
 	ruleSkippedRef,
 	ruleResourceRefsIndex,
+	ruleReadinessError,
+	ruleLabelNotString,
+	ruleSortMissing,
+	ruleEnvironmentGVKKeys,
 	ruleAnonymousAnnotation,
 	ruleMatchInteger,
 	ruleFormatFloat,
@@ -517,6 +521,86 @@ var ruleResourceRefsIndex = rule{
 			}
 		}
 		return "", false
+	},
+}
+
+// D20: a readiness check that errors (a type mismatch) is a terminal
+// compose error in legacy, a warning and "not ready" in the pipeline.
+var ruleReadinessError = rule{
+	code:  "D20",
+	title: "a readiness check that fails with an error stops the legacy reconcile; the pipeline only warns",
+	fix: "Make the check match the field's type (MatchString on strings, MatchInteger on integers, " +
+		"MatchTrue/MatchFalse on booleans), or use NonEmpty.",
+	match: func(c *ruleContext, _ *Difference) (string, bool) {
+		l, p := c.legacySide(), c.pipeSide()
+		if l.Err == nil || p.Err != nil || !strings.Contains(l.Err.Error(), "readiness check") {
+			return "", false
+		}
+		return fmt.Sprintf("legacy failed: %s; the pipeline reports a warning and the resource as not ready", l.Err), true
+	},
+}
+
+// D37: label values read from the XR must be strings for
+// function-environment-configs; native Crossplane printed any value.
+var ruleLabelNotString = rule{
+	code:  "D37",
+	title: "an EnvironmentConfig label value read from the XR is not a string",
+	fix: "Make the XR field a string (type: string in the XRD), or, if it must stay a number, select " +
+		"the EnvironmentConfig by a Value label or a reference instead.",
+	match: func(c *ruleContext, _ *Difference) (string, bool) {
+		l, p := c.legacySide(), c.pipeSide()
+		if l.Err != nil || p.Err == nil {
+			return "", false
+		}
+		msg := p.Err.Error()
+		if !strings.Contains(msg, "cannot get value from field path") || !strings.Contains(msg, "not a string") {
+			return "", false
+		}
+		return fmt.Sprintf("legacy turned the value into text; the pipeline failed: %s", msg), true
+	},
+}
+
+// D38: sorting Multiple-mode selections: a config without the sort field is
+// an error natively, the zero value in the function.
+var ruleSortMissing = rule{
+	code:  "D38",
+	title: "EnvironmentConfigs are sorted differently when the sort field is missing or of mixed types",
+	fix: "Give every selectable EnvironmentConfig the sortByFieldPath field, with one type " +
+		"(all strings or all numbers).",
+	match: func(c *ruleContext, _ *Difference) (string, bool) {
+		l, p := c.legacySide(), c.pipeSide()
+		if l.Err == nil || p.Err != nil {
+			return "", false
+		}
+		msg := l.Err.Error()
+		if !strings.Contains(msg, "cannot select environment") ||
+			!(strings.Contains(msg, "no such field") || strings.Contains(msg, "not matching types") || strings.Contains(msg, "unexpected type")) {
+			return "", false
+		}
+		for _, cfg := range c.v.legacyModel.EnvConfigs {
+			if sel, ok := cfg["selector"].(map[string]any); ok && sel["mode"] == "Multiple" {
+				return fmt.Sprintf("legacy failed to sort the selected EnvironmentConfigs: %s; the pipeline sorts a missing value as the zero value", msg), true
+			}
+		}
+		return "", false
+	},
+}
+
+// D42: environment data keys named apiVersion or kind: native overwrote
+// them with the internal Environment GVK, the functions keep them.
+var ruleEnvironmentGVKKeys = rule{
+	code:  "D42",
+	title: "EnvironmentConfig data has an apiVersion or kind key, which native Crossplane overwrote",
+	fix: "Rename the data key (e.g. kind → flavour) in the EnvironmentConfigs and the patches that read it; " +
+		"natively the key always read as the internal Environment apiVersion/kind.",
+	match: func(c *ruleContext, d *Difference) (string, bool) {
+		ws := c.resourceWriters(d, func(p patch) bool {
+			return p.Type == patchFromEnvironment && (p.From == "kind" || p.From == "apiVersion")
+		})
+		if len(ws) == 0 {
+			return "", false
+		}
+		return fmt.Sprintf("%s reads the environment's %s, which native Crossplane set to the internal Environment's", ws[0], ws[0].From), true
 	},
 }
 

@@ -186,6 +186,47 @@ func TestGapRules(t *testing.T) {
 				"resource server spec.forProvider.volumeName: D7",
 			},
 		},
+		"ReadinessError": {
+			reason: "D20: a readiness check on a field of the wrong type fails the legacy reconcile; the pipeline warns",
+			dir:    "readiness-error",
+			want: []string{
+				"error: D20",
+				"synced counter: D20",
+				"condition Ready: D20",
+				"condition Synced: D20",
+			},
+		},
+		"LabelNotString": {
+			reason: "D37: a label value read from a number fails function-environment-configs; legacy printed it",
+			dir:    "label-not-string",
+			want: []string{
+				"error: D37",
+				"presence nop: D37",
+				"xr spec.environmentConfigRefs: D35",
+				"xr spec.resourceRefs: D37",
+				"condition Ready: D37",
+				"condition Synced: D37",
+			},
+		},
+		"SortMissing": {
+			reason: "D38: a selected EnvironmentConfig without the sort field fails legacy; the function sorts it first",
+			dir:    "sort-missing",
+			want: []string{
+				"error: D38",
+				"presence nop: D38",
+				"xr spec.resourceRefs: D38",
+				"condition Ready: D38",
+				"condition Synced: D38",
+			},
+		},
+		"EnvironmentKindKey": {
+			reason: "D42: a data key named kind reads as Environment natively and as the data in the pipeline",
+			dir:    "env-kind-key",
+			want: []string{
+				"resource nop spec.forProvider.flavour: D42",
+				"xr spec.environmentConfigRefs: D35",
+			},
+		},
 		"SelectorNoLabels": {
 			reason: "D36: a Single selector whose only label is absent fails legacy, the pipeline skips it",
 			dir:    "selector-no-labels",
