@@ -6,6 +6,8 @@ import (
 	"sort"
 
 	"github.com/pkg/errors"
+
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 )
 
 // AnnotationCompositionResourceName names a composed resource's template.
@@ -104,7 +106,7 @@ func ConnectionSecret(o *Outcome) map[string]any {
 	if xr == nil {
 		xr = o.XR
 	}
-	if ref, ok := nested(xr, "spec", "writeConnectionSecretToRef").(map[string]any); ok {
+	if ref, ok := jsonobj.Value(xr, "spec", "writeConnectionSecretToRef").(map[string]any); ok {
 		if n, ok := ref["name"].(string); ok {
 			md["name"] = n
 		}
@@ -113,7 +115,7 @@ func ConnectionSecret(o *Outcome) map[string]any {
 		}
 	}
 	if _, ok := md["name"]; !ok {
-		if n, ok := nested(xr, "metadata", "name").(string); ok {
+		if n, ok := jsonobj.Value(xr, "metadata", "name").(string); ok {
 			md["name"] = n
 		}
 	}
@@ -128,18 +130,6 @@ func ConnectionSecret(o *Outcome) map[string]any {
 		"type":       "connection.crossplane.io/v1alpha1",
 		"data":       data,
 	}
-}
-
-func nested(o map[string]any, path ...string) any {
-	var cur any = o
-	for _, p := range path {
-		m, ok := cur.(map[string]any)
-		if !ok {
-			return nil
-		}
-		cur = m[p]
-	}
-	return cur
 }
 
 // IncludeFullXR replaces the printed XR's spec and whole metadata with the

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/render"
 	"github.com/xpmigrate/xpmigrate/render/verify"
 )
@@ -260,28 +261,15 @@ func sampleKinds(legacy verify.Document, xrd map[string]any) map[string]bool {
 		if err != nil || o == nil || o["kind"] != "Composition" {
 			continue
 		}
-		if k := nestedStr(o, "spec", "compositeTypeRef", "kind"); k != "" {
+		if k := jsonobj.String(o, "spec", "compositeTypeRef", "kind"); k != "" {
 			out[k] = true
 		}
 		break
 	}
-	if k := nestedStr(xrd, "spec", "claimNames", "kind"); k != "" {
+	if k := jsonobj.String(xrd, "spec", "claimNames", "kind"); k != "" {
 		out[k] = true
 	}
 	return out
-}
-
-func nestedStr(o map[string]any, path ...string) string {
-	var cur any = o
-	for _, p := range path {
-		m, ok := cur.(map[string]any)
-		if !ok {
-			return ""
-		}
-		cur = m[p]
-	}
-	s, _ := cur.(string)
-	return s
 }
 
 // isTerminal reports whether w is a terminal.

@@ -14,6 +14,7 @@ import (
 	kjson "k8s.io/apimachinery/pkg/util/json"
 	"sigs.k8s.io/yaml"
 
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/render"
 )
 
@@ -266,30 +267,18 @@ func isLegacy(obj map[string]any) bool {
 }
 
 func nestedString(o map[string]any, path ...string) (string, bool) {
-	v := nested(o, path...)
+	v := jsonobj.Value(o, path...)
 	s, ok := v.(string)
 	return s, ok
 }
 
-func nested(o map[string]any, path ...string) any {
-	var cur any = o
-	for _, p := range path {
-		m, ok := cur.(map[string]any)
-		if !ok {
-			return nil
-		}
-		cur = m[p]
-	}
-	return cur
-}
-
 func nestedMap(o map[string]any, path ...string) map[string]any {
-	m, _ := nested(o, path...).(map[string]any)
+	m, _ := jsonobj.Value(o, path...).(map[string]any)
 	return m
 }
 
 func nestedSlice(o map[string]any, path ...string) []any {
-	s, _ := nested(o, path...).([]any)
+	s, _ := jsonobj.Value(o, path...).([]any)
 	return s
 }
 

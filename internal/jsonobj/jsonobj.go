@@ -98,3 +98,23 @@ func pruneNullsValue(v any) any {
 		return v
 	}
 }
+
+// Value returns the value at path (object keys only), or nil when a key is
+// missing or a step is not an object.
+func Value(o map[string]any, path ...string) any {
+	var cur any = o
+	for _, p := range path {
+		m, ok := cur.(map[string]any)
+		if !ok {
+			return nil
+		}
+		cur = m[p]
+	}
+	return cur
+}
+
+// String returns the string at path, or "" when there is none.
+func String(o map[string]any, path ...string) string {
+	s, _ := Value(o, path...).(string)
+	return s
+}

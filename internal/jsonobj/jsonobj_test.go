@@ -74,3 +74,19 @@ func TestPruneNulls(t *testing.T) {
 		t.Error("PruneNulls(...): modified its input")
 	}
 }
+
+func TestValue(t *testing.T) {
+	o := map[string]any{"metadata": map[string]any{"name": "x", "labels": map[string]any{"a": "b"}}, "n": int64(1)}
+	if got := String(o, "metadata", "name"); got != "x" {
+		t.Errorf("String(metadata.name): want x, got %q", got)
+	}
+	if got := String(o, "n"); got != "" {
+		t.Errorf("String(n): want \"\" for a number, got %q", got)
+	}
+	if got := Value(o, "n", "deeper"); got != nil {
+		t.Errorf("Value(n.deeper): want nil through a scalar, got %v", got)
+	}
+	if got := Value(o, "metadata", "labels"); !cmp.Equal(got, map[string]any{"a": "b"}) {
+		t.Errorf("Value(metadata.labels): got %v", got)
+	}
+}

@@ -29,7 +29,7 @@ func XRFromClaim(claim, xrd map[string]any) (map[string]any, error) {
 		return nil, errors.Errorf("XRD %q: spec.group and spec.names.kind are required", nameOf(xrd))
 	}
 	version := ""
-	vs, _ := nested(xrd, "spec", "versions").([]any)
+	vs, _ := jsonobj.Value(xrd, "spec", "versions").([]any)
 	for _, v := range vs {
 		vm, _ := v.(map[string]any)
 		n, _ := vm["name"].(string)

@@ -425,7 +425,7 @@ func withResourceRefs(xr map[string]any, c *native.Composition, observed []map[s
 	if len(observed) == 0 {
 		return xr
 	}
-	if refs, _ := nested(xr, "spec", "resourceRefs").([]any); len(refs) > 0 {
+	if refs, _ := jsonobj.Value(xr, "spec", "resourceRefs").([]any); len(refs) > 0 {
 		return xr
 	}
 	ref := func(o map[string]any) map[string]any {

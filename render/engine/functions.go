@@ -6,6 +6,7 @@ import (
 	"github.com/pkg/errors"
 
 	"github.com/xpmigrate/xpmigrate/environment"
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/render"
 	"github.com/xpmigrate/xpmigrate/render/builtin/environmentconfigs"
 	ptfn "github.com/xpmigrate/xpmigrate/render/builtin/patchandtransform"
@@ -73,7 +74,7 @@ func resolveFunctions(comp map[string]any, fnObjs []map[string]any, builtins Bui
 			c()
 		}
 	}
-	steps, _ := nested(comp, "spec", "pipeline").([]any)
+	steps, _ := jsonobj.Value(comp, "spec", "pipeline").([]any)
 	for _, s := range steps {
 		step, _ := s.(map[string]any)
 		fn, _ := nestedString(step, "functionRef", "name")
@@ -116,16 +117,4 @@ func resolveFunctions(comp map[string]any, fnObjs []map[string]any, builtins Bui
 		}
 	}
 	return fns, closeAll, nil
-}
-
-func nested(o map[string]any, path ...string) any {
-	var cur any = o
-	for _, p := range path {
-		m, ok := cur.(map[string]any)
-		if !ok {
-			return nil
-		}
-		cur = m[p]
-	}
-	return cur
 }

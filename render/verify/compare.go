@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/render"
 )
 
@@ -706,27 +707,6 @@ func unionKeys[V any](a, b map[string]V) []string {
 	return out
 }
 
-func stringAt(o map[string]any, path ...string) string {
-	var cur any = o
-	for _, p := range path {
-		m, ok := cur.(map[string]any)
-		if !ok {
-			return ""
-		}
-		cur = m[p]
-	}
-	s, _ := cur.(string)
-	return s
-}
+func stringAt(o map[string]any, path ...string) string { return jsonobj.String(o, path...) }
 
-func valueAt(o map[string]any, path ...string) any {
-	var cur any = o
-	for _, p := range path {
-		m, ok := cur.(map[string]any)
-		if !ok {
-			return nil
-		}
-		cur = m[p]
-	}
-	return cur
-}
+func valueAt(o map[string]any, path ...string) any { return jsonobj.Value(o, path...) }
