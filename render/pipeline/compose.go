@@ -180,14 +180,13 @@ func (e *engine) run(ctx context.Context, c *composition, fns Functions) (*Repor
 		if err := ctx.Err(); err != nil {
 			return e.fail(e.runStepError(err, s.Step))
 		}
-		req, err := e.request(s, d, fctx)
-		if err != nil {
-			return e.fail(err)
-		}
-
 		fn, ok := fns[s.FunctionRef.Name]
 		if !ok {
 			return e.fail(e.runStepError(errors.Errorf("unknown Function %q - does it exist in your Functions file?", s.FunctionRef.Name), s.Step))
+		}
+		req, err := e.request(s, d, fctx, tagged(fn))
+		if err != nil {
+			return e.fail(err)
 		}
 		rsp, err := runWithRequirements(ctx, fn, req, e.fetch, e.o.Dialect)
 		if err != nil {
@@ -215,7 +214,16 @@ func (e *engine) run(ctx context.Context, c *composition, fns Functions) (*Repor
 }
 
 // request builds the request for one step (pipeline spec §2.2 steps 1-4).
-func (e *engine) request(s step, d *fnv1.State, fctx *structpb.Struct) (*fnv1.RunFunctionRequest, error) {
+// tagged reports whether requests to r carry a meta.tag. Functions may use
+// the tag to cache responses; the built-ins only echo it, and hashing the
+// whole request for every call costs more than the rest of the request, so
+// they get none. Remote functions always get one.
+func tagged(r Runner) bool {
+	_, builtin := r.(interface{ Builtin() bool })
+	return !builtin
+}
+
+func (e *engine) request(s step, d *fnv1.State, fctx *structpb.Struct, tag bool) (*fnv1.RunFunctionRequest, error) {
 	req := &fnv1.RunFunctionRequest{Observed: e.state, Desired: d, Context: fctx}
 	if s.hasInput() {
 		in, err := structFromJSON(s.Input)
@@ -237,7 +245,7 @@ func (e *engine) request(s step, d *fnv1.State, fctx *structpb.Struct) (*fnv1.Ru
 		}
 		req.Credentials[cs.Name] = &fnv1.Credentials{Source: &fnv1.Credentials_CredentialData{CredentialData: &fnv1.CredentialData{Data: sec.Data}}}
 	}
-	if e.o.Profile == Reconciler {
+	if e.o.Profile == Reconciler && tag {
 		// Identical requests carry identical tags.
 		b, err := proto.MarshalOptions{Deterministic: true}.Marshal(req)
 		if err != nil {

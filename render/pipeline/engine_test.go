@@ -158,7 +158,7 @@ func TestRequest(t *testing.T) {
 func tagOf(t *testing.T, req *fnv1.RunFunctionRequest) string {
 	t.Helper()
 	e := &engine{o: Options{Profile: Reconciler}, state: req.GetObserved()}
-	r, err := e.request(step{Step: "s"}, req.GetDesired(), req.GetContext())
+	r, err := e.request(step{Step: "s"}, req.GetDesired(), req.GetContext(), true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -371,3 +371,18 @@ func TestCheckLoopback(t *testing.T) {
 		})
 	}
 }
+
+// TestBuiltinsGetNoTag pins that in-process built-ins are sent no meta.tag
+// (they would only echo it) while other functions get one.
+func TestBuiltinsGetNoTag(t *testing.T) {
+	if tagged(builtinRunner{}) {
+		t.Error("tagged(built-in): want false")
+	}
+	if !tagged(RunnerFn(nil)) {
+		t.Error("tagged(RunnerFn): want true")
+	}
+}
+
+type builtinRunner struct{ RunnerFn }
+
+func (builtinRunner) Builtin() bool { return true }

@@ -33,6 +33,10 @@ func New(v environment.FunctionVersion) *Function {
 	return &Function{fn: environment.Function{Version: v}}
 }
 
+// Builtin marks the function as running in process: the pipeline engine
+// sends it no meta.tag, which it would only echo.
+func (f *Function) Builtin() bool { return true }
+
 // RunFunction runs the function once.
 func (f *Function) RunFunction(_ context.Context, req *fnv1.RunFunctionRequest) (*fnv1.RunFunctionResponse, error) {
 	rsp := &fnv1.RunFunctionResponse{

@@ -31,6 +31,10 @@ var _ interface {
 	RunFunction(context.Context, *fnv1.RunFunctionRequest) (*fnv1.RunFunctionResponse, error)
 } = New()
 
+// Builtin marks the function as running in process: the pipeline engine
+// sends it no meta.tag, which it would only echo.
+func (Function) Builtin() bool { return true }
+
 // RunFunction runs the function once. It leaves req alone: the response
 // shares no map with it. It fails only when a value cannot be converted to or
 // from the protocol's types.
