@@ -43,7 +43,9 @@ FUZZ_TARGETS := \
 	./environment:FuzzSpec \
 	./environment:FuzzInput \
 	./convert:FuzzConvert \
-	./convert/yamledit:FuzzEncode
+	./convert/yamledit:FuzzEncode \
+	./convert/batch:FuzzCompilePattern \
+	./convert/batch:FuzzUnifiedDiff
 
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \
