@@ -30,6 +30,8 @@ var rules = []rule{
 	ruleSkippedRef,
 	ruleResourceRefsIndex,
 	ruleReadinessError,
+	ruleKindChange,
+	ruleControlledElsewhere,
 	ruleLabelNotString,
 	ruleSortMissing,
 	ruleEnvironmentGVKKeys,
@@ -537,6 +539,36 @@ var ruleReadinessError = rule{
 			return "", false
 		}
 		return fmt.Sprintf("legacy failed: %s; the pipeline reports a warning and the resource as not ready", l.Err), true
+	},
+}
+
+// D18: a template whose base kind differs from the existing resource's.
+var ruleKindChange = rule{
+	code:  "D18",
+	title: "a template's kind differs from the existing composed resource's",
+	fix: "Do not change a template's kind in place: add a template with a new name for the new kind " +
+		"and remove the old one, so the old resource is garbage-collected.",
+	match: func(c *ruleContext, _ *Difference) (string, bool) {
+		l, p := c.legacySide(), c.pipeSide()
+		if l.Err == nil || p.Err != nil || !strings.Contains(l.Err.Error(), "cannot change the kind of a composed resource") {
+			return "", false
+		}
+		return fmt.Sprintf("legacy refuses: %s; the pipeline reuses the name for the new kind and leaves the old object behind", l.Err), true
+	},
+}
+
+// D17: an existing composed resource controlled by another object.
+var ruleControlledElsewhere = rule{
+	code:  "D17",
+	title: "an existing composed resource is controlled by another object",
+	fix: "Find out which object controls the resource (its ownerReferences) and untangle the two " +
+		"XRs before migrating; neither engine should share a composed resource.",
+	match: func(c *ruleContext, _ *Difference) (string, bool) {
+		l, p := c.legacySide(), c.pipeSide()
+		if l.Err == nil || p.Err != nil || !strings.Contains(l.Err.Error(), "is not controlled by") {
+			return "", false
+		}
+		return fmt.Sprintf("legacy fails: %s; the pipeline does not see the resource and composes a new one", l.Err), true
 	},
 }
 

@@ -196,6 +196,27 @@ func TestGapRules(t *testing.T) {
 				"condition Synced: D20",
 			},
 		},
+		"KindChange": {
+			reason: "D18: an existing resource of another kind: legacy refuses, the pipeline reuses the name",
+			dir:    "kind-change",
+			want: []string{
+				"error: D18",
+				"presence store: D18",
+				"xr spec.resourceRefs[0].kind: D18",
+				"condition Ready: D18",
+				"condition Synced: D18",
+			},
+		},
+		"ControlledElsewhere": {
+			reason: "D17: an existing resource controlled by another XR: legacy fails, the pipeline composes a new one",
+			dir:    "controlled-elsewhere",
+			want: []string{
+				"error: D17",
+				"synced store: D17",
+				"condition Ready: D17",
+				"condition Synced: D17",
+			},
+		},
 		"LabelNotString": {
 			reason: "D37: a label value read from a number fails function-environment-configs; legacy printed it",
 			dir:    "label-not-string",
