@@ -123,6 +123,11 @@ func IsYAML11Special(s string) bool {
 	if s == "." || s == "_" {
 		return false
 	}
+	// Every number either pattern matches starts with a sign, a digit or a
+	// dot; most scalars do not, and the regexps are the expensive part.
+	if c := s[0]; (c < '0' || c > '9') && c != '-' && c != '+' && c != '.' {
+		return false
+	}
 	return yaml11Int.MatchString(s) || yaml11Float.MatchString(s)
 }
 
