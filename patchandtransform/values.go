@@ -99,40 +99,35 @@ func normalizeInPlace(v any) bool {
 	switch t := v.(type) {
 	case map[string]any:
 		for k, e := range t {
-			switch n := e.(type) {
-			case map[string]any, []any:
-				if !normalizeInPlace(n) {
-					return false
-				}
-			default:
-				nv, ok := normalizeScalar(n)
-				if !ok {
-					return false
-				}
-				if nv != nil || n != nil {
-					t[k] = nv
-				}
+			n, ok := normalizeElement(e)
+			if !ok {
+				return false
 			}
+			t[k] = n
 		}
 		return true
 	case []any:
 		for i, e := range t {
-			switch n := e.(type) {
-			case map[string]any, []any:
-				if !normalizeInPlace(n) {
-					return false
-				}
-			default:
-				nv, ok := normalizeScalar(n)
-				if !ok {
-					return false
-				}
-				t[i] = nv
+			n, ok := normalizeElement(e)
+			if !ok {
+				return false
 			}
+			t[i] = n
 		}
 		return true
 	}
 	return false
+}
+
+// normalizeElement normalises one value of an object or list: containers
+// in place, scalars by returning their normalised form.
+func normalizeElement(e any) (any, bool) {
+	switch n := e.(type) {
+	case map[string]any, []any:
+		return n, normalizeInPlace(n)
+	default:
+		return normalizeScalar(n)
+	}
 }
 
 // Below 2^53 every integral float64 prints as its exact integer.
