@@ -114,6 +114,12 @@ func DecodeObject(raw []byte) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
+	return DecodeJSONObject(j)
+}
+
+// DecodeJSONObject decodes what DecodeObject decodes once the document is
+// JSON: the output of sigs.k8s.io/yaml.YAMLToJSON. It returns nil for null.
+func DecodeJSONObject(j []byte) (map[string]any, error) {
 	if bytes.Equal(bytes.TrimSpace(j), []byte("null")) {
 		return nil, nil
 	}

@@ -171,8 +171,10 @@ func (r *runner) convert(ctx context.Context, f *scanned, data []byte, oc *outco
 		return oc
 	}
 	docStatus := map[int]string{}
+	docData := map[int]DocumentStatus{}
 	for _, d := range resp.Documents {
 		docStatus[d.Index] = d.Status
+		docData[d.Index] = d
 	}
 
 	diags := append([]Diagnostic(nil), resp.Diagnostics...)
@@ -205,7 +207,8 @@ func (r *runner) convert(ctx context.Context, f *scanned, data []byte, oc *outco
 			c.Before, c.After = before[c.Document], after[c.Document]
 		}
 		if r.o.Verify && c.Status == CompositionConverted {
-			c.Verification = r.verifyDoc(ctx, f, c, before[c.Document], after[c.Document])
+			d := docData[c.Document]
+			c.Verification = r.verifyDoc(ctx, f, c, before[c.Document], after[c.Document], d.Before, d.After)
 		}
 	}
 	oc.comps = comps
@@ -467,8 +470,11 @@ func hasError(ds []Diagnostic) bool {
 
 // verifyDoc runs the equivalence check for one converted Composition,
 // given its document before and after.
-func (r *runner) verifyDoc(ctx context.Context, f *scanned, c *CompositionResult, before, after string) *Verification {
+func (r *runner) verifyDoc(ctx context.Context, f *scanned, c *CompositionResult, before, after string, beforeJSON, afterJSON []byte) *Verification {
 	req := VerifyRequest{File: f.rel, Name: c.Name, Legacy: []byte(before), Converted: []byte(after), Synthesize: r.o.Synthesize, Target: r.o.Target}
+	if c.Item < 0 && f.format != "json" {
+		req.LegacyJSON, req.ConvertedJSON = beforeJSON, afterJSON
+	}
 	if c.Item >= 0 {
 		var err error
 		if req.Legacy, err = listItem(before, c.Item); err == nil {

@@ -86,6 +86,11 @@ const (
 type DocumentStatus struct {
 	Index  int
 	Status string
+	// Before and After optionally hold a converted document's data as
+	// kubectl reads it (sigs.k8s.io/yaml.YAMLToJSON of its text), before
+	// and after conversion, when the converter has them: verification
+	// then need not parse the documents again.
+	Before, After []byte
 }
 
 // A Converter converts the Compositions in one file and leaves everything
@@ -114,6 +119,10 @@ type VerifyRequest struct {
 	// Legacy and Converted are the Composition's YAML document before and
 	// after conversion (for an item of a List document, the item alone).
 	Legacy, Converted []byte
+	// LegacyJSON and ConvertedJSON optionally hold what Legacy and
+	// Converted mean, as kubectl reads them (JSON), when the converter
+	// said so.
+	LegacyJSON, ConvertedJSON []byte
 	// Samples are the XRs and claims found in the tree for this
 	// Composition, nearest first.
 	Samples []Sample

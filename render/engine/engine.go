@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"strings"
@@ -149,7 +148,7 @@ func Render(ctx context.Context, req Request, o Options) (*Result, error) {
 
 	res := &Result{Mode: mode}
 	observed := req.Observed
-	var prev []byte
+	var prev digest
 	for i := 0; i < loops; i++ {
 		out, err := step(ctx, xr, observed)
 		res.Outcome = out
@@ -163,11 +162,8 @@ func Render(ctx context.Context, req Request, o Options) (*Result, error) {
 			}
 			break
 		}
-		cur, err := fingerprint(out)
-		if err != nil {
-			return res, err
-		}
-		repeated := prev != nil && bytes.Equal(prev, cur)
+		cur := fingerprint(out)
+		repeated := i > 0 && prev == cur
 		if o.Observe != nil {
 			o.Observe(i+1, out, repeated)
 		}
@@ -300,18 +296,6 @@ func observedByName(observed []map[string]any, resName string) map[string]any {
 		}
 	}
 	return nil
-}
-
-// fingerprint is what must stop changing for a render to be stable: the
-// printed documents and the XR's connection details. encoding/json sorts
-// map keys, so equal outcomes give equal bytes.
-func fingerprint(out *render.Outcome) ([]byte, error) {
-	docs := []any{out.XR}
-	for _, cd := range render.SortedComposed(out.Composed) {
-		docs = append(docs, cd.Desired)
-	}
-	docs = append(docs, out.ConnectionDetails)
-	return json.Marshal(docs)
 }
 
 func pruneAll(objs []map[string]any) []map[string]any {

@@ -205,16 +205,21 @@ func Compare(legacy, pipeline Side, o CompareOptions) []Difference {
 		lr, pr := lok && lc.rendered(), pok && pc.rendered()
 		switch {
 		case lr && pr:
-			diffValues(nil, lc.desired, pc.desired, func(path Path, a, b *Value) {
+			if equalValues(lc.raw, pc.raw) {
+				// Normalising is a function of the value: equal as
+				// rendered, equal once normalised.
+				break
+			}
+			diffValues(nil, lc.desired(), pc.desired(), func(path Path, a, b *Value) {
 				add(Difference{Aspect: AspectResource, Resource: name, Path: path, Legacy: a, Pipeline: b})
 			})
 		case lr || pr:
 			d := Difference{Aspect: AspectPresence, Resource: name}
 			if lr {
-				d.Legacy = present(lc.desired)
+				d.Legacy = present(lc.desired())
 			}
 			if pr {
-				d.Pipeline = present(pc.desired)
+				d.Pipeline = present(pc.desired())
 			}
 			add(d)
 		}
@@ -289,12 +294,24 @@ type view struct {
 }
 
 type composedView struct {
-	desired       map[string]any
+	// raw is the desired object as rendered; desired is it normalised,
+	// built on first use: most resources are equal on both sides as
+	// rendered, and need no normalised copy.
+	raw           map[string]any
+	normalized    map[string]any
+	repl          replacer
 	isRendered    bool
 	ready, synced bool
 }
 
-func (c *composedView) rendered() bool { return c.isRendered && c.desired != nil }
+func (c *composedView) rendered() bool { return c.isRendered && c.raw != nil }
+
+func (c *composedView) desired() map[string]any {
+	if c.normalized == nil && c.raw != nil {
+		c.normalized = normalizeObject(c.raw, c.repl)
+	}
+	return c.normalized
+}
 
 type condition struct {
 	Status, Reason, Message string
@@ -326,7 +343,8 @@ func newView(s Side, names func(int) string, repl replacer, objName map[string]s
 			v.order = append(v.order, name)
 		}
 		v.composed[name] = &composedView{
-			desired:    normalizeObject(cd.Desired, repl),
+			raw:        cd.Desired,
+			repl:       repl,
 			isRendered: cd.Rendered,
 			ready:      cd.Ready,
 			synced:     cd.Synced,

@@ -27,6 +27,13 @@ type Document struct {
 
 	// Data is the file's content. The first Composition in it is used.
 	Data []byte
+
+	// JSON optionally holds what Data means, as kubectl reads it
+	// (sigs.k8s.io/yaml.YAMLToJSON of Data), when the caller already has
+	// it, as the converter does. It is used only when Data is a single
+	// document: Verify then decodes it instead of parsing Data again, and
+	// reads Data for line numbers only.
+	JSON []byte
 }
 
 // A Sample is one composite resource to render both Compositions for.
@@ -243,7 +250,17 @@ type composition struct {
 }
 
 func loadComposition(d Document) (*composition, error) {
-	for _, doc := range render.SplitDocuments(d.Data) {
+	docs := render.SplitDocuments(d.Data)
+	if len(d.JSON) > 0 && len(docs) == 1 {
+		obj, err := render.DecodeJSONObject(d.JSON)
+		if err != nil {
+			return nil, render.InvalidInput(errors.Wrapf(err, "%s: document 1 (line %d)", d.Path, docs[0].Line))
+		}
+		if obj != nil && obj["kind"] == "Composition" && obj["apiVersion"] == "apiextensions.crossplane.io/v1" {
+			return &composition{doc: d, obj: obj, raw: docs[0].Raw, line: docs[0].Line}, nil
+		}
+	}
+	for _, doc := range docs {
 		obj, err := render.DecodeObject(doc.Raw)
 		if err != nil {
 			return nil, render.InvalidInput(errors.Wrapf(err, "%s: document %d (line %d)", d.Path, doc.Index+1, doc.Line))
