@@ -206,7 +206,7 @@ func NewVerifier(renders bool) Verifier {
 type verifierAdapter struct{ renders bool }
 
 func (a verifierAdapter) Verify(ctx context.Context, req VerifyRequest) (*Verification, error) {
-	legacy := verify.Document{Path: req.File, Data: req.Legacy, JSON: req.LegacyJSON}
+	legacy := verify.Document{Path: req.File, Data: req.Legacy, JSON: req.LegacyJSON, Lines: req.LegacyLines}
 	converted := verify.Document{Path: req.File, Data: req.Converted, JSON: req.ConvertedJSON}
 	samples := make([]verify.Sample, 0, len(req.Samples)+req.Synthesize)
 	for _, s := range req.Samples {

@@ -139,6 +139,8 @@ type outcome struct {
 	file  FileResult
 	comps []CompositionResult
 	emit  bool // false for verbatim copies that went well
+	// write, when set, writes the file and completes the outcome.
+	write func()
 }
 
 // Run migrates the tree at o.Root. It returns an error only for problems
@@ -229,10 +231,30 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 			}
 		}
 	}()
+	// Writes wait for the disk (each is synced): they run beside the
+	// workers, a few at a time, so that the cores keep converting.
+	var writes sync.WaitGroup
+	writeSlots := make(chan struct{}, 4*o.Jobs)
 	r.parallel(ctx, len(r.files), func(i int) {
-		outs[i] = r.migrate(ctx, r.files[i])
-		ready <- i
+		oc := r.migrate(ctx, r.files[i])
+		w := oc.write
+		if w == nil {
+			outs[i] = oc
+			ready <- i
+			return
+		}
+		oc.write = nil
+		writeSlots <- struct{}{}
+		writes.Add(1)
+		go func() {
+			defer writes.Done()
+			w()
+			<-writeSlots
+			outs[i] = oc
+			ready <- i
+		}()
 	})
+	writes.Wait()
 	// Files the cancellation kept from starting.
 	for i := range outs {
 		if outs[i] == nil {

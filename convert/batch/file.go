@@ -252,6 +252,17 @@ func (r *runner) convert(ctx context.Context, f *scanned, data []byte, oc *outco
 	if changed {
 		final = out
 	}
+	// The write waits for the disk, not a core: the caller runs it
+	// while the next file converts.
+	oc.write = func() {
+		r.write(f, oc, data, out, final, changed)
+	}
+	return oc
+}
+
+// write writes a converted file as the run's mode says, and completes its
+// outcome.
+func (r *runner) write(f *scanned, oc *outcome, data, out, final []byte, changed bool) {
 	switch r.o.Write {
 	case WriteInPlace:
 		if !changed {
@@ -286,7 +297,6 @@ func (r *runner) convert(ctx context.Context, f *scanned, data []byte, oc *outco
 		}
 	}
 	r.keep(f, final)
-	return oc
 }
 
 // splitFile returns the text of each document of a file, by index.
@@ -474,6 +484,11 @@ func (r *runner) verifyDoc(ctx context.Context, f *scanned, c *CompositionResult
 	req := VerifyRequest{File: f.rel, Name: c.Name, Legacy: []byte(before), Converted: []byte(after), Synthesize: r.o.Synthesize, Target: r.o.Target}
 	if c.Item < 0 && f.format != "json" {
 		req.LegacyJSON, req.ConvertedJSON = beforeJSON, afterJSON
+		for _, d := range f.docs {
+			if d.index == c.Document && d.item < 0 && d.lines != nil {
+				req.LegacyLines = d.lines.line
+			}
+		}
 	}
 	if c.Item >= 0 {
 		var err error

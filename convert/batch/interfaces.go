@@ -123,6 +123,9 @@ type VerifyRequest struct {
 	// Converted mean, as kubectl reads them (JSON), when the converter
 	// said so.
 	LegacyJSON, ConvertedJSON []byte
+	// LegacyLines optionally locates nodes of Legacy, as
+	// verify.Document.Lines does, from the scan's parse.
+	LegacyLines func(path []any) (int, bool)
 	// Samples are the XRs and claims found in the tree for this
 	// Composition, nearest first.
 	Samples []Sample

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/pkg/errors"
@@ -38,6 +39,9 @@ type docInfo struct {
 	// patch-and-transform step will have once converted (1 after an
 	// environment-configs step, else 0).
 	ptStep int
+	// lines locates a legacy Composition's templates and patches, for
+	// verification reports.
+	lines *lineTable
 }
 
 // A scanned is one candidate file after the scan.
@@ -303,8 +307,121 @@ func slimDoc(r render.Document) (docInfo, bool, error) {
 	d := newDocInfo(r.Index, -1, r.Line, loose)
 	d.findings = docFindings(d, false)
 	d.ptStep = ptStepOf(loose)
+	if isLegacy(loose) {
+		d.lines = newLineTable(n.Content[0])
+	}
 	d.obj = slimComposition(loose)
 	return d, true, nil
+}
+
+// A lineTable records the lines of the nodes of a legacy Composition that
+// verification reports point at: spec.resources[i] and its
+// patches[j], and spec.environment.patches[j], with every node on the way.
+// Lines are 1-based within the document.
+type lineTable struct {
+	root  int
+	lines map[string]int
+}
+
+// lineRoutes are the paths the table covers; "#" stands for any index.
+var lineRoutes = [][]string{
+	{"spec", "resources", "#", "patches", "#"},
+	{"spec", "environment", "patches", "#"},
+}
+
+func newLineTable(root *yaml3.Node) *lineTable {
+	t := &lineTable{root: root.Line, lines: map[string]int{}}
+	for _, route := range lineRoutes {
+		t.record(root, route, "")
+	}
+	return t
+}
+
+// record walks route from n, as verification's own walk does: a key's
+// line is the key's, an item's the item's, aliases are followed, and the
+// first of duplicate keys counts.
+func (t *lineTable) record(n *yaml3.Node, route []string, key string) {
+	if len(route) == 0 {
+		return
+	}
+	n = resolve(n)
+	seg := route[0]
+	switch {
+	case seg == "#" && n.Kind == yaml3.SequenceNode:
+		for i, item := range n.Content {
+			k := key + lineKey(i)
+			t.lines[k] = item.Line
+			t.record(item, route[1:], k)
+		}
+	case seg != "#" && n.Kind == yaml3.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == seg {
+				k := key + lineKey(seg)
+				t.lines[k] = n.Content[i].Line
+				t.record(n.Content[i+1], route[1:], k)
+				return
+			}
+		}
+	}
+}
+
+func lineKey(seg any) string {
+	switch s := seg.(type) {
+	case string:
+		return "s" + s + "\x00"
+	case int:
+		return "i" + strconv.Itoa(s) + "\x00"
+	}
+	return "?\x00"
+}
+
+// line returns the line of the deepest node of path that exists (the
+// document's when none does), and false when path leaves the routes the
+// table covers.
+func (t *lineTable) line(path []any) (int, bool) {
+	covered := false
+	for _, route := range lineRoutes {
+		if onRoute(path, route) {
+			covered = true
+			break
+		}
+	}
+	if !covered {
+		return 0, false
+	}
+	keys := make([]string, len(path))
+	k := ""
+	for i, seg := range path {
+		k += lineKey(seg)
+		keys[i] = k
+	}
+	for i := len(keys) - 1; i >= 0; i-- {
+		if l, ok := t.lines[keys[i]]; ok {
+			return l, true
+		}
+	}
+	return t.root, true
+}
+
+func onRoute(path []any, route []string) bool {
+	if len(path) > len(route) {
+		return false
+	}
+	for i, seg := range path {
+		switch s := seg.(type) {
+		case int:
+			if route[i] != "#" {
+				return false
+			}
+		case string:
+			if route[i] == "#" || route[i] != s {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // slimComposition keeps what the index needs of a Composition.

@@ -7,7 +7,7 @@ import (
 // A lineIndex finds the line of a node in a Composition's file, for
 // reports that point at the template or patch a difference comes from.
 type lineIndex struct {
-	root *yaml.Node
+	c *composition
 	// offset is the document's first line in its file, less one.
 	offset int
 }
@@ -16,23 +16,35 @@ func newLineIndex(c *composition) lineIndex {
 	if c == nil {
 		return lineIndex{}
 	}
-	if c.lines != nil {
-		return *c.lines
+	return lineIndex{c: c, offset: c.line - 1}
+}
+
+// root parses the document on first use.
+func (c *composition) root() *yaml.Node {
+	if !c.parsed {
+		c.parsed = true
+		var doc yaml.Node
+		if err := yaml.Unmarshal(c.raw, &doc); err == nil && len(doc.Content) > 0 {
+			c.node = doc.Content[0]
+		}
 	}
-	l := lineIndex{offset: c.line - 1}
-	var doc yaml.Node
-	if err := yaml.Unmarshal(c.raw, &doc); err == nil && len(doc.Content) > 0 {
-		l.root = doc.Content[0]
-	}
-	c.lines = &l
-	return l
+	return c.node
 }
 
 // line returns the 1-based line in the file of the deepest node of path
 // (string keys, int indexes) that exists; the document's first line when
-// none does, 0 without a document.
+// none does, 0 without a document. Document.Lines answers when it can;
+// otherwise the document is parsed.
 func (l lineIndex) line(path []any) int {
-	n := l.root
+	if l.c == nil {
+		return 0
+	}
+	if l.c.doc.Lines != nil {
+		if n, ok := l.c.doc.Lines(path); ok {
+			return l.offset + n
+		}
+	}
+	n := l.c.root()
 	if n == nil {
 		return 0
 	}

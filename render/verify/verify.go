@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/pkg/errors"
+	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/xpmigrate/xpmigrate/environment"
 	"github.com/xpmigrate/xpmigrate/render"
@@ -34,6 +35,14 @@ type Document struct {
 	// document: Verify then decodes it instead of parsing Data again, and
 	// reads Data for line numbers only.
 	JSON []byte
+
+	// Lines optionally locates nodes of the Composition's document for
+	// reports, when the caller has parsed it already: given a path of
+	// string keys and int indexes, the 1-based line, within the
+	// document, of its deepest node that exists (of the document when
+	// none does), and true; false when it cannot tell, and Verify parses
+	// the document to find out.
+	Lines func(path []any) (int, bool)
 }
 
 // A Sample is one composite resource to render both Compositions for.
@@ -245,8 +254,9 @@ type composition struct {
 	raw []byte // the Composition's own document
 	// line is the document's first line in its file.
 	line int
-	// lines is built on first use.
-	lines *lineIndex
+	// node is the document parsed, on first use (see root).
+	node   *yaml.Node
+	parsed bool
 }
 
 func loadComposition(d Document) (*composition, error) {
