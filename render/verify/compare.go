@@ -205,9 +205,7 @@ func Compare(legacy, pipeline Side, o CompareOptions) []Difference {
 		lr, pr := lok && lc.rendered(), pok && pc.rendered()
 		switch {
 		case lr && pr:
-			if equalValues(lc.raw, pc.raw) {
-				// Normalising is a function of the value: equal as
-				// rendered, equal once normalised.
+			if sameNormalized(lc.raw, pc.raw, repl) {
 				break
 			}
 			diffValues(nil, lc.desired(), pc.desired(), func(path Path, a, b *Value) {
