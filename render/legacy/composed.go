@@ -43,6 +43,8 @@ type composedState struct {
 	synced, ready bool
 }
 
+// result is the composed resource's part of the outcome. It is called once,
+// when the reconcile ends.
 func (cs *composedState) result() render.ComposedResource {
 	r := render.ComposedResource{
 		Name:     cs.template.Name,
@@ -54,12 +56,15 @@ func (cs *composedState) result() render.ComposedResource {
 	if !cs.rendered {
 		return r
 	}
-	r.Desired = jsonobj.DeepCopy(cs.body)
+	// The reconcile is over: the outcome takes the objects, which
+	// nothing else holds (apply made body and applied copies of their
+	// own).
+	r.Desired = cs.body
 	if r.Desired == nil {
 		// Rendered, but the reconcile stopped before applying it.
-		r.Desired = jsonobj.DeepCopy(cs.desired.UnstructuredContent())
+		r.Desired = cs.desired.UnstructuredContent()
 	}
-	r.Applied = jsonobj.DeepCopy(cs.applied)
+	r.Applied = cs.applied
 	return r
 }
 

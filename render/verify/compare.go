@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -415,7 +416,7 @@ func generatedNames(out *render.Outcome, names func(int) string, repl *replacer,
 	}
 	for _, cd := range out.Composed {
 		name := resourceName(cd, names)
-		for _, obj := range []map[string]any{cd.Desired, cd.Applied} {
+		for _, obj := range [2]map[string]any{cd.Desired, cd.Applied} {
 			n, gn := stringAt(obj, "metadata", "name"), stringAt(obj, "metadata", "generateName")
 			if n == "" {
 				continue
@@ -572,13 +573,14 @@ func (r *replacer) add(from, to string) {
 		return
 	}
 	r.exact[from] = to
-	r.order = append(r.order, from)
-	sort.SliceStable(r.order, func(i, j int) bool {
-		if len(r.order[i]) != len(r.order[j]) {
-			return len(r.order[i]) > len(r.order[j])
+	// Longest first, then in lexical order.
+	i, _ := slices.BinarySearchFunc(r.order, from, func(e, t string) int {
+		if len(e) != len(t) {
+			return len(t) - len(e)
 		}
-		return r.order[i] < r.order[j]
+		return strings.Compare(e, t)
 	})
+	r.order = slices.Insert(r.order, i, from)
 }
 
 func (r replacer) replace(s string) string {
@@ -614,7 +616,15 @@ func normalizeRefs(refs []any) []any {
 
 func refKey(r any) string {
 	rm, _ := r.(map[string]any)
-	return fmt.Sprint(rm["apiVersion"], "/", rm["kind"], "/", rm["name"])
+	return refPart(rm["apiVersion"]) + "/" + refPart(rm["kind"]) + "/" + refPart(rm["name"])
+}
+
+// refPart writes a reference's field as fmt.Sprint does.
+func refPart(v any) string {
+	if s, ok := v.(string); ok {
+		return s
+	}
+	return fmt.Sprint(v)
 }
 
 // diffValues reports every leaf where a and b differ: object keys are
