@@ -144,8 +144,65 @@ type Response struct {
 // and an empty resource map are nil, as the wire cannot tell them from
 // absent ones.
 func Run(req Request) Response {
+	return Prepare(req.Input).Run(req)
+}
+
+// A Prepared is a function input read once for many runs: decoded,
+// validated and converted, with its patch sets resolved and its templates'
+// bases parsed. A Prepared is immutable and safe for concurrent use.
+type Prepared struct {
+	in        *Resources
+	templates []Template
+	bases     []base
+	envs      []pt.Patch
+
+	// err is the fatal error reading the input fails every run with.
+	err error
+}
+
+// base is a template's base parsed (BaseObject), or why it cannot be.
+type base struct {
+	object map[string]any
+	err    error
+}
+
+// Prepare reads input as Run does before it looks at anything else. A
+// problem with the input is not returned: every Run of the Prepared reports
+// it, as Run would.
+func Prepare(input map[string]any) *Prepared {
+	in, err := Decode(input)
+	if err != nil {
+		// The function SDK wraps the decoder's error twice on its way.
+		err = errors.Wrap(err, "cannot unmarshal JSON from *structpb.Struct into *v1beta1.Resources")
+		err = errors.Wrap(err, "cannot get function input *v1beta1.Resources from *v1.RunFunctionRequest")
+		return &Prepared{err: errors.Wrap(err, "cannot get Function input")}
+	}
+	if ferr := in.Validate(); ferr != nil {
+		return &Prepared{err: errors.Wrap(ferr, "invalid Function input")}
+	}
+	templates := in.Templates()
+	sets := in.CorePatchSets()
+	for i := range templates {
+		p, err := pt.ExpandPatchSets(sets, templates[i].Patches)
+		if err != nil {
+			return &Prepared{err: errors.Wrap(err, "cannot resolve PatchSets")}
+		}
+		templates[i].Patches = p
+	}
+	bases := make([]base, len(templates))
+	for i, t := range templates {
+		if len(t.Base) > 0 {
+			bases[i].object, bases[i].err = t.BaseObject()
+		}
+	}
+	return &Prepared{in: in, templates: templates, bases: bases, envs: in.EnvironmentPatches()}
+}
+
+// Run runs the function once with the prepared input, as Run does with
+// req.Input; req.Input itself is ignored.
+func (p *Prepared) Run(req Request) Response {
 	r := &run{}
-	desired, env, err := r.compose(req)
+	desired, env, err := r.compose(p, req)
 	if err != nil {
 		r.results = append(r.results, Result{Severity: SeverityFatal, Message: err.Error(), Target: TargetComposite})
 		return Response{Desired: req.Desired, Results: r.results, Context: req.Context}
@@ -173,17 +230,11 @@ type composed struct {
 
 // compose does the work of Run. A returned error is a fatal result, with its
 // full message.
-func (r *run) compose(req Request) (*State, map[string]any, error) {
-	in, err := Decode(req.Input)
-	if err != nil {
-		// The function SDK wraps the decoder's error twice on its way.
-		err = errors.Wrap(err, "cannot unmarshal JSON from *structpb.Struct into *v1beta1.Resources")
-		err = errors.Wrap(err, "cannot get function input *v1beta1.Resources from *v1.RunFunctionRequest")
-		return nil, nil, errors.Wrap(err, "cannot get Function input")
+func (r *run) compose(p *Prepared, req Request) (*State, map[string]any, error) {
+	if p.err != nil {
+		return nil, nil, p.err
 	}
-	if ferr := in.Validate(); ferr != nil {
-		return nil, nil, errors.Wrap(ferr, "invalid Function input")
-	}
+	in := p.in
 
 	oxr := fieldpath.Pave(object(req.Observed.Composite))
 	xr := &unstructured.Unstructured{Object: oxr.UnstructuredContent()}
@@ -210,19 +261,9 @@ func (r *run) compose(req Request) (*State, map[string]any, error) {
 		}
 	}
 
-	templates := in.Templates()
-	sets := in.CorePatchSets()
-	for i := range templates {
-		p, err := pt.ExpandPatchSets(sets, templates[i].Patches)
-		if err != nil {
-			return nil, nil, errors.Wrap(err, "cannot resolve PatchSets")
-		}
-		templates[i].Patches = p
-	}
-
 	env := fieldpath.Pave(environment(req.Context))
 
-	for i, p := range in.EnvironmentPatches() {
+	for i, p := range p.envs {
 		t := p.EffectiveType()
 		var from, to *fieldpath.Paved
 		switch t {
@@ -242,8 +283,8 @@ func (r *run) compose(req Request) (*State, map[string]any, error) {
 	}
 
 	skipped := 0
-	for _, t := range templates {
-		dcd, err := r.render(t, req.Observed.Resources, desired, oxr, dxr, env, conn)
+	for i, t := range p.templates {
+		dcd, err := r.render(t, p.bases[i], req.Observed.Resources, desired, oxr, dxr, env, conn)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -283,7 +324,7 @@ func (r *run) compose(req Request) (*State, map[string]any, error) {
 // render renders one template (pipeline spec §4.3 step 8). It returns nil
 // when the template is skipped, and an error for a fatal result. Connection
 // details extracted from the observed resource are merged into conn.
-func (r *run) render(t Template, observed map[string]Resource, desired map[string]composed, oxr, dxr, env *fieldpath.Paved, conn map[string][]byte) (*composed, error) {
+func (r *run) render(t Template, b base, observed map[string]Resource, desired map[string]composed, oxr, dxr, env *fieldpath.Paved, conn map[string][]byte) (*composed, error) {
 	var obj map[string]any
 	if len(t.Base) == 0 {
 		prev, ok := desired[t.Name]
@@ -294,11 +335,13 @@ func (r *run) render(t Template, observed map[string]Resource, desired map[strin
 		// which the function keeps when it copies the resource.
 		obj, _ = deepCopy(prev.object).(map[string]any)
 	} else {
-		o, err := t.BaseObject()
-		if err != nil {
-			return nil, errors.Wrapf(err, "cannot parse base template of composed resource %q", t.Name)
+		if b.err != nil {
+			return nil, errors.Wrapf(b.err, "cannot parse base template of composed resource %q", t.Name)
 		}
-		obj = o
+		// A copy of the parsed base is what parsing it again would give.
+		if b.object != nil {
+			obj, _ = deepCopy(b.object).(map[string]any)
+		}
 	}
 	out := &composed{object: obj}
 

@@ -18,12 +18,17 @@ import (
 const TTL = time.Minute
 
 // Function is function-patch-and-transform v0.10.8, in process. The zero
-// value is ready to use and safe for concurrent use.
-type Function struct{}
+// value is ready to use and safe for concurrent use; it reads every input
+// afresh.
+type Function struct {
+	inputs *inputCache
+}
 
-// New returns the function.
+// New returns the function. It remembers the last few inputs it read, so a
+// step's input that comes again (the same Struct, unchanged, as on every
+// reconcile of a render) is decoded, validated and converted only once.
 func New() *Function {
-	return &Function{}
+	return &Function{inputs: &inputCache{}}
 }
 
 // The pipeline engine calls built-in functions through this method alone.
@@ -38,16 +43,16 @@ func (Function) Builtin() bool { return true }
 // RunFunction runs the function once. It leaves req alone: the response
 // shares no map with it. It fails only when a value cannot be converted to or
 // from the protocol's types.
-func (Function) RunFunction(_ context.Context, req *fnv1.RunFunctionRequest) (*fnv1.RunFunctionResponse, error) {
+func (f Function) RunFunction(_ context.Context, req *fnv1.RunFunctionRequest) (*fnv1.RunFunctionResponse, error) {
+	input := f.inputs.prepare(req.GetInput())
 	in := function.Request{
 		Desired: fromState(req.GetDesired()),
-		Input:   fromStruct(req.GetInput()),
 		Context: fromStruct(req.GetContext()),
 	}
 	if o := fromState(req.GetObserved()); o != nil {
 		in.Observed = *o
 	}
-	out := function.Run(in)
+	out := input.Run(in)
 
 	rsp := &fnv1.RunFunctionResponse{
 		Meta: &fnv1.ResponseMeta{Tag: req.GetMeta().GetTag(), Ttl: durationpb.New(TTL)},
