@@ -25,8 +25,9 @@ type Function struct {
 }
 
 // New returns the function. It remembers the last few inputs it read, so a
-// step's input that comes again (the same Struct, unchanged, as on every
-// reconcile of a render) is decoded, validated and converted only once.
+// step's input that comes again (the same Struct, as on every reconcile of a
+// render) is decoded, validated and converted only once. Callers must not
+// change an input Struct they have sent: a new input is a new Struct.
 func New() *Function {
 	return &Function{inputs: &inputCache{}}
 }
