@@ -95,7 +95,9 @@ func applyFieldPath(d Dialect, p Patch, from, to *fieldpath.Paved) error {
 		// The function round-trips the transformed value through the
 		// Kubernetes decoder so that integers compare equal to the int64
 		// values already in the target when merging.
-		if out, err = Normalize(out); err != nil {
+		if c, ok := jsonCopy(out); ok {
+			out = c
+		} else if out, err = Normalize(out); err != nil {
 			return err
 		}
 	}
