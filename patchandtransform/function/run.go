@@ -201,7 +201,22 @@ func Prepare(input map[string]any) *Prepared {
 // Run runs the function once with the prepared input, as Run does with
 // req.Input; req.Input itself is ignored.
 func (p *Prepared) Run(req Request) Response {
-	r := &run{}
+	return p.run(&run{}, req)
+}
+
+// RunOwned is Run for a caller that hands over the objects of req and takes
+// the response's as they are, such as one that has just decoded req from a
+// RunFunctionRequest and will encode the response into a
+// RunFunctionResponse. The function reads req's observed objects in place
+// rather than copying them, so they must be wire values already (every
+// number a float64), and it still never modifies them. The response's
+// objects may share maps with req's, and may hold int64 numbers, which a
+// protobuf Struct holds as the same float64 a wire value would have.
+func (p *Prepared) RunOwned(req Request) Response {
+	return p.run(&run{owned: true}, req)
+}
+
+func (p *Prepared) run(r *run, req Request) Response {
 	desired, env, err := r.compose(p, req)
 	if err != nil {
 		r.results = append(r.results, Result{Severity: SeverityFatal, Message: err.Error(), Target: TargetComposite})
@@ -216,6 +231,33 @@ func (p *Prepared) Run(req Request) Response {
 // run holds what one call of Run reports besides its outcome.
 type run struct {
 	results []Result
+
+	// owned is set by RunOwned.
+	owned bool
+}
+
+// view returns a resource's object for reading only: a wire copy, or with
+// owned the object itself. Either way a missing object is an empty one.
+func (r *run) view(res *Resource) map[string]any {
+	if r.owned {
+		if res == nil || res.Resource == nil {
+			return map[string]any{}
+		}
+		return res.Resource
+	}
+	return object(res)
+}
+
+// wire returns an object for the response: a wire copy, or with owned the
+// object itself.
+func (r *run) wire(o map[string]any) map[string]any {
+	if r.owned {
+		if o == nil {
+			return map[string]any{}
+		}
+		return o
+	}
+	return wireCopy(o)
 }
 
 func (r *run) warn(err error) {
@@ -236,7 +278,7 @@ func (r *run) compose(p *Prepared, req Request) (*State, map[string]any, error) 
 	}
 	in := p.in
 
-	oxr := fieldpath.Pave(object(req.Observed.Composite))
+	oxr := fieldpath.Pave(r.view(req.Observed.Composite))
 	xr := &unstructured.Unstructured{Object: oxr.UnstructuredContent()}
 
 	var dreq *Resource
@@ -257,7 +299,7 @@ func (r *run) compose(p *Prepared, req Request) (*State, map[string]any, error) 
 	desired := map[string]composed{}
 	if req.Desired != nil {
 		for name, d := range req.Desired.Resources {
-			desired[name] = composed{object: object(&d), ready: d.Ready}
+			desired[name] = composed{object: r.view(&d), ready: d.Ready}
 		}
 	}
 
@@ -305,7 +347,7 @@ func (r *run) compose(p *Prepared, req Request) (*State, map[string]any, error) 
 		desired[xr.GetName()+"-connection-secret"] = composed{object: s, ready: ReadyTrue}
 	}
 
-	out := &State{Composite: &Resource{Resource: wireCopy(dxr.UnstructuredContent())}}
+	out := &State{Composite: &Resource{Resource: r.wire(dxr.UnstructuredContent())}}
 	if len(conn) > 0 {
 		out.Composite.ConnectionDetails = conn
 	}
@@ -315,10 +357,10 @@ func (r *run) compose(p *Prepared, req Request) (*State, map[string]any, error) 
 	if len(desired) > 0 {
 		out.Resources = make(map[string]Resource, len(desired))
 		for name, d := range desired {
-			out.Resources[name] = Resource{Resource: wireCopy(d.object), Ready: d.ready}
+			out.Resources[name] = Resource{Resource: r.wire(d.object), Ready: d.ready}
 		}
 	}
-	return out, wireCopy(env.UnstructuredContent()), nil
+	return out, r.wire(env.UnstructuredContent()), nil
 }
 
 // render renders one template (pipeline spec §4.3 step 8). It returns nil
@@ -350,7 +392,7 @@ func (r *run) render(t Template, b base, observed map[string]Resource, desired m
 	var ocd *fieldpath.Paved
 	o, exists := observed[t.Name]
 	if exists {
-		ocd = fieldpath.Pave(object(&o))
+		ocd = fieldpath.Pave(r.view(&o))
 
 		// Only the name and namespace of the observed resource are kept,
 		// removed when empty, so that the desired state stays an overlay.

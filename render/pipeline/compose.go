@@ -151,11 +151,18 @@ func newEngine(xr map[string]any, observed []map[string]any, o Options) (*engine
 	e.info = newXRInfo(e.xr)
 
 	for i, cd := range observed {
-		s, err := toStruct(cd)
-		if err != nil {
-			return nil, errors.Wrapf(err, "cannot build observed composed resource %d for RunFunctionRequest", i)
+		// The engine reads only strings, booleans and the shape of objects
+		// and lists from m. When cd converts directly, those are the same
+		// in cd as in what the Struct holds.
+		s, direct := structOf(cd)
+		m := cd
+		if !direct {
+			var err error
+			if s, err = toStruct(cd); err != nil {
+				return nil, errors.Wrapf(err, "cannot build observed composed resource %d for RunFunctionRequest", i)
+			}
+			m = s.AsMap()
 		}
-		m := s.AsMap()
 		name := nestedStringMap(m, "metadata", "annotations")[AnnotationCompositionResourceName]
 		if o.Profile == Reconciler {
 			// The reconciler reads composed resources through the XR's

@@ -53,7 +53,10 @@ func (f Function) RunFunction(_ context.Context, req *fnv1.RunFunctionRequest) (
 	if o := fromState(req.GetObserved()); o != nil {
 		in.Observed = *o
 	}
-	out := input.Run(in)
+	// The request's objects were just decoded from Structs and the
+	// response's are about to become Structs: the function may use them as
+	// they are.
+	out := input.RunOwned(in)
 
 	rsp := &fnv1.RunFunctionResponse{
 		Meta: &fnv1.ResponseMeta{Tag: req.GetMeta().GetTag(), Ttl: durationpb.New(TTL)},
