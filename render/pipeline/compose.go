@@ -132,7 +132,8 @@ type engine struct {
 }
 
 func newEngine(xr map[string]any, observed []map[string]any, o Options) (*engine, error) {
-	xs, err := toStruct(xr)
+	var b builder
+	xs, err := b.toStruct(xr)
 	if err != nil {
 		return nil, errors.Wrap(err, "cannot build observed composite resource for RunFunctionRequest")
 	}
@@ -154,11 +155,11 @@ func newEngine(xr map[string]any, observed []map[string]any, o Options) (*engine
 		// The engine reads only strings, booleans and the shape of objects
 		// and lists from m. When cd converts directly, those are the same
 		// in cd as in what the Struct holds.
-		s, direct := structOf(cd)
+		s, direct := b.structOf(cd)
 		m := cd
 		if !direct {
 			var err error
-			if s, err = toStruct(cd); err != nil {
+			if s, err = b.toStruct(cd); err != nil {
 				return nil, errors.Wrapf(err, "cannot build observed composed resource %d for RunFunctionRequest", i)
 			}
 			m = s.AsMap()

@@ -109,7 +109,8 @@ func stepOf(s *step, v any) bool {
 			if !ok || in == nil {
 				return false
 			}
-			if s.in, ok = plainStruct(in); !ok {
+			var b builder
+			if s.in, ok = b.plainStruct(in); !ok {
 				return false
 			}
 		case "credentials":
@@ -249,45 +250,45 @@ func plainJSON(v any) bool {
 // through JSON text would change or refuse: typed nils, strings and keys
 // that are not UTF-8, numbers JSON cannot hold, values that are not plain
 // JSON data.
-func plainStruct(m map[string]any) (*structpb.Struct, bool) {
-	fields := make(map[string]*structpb.Value, len(m))
+func (b *builder) plainStruct(m map[string]any) (*structpb.Struct, bool) {
+	s := b.a.Struct(len(m))
 	for k, e := range m {
 		if !utf8.ValidString(k) {
 			return nil, false
 		}
-		v, ok := plainValue(e)
+		v, ok := b.plainValue(e)
 		if !ok {
 			return nil, false
 		}
-		fields[k] = v
+		s.Fields[k] = v
 	}
-	return &structpb.Struct{Fields: fields}, true
+	return s, true
 }
 
-func plainValue(v any) (*structpb.Value, bool) {
+func (b *builder) plainValue(v any) (*structpb.Value, bool) {
 	switch t := v.(type) {
 	case map[string]any:
 		if t == nil {
 			return nil, false
 		}
-		s, ok := plainStruct(t)
+		s, ok := b.plainStruct(t)
 		if !ok {
 			return nil, false
 		}
-		return structpb.NewStructValue(s), true
+		return b.a.StructValue(s), true
 	case []any:
 		if t == nil {
 			return nil, false
 		}
 		vals := make([]*structpb.Value, len(t))
 		for i, e := range t {
-			ev, ok := plainValue(e)
+			ev, ok := b.plainValue(e)
 			if !ok {
 				return nil, false
 			}
 			vals[i] = ev
 		}
-		return structpb.NewListValue(&structpb.ListValue{Values: vals}), true
+		return b.a.ListValue(vals), true
 	}
-	return valueOf(v)
+	return b.valueOf(v)
 }
