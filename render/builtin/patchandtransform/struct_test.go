@@ -16,7 +16,7 @@ func TestNewStruct(t *testing.T) {
 	cases := map[string]map[string]any{
 		"Tree": {
 			"s": "x", "f": 1.5, "i": int64(1) << 60, "n": 3, "b": true, "z": nil, "nan": math.NaN(),
-			"o": map[string]any{"l": []any{1.0, "y", nil, map[string]any{}, []any{}}},
+			"o":      map[string]any{"l": []any{1.0, "y", nil, map[string]any{}, []any{}}},
 			"nilmap": map[string]any(nil), "nillist": []any(nil),
 		},
 		"Empty":      {},
