@@ -7,8 +7,8 @@ import (
 // Slabs start small and double up to maxSlab entries, so that a small tree
 // wastes little and a large one takes few allocations.
 const (
-	minSlab = 16
-	maxSlab = 512
+	minSlab = 8
+	maxSlab = 128
 )
 
 // An Alloc hands out Struct values from slabs. The zero value is ready to
