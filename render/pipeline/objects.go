@@ -234,12 +234,19 @@ func setNestedString(obj map[string]any, s string, path ...string) {
 	setNested(obj, s, path...)
 }
 
-// addStringMap merges add into the string map at path.
+// addStringMap merges add into the string map at path, as a new map. A
+// string map with a value that is not a string is unreadable
+// (nestedStringMap): then only add is kept.
 func addStringMap(obj map[string]any, add map[string]string, path ...string) {
-	m := nestedStringMap(obj, path...)
+	m := nestedMap(obj, path...)
 	out := make(map[string]any, len(m)+len(add))
 	for k, v := range m {
-		out[k] = v
+		s, ok := v.(string)
+		if !ok {
+			clear(out)
+			break
+		}
+		out[k] = s
 	}
 	for k, v := range add {
 		out[k] = v
