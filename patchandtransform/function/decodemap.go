@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"math"
 	"unicode/utf8"
+
+	"google.golang.org/protobuf/types/known/structpb"
 )
 
 // decodeMap reads the input straight from its JSON tree, giving what
@@ -22,8 +24,57 @@ func decodeMap(input map[string]any) (*Resources, bool) {
 	if input == nil {
 		return nil, false
 	}
+	return decodeTree(input)
+}
+
+// decodeStruct is decodeMap(input.AsMap()), reading the Struct in place.
+// Every reader below takes either form of a JSON value: Go values as
+// AsMap makes them, or the protobuf Values they are made from (see node).
+func decodeStruct(input *structpb.Struct) (*Resources, bool) {
+	if input == nil {
+		return nil, false
+	}
+	return decodeTree(input)
+}
+
+// node returns the JSON value v holds as the readers below take it: a
+// protobuf Value's scalar as AsInterface returns it, its object or list as
+// the protobuf message (nil messages read as empty, as AsInterface has
+// them). Anything else is returned as it is.
+func node(v any) any {
+	pv, ok := v.(*structpb.Value)
+	if !ok {
+		return v
+	}
+	switch k := pv.GetKind().(type) {
+	case *structpb.Value_StructValue:
+		if k.StructValue == nil {
+			return &structpb.Struct{}
+		}
+		return k.StructValue
+	case *structpb.Value_ListValue:
+		if k.ListValue == nil {
+			return &structpb.ListValue{}
+		}
+		return k.ListValue
+	}
+	return pv.AsInterface()
+}
+
+// plain returns v, which node has seen, as the Go value AsMap makes of it.
+func plain(v any) any {
+	switch t := v.(type) {
+	case *structpb.Struct:
+		return t.AsMap()
+	case *structpb.ListValue:
+		return t.AsSlice()
+	}
+	return v
+}
+
+func decodeTree(input any) (*Resources, bool) {
 	r := &Resources{}
-	for k, v := range input {
+	ok := members(input, func(k string, v any) bool {
 		var ok bool
 		switch k {
 		case "apiVersion":
@@ -39,9 +90,10 @@ func decodeMap(input map[string]any) (*Resources, bool) {
 		case "writeConnectionSecretToRef":
 			ok = decodePtr(v, &r.WriteConnectionSecretToRef, decodeConnectionSecretRef)
 		}
-		if !ok {
-			return nil, false
-		}
+		return ok
+	})
+	if !ok {
+		return nil, false
 	}
 	return r, true
 }
@@ -49,23 +101,32 @@ func decodeMap(input map[string]any) (*Resources, bool) {
 // members calls f for every member of the object v; it reports false when v
 // is not an object or f reports false. Null is an object without members.
 func members(v any, f func(k string, v any) bool) bool {
-	if v == nil {
+	switch m := node(v).(type) {
+	case nil:
 		return true
-	}
-	m, ok := v.(map[string]any)
-	if !ok || m == nil {
-		return false
-	}
-	for k, e := range m {
-		if !f(k, e) {
+	case map[string]any:
+		if m == nil {
 			return false
 		}
+		for k, e := range m {
+			if !f(k, e) {
+				return false
+			}
+		}
+		return true
+	case *structpb.Struct:
+		for k, e := range m.GetFields() {
+			if !f(k, e) {
+				return false
+			}
+		}
+		return true
 	}
-	return true
+	return false
 }
 
 func decodePtr[T any](v any, dst **T, f func(v any, dst *T) bool) bool {
-	if v == nil {
+	if node(v) == nil {
 		*dst = nil
 		return true
 	}
@@ -78,18 +139,29 @@ func decodePtr[T any](v any, dst **T, f func(v any, dst *T) bool) bool {
 }
 
 func decodeList[T any](v any, dst *[]T, f func(v any, dst *T) bool) bool {
-	if v == nil {
+	var l []any
+	switch t := node(v).(type) {
+	case nil:
 		*dst = nil
 		return true
-	}
-	l, ok := v.([]any)
-	if !ok || l == nil {
+	case []any:
+		if t == nil {
+			return false
+		}
+		l = t
+	case *structpb.ListValue:
+		vals := t.GetValues()
+		l = make([]any, len(vals))
+		for i, e := range vals {
+			l[i] = e
+		}
+	default:
 		return false
 	}
 	out := make([]T, len(l))
 	for i, e := range l {
 		// A null element leaves its zero value.
-		if e != nil && !f(e, &out[i]) {
+		if node(e) != nil && !f(e, &out[i]) {
 			return false
 		}
 	}
@@ -98,6 +170,7 @@ func decodeList[T any](v any, dst *[]T, f func(v any, dst *T) bool) bool {
 }
 
 func decodeString[T ~string](v any, dst *T) bool {
+	v = node(v)
 	if v == nil {
 		return true
 	}
@@ -110,6 +183,7 @@ func decodeString[T ~string](v any, dst *T) bool {
 }
 
 func decodeStringPtr[T ~string](v any, dst **T) bool {
+	v = node(v)
 	if v == nil {
 		*dst = nil
 		return true
@@ -129,7 +203,7 @@ const exactInt = 1 << 53
 // integer returns the integer a JSON number holds, when it is one that
 // JSON text would write as an integer and that float64 holds exactly.
 func integer(v any) (int64, bool) {
-	switch n := v.(type) {
+	switch n := node(v).(type) {
 	case float64:
 		if n != math.Trunc(n) || math.Abs(n) >= exactInt {
 			return 0, false
@@ -144,7 +218,7 @@ func integer(v any) (int64, bool) {
 }
 
 func decodeInt64Ptr(v any, dst **int64) bool {
-	if v == nil {
+	if node(v) == nil {
 		*dst = nil
 		return true
 	}
@@ -157,7 +231,7 @@ func decodeInt64Ptr(v any, dst **int64) bool {
 }
 
 func decodeIntPtr(v any, dst **int) bool {
-	if v == nil {
+	if node(v) == nil {
 		*dst = nil
 		return true
 	}
@@ -172,11 +246,12 @@ func decodeIntPtr(v any, dst **int) bool {
 
 // decodeJSON keeps a value as JSON text; null is empty.
 func decodeJSON(v any, dst *JSON) bool {
+	v = node(v)
 	if v == nil {
 		*dst = nil
 		return true
 	}
-	b, err := json.Marshal(v)
+	b, err := json.Marshal(plain(v))
 	if err != nil {
 		return false
 	}
@@ -231,11 +306,12 @@ func decodeTemplate(v any, t *ComposedTemplate) bool {
 		case "name":
 			return decodeString(v, &t.Name)
 		case "base":
+			v = node(v)
 			if v == nil {
 				t.Base = nil
 				return true
 			}
-			b, err := json.Marshal(v)
+			b, err := json.Marshal(plain(v))
 			if err != nil {
 				return false
 			}
@@ -360,12 +436,14 @@ func decodeMath(v any, m *MathTransform) bool {
 // decodeMapTransform reads the pairs. The plain decoder MapTransform uses
 // reads every member, whatever its name.
 func decodeMapTransform(v any, m *MapTransform) bool {
-	o, ok := v.(map[string]any)
-	if !ok || o == nil {
-		return false
+	v = node(v)
+	if o, ok := v.(map[string]any); !ok || o == nil {
+		if _, ok := v.(*structpb.Struct); !ok {
+			return false
+		}
 	}
-	m.Pairs = make(map[string]JSON, len(o))
-	for k, e := range o {
+	m.Pairs = map[string]JSON{}
+	return members(v, func(k string, e any) bool {
 		if !utf8.ValidString(k) {
 			return false
 		}
@@ -374,8 +452,8 @@ func decodeMapTransform(v any, m *MapTransform) bool {
 			return false
 		}
 		m.Pairs[k] = j
-	}
-	return true
+		return true
+	})
 }
 
 func decodeMatch(v any, m *MatchTransform) bool {

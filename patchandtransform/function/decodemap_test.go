@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"google.golang.org/protobuf/types/known/structpb"
 )
 
 // decodeText decodes input the way Decode does without decodeMap: through
@@ -129,6 +130,64 @@ func TestDecodeMap(t *testing.T) {
 			}
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("\n%s\ndecodeMap(...): -want, +got:\n%s", tc.reason, diff)
+			}
+			checkDecodeStruct(t, tc.input)
+		})
+	}
+}
+
+// checkDecodeStruct checks that decoding input as a Struct, in place, gives
+// what decoding the map the Struct makes gives.
+func checkDecodeStruct(t *testing.T, input map[string]any) {
+	t.Helper()
+	s, err := structpb.NewStruct(input)
+	if err != nil {
+		return
+	}
+	want, wantOK := decodeMap(s.AsMap())
+	got, gotOK := decodeStruct(s)
+	if gotOK != wantOK {
+		t.Fatalf("decodeStruct(...): got ok %t, decodeMap(AsMap) gives %t", gotOK, wantOK)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("decodeStruct(...): -want (decodeMap of AsMap), +got:\n%s", diff)
+	}
+}
+
+// TestDecodeStructValues covers what only a Struct can hold: numbers JSON
+// cannot, which AsMap turns into strings, and nil messages.
+func TestDecodeStructValues(t *testing.T) {
+	for name, s := range map[string]*structpb.Struct{
+		"NaNName": {Fields: map[string]*structpb.Value{"resources": structpb.NewListValue(&structpb.ListValue{Values: []*structpb.Value{
+			structpb.NewStructValue(&structpb.Struct{Fields: map[string]*structpb.Value{"name": structpb.NewNumberValue(math.NaN())}}),
+		}})}},
+		"InfInteger": {Fields: map[string]*structpb.Value{"resources": structpb.NewListValue(&structpb.ListValue{Values: []*structpb.Value{
+			structpb.NewStructValue(&structpb.Struct{Fields: map[string]*structpb.Value{"name": structpb.NewStringValue("a"), "readinessChecks": structpb.NewListValue(&structpb.ListValue{Values: []*structpb.Value{
+				structpb.NewStructValue(&structpb.Struct{Fields: map[string]*structpb.Value{"matchInteger": structpb.NewNumberValue(math.Inf(1))}}),
+			}})}}),
+		}})}},
+		"NilMessages": {Fields: map[string]*structpb.Value{
+			"environment": {Kind: &structpb.Value_StructValue{}},
+			"patchSets":   {Kind: &structpb.Value_ListValue{}},
+			"kind":        {},
+			"resources": structpb.NewListValue(&structpb.ListValue{Values: []*structpb.Value{
+				structpb.NewStructValue(&structpb.Struct{Fields: map[string]*structpb.Value{"name": structpb.NewStringValue("a"), "base": {Kind: &structpb.Value_StructValue{}}, "patches": structpb.NewListValue(&structpb.ListValue{Values: []*structpb.Value{
+					structpb.NewStructValue(&structpb.Struct{Fields: map[string]*structpb.Value{"transforms": structpb.NewListValue(&structpb.ListValue{Values: []*structpb.Value{
+						structpb.NewStructValue(&structpb.Struct{Fields: map[string]*structpb.Value{"type": structpb.NewStringValue("map"), "map": {Kind: &structpb.Value_StructValue{}}}}),
+						{},
+					}})}}),
+				}})}}),
+			}}),
+		}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			want, wantOK := decodeMap(s.AsMap())
+			got, gotOK := decodeStruct(s)
+			if gotOK != wantOK {
+				t.Fatalf("decodeStruct(...): got ok %t, decodeMap(AsMap) gives %t", gotOK, wantOK)
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("decodeStruct(...): -want (decodeMap of AsMap), +got:\n%s", diff)
 			}
 		})
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"google.golang.org/protobuf/types/known/structpb"
 )
 
 // FuzzDecodeJSON checks that whatever decodes can be validated and converted
@@ -34,6 +35,14 @@ func FuzzDecodeJSON(f *testing.F) {
 				}
 				if diff := cmp.Diff(want, got); diff != "" {
 					t.Fatalf("decodeMap(%s): -want, +got:\n%s", b, diff)
+				}
+			}
+			// So must reading it as a Struct.
+			if s, err := structpb.NewStruct(m); err == nil {
+				want, wantOK := decodeMap(s.AsMap())
+				got, gotOK := decodeStruct(s)
+				if gotOK != wantOK || !cmp.Equal(want, got) {
+					t.Fatalf("decodeStruct(%s) = %v, %t; decodeMap(AsMap) gives %v, %t", b, got, gotOK, want, wantOK)
 				}
 			}
 		}

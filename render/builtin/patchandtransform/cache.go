@@ -35,7 +35,7 @@ type cacheEntry struct {
 // A nil cache remembers nothing.
 func (c *inputCache) prepare(in *structpb.Struct) *function.Prepared {
 	if c == nil || in == nil {
-		return function.Prepare(fromStruct(in))
+		return function.PrepareStruct(in)
 	}
 	c.mu.Lock()
 	for _, e := range c.entries {
@@ -46,7 +46,7 @@ func (c *inputCache) prepare(in *structpb.Struct) *function.Prepared {
 	}
 	c.mu.Unlock()
 
-	p := function.Prepare(fromStruct(in))
+	p := function.PrepareStruct(in)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, e := range c.entries {
