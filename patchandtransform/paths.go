@@ -83,22 +83,29 @@ func nextField(path string, i int) (string, int) {
 	return path[i:end], end
 }
 
-// notFoundError is the error crossplane-runtime returns for a missing field:
-// the same text, and IsNotFound.
-type notFoundError struct{ msg string }
+// notFoundError is the error crossplane-runtime returns for a missing field
+// of a simple path, the one ending at end: the same text, and IsNotFound.
+// Most callers only ask IsNotFound, so the text is made when asked for.
+type notFoundError struct {
+	path string
+	end  int
+}
 
-func (e notFoundError) Error() string    { return e.msg }
+func (e notFoundError) Error() string {
+	var s fieldpath.Segments
+	for i := 0; i < e.end; {
+		var f string
+		f, i = nextField(e.path, i)
+		s = append(s, fieldpath.Field(f))
+	}
+	return fmt.Sprintf("%s: no such field", s)
+}
+
 func (e notFoundError) IsNotFound() bool { return true }
 
 // noSuchField is the error for the field at [0, end) of a simple path.
 func noSuchField(path string, end int) error {
-	var s fieldpath.Segments
-	for i := 0; i < end; {
-		var f string
-		f, i = nextField(path, i)
-		s = append(s, fieldpath.Field(f))
-	}
-	return notFoundError{msg: fmt.Sprintf("%s: no such field", s)}
+	return notFoundError{path: path, end: end}
 }
 
 // getValue is p.GetValue(path).
