@@ -137,7 +137,8 @@ func (x xrInfo) controllerRef() ownerRef {
 }
 
 // renderMetadata sets the metadata Crossplane derives from the XR on a
-// desired composed resource (pipeline spec §2.5 step 3 and §3.1).
+// desired composed resource (pipeline spec §2.5 step 3 and §3.1). It
+// updates cd's labels and annotations in place: cd must own them.
 func renderMetadata(cd map[string]any, x xrInfo, name string, p Profile) error {
 	annotations := map[string]string{AnnotationCompositionResourceName: name}
 	var labels map[string]string

@@ -234,22 +234,28 @@ func setNestedString(obj map[string]any, s string, path ...string) {
 	setNested(obj, s, path...)
 }
 
-// addStringMap merges add into the string map at path, as a new map. A
-// string map with a value that is not a string is unreadable
-// (nestedStringMap): then only add is kept.
+// addStringMap merges add into the string map at path. A map with a value
+// that is not a string is unreadable (nestedStringMap) and is replaced by
+// add alone. A readable map is updated in place: obj must own it.
 func addStringMap(obj map[string]any, add map[string]string, path ...string) {
-	m := nestedMap(obj, path...)
-	out := make(map[string]any, len(m)+len(add))
-	for k, v := range m {
-		s, ok := v.(string)
-		if !ok {
-			clear(out)
-			break
+	if m := nestedMap(obj, path...); m != nil && allStrings(m) {
+		for k, v := range add {
+			m[k] = v
 		}
-		out[k] = s
+		return
 	}
+	out := make(map[string]any, len(add))
 	for k, v := range add {
 		out[k] = v
 	}
 	setNested(obj, out, path...)
+}
+
+func allStrings(m map[string]any) bool {
+	for _, v := range m {
+		if _, ok := v.(string); !ok {
+			return false
+		}
+	}
+	return true
 }
