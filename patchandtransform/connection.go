@@ -144,12 +144,12 @@ func isConnectionDetailType(t ConnectionDetailType) bool {
 // other value as JSON. Numbers keep the type they have in the object, so an
 // int64 3 and a float64 3 both encode as `3` and 1.5 as `1.5`.
 func connectionValue(o *fieldpath.Paved, path string) ([]byte, error) {
-	if s, err := o.GetString(path); err == nil {
-		return []byte(s), nil
-	}
-	v, err := o.GetValue(path)
+	v, err := getValue(o, path)
 	if err != nil {
 		return nil, err
+	}
+	if s, ok := v.(string); ok {
+		return []byte(s), nil
 	}
 	return kjson.Marshal(v)
 }

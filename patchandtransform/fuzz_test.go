@@ -5,11 +5,12 @@ import (
 	"testing"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/fieldpath"
+	"github.com/google/go-cmp/cmp"
 )
 
 // FuzzFieldPath checks that any path crossplane-runtime parses prints back
-// to a path that parses to the same segments, and that reading and writing
-// any path never panics.
+// to a path that parses to the same segments, that reading and writing any
+// path never panics, and that getValue and setValue do what Paved does.
 func FuzzFieldPath(f *testing.F) {
 	for _, s := range []string{
 		"spec.str", "metadata.annotations[crossplane.io/external-name]", "spec.items[*].name",
@@ -37,9 +38,18 @@ func FuzzFieldPath(f *testing.F) {
 		}
 		o := map[string]any{"spec": map[string]any{"str": "x", "arr": []any{"a", nil}, "nul": nil}}
 		p := fieldpath.Pave(o)
-		_, _ = p.GetValue(path)
+		want, wantErr := p.GetValue(path)
+		got, gotErr := getValue(fieldpath.Pave(o), path)
+		if !cmp.Equal(want, got) || errText(wantErr) != errText(gotErr) || IsNotFound(wantErr) != IsNotFound(gotErr) {
+			t.Fatalf("getValue(%q) = %v, %v; GetValue gives %v, %v", path, got, gotErr, want, wantErr)
+		}
 		_, _ = p.ExpandWildcards(path)
-		_ = p.SetValue(path, "v")
+		mine := map[string]any{"spec": map[string]any{"str": "x", "arr": []any{"a", nil}, "nul": nil}}
+		wantErr = p.SetValue(path, "v")
+		gotErr = setValue(fieldpath.Pave(mine), path, "v")
+		if errText(wantErr) != errText(gotErr) || !cmp.Equal(o, mine) {
+			t.Fatalf("setValue(%q) = %v giving %v; SetValue gives %v giving %v", path, gotErr, mine, wantErr, o)
+		}
 	})
 }
 

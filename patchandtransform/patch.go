@@ -78,7 +78,7 @@ func applyFieldPath(d Dialect, p Patch, from, to *fieldpath.Paved) error {
 	}
 	toPath := p.EffectiveToFieldPath()
 
-	in, err := from.GetValue(fromPath)
+	in, err := getValue(from, fromPath)
 	if err != nil {
 		if d == Native && IsNotFound(err) && !p.Policy.Required() {
 			return nil
@@ -95,7 +95,9 @@ func applyFieldPath(d Dialect, p Patch, from, to *fieldpath.Paved) error {
 		// The function round-trips the transformed value through the
 		// Kubernetes decoder so that integers compare equal to the int64
 		// values already in the target when merging.
-		if out, err = Normalize(out); err != nil {
+		if c, ok := jsonCopy(out); ok {
+			out = c
+		} else if out, err = Normalize(out); err != nil {
 			return err
 		}
 	}
@@ -128,7 +130,7 @@ func applyCombine(d Dialect, p Patch, from, to *fieldpath.Paved) error {
 
 	vars := make([]any, len(p.Combine.Variables))
 	for i, v := range p.Combine.Variables {
-		val, err := from.GetValue(v.FromFieldPath)
+		val, err := getValue(from, v.FromFieldPath)
 		if err != nil {
 			// A missing variable makes the whole patch a no-op (or an error
 			// under Required), so a format never gets fewer inputs than
@@ -184,15 +186,6 @@ func patchToObject(path string, value any, to *fieldpath.Paved, mo *MergeOptions
 		return err
 	}
 	return normalizeTarget(to)
-}
-
-// mergeValue is fieldpath's MergeValue, which without merge options reads
-// the target only to discard what it read: then it is exactly SetValue.
-func mergeValue(to *fieldpath.Paved, path string, value any, mo *MergeOptions) error {
-	if mo == nil {
-		return to.SetValue(path, value)
-	}
-	return to.MergeValue(path, value, mo)
 }
 
 func patchToMultiple(path string, value any, to *fieldpath.Paved, mo *MergeOptions) error {

@@ -175,7 +175,7 @@ func runReadinessCheck(o *fieldpath.Paved, c ReadinessCheck) (bool, error) {
 	case ReadinessCheckTypeNone:
 		return true, nil
 	case ReadinessCheckTypeNonEmpty:
-		if _, err := o.GetValue(*c.FieldPath); err != nil {
+		if _, err := getValue(o, *c.FieldPath); err != nil {
 			return false, ignoreNotFound(err)
 		}
 		return true, nil

@@ -99,20 +99,24 @@ func normalizeInPlace(v any) bool {
 	switch t := v.(type) {
 	case map[string]any:
 		for k, e := range t {
-			n, ok := normalizeElement(e)
+			n, changed, ok := normalizeElement(e)
 			if !ok {
 				return false
 			}
-			t[k] = n
+			if changed {
+				t[k] = n
+			}
 		}
 		return true
 	case []any:
 		for i, e := range t {
-			n, ok := normalizeElement(e)
+			n, changed, ok := normalizeElement(e)
 			if !ok {
 				return false
 			}
-			t[i] = n
+			if changed {
+				t[i] = n
+			}
 		}
 		return true
 	}
@@ -120,13 +124,18 @@ func normalizeInPlace(v any) bool {
 }
 
 // normalizeElement normalises one value of an object or list: containers
-// in place, scalars by returning their normalised form.
-func normalizeElement(e any) (any, bool) {
+// in place, scalars by returning their normalised form. It reports whether
+// that form must replace the value: storing an unchanged value again is
+// wasted work.
+func normalizeElement(e any) (any, bool, bool) {
 	switch n := e.(type) {
+	case nil, string, bool, int64:
+		return n, false, true
 	case map[string]any, []any:
-		return n, normalizeInPlace(n)
+		return n, false, normalizeInPlace(n)
 	default:
-		return normalizeScalar(n)
+		s, ok := normalizeScalar(n)
+		return s, true, ok
 	}
 }
 

@@ -11,6 +11,9 @@ import (
 // as float64, after the trip through a protobuf Struct). A nil input is an
 // empty one, as an absent input is upstream; validation then rejects it.
 func Decode(input map[string]any) (*Resources, error) {
+	if r, ok := decodeMap(input); ok {
+		return r, nil
+	}
 	b, err := json.Marshal(input)
 	if err != nil {
 		return nil, errors.Wrap(err, "cannot marshal input to JSON")

@@ -38,6 +38,12 @@
 //		// t.Name, t.BaseObject(), t.Patches, ...
 //	}
 //
+// Run does all three, then renders. A caller that runs one input many
+// times (every reconcile of a render sends the same one) reads it once with
+// Prepare, or PrepareStruct for the protocol's Struct, and calls
+// Prepared.Run; a caller that owns the request's objects, having just
+// decoded them, calls Prepared.RunOwned, which reads them in place.
+//
 // An input of `resources: [{name: a, patches: [{fromFieldPath: spec.x,
 // policy: {mergeOptions: {}}}]}]` fails to decode (unknown member
 // mergeOptions); `resources: [{patches: []}]` decodes and fails validation

@@ -1,11 +1,16 @@
 package function
 
 import (
+	"encoding/json"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"google.golang.org/protobuf/types/known/structpb"
 )
 
 // FuzzDecodeJSON checks that whatever decodes can be validated and converted
-// without panicking.
+// without panicking, and that decoding the JSON tree directly agrees with
+// decoding its text.
 func FuzzDecodeJSON(f *testing.F) {
 	for _, s := range []string{
 		`{}`,
@@ -15,10 +20,33 @@ func FuzzDecodeJSON(f *testing.F) {
 		`{"resources":[{"name":"a","patches":[{"fromFieldPath":"a","transforms":[{"type":"match","match":{"patterns":[{"regexp":"("}]}},{"type":"map","map":{"a":null}}]}]}]}`,
 		`{"resources":[{"name":"a","readinessChecks":[{"type":"MatchCondition"}],"connectionDetails":[{"type":"FromValue"}]}]}`,
 		`{"resources":[],"writeConnectionSecretToRef":{"patches":[{"policy":{}}]}}`,
+		`{"apiVersion":"pt.fn.crossplane.io/v1beta1","kind":"Resources","patchSets":[{"name":"common","patches":[{"type":"FromCompositeFieldPath","fromFieldPath":"metadata.labels","toFieldPath":"metadata.labels","policy":{"toFieldPath":"MergeObjects"}}]}],"resources":[{"name":"b","base":{"apiVersion":"v1","kind":"K","spec":{"n":1,"s":"<&>"}},"patches":[{"type":"PatchSet","patchSetName":"common"},{"fromFieldPath":"spec.size","toFieldPath":"spec.size","transforms":[{"type":"map","map":{"small":"10","large":100}},{"type":"string","string":{"type":"Format","fmt":"%s-b"}},{"type":"math","math":{"type":"Multiply","multiply":2}}]}],"connectionDetails":[{"name":"arn","type":"FromFieldPath","fromFieldPath":"status.arn"}],"readinessChecks":[{"type":"None"},{"type":"MatchInteger","fieldPath":"a","matchInteger":-3}]}]}`,
 	} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
+		// Reading the tree directly must agree with reading its text.
+		var m map[string]any
+		if json.Unmarshal(b, &m) == nil {
+			if got, ok := decodeMap(m); ok {
+				want, err := decodeText(m)
+				if err != nil {
+					t.Fatalf("decodeMap(%s) read an input the text decoder rejects: %v", b, err)
+				}
+				if diff := cmp.Diff(want, got); diff != "" {
+					t.Fatalf("decodeMap(%s): -want, +got:\n%s", b, diff)
+				}
+			}
+			// So must reading it as a Struct.
+			if s, err := structpb.NewStruct(m); err == nil {
+				want, wantOK := decodeMap(s.AsMap())
+				got, gotOK := decodeStruct(s)
+				if gotOK != wantOK || !cmp.Equal(want, got) {
+					t.Fatalf("decodeStruct(%s) = %v, %t; decodeMap(AsMap) gives %v, %t", b, got, gotOK, want, wantOK)
+				}
+			}
+		}
+
 		r, err := DecodeJSON(b)
 		if err != nil {
 			return

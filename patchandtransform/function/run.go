@@ -5,6 +5,7 @@ import (
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/fieldpath"
 	"github.com/pkg/errors"
+	"google.golang.org/protobuf/types/known/structpb"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
@@ -144,8 +145,99 @@ type Response struct {
 // and an empty resource map are nil, as the wire cannot tell them from
 // absent ones.
 func Run(req Request) Response {
-	r := &run{}
-	desired, env, err := r.compose(req)
+	return Prepare(req.Input).Run(req)
+}
+
+// A Prepared is a function input read once for many runs: decoded,
+// validated and converted, with its patch sets resolved and its templates'
+// bases parsed. A Prepared is immutable and safe for concurrent use.
+type Prepared struct {
+	in        *Resources
+	templates []Template
+	bases     []base
+	envs      []pt.Patch
+
+	// err is the fatal error reading the input fails every run with.
+	err error
+}
+
+// base is a template's base parsed (BaseObject), or why it cannot be.
+type base struct {
+	object map[string]any
+	err    error
+}
+
+// Prepare reads input as Run does before it looks at anything else. A
+// problem with the input is not returned: every Run of the Prepared reports
+// it, as Run would.
+func Prepare(input map[string]any) *Prepared {
+	in, err := Decode(input)
+	if err != nil {
+		// The function SDK wraps the decoder's error twice on its way.
+		err = errors.Wrap(err, "cannot unmarshal JSON from *structpb.Struct into *v1beta1.Resources")
+		err = errors.Wrap(err, "cannot get function input *v1beta1.Resources from *v1.RunFunctionRequest")
+		return &Prepared{err: errors.Wrap(err, "cannot get Function input")}
+	}
+	return prepare(in)
+}
+
+// PrepareStruct is Prepare(input.AsMap()), for an input as the protocol
+// carries it; a nil input is a nil map. It reads the Struct in place when
+// it can, which spares building the map.
+func PrepareStruct(input *structpb.Struct) *Prepared {
+	if in, ok := decodeStruct(input); ok {
+		return prepare(in)
+	}
+	var m map[string]any
+	if input != nil {
+		m = input.AsMap()
+	}
+	return Prepare(m)
+}
+
+// prepare is Prepare after decoding.
+func prepare(in *Resources) *Prepared {
+	if ferr := in.Validate(); ferr != nil {
+		return &Prepared{err: errors.Wrap(ferr, "invalid Function input")}
+	}
+	templates := in.Templates()
+	sets := in.CorePatchSets()
+	for i := range templates {
+		p, err := pt.ExpandPatchSets(sets, templates[i].Patches)
+		if err != nil {
+			return &Prepared{err: errors.Wrap(err, "cannot resolve PatchSets")}
+		}
+		templates[i].Patches = p
+	}
+	bases := make([]base, len(templates))
+	for i, t := range templates {
+		if len(t.Base) > 0 {
+			bases[i].object, bases[i].err = t.BaseObject()
+		}
+	}
+	return &Prepared{in: in, templates: templates, bases: bases, envs: in.EnvironmentPatches()}
+}
+
+// Run runs the function once with the prepared input, as Run does with
+// req.Input; req.Input itself is ignored.
+func (p *Prepared) Run(req Request) Response {
+	return p.run(&run{}, req)
+}
+
+// RunOwned is Run for a caller that hands over the objects of req and takes
+// the response's as they are, such as one that has just decoded req from a
+// RunFunctionRequest and will encode the response into a
+// RunFunctionResponse. The function reads req's observed objects in place
+// rather than copying them, so they must be wire values already (every
+// number a float64), and it still never modifies them. The response's
+// objects may share maps with req's, and may hold int64 numbers, which a
+// protobuf Struct holds as the same float64 a wire value would have.
+func (p *Prepared) RunOwned(req Request) Response {
+	return p.run(&run{owned: true}, req)
+}
+
+func (p *Prepared) run(r *run, req Request) Response {
+	desired, env, err := r.compose(p, req)
 	if err != nil {
 		r.results = append(r.results, Result{Severity: SeverityFatal, Message: err.Error(), Target: TargetComposite})
 		return Response{Desired: req.Desired, Results: r.results, Context: req.Context}
@@ -159,6 +251,33 @@ func Run(req Request) Response {
 // run holds what one call of Run reports besides its outcome.
 type run struct {
 	results []Result
+
+	// owned is set by RunOwned.
+	owned bool
+}
+
+// view returns a resource's object for reading only: a wire copy, or with
+// owned the object itself. Either way a missing object is an empty one.
+func (r *run) view(res *Resource) map[string]any {
+	if r.owned {
+		if res == nil || res.Resource == nil {
+			return map[string]any{}
+		}
+		return res.Resource
+	}
+	return object(res)
+}
+
+// wire returns an object for the response: a wire copy, or with owned the
+// object itself.
+func (r *run) wire(o map[string]any) map[string]any {
+	if r.owned {
+		if o == nil {
+			return map[string]any{}
+		}
+		return o
+	}
+	return wireCopy(o)
 }
 
 func (r *run) warn(err error) {
@@ -173,19 +292,13 @@ type composed struct {
 
 // compose does the work of Run. A returned error is a fatal result, with its
 // full message.
-func (r *run) compose(req Request) (*State, map[string]any, error) {
-	in, err := Decode(req.Input)
-	if err != nil {
-		// The function SDK wraps the decoder's error twice on its way.
-		err = errors.Wrap(err, "cannot unmarshal JSON from *structpb.Struct into *v1beta1.Resources")
-		err = errors.Wrap(err, "cannot get function input *v1beta1.Resources from *v1.RunFunctionRequest")
-		return nil, nil, errors.Wrap(err, "cannot get Function input")
+func (r *run) compose(p *Prepared, req Request) (*State, map[string]any, error) {
+	if p.err != nil {
+		return nil, nil, p.err
 	}
-	if ferr := in.Validate(); ferr != nil {
-		return nil, nil, errors.Wrap(ferr, "invalid Function input")
-	}
+	in := p.in
 
-	oxr := fieldpath.Pave(object(req.Observed.Composite))
+	oxr := fieldpath.Pave(r.view(req.Observed.Composite))
 	xr := &unstructured.Unstructured{Object: oxr.UnstructuredContent()}
 
 	var dreq *Resource
@@ -206,23 +319,13 @@ func (r *run) compose(req Request) (*State, map[string]any, error) {
 	desired := map[string]composed{}
 	if req.Desired != nil {
 		for name, d := range req.Desired.Resources {
-			desired[name] = composed{object: object(&d), ready: d.Ready}
+			desired[name] = composed{object: r.view(&d), ready: d.Ready}
 		}
-	}
-
-	templates := in.Templates()
-	sets := in.CorePatchSets()
-	for i := range templates {
-		p, err := pt.ExpandPatchSets(sets, templates[i].Patches)
-		if err != nil {
-			return nil, nil, errors.Wrap(err, "cannot resolve PatchSets")
-		}
-		templates[i].Patches = p
 	}
 
 	env := fieldpath.Pave(environment(req.Context))
 
-	for i, p := range in.EnvironmentPatches() {
+	for i, p := range p.envs {
 		t := p.EffectiveType()
 		var from, to *fieldpath.Paved
 		switch t {
@@ -242,8 +345,8 @@ func (r *run) compose(req Request) (*State, map[string]any, error) {
 	}
 
 	skipped := 0
-	for _, t := range templates {
-		dcd, err := r.render(t, req.Observed.Resources, desired, oxr, dxr, env, conn)
+	for i, t := range p.templates {
+		dcd, err := r.render(t, p.bases[i], req.Observed.Resources, desired, oxr, dxr, env, conn)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -264,7 +367,7 @@ func (r *run) compose(req Request) (*State, map[string]any, error) {
 		desired[xr.GetName()+"-connection-secret"] = composed{object: s, ready: ReadyTrue}
 	}
 
-	out := &State{Composite: &Resource{Resource: wireCopy(dxr.UnstructuredContent())}}
+	out := &State{Composite: &Resource{Resource: r.wire(dxr.UnstructuredContent())}}
 	if len(conn) > 0 {
 		out.Composite.ConnectionDetails = conn
 	}
@@ -274,16 +377,16 @@ func (r *run) compose(req Request) (*State, map[string]any, error) {
 	if len(desired) > 0 {
 		out.Resources = make(map[string]Resource, len(desired))
 		for name, d := range desired {
-			out.Resources[name] = Resource{Resource: wireCopy(d.object), Ready: d.ready}
+			out.Resources[name] = Resource{Resource: r.wire(d.object), Ready: d.ready}
 		}
 	}
-	return out, wireCopy(env.UnstructuredContent()), nil
+	return out, r.wire(env.UnstructuredContent()), nil
 }
 
 // render renders one template (pipeline spec §4.3 step 8). It returns nil
 // when the template is skipped, and an error for a fatal result. Connection
 // details extracted from the observed resource are merged into conn.
-func (r *run) render(t Template, observed map[string]Resource, desired map[string]composed, oxr, dxr, env *fieldpath.Paved, conn map[string][]byte) (*composed, error) {
+func (r *run) render(t Template, b base, observed map[string]Resource, desired map[string]composed, oxr, dxr, env *fieldpath.Paved, conn map[string][]byte) (*composed, error) {
 	var obj map[string]any
 	if len(t.Base) == 0 {
 		prev, ok := desired[t.Name]
@@ -294,11 +397,13 @@ func (r *run) render(t Template, observed map[string]Resource, desired map[strin
 		// which the function keeps when it copies the resource.
 		obj, _ = deepCopy(prev.object).(map[string]any)
 	} else {
-		o, err := t.BaseObject()
-		if err != nil {
-			return nil, errors.Wrapf(err, "cannot parse base template of composed resource %q", t.Name)
+		if b.err != nil {
+			return nil, errors.Wrapf(b.err, "cannot parse base template of composed resource %q", t.Name)
 		}
-		obj = o
+		// A copy of the parsed base is what parsing it again would give.
+		if b.object != nil {
+			obj, _ = deepCopy(b.object).(map[string]any)
+		}
 	}
 	out := &composed{object: obj}
 
@@ -307,7 +412,7 @@ func (r *run) render(t Template, observed map[string]Resource, desired map[strin
 	var ocd *fieldpath.Paved
 	o, exists := observed[t.Name]
 	if exists {
-		ocd = fieldpath.Pave(object(&o))
+		ocd = fieldpath.Pave(r.view(&o))
 
 		// Only the name and namespace of the observed resource are kept,
 		// removed when empty, so that the desired state stays an overlay.

@@ -34,7 +34,9 @@ func envContext(t *testing.T, y string) map[string]any {
 }
 
 // checkRun runs req twice, which also shows that Run leaves its request
-// alone, and compares both responses with want.
+// alone, and compares both responses with want. Then it runs a copy of req
+// with RunOwned, checks that the copy is left alone too, and compares the
+// response, as wire values, with want.
 func checkRun(t *testing.T, reason string, req Request, want Response) {
 	t.Helper()
 	for i := range 2 {
@@ -43,6 +45,67 @@ func checkRun(t *testing.T, reason string, req Request, want Response) {
 			t.Errorf("\n%s\nRun(...) call %d: -want, +got:\n%s", reason, i+1, diff)
 		}
 	}
+	owned := copyRequest(req)
+	got := wireResponse(Prepare(owned.Input).RunOwned(owned))
+	if diff := cmp.Diff(req, owned, cmpopts.EquateEmpty()); diff != "" {
+		t.Errorf("\n%s\nRunOwned(...): modified its request: -before, +after:\n%s", reason, diff)
+	}
+	if diff := cmp.Diff(want, got, cmpopts.EquateEmpty()); diff != "" {
+		t.Errorf("\n%s\nRunOwned(...): -want, +got (as wire values):\n%s", reason, diff)
+	}
+}
+
+func copyRequest(req Request) Request {
+	obj := func(o map[string]any) map[string]any {
+		c, _ := deepCopy(o).(map[string]any)
+		if o == nil {
+			return nil
+		}
+		return c
+	}
+	state := func(s *State) *State {
+		if s == nil {
+			return nil
+		}
+		out := &State{}
+		if s.Composite != nil {
+			c := *s.Composite
+			c.Resource = obj(c.Resource)
+			out.Composite = &c
+		}
+		if s.Resources != nil {
+			out.Resources = map[string]Resource{}
+			for n, r := range s.Resources {
+				r.Resource = obj(r.Resource)
+				out.Resources[n] = r
+			}
+		}
+		return out
+	}
+	return Request{Observed: *state(&req.Observed), Desired: state(req.Desired), Input: obj(req.Input), Context: obj(req.Context)}
+}
+
+func wireResponse(rsp Response) Response {
+	if rsp.Desired != nil {
+		d := &State{}
+		if c := rsp.Desired.Composite; c != nil {
+			cc := *c
+			cc.Resource = wireCopy(c.Resource)
+			d.Composite = &cc
+		}
+		if rsp.Desired.Resources != nil {
+			d.Resources = map[string]Resource{}
+			for n, r := range rsp.Desired.Resources {
+				r.Resource = wireCopy(r.Resource)
+				d.Resources[n] = r
+			}
+		}
+		rsp.Desired = d
+	}
+	if rsp.Context != nil {
+		rsp.Context = wireCopy(rsp.Context)
+	}
+	return rsp
 }
 
 func TestRun(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 	"testing"
 
 	"github.com/xpmigrate/xpmigrate/render"
@@ -92,4 +93,123 @@ func BenchmarkRender(b *testing.B) {
 			})
 		}
 	}
+}
+
+// convertedComposition is what `xpmigrate convert` makes of the legacy
+// composition the migrate benchmark generates (convert/batch's
+// benchComposition) with n resources: one function-patch-and-transform step
+// whose templates each have a PatchSet (two patches, one merging labels), a
+// map and a format transform, a status write, a connection detail and a
+// readiness check.
+func convertedComposition(n int) string {
+	var b strings.Builder
+	b.WriteString(`apiVersion: apiextensions.crossplane.io/v1
+kind: Composition
+metadata:
+  name: xthings-0.bench.example.org
+  labels:
+    provider: aws
+spec:
+  compositeTypeRef:
+    apiVersion: bench.example.org/v1
+    kind: XThing0
+  writeConnectionSecretsToNamespace: crossplane-system
+  mode: Pipeline
+  pipeline:
+  - step: patch-and-transform
+    functionRef:
+      name: function-patch-and-transform
+    input:
+      apiVersion: pt.fn.crossplane.io/v1beta1
+      kind: Resources
+      patchSets:
+      - name: common
+        patches:
+        - type: FromCompositeFieldPath
+          fromFieldPath: spec.region
+          toFieldPath: spec.forProvider.region
+        - type: FromCompositeFieldPath
+          fromFieldPath: metadata.labels
+          toFieldPath: metadata.labels
+          policy:
+            toFieldPath: MergeObjects
+      resources:
+`)
+	for r := 0; r < n; r++ {
+		fmt.Fprintf(&b, `      - name: bucket-%[1]d
+        base:
+          apiVersion: s3.aws.upbound.io/v1beta1
+          kind: Bucket
+          spec:
+            forProvider:
+              region: us-east-1
+              tags:
+                team: platform
+        patches:
+        - type: PatchSet
+          patchSetName: common
+        - type: FromCompositeFieldPath
+          fromFieldPath: spec.size
+          toFieldPath: spec.forProvider.size
+          transforms:
+          - type: map
+            map:
+              small: "10"
+              large: "100"
+        - type: FromCompositeFieldPath
+          fromFieldPath: metadata.name
+          toFieldPath: metadata.annotations[crossplane.io/external-name]
+          transforms:
+          - type: string
+            string:
+              type: Format
+              fmt: "%%s-bucket-%[1]d"
+        - type: ToCompositeFieldPath
+          fromFieldPath: status.atProvider.arn
+          toFieldPath: status.bucket%[1]dArn
+        connectionDetails:
+        - name: arn-%[1]d
+          type: FromFieldPath
+          fromFieldPath: status.atProvider.arn
+        readinessChecks:
+        - type: None
+`, r)
+	}
+	return b.String()
+}
+
+// BenchmarkRenderConverted renders a converted 20-resource composition until
+// it is stable (3 reconciles), as `xpmigrate migrate --verify` renders the
+// pipeline side of each composition. Divide ns/op by 3 for the cost of one
+// reconcile.
+func BenchmarkRenderConverted(b *testing.B) {
+	comp, err := render.DecodeObject([]byte(convertedComposition(20)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	xr, err := render.DecodeObject([]byte(`apiVersion: bench.example.org/v1
+kind: XThing0
+metadata:
+  name: thing-0
+  labels:
+    team: a
+spec:
+  region: eu-west-1
+  size: large
+`))
+	if err != nil {
+		b.Fatal(err)
+	}
+	req := Request{XR: xr, Composition: comp}
+	b.ReportAllocs()
+	for b.Loop() {
+		res, err := Render(context.Background(), req, Options{UntilStable: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if res.Loops != 3 || !res.Stable {
+			b.Fatalf("rendered %d reconciles (stable %t), want 3 and stable", res.Loops, res.Stable)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/3/1e6, "ms/reconcile")
 }

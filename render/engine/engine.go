@@ -230,8 +230,10 @@ func newPipeline(req Request, o Options) (func(context.Context, map[string]any, 
 	if o.Target == "v2" {
 		po.Dialect = pipeline.V2
 	}
+	// Every reconcile composes with the same Composition: read it once.
+	c := pipeline.NewComposer(req.Composition)
 	return func(ctx context.Context, xr map[string]any, observed []map[string]any) (*render.Outcome, error) {
-		return pipeline.Compose(ctx, xr, req.Composition, observed, fns, po)
+		return c.Compose(ctx, xr, observed, fns, po)
 	}, closeFns, nil
 }
 

@@ -70,15 +70,49 @@ func Compose(ctx context.Context, xr, comp map[string]any, observed []map[string
 // requirements that do not settle) returns a Report too: its events, results
 // and conditions gathered so far, and EffectiveXR with Synced=False.
 func ComposeReport(ctx context.Context, xr, comp map[string]any, observed []map[string]any, fns Functions, o Options) (*Report, error) {
-	c, err := parseComposition(comp, xr)
-	if err != nil {
+	return NewComposer(comp).ComposeReport(ctx, xr, observed, fns, o)
+}
+
+// A Composer composes with one Composition again and again, as successive
+// reconciles do. It reads the Composition, step inputs included, once; the
+// Composition must not change while the Composer is in use. A Composer is
+// safe for concurrent use.
+type Composer struct {
+	c   *composition
+	err error
+}
+
+// NewComposer returns a Composer for the Composition object comp. A
+// Composition it cannot read fails every call, with the error Compose would
+// return.
+func NewComposer(comp map[string]any) *Composer {
+	c, err := decodeComposition(comp)
+	return &Composer{c: c, err: err}
+}
+
+// Compose is the package's Compose with the Composer's Composition.
+func (p *Composer) Compose(ctx context.Context, xr map[string]any, observed []map[string]any, fns Functions, o Options) (*render.Outcome, error) {
+	r, err := p.ComposeReport(ctx, xr, observed, fns, o)
+	if r == nil {
+		return nil, err
+	}
+	return &r.Outcome, err
+}
+
+// ComposeReport is the package's ComposeReport with the Composer's
+// Composition.
+func (p *Composer) ComposeReport(ctx context.Context, xr map[string]any, observed []map[string]any, fns Functions, o Options) (*Report, error) {
+	if p.err != nil {
+		return nil, p.err
+	}
+	if err := p.c.check(xr); err != nil {
 		return nil, err
 	}
 	e, err := newEngine(xr, observed, o)
 	if err != nil {
 		return nil, err
 	}
-	return e.run(ctx, c, fns)
+	return e.run(ctx, p.c, fns)
 }
 
 // An engine holds the state of one Compose.
@@ -98,7 +132,8 @@ type engine struct {
 }
 
 func newEngine(xr map[string]any, observed []map[string]any, o Options) (*engine, error) {
-	xs, err := toStruct(xr)
+	var b builder
+	xs, err := b.toStruct(xr)
 	if err != nil {
 		return nil, errors.Wrap(err, "cannot build observed composite resource for RunFunctionRequest")
 	}
@@ -117,11 +152,18 @@ func newEngine(xr map[string]any, observed []map[string]any, o Options) (*engine
 	e.info = newXRInfo(e.xr)
 
 	for i, cd := range observed {
-		s, err := toStruct(cd)
-		if err != nil {
-			return nil, errors.Wrapf(err, "cannot build observed composed resource %d for RunFunctionRequest", i)
+		// The engine reads only strings, booleans and the shape of objects
+		// and lists from m. When cd converts directly, those are the same
+		// in cd as in what the Struct holds.
+		s, direct := b.structOf(cd)
+		m := cd
+		if !direct {
+			var err error
+			if s, err = b.toStruct(cd); err != nil {
+				return nil, errors.Wrapf(err, "cannot build observed composed resource %d for RunFunctionRequest", i)
+			}
+			m = s.AsMap()
 		}
-		m := s.AsMap()
 		name := nestedStringMap(m, "metadata", "annotations")[AnnotationCompositionResourceName]
 		if o.Profile == Reconciler {
 			// The reconciler reads composed resources through the XR's
@@ -225,13 +267,10 @@ func tagged(r Runner) bool {
 
 func (e *engine) request(s step, d *fnv1.State, fctx *structpb.Struct, tag bool) (*fnv1.RunFunctionRequest, error) {
 	req := &fnv1.RunFunctionRequest{Observed: e.state, Desired: d, Context: fctx}
-	if s.hasInput() {
-		in, err := structFromJSON(s.Input)
-		if err != nil {
-			return nil, errors.Wrapf(err, "cannot unmarshal input for Composition pipeline step %q", s.Step)
-		}
-		req.Input = in
+	if s.inErr != nil {
+		return nil, errors.Wrapf(s.inErr, "cannot unmarshal input for Composition pipeline step %q", s.Step)
 	}
+	req.Input = s.in
 	for _, cs := range s.Credentials {
 		if cs.Source != CredentialsSourceSecret || cs.SecretRef == nil {
 			continue

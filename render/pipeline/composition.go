@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/pkg/errors"
+	"google.golang.org/protobuf/types/known/structpb"
 )
 
 // The Composition API a pipeline is read from.
@@ -19,6 +20,9 @@ const (
 type composition struct {
 	Name string
 	Spec compositionSpec
+
+	// labels are the Composition's metadata.labels.
+	labels map[string]string
 }
 
 type compositionSpec struct {
@@ -38,6 +42,13 @@ type step struct {
 	} `json:"functionRef"`
 	Input       json.RawMessage   `json:"input,omitempty"`
 	Credentials []stepCredentials `json:"credentials,omitempty"`
+
+	// in is the input as the step's requests carry it, and inErr why it
+	// cannot be one; both are set once, when the Composition is read, and
+	// only when the step has an input. Requests share in, which no Runner
+	// may modify.
+	in    *structpb.Struct
+	inErr error
 }
 
 type stepCredentials struct {
@@ -53,34 +64,72 @@ type stepCredentials struct {
 // `crossplane render` makes before it runs a pipeline (pipeline spec §3.1,
 // render-output spec §1), except Composition validation.
 func parseComposition(obj, xr map[string]any) (*composition, error) {
-	c := &composition{Name: nestedString(obj, "metadata", "name")}
+	c, err := decodeComposition(obj)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.check(xr); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// decodeComposition reads what Compose needs from a Composition object, as
+// encoding/json would read its spec: the checks of parseComposition that do
+// not depend on the XR.
+func decodeComposition(obj map[string]any) (*composition, error) {
+	c := &composition{Name: nestedString(obj, "metadata", "name"), labels: nestedStringMap(obj, "metadata", "labels")}
 	if nestedString(obj, "apiVersion") != CompositionAPIVersion || nestedString(obj, "kind") != CompositionKind {
 		return nil, errors.Errorf("not a composition: %s/%s", nestedString(obj, "kind"), c.Name)
 	}
-	b, err := json.Marshal(obj["spec"])
-	if err != nil {
-		return nil, errors.Wrapf(err, "cannot encode Composition %q spec", c.Name)
+	spec, ok := specOf(obj["spec"])
+	if !ok {
+		var err error
+		if spec, err = specFromJSON(c.Name, obj["spec"]); err != nil {
+			return nil, err
+		}
 	}
-	if err := json.Unmarshal(b, &c.Spec); err != nil {
-		return nil, errors.Wrapf(err, "cannot decode Composition %q spec", c.Name)
-	}
+	c.Spec = spec
+	return c, nil
+}
 
+// specFromJSON reads a Composition's spec through its JSON text.
+func specFromJSON(name string, v any) (compositionSpec, error) {
+	var spec compositionSpec
+	b, err := json.Marshal(v)
+	if err != nil {
+		return spec, errors.Wrapf(err, "cannot encode Composition %q spec", name)
+	}
+	if err := json.Unmarshal(b, &spec); err != nil {
+		return spec, errors.Wrapf(err, "cannot decode Composition %q spec", name)
+	}
+	for i := range spec.Pipeline {
+		s := &spec.Pipeline[i]
+		if s.hasInput() {
+			s.in, s.inErr = structFromJSON(s.Input)
+		}
+	}
+	return spec, nil
+}
+
+// check runs the checks of parseComposition that depend on the XR.
+func (c *composition) check(xr map[string]any) error {
 	ref := c.Spec.CompositeTypeRef
 	if kind := nestedString(xr, "kind"); ref.Kind != kind {
-		return nil, errors.Errorf("composition's compositeTypeRef.kind (%s) does not match XR's kind (%s)", ref.Kind, kind)
+		return errors.Errorf("composition's compositeTypeRef.kind (%s) does not match XR's kind (%s)", ref.Kind, kind)
 	}
 	if av := nestedString(xr, "apiVersion"); ref.APIVersion != av {
-		return nil, errors.Errorf("composition's compositeTypeRef.apiVersion (%s) does not match XR's apiVersion (%s)", ref.APIVersion, av)
+		return errors.Errorf("composition's compositeTypeRef.apiVersion (%s) does not match XR's apiVersion (%s)", ref.APIVersion, av)
 	}
 
-	if err := checkSelector(c.Name, nestedStringMap(obj, "metadata", "labels"), nestedMap(xr, "spec", "compositionSelector", "matchLabels")); err != nil {
-		return nil, err
+	if err := checkSelector(c.Name, c.labels, nestedMap(xr, "spec", "compositionSelector", "matchLabels")); err != nil {
+		return err
 	}
 
 	if c.Spec.Mode == nil || *c.Spec.Mode != ModePipeline {
-		return nil, errors.Errorf("render only supports Composition Function pipelines: Composition %q must use spec.mode: %s", c.Name, ModePipeline)
+		return errors.Errorf("render only supports Composition Function pipelines: Composition %q must use spec.mode: %s", c.Name, ModePipeline)
 	}
-	return c, nil
+	return nil
 }
 
 // CheckCompositionSelector checks, as crossplane render does, that the

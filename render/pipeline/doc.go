@@ -39,6 +39,10 @@
 //	// out.Composed[0].Desired is the bucket, labelled and owned by the XR;
 //	// out.XR carries Ready=False, "Unready resources: bucket".
 //
+// A Composer (NewComposer) reads the Composition once, step inputs included,
+// for callers that compose with it again and again, such as a render that
+// reconciles until the outcome is stable.
+//
 // A function that is not in fns fails the step with
 // `unknown Function "<name>" - does it exist in your Functions file?`, and a
 // FATAL result fails Compose with

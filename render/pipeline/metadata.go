@@ -137,7 +137,8 @@ func (x xrInfo) controllerRef() ownerRef {
 }
 
 // renderMetadata sets the metadata Crossplane derives from the XR on a
-// desired composed resource (pipeline spec §2.5 step 3 and §3.1).
+// desired composed resource (pipeline spec §2.5 step 3 and §3.1). It
+// updates cd's labels and annotations in place: cd must own them.
 func renderMetadata(cd map[string]any, x xrInfo, name string, p Profile) error {
 	annotations := map[string]string{AnnotationCompositionResourceName: name}
 	var labels map[string]string
@@ -192,10 +193,10 @@ type objectRef struct {
 }
 
 func (r objectRef) object() map[string]any {
-	m := map[string]any{}
-	for k, v := range map[string]string{"apiVersion": r.apiVersion, "kind": r.kind, "namespace": r.namespace, "name": r.name} {
-		if v != "" {
-			m[k] = v
+	m := make(map[string]any, 4)
+	for _, kv := range [...]struct{ k, v string }{{"apiVersion", r.apiVersion}, {"kind", r.kind}, {"namespace", r.namespace}, {"name", r.name}} {
+		if kv.v != "" {
+			m[kv.k] = kv.v
 		}
 	}
 	return m
@@ -204,9 +205,11 @@ func (r objectRef) object() map[string]any {
 // resourceRefs orders references as the composer does: by apiVersion, kind
 // and name run together.
 func resourceRefs(refs []objectRef) []any {
-	sort.SliceStable(refs, func(i, j int) bool {
-		return refs[i].apiVersion+refs[i].kind+refs[i].name < refs[j].apiVersion+refs[j].kind+refs[j].name
-	})
+	keys := make([]string, len(refs))
+	for i, r := range refs {
+		keys[i] = r.apiVersion + r.kind + r.name
+	}
+	sort.Stable(byKey{refs: refs, keys: keys})
 	out := make([]any, 0, len(refs))
 	for _, r := range refs {
 		if r == (objectRef{}) {
@@ -215,4 +218,17 @@ func resourceRefs(refs []objectRef) []any {
 		out = append(out, r.object())
 	}
 	return out
+}
+
+// byKey sorts references by their precomputed keys.
+type byKey struct {
+	refs []objectRef
+	keys []string
+}
+
+func (b byKey) Len() int           { return len(b.refs) }
+func (b byKey) Less(i, j int) bool { return b.keys[i] < b.keys[j] }
+func (b byKey) Swap(i, j int) {
+	b.refs[i], b.refs[j] = b.refs[j], b.refs[i]
+	b.keys[i], b.keys[j] = b.keys[j], b.keys[i]
 }

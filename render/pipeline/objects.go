@@ -7,6 +7,8 @@ import (
 
 	"github.com/pkg/errors"
 	"google.golang.org/protobuf/types/known/structpb"
+
+	"github.com/xpmigrate/xpmigrate/internal/protostruct"
 )
 
 // Well-known metadata keys.
@@ -22,18 +24,30 @@ const (
 // converted directly; anything else goes through JSON, so it accepts
 // whatever encoding/json does. Both give the same Struct.
 func toStruct(obj map[string]any) (*structpb.Struct, error) {
+	var b builder
+	return b.toStruct(obj)
+}
+
+// A builder converts JSON trees to Structs, taking the Values of all the
+// trees it converts from one protostruct.Alloc.
+type builder struct {
+	a protostruct.Alloc
+}
+
+// toStruct is the package's toStruct.
+func (b *builder) toStruct(obj map[string]any) (*structpb.Struct, error) {
 	if obj == nil {
 		return &structpb.Struct{Fields: map[string]*structpb.Value{}}, nil
 	}
-	if s, ok := structOf(obj); ok {
+	if s, ok := b.structOf(obj); ok {
 		return s, nil
 	}
-	b, err := json.Marshal(obj)
+	j, err := json.Marshal(obj)
 	if err != nil {
 		return nil, errors.Wrap(err, "cannot encode object as JSON")
 	}
 	s := &structpb.Struct{}
-	if err := s.UnmarshalJSON(b); err != nil {
+	if err := s.UnmarshalJSON(j); err != nil {
 		return nil, errors.Wrap(err, "cannot decode JSON into a protocol buffer Struct")
 	}
 	return s, nil
@@ -53,71 +67,72 @@ func structFromJSON(b []byte) (*structpb.Struct, error) {
 
 // toValue converts a JSON-like value to a protobuf Value.
 func toValue(v any) (*structpb.Value, error) {
-	if pv, ok := valueOf(v); ok {
+	var b builder
+	if pv, ok := b.valueOf(v); ok {
 		return pv, nil
 	}
-	b, err := json.Marshal(v)
+	j, err := json.Marshal(v)
 	if err != nil {
 		return nil, errors.Wrap(err, "cannot encode value as JSON")
 	}
 	pv := &structpb.Value{}
-	if err := pv.UnmarshalJSON(b); err != nil {
+	if err := pv.UnmarshalJSON(j); err != nil {
 		return nil, errors.Wrap(err, "cannot decode JSON into a protocol buffer Value")
 	}
 	return pv, nil
 }
 
-func structOf(m map[string]any) (*structpb.Struct, bool) {
-	fields := make(map[string]*structpb.Value, len(m))
+func (b *builder) structOf(m map[string]any) (*structpb.Struct, bool) {
+	s := b.a.Struct(len(m))
 	for k, e := range m {
-		v, ok := valueOf(e)
+		v, ok := b.valueOf(e)
 		if !ok || !utf8.ValidString(k) {
 			return nil, false
 		}
-		fields[k] = v
+		s.Fields[k] = v
 	}
-	return &structpb.Struct{Fields: fields}, true
+	return s, true
 }
 
 // valueOf converts plain JSON data to a Value as a JSON round trip would:
 // float64(i) of an int64 is the nearest float, which is also what parsing
 // its decimal text gives.
-func valueOf(v any) (*structpb.Value, bool) {
+func (b *builder) valueOf(v any) (*structpb.Value, bool) {
 	switch t := v.(type) {
 	case nil:
-		return structpb.NewNullValue(), true
+		return b.a.Null(), true
 	case string:
 		if !utf8.ValidString(t) {
 			return nil, false
 		}
-		return structpb.NewStringValue(t), true
+		return b.a.String(t), true
 	case bool:
-		return structpb.NewBoolValue(t), true
+		return b.a.Bool(t), true
 	case int64:
-		return structpb.NewNumberValue(float64(t)), true
+		return b.a.Number(float64(t)), true
 	case int:
-		return structpb.NewNumberValue(float64(t)), true
+		return b.a.Number(float64(t)), true
 	case float64:
 		if math.IsNaN(t) || math.IsInf(t, 0) {
 			return nil, false
 		}
-		return structpb.NewNumberValue(t), true
+		return b.a.Number(t), true
 	case map[string]any:
-		s, ok := structOf(t)
+		s, ok := b.structOf(t)
 		if !ok {
 			return nil, false
 		}
-		return structpb.NewStructValue(s), true
+		return b.a.StructValue(s), true
 	case []any:
 		vals := make([]*structpb.Value, len(t))
 		for i, e := range t {
-			ev, ok := valueOf(e)
+			ev, ok := b.valueOf(e)
 			if !ok {
 				return nil, false
 			}
 			vals[i] = ev
 		}
-		return structpb.NewListValue(&structpb.ListValue{Values: vals}), true
+		return b.a.ListValue(vals), true
 	}
 	return nil, false
 }
@@ -219,15 +234,28 @@ func setNestedString(obj map[string]any, s string, path ...string) {
 	setNested(obj, s, path...)
 }
 
-// addStringMap merges add into the string map at path.
+// addStringMap merges add into the string map at path. A map with a value
+// that is not a string is unreadable (nestedStringMap) and is replaced by
+// add alone. A readable map is updated in place: obj must own it.
 func addStringMap(obj map[string]any, add map[string]string, path ...string) {
-	m := nestedStringMap(obj, path...)
-	out := make(map[string]any, len(m)+len(add))
-	for k, v := range m {
-		out[k] = v
+	if m := nestedMap(obj, path...); m != nil && allStrings(m) {
+		for k, v := range add {
+			m[k] = v
+		}
+		return
 	}
+	out := make(map[string]any, len(add))
 	for k, v := range add {
 		out[k] = v
 	}
 	setNested(obj, out, path...)
+}
+
+func allStrings(m map[string]any) bool {
+	for _, v := range m {
+		if _, ok := v.(string); !ok {
+			return false
+		}
+	}
+	return true
 }

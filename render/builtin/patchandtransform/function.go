@@ -4,12 +4,14 @@ import (
 	"context"
 	"maps"
 	"time"
+	"unicode/utf8"
 
 	fnv1 "github.com/crossplane/function-sdk-go/proto/v1"
 	"github.com/pkg/errors"
 	"google.golang.org/protobuf/types/known/durationpb"
 	"google.golang.org/protobuf/types/known/structpb"
 
+	"github.com/xpmigrate/xpmigrate/internal/protostruct"
 	"github.com/xpmigrate/xpmigrate/patchandtransform/function"
 )
 
@@ -18,12 +20,18 @@ import (
 const TTL = time.Minute
 
 // Function is function-patch-and-transform v0.10.8, in process. The zero
-// value is ready to use and safe for concurrent use.
-type Function struct{}
+// value is ready to use and safe for concurrent use; it reads every input
+// afresh.
+type Function struct {
+	inputs *inputCache
+}
 
-// New returns the function.
+// New returns the function. It remembers the last few inputs it read, so a
+// step's input that comes again (the same Struct, as on every reconcile of a
+// render) is decoded, validated and converted only once. Callers must not
+// change an input Struct they have sent: a new input is a new Struct.
 func New() *Function {
-	return &Function{}
+	return &Function{inputs: &inputCache{}}
 }
 
 // The pipeline engine calls built-in functions through this method alone.
@@ -38,26 +46,30 @@ func (Function) Builtin() bool { return true }
 // RunFunction runs the function once. It leaves req alone: the response
 // shares no map with it. It fails only when a value cannot be converted to or
 // from the protocol's types.
-func (Function) RunFunction(_ context.Context, req *fnv1.RunFunctionRequest) (*fnv1.RunFunctionResponse, error) {
+func (f Function) RunFunction(_ context.Context, req *fnv1.RunFunctionRequest) (*fnv1.RunFunctionResponse, error) {
+	input := f.inputs.prepare(req.GetInput())
 	in := function.Request{
 		Desired: fromState(req.GetDesired()),
-		Input:   fromStruct(req.GetInput()),
 		Context: fromStruct(req.GetContext()),
 	}
 	if o := fromState(req.GetObserved()); o != nil {
 		in.Observed = *o
 	}
-	out := function.Run(in)
+	// The request's objects were just decoded from Structs and the
+	// response's are about to become Structs: the function may use them as
+	// they are.
+	out := input.RunOwned(in)
 
 	rsp := &fnv1.RunFunctionResponse{
 		Meta: &fnv1.ResponseMeta{Tag: req.GetMeta().GetTag(), Ttl: durationpb.New(TTL)},
 	}
 	var err error
-	if rsp.Desired, err = toState(out.Desired); err != nil {
+	var b builder
+	if rsp.Desired, err = b.toState(out.Desired); err != nil {
 		return nil, errors.Wrap(err, "cannot convert desired state")
 	}
 	if out.Context != nil {
-		if rsp.Context, err = structpb.NewStruct(out.Context); err != nil {
+		if rsp.Context, err = b.newStruct(out.Context); err != nil {
 			return nil, errors.Wrap(err, "cannot convert context")
 		}
 	}
@@ -114,14 +126,83 @@ func fromReady(r fnv1.Ready) function.Ready {
 	}
 }
 
+// A builder converts the function's objects to Structs, taking the Values
+// of all of them from one protostruct.Alloc.
+type builder struct {
+	a protostruct.Alloc
+}
+
+// newStruct is structpb.NewStruct.
+func (b *builder) newStruct(m map[string]any) (*structpb.Struct, error) {
+	if s, ok := b.structOf(m); ok {
+		return s, nil
+	}
+	return structpb.NewStruct(m)
+}
+
+// structOf converts m as structpb.NewStruct does, for the values a JSON tree
+// holds. It reports false for anything else, and for what NewStruct
+// rejects: strings and keys that are not UTF-8.
+func (b *builder) structOf(m map[string]any) (*structpb.Struct, bool) {
+	s := b.a.Struct(len(m))
+	for k, e := range m {
+		if !utf8.ValidString(k) {
+			return nil, false
+		}
+		v, ok := b.valueOf(e)
+		if !ok {
+			return nil, false
+		}
+		s.Fields[k] = v
+	}
+	return s, true
+}
+
+func (b *builder) valueOf(v any) (*structpb.Value, bool) {
+	switch t := v.(type) {
+	case nil:
+		return b.a.Null(), true
+	case string:
+		if !utf8.ValidString(t) {
+			return nil, false
+		}
+		return b.a.String(t), true
+	case bool:
+		return b.a.Bool(t), true
+	case float64:
+		return b.a.Number(t), true
+	case int64:
+		return b.a.Number(float64(t)), true
+	case int:
+		return b.a.Number(float64(t)), true
+	case map[string]any:
+		s, ok := b.structOf(t)
+		if !ok {
+			return nil, false
+		}
+		return b.a.StructValue(s), true
+	case []any:
+		vals := make([]*structpb.Value, len(t))
+		for i, e := range t {
+			ev, ok := b.valueOf(e)
+			if !ok {
+				return nil, false
+			}
+			vals[i] = ev
+		}
+		return b.a.ListValue(vals), true
+	}
+	return nil, false
+}
+
 // toState converts a State; nil for nil.
-func toState(s *function.State) (*fnv1.State, error) {
+func (b *builder) toState(s *function.State) (*fnv1.State, error) {
 	if s == nil {
 		return nil, nil
 	}
 	out := &fnv1.State{}
 	if s.Composite != nil {
-		r, err := toResource(*s.Composite)
+		r, err := b.toResource(*s.Composite)
 		if err != nil {
 			return nil, errors.Wrap(err, "cannot convert composite resource")
 		}
@@ -130,7 +211,7 @@ func toState(s *function.State) (*fnv1.State, error) {
 	if len(s.Resources) > 0 {
 		out.Resources = make(map[string]*fnv1.Resource, len(s.Resources))
 		for name, r := range s.Resources {
-			pr, err := toResource(r)
+			pr, err := b.toResource(r)
 			if err != nil {
 				return nil, errors.Wrapf(err, "cannot convert composed resource %q", name)
 			}
@@ -140,10 +221,10 @@ func toState(s *function.State) (*fnv1.State, error) {
 	return out, nil
 }
 
-func toResource(r function.Resource) (*fnv1.Resource, error) {
+func (b *builder) toResource(r function.Resource) (*fnv1.Resource, error) {
 	out := &fnv1.Resource{ConnectionDetails: r.ConnectionDetails, Ready: toReady(r.Ready)}
 	if r.Resource != nil {
-		s, err := structpb.NewStruct(r.Resource)
+		s, err := b.newStruct(r.Resource)
 		if err != nil {
 			return nil, err
 		}
