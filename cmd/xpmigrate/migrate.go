@@ -129,17 +129,10 @@ verification found unexplained differences.`,
 	return cmd
 }
 
-// migrateGCPercent is the garbage collector's target for a migration. A
-// migration allocates heavily and briefly per file (parse, convert, render
-// both sides), and Go's default of 100 spends about a quarter of the CPU in
-// the collector; 300 cuts a 1,000-Composition run's CPU by a fifth while
-// peak memory stays under 250 MB (docs/performance.md). GOGC, when set,
-// wins.
-const migrateGCPercent = 300
-
 func runMigrate(ctx context.Context, s streams, deps migrateDeps, dir string, o *migrateOptions) error {
+	// GOGC, when set, wins over the migration's own target.
 	if os.Getenv("GOGC") == "" {
-		defer debug.SetGCPercent(debug.SetGCPercent(migrateGCPercent))
+		defer debug.SetGCPercent(debug.SetGCPercent(batch.GCPercent))
 	}
 	bo, err := o.batchOptions(dir)
 	if err != nil {

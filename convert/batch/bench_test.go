@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"syscall"
 	"testing"
@@ -151,6 +152,10 @@ func genRepo(tb testing.TB, dir string, n, r int) {
 //
 //	go test ./convert/batch/ -run '^$' -bench BenchmarkMigrate -benchtime 1x -cpu 2
 func BenchmarkMigrate(b *testing.B) {
+	// Run the collector as xpmigrate migrate does.
+	if os.Getenv("GOGC") == "" {
+		defer debug.SetGCPercent(debug.SetGCPercent(GCPercent))
+	}
 	const compositions, resources = 1000, 20
 	pristine := filepath.Join(b.TempDir(), "pristine")
 	genRepo(b, pristine, compositions, resources)
