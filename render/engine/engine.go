@@ -254,9 +254,15 @@ func nextState(mode string, xr map[string]any, out *render.Outcome, observed []m
 		if obj == nil {
 			continue
 		}
-		obj = jsonobj.DeepCopy(obj)
+		// Both engines leave the objects they observe alone, so the
+		// next reconcile may observe this one's outcome as it is.
 		if mode == "Pipeline" {
-			obj = asExisting(nxr, cd.Name, obj, observedByName(observed, cd.Name))
+			prev := observedByName(observed, cd.Name)
+			if prev == nil {
+				// asExisting names the object in place.
+				obj = jsonobj.DeepCopy(obj)
+			}
+			obj = asExisting(nxr, cd.Name, obj, prev)
 		}
 		next = append(next, obj)
 		seen[kindName(obj)] = true
