@@ -600,17 +600,25 @@ func (r replacer) replace(s string) string {
 
 // normalizeRefs keeps the named refs, sorted (pipeline spec D7).
 func normalizeRefs(refs []any) []any {
-	out := make([]any, 0, len(refs))
+	type keyed struct {
+		key string
+		ref any
+	}
+	named := make([]keyed, 0, len(refs))
 	for _, r := range refs {
 		rm, _ := r.(map[string]any)
 		if n, _ := rm["name"].(string); n == "" {
 			continue
 		}
-		out = append(out, rm)
+		named = append(named, keyed{key: refKey(rm), ref: rm})
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		return refKey(out[i]) < refKey(out[j])
+	sort.SliceStable(named, func(i, j int) bool {
+		return named[i].key < named[j].key
 	})
+	out := make([]any, len(named))
+	for i, k := range named {
+		out[i] = k.ref
+	}
 	return out
 }
 
