@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	sigsyaml "sigs.k8s.io/yaml"
+
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
 	"github.com/xpmigrate/xpmigrate/environment"
 	"github.com/xpmigrate/xpmigrate/patchandtransform/function"
@@ -187,4 +189,28 @@ func checkInputs(t *testing.T, name string, in, out []byte) {
 			}
 		}
 	}
+}
+
+// TestCorpusTextJSON checks that yamledit.TextJSON, with its fast reader,
+// reads every document of the corpus, and of its conversion, exactly as
+// sigs.k8s.io/yaml does.
+func TestCorpusTextJSON(t *testing.T) {
+	var docs int
+	check := func(name string, stream []byte) {
+		for _, c := range yamledit.Split(stream) {
+			docs++
+			want, werr := sigsyaml.YAMLToJSON(c.Text)
+			got, gerr := yamledit.TextJSON(c.Text)
+			if (werr != nil) != (gerr != nil) || !bytes.Equal(got, want) {
+				t.Errorf("%s:%d: TextJSON(...) = %s, %v; sigs.k8s.io/yaml reads %s, %v", name, c.Line, got, gerr, want, werr)
+			}
+		}
+	}
+	for _, f := range corpusFiles(t) {
+		check(f.rel, f.data)
+		if res, err := Convert(f.data, Options{Source: f.rel}); err == nil && res.Changed {
+			check(f.rel+" (converted)", res.Output)
+		}
+	}
+	t.Logf("%d documents read", docs)
 }

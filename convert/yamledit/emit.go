@@ -6,7 +6,6 @@ import (
 
 	"github.com/pkg/errors"
 	yaml "go.yaml.in/yaml/v3"
-	sigsyaml "sigs.k8s.io/yaml"
 )
 
 // Encode writes the document, keeping the source text of everything that
@@ -109,11 +108,11 @@ func (d *Doc) join(lines []string) []byte {
 // as kubectl reads them (YAML 1.1, aliases expanded). Unreadable documents
 // are never the same.
 func SameData(a, b []byte) bool {
-	ja, err := sigsyaml.YAMLToJSON(a)
+	ja, err := TextJSON(a)
 	if err != nil {
 		return false
 	}
-	jb, err := sigsyaml.YAMLToJSON(b)
+	jb, err := TextJSON(b)
 	if err != nil {
 		return false
 	}

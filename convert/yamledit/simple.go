@@ -1,0 +1,405 @@
+package yamledit
+
+import (
+	"bytes"
+	"slices"
+	"strings"
+)
+
+// simpleJSON reads a document written in a plain subset of block YAML and
+// returns exactly the bytes sigs.k8s.io/yaml.YAMLToJSON returns for it. It
+// declines (ok false) everything outside the subset, and then the caller
+// asks sigs.k8s.io/yaml itself. The subset is what generated and
+// converted Compositions are mostly made of, and is small enough to be
+// read the same way as yaml.v2 reads it without doubt:
+//
+//   - ASCII only, no tabs, no carriage returns, no control characters;
+//   - an optional first `---` line, then a block mapping at column 0;
+//   - block mappings and sequences (`key:` and `- ` lines), a sequence
+//     item holding a scalar or a mapping that starts on the dash line;
+//   - keys: plain scalars that start with a letter and read as strings,
+//     or quoted scalars without escapes, unique within their mapping;
+//   - values: plain scalars that start with a letter and read as strings;
+//     `true`, `false`, `null`, `~`, decimal integers of at most 18 digits;
+//     quoted scalars on one line without escapes; `[]` and `{}`;
+//   - comments: whole lines, or after a value.
+//
+// Anchors, aliases, tags, block scalars, flow collections with content,
+// multi-line scalars, merge keys, directives and `...` are all declined.
+func simpleJSON(b []byte) ([]byte, bool) {
+	for _, c := range b {
+		if c == '\n' {
+			continue
+		}
+		if c < 0x20 || c > 0x7e {
+			return nil, false
+		}
+	}
+	p := &simpleParser{}
+	for len(b) > 0 {
+		var l []byte
+		if i := bytes.IndexByte(b, '\n'); i >= 0 {
+			l, b = b[:i], b[i+1:]
+		} else {
+			l, b = b, nil
+		}
+		s := string(l)
+		ind := indentOf(s)
+		if ind == len(s) || s[ind] == '#' {
+			continue // blank or comment
+		}
+		p.lines = append(p.lines, simpleLine{ind: ind, s: s})
+	}
+	if len(p.lines) > 0 && p.lines[0].s == "---" {
+		p.lines = p.lines[1:]
+	}
+	if len(p.lines) == 0 || p.lines[0].ind != 0 || isDash(p.lines[0].rest()) {
+		return nil, false
+	}
+	v, ok := p.mapping(0, 0)
+	if !ok || p.i != len(p.lines) {
+		return nil, false
+	}
+	out := make([]byte, 0, 4096)
+	return v.appendJSON(out), true
+}
+
+// simpleLine is a line with content: its indentation, and where its
+// content starts (past a sequence dash already consumed).
+type simpleLine struct {
+	ind int
+	s   string
+}
+
+func (l simpleLine) rest() string { return l.s[l.ind:] }
+
+type simpleParser struct {
+	lines []simpleLine
+	i     int
+}
+
+// simpleValue is a parsed value: a scalar as JSON text, or a collection.
+type simpleValue struct {
+	json    string // scalars
+	isMap   bool
+	isSeq   bool
+	keys    []string // JSON-encoded keys, sorted with entries
+	entries []simpleEntry
+	items   []*simpleValue
+}
+
+type simpleEntry struct {
+	key string // the key itself
+	val *simpleValue
+}
+
+func isDash(s string) bool { return s == "-" || strings.HasPrefix(s, "- ") }
+
+const simpleMaxDepth = 500
+
+// mapping reads the block mapping whose keys are at column ind.
+func (p *simpleParser) mapping(ind, depth int) (*simpleValue, bool) {
+	if depth > simpleMaxDepth {
+		return nil, false
+	}
+	m := &simpleValue{isMap: true}
+	for p.i < len(p.lines) {
+		l := p.lines[p.i]
+		if l.ind < ind {
+			break
+		}
+		if l.ind > ind {
+			return nil, false // a continuation line, or bad indentation
+		}
+		s := l.rest()
+		if isDash(s) {
+			return nil, false
+		}
+		key, after, ok := simpleKey(s)
+		if !ok {
+			return nil, false
+		}
+		p.i++
+		var v *simpleValue
+		if rest := strings.TrimLeft(after, " "); rest == "" || rest[0] == '#' {
+			if rest != "" && rest == after {
+				return nil, false // `key:#` is not a comment
+			}
+			v, ok = p.nested(ind, depth)
+		} else {
+			v, ok = simpleScalar(rest)
+		}
+		if !ok {
+			return nil, false
+		}
+		m.entries = append(m.entries, simpleEntry{key: key, val: v})
+	}
+	slices.SortFunc(m.entries, func(a, b simpleEntry) int { return strings.Compare(a.key, b.key) })
+	for i := 1; i < len(m.entries); i++ {
+		if m.entries[i].key == m.entries[i-1].key {
+			return nil, false
+		}
+	}
+	return m, true
+}
+
+// nested reads the value of a key at column ind that has nothing after
+// its colon: a block collection on the lines below, or null.
+func (p *simpleParser) nested(ind, depth int) (*simpleValue, bool) {
+	if p.i == len(p.lines) {
+		return &simpleValue{json: "null"}, true
+	}
+	l := p.lines[p.i]
+	switch {
+	case l.ind > ind && isDash(l.rest()):
+		return p.seq(l.ind, depth+1)
+	case l.ind > ind:
+		return p.mapping(l.ind, depth+1)
+	case l.ind == ind && isDash(l.rest()):
+		return p.seq(ind, depth+1)
+	}
+	return &simpleValue{json: "null"}, true
+}
+
+// seq reads the block sequence whose dashes are at column ind.
+func (p *simpleParser) seq(ind, depth int) (*simpleValue, bool) {
+	if depth > simpleMaxDepth {
+		return nil, false
+	}
+	sq := &simpleValue{isSeq: true}
+	for p.i < len(p.lines) {
+		l := p.lines[p.i]
+		if l.ind < ind {
+			break
+		}
+		if l.ind > ind {
+			return nil, false
+		}
+		s := l.rest()
+		if !isDash(s) {
+			break // the next key of the mapping holding a compact sequence
+		}
+		if s == "-" {
+			return nil, false
+		}
+		gap := 1 + indentOf(s[1:])
+		item := s[gap:]
+		if item == "" || item[0] == '#' || item[0] == '-' {
+			return nil, false
+		}
+		var v *simpleValue
+		var ok bool
+		if _, _, isKey := simpleKey(item); isKey {
+			// A mapping that starts on the dash line: read the rest of the
+			// line as if it were indented to where the key starts.
+			p.lines[p.i] = simpleLine{ind: ind + gap, s: l.s}
+			v, ok = p.mapping(ind+gap, depth+1)
+		} else {
+			p.i++
+			v, ok = simpleScalar(item)
+		}
+		if !ok {
+			return nil, false
+		}
+		sq.items = append(sq.items, v)
+	}
+	return sq, true
+}
+
+// simpleKey reads `key:` at the start of s, and returns the key and what
+// follows the colon.
+func simpleKey(s string) (key, after string, ok bool) {
+	if s == "" {
+		return "", "", false
+	}
+	var end int
+	switch s[0] {
+	case '"', '\'':
+		q := strings.IndexByte(s[1:], s[0])
+		if q < 0 {
+			return "", "", false
+		}
+		key, end = s[1:1+q], 2+q
+		if !quotedOK(key, s[0]) {
+			return "", "", false
+		}
+	default:
+		end = plainEnd(s)
+		key = s[:end]
+		if end == 0 || !plainStringOK(key) {
+			return "", "", false
+		}
+	}
+	if end >= len(s) || s[end] != ':' || (end+1 < len(s) && s[end+1] != ' ') {
+		return "", "", false
+	}
+	if len(key) > 1000 {
+		return "", "", false // yaml.v2 limits implicit keys to 1024 characters
+	}
+	return key, s[end+1:], true
+}
+
+// plainEnd returns where a plain scalar at the start of s ends: at a `:`
+// followed by a space or the end of the line, at ` #`, or at the end, with
+// trailing spaces dropped.
+func plainEnd(s string) int {
+	end := len(s)
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == ':' && (i+1 == len(s) || s[i+1] == ' ') {
+			end = i
+			break
+		}
+		if c == '#' && i > 0 && s[i-1] == ' ' {
+			end = i
+			break
+		}
+	}
+	for end > 0 && s[end-1] == ' ' {
+		end--
+	}
+	return end
+}
+
+// plainStringOK reports whether plain scalar s certainly reads as the
+// string s: it starts with a letter, holds no character that could start
+// something else (quotes, comments, escapes) and is not one of YAML 1.1's
+// booleans or nulls.
+func plainStringOK(s string) bool {
+	if s == "" {
+		return false
+	}
+	if c := s[0]; (c < 'a' || c > 'z') && (c < 'A' || c > 'Z') {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '#', '\'', '"', '\\':
+			return false
+		case ':':
+			if i+1 == len(s) || s[i+1] == ' ' {
+				return false
+			}
+		}
+	}
+	return !IsYAML11Special(s)
+}
+
+// quotedOK reports whether the content of a one-line quoted scalar needs
+// no unescaping.
+func quotedOK(s string, q byte) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c == q || c == '\\' {
+			return false
+		}
+	}
+	return true
+}
+
+// simpleScalar reads a value written after `key: ` or `- `, with any
+// trailing comment.
+func simpleScalar(s string) (*simpleValue, bool) {
+	var v, rest string
+	quoted := false
+	switch s[0] {
+	case '"', '\'':
+		q := strings.IndexByte(s[1:], s[0])
+		if q < 0 {
+			return nil, false
+		}
+		v, rest, quoted = s[1:1+q], s[2+q:], true
+		if !quotedOK(v, s[0]) {
+			return nil, false
+		}
+	default:
+		end := plainEnd(s)
+		v, rest = s[:end], s[end:]
+	}
+	// After the value: nothing, or spaces then a comment.
+	if t := strings.TrimLeft(rest, " "); t != "" && (t[0] != '#' || t == rest) {
+		return nil, false
+	}
+	if quoted {
+		return &simpleValue{json: jsonString(v)}, true
+	}
+	switch v {
+	case "true", "false", "null", "[]", "{}":
+		return &simpleValue{json: v}, true
+	case "~":
+		return &simpleValue{json: "null"}, true
+	}
+	if isSimpleInt(v) {
+		return &simpleValue{json: v}, true
+	}
+	if !plainStringOK(v) {
+		return nil, false
+	}
+	return &simpleValue{json: jsonString(v)}, true
+}
+
+// isSimpleInt reports whether s is a decimal integer that yaml.v2 reads as
+// an int and encoding/json writes back as s.
+func isSimpleInt(s string) bool {
+	d := strings.TrimPrefix(s, "-")
+	if d == "" || len(d) > 18 || (d[0] == '0' && (len(d) > 1 || d != s)) {
+		return false
+	}
+	for i := 0; i < len(d); i++ {
+		if d[i] < '0' || d[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// jsonString writes printable ASCII without backslashes as encoding/json
+// does (quotes and HTML characters escaped).
+func jsonString(s string) string {
+	if !strings.ContainsAny(s, "<>&\"") {
+		return `"` + s + `"`
+	}
+	var b strings.Builder
+	b.WriteByte('"')
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '<':
+			b.WriteString(`\u003c`)
+		case '>':
+			b.WriteString(`\u003e`)
+		case '&':
+			b.WriteString(`\u0026`)
+		case '"':
+			b.WriteString(`\"`)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+func (v *simpleValue) appendJSON(out []byte) []byte {
+	switch {
+	case v.isMap:
+		out = append(out, '{')
+		for i, e := range v.entries {
+			if i > 0 {
+				out = append(out, ',')
+			}
+			out = append(out, jsonString(e.key)...)
+			out = append(out, ':')
+			out = e.val.appendJSON(out)
+		}
+		return append(out, '}')
+	case v.isSeq:
+		out = append(out, '[')
+		for i, it := range v.items {
+			if i > 0 {
+				out = append(out, ',')
+			}
+			out = it.appendJSON(out)
+		}
+		return append(out, ']')
+	}
+	return append(out, v.json...)
+}
