@@ -3,6 +3,8 @@ package yamledit
 import (
 	"bytes"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/pkg/errors"
 	yaml "go.yaml.in/yaml/v3"
@@ -411,8 +413,40 @@ func (e *emitter) item(it *yaml.Node, sp *span, col int) {
 }
 
 // render writes one node with yaml.v3, without comments, and without the
-// final line break.
+// final line break. Short scalars, which an edit writes over and over
+// (`type: FromCompositeFieldPath`), are rendered once per process.
 func render(n *yaml.Node) string {
+	if n == nil || n.Kind != yaml.ScalarNode || len(n.Value) > maxCachedRender {
+		return renderUncached(n)
+	}
+	k := renderKey{style: n.Style, tag: n.Tag, value: n.Value, anchor: n.Anchor}
+	if s, ok := renderCache.Load(k); ok {
+		return s.(string) //nolint:forcetypeassert // Only strings are stored.
+	}
+	s := renderUncached(n)
+	if renderCacheSize.Add(1) <= maxRenderCache {
+		renderCache.Store(k, s)
+	}
+	return s
+}
+
+// renderKey is what the rendering of a scalar depends on.
+type renderKey struct {
+	style              yaml.Style
+	tag, value, anchor string
+}
+
+const (
+	maxCachedRender = 128
+	maxRenderCache  = 1 << 14
+)
+
+var (
+	renderCache     sync.Map // renderKey → string
+	renderCacheSize atomic.Int64
+)
+
+func renderUncached(n *yaml.Node) string {
 	c := stripComments(n, 0)
 	if c.Kind == yaml.ScalarNode && c.Style&(yaml.FoldedStyle|yaml.LiteralStyle) != 0 {
 		// yaml.v3 does not always write block scalars back faithfully

@@ -35,15 +35,15 @@ func simpleJSON(b []byte) ([]byte, bool) {
 			return nil, false
 		}
 	}
-	p := &simpleParser{}
-	for len(b) > 0 {
-		var l []byte
-		if i := bytes.IndexByte(b, '\n'); i >= 0 {
-			l, b = b[:i], b[i+1:]
+	p := &simpleParser{lines: make([]simpleLine, 0, bytes.Count(b, []byte("\n"))+1)}
+	size := len(b)
+	for text := string(b); len(text) > 0; {
+		var s string
+		if i := strings.IndexByte(text, '\n'); i >= 0 {
+			s, text = text[:i], text[i+1:]
 		} else {
-			l, b = b, nil
+			s, text = text, ""
 		}
-		s := string(l)
 		ind := indentOf(s)
 		if ind == len(s) || s[ind] == '#' {
 			continue // blank or comment
@@ -60,8 +60,7 @@ func simpleJSON(b []byte) ([]byte, bool) {
 	if !ok || p.i != len(p.lines) {
 		return nil, false
 	}
-	out := make([]byte, 0, 4096)
-	return v.appendJSON(out), true
+	return v.appendJSON(make([]byte, 0, size)), true
 }
 
 // simpleLine is a line with content: its indentation, and where its
@@ -78,19 +77,26 @@ type simpleParser struct {
 	i     int
 }
 
-// simpleValue is a parsed value: a scalar as JSON text, or a collection.
+// simpleValue is a parsed value: a scalar, or a collection.
 type simpleValue struct {
-	json    string // scalars
-	isMap   bool
-	isSeq   bool
-	keys    []string // JSON-encoded keys, sorted with entries
-	entries []simpleEntry
-	items   []*simpleValue
+	kind    simpleKind
+	s       string        // a scalar: the string, or the JSON of the rest
+	entries []simpleEntry // a mapping, sorted by key
+	items   []simpleValue // a sequence
 }
 
+type simpleKind uint8
+
+const (
+	simpleRaw    simpleKind = iota // s is JSON text
+	simpleString                   // s is a string
+	simpleMap
+	simpleSeq
+)
+
 type simpleEntry struct {
-	key string // the key itself
-	val *simpleValue
+	key string
+	val simpleValue
 }
 
 func isDash(s string) bool { return s == "-" || strings.HasPrefix(s, "- ") }
@@ -98,46 +104,47 @@ func isDash(s string) bool { return s == "-" || strings.HasPrefix(s, "- ") }
 const simpleMaxDepth = 500
 
 // mapping reads the block mapping whose keys are at column ind.
-func (p *simpleParser) mapping(ind, depth int) (*simpleValue, bool) {
+func (p *simpleParser) mapping(ind, depth int) (simpleValue, bool) {
+	no := simpleValue{}
 	if depth > simpleMaxDepth {
-		return nil, false
+		return no, false
 	}
-	m := &simpleValue{isMap: true}
+	m := simpleValue{kind: simpleMap}
 	for p.i < len(p.lines) {
 		l := p.lines[p.i]
 		if l.ind < ind {
 			break
 		}
 		if l.ind > ind {
-			return nil, false // a continuation line, or bad indentation
+			return no, false // a continuation line, or bad indentation
 		}
 		s := l.rest()
 		if isDash(s) {
-			return nil, false
+			return no, false
 		}
 		key, after, ok := simpleKey(s)
 		if !ok {
-			return nil, false
+			return no, false
 		}
 		p.i++
-		var v *simpleValue
+		var v simpleValue
 		if rest := strings.TrimLeft(after, " "); rest == "" || rest[0] == '#' {
 			if rest != "" && rest == after {
-				return nil, false // `key:#` is not a comment
+				return no, false // `key:#` is not a comment
 			}
 			v, ok = p.nested(ind, depth)
 		} else {
 			v, ok = simpleScalar(rest)
 		}
 		if !ok {
-			return nil, false
+			return no, false
 		}
 		m.entries = append(m.entries, simpleEntry{key: key, val: v})
 	}
 	slices.SortFunc(m.entries, func(a, b simpleEntry) int { return strings.Compare(a.key, b.key) })
 	for i := 1; i < len(m.entries); i++ {
 		if m.entries[i].key == m.entries[i-1].key {
-			return nil, false
+			return no, false
 		}
 	}
 	return m, true
@@ -145,9 +152,9 @@ func (p *simpleParser) mapping(ind, depth int) (*simpleValue, bool) {
 
 // nested reads the value of a key at column ind that has nothing after
 // its colon: a block collection on the lines below, or null.
-func (p *simpleParser) nested(ind, depth int) (*simpleValue, bool) {
+func (p *simpleParser) nested(ind, depth int) (simpleValue, bool) {
 	if p.i == len(p.lines) {
-		return &simpleValue{json: "null"}, true
+		return simpleValue{s: "null"}, true
 	}
 	l := p.lines[p.i]
 	switch {
@@ -158,36 +165,37 @@ func (p *simpleParser) nested(ind, depth int) (*simpleValue, bool) {
 	case l.ind == ind && isDash(l.rest()):
 		return p.seq(ind, depth+1)
 	}
-	return &simpleValue{json: "null"}, true
+	return simpleValue{s: "null"}, true
 }
 
 // seq reads the block sequence whose dashes are at column ind.
-func (p *simpleParser) seq(ind, depth int) (*simpleValue, bool) {
+func (p *simpleParser) seq(ind, depth int) (simpleValue, bool) {
+	no := simpleValue{}
 	if depth > simpleMaxDepth {
-		return nil, false
+		return no, false
 	}
-	sq := &simpleValue{isSeq: true}
+	sq := simpleValue{kind: simpleSeq}
 	for p.i < len(p.lines) {
 		l := p.lines[p.i]
 		if l.ind < ind {
 			break
 		}
 		if l.ind > ind {
-			return nil, false
+			return no, false
 		}
 		s := l.rest()
 		if !isDash(s) {
 			break // the next key of the mapping holding a compact sequence
 		}
 		if s == "-" {
-			return nil, false
+			return no, false
 		}
 		gap := 1 + indentOf(s[1:])
 		item := s[gap:]
 		if item == "" || item[0] == '#' || item[0] == '-' {
-			return nil, false
+			return no, false
 		}
-		var v *simpleValue
+		var v simpleValue
 		var ok bool
 		if _, _, isKey := simpleKey(item); isKey {
 			// A mapping that starts on the dash line: read the rest of the
@@ -199,7 +207,7 @@ func (p *simpleParser) seq(ind, depth int) (*simpleValue, bool) {
 			v, ok = simpleScalar(item)
 		}
 		if !ok {
-			return nil, false
+			return no, false
 		}
 		sq.items = append(sq.items, v)
 	}
@@ -298,18 +306,19 @@ func quotedOK(s string, q byte) bool {
 
 // simpleScalar reads a value written after `key: ` or `- `, with any
 // trailing comment.
-func simpleScalar(s string) (*simpleValue, bool) {
+func simpleScalar(s string) (simpleValue, bool) {
+	no := simpleValue{}
 	var v, rest string
 	quoted := false
 	switch s[0] {
 	case '"', '\'':
 		q := strings.IndexByte(s[1:], s[0])
 		if q < 0 {
-			return nil, false
+			return no, false
 		}
 		v, rest, quoted = s[1:1+q], s[2+q:], true
 		if !quotedOK(v, s[0]) {
-			return nil, false
+			return no, false
 		}
 	default:
 		end := plainEnd(s)
@@ -317,24 +326,24 @@ func simpleScalar(s string) (*simpleValue, bool) {
 	}
 	// After the value: nothing, or spaces then a comment.
 	if t := strings.TrimLeft(rest, " "); t != "" && (t[0] != '#' || t == rest) {
-		return nil, false
+		return no, false
 	}
 	if quoted {
-		return &simpleValue{json: jsonString(v)}, true
+		return simpleValue{kind: simpleString, s: v}, true
 	}
 	switch v {
 	case "true", "false", "null", "[]", "{}":
-		return &simpleValue{json: v}, true
+		return simpleValue{s: v}, true
 	case "~":
-		return &simpleValue{json: "null"}, true
+		return simpleValue{s: "null"}, true
 	}
 	if isSimpleInt(v) {
-		return &simpleValue{json: v}, true
+		return simpleValue{s: v}, true
 	}
 	if !plainStringOK(v) {
-		return nil, false
+		return no, false
 	}
-	return &simpleValue{json: jsonString(v)}, true
+	return simpleValue{kind: simpleString, s: v}, true
 }
 
 // isSimpleInt reports whether s is a decimal integer that yaml.v2 reads as
@@ -352,54 +361,51 @@ func isSimpleInt(s string) bool {
 	return true
 }
 
-// jsonString writes printable ASCII without backslashes as encoding/json
-// does (quotes and HTML characters escaped).
-func jsonString(s string) string {
-	if !strings.ContainsAny(s, "<>&\"") {
-		return `"` + s + `"`
-	}
-	var b strings.Builder
-	b.WriteByte('"')
+// appendJSONString writes printable ASCII without backslashes as
+// encoding/json does (quotes and HTML characters escaped).
+func appendJSONString(out []byte, s string) []byte {
+	out = append(out, '"')
 	for i := 0; i < len(s); i++ {
 		switch c := s[i]; c {
 		case '<':
-			b.WriteString(`\u003c`)
+			out = append(out, `\u003c`...)
 		case '>':
-			b.WriteString(`\u003e`)
+			out = append(out, `\u003e`...)
 		case '&':
-			b.WriteString(`\u0026`)
+			out = append(out, `\u0026`...)
 		case '"':
-			b.WriteString(`\"`)
+			out = append(out, `\"`...)
 		default:
-			b.WriteByte(c)
+			out = append(out, c)
 		}
 	}
-	b.WriteByte('"')
-	return b.String()
+	return append(out, '"')
 }
 
 func (v *simpleValue) appendJSON(out []byte) []byte {
-	switch {
-	case v.isMap:
+	switch v.kind {
+	case simpleMap:
 		out = append(out, '{')
-		for i, e := range v.entries {
+		for i := range v.entries {
 			if i > 0 {
 				out = append(out, ',')
 			}
-			out = append(out, jsonString(e.key)...)
+			out = appendJSONString(out, v.entries[i].key)
 			out = append(out, ':')
-			out = e.val.appendJSON(out)
+			out = v.entries[i].val.appendJSON(out)
 		}
 		return append(out, '}')
-	case v.isSeq:
+	case simpleSeq:
 		out = append(out, '[')
-		for i, it := range v.items {
+		for i := range v.items {
 			if i > 0 {
 				out = append(out, ',')
 			}
-			out = it.appendJSON(out)
+			out = v.items[i].appendJSON(out)
 		}
 		return append(out, ']')
+	case simpleString:
+		return appendJSONString(out, v.s)
 	}
-	return append(out, v.json...)
+	return append(out, v.s...)
 }
