@@ -107,6 +107,10 @@ type Doc struct {
 	pre   int                  // lines before the top-level value's first entry
 	post  int                  // the first line after it: a `...` marker, or the end
 
+	snaps    []snapshot   // storage for orig
+	kids     []*yaml.Node // storage for the snapshots' content
+	spanPool []span       // storage for spans
+
 	style    Style
 	spliced  bool
 	reliable bool
@@ -173,7 +177,16 @@ func Parse(text []byte) (*Doc, error) {
 	if n.Kind != yaml.DocumentNode || len(n.Content) == 0 {
 		return nil, nil
 	}
-	d := &Doc{Node: n, src: text, orig: map[*yaml.Node]*snapshot{}, spans: map[*yaml.Node]*span{}, tails: map[*yaml.Node]*span{}, owner: map[*yaml.Node]*span{}}
+	nodes, content := countNodes(n, 0)
+	d := &Doc{
+		Node: n, src: text,
+		orig:  make(map[*yaml.Node]*snapshot, nodes),
+		spans: make(map[*yaml.Node]*span, nodes),
+		tails: map[*yaml.Node]*span{},
+		owner: make(map[*yaml.Node]*span, nodes),
+		snaps: make([]snapshot, 0, nodes), kids: make([]*yaml.Node, 0, content),
+		spanPool: make([]span, 0, nodes),
+	}
 	s := string(text)
 	d.crlf = strings.Contains(s, "\r\n")
 	if d.crlf {
@@ -215,15 +228,59 @@ func (d *Doc) record(n *yaml.Node, depth int) {
 	if _, seen := d.orig[n]; seen {
 		return
 	}
-	d.orig[n] = &snapshot{
+	var kids []*yaml.Node
+	if len(n.Content) > 0 {
+		if len(d.kids)+len(n.Content) <= cap(d.kids) {
+			at := len(d.kids)
+			d.kids = append(d.kids, n.Content...)
+			kids = d.kids[at:len(d.kids):len(d.kids)]
+		} else {
+			kids = append([]*yaml.Node(nil), n.Content...)
+		}
+	}
+	s := snapshot{
 		kind: n.Kind, style: n.Style, tag: n.Tag, value: n.Value, anchor: n.Anchor, alias: n.Alias,
 		head: n.HeadComment, line: n.LineComment, foot: n.FootComment,
-		content:   append([]*yaml.Node(nil), n.Content...),
+		content:   kids,
 		firstLine: n.Line - 1, firstCol: -1, lastLine: -1,
+	}
+	if len(d.snaps) < cap(d.snaps) {
+		d.snaps = append(d.snaps, s)
+		d.orig[n] = &d.snaps[len(d.snaps)-1]
+	} else {
+		sp := new(snapshot)
+		*sp = s
+		d.orig[n] = sp
 	}
 	for _, c := range n.Content {
 		d.record(c, depth+1)
 	}
+}
+
+// countNodes counts the nodes of the tree under n, and their children, as
+// record visits them: the sizes to allocate for.
+func countNodes(n *yaml.Node, depth int) (nodes, content int) {
+	if n == nil || depth > 10000 {
+		return 0, 0
+	}
+	nodes, content = 1, len(n.Content)
+	for _, c := range n.Content {
+		a, b := countNodes(c, depth+1)
+		nodes += a
+		content += b
+	}
+	return nodes, content
+}
+
+// newSpan returns a span from the document's pool.
+func (d *Doc) newSpan(sp span) *span {
+	if len(d.spanPool) < cap(d.spanPool) {
+		d.spanPool = append(d.spanPool, sp)
+		return &d.spanPool[len(d.spanPool)-1]
+	}
+	p := new(span)
+	*p = sp
+	return p
 }
 
 // changed reports whether n differs from what was parsed, itself only.
@@ -379,7 +436,7 @@ func (d *Doc) layoutMap(m *yaml.Node, lower, end int) bool {
 		col   int
 		start int
 	}
-	var es []entry
+	es := make([]entry, 0, len(m.Content)/2)
 	prev := lower
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		k, v := m.Content[i], m.Content[i+1]
@@ -410,7 +467,7 @@ func (d *Doc) layoutMap(m *yaml.Node, lower, end int) bool {
 		} else {
 			stop = d.shrink(end, e.kl+1, e.col)
 		}
-		sp := &span{start: e.start, end: stop, col: e.col, keyLine: e.kl, value: e.v}
+		sp := d.newSpan(span{start: e.start, end: stop, col: e.col, keyLine: e.kl, value: e.v})
 		d.spans[e.k] = sp
 		d.owner[e.v] = sp
 		if !d.layoutValue(e.v, e.kl, stop) {
@@ -557,7 +614,7 @@ func (d *Doc) layoutSeq(s *yaml.Node, lower, end int) bool {
 		col int
 		st  int
 	}
-	var its []item
+	its := make([]item, 0, len(s.Content))
 	prev := lower
 	for _, it := range s.Content {
 		dl, col := d.dash(it)
@@ -583,7 +640,7 @@ func (d *Doc) layoutSeq(s *yaml.Node, lower, end int) bool {
 		} else {
 			stop = d.shrink(end, it.dl+1, it.col)
 		}
-		sp := &span{start: it.st, end: stop, col: it.col, keyLine: it.dl, value: it.n, sameLine: it.n.Line-1 == it.dl}
+		sp := d.newSpan(span{start: it.st, end: stop, col: it.col, keyLine: it.dl, value: it.n, sameLine: it.n.Line-1 == it.dl})
 		d.spans[it.n] = sp
 		d.owner[it.n] = sp
 		if !d.layoutValue(it.n, it.dl, stop) {
