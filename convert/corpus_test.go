@@ -214,3 +214,67 @@ func TestCorpusTextJSON(t *testing.T) {
 	}
 	t.Logf("%d documents read", docs)
 }
+
+// TestKubectlViews checks DocumentReport.Before and After: for every
+// converted Composition that is a whole document, the kubectl views of
+// its input and output text, byte for byte as sigs.k8s.io/yaml gives them
+// (a List's Compositions and other documents have none).
+func TestKubectlViews(t *testing.T) {
+	type input struct {
+		name string
+		data []byte
+		opts Options
+	}
+	var inputs []input
+	examples, _ := filepath.Glob(filepath.Join("testdata", "*", "*", "input.yaml"))
+	examples = append(examples, filepath.Join("testdata", "roundtrip", "input.yaml"))
+	for _, e := range examples {
+		b, err := os.ReadFile(e) //nolint:gosec // Test fixtures.
+		if err != nil {
+			t.Fatal(err)
+		}
+		inputs = append(inputs, input{e, b, Options{}}, input{e + " (v2)", b, Options{Target: TargetV2}})
+	}
+	for _, f := range corpusFiles(t) {
+		inputs = append(inputs, input{f.rel, f.data, Options{Source: f.rel}})
+	}
+	var withViews int
+	for _, in := range inputs {
+		res, err := Convert(in.data, in.opts)
+		if err != nil {
+			continue
+		}
+		inDocs, outDocs := yamledit.Split(in.data), yamledit.Split(res.Output)
+		for i, d := range res.Documents {
+			whole := d.Status == StatusConverted && d.Kind == "Composition"
+			if !whole {
+				if d.Before != nil || d.After != nil {
+					t.Errorf("%s: document %d (%s, %s): Before or After set", in.name, i, d.Kind, d.Status)
+				}
+				continue
+			}
+			withViews++
+			if len(inDocs) != len(outDocs) {
+				t.Fatalf("%s: %d documents in, %d out", in.name, len(inDocs), len(outDocs))
+			}
+			for _, v := range []struct {
+				what string
+				got  []byte
+				text []byte
+			}{{"Before", d.Before, inDocs[i].Text}, {"After", d.After, outDocs[i].Text}} {
+				want, err := sigsyaml.YAMLToJSON(v.text)
+				if err != nil {
+					t.Errorf("%s: document %d: sigs.k8s.io/yaml cannot read it: %v", in.name, i, err)
+					continue
+				}
+				if !bytes.Equal(v.got, want) {
+					t.Errorf("%s: document %d: %s:\n-%s\n+%s", in.name, i, v.what, want, v.got)
+				}
+			}
+		}
+	}
+	if withViews == 0 {
+		t.Fatal("no converted Composition")
+	}
+	t.Logf("%d converted Compositions checked", withViews)
+}
