@@ -56,11 +56,11 @@ func simpleJSON(b []byte) ([]byte, bool) {
 	if len(p.lines) == 0 || p.lines[0].ind != 0 || isDash(p.lines[0].rest()) {
 		return nil, false
 	}
-	v, ok := p.mapping(0, 0)
-	if !ok || p.i != len(p.lines) {
+	p.out = make([]byte, 0, size)
+	if !p.mapping(0, 0) || p.i != len(p.lines) {
 		return nil, false
 	}
-	return v.appendJSON(make([]byte, 0, size)), true
+	return p.out, true
 }
 
 // simpleLine is a line with content: its indentation, and where its
@@ -75,143 +75,162 @@ func (l simpleLine) rest() string { return l.s[l.ind:] }
 type simpleParser struct {
 	lines []simpleLine
 	i     int
+
+	out     []byte        // the JSON written so far
+	members []simpleEntry // the members of the open mappings, innermost last
+	tmp     []byte        // scratch for reordering a mapping's members
 }
 
-// simpleValue is a parsed value: a scalar, or a collection.
-type simpleValue struct {
-	kind    simpleKind
-	s       string        // a scalar: the string, or the JSON of the rest
-	entries []simpleEntry // a mapping, sorted by key
-	items   []simpleValue // a sequence
-}
-
-type simpleKind uint8
-
-const (
-	simpleRaw    simpleKind = iota // s is JSON text
-	simpleString                   // s is a string
-	simpleMap
-	simpleSeq
-)
-
+// simpleEntry is a member of a mapping being written: its key, and where
+// its `"key":value` text is in out.
 type simpleEntry struct {
-	key string
-	val simpleValue
+	key        string
+	start, end int
 }
 
 func isDash(s string) bool { return s == "-" || strings.HasPrefix(s, "- ") }
 
 const simpleMaxDepth = 500
 
-// mapping reads the block mapping whose keys are at column ind.
-func (p *simpleParser) mapping(ind, depth int) (simpleValue, bool) {
-	no := simpleValue{}
+// mapping reads the block mapping whose keys are at column ind, and
+// writes it with its keys sorted.
+func (p *simpleParser) mapping(ind, depth int) bool {
 	if depth > simpleMaxDepth {
-		return no, false
+		return false
 	}
-	m := simpleValue{kind: simpleMap}
+	open := len(p.out)
+	first := len(p.members)
+	defer func() { p.members = p.members[:first] }()
+	p.out = append(p.out, '{')
 	for p.i < len(p.lines) {
 		l := p.lines[p.i]
 		if l.ind < ind {
 			break
 		}
 		if l.ind > ind {
-			return no, false // a continuation line, or bad indentation
+			return false // a continuation line, or bad indentation
 		}
 		s := l.rest()
 		if isDash(s) {
-			return no, false
+			return false
 		}
 		key, after, ok := simpleKey(s)
 		if !ok {
-			return no, false
+			return false
 		}
 		p.i++
-		var v simpleValue
+		if len(p.members) > first {
+			p.out = append(p.out, ',')
+		}
+		at := len(p.out)
+		p.out = appendJSONString(p.out, key)
+		p.out = append(p.out, ':')
 		if rest := strings.TrimLeft(after, " "); rest == "" || rest[0] == '#' {
 			if rest != "" && rest == after {
-				return no, false // `key:#` is not a comment
+				return false // `key:#` is not a comment
 			}
-			v, ok = p.nested(ind, depth)
+			ok = p.nested(ind, depth)
 		} else {
-			v, ok = simpleScalar(rest)
+			ok = p.scalar(rest)
 		}
 		if !ok {
-			return no, false
+			return false
 		}
-		m.entries = append(m.entries, simpleEntry{key: key, val: v})
+		p.members = append(p.members, simpleEntry{key: key, start: at, end: len(p.out)})
 	}
-	slices.SortFunc(m.entries, func(a, b simpleEntry) int { return strings.Compare(a.key, b.key) })
-	for i := 1; i < len(m.entries); i++ {
-		if m.entries[i].key == m.entries[i-1].key {
-			return no, false
+	ms := p.members[first:]
+	sorted := true
+	for i := 1; i < len(ms); i++ {
+		switch c := strings.Compare(ms[i-1].key, ms[i].key); {
+		case c == 0:
+			return false // a duplicate key
+		case c > 0:
+			sorted = false
 		}
 	}
-	return m, true
+	if !sorted {
+		slices.SortFunc(ms, func(a, b simpleEntry) int { return strings.Compare(a.key, b.key) })
+		for i := 1; i < len(ms); i++ {
+			if ms[i-1].key == ms[i].key {
+				return false // a duplicate key
+			}
+		}
+		p.tmp = append(p.tmp[:0], p.out[open+1:]...)
+		p.out = p.out[:open+1]
+		for i, m := range ms {
+			if i > 0 {
+				p.out = append(p.out, ',')
+			}
+			p.out = append(p.out, p.tmp[m.start-open-1:m.end-open-1]...)
+		}
+	}
+	p.out = append(p.out, '}')
+	return true
 }
 
 // nested reads the value of a key at column ind that has nothing after
 // its colon: a block collection on the lines below, or null.
-func (p *simpleParser) nested(ind, depth int) (simpleValue, bool) {
-	if p.i == len(p.lines) {
-		return simpleValue{s: "null"}, true
+func (p *simpleParser) nested(ind, depth int) bool {
+	if p.i < len(p.lines) {
+		l := p.lines[p.i]
+		switch {
+		case l.ind > ind && isDash(l.rest()):
+			return p.seq(l.ind, depth+1)
+		case l.ind > ind:
+			return p.mapping(l.ind, depth+1)
+		case l.ind == ind && isDash(l.rest()):
+			return p.seq(ind, depth+1)
+		}
 	}
-	l := p.lines[p.i]
-	switch {
-	case l.ind > ind && isDash(l.rest()):
-		return p.seq(l.ind, depth+1)
-	case l.ind > ind:
-		return p.mapping(l.ind, depth+1)
-	case l.ind == ind && isDash(l.rest()):
-		return p.seq(ind, depth+1)
-	}
-	return simpleValue{s: "null"}, true
+	p.out = append(p.out, "null"...)
+	return true
 }
 
 // seq reads the block sequence whose dashes are at column ind.
-func (p *simpleParser) seq(ind, depth int) (simpleValue, bool) {
-	no := simpleValue{}
+func (p *simpleParser) seq(ind, depth int) bool {
 	if depth > simpleMaxDepth {
-		return no, false
+		return false
 	}
-	sq := simpleValue{kind: simpleSeq}
-	for p.i < len(p.lines) {
+	p.out = append(p.out, '[')
+	for n := 0; p.i < len(p.lines); n++ {
 		l := p.lines[p.i]
 		if l.ind < ind {
 			break
 		}
 		if l.ind > ind {
-			return no, false
+			return false
 		}
 		s := l.rest()
 		if !isDash(s) {
 			break // the next key of the mapping holding a compact sequence
 		}
 		if s == "-" {
-			return no, false
+			return false
 		}
 		gap := 1 + indentOf(s[1:])
 		item := s[gap:]
 		if item == "" || item[0] == '#' || item[0] == '-' {
-			return no, false
+			return false
 		}
-		var v simpleValue
+		if n > 0 {
+			p.out = append(p.out, ',')
+		}
 		var ok bool
 		if _, _, isKey := simpleKey(item); isKey {
 			// A mapping that starts on the dash line: read the rest of the
 			// line as if it were indented to where the key starts.
 			p.lines[p.i] = simpleLine{ind: ind + gap, s: l.s}
-			v, ok = p.mapping(ind+gap, depth+1)
+			ok = p.mapping(ind+gap, depth+1)
 		} else {
 			p.i++
-			v, ok = simpleScalar(item)
+			ok = p.scalar(item)
 		}
 		if !ok {
-			return no, false
+			return false
 		}
-		sq.items = append(sq.items, v)
 	}
-	return sq, true
+	p.out = append(p.out, ']')
+	return true
 }
 
 // simpleKey reads `key:` at the start of s, and returns the key and what
@@ -304,21 +323,20 @@ func quotedOK(s string, q byte) bool {
 	return true
 }
 
-// simpleScalar reads a value written after `key: ` or `- `, with any
-// trailing comment.
-func simpleScalar(s string) (simpleValue, bool) {
-	no := simpleValue{}
+// scalar reads a value written after `key: ` or `- `, with any trailing
+// comment, and writes it.
+func (p *simpleParser) scalar(s string) bool {
 	var v, rest string
 	quoted := false
 	switch s[0] {
 	case '"', '\'':
 		q := strings.IndexByte(s[1:], s[0])
 		if q < 0 {
-			return no, false
+			return false
 		}
 		v, rest, quoted = s[1:1+q], s[2+q:], true
 		if !quotedOK(v, s[0]) {
-			return no, false
+			return false
 		}
 	default:
 		end := plainEnd(s)
@@ -326,24 +344,21 @@ func simpleScalar(s string) (simpleValue, bool) {
 	}
 	// After the value: nothing, or spaces then a comment.
 	if t := strings.TrimLeft(rest, " "); t != "" && (t[0] != '#' || t == rest) {
-		return no, false
+		return false
 	}
-	if quoted {
-		return simpleValue{kind: simpleString, s: v}, true
+	switch {
+	case quoted:
+		p.out = appendJSONString(p.out, v)
+	case v == "true" || v == "false" || v == "null" || v == "[]" || v == "{}" || isSimpleInt(v):
+		p.out = append(p.out, v...)
+	case v == "~":
+		p.out = append(p.out, "null"...)
+	case plainStringOK(v):
+		p.out = appendJSONString(p.out, v)
+	default:
+		return false
 	}
-	switch v {
-	case "true", "false", "null", "[]", "{}":
-		return simpleValue{s: v}, true
-	case "~":
-		return simpleValue{s: "null"}, true
-	}
-	if isSimpleInt(v) {
-		return simpleValue{s: v}, true
-	}
-	if !plainStringOK(v) {
-		return no, false
-	}
-	return simpleValue{kind: simpleString, s: v}, true
+	return true
 }
 
 // isSimpleInt reports whether s is a decimal integer that yaml.v2 reads as
@@ -380,32 +395,4 @@ func appendJSONString(out []byte, s string) []byte {
 		}
 	}
 	return append(out, '"')
-}
-
-func (v *simpleValue) appendJSON(out []byte) []byte {
-	switch v.kind {
-	case simpleMap:
-		out = append(out, '{')
-		for i := range v.entries {
-			if i > 0 {
-				out = append(out, ',')
-			}
-			out = appendJSONString(out, v.entries[i].key)
-			out = append(out, ':')
-			out = v.entries[i].val.appendJSON(out)
-		}
-		return append(out, '}')
-	case simpleSeq:
-		out = append(out, '[')
-		for i := range v.items {
-			if i > 0 {
-				out = append(out, ',')
-			}
-			out = v.items[i].appendJSON(out)
-		}
-		return append(out, ']')
-	case simpleString:
-		return appendJSONString(out, v.s)
-	}
-	return append(out, v.s...)
 }
