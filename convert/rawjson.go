@@ -90,13 +90,20 @@ func jsonSkip(b []byte, i int) (int, bool) {
 	}
 	switch b[i] {
 	case '"':
-		for j := i + 1; j < len(b); j++ {
-			switch b[j] {
-			case '\\':
-				j++
-			case '"':
-				return j + 1, true
+		for j := i + 1; j < len(b); {
+			k := bytes.IndexByte(b[j:], '"')
+			if k < 0 {
+				return 0, false
 			}
+			q := j + k
+			escaped := false
+			for p := q - 1; p > i && b[p] == '\\'; p-- {
+				escaped = !escaped
+			}
+			if !escaped {
+				return q + 1, true
+			}
+			j = q + 1
 		}
 		return 0, false
 	case '{', '[':

@@ -123,19 +123,19 @@ func SameData(a, b []byte) bool {
 
 // emitter writes a document line by line.
 type emitter struct {
-	d    *Doc
-	memo map[*yaml.Node]bool
-	out  []string
+	d   *Doc
+	out []string
 }
 
 func (d *Doc) splice() ([]string, bool) {
-	e := &emitter{d: d, memo: map[*yaml.Node]bool{}}
+	d.gen++
+	e := &emitter{d: d}
 	top := d.Top()
 	if !isBlockCollection(top) {
 		return nil, false
 	}
 	e.out = append(e.out, d.lines[:d.pre]...)
-	sp := d.spans[top.Content[0]]
+	sp := d.spanOf(top.Content[0])
 	if sp == nil {
 		return nil, false
 	}
@@ -149,7 +149,7 @@ func (d *Doc) splice() ([]string, bool) {
 	return e.out, true
 }
 
-func (e *emitter) clean(n *yaml.Node) bool { return e.d.clean(n, e.memo) }
+func (e *emitter) clean(n *yaml.Node) bool { return e.d.clean(n, e.d.gen) }
 
 func spaces(n int) string {
 	if n <= 0 {
@@ -188,28 +188,28 @@ func (e *emitter) copyLines(from, to, delta int, keyLine, col int) {
 func (e *emitter) mapping(m *yaml.Node, col int) {
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		k, v := m.Content[i], m.Content[i+1]
-		sp := e.d.spans[k]
+		sp := e.d.spanOf(k)
 		if sp != nil && sp.value == v && e.clean(k) && e.clean(v) {
 			e.copyLines(sp.start, sp.end, col-sp.col, sp.keyLine, sp.col)
 			continue
 		}
 		e.entry(k, v, sp, col)
 	}
-	if t := e.d.tails[m]; t != nil && e.d.Original(m) {
+	if t := e.d.tailOf(m); t != nil {
 		e.copyLines(t.start, t.end, col-t.col, -1, 0)
 	}
 }
 
 func (e *emitter) seq(s *yaml.Node, col int) {
 	for _, it := range s.Content {
-		sp := e.d.spans[it]
+		sp := e.d.spanOf(it)
 		if sp != nil && e.clean(it) {
 			e.copyLines(sp.start, sp.end, col-sp.col, sp.keyLine, sp.col)
 			continue
 		}
 		e.item(it, sp, col)
 	}
-	if t := e.d.tails[s]; t != nil && e.d.Original(s) {
+	if t := e.d.tailOf(s); t != nil {
 		e.copyLines(t.start, t.end, col-t.col, -1, 0)
 	}
 }
@@ -234,7 +234,7 @@ func props(n *yaml.Node) string {
 func (e *emitter) childIndent(v *yaml.Node, seqUnderKey bool) int {
 	if e.d.Original(v) && len(v.Content) > 0 {
 		first := v.Content[0]
-		if sp := e.d.spans[first]; sp != nil {
+		if sp := e.d.spanOf(first); sp != nil {
 			if psp := e.parentColOf(v); psp >= 0 {
 				return sp.col - psp
 			}
@@ -252,7 +252,7 @@ func (e *emitter) childIndent(v *yaml.Node, seqUnderKey bool) int {
 // parentColOf returns the source column of the key or dash that owns
 // collection v, or -1.
 func (e *emitter) parentColOf(v *yaml.Node) int {
-	if sp, ok := e.d.owner[v]; ok {
+	if sp := e.d.ownerOf(v); sp != nil {
 		return sp.col
 	}
 	return -1
@@ -374,7 +374,7 @@ func (e *emitter) item(it *yaml.Node, sp *span, col int) {
 	}
 	gap := 2
 	if sp != nil && sp.sameLine && e.d.Original(it) {
-		if fs := e.d.spans[it.Content[0]]; fs != nil && fs.col > sp.col {
+		if fs := e.d.spanOf(it.Content[0]); fs != nil && fs.col > sp.col {
 			gap = fs.col - sp.col
 		}
 	}

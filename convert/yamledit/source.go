@@ -100,13 +100,11 @@ type Doc struct {
 	crlf  bool
 	eol   bool // the text ends with a line break
 
-	orig  map[*yaml.Node]*snapshot
-	spans map[*yaml.Node]*span // mapping keys and sequence items
-	tails map[*yaml.Node]*span // block collections: lines after the last entry
-	owner map[*yaml.Node]*span // block collections: the entry they are the value of
-	pre   int                  // lines before the top-level value's first entry
-	post  int                  // the first line after it: a `...` marker, or the end
+	orig map[*yaml.Node]*snapshot
+	pre  int // lines before the top-level value's first entry
+	post int // the first line after it: a `...` marker, or the end
 
+	gen      int          // Encode runs, for the snapshots' clean
 	snaps    []snapshot   // storage for orig
 	kids     []*yaml.Node // storage for the snapshots' content
 	spanPool []span       // storage for spans
@@ -142,6 +140,13 @@ type snapshot struct {
 	firstLine, firstCol int // 0-based start
 	lastLine            int // 0-based last line of an atomic value (-1 unknown)
 	lastCol             int // byte offset just after an atomic value on lastLine
+
+	span  *span // mapping keys and sequence items: the lines they own
+	tail  *span // block collections: the lines after the last entry
+	owner *span // block collections: the entry they are the value of
+
+	cleanGen int  // the Encode that computed clean
+	clean    bool // the node and everything below it are as parsed
 }
 
 // span is the source lines an entry owns: [start, end), its column and its
@@ -181,9 +186,6 @@ func Parse(text []byte) (*Doc, error) {
 	d := &Doc{
 		Node: n, src: text,
 		orig:  make(map[*yaml.Node]*snapshot, nodes),
-		spans: make(map[*yaml.Node]*span, nodes),
-		tails: map[*yaml.Node]*span{},
-		owner: make(map[*yaml.Node]*span, nodes),
 		snaps: make([]snapshot, 0, nodes), kids: make([]*yaml.Node, 0, content),
 		spanPool: make([]span, 0, nodes),
 	}
@@ -305,24 +307,56 @@ func (d *Doc) changed(n *yaml.Node) bool {
 	return false
 }
 
-// clean reports whether n and everything below it are as parsed.
-func (d *Doc) clean(n *yaml.Node, memo map[*yaml.Node]bool) bool {
+// clean reports whether n and everything below it are as parsed. The
+// answer is remembered in n's snapshot for the rest of Encode run gen.
+func (d *Doc) clean(n *yaml.Node, gen int) bool {
 	if n == nil {
 		return true
 	}
-	if v, ok := memo[n]; ok {
-		return v
+	s, ok := d.orig[n]
+	if !ok || d.dirty {
+		return false // new, or everything counts as changed
 	}
-	memo[n] = true // Cycles (through aliases) are judged by the rest.
-	ok := !d.changed(n)
+	if s.cleanGen == gen {
+		return s.clean
+	}
+	s.cleanGen, s.clean = gen, true // Cycles are judged by the rest.
+	ok = !d.changed(n)
 	for _, c := range n.Content {
 		if !ok {
 			break
 		}
-		ok = d.clean(c, memo)
+		ok = d.clean(c, gen)
 	}
-	memo[n] = ok
+	s.clean = ok
 	return ok
+}
+
+// spanOf returns the lines a parsed mapping key or sequence item owns, or
+// nil.
+func (d *Doc) spanOf(n *yaml.Node) *span {
+	if s := d.orig[n]; s != nil {
+		return s.span
+	}
+	return nil
+}
+
+// tailOf returns the lines after the last entry of a parsed block
+// collection, or nil.
+func (d *Doc) tailOf(n *yaml.Node) *span {
+	if s := d.orig[n]; s != nil {
+		return s.tail
+	}
+	return nil
+}
+
+// ownerOf returns the entry a parsed block collection is the value of, or
+// nil.
+func (d *Doc) ownerOf(n *yaml.Node) *span {
+	if s := d.orig[n]; s != nil {
+		return s.owner
+	}
+	return nil
 }
 
 // --- layout -----------------------------------------------------------------
@@ -411,7 +445,7 @@ func (d *Doc) layoutTop() bool {
 		return false
 	}
 	first := top.Content[0]
-	if sp := d.spans[first]; sp != nil {
+	if sp := d.spanOf(first); sp != nil {
 		d.pre = sp.start
 	}
 	return true
@@ -468,15 +502,15 @@ func (d *Doc) layoutMap(m *yaml.Node, lower, end int) bool {
 			stop = d.shrink(end, e.kl+1, e.col)
 		}
 		sp := d.newSpan(span{start: e.start, end: stop, col: e.col, keyLine: e.kl, value: e.v})
-		d.spans[e.k] = sp
-		d.owner[e.v] = sp
+		d.orig[e.k].span = sp
+		d.orig[e.v].owner = sp
 		if !d.layoutValue(e.v, e.kl, stop) {
 			return false
 		}
 	}
 	if len(es) > 0 {
-		last := d.spans[es[len(es)-1].k]
-		d.tails[m] = &span{start: last.end, end: end, col: es[0].col}
+		last := d.spanOf(es[len(es)-1].k)
+		d.orig[m].tail = d.newSpan(span{start: last.end, end: end, col: es[0].col})
 	}
 	return true
 }
@@ -641,15 +675,15 @@ func (d *Doc) layoutSeq(s *yaml.Node, lower, end int) bool {
 			stop = d.shrink(end, it.dl+1, it.col)
 		}
 		sp := d.newSpan(span{start: it.st, end: stop, col: it.col, keyLine: it.dl, value: it.n, sameLine: it.n.Line-1 == it.dl})
-		d.spans[it.n] = sp
-		d.owner[it.n] = sp
+		d.orig[it.n].span = sp
+		d.orig[it.n].owner = sp
 		if !d.layoutValue(it.n, it.dl, stop) {
 			return false
 		}
 	}
 	if len(its) > 0 {
-		last := d.spans[its[len(its)-1].n]
-		d.tails[s] = &span{start: last.end, end: end, col: its[0].col}
+		last := d.spanOf(its[len(its)-1].n)
+		d.orig[s].tail = d.newSpan(span{start: last.end, end: end, col: its[0].col})
 	}
 	return true
 }
