@@ -117,31 +117,32 @@ func (c *composition) validatePT(in *yaml.Node, path string) {
 		c.errorf("C190", c.nodeAt(in, ferr.Field), path+"."+ferr.Field, "function-patch-and-transform would reject its input: %s", ferr.ErrorBody())
 		return
 	}
-	check := func(ts []function.Transform, at string) {
+	// at gives the path of the transforms; it is built only for a finding.
+	check := func(ts []function.Transform, at func() string) {
 		for i, t := range ts {
 			if t.Match == nil {
 				continue
 			}
 			for j, p := range t.Match.Patterns {
 				if p.Type != "literal" && p.Type != "regexp" {
-					c.errorf("C190", in, idx(idx(at, i)+".match.patterns", j)+".type", "match pattern type %q fails at run time: want literal or regexp", p.Type)
+					c.errorf("C190", in, idx(idx(at(), i)+".match.patterns", j)+".type", "match pattern type %q fails at run time: want literal or regexp", p.Type)
 				}
 			}
 		}
 	}
 	for i, ps := range r.PatchSets {
 		for j, p := range ps.Patches {
-			check(p.Transforms, idx(idx(path+".patchSets", i)+".patches", j)+".transforms")
+			check(p.Transforms, func() string { return idx(idx(path+".patchSets", i)+".patches", j) + ".transforms" })
 		}
 	}
 	if r.Environment != nil {
 		for j, p := range r.Environment.Patches {
-			check(p.Transforms, idx(path+".environment.patches", j)+".transforms")
+			check(p.Transforms, func() string { return idx(path+".environment.patches", j) + ".transforms" })
 		}
 	}
 	for i, t := range r.Resources {
 		for j, p := range t.Patches {
-			check(p.Transforms, idx(idx(path+".resources", i)+".patches", j)+".transforms")
+			check(p.Transforms, func() string { return idx(idx(path+".resources", i)+".patches", j) + ".transforms" })
 		}
 	}
 }
@@ -308,6 +309,9 @@ func listItem(doc map[string]any, base string) map[string]any {
 // expandEarlyAliases replaces each alias that would come before its anchor
 // (or whose anchor is gone) by a copy of what it names (C306).
 func (c *composition) expandEarlyAliases() {
+	if !hasAlias(c.doc.Top(), 0) {
+		return
+	}
 	defined := map[*yaml.Node]bool{}
 	var walk func(n *yaml.Node, path string, depth int)
 	walk = func(n *yaml.Node, path string, depth int) {
@@ -332,4 +336,18 @@ func (c *composition) expandEarlyAliases() {
 		}
 	}
 	walk(c.doc.Top(), "", 0)
+}
+
+// hasAlias reports whether an alias is at or below n, as deep as
+// expandEarlyAliases looks.
+func hasAlias(n *yaml.Node, depth int) bool {
+	if n == nil || depth > 1000 {
+		return false
+	}
+	for _, ch := range n.Content {
+		if ch.Kind == yaml.AliasNode || hasAlias(ch, depth+1) {
+			return true
+		}
+	}
+	return false
 }

@@ -96,14 +96,18 @@ func (d *Doc) join(lines []string) []byte {
 	if d.crlf {
 		nl = "\r\n"
 	}
-	var b strings.Builder
+	size := len(lines) * len(nl)
+	for _, l := range lines {
+		size += len(l)
+	}
+	b := make([]byte, 0, size)
 	for i, l := range lines {
-		b.WriteString(l)
+		b = append(b, l...)
 		if i < len(lines)-1 || d.eol {
-			b.WriteString(nl)
+			b = append(b, nl...)
 		}
 	}
-	return []byte(b.String())
+	return b
 }
 
 // SameData reports whether two YAML documents hold the same data when read
