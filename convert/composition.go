@@ -42,6 +42,7 @@ type composition struct {
 	fallible string              // the first transform able to fail (C317)
 	fallNode *yaml.Node
 	inJSON   []byte // the input, as kubectl reads it
+	outJSON  []byte // the whole output document as kubectl will read it (base "" only)
 }
 
 // errorf, warnf and infof report a finding about node n at path (relative

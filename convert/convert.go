@@ -295,7 +295,13 @@ func (r *run) document(i int, c yamledit.Chunk, d *yamledit.Doc) ([]byte, error)
 		rep.Status = StatusUnchanged
 		return c.Text, nil
 	}
-	out, err := d.Encode()
+	var out []byte
+	var err error
+	if len(comps) == 1 && comps[0].outJSON != nil {
+		out, err = d.EncodeKnown(comps[0].outJSON) // No edit since validateOutput.
+	} else {
+		out, err = d.Encode()
+	}
 	if err != nil {
 		r.add(Diagnostic{Code: "C192", Document: i, Line: c.Line, Composition: rep.Name, Message: err.Error()})
 		rep.Status = StatusFailed

@@ -278,3 +278,58 @@ func TestKubectlViews(t *testing.T) {
 	}
 	t.Logf("%d converted Compositions checked", withViews)
 }
+
+// TestStepInputJSON checks that a step input cut from the document's
+// kubectl view is the input's own view, on every converted document of
+// the corpus and the examples.
+func TestStepInputJSON(t *testing.T) {
+	var streams [][]byte
+	examples, _ := filepath.Glob(filepath.Join("testdata", "*", "*", "golden.yaml"))
+	for _, e := range examples {
+		b, err := os.ReadFile(e) //nolint:gosec // Test fixtures.
+		if err != nil {
+			t.Fatal(err)
+		}
+		streams = append(streams, b)
+	}
+	for _, f := range corpusFiles(t) {
+		if res, err := Convert(f.data, Options{Source: f.rel}); err == nil && res.Changed {
+			streams = append(streams, res.Output)
+		}
+	}
+	var inputs int
+	for _, s := range streams {
+		for _, ch := range yamledit.Split(s) {
+			d, err := yamledit.Parse(ch.Text)
+			if err != nil || d == nil {
+				continue
+			}
+			j, err := yamledit.JSON(d.Node)
+			if err != nil {
+				continue
+			}
+			c := &composition{outJSON: j}
+			steps := yamledit.Resolve(yamledit.Get(yamledit.Get(d.Top(), "spec"), "pipeline"))
+			if !yamledit.IsSeq(steps) {
+				continue
+			}
+			for i, st := range steps.Content {
+				in := yamledit.Get(st, "input")
+				if in == nil {
+					continue
+				}
+				want, err := yamledit.JSON(in)
+				if err != nil {
+					continue
+				}
+				inputs++
+				if got := c.stepInputJSON(i); !bytes.Equal(got, want) {
+					t.Errorf("line %d, step %d: stepInputJSON(...):\n-%s\n+%s", ch.Line, i, want, got)
+				}
+			}
+		}
+	}
+	if inputs == 0 {
+		t.Fatal("no step input found")
+	}
+}

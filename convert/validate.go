@@ -60,6 +60,13 @@ func (c *composition) reported(path string) bool {
 // validateOutput checks the converted Composition (conversion spec §13):
 // the pipeline, and every function input as the function itself reads it.
 func (c *composition) validateOutput(spec *yaml.Node) {
+	if c.base == "" {
+		// The whole document's kubectl view: the function inputs are
+		// parts of it, and Encode checks the rendering against it.
+		if j, err := yamledit.JSON(c.doc.Node); err == nil {
+			c.outJSON = j
+		}
+	}
 	for _, k := range []string{"resources", "patchSets", "environment"} {
 		if yamledit.Key(spec, k) != nil {
 			c.errorf("C190", spec, "spec."+k, "spec.%s must be gone after conversion", k)
@@ -93,20 +100,22 @@ func (c *composition) validateOutput(spec *yaml.Node) {
 		kind, _ := yamledit.Str(yamledit.Get(in, "kind"))
 		switch {
 		case av == PTInputAPIVersion && kind == PTInputKind:
-			c.validatePT(in, p+".input")
+			c.validatePT(in, p+".input", c.stepInputJSON(i))
 		case av == ECInputAPIVersion && kind == ECInputKind:
-			c.validateEC(in, p+".input")
+			c.validateEC(in, p+".input", c.stepInputJSON(i))
 		}
 	}
 }
 
 // validatePT decodes and validates a patch-and-transform input exactly as
 // the function does, plus the run-time rule on match pattern types.
-func (c *composition) validatePT(in *yaml.Node, path string) {
-	j, err := yamledit.JSON(in)
-	if err != nil {
-		c.errorf("C190", in, path, "cannot read the function input: %v", err)
-		return
+func (c *composition) validatePT(in *yaml.Node, path string, j []byte) {
+	if j == nil {
+		var err error
+		if j, err = yamledit.JSON(in); err != nil {
+			c.errorf("C190", in, path, "cannot read the function input: %v", err)
+			return
+		}
 	}
 	r, err := function.DecodeJSON(j)
 	if err != nil {
@@ -149,11 +158,13 @@ func (c *composition) validatePT(in *yaml.Node, path string) {
 
 // validateEC decodes an environment-configs input as the function does, for
 // the target's release, and applies the native source rules.
-func (c *composition) validateEC(in *yaml.Node, path string) {
-	j, err := yamledit.JSON(in)
-	if err != nil {
-		c.errorf("C190", in, path, "cannot read the function input: %v", err)
-		return
+func (c *composition) validateEC(in *yaml.Node, path string, j []byte) {
+	if j == nil {
+		var err error
+		if j, err = yamledit.JSON(in); err != nil {
+			c.errorf("C190", in, path, "cannot read the function input: %v", err)
+			return
+		}
 	}
 	fn := environment.Function{Version: environment.FunctionV07}
 	if c.r.o.ecVersion() == ECVersionV1 {
@@ -178,6 +189,29 @@ func (c *composition) validateEC(in *yaml.Node, path string) {
 	for _, fe := range append(s.ValidateSchema(), s.Validate()...) {
 		c.errorf("C190", in, path+strings.TrimPrefix(fe.Field, "spec.environment"), "%s", fe.ErrorBody())
 	}
+}
+
+// stepInputJSON returns the input of pipeline step i as kubectl reads it,
+// cut from the document's view (yamledit.JSON is the same for a part of a
+// tree as for the whole), or nil when there is no view to cut it from.
+func (c *composition) stepInputJSON(i int) []byte {
+	doc, ok := jsonMembers(c.outJSON)
+	if !ok {
+		return nil
+	}
+	spec, ok := jsonMembers(jsonGet(doc, "spec"))
+	if !ok {
+		return nil
+	}
+	steps, ok := jsonItems(jsonGet(spec, "pipeline"))
+	if !ok || i >= len(steps) {
+		return nil
+	}
+	step, ok := jsonMembers(steps[i])
+	if !ok {
+		return nil
+	}
+	return jsonGet(step, "input")
 }
 
 // checkRoundTrip reads the written document back as kubectl would, and

@@ -15,8 +15,19 @@ import (
 // as kubectl would, and returns a MismatchError rather than a rendering
 // that does not hold the tree's data.
 func (d *Doc) Encode() ([]byte, error) {
-	d.spliced, d.readBack = false, nil
 	want, werr := JSON(d.Node)
+	return d.encode(want, werr)
+}
+
+// EncodeKnown is Encode for a caller that already has JSON(d.Node) of the
+// tree as it is now, after its last edit: the rendering is checked against
+// want instead of a second JSON of the same tree.
+func (d *Doc) EncodeKnown(want []byte) ([]byte, error) {
+	return d.encode(want, nil)
+}
+
+func (d *Doc) encode(want []byte, werr error) ([]byte, error) {
+	d.spliced, d.readBack = false, nil
 	if d.reliable {
 		if lines, ok := d.splice(); ok {
 			out := d.join(lines)
