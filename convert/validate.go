@@ -63,7 +63,7 @@ func (c *composition) validateOutput(spec *yaml.Node) {
 	if c.base == "" {
 		// The whole document's kubectl view: the function inputs are
 		// parts of it, and Encode checks the rendering against it.
-		if j, err := yamledit.JSON(c.doc.Node); err == nil {
+		if j, err := c.doc.JSON(); err == nil {
 			c.outJSON = j
 		}
 	}

@@ -24,6 +24,14 @@ func JSON(n *yaml.Node) ([]byte, error) {
 	return dataJSON(n)
 }
 
+// JSON returns JSON(d.Node), with room for it sized after the source.
+func (d *Doc) JSON() ([]byte, error) {
+	if out, ok := treeJSONSized(d.Node, len(d.src)); ok {
+		return out, nil
+	}
+	return dataJSON(d.Node)
+}
+
 // dataJSON is JSON the long way: the data as Go values, marshalled.
 func dataJSON(n *yaml.Node) ([]byte, error) {
 	budget := maxExpanded
@@ -207,7 +215,12 @@ func scalar(n *yaml.Node) (any, error) {
 // way, and then JSON builds and marshals the data as before: aliases,
 // merge keys, duplicate keys, very deep or large trees, and any error.
 func treeJSON(n *yaml.Node) ([]byte, bool) {
-	w := treeWriter{budget: maxExpanded / 2}
+	return treeJSONSized(n, 0)
+}
+
+// treeJSONSized is treeJSON with room for size bytes of output.
+func treeJSONSized(n *yaml.Node, size int) ([]byte, bool) {
+	w := treeWriter{budget: maxExpanded / 2, out: make([]byte, 0, size)}
 	if !w.value(n, 0) {
 		return nil, false
 	}

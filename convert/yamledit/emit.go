@@ -15,7 +15,7 @@ import (
 // as kubectl would, and returns a MismatchError rather than a rendering
 // that does not hold the tree's data.
 func (d *Doc) Encode() ([]byte, error) {
-	want, werr := JSON(d.Node)
+	want, werr := d.JSON()
 	return d.encode(want, werr)
 }
 
@@ -504,5 +504,5 @@ func stripComments(n *yaml.Node, depth int) *yaml.Node {
 // sameProps reports whether n's anchor, tag and style are as parsed.
 func (d *Doc) sameProps(n *yaml.Node) bool {
 	s := d.orig[n]
-	return s != nil && s.anchor == n.Anchor && s.tag == n.Tag && s.style == n.Style
+	return s != nil && s.props().anchor == n.Anchor && s.tag == n.Tag && s.style == n.Style
 }

@@ -104,7 +104,7 @@ type Doc struct {
 	pre  int // lines before the top-level value's first entry
 	post int // the first line after it: a `...` marker, or the end
 
-	gen      int          // Encode runs, for the snapshots' clean
+	gen      int32        // Encode runs, for the snapshots' clean
 	snaps    []snapshot   // storage for orig
 	kids     []*yaml.Node // storage for the snapshots' content
 	spanPool []span       // storage for spans
@@ -133,9 +133,8 @@ type Style struct {
 type snapshot struct {
 	kind                yaml.Kind
 	style               yaml.Style
-	tag, value, anchor  string
-	alias               *yaml.Node
-	head, line, foot    string
+	tag, value          string
+	rare                *rareProps // nil when the node has none of them
 	content             []*yaml.Node
 	firstLine, firstCol int // 0-based start
 	lastLine            int // 0-based last line of an atomic value (-1 unknown)
@@ -145,8 +144,25 @@ type snapshot struct {
 	tail  *span // block collections: the lines after the last entry
 	owner *span // block collections: the entry they are the value of
 
-	cleanGen int  // the Encode that computed clean
-	clean    bool // the node and everything below it are as parsed
+	cleanGen int32 // the Encode that computed clean
+	clean    bool  // the node and everything below it are as parsed
+}
+
+// rareProps are the properties of a node that most nodes do not have.
+type rareProps struct {
+	anchor           string
+	alias            *yaml.Node
+	head, line, foot string
+}
+
+var noRareProps rareProps
+
+// props returns the snapshot's rare properties (all empty when none).
+func (s *snapshot) props() *rareProps {
+	if s.rare == nil {
+		return &noRareProps
+	}
+	return s.rare
 }
 
 // span is the source lines an entry owns: [start, end), its column and its
@@ -241,10 +257,12 @@ func (d *Doc) record(n *yaml.Node, depth int) {
 		}
 	}
 	s := snapshot{
-		kind: n.Kind, style: n.Style, tag: n.Tag, value: n.Value, anchor: n.Anchor, alias: n.Alias,
-		head: n.HeadComment, line: n.LineComment, foot: n.FootComment,
+		kind: n.Kind, style: n.Style, tag: n.Tag, value: n.Value,
 		content:   kids,
 		firstLine: n.Line - 1, firstCol: -1, lastLine: -1,
+	}
+	if n.Anchor != "" || n.Alias != nil || n.HeadComment != "" || n.LineComment != "" || n.FootComment != "" {
+		s.rare = &rareProps{anchor: n.Anchor, alias: n.Alias, head: n.HeadComment, line: n.LineComment, foot: n.FootComment}
 	}
 	if len(d.snaps) < cap(d.snaps) {
 		d.snaps = append(d.snaps, s)
@@ -294,8 +312,9 @@ func (d *Doc) changed(n *yaml.Node) bool {
 	if !ok {
 		return true
 	}
-	if s.kind != n.Kind || s.style != n.Style || s.tag != n.Tag || s.value != n.Value || s.anchor != n.Anchor ||
-		s.alias != n.Alias || s.head != n.HeadComment || s.line != n.LineComment || s.foot != n.FootComment ||
+	r := s.props()
+	if s.kind != n.Kind || s.style != n.Style || s.tag != n.Tag || s.value != n.Value || r.anchor != n.Anchor ||
+		r.alias != n.Alias || r.head != n.HeadComment || r.line != n.LineComment || r.foot != n.FootComment ||
 		len(s.content) != len(n.Content) {
 		return true
 	}
@@ -309,7 +328,7 @@ func (d *Doc) changed(n *yaml.Node) bool {
 
 // clean reports whether n and everything below it are as parsed. The
 // answer is remembered in n's snapshot for the rest of Encode run gen.
-func (d *Doc) clean(n *yaml.Node, gen int) bool {
+func (d *Doc) clean(n *yaml.Node, gen int32) bool {
 	if n == nil {
 		return true
 	}
