@@ -41,8 +41,9 @@ type composition struct {
 	sets     map[string]bool     // declared patch set names
 	fallible string              // the first transform able to fail (C317)
 	fallNode *yaml.Node
-	inJSON   []byte // the input, as kubectl reads it
-	outJSON  []byte // the whole output document as kubectl will read it (base "" only)
+	inJSON   []byte    // the input, as kubectl reads it
+	outJSON  []byte    // the whole output document as kubectl will read it (base "" only)
+	outView  *jsonView // outJSON, indexed
 }
 
 // errorf, warnf and infof report a finding about node n at path (relative

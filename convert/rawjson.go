@@ -1,6 +1,9 @@
 package convert
 
-import "bytes"
+import (
+	"bytes"
+	"sort"
+)
 
 // The helpers below read JSON as encoding/json writes it (compact, keys
 // sorted): the kubectl views of the documents. In that form two values
@@ -8,64 +11,144 @@ import "bytes"
 // compare parts of the views without decoding them. They return ok false
 // for anything else, and the caller then decodes.
 
-// jsonMember is one member of a JSON object: its key as written (with
-// its quotes) and its value's text.
-type jsonMember struct {
-	key, val []byte
+// A jsonView is a JSON text with the end of each of its objects and
+// arrays found in one pass, so that reading a member or an item deep
+// inside costs no scanning of what comes before it.
+type jsonView struct {
+	b      []byte
+	opens  []int // the offsets of the `{` and `[`, ascending
+	closes []int // the offsets of their `}` and `]`
 }
 
-// jsonMembers returns the members of object b, in order.
-func jsonMembers(b []byte) ([]jsonMember, bool) {
-	if len(b) < 2 || b[0] != '{' || b[len(b)-1] != '}' {
+// newJSONView indexes b; ok false when its brackets do not balance.
+func newJSONView(b []byte) (*jsonView, bool) {
+	v := &jsonView{b: b}
+	var stack []int
+	for i := 0; i < len(b); i++ {
+		switch b[i] {
+		case '"':
+			e, ok := jsonStringEnd(b, i)
+			if !ok {
+				return nil, false
+			}
+			i = e - 1
+		case '{', '[':
+			stack = append(stack, len(v.opens))
+			v.opens = append(v.opens, i)
+			v.closes = append(v.closes, -1)
+		case '}', ']':
+			if len(stack) == 0 {
+				return nil, false
+			}
+			k := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if (b[i] == '}') != (b[v.opens[k]] == '{') {
+				return nil, false
+			}
+			v.closes[k] = i
+		}
+	}
+	return v, len(stack) == 0
+}
+
+// A jsonSpan is a value's text, b[s:e]; the zero span is no value.
+type jsonSpan struct{ s, e int }
+
+// jsonMember is one member of a JSON object: its key as written (with its
+// quotes) and its value.
+type jsonMember struct {
+	key []byte
+	val jsonSpan
+}
+
+func (v *jsonView) all() jsonSpan { return jsonSpan{0, len(v.b)} }
+
+// text returns the text of a value, nil for no value.
+func (v *jsonView) text(sp jsonSpan) []byte {
+	if sp.e <= sp.s {
+		return nil
+	}
+	return v.b[sp.s:sp.e]
+}
+
+// skip returns the end of the value that starts at i.
+func (v *jsonView) skip(i, end int) (int, bool) {
+	if i >= end {
+		return 0, false
+	}
+	switch v.b[i] {
+	case '"':
+		return jsonStringEnd(v.b, i)
+	case '{', '[':
+		k := sort.SearchInts(v.opens, i)
+		if k == len(v.opens) || v.opens[k] != i || v.closes[k] >= end {
+			return 0, false
+		}
+		return v.closes[k] + 1, true
+	}
+	j := i
+	for ; j < end; j++ {
+		if c := v.b[j]; c == ',' || c == '}' || c == ']' || c == ':' {
+			break
+		}
+	}
+	return j, j > i
+}
+
+// members returns the members of the object sp, in order.
+func (v *jsonView) members(sp jsonSpan) ([]jsonMember, bool) {
+	b := v.b
+	if sp.e-sp.s < 2 || b[sp.s] != '{' || b[sp.e-1] != '}' {
 		return nil, false
 	}
 	var out []jsonMember
-	i := 1
+	i := sp.s + 1
 	if b[i] == '}' {
-		return out, i+1 == len(b)
+		return out, i+1 == sp.e
 	}
 	for {
-		ke, ok := jsonSkip(b, i)
-		if !ok || b[i] != '"' || ke >= len(b) || b[ke] != ':' {
+		ke, ok := v.skip(i, sp.e)
+		if !ok || b[i] != '"' || ke >= sp.e || b[ke] != ':' {
 			return nil, false
 		}
-		ve, ok := jsonSkip(b, ke+1)
-		if !ok || ve >= len(b) {
+		ve, ok := v.skip(ke+1, sp.e)
+		if !ok || ve >= sp.e {
 			return nil, false
 		}
-		out = append(out, jsonMember{key: b[i:ke], val: b[ke+1 : ve]})
+		out = append(out, jsonMember{key: b[i:ke], val: jsonSpan{ke + 1, ve}})
 		switch b[ve] {
 		case ',':
 			i = ve + 1
 		case '}':
-			return out, ve+1 == len(b)
+			return out, ve+1 == sp.e
 		default:
 			return nil, false
 		}
 	}
 }
 
-// jsonItems returns the items of array b, in order.
-func jsonItems(b []byte) ([][]byte, bool) {
-	if len(b) < 2 || b[0] != '[' || b[len(b)-1] != ']' {
+// items returns the items of the array sp, in order.
+func (v *jsonView) items(sp jsonSpan) ([]jsonSpan, bool) {
+	b := v.b
+	if sp.e-sp.s < 2 || b[sp.s] != '[' || b[sp.e-1] != ']' {
 		return nil, false
 	}
-	var out [][]byte
-	i := 1
+	var out []jsonSpan
+	i := sp.s + 1
 	if b[i] == ']' {
-		return out, i+1 == len(b)
+		return out, i+1 == sp.e
 	}
 	for {
-		e, ok := jsonSkip(b, i)
-		if !ok || e >= len(b) {
+		e, ok := v.skip(i, sp.e)
+		if !ok || e >= sp.e {
 			return nil, false
 		}
-		out = append(out, b[i:e])
+		out = append(out, jsonSpan{i, e})
 		switch b[e] {
 		case ',':
 			i = e + 1
 		case ']':
-			return out, e+1 == len(b)
+			return out, e+1 == sp.e
 		default:
 			return nil, false
 		}
@@ -73,67 +156,34 @@ func jsonItems(b []byte) ([][]byte, bool) {
 }
 
 // jsonGet returns the value of key (plain ASCII, no escapes) in object
-// members ms, or nil.
-func jsonGet(ms []jsonMember, key string) []byte {
+// members ms, or no value.
+func jsonGet(ms []jsonMember, key string) jsonSpan {
 	for _, m := range ms {
 		if len(m.key) == len(key)+2 && string(m.key[1:len(m.key)-1]) == key {
 			return m.val
 		}
 	}
-	return nil
+	return jsonSpan{}
 }
 
-// jsonSkip returns the end of the value that starts at b[i].
-func jsonSkip(b []byte, i int) (int, bool) {
-	if i >= len(b) {
-		return 0, false
-	}
-	switch b[i] {
-	case '"':
-		for j := i + 1; j < len(b); {
-			k := bytes.IndexByte(b[j:], '"')
-			if k < 0 {
-				return 0, false
-			}
-			q := j + k
-			escaped := false
-			for p := q - 1; p > i && b[p] == '\\'; p-- {
-				escaped = !escaped
-			}
-			if !escaped {
-				return q + 1, true
-			}
-			j = q + 1
+// jsonStringEnd returns the end of the string that starts at b[i].
+func jsonStringEnd(b []byte, i int) (int, bool) {
+	for j := i + 1; j < len(b); {
+		k := bytes.IndexByte(b[j:], '"')
+		if k < 0 {
+			return 0, false
 		}
-		return 0, false
-	case '{', '[':
-		depth := 0
-		for j := i; j < len(b); j++ {
-			switch b[j] {
-			case '"':
-				e, ok := jsonSkip(b, j)
-				if !ok {
-					return 0, false
-				}
-				j = e - 1
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return j + 1, true
-				}
-			}
+		q := j + k
+		escaped := false
+		for p := q - 1; p > i && b[p] == '\\'; p-- {
+			escaped = !escaped
 		}
-		return 0, false
-	}
-	j := i
-	for ; j < len(b); j++ {
-		if c := b[j]; c == ',' || c == '}' || c == ']' || c == ':' {
-			break
+		if !escaped {
+			return q + 1, true
 		}
+		j = q + 1
 	}
-	return j, j > i
+	return 0, false
 }
 
 // serverKeys are the keys stripServer removes, as JSON strings.
@@ -150,32 +200,40 @@ func (c *composition) keptByText(before, after []byte) bool {
 	if c.base != "" {
 		return false
 	}
-	bm, ok := jsonMembers(before)
+	bv, ok := newJSONView(before)
 	if !ok {
 		return false
 	}
-	am, ok := jsonMembers(after)
+	av, ok := newJSONView(after)
+	if !ok {
+		return false
+	}
+	bm, ok := bv.members(bv.all())
+	if !ok {
+		return false
+	}
+	am, ok := av.members(av.all())
 	if !ok {
 		return false
 	}
 	for _, k := range []string{"apiVersion", "kind", "metadata"} {
-		if !bytes.Equal(jsonGet(bm, k), jsonGet(am, k)) {
+		if !bytes.Equal(bv.text(jsonGet(bm, k)), av.text(jsonGet(am, k))) {
 			return false
 		}
 	}
 	if !c.r.o.KeepServerFields {
-		md := jsonGet(bm, "metadata")
+		md := bv.text(jsonGet(bm, "metadata"))
 		for _, k := range serverKeys {
 			if bytes.Contains(md, k) {
 				return false // stripServer would change it
 			}
 		}
 	}
-	bs, ok := jsonMembers(jsonGet(bm, "spec"))
+	bs, ok := bv.members(jsonGet(bm, "spec"))
 	if !ok {
 		return false
 	}
-	as, ok := jsonMembers(jsonGet(am, "spec"))
+	as, ok := av.members(jsonGet(am, "spec"))
 	if !ok {
 		return false
 	}
@@ -185,50 +243,50 @@ func (c *composition) keptByText(before, after []byte) bool {
 			continue
 		}
 		k := string(m.key[1 : len(m.key)-1])
-		if bytes.ContainsRune(m.key, '\\') || !bytes.Equal(m.val, jsonGet(as, k)) {
+		if bytes.ContainsRune(m.key, '\\') || !bytes.Equal(bv.text(m.val), av.text(jsonGet(as, k))) {
 			return false
 		}
 	}
-	if string(jsonGet(bs, "mode")) == `"Pipeline"` {
+	if string(bv.text(jsonGet(bs, "mode"))) == `"Pipeline"` {
 		return true
 	}
-	res, ok := jsonItems(jsonGet(bs, "resources"))
+	res, ok := bv.items(jsonGet(bs, "resources"))
 	if !ok {
 		return false
 	}
-	var outRes []byte
+	var outRes jsonSpan
 	if c.r.o.Phase1 {
 		outRes = jsonGet(as, "resources")
 	} else {
-		steps, ok := jsonItems(jsonGet(as, "pipeline"))
+		steps, ok := av.items(jsonGet(as, "pipeline"))
 		if !ok {
 			return false
 		}
 		for _, s := range steps {
-			sm, ok := jsonMembers(s)
+			sm, ok := av.members(s)
 			if !ok {
 				return false
 			}
-			in, ok := jsonMembers(jsonGet(sm, "input"))
+			in, ok := av.members(jsonGet(sm, "input"))
 			if !ok {
 				return false
 			}
-			if string(jsonGet(in, "apiVersion")) == `"`+PTInputAPIVersion+`"` {
+			if string(av.text(jsonGet(in, "apiVersion"))) == `"`+PTInputAPIVersion+`"` {
 				outRes = jsonGet(in, "resources")
 			}
 		}
 	}
-	out, ok := jsonItems(outRes)
+	out, ok := av.items(outRes)
 	if !ok || len(out) != len(res) {
 		return false
 	}
 	for i := range res {
-		b, ok := jsonMembers(res[i])
+		b, ok := bv.members(res[i])
 		if !ok {
 			return false
 		}
-		a, ok := jsonMembers(out[i])
-		if !ok || !bytes.Equal(jsonGet(b, "base"), jsonGet(a, "base")) {
+		a, ok := av.members(out[i])
+		if !ok || !bytes.Equal(bv.text(jsonGet(b, "base")), av.text(jsonGet(a, "base"))) {
 			return false
 		}
 	}

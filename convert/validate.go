@@ -195,23 +195,31 @@ func (c *composition) validateEC(in *yaml.Node, path string, j []byte) {
 // cut from the document's view (yamledit.JSON is the same for a part of a
 // tree as for the whole), or nil when there is no view to cut it from.
 func (c *composition) stepInputJSON(i int) []byte {
-	doc, ok := jsonMembers(c.outJSON)
+	if c.outView == nil {
+		v, ok := newJSONView(c.outJSON)
+		if !ok {
+			return nil
+		}
+		c.outView = v
+	}
+	v := c.outView
+	doc, ok := v.members(v.all())
 	if !ok {
 		return nil
 	}
-	spec, ok := jsonMembers(jsonGet(doc, "spec"))
+	spec, ok := v.members(jsonGet(doc, "spec"))
 	if !ok {
 		return nil
 	}
-	steps, ok := jsonItems(jsonGet(spec, "pipeline"))
+	steps, ok := v.items(jsonGet(spec, "pipeline"))
 	if !ok || i >= len(steps) {
 		return nil
 	}
-	step, ok := jsonMembers(steps[i])
+	step, ok := v.members(steps[i])
 	if !ok {
 		return nil
 	}
-	return jsonGet(step, "input")
+	return v.text(jsonGet(step, "input"))
 }
 
 // checkRoundTrip reads the written document back as kubectl would, and
