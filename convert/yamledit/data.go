@@ -176,24 +176,33 @@ func key(n *yaml.Node) (string, error) {
 	return "", errors.New("unsupported map key")
 }
 
-// scalar returns a scalar's value: a string, or the JSON of what YAML 1.1
-// reads a plain scalar as.
-func scalar(n *yaml.Node) (any, error) {
+// stringScalar returns the value of a scalar that kubectl reads as a
+// string (scalar's answer, without boxing it), and whether it is one.
+func stringScalar(n *yaml.Node) (string, bool) {
 	quoted := n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0
 	tag := n.ShortTag()
 	if n.Style&yaml.TaggedStyle != 0 || (n.Tag != "" && !strings.HasPrefix(n.Tag, "!!")) {
 		switch tag {
 		case TagStr:
-			return n.Value, nil
+			return n.Value, true
 		case TagInt, TagFloat, TagBool, TagNull:
 		default:
-			return n.Value, nil // Local tags are dropped, the value kept.
+			return n.Value, true // Local tags are dropped, the value kept.
 		}
 	} else if quoted {
-		return n.Value, nil
+		return n.Value, true
 	}
 	if !IsYAML11Special(n.Value) && tag == TagStr {
-		return n.Value, nil
+		return n.Value, true
+	}
+	return "", false
+}
+
+// scalar returns a scalar's value: a string, or the JSON of what YAML 1.1
+// reads a plain scalar as.
+func scalar(n *yaml.Node) (any, error) {
+	if s, ok := stringScalar(n); ok {
+		return s, nil
 	}
 	j, err := sigsyaml.YAMLToJSON([]byte(n.Value))
 	if err != nil {
@@ -253,6 +262,10 @@ func (w *treeWriter) value(n *yaml.Node, depth int) bool {
 		}
 		return w.value(n.Content[0], depth+1)
 	case yaml.ScalarNode:
+		if s, ok := stringScalar(n); ok {
+			w.out = appendAnyJSONString(w.out, s)
+			return true
+		}
 		v, err := scalar(n)
 		if err != nil {
 			return false
@@ -295,9 +308,12 @@ func (w *treeWriter) mapping(m *yaml.Node, depth int) bool {
 		if k.Kind != yaml.ScalarNode || isMergeKey(k) {
 			return false
 		}
-		ks, err := key(k)
-		if err != nil {
-			return false
+		ks, ok := stringScalar(k)
+		if !ok {
+			var err error
+			if ks, err = key(k); err != nil {
+				return false
+			}
 		}
 		w.entries = append(w.entries, treeEntry{key: ks, val: m.Content[i+1]})
 	}
