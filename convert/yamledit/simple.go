@@ -251,9 +251,10 @@ func simpleKey(s string) (key, after string, ok bool) {
 			return "", "", false
 		}
 	default:
-		end = plainEnd(s)
+		var clean bool
+		end, clean = plainScan(s)
 		key = s[:end]
-		if end == 0 || !plainStringOK(key) {
+		if !clean || !plainStringOK(key) {
 			return "", "", false
 		}
 	}
@@ -266,48 +267,46 @@ func simpleKey(s string) (key, after string, ok bool) {
 	return key, s[end+1:], true
 }
 
-// plainEnd returns where a plain scalar at the start of s ends: at a `:`
+// plainScan returns where a plain scalar at the start of s ends: at a `:`
 // followed by a space or the end of the line, at ` #`, or at the end, with
-// trailing spaces dropped.
-func plainEnd(s string) int {
-	end := len(s)
+// trailing spaces dropped. clean reports that the scalar holds no `#`,
+// quote or backslash, which plainStringOK requires.
+func plainScan(s string) (end int, clean bool) {
+	end, clean = len(s), true
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c == ':' && (i+1 == len(s) || s[i+1] == ' ') {
-			end = i
-			break
+		switch s[i] {
+		case ':':
+			if i+1 == len(s) || s[i+1] == ' ' {
+				end = i
+			}
+		case '#':
+			if i > 0 && s[i-1] == ' ' {
+				end = i
+			} else {
+				clean = false
+			}
+		case '\'', '"', '\\':
+			clean = false
 		}
-		if c == '#' && i > 0 && s[i-1] == ' ' {
-			end = i
+		if end < len(s) {
 			break
 		}
 	}
 	for end > 0 && s[end-1] == ' ' {
 		end--
 	}
-	return end
+	return end, clean && end > 0
 }
 
-// plainStringOK reports whether plain scalar s certainly reads as the
-// string s: it starts with a letter, holds no character that could start
-// something else (quotes, comments, escapes) and is not one of YAML 1.1's
-// booleans or nulls.
+// plainStringOK reports whether plain scalar s, cut by plainScan and
+// clean, certainly reads as the string s: it starts with a letter and is
+// not one of YAML 1.1's booleans or nulls.
 func plainStringOK(s string) bool {
 	if s == "" {
 		return false
 	}
 	if c := s[0]; (c < 'a' || c > 'z') && (c < 'A' || c > 'Z') {
 		return false
-	}
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '#', '\'', '"', '\\':
-			return false
-		case ':':
-			if i+1 == len(s) || s[i+1] == ' ' {
-				return false
-			}
-		}
 	}
 	return !IsYAML11Special(s)
 }
@@ -327,7 +326,7 @@ func quotedOK(s string, q byte) bool {
 // comment, and writes it.
 func (p *simpleParser) scalar(s string) bool {
 	var v, rest string
-	quoted := false
+	quoted, clean := false, true
 	switch s[0] {
 	case '"', '\'':
 		q := strings.IndexByte(s[1:], s[0])
@@ -339,7 +338,8 @@ func (p *simpleParser) scalar(s string) bool {
 			return false
 		}
 	default:
-		end := plainEnd(s)
+		var end int
+		end, clean = plainScan(s)
 		v, rest = s[:end], s[end:]
 	}
 	// After the value: nothing, or spaces then a comment.
@@ -353,7 +353,7 @@ func (p *simpleParser) scalar(s string) bool {
 		p.out = append(p.out, v...)
 	case v == "~":
 		p.out = append(p.out, "null"...)
-	case plainStringOK(v):
+	case clean && plainStringOK(v):
 		p.out = appendJSONString(p.out, v)
 	default:
 		return false
@@ -380,7 +380,12 @@ func isSimpleInt(s string) bool {
 // encoding/json does (quotes and HTML characters escaped).
 func appendJSONString(out []byte, s string) []byte {
 	out = append(out, '"')
-	for i := 0; i < len(s); i++ {
+	i := 0
+	for i < len(s) && s[i] != '<' && s[i] != '>' && s[i] != '&' && s[i] != '"' {
+		i++
+	}
+	out = append(out, s[:i]...)
+	for ; i < len(s); i++ {
 		switch c := s[i]; c {
 		case '<':
 			out = append(out, `\u003c`...)
