@@ -204,9 +204,11 @@ func (c *composition) keptByText(before, after []byte) bool {
 	if !ok {
 		return false
 	}
-	av, ok := newJSONView(after)
-	if !ok {
-		return false
+	av := c.outView
+	if av == nil || !bytes.Equal(after, c.outJSON) {
+		if av, ok = newJSONView(after); !ok {
+			return false
+		}
 	}
 	bm, ok := bv.members(bv.all())
 	if !ok {

@@ -167,11 +167,17 @@ func (d *Doc) splice() ([]string, bool) {
 func (e *emitter) clean(n *yaml.Node) bool { return e.d.clean(n, e.d.gen) }
 
 func spaces(n int) string {
-	if n <= 0 {
+	switch {
+	case n <= 0:
 		return ""
+	case n <= len(blanks):
+		return blanks[:n]
 	}
 	return strings.Repeat(" ", n)
 }
+
+// blanks holds the indentation most lines need, to be sliced.
+const blanks = "                                                                "
 
 // reindent shifts a source line by delta columns. Empty lines stay empty;
 // a shift to the left removes only spaces.
