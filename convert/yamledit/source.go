@@ -198,12 +198,12 @@ func Parse(text []byte) (*Doc, error) {
 	if n.Kind != yaml.DocumentNode || len(n.Content) == 0 {
 		return nil, nil
 	}
-	nodes, content := countNodes(n, 0)
+	nodes, content, spans := countNodes(n, 0)
 	d := &Doc{
 		Node: n, src: text,
 		orig:  make(map[*yaml.Node]*snapshot, nodes),
 		snaps: make([]snapshot, 0, nodes), kids: make([]*yaml.Node, 0, content),
-		spanPool: make([]span, 0, nodes),
+		spanPool: make([]span, 0, spans),
 	}
 	s := string(text)
 	d.crlf = strings.Contains(s, "\r\n")
@@ -278,18 +278,26 @@ func (d *Doc) record(n *yaml.Node, depth int) {
 }
 
 // countNodes counts the nodes of the tree under n, and their children, as
-// record visits them: the sizes to allocate for.
-func countNodes(n *yaml.Node, depth int) (nodes, content int) {
+// record visits them, and the spans layout may need (one per mapping key
+// and sequence item, and one per collection): the sizes to allocate for.
+func countNodes(n *yaml.Node, depth int) (nodes, content, spans int) {
 	if n == nil || depth > 10000 {
-		return 0, 0
+		return 0, 0, 0
 	}
 	nodes, content = 1, len(n.Content)
+	switch n.Kind {
+	case yaml.MappingNode:
+		spans = 1 + len(n.Content)/2
+	case yaml.SequenceNode:
+		spans = 1 + len(n.Content)
+	}
 	for _, c := range n.Content {
-		a, b := countNodes(c, depth+1)
+		a, b, sp := countNodes(c, depth+1)
 		nodes += a
 		content += b
+		spans += sp
 	}
-	return nodes, content
+	return nodes, content, spans
 }
 
 // newSpan returns a span from the document's pool.
