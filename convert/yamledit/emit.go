@@ -371,7 +371,12 @@ func (e *emitter) atomic(k, v *yaml.Node, sp *span, col int, prefix string) {
 // value writes prefix + the rendering of v + suffix; continuation lines of
 // a multi-line rendering are indented past col.
 func (e *emitter) value(prefix string, v *yaml.Node, col int, suffix string) {
-	r := strings.Split(render(v), "\n")
+	text := render(v)
+	if !strings.Contains(text, "\n") {
+		e.out = append(e.out, prefix+text+suffix)
+		return
+	}
+	r := strings.Split(text, "\n")
 	r[len(r)-1] += suffix
 	e.out = append(e.out, prefix+r[0])
 	for _, l := range r[1:] {

@@ -320,6 +320,11 @@ func (d *Doc) changed(n *yaml.Node) bool {
 	if !ok {
 		return true
 	}
+	return s.differs(n)
+}
+
+// differs reports whether n differs from its snapshot s, itself only.
+func (s *snapshot) differs(n *yaml.Node) bool {
 	r := s.props()
 	if s.kind != n.Kind || s.style != n.Style || s.tag != n.Tag || s.value != n.Value || r.anchor != n.Anchor ||
 		r.alias != n.Alias || r.head != n.HeadComment || r.line != n.LineComment || r.foot != n.FootComment ||
@@ -348,7 +353,7 @@ func (d *Doc) clean(n *yaml.Node, gen int32) bool {
 		return s.clean
 	}
 	s.cleanGen, s.clean = gen, true // Cycles are judged by the rest.
-	ok = !d.changed(n)
+	ok = !s.differs(n)
 	for _, c := range n.Content {
 		if !ok {
 			break
