@@ -3,6 +3,7 @@ package convert
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
@@ -40,7 +41,9 @@ type composition struct {
 	sets     map[string]bool     // declared patch set names
 	fallible string              // the first transform able to fail (C317)
 	fallNode *yaml.Node
-	inJSON   []byte // the input, as kubectl reads it
+	inJSON   []byte    // the input, as kubectl reads it
+	outJSON  []byte    // the whole output document as kubectl will read it (base "" only)
+	outView  *jsonView // outJSON, indexed
 }
 
 // errorf, warnf and infof report a finding about node n at path (relative
@@ -124,6 +127,9 @@ func (c *composition) convert() {
 // unquoted `{{ .Values.x }}` reads. (`{{` inside a string is left alone:
 // alert descriptions and provider templates use it.)
 func templateLike(n *yaml.Node, path string) (*yaml.Node, string) {
+	if !hasCollectionKey(n, 0) {
+		return nil, ""
+	}
 	var found *yaml.Node
 	var at string
 	var walk func(n *yaml.Node, path string, depth int)
@@ -151,6 +157,29 @@ func templateLike(n *yaml.Node, path string) (*yaml.Node, string) {
 	return found, at
 }
 
+// hasCollectionKey reports whether a mapping at or below n has a key that
+// is not a scalar (templateLike without the paths).
+func hasCollectionKey(n *yaml.Node, depth int) bool {
+	if n == nil || depth > 200 {
+		return false
+	}
+	switch n.Kind {
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Kind != yaml.ScalarNode || hasCollectionKey(n.Content[i+1], depth+1) {
+				return true
+			}
+		}
+	case yaml.SequenceNode:
+		for _, it := range n.Content {
+			if hasCollectionKey(it, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func joinPath(path, key string) string {
 	if path == "" {
 		return key
@@ -161,7 +190,7 @@ func joinPath(path, key string) string {
 	return path + "." + key
 }
 
-func idx(path string, i int) string { return fmt.Sprintf("%s[%d]", path, i) }
+func idx(path string, i int) string { return path + "[" + strconv.Itoa(i) + "]" }
 
 // stripServerFields removes what `kubectl get -o yaml` adds (conversion
 // spec §1.5).
@@ -482,6 +511,9 @@ func (c *composition) dropDuplicateKeys(n *yaml.Node, path string, depth int) {
 	if n == nil || depth > 200 || n.Kind == yaml.AliasNode {
 		return
 	}
+	if depth == 0 && !hasDuplicateKeys(n, 0) {
+		return
+	}
 	switch n.Kind {
 	case yaml.MappingNode:
 		last := map[string]int{}
@@ -508,6 +540,48 @@ func (c *composition) dropDuplicateKeys(n *yaml.Node, path string, depth int) {
 			c.dropDuplicateKeys(it, idx(path, i), depth+1)
 		}
 	}
+}
+
+// hasDuplicateKeys reports whether a mapping at or below n (not through
+// aliases) has two equal scalar keys other than `<<`: whether
+// dropDuplicateKeys has anything to do.
+func hasDuplicateKeys(n *yaml.Node, depth int) bool {
+	if n == nil || depth > 200 || n.Kind == yaml.AliasNode {
+		return false
+	}
+	switch n.Kind {
+	case yaml.MappingNode:
+		var seen map[string]bool // for large mappings
+		if len(n.Content) > 64 {
+			seen = map[string]bool{}
+		}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if k := n.Content[i]; k.Kind == yaml.ScalarNode && k.Value != "<<" {
+				if seen != nil {
+					if seen[k.Value] {
+						return true
+					}
+					seen[k.Value] = true
+				} else {
+					for j := i + 2; j+1 < len(n.Content); j += 2 {
+						if o := n.Content[j]; o.Kind == yaml.ScalarNode && o.Value == k.Value {
+							return true
+						}
+					}
+				}
+			}
+			if hasDuplicateKeys(n.Content[i+1], depth+1) {
+				return true
+			}
+		}
+	case yaml.SequenceNode:
+		for _, it := range n.Content {
+			if hasDuplicateKeys(it, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // blockStyle writes the Composition and its spec in block style when they

@@ -45,6 +45,12 @@ type DocumentReport struct {
 	Name string `json:"name,omitempty"`
 
 	Status Status `json:"status"`
+
+	// Before and After are the document's data as kubectl reads it, as JSON
+	// (sigs.k8s.io/yaml.YAMLToJSON of the document text, exactly), before and after
+	// conversion. They are set only for a Composition that is a whole document
+	// (not an item of a List) and was converted; nil otherwise.
+	Before, After []byte `json:"-"`
 }
 
 // A Result is the outcome of a conversion.
@@ -289,7 +295,13 @@ func (r *run) document(i int, c yamledit.Chunk, d *yamledit.Doc) ([]byte, error)
 		rep.Status = StatusUnchanged
 		return c.Text, nil
 	}
-	out, err := d.Encode()
+	var out []byte
+	var err error
+	if len(comps) == 1 && comps[0].outJSON != nil {
+		out, err = d.EncodeKnown(comps[0].outJSON) // No edit since validateOutput.
+	} else {
+		out, err = d.Encode()
+	}
 	if err != nil {
 		r.add(Diagnostic{Code: "C192", Document: i, Line: c.Line, Composition: rep.Name, Message: err.Error()})
 		rep.Status = StatusFailed
@@ -307,6 +319,9 @@ func (r *run) document(i int, c yamledit.Chunk, d *yamledit.Doc) ([]byte, error)
 		return c.Text, nil
 	}
 	rep.Status = StatusConverted
+	if len(comps) == 1 && comps[0].base == "" {
+		rep.Before, rep.After = comps[0].inJSON, d.ReadBack()
+	}
 	for _, cp := range comps {
 		if cp.changed {
 			r.converted++

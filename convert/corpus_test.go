@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	sigsyaml "sigs.k8s.io/yaml"
+
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
 	"github.com/xpmigrate/xpmigrate/environment"
 	"github.com/xpmigrate/xpmigrate/patchandtransform/function"
@@ -186,5 +188,148 @@ func checkInputs(t *testing.T, name string, in, out []byte) {
 				}
 			}
 		}
+	}
+}
+
+// TestCorpusTextJSON checks that yamledit.TextJSON, with its fast reader,
+// reads every document of the corpus, and of its conversion, exactly as
+// sigs.k8s.io/yaml does.
+func TestCorpusTextJSON(t *testing.T) {
+	var docs int
+	check := func(name string, stream []byte) {
+		for _, c := range yamledit.Split(stream) {
+			docs++
+			want, werr := sigsyaml.YAMLToJSON(c.Text)
+			got, gerr := yamledit.TextJSON(c.Text)
+			if (werr != nil) != (gerr != nil) || !bytes.Equal(got, want) {
+				t.Errorf("%s:%d: TextJSON(...) = %s, %v; sigs.k8s.io/yaml reads %s, %v", name, c.Line, got, gerr, want, werr)
+			}
+		}
+	}
+	for _, f := range corpusFiles(t) {
+		check(f.rel, f.data)
+		if res, err := Convert(f.data, Options{Source: f.rel}); err == nil && res.Changed {
+			check(f.rel+" (converted)", res.Output)
+		}
+	}
+	t.Logf("%d documents read", docs)
+}
+
+// TestKubectlViews checks DocumentReport.Before and After: for every
+// converted Composition that is a whole document, the kubectl views of
+// its input and output text, byte for byte as sigs.k8s.io/yaml gives them
+// (a List's Compositions and other documents have none).
+func TestKubectlViews(t *testing.T) {
+	type input struct {
+		name string
+		data []byte
+		opts Options
+	}
+	var inputs []input
+	examples, _ := filepath.Glob(filepath.Join("testdata", "*", "*", "input.yaml"))
+	examples = append(examples, filepath.Join("testdata", "roundtrip", "input.yaml"))
+	for _, e := range examples {
+		b, err := os.ReadFile(e) //nolint:gosec // Test fixtures.
+		if err != nil {
+			t.Fatal(err)
+		}
+		inputs = append(inputs, input{e, b, Options{}}, input{e + " (v2)", b, Options{Target: TargetV2}})
+	}
+	for _, f := range corpusFiles(t) {
+		inputs = append(inputs, input{f.rel, f.data, Options{Source: f.rel}})
+	}
+	var withViews int
+	for _, in := range inputs {
+		res, err := Convert(in.data, in.opts)
+		if err != nil {
+			continue
+		}
+		inDocs, outDocs := yamledit.Split(in.data), yamledit.Split(res.Output)
+		for i, d := range res.Documents {
+			whole := d.Status == StatusConverted && d.Kind == "Composition"
+			if !whole {
+				if d.Before != nil || d.After != nil {
+					t.Errorf("%s: document %d (%s, %s): Before or After set", in.name, i, d.Kind, d.Status)
+				}
+				continue
+			}
+			withViews++
+			if len(inDocs) != len(outDocs) {
+				t.Fatalf("%s: %d documents in, %d out", in.name, len(inDocs), len(outDocs))
+			}
+			for _, v := range []struct {
+				what string
+				got  []byte
+				text []byte
+			}{{"Before", d.Before, inDocs[i].Text}, {"After", d.After, outDocs[i].Text}} {
+				want, err := sigsyaml.YAMLToJSON(v.text)
+				if err != nil {
+					t.Errorf("%s: document %d: sigs.k8s.io/yaml cannot read it: %v", in.name, i, err)
+					continue
+				}
+				if !bytes.Equal(v.got, want) {
+					t.Errorf("%s: document %d: %s:\n-%s\n+%s", in.name, i, v.what, want, v.got)
+				}
+			}
+		}
+	}
+	if withViews == 0 {
+		t.Fatal("no converted Composition")
+	}
+	t.Logf("%d converted Compositions checked", withViews)
+}
+
+// TestStepInputJSON checks that a step input cut from the document's
+// kubectl view is the input's own view, on every converted document of
+// the corpus and the examples.
+func TestStepInputJSON(t *testing.T) {
+	var streams [][]byte
+	examples, _ := filepath.Glob(filepath.Join("testdata", "*", "*", "golden.yaml"))
+	for _, e := range examples {
+		b, err := os.ReadFile(e) //nolint:gosec // Test fixtures.
+		if err != nil {
+			t.Fatal(err)
+		}
+		streams = append(streams, b)
+	}
+	for _, f := range corpusFiles(t) {
+		if res, err := Convert(f.data, Options{Source: f.rel}); err == nil && res.Changed {
+			streams = append(streams, res.Output)
+		}
+	}
+	var inputs int
+	for _, s := range streams {
+		for _, ch := range yamledit.Split(s) {
+			d, err := yamledit.Parse(ch.Text)
+			if err != nil || d == nil {
+				continue
+			}
+			j, err := yamledit.JSON(d.Node)
+			if err != nil {
+				continue
+			}
+			c := &composition{outJSON: j}
+			steps := yamledit.Resolve(yamledit.Get(yamledit.Get(d.Top(), "spec"), "pipeline"))
+			if !yamledit.IsSeq(steps) {
+				continue
+			}
+			for i, st := range steps.Content {
+				in := yamledit.Get(st, "input")
+				if in == nil {
+					continue
+				}
+				want, err := yamledit.JSON(in)
+				if err != nil {
+					continue
+				}
+				inputs++
+				if got := c.stepInputJSON(i); !bytes.Equal(got, want) {
+					t.Errorf("line %d, step %d: stepInputJSON(...):\n-%s\n+%s", ch.Line, i, want, got)
+				}
+			}
+		}
+	}
+	if inputs == 0 {
+		t.Fatal("no step input found")
 	}
 }

@@ -60,6 +60,13 @@ func (c *composition) reported(path string) bool {
 // validateOutput checks the converted Composition (conversion spec §13):
 // the pipeline, and every function input as the function itself reads it.
 func (c *composition) validateOutput(spec *yaml.Node) {
+	if c.base == "" {
+		// The whole document's kubectl view: the function inputs are
+		// parts of it, and Encode checks the rendering against it.
+		if j, err := c.doc.JSON(); err == nil {
+			c.outJSON = j
+		}
+	}
 	for _, k := range []string{"resources", "patchSets", "environment"} {
 		if yamledit.Key(spec, k) != nil {
 			c.errorf("C190", spec, "spec."+k, "spec.%s must be gone after conversion", k)
@@ -93,20 +100,22 @@ func (c *composition) validateOutput(spec *yaml.Node) {
 		kind, _ := yamledit.Str(yamledit.Get(in, "kind"))
 		switch {
 		case av == PTInputAPIVersion && kind == PTInputKind:
-			c.validatePT(in, p+".input")
+			c.validatePT(in, p+".input", c.stepInputJSON(i))
 		case av == ECInputAPIVersion && kind == ECInputKind:
-			c.validateEC(in, p+".input")
+			c.validateEC(in, p+".input", c.stepInputJSON(i))
 		}
 	}
 }
 
 // validatePT decodes and validates a patch-and-transform input exactly as
 // the function does, plus the run-time rule on match pattern types.
-func (c *composition) validatePT(in *yaml.Node, path string) {
-	j, err := yamledit.JSON(in)
-	if err != nil {
-		c.errorf("C190", in, path, "cannot read the function input: %v", err)
-		return
+func (c *composition) validatePT(in *yaml.Node, path string, j []byte) {
+	if j == nil {
+		var err error
+		if j, err = yamledit.JSON(in); err != nil {
+			c.errorf("C190", in, path, "cannot read the function input: %v", err)
+			return
+		}
 	}
 	r, err := function.DecodeJSON(j)
 	if err != nil {
@@ -117,42 +126,45 @@ func (c *composition) validatePT(in *yaml.Node, path string) {
 		c.errorf("C190", c.nodeAt(in, ferr.Field), path+"."+ferr.Field, "function-patch-and-transform would reject its input: %s", ferr.ErrorBody())
 		return
 	}
-	check := func(ts []function.Transform, at string) {
+	// at gives the path of the transforms; it is built only for a finding.
+	check := func(ts []function.Transform, at func() string) {
 		for i, t := range ts {
 			if t.Match == nil {
 				continue
 			}
 			for j, p := range t.Match.Patterns {
 				if p.Type != "literal" && p.Type != "regexp" {
-					c.errorf("C190", in, idx(idx(at, i)+".match.patterns", j)+".type", "match pattern type %q fails at run time: want literal or regexp", p.Type)
+					c.errorf("C190", in, idx(idx(at(), i)+".match.patterns", j)+".type", "match pattern type %q fails at run time: want literal or regexp", p.Type)
 				}
 			}
 		}
 	}
 	for i, ps := range r.PatchSets {
 		for j, p := range ps.Patches {
-			check(p.Transforms, idx(idx(path+".patchSets", i)+".patches", j)+".transforms")
+			check(p.Transforms, func() string { return idx(idx(path+".patchSets", i)+".patches", j) + ".transforms" })
 		}
 	}
 	if r.Environment != nil {
 		for j, p := range r.Environment.Patches {
-			check(p.Transforms, idx(path+".environment.patches", j)+".transforms")
+			check(p.Transforms, func() string { return idx(path+".environment.patches", j) + ".transforms" })
 		}
 	}
 	for i, t := range r.Resources {
 		for j, p := range t.Patches {
-			check(p.Transforms, idx(idx(path+".resources", i)+".patches", j)+".transforms")
+			check(p.Transforms, func() string { return idx(idx(path+".resources", i)+".patches", j) + ".transforms" })
 		}
 	}
 }
 
 // validateEC decodes an environment-configs input as the function does, for
 // the target's release, and applies the native source rules.
-func (c *composition) validateEC(in *yaml.Node, path string) {
-	j, err := yamledit.JSON(in)
-	if err != nil {
-		c.errorf("C190", in, path, "cannot read the function input: %v", err)
-		return
+func (c *composition) validateEC(in *yaml.Node, path string, j []byte) {
+	if j == nil {
+		var err error
+		if j, err = yamledit.JSON(in); err != nil {
+			c.errorf("C190", in, path, "cannot read the function input: %v", err)
+			return
+		}
 	}
 	fn := environment.Function{Version: environment.FunctionV07}
 	if c.r.o.ecVersion() == ECVersionV1 {
@@ -179,6 +191,37 @@ func (c *composition) validateEC(in *yaml.Node, path string) {
 	}
 }
 
+// stepInputJSON returns the input of pipeline step i as kubectl reads it,
+// cut from the document's view (yamledit.JSON is the same for a part of a
+// tree as for the whole), or nil when there is no view to cut it from.
+func (c *composition) stepInputJSON(i int) []byte {
+	if c.outView == nil {
+		v, ok := newJSONView(c.outJSON)
+		if !ok {
+			return nil
+		}
+		c.outView = v
+	}
+	v := c.outView
+	doc, ok := v.members(v.all())
+	if !ok {
+		return nil
+	}
+	spec, ok := v.members(jsonGet(doc, "spec"))
+	if !ok {
+		return nil
+	}
+	steps, ok := v.items(jsonGet(spec, "pipeline"))
+	if !ok || i >= len(steps) {
+		return nil
+	}
+	step, ok := v.members(steps[i])
+	if !ok {
+		return nil
+	}
+	return v.text(jsonGet(step, "input"))
+}
+
 // checkRoundTrip reads the written document back as kubectl would, and
 // checks that what the conversion does not rewrite is unchanged: apiVersion,
 // kind, metadata (server fields aside), the composite type reference and
@@ -189,6 +232,9 @@ func (c *composition) checkRoundTrip(got []byte) {
 	}
 	if got == nil {
 		c.errorf("C192", c.node, "", "kubectl cannot read the converted document")
+		return
+	}
+	if c.keptByText(c.inJSON, got) {
 		return
 	}
 	var before, after map[string]any
@@ -305,6 +351,9 @@ func listItem(doc map[string]any, base string) map[string]any {
 // expandEarlyAliases replaces each alias that would come before its anchor
 // (or whose anchor is gone) by a copy of what it names (C306).
 func (c *composition) expandEarlyAliases() {
+	if !hasAlias(c.doc.Top(), 0) {
+		return
+	}
 	defined := map[*yaml.Node]bool{}
 	var walk func(n *yaml.Node, path string, depth int)
 	walk = func(n *yaml.Node, path string, depth int) {
@@ -329,4 +378,18 @@ func (c *composition) expandEarlyAliases() {
 		}
 	}
 	walk(c.doc.Top(), "", 0)
+}
+
+// hasAlias reports whether an alias is at or below n, as deep as
+// expandEarlyAliases looks.
+func hasAlias(n *yaml.Node, depth int) bool {
+	if n == nil || depth > 1000 {
+		return false
+	}
+	for _, ch := range n.Content {
+		if ch.Kind == yaml.AliasNode || hasAlias(ch, depth+1) {
+			return true
+		}
+	}
+	return false
 }

@@ -3,6 +3,7 @@ package yamledit
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -17,6 +18,22 @@ import (
 // sigs.k8s.io/yaml.YAMLToJSON gives for a rendering of n. It works on the
 // tree, without rendering it, so it can check a rendering.
 func JSON(n *yaml.Node) ([]byte, error) {
+	if out, ok := treeJSON(n); ok {
+		return out, nil
+	}
+	return dataJSON(n)
+}
+
+// JSON returns JSON(d.Node), with room for it sized after the source.
+func (d *Doc) JSON() ([]byte, error) {
+	if out, ok := treeJSONSized(d.Node, len(d.src)); ok {
+		return out, nil
+	}
+	return dataJSON(d.Node)
+}
+
+// dataJSON is JSON the long way: the data as Go values, marshalled.
+func dataJSON(n *yaml.Node) ([]byte, error) {
 	budget := maxExpanded
 	v, err := data(n, 0, &budget)
 	if err != nil {
@@ -26,8 +43,14 @@ func JSON(n *yaml.Node) ([]byte, error) {
 }
 
 // TextJSON returns the data of a YAML document as kubectl reads it, as
-// compact JSON with sorted keys.
+// compact JSON with sorted keys: exactly what sigs.k8s.io/yaml.YAMLToJSON
+// returns. Documents in a plain subset of block YAML are read by a fast
+// reader that gives the same bytes (simpleJSON); the rest by
+// sigs.k8s.io/yaml itself.
 func TextJSON(b []byte) ([]byte, error) {
+	if j, ok := simpleJSON(b); ok {
+		return j, nil
+	}
 	return sigsyaml.YAMLToJSON(b)
 }
 
@@ -153,24 +176,33 @@ func key(n *yaml.Node) (string, error) {
 	return "", errors.New("unsupported map key")
 }
 
-// scalar returns a scalar's value: a string, or the JSON of what YAML 1.1
-// reads a plain scalar as.
-func scalar(n *yaml.Node) (any, error) {
+// stringScalar returns the value of a scalar that kubectl reads as a
+// string (scalar's answer, without boxing it), and whether it is one.
+func stringScalar(n *yaml.Node) (string, bool) {
 	quoted := n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0
 	tag := n.ShortTag()
 	if n.Style&yaml.TaggedStyle != 0 || (n.Tag != "" && !strings.HasPrefix(n.Tag, "!!")) {
 		switch tag {
 		case TagStr:
-			return n.Value, nil
+			return n.Value, true
 		case TagInt, TagFloat, TagBool, TagNull:
 		default:
-			return n.Value, nil // Local tags are dropped, the value kept.
+			return n.Value, true // Local tags are dropped, the value kept.
 		}
 	} else if quoted {
-		return n.Value, nil
+		return n.Value, true
 	}
 	if !IsYAML11Special(n.Value) && tag == TagStr {
-		return n.Value, nil
+		return n.Value, true
+	}
+	return "", false
+}
+
+// scalar returns a scalar's value: a string, or the JSON of what YAML 1.1
+// reads a plain scalar as.
+func scalar(n *yaml.Node) (any, error) {
+	if s, ok := stringScalar(n); ok {
+		return s, nil
 	}
 	j, err := sigsyaml.YAMLToJSON([]byte(n.Value))
 	if err != nil {
@@ -185,4 +217,139 @@ func scalar(n *yaml.Node) (any, error) {
 		return s, nil
 	}
 	return json.RawMessage(j), nil
+}
+
+// treeJSON writes the JSON of node n straight from the tree, with the same
+// bytes as JSON. It declines (ok false) what it does not handle the same
+// way, and then JSON builds and marshals the data as before: aliases,
+// merge keys, duplicate keys, very deep or large trees, and any error.
+func treeJSON(n *yaml.Node) ([]byte, bool) {
+	return treeJSONSized(n, 0)
+}
+
+// treeJSONSized is treeJSON with room for size bytes of output.
+func treeJSONSized(n *yaml.Node, size int) ([]byte, bool) {
+	w := treeWriter{budget: maxExpanded / 2, out: make([]byte, 0, size)}
+	if !w.value(n, 0) {
+		return nil, false
+	}
+	return w.out, true
+}
+
+type treeWriter struct {
+	out     []byte
+	budget  int
+	entries []treeEntry // scratch, reused by nested mappings
+}
+
+type treeEntry struct {
+	key string
+	val *yaml.Node
+}
+
+func (w *treeWriter) value(n *yaml.Node, depth int) bool {
+	if n == nil || depth > 900 {
+		return false
+	}
+	if w.budget--; w.budget < 0 {
+		return false
+	}
+	switch n.Kind {
+	case yaml.DocumentNode:
+		if len(n.Content) == 0 {
+			w.out = append(w.out, "null"...)
+			return true
+		}
+		return w.value(n.Content[0], depth+1)
+	case yaml.ScalarNode:
+		if s, ok := stringScalar(n); ok {
+			w.out = appendAnyJSONString(w.out, s)
+			return true
+		}
+		v, err := scalar(n)
+		if err != nil {
+			return false
+		}
+		switch t := v.(type) {
+		case string:
+			w.out = appendAnyJSONString(w.out, t)
+		case json.RawMessage:
+			w.out = append(w.out, t...) // compact and escaped: it is json.Marshal's output
+		default:
+			return false
+		}
+		return true
+	case yaml.SequenceNode:
+		w.out = append(w.out, '[')
+		for i, c := range n.Content {
+			if i > 0 {
+				w.out = append(w.out, ',')
+			}
+			if !w.value(c, depth+1) {
+				return false
+			}
+		}
+		w.out = append(w.out, ']')
+		return true
+	case yaml.MappingNode:
+		return w.mapping(n, depth)
+	}
+	return false
+}
+
+func (w *treeWriter) mapping(m *yaml.Node, depth int) bool {
+	if len(m.Content)%2 != 0 {
+		return false
+	}
+	start := len(w.entries)
+	defer func() { w.entries = w.entries[:start] }()
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k := m.Content[i]
+		if k.Kind != yaml.ScalarNode || isMergeKey(k) {
+			return false
+		}
+		ks, ok := stringScalar(k)
+		if !ok {
+			var err error
+			if ks, err = key(k); err != nil {
+				return false
+			}
+		}
+		w.entries = append(w.entries, treeEntry{key: ks, val: m.Content[i+1]})
+	}
+	es := w.entries[start:]
+	slices.SortFunc(es, func(a, b treeEntry) int { return strings.Compare(a.key, b.key) })
+	for i := 1; i < len(es); i++ {
+		if es[i].key == es[i-1].key {
+			return false
+		}
+	}
+	w.out = append(w.out, '{')
+	for i := range es {
+		e := w.entries[start+i] // w.entries may move while values are written
+		if i > 0 {
+			w.out = append(w.out, ',')
+		}
+		w.out = appendAnyJSONString(w.out, e.key)
+		w.out = append(w.out, ':')
+		if !w.value(e.val, depth+1) {
+			return false
+		}
+	}
+	w.out = append(w.out, '}')
+	return true
+}
+
+// appendAnyJSONString writes s as encoding/json does.
+func appendAnyJSONString(out []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '\\' {
+			b, err := json.Marshal(s)
+			if err != nil {
+				return append(out, `""`...) // cannot happen: strings always marshal
+			}
+			return append(out, b...)
+		}
+	}
+	return appendJSONString(out, s)
 }

@@ -3,10 +3,11 @@ package yamledit
 import (
 	"bytes"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/pkg/errors"
 	yaml "go.yaml.in/yaml/v3"
-	sigsyaml "sigs.k8s.io/yaml"
 )
 
 // Encode writes the document, keeping the source text of everything that
@@ -14,8 +15,19 @@ import (
 // as kubectl would, and returns a MismatchError rather than a rendering
 // that does not hold the tree's data.
 func (d *Doc) Encode() ([]byte, error) {
+	want, werr := d.JSON()
+	return d.encode(want, werr)
+}
+
+// EncodeKnown is Encode for a caller that already has JSON(d.Node) of the
+// tree as it is now, after its last edit: the rendering is checked against
+// want instead of a second JSON of the same tree.
+func (d *Doc) EncodeKnown(want []byte) ([]byte, error) {
+	return d.encode(want, nil)
+}
+
+func (d *Doc) encode(want []byte, werr error) ([]byte, error) {
 	d.spliced, d.readBack = false, nil
-	want, werr := JSON(d.Node)
 	if d.reliable {
 		if lines, ok := d.splice(); ok {
 			out := d.join(lines)
@@ -95,25 +107,29 @@ func (d *Doc) join(lines []string) []byte {
 	if d.crlf {
 		nl = "\r\n"
 	}
-	var b strings.Builder
+	size := len(lines) * len(nl)
+	for _, l := range lines {
+		size += len(l)
+	}
+	b := make([]byte, 0, size)
 	for i, l := range lines {
-		b.WriteString(l)
+		b = append(b, l...)
 		if i < len(lines)-1 || d.eol {
-			b.WriteString(nl)
+			b = append(b, nl...)
 		}
 	}
-	return []byte(b.String())
+	return b
 }
 
 // SameData reports whether two YAML documents hold the same data when read
 // as kubectl reads them (YAML 1.1, aliases expanded). Unreadable documents
 // are never the same.
 func SameData(a, b []byte) bool {
-	ja, err := sigsyaml.YAMLToJSON(a)
+	ja, err := TextJSON(a)
 	if err != nil {
 		return false
 	}
-	jb, err := sigsyaml.YAMLToJSON(b)
+	jb, err := TextJSON(b)
 	if err != nil {
 		return false
 	}
@@ -122,19 +138,19 @@ func SameData(a, b []byte) bool {
 
 // emitter writes a document line by line.
 type emitter struct {
-	d    *Doc
-	memo map[*yaml.Node]bool
-	out  []string
+	d   *Doc
+	out []string
 }
 
 func (d *Doc) splice() ([]string, bool) {
-	e := &emitter{d: d, memo: map[*yaml.Node]bool{}}
+	d.gen++
+	e := &emitter{d: d}
 	top := d.Top()
 	if !isBlockCollection(top) {
 		return nil, false
 	}
 	e.out = append(e.out, d.lines[:d.pre]...)
-	sp := d.spans[top.Content[0]]
+	sp := d.spanOf(top.Content[0])
 	if sp == nil {
 		return nil, false
 	}
@@ -148,14 +164,20 @@ func (d *Doc) splice() ([]string, bool) {
 	return e.out, true
 }
 
-func (e *emitter) clean(n *yaml.Node) bool { return e.d.clean(n, e.memo) }
+func (e *emitter) clean(n *yaml.Node) bool { return e.d.clean(n, e.d.gen) }
 
 func spaces(n int) string {
-	if n <= 0 {
+	switch {
+	case n <= 0:
 		return ""
+	case n <= len(blanks):
+		return blanks[:n]
 	}
 	return strings.Repeat(" ", n)
 }
+
+// blanks holds the indentation most lines need, to be sliced.
+const blanks = "                                                                "
 
 // reindent shifts a source line by delta columns. Empty lines stay empty;
 // a shift to the left removes only spaces.
@@ -187,28 +209,28 @@ func (e *emitter) copyLines(from, to, delta int, keyLine, col int) {
 func (e *emitter) mapping(m *yaml.Node, col int) {
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		k, v := m.Content[i], m.Content[i+1]
-		sp := e.d.spans[k]
+		sp := e.d.spanOf(k)
 		if sp != nil && sp.value == v && e.clean(k) && e.clean(v) {
 			e.copyLines(sp.start, sp.end, col-sp.col, sp.keyLine, sp.col)
 			continue
 		}
 		e.entry(k, v, sp, col)
 	}
-	if t := e.d.tails[m]; t != nil && e.d.Original(m) {
+	if t := e.d.tailOf(m); t != nil {
 		e.copyLines(t.start, t.end, col-t.col, -1, 0)
 	}
 }
 
 func (e *emitter) seq(s *yaml.Node, col int) {
 	for _, it := range s.Content {
-		sp := e.d.spans[it]
+		sp := e.d.spanOf(it)
 		if sp != nil && e.clean(it) {
 			e.copyLines(sp.start, sp.end, col-sp.col, sp.keyLine, sp.col)
 			continue
 		}
 		e.item(it, sp, col)
 	}
-	if t := e.d.tails[s]; t != nil && e.d.Original(s) {
+	if t := e.d.tailOf(s); t != nil {
 		e.copyLines(t.start, t.end, col-t.col, -1, 0)
 	}
 }
@@ -233,7 +255,7 @@ func props(n *yaml.Node) string {
 func (e *emitter) childIndent(v *yaml.Node, seqUnderKey bool) int {
 	if e.d.Original(v) && len(v.Content) > 0 {
 		first := v.Content[0]
-		if sp := e.d.spans[first]; sp != nil {
+		if sp := e.d.spanOf(first); sp != nil {
 			if psp := e.parentColOf(v); psp >= 0 {
 				return sp.col - psp
 			}
@@ -251,7 +273,7 @@ func (e *emitter) childIndent(v *yaml.Node, seqUnderKey bool) int {
 // parentColOf returns the source column of the key or dash that owns
 // collection v, or -1.
 func (e *emitter) parentColOf(v *yaml.Node) int {
-	if sp, ok := e.d.owner[v]; ok {
+	if sp := e.d.ownerOf(v); sp != nil {
 		return sp.col
 	}
 	return -1
@@ -349,7 +371,12 @@ func (e *emitter) atomic(k, v *yaml.Node, sp *span, col int, prefix string) {
 // value writes prefix + the rendering of v + suffix; continuation lines of
 // a multi-line rendering are indented past col.
 func (e *emitter) value(prefix string, v *yaml.Node, col int, suffix string) {
-	r := strings.Split(render(v), "\n")
+	text := render(v)
+	if !strings.Contains(text, "\n") {
+		e.out = append(e.out, prefix+text+suffix)
+		return
+	}
+	r := strings.Split(text, "\n")
 	r[len(r)-1] += suffix
 	e.out = append(e.out, prefix+r[0])
 	for _, l := range r[1:] {
@@ -373,7 +400,7 @@ func (e *emitter) item(it *yaml.Node, sp *span, col int) {
 	}
 	gap := 2
 	if sp != nil && sp.sameLine && e.d.Original(it) {
-		if fs := e.d.spans[it.Content[0]]; fs != nil && fs.col > sp.col {
+		if fs := e.d.spanOf(it.Content[0]); fs != nil && fs.col > sp.col {
 			gap = fs.col - sp.col
 		}
 	}
@@ -412,8 +439,40 @@ func (e *emitter) item(it *yaml.Node, sp *span, col int) {
 }
 
 // render writes one node with yaml.v3, without comments, and without the
-// final line break.
+// final line break. Short scalars, which an edit writes over and over
+// (`type: FromCompositeFieldPath`), are rendered once per process.
 func render(n *yaml.Node) string {
+	if n == nil || n.Kind != yaml.ScalarNode || len(n.Value) > maxCachedRender {
+		return renderUncached(n)
+	}
+	k := renderKey{style: n.Style, tag: n.Tag, value: n.Value, anchor: n.Anchor}
+	if s, ok := renderCache.Load(k); ok {
+		return s.(string) //nolint:forcetypeassert // Only strings are stored.
+	}
+	s := renderUncached(n)
+	if renderCacheSize.Add(1) <= maxRenderCache {
+		renderCache.Store(k, s)
+	}
+	return s
+}
+
+// renderKey is what the rendering of a scalar depends on.
+type renderKey struct {
+	style              yaml.Style
+	tag, value, anchor string
+}
+
+const (
+	maxCachedRender = 128
+	maxRenderCache  = 1 << 14
+)
+
+var (
+	renderCache     sync.Map // renderKey → string
+	renderCacheSize atomic.Int64
+)
+
+func renderUncached(n *yaml.Node) string {
 	c := stripComments(n, 0)
 	if c.Kind == yaml.ScalarNode && c.Style&(yaml.FoldedStyle|yaml.LiteralStyle) != 0 {
 		// yaml.v3 does not always write block scalars back faithfully
@@ -456,5 +515,5 @@ func stripComments(n *yaml.Node, depth int) *yaml.Node {
 // sameProps reports whether n's anchor, tag and style are as parsed.
 func (d *Doc) sameProps(n *yaml.Node) bool {
 	s := d.orig[n]
-	return s != nil && s.anchor == n.Anchor && s.tag == n.Tag && s.style == n.Style
+	return s != nil && s.props().anchor == n.Anchor && s.tag == n.Tag && s.style == n.Style
 }

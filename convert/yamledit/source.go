@@ -100,12 +100,14 @@ type Doc struct {
 	crlf  bool
 	eol   bool // the text ends with a line break
 
-	orig  map[*yaml.Node]*snapshot
-	spans map[*yaml.Node]*span // mapping keys and sequence items
-	tails map[*yaml.Node]*span // block collections: lines after the last entry
-	owner map[*yaml.Node]*span // block collections: the entry they are the value of
-	pre   int                  // lines before the top-level value's first entry
-	post  int                  // the first line after it: a `...` marker, or the end
+	orig map[*yaml.Node]*snapshot
+	pre  int // lines before the top-level value's first entry
+	post int // the first line after it: a `...` marker, or the end
+
+	gen      int32        // Encode runs, for the snapshots' clean
+	snaps    []snapshot   // storage for orig
+	kids     []*yaml.Node // storage for the snapshots' content
+	spanPool []span       // storage for spans
 
 	style    Style
 	spliced  bool
@@ -131,13 +133,36 @@ type Style struct {
 type snapshot struct {
 	kind                yaml.Kind
 	style               yaml.Style
-	tag, value, anchor  string
-	alias               *yaml.Node
-	head, line, foot    string
+	tag, value          string
+	rare                *rareProps // nil when the node has none of them
 	content             []*yaml.Node
 	firstLine, firstCol int // 0-based start
 	lastLine            int // 0-based last line of an atomic value (-1 unknown)
 	lastCol             int // byte offset just after an atomic value on lastLine
+
+	span  *span // mapping keys and sequence items: the lines they own
+	tail  *span // block collections: the lines after the last entry
+	owner *span // block collections: the entry they are the value of
+
+	cleanGen int32 // the Encode that computed clean
+	clean    bool  // the node and everything below it are as parsed
+}
+
+// rareProps are the properties of a node that most nodes do not have.
+type rareProps struct {
+	anchor           string
+	alias            *yaml.Node
+	head, line, foot string
+}
+
+var noRareProps rareProps
+
+// props returns the snapshot's rare properties (all empty when none).
+func (s *snapshot) props() *rareProps {
+	if s.rare == nil {
+		return &noRareProps
+	}
+	return s.rare
 }
 
 // span is the source lines an entry owns: [start, end), its column and its
@@ -173,7 +198,13 @@ func Parse(text []byte) (*Doc, error) {
 	if n.Kind != yaml.DocumentNode || len(n.Content) == 0 {
 		return nil, nil
 	}
-	d := &Doc{Node: n, src: text, orig: map[*yaml.Node]*snapshot{}, spans: map[*yaml.Node]*span{}, tails: map[*yaml.Node]*span{}, owner: map[*yaml.Node]*span{}}
+	nodes, content, spans := countNodes(n, 0)
+	d := &Doc{
+		Node: n, src: text,
+		orig:  make(map[*yaml.Node]*snapshot, nodes),
+		snaps: make([]snapshot, 0, nodes), kids: make([]*yaml.Node, 0, content),
+		spanPool: make([]span, 0, spans),
+	}
 	s := string(text)
 	d.crlf = strings.Contains(s, "\r\n")
 	if d.crlf {
@@ -215,15 +246,69 @@ func (d *Doc) record(n *yaml.Node, depth int) {
 	if _, seen := d.orig[n]; seen {
 		return
 	}
-	d.orig[n] = &snapshot{
-		kind: n.Kind, style: n.Style, tag: n.Tag, value: n.Value, anchor: n.Anchor, alias: n.Alias,
-		head: n.HeadComment, line: n.LineComment, foot: n.FootComment,
-		content:   append([]*yaml.Node(nil), n.Content...),
+	var kids []*yaml.Node
+	if len(n.Content) > 0 {
+		if len(d.kids)+len(n.Content) <= cap(d.kids) {
+			at := len(d.kids)
+			d.kids = append(d.kids, n.Content...)
+			kids = d.kids[at:len(d.kids):len(d.kids)]
+		} else {
+			kids = append([]*yaml.Node(nil), n.Content...)
+		}
+	}
+	s := snapshot{
+		kind: n.Kind, style: n.Style, tag: n.Tag, value: n.Value,
+		content:   kids,
 		firstLine: n.Line - 1, firstCol: -1, lastLine: -1,
+	}
+	if n.Anchor != "" || n.Alias != nil || n.HeadComment != "" || n.LineComment != "" || n.FootComment != "" {
+		s.rare = &rareProps{anchor: n.Anchor, alias: n.Alias, head: n.HeadComment, line: n.LineComment, foot: n.FootComment}
+	}
+	if len(d.snaps) < cap(d.snaps) {
+		d.snaps = append(d.snaps, s)
+		d.orig[n] = &d.snaps[len(d.snaps)-1]
+	} else {
+		sp := new(snapshot)
+		*sp = s
+		d.orig[n] = sp
 	}
 	for _, c := range n.Content {
 		d.record(c, depth+1)
 	}
+}
+
+// countNodes counts the nodes of the tree under n, and their children, as
+// record visits them, and the spans layout may need (one per mapping key
+// and sequence item, and one per collection): the sizes to allocate for.
+func countNodes(n *yaml.Node, depth int) (nodes, content, spans int) {
+	if n == nil || depth > 10000 {
+		return 0, 0, 0
+	}
+	nodes, content = 1, len(n.Content)
+	switch n.Kind {
+	case yaml.MappingNode:
+		spans = 1 + len(n.Content)/2
+	case yaml.SequenceNode:
+		spans = 1 + len(n.Content)
+	}
+	for _, c := range n.Content {
+		a, b, sp := countNodes(c, depth+1)
+		nodes += a
+		content += b
+		spans += sp
+	}
+	return nodes, content, spans
+}
+
+// newSpan returns a span from the document's pool.
+func (d *Doc) newSpan(sp span) *span {
+	if len(d.spanPool) < cap(d.spanPool) {
+		d.spanPool = append(d.spanPool, sp)
+		return &d.spanPool[len(d.spanPool)-1]
+	}
+	p := new(span)
+	*p = sp
+	return p
 }
 
 // changed reports whether n differs from what was parsed, itself only.
@@ -235,8 +320,14 @@ func (d *Doc) changed(n *yaml.Node) bool {
 	if !ok {
 		return true
 	}
-	if s.kind != n.Kind || s.style != n.Style || s.tag != n.Tag || s.value != n.Value || s.anchor != n.Anchor ||
-		s.alias != n.Alias || s.head != n.HeadComment || s.line != n.LineComment || s.foot != n.FootComment ||
+	return s.differs(n)
+}
+
+// differs reports whether n differs from its snapshot s, itself only.
+func (s *snapshot) differs(n *yaml.Node) bool {
+	r := s.props()
+	if s.kind != n.Kind || s.style != n.Style || s.tag != n.Tag || s.value != n.Value || r.anchor != n.Anchor ||
+		r.alias != n.Alias || r.head != n.HeadComment || r.line != n.LineComment || r.foot != n.FootComment ||
 		len(s.content) != len(n.Content) {
 		return true
 	}
@@ -248,24 +339,56 @@ func (d *Doc) changed(n *yaml.Node) bool {
 	return false
 }
 
-// clean reports whether n and everything below it are as parsed.
-func (d *Doc) clean(n *yaml.Node, memo map[*yaml.Node]bool) bool {
+// clean reports whether n and everything below it are as parsed. The
+// answer is remembered in n's snapshot for the rest of Encode run gen.
+func (d *Doc) clean(n *yaml.Node, gen int32) bool {
 	if n == nil {
 		return true
 	}
-	if v, ok := memo[n]; ok {
-		return v
+	s, ok := d.orig[n]
+	if !ok || d.dirty {
+		return false // new, or everything counts as changed
 	}
-	memo[n] = true // Cycles (through aliases) are judged by the rest.
-	ok := !d.changed(n)
+	if s.cleanGen == gen {
+		return s.clean
+	}
+	s.cleanGen, s.clean = gen, true // Cycles are judged by the rest.
+	ok = !s.differs(n)
 	for _, c := range n.Content {
 		if !ok {
 			break
 		}
-		ok = d.clean(c, memo)
+		ok = d.clean(c, gen)
 	}
-	memo[n] = ok
+	s.clean = ok
 	return ok
+}
+
+// spanOf returns the lines a parsed mapping key or sequence item owns, or
+// nil.
+func (d *Doc) spanOf(n *yaml.Node) *span {
+	if s := d.orig[n]; s != nil {
+		return s.span
+	}
+	return nil
+}
+
+// tailOf returns the lines after the last entry of a parsed block
+// collection, or nil.
+func (d *Doc) tailOf(n *yaml.Node) *span {
+	if s := d.orig[n]; s != nil {
+		return s.tail
+	}
+	return nil
+}
+
+// ownerOf returns the entry a parsed block collection is the value of, or
+// nil.
+func (d *Doc) ownerOf(n *yaml.Node) *span {
+	if s := d.orig[n]; s != nil {
+		return s.owner
+	}
+	return nil
 }
 
 // --- layout -----------------------------------------------------------------
@@ -354,7 +477,7 @@ func (d *Doc) layoutTop() bool {
 		return false
 	}
 	first := top.Content[0]
-	if sp := d.spans[first]; sp != nil {
+	if sp := d.spanOf(first); sp != nil {
 		d.pre = sp.start
 	}
 	return true
@@ -379,7 +502,7 @@ func (d *Doc) layoutMap(m *yaml.Node, lower, end int) bool {
 		col   int
 		start int
 	}
-	var es []entry
+	es := make([]entry, 0, len(m.Content)/2)
 	prev := lower
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		k, v := m.Content[i], m.Content[i+1]
@@ -410,16 +533,16 @@ func (d *Doc) layoutMap(m *yaml.Node, lower, end int) bool {
 		} else {
 			stop = d.shrink(end, e.kl+1, e.col)
 		}
-		sp := &span{start: e.start, end: stop, col: e.col, keyLine: e.kl, value: e.v}
-		d.spans[e.k] = sp
-		d.owner[e.v] = sp
+		sp := d.newSpan(span{start: e.start, end: stop, col: e.col, keyLine: e.kl, value: e.v})
+		d.orig[e.k].span = sp
+		d.orig[e.v].owner = sp
 		if !d.layoutValue(e.v, e.kl, stop) {
 			return false
 		}
 	}
 	if len(es) > 0 {
-		last := d.spans[es[len(es)-1].k]
-		d.tails[m] = &span{start: last.end, end: end, col: es[0].col}
+		last := d.spanOf(es[len(es)-1].k)
+		d.orig[m].tail = d.newSpan(span{start: last.end, end: end, col: es[0].col})
 	}
 	return true
 }
@@ -557,7 +680,7 @@ func (d *Doc) layoutSeq(s *yaml.Node, lower, end int) bool {
 		col int
 		st  int
 	}
-	var its []item
+	its := make([]item, 0, len(s.Content))
 	prev := lower
 	for _, it := range s.Content {
 		dl, col := d.dash(it)
@@ -583,16 +706,16 @@ func (d *Doc) layoutSeq(s *yaml.Node, lower, end int) bool {
 		} else {
 			stop = d.shrink(end, it.dl+1, it.col)
 		}
-		sp := &span{start: it.st, end: stop, col: it.col, keyLine: it.dl, value: it.n, sameLine: it.n.Line-1 == it.dl}
-		d.spans[it.n] = sp
-		d.owner[it.n] = sp
+		sp := d.newSpan(span{start: it.st, end: stop, col: it.col, keyLine: it.dl, value: it.n, sameLine: it.n.Line-1 == it.dl})
+		d.orig[it.n].span = sp
+		d.orig[it.n].owner = sp
 		if !d.layoutValue(it.n, it.dl, stop) {
 			return false
 		}
 	}
 	if len(its) > 0 {
-		last := d.spans[its[len(its)-1].n]
-		d.tails[s] = &span{start: last.end, end: end, col: its[0].col}
+		last := d.spanOf(its[len(its)-1].n)
+		d.orig[s].tail = d.newSpan(span{start: last.end, end: end, col: its[0].col})
 	}
 	return true
 }
