@@ -44,6 +44,8 @@ FUZZ_TARGETS := \
 	./environment:FuzzInput \
 	./convert:FuzzConvert \
 	./convert/yamledit:FuzzEncode \
+	./convert/yamledit:FuzzSimpleJSON \
+	./convert/yamledit:FuzzTreeJSON \
 	./convert/batch:FuzzCompilePattern \
 	./convert/batch:FuzzUnifiedDiff
 

@@ -67,7 +67,7 @@ func (a converterAdapter) Convert(_ context.Context, req ConvertRequest) (*Conve
 	}
 	for _, d := range res.Documents {
 		if i := index(d.Index); i >= 0 {
-			resp.Documents = append(resp.Documents, DocumentStatus{Index: i, Status: string(d.Status)})
+			resp.Documents = append(resp.Documents, DocumentStatus{Index: i, Status: string(d.Status), Before: d.Before, After: d.After})
 		}
 	}
 	return resp, nil
