@@ -51,6 +51,19 @@ type DocumentReport struct {
 	// conversion. They are set only for a Composition that is a whole document
 	// (not an item of a List) and was converted; nil otherwise.
 	Before, After []byte `json:"-"`
+
+	// Lines locates nodes of such a Composition as it was before
+	// conversion: given a path (string keys, int indexes) of one of its
+	// templates, their patches, or the environment's patches, the line in
+	// the file of its deepest node that exists, and true; false for other
+	// paths. Nil when Before is.
+	Lines func(path []any) (int, bool) `json:"-"`
+}
+
+// legacyPaths are the routes of DocumentReport.Lines.
+var legacyPaths = [][]string{
+	{"spec", "resources", "#", "patches", "#"},
+	{"spec", "environment", "patches", "#"},
 }
 
 // A Result is the outcome of a conversion.
@@ -279,6 +292,11 @@ func (r *run) document(i int, c yamledit.Chunk, d *yamledit.Doc) ([]byte, error)
 	if len(comps) == 0 {
 		return c.Text, nil
 	}
+	var lines *yamledit.LineTable
+	if len(comps) == 1 && comps[0].base == "" {
+		// Conversion moves the templates: note where they were first.
+		lines = yamledit.NewLineTable(top, legacyPaths)
+	}
 	changed, failed := false, false
 	from := len(r.res.Diagnostics)
 	for _, cp := range comps {
@@ -321,6 +339,16 @@ func (r *run) document(i int, c yamledit.Chunk, d *yamledit.Doc) ([]byte, error)
 	rep.Status = StatusConverted
 	if len(comps) == 1 && comps[0].base == "" {
 		rep.Before, rep.After = comps[0].inJSON, d.ReadBack()
+		if lines != nil {
+			first := c.Line
+			rep.Lines = func(path []any) (int, bool) {
+				l, ok := lines.Line(path)
+				if !ok {
+					return 0, false
+				}
+				return first + l - 1, true
+			}
+		}
 	}
 	for _, cp := range comps {
 		if cp.changed {

@@ -21,7 +21,7 @@ import (
 // This file is the only one that knows the convert and render/verify
 // packages: everything else talks to the Converter and Verifier
 // interfaces, so tests use fakes and the batch does not follow every change
-// of those APIs.
+// of those APIs. (The scan shares convert/yamledit's YAML reading.)
 
 // NewConverter returns a Converter backed by convert.Convert. base carries
 // the options a run shares (name strategy, strictness, compensations…);
@@ -67,7 +67,7 @@ func (a converterAdapter) Convert(_ context.Context, req ConvertRequest) (*Conve
 	}
 	for _, d := range res.Documents {
 		if i := index(d.Index); i >= 0 {
-			resp.Documents = append(resp.Documents, DocumentStatus{Index: i, Status: string(d.Status), Before: d.Before, After: d.After})
+			resp.Documents = append(resp.Documents, DocumentStatus{Index: i, Status: string(d.Status), Before: d.Before, After: d.After, Lines: d.Lines})
 		}
 	}
 	return resp, nil

@@ -207,8 +207,7 @@ func (r *runner) convert(ctx context.Context, f *scanned, data []byte, oc *outco
 			c.Before, c.After = before[c.Document], after[c.Document]
 		}
 		if r.o.Verify && c.Status == CompositionConverted {
-			d := docData[c.Document]
-			c.Verification = r.verifyDoc(ctx, f, c, before[c.Document], after[c.Document], d.Before, d.After)
+			c.Verification = r.verifyDoc(ctx, f, c, before[c.Document], after[c.Document], docData[c.Document])
 		}
 	}
 	oc.comps = comps
@@ -480,13 +479,25 @@ func hasError(ds []Diagnostic) bool {
 
 // verifyDoc runs the equivalence check for one converted Composition,
 // given its document before and after.
-func (r *runner) verifyDoc(ctx context.Context, f *scanned, c *CompositionResult, before, after string, beforeJSON, afterJSON []byte) *Verification {
+func (r *runner) verifyDoc(ctx context.Context, f *scanned, c *CompositionResult, before, after string, conv DocumentStatus) *Verification {
 	req := VerifyRequest{File: f.rel, Name: c.Name, Legacy: []byte(before), Converted: []byte(after), Synthesize: r.o.Synthesize, Target: r.o.Target}
 	if c.Item < 0 && f.format != "json" {
-		req.LegacyJSON, req.ConvertedJSON = beforeJSON, afterJSON
+		req.LegacyJSON, req.ConvertedJSON = conv.Before, conv.After
 		for _, d := range f.docs {
-			if d.index == c.Document && d.item < 0 && d.lines != nil {
-				req.LegacyLines = d.lines.line
+			if d.index != c.Document || d.item >= 0 {
+				continue
+			}
+			switch {
+			case d.lines != nil:
+				req.LegacyLines = d.lines.Line
+			case conv.Lines != nil:
+				// The converter's lines are the file's; verify counts
+				// from the document's first line.
+				first := d.line
+				req.LegacyLines = func(path []any) (int, bool) {
+					l, ok := conv.Lines(path)
+					return l - first + 1, ok
+				}
 			}
 		}
 	}

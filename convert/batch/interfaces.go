@@ -91,6 +91,9 @@ type DocumentStatus struct {
 	// and after conversion, when the converter has them: verification
 	// then need not parse the documents again.
 	Before, After []byte
+	// Lines optionally locates nodes of the document before conversion,
+	// as verify.Document.Lines does but with lines in the file.
+	Lines func(path []any) (int, bool)
 }
 
 // A Converter converts the Compositions in one file and leaves everything

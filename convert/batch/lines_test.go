@@ -1,14 +1,18 @@
 package batch
 
 import (
+	"context"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	yaml3 "go.yaml.in/yaml/v3"
 
+	"github.com/xpmigrate/xpmigrate/convert"
+	"github.com/xpmigrate/xpmigrate/convert/yamledit"
 	"github.com/xpmigrate/xpmigrate/render"
 )
 
@@ -43,10 +47,106 @@ func walkLine(root *yaml3.Node, path []any) int {
 	return line
 }
 
-// TestLineTable checks the scan's line table against verification's walk
-// for every path it covers, in every legacy Composition of the corpus,
-// and that it declines paths it does not cover.
-func TestLineTable(t *testing.T) {
+// TestLines checks the lines verification reports point at, both ways
+// the migrator finds them, against verification's own walk, in every
+// Composition of the corpus: the scan's table (documents outside the plain
+// subset of block YAML) and the converter's (the others), counted from the
+// document's first line.
+func TestLines(t *testing.T) {
+	type file struct {
+		rel  string
+		data []byte
+	}
+	var files []file
+	root := corpusDir(t)
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".yaml") {
+			return err
+		}
+		b, err := os.ReadFile(p) //nolint:gosec // Test data.
+		if err != nil {
+			return err
+		}
+		files = append(files, file{rel: p, data: b})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths := [][]any{nil, {"spec"}, {"spec", "resources"}, {"spec", "environment", "patches", 0}, {"spec", "environment", "patches", 7}}
+	for i := 0; i < 40; i++ {
+		paths = append(paths, []any{"spec", "resources", i}, []any{"spec", "resources", i, "patches"})
+		for j := 0; j < 12; j++ {
+			paths = append(paths, []any{"spec", "resources", i, "patches", j})
+		}
+	}
+	offRoute := [][]any{{"metadata", "name"}, {"spec", "resources", 0, "base"}, {"spec", "pipeline", 0}, {"spec", "resources", 0, "patches", 0, "fromFieldPath"}}
+	conv := NewConverter(convert.Options{})
+	scanned, converted := 0, 0
+	for _, f := range files {
+		docs := render.SplitDocuments(f.data)
+		var resp *ConvertResponse
+		for _, doc := range docs {
+			info, ok, err := slimDoc(doc)
+			if err != nil || !ok || !isLegacy(info.obj) {
+				continue
+			}
+			var n yaml3.Node
+			if err := yaml3.Unmarshal(doc.Raw, &n); err != nil {
+				t.Fatal(err)
+			}
+			root := n.Content[0]
+			var lines func([]any) (int, bool)
+			switch {
+			case info.lines != nil:
+				scanned++
+				lines = info.lines.Line
+			default:
+				if resp == nil {
+					if resp, err = conv.Convert(context.Background(), ConvertRequest{Path: f.rel, Data: f.data, Format: "yaml"}); err != nil {
+						t.Fatal(err)
+					}
+				}
+				for _, s := range resp.Documents {
+					if s.Index == doc.Index && s.Lines != nil {
+						first := doc.Line
+						lines = func(p []any) (int, bool) {
+							l, ok := s.Lines(p)
+							return l - first + 1, ok
+						}
+					}
+				}
+				if lines == nil {
+					continue // Not converted.
+				}
+				converted++
+			}
+			for _, p := range paths {
+				got, ok := lines(p)
+				if !ok {
+					t.Errorf("%s: line(%v): not covered", f.rel, p)
+					continue
+				}
+				if want := walkLine(root, p); got != want {
+					t.Errorf("%s document %d: line(%v): got line %d, want %d", f.rel, doc.Index, p, got, want)
+				}
+			}
+			for _, p := range offRoute {
+				if _, ok := lines(p); ok {
+					t.Errorf("%s: line(%v): covered, want declined", f.rel, p)
+				}
+			}
+		}
+	}
+	if scanned == 0 || converted == 0 {
+		t.Fatalf("lines from the scan for %d Compositions and from the converter for %d: want both", scanned, converted)
+	}
+	t.Logf("lines from the scan for %d Compositions and from the converter for %d", scanned, converted)
+}
+
+// TestSlimPlain checks that reading a Composition in the plain subset of
+// block YAML through its JSON finds what reading its YAML nodes finds.
+func TestSlimPlain(t *testing.T) {
 	var docs []render.Document
 	err := filepath.WalkDir(corpusDir(t), func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".yaml") {
@@ -62,42 +162,35 @@ func TestLineTable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checked := 0
+	docs = append(docs, render.SplitDocuments([]byte(benchComposition(7, 3)))...)
+	plain := 0
 	for _, doc := range docs {
-		info, ok, err := slimDoc(doc)
-		if err != nil || !ok || info.lines == nil {
+		j, ok := yamledit.PlainJSON(doc.Raw)
+		if !ok {
 			continue
 		}
-		var n yaml3.Node
-		if err := yaml3.Unmarshal(doc.Raw, &n); err != nil {
+		got, gotOK, err := slimPlain(doc, j)
+		if err != nil {
 			t.Fatal(err)
 		}
-		root := n.Content[0]
-		paths := [][]any{nil, {"spec"}, {"spec", "resources"}, {"spec", "environment", "patches", 0}, {"spec", "environment", "patches", 7}}
-		for i := 0; i < 40; i++ {
-			paths = append(paths, []any{"spec", "resources", i}, []any{"spec", "resources", i, "patches"})
-			for j := 0; j < 12; j++ {
-				paths = append(paths, []any{"spec", "resources", i, "patches", j})
-			}
+		want, wantOK, err := slimNodes(doc)
+		if err != nil {
+			t.Fatal(err)
 		}
-		for _, p := range paths {
-			got, ok := info.lines.line(p)
-			if !ok {
-				t.Errorf("lineTable.line(%v): not covered", p)
-				continue
-			}
-			if want := walkLine(root, p); got != want {
-				t.Errorf("lineTable.line(%v) in %s: got line %d, want %d", p, strings.SplitN(string(doc.Raw), "\n", 5)[:4], got, want)
-			}
-			checked++
+		if gotOK != wantOK {
+			t.Fatalf("slimPlain(...): a Composition: %v, slimNodes(...): %v", gotOK, wantOK)
 		}
-		for _, p := range [][]any{{"metadata", "name"}, {"spec", "resources", 0, "base"}, {"spec", "pipeline", 0}, {"spec", "resources", 0, "patches", 0, "fromFieldPath"}} {
-			if _, ok := info.lines.line(p); ok {
-				t.Errorf("lineTable.line(%v): covered, want declined", p)
-			}
+		if !gotOK {
+			continue
+		}
+		plain++
+		want.lines = nil
+		if diff := cmp.Diff(want, got, cmp.AllowUnexported(docInfo{})); diff != "" {
+			t.Errorf("slimPlain(%s...): -slimNodes, +slimPlain:\n%s", strings.SplitN(string(doc.Raw), "\n", 4)[:3], diff)
 		}
 	}
-	if checked == 0 {
-		t.Fatal("no legacy Composition in the corpus")
+	if plain == 0 {
+		t.Fatal("no Composition in the plain subset")
 	}
+	t.Logf("%d Compositions in the plain subset", plain)
 }

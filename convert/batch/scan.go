@@ -3,6 +3,7 @@ package batch
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/json"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -15,6 +16,7 @@ import (
 	kjson "k8s.io/apimachinery/pkg/util/json"
 	"sigs.k8s.io/yaml"
 
+	"github.com/xpmigrate/xpmigrate/convert/yamledit"
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/render"
 )
@@ -41,7 +43,7 @@ type docInfo struct {
 	ptStep int
 	// lines locates a legacy Composition's templates and patches, for
 	// verification reports.
-	lines *lineTable
+	lines *yamledit.LineTable
 }
 
 // A scanned is one candidate file after the scan.
@@ -293,6 +295,17 @@ func nestedSlice(o map[string]any, path ...string) []any {
 // spec.environment are set. It returns ok false for anything else (which
 // the caller decodes fully).
 func slimDoc(r render.Document) (docInfo, bool, error) {
+	if j, ok := yamledit.PlainJSON(r.Raw); ok {
+		// Plain block YAML (as generated and converted Compositions
+		// mostly are) reads faster as JSON; lines then come from the
+		// converter's parse.
+		return slimPlain(r, j)
+	}
+	return slimNodes(r)
+}
+
+// slimNodes is slimDoc through YAML nodes.
+func slimNodes(r render.Document) (docInfo, bool, error) {
 	var n yaml3.Node
 	if err := yaml3.Unmarshal(r.Raw, &n); err != nil {
 		return docInfo{}, false, err
@@ -308,120 +321,62 @@ func slimDoc(r render.Document) (docInfo, bool, error) {
 	d.findings = docFindings(d, false)
 	d.ptStep = ptStepOf(loose)
 	if isLegacy(loose) {
-		d.lines = newLineTable(n.Content[0])
+		d.lines = yamledit.NewLineTable(n.Content[0], legacyLineRoutes)
 	}
 	d.obj = slimComposition(loose)
 	return d, true, nil
 }
 
-// A lineTable records the lines of the nodes of a legacy Composition that
-// verification reports point at: spec.resources[i] and its
-// patches[j], and spec.environment.patches[j], with every node on the way.
-// Lines are 1-based within the document.
-type lineTable struct {
-	root  int
-	lines map[string]int
-}
-
-// lineRoutes are the paths the table covers; "#" stands for any index.
-var lineRoutes = [][]string{
+// legacyLineRoutes are the paths of a legacy Composition that verification
+// reports point at: its templates and their patches, and the environment's
+// patches.
+var legacyLineRoutes = [][]string{
 	{"spec", "resources", "#", "patches", "#"},
 	{"spec", "environment", "patches", "#"},
 }
 
-func newLineTable(root *yaml3.Node) *lineTable {
-	t := &lineTable{root: root.Line, lines: map[string]int{}}
-	for _, route := range lineRoutes {
-		t.record(root, route, "")
+// slimPlain is slimDoc for a document in the plain subset of block YAML,
+// from its JSON. In that subset every scalar reads as its own text, a
+// string, a boolean, null or a decimal integer, so the loose values are
+// those looseValue gives.
+func slimPlain(r render.Document, j []byte) (docInfo, bool, error) {
+	dec := json.NewDecoder(bytes.NewReader(j))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return docInfo{}, false, err
 	}
-	return t
+	loose, ok := looseJSON(v).(map[string]any)
+	if !ok || !isComposition(str(loose["apiVersion"]), str(loose["kind"])) {
+		return docInfo{}, false, nil
+	}
+	d := newDocInfo(r.Index, -1, r.Line, loose)
+	d.findings = docFindings(d, false)
+	d.ptStep = ptStepOf(loose)
+	d.obj = slimComposition(loose)
+	return d, true, nil
 }
 
-// record walks route from n, as verification's own walk does: a key's
-// line is the key's, an item's the item's, aliases are followed, and the
-// first of duplicate keys counts.
-func (t *lineTable) record(n *yaml3.Node, route []string, key string) {
-	if len(route) == 0 {
-		return
-	}
-	n = resolve(n)
-	seg := route[0]
-	switch {
-	case seg == "#" && n.Kind == yaml3.SequenceNode:
-		for i, item := range n.Content {
-			k := key + lineKey(i)
-			t.lines[k] = item.Line
-			t.record(item, route[1:], k)
+// looseJSON turns decoded JSON (numbers as json.Number) into loose values:
+// every scalar its text, nil for null.
+func looseJSON(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		for k, e := range t {
+			t[k] = looseJSON(e)
 		}
-	case seg != "#" && n.Kind == yaml3.MappingNode:
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			if n.Content[i].Value == seg {
-				k := key + lineKey(seg)
-				t.lines[k] = n.Content[i].Line
-				t.record(n.Content[i+1], route[1:], k)
-				return
-			}
+		return t
+	case []any:
+		for i, e := range t {
+			t[i] = looseJSON(e)
 		}
+		return t
+	case bool:
+		return strconv.FormatBool(t)
+	case json.Number:
+		return t.String()
 	}
-}
-
-func lineKey(seg any) string {
-	switch s := seg.(type) {
-	case string:
-		return "s" + s + "\x00"
-	case int:
-		return "i" + strconv.Itoa(s) + "\x00"
-	}
-	return "?\x00"
-}
-
-// line returns the line of the deepest node of path that exists (the
-// document's when none does), and false when path leaves the routes the
-// table covers.
-func (t *lineTable) line(path []any) (int, bool) {
-	covered := false
-	for _, route := range lineRoutes {
-		if onRoute(path, route) {
-			covered = true
-			break
-		}
-	}
-	if !covered {
-		return 0, false
-	}
-	keys := make([]string, len(path))
-	k := ""
-	for i, seg := range path {
-		k += lineKey(seg)
-		keys[i] = k
-	}
-	for i := len(keys) - 1; i >= 0; i-- {
-		if l, ok := t.lines[keys[i]]; ok {
-			return l, true
-		}
-	}
-	return t.root, true
-}
-
-func onRoute(path []any, route []string) bool {
-	if len(path) > len(route) {
-		return false
-	}
-	for i, seg := range path {
-		switch s := seg.(type) {
-		case int:
-			if route[i] != "#" {
-				return false
-			}
-		case string:
-			if route[i] == "#" || route[i] != s {
-				return false
-			}
-		default:
-			return false
-		}
-	}
-	return true
+	return v
 }
 
 // slimComposition keeps what the index needs of a Composition.
