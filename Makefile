@@ -46,6 +46,7 @@ FUZZ_TARGETS := \
 	./convert/yamledit:FuzzEncode \
 	./convert/yamledit:FuzzSimpleJSON \
 	./convert/yamledit:FuzzTreeJSON \
+	./internal/jsonobj:FuzzDecodePlainObject \
 	./convert/batch:FuzzCompilePattern \
 	./convert/batch:FuzzUnifiedDiff
 

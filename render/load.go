@@ -12,6 +12,8 @@ import (
 	"github.com/pkg/errors"
 	kjson "k8s.io/apimachinery/pkg/util/json"
 	"sigs.k8s.io/yaml"
+
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 )
 
 // A Document is one YAML document of a stream, with where it came from.
@@ -122,6 +124,9 @@ func DecodeObject(raw []byte) (map[string]any, error) {
 func DecodeJSONObject(j []byte) (map[string]any, error) {
 	if bytes.Equal(bytes.TrimSpace(j), []byte("null")) {
 		return nil, nil
+	}
+	if out, ok := jsonobj.DecodePlainObject(j); ok {
+		return out, nil
 	}
 	out := map[string]any{}
 	if err := kjson.Unmarshal(j, &out); err != nil {
