@@ -340,11 +340,15 @@ var legacyLineRoutes = [][]string{
 // string, a boolean, null or a decimal integer, so the loose values are
 // those looseValue gives.
 func slimPlain(r render.Document, j []byte) (docInfo, bool, error) {
-	dec := json.NewDecoder(bytes.NewReader(j))
-	dec.UseNumber()
 	var v any
-	if err := dec.Decode(&v); err != nil {
-		return docInfo{}, false, err
+	if m, ok := jsonobj.DecodePlainObject(j); ok {
+		v = m
+	} else {
+		dec := json.NewDecoder(bytes.NewReader(j))
+		dec.UseNumber()
+		if err := dec.Decode(&v); err != nil {
+			return docInfo{}, false, err
+		}
 	}
 	loose, ok := looseJSON(v).(map[string]any)
 	if !ok || !isComposition(str(loose["apiVersion"]), str(loose["kind"])) {
@@ -357,8 +361,9 @@ func slimPlain(r render.Document, j []byte) (docInfo, bool, error) {
 	return d, true, nil
 }
 
-// looseJSON turns decoded JSON (numbers as json.Number) into loose values:
-// every scalar its text, nil for null.
+// looseJSON turns decoded JSON (numbers as json.Number, or int64: the
+// plain subset's numbers are integers written as encoding/json writes
+// them) into loose values: every scalar its text, nil for null.
 func looseJSON(v any) any {
 	switch t := v.(type) {
 	case map[string]any:
@@ -375,6 +380,8 @@ func looseJSON(v any) any {
 		return strconv.FormatBool(t)
 	case json.Number:
 		return t.String()
+	case int64:
+		return strconv.FormatInt(t, 10)
 	}
 	return v
 }
