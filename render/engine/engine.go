@@ -201,8 +201,10 @@ func newLegacy(req Request) (func(context.Context, map[string]any, []map[string]
 		ConnectionSecrets:    connectionSecrets(req.Extra),
 		ConnectionSecretKeys: connectionSecretKeys(req.XRD),
 	}
+	// Every reconcile composes with the same Composition: read it once.
+	lc := legacy.NewComposer(c)
 	return func(_ context.Context, xr map[string]any, observed []map[string]any) (*render.Outcome, error) {
-		return legacy.Compose(withResourceRefs(xr, c, observed), c, observed, opts)
+		return lc.Compose(withResourceRefs(xr, c, observed), observed, opts)
 	}, nil
 }
 

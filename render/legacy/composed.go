@@ -10,7 +10,6 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
-	kjson "k8s.io/apimachinery/pkg/util/json"
 
 	"github.com/xpmigrate/xpmigrate/environment"
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
@@ -76,16 +75,11 @@ func (c *composer) warn(err error) {
 // compose is the PTComposer: everything from PatchSet expansion to the XR's
 // merge patch (spec §9.2–§9.9). It returns the XR's connection details.
 func (c *composer) compose() (map[string][]byte, error) {
-	ts := c.comp.Templates()
-	sets := c.comp.PatchSets()
-	patches := make([][]pt.Patch, len(ts))
-	for i, t := range ts {
-		p, err := pt.ExpandPatchSets(sets, t.Patches)
-		if err != nil {
-			return nil, errors.Wrap(err, "cannot inline Composition patch sets")
-		}
-		patches[i] = p
+	prep := c.shared.prepared()
+	if prep.expandErr != nil {
+		return nil, errors.Wrap(prep.expandErr, "cannot inline Composition patch sets")
 	}
+	ts := prep.list
 
 	refs, err := c.associate(ts)
 	if err != nil {
@@ -99,7 +93,7 @@ func (c *composer) compose() (map[string][]byte, error) {
 	}
 
 	for i, t := range ts {
-		cs, err := c.render(i, t, patches[i], refs[i])
+		cs, err := c.render(i, t, prep.patches[i], prep.bases[i], prep.baseErrs[i], refs[i])
 		if err != nil {
 			return nil, err
 		}
@@ -155,16 +149,17 @@ func (r reference) object() map[string]any {
 	return o
 }
 
-// render renders template i into a new desired object (spec §9.5). Only a
-// broken base is fatal; any other failure is a Warning event and leaves
-// the template unrendered.
-func (c *composer) render(i int, t native.Template, patches []pt.Patch, ref reference) (*composedState, error) {
+// render renders template i into a new desired object (spec §9.5): base
+// is its decoded base (a copy is rendered), or baseErr why it could not be
+// decoded. Only a broken base is fatal; any other failure is a Warning event
+// and leaves the template unrendered.
+func (c *composer) render(i int, t native.Template, patches []pt.Patch, base map[string]any, baseErr error, ref reference) (*composedState, error) {
 	cs := &composedState{index: i, template: t, patches: patches, name: templateName(t, i), rendered: true}
 
-	u := &unstructured.Unstructured{}
-	if err := kjson.Unmarshal(t.Base, u); err != nil {
-		return nil, errors.Wrapf(errors.Wrap(err, "cannot unmarshal JSON data"), "cannot parse base template of composed resource %q", cs.name)
+	if baseErr != nil {
+		return nil, errors.Wrapf(errors.Wrap(baseErr, "cannot unmarshal JSON data"), "cannot parse base template of composed resource %q", cs.name)
 	}
+	u := &unstructured.Unstructured{Object: jsonobj.DeepCopy(base)}
 	// The base replaces the object; only the reference's name and
 	// namespace survive.
 	u.SetName(ref.Name)
