@@ -281,10 +281,14 @@ func (c *composer) apply(cs *composedState) error {
 	u := &unstructured.Unstructured{Object: desired}
 	at := c.find(keyOf(u.GetAPIVersion(), u.GetKind(), u.GetNamespace(), u.GetName()))
 	if at < 0 {
-		cs.body = jsonobj.DeepCopy(desired)
+		// The desired object is the body: rendering it is over, and it
+		// shares nothing (patches write copies). The object created is a
+		// copy; the cluster and the outcome share it, as no object in the
+		// cluster is ever changed in place (a later apply replaces it).
+		cs.body = desired
 		created := jsonobj.WithoutStatus(desired)
 		c.addToCluster(created)
-		cs.applied = jsonobj.DeepCopy(created)
+		cs.applied = created
 		return nil
 	}
 
@@ -306,11 +310,24 @@ func (c *composer) apply(cs *composedState) error {
 	}
 
 	body := cs.desired.UnstructuredContent()
-	cs.body = jsonobj.DeepCopy(body)
-	patched := jsonobj.MergePatch(jsonobj.DeepCopy(live), jsonobj.WithoutStatus(body))
+	cs.body = body
+	// The live object may be an earlier template's outcome: patch a copy.
+	// MergePatch copies what it takes from the patch.
+	patched := jsonobj.MergePatch(jsonobj.DeepCopy(live), withoutStatus(body))
 	c.replaceInCluster(at, patched)
-	cs.applied = jsonobj.DeepCopy(patched)
+	cs.applied = patched
 	return nil
+}
+
+// withoutStatus returns o without its status, sharing o's values: for
+// reading only.
+func withoutStatus(o map[string]any) map[string]any {
+	if _, ok := o["status"]; !ok {
+		return o
+	}
+	out := maps.Clone(o)
+	delete(out, "status")
+	return out
 }
 
 // mergeReplace is the apply-time merge (spec §4.1 item 2): if desired has a
@@ -324,7 +341,7 @@ func mergeReplace(path string, live map[string]any, desired *fieldpath.Paved, mo
 	if err != nil {
 		return err
 	}
-	merged := fieldpath.Pave(jsonobj.DeepCopy(live))
+	merged := fieldpath.Pave(copyAlong(live, path))
 	if err := merged.MergeValue(path, val, mo); err != nil {
 		return err
 	}
@@ -338,10 +355,61 @@ func mergeReplace(path string, live map[string]any, desired *fieldpath.Paved, mo
 	return desired.MergeValue(path, val, nil)
 }
 
+// copyAlong returns a copy of o that shares nothing a merge at path can
+// change: the objects and lists on the path are copied one level deep, the
+// value at its end deeply; the rest is shared. MergeValue reads and writes
+// only along its path, and a write creates what it does not find.
+func copyAlong(o map[string]any, path string) map[string]any {
+	segs, err := fieldpath.Parse(path)
+	if err != nil {
+		return jsonobj.DeepCopy(o)
+	}
+	out := maps.Clone(o)
+	var parent any = out
+	for i, s := range segs {
+		last := i == len(segs)-1
+		step := func(v any) any {
+			if last {
+				return jsonobj.DeepCopyValue(v)
+			}
+			switch t := v.(type) {
+			case map[string]any:
+				return maps.Clone(t)
+			case []any:
+				return slices.Clone(t)
+			}
+			return v
+		}
+		switch s.Type {
+		case fieldpath.SegmentField:
+			m, ok := parent.(map[string]any)
+			if !ok {
+				return out
+			}
+			v, ok := m[s.Field]
+			if !ok {
+				return out
+			}
+			parent = step(v)
+			m[s.Field] = parent
+		case fieldpath.SegmentIndex:
+			a, ok := parent.([]any)
+			if !ok || s.Index >= uint(len(a)) {
+				return out
+			}
+			parent = step(a[s.Index])
+			a[s.Index] = parent
+		}
+	}
+	return out
+}
+
 // observe reads one applied object back (spec §9.8): ToComposite patches
 // into the XR, connection details, readiness. Every error is fatal.
 func (c *composer) observe(cs *composedState, conn map[string][]byte) error {
-	applied := fieldpath.Pave(jsonobj.DeepCopy(cs.applied))
+	// Patches read their source and write copies to their target, and
+	// nothing else here writes: the applied object is read in place.
+	applied := fieldpath.Pave(cs.applied)
 	for j, p := range cs.patches {
 		if !slices.Contains(toCompositePatchTypes, p.Type) {
 			continue
@@ -374,17 +442,27 @@ func (c *composer) observe(cs *composedState, conn map[string][]byte) error {
 // apply-time merge of every ToComposite patch that has a policy and an
 // explicit toFieldPath. Status is not persisted here.
 func (c *composer) persist() error {
-	desired := fieldpath.Pave(jsonobj.DeepCopy(c.xr.UnstructuredContent()))
+	// The merges change the desired XR, not the in-memory one: copy it
+	// when there is one.
+	var desired *fieldpath.Paved
 	for _, cs := range c.composed {
 		for _, p := range cs.patches {
 			if !slices.Contains(toCompositePatchTypes, p.Type) || p.Policy == nil || p.ToFieldPath == nil {
 				continue
+			}
+			if desired == nil {
+				desired = fieldpath.Pave(jsonobj.DeepCopy(c.xr.UnstructuredContent()))
 			}
 			if err := mergeReplace(*p.ToFieldPath, c.stored, desired, p.Policy.MergeOptions); err != nil {
 				return err
 			}
 		}
 	}
-	c.stored = jsonobj.MergePatch(jsonobj.DeepCopy(c.stored), jsonobj.WithoutStatus(desired.UnstructuredContent()))
+	if desired == nil {
+		desired = c.xr
+	}
+	// The stored XR is the composer's own (update and updateStatus store
+	// copies), and MergePatch copies what it takes from the patch.
+	c.stored = jsonobj.MergePatch(c.stored, withoutStatus(desired.UnstructuredContent()))
 	return nil
 }

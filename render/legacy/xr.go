@@ -75,10 +75,13 @@ func isPaused(xr map[string]any) bool {
 // persisted, status is not (it is a subresource), and the response
 // replaces the in-memory XR, so pending status edits are lost.
 func (c *composer) update() {
-	next := jsonobj.DeepCopy(c.xr.UnstructuredContent())
+	xr := c.xr.UnstructuredContent()
+	next := jsonobj.DeepCopy(withoutStatus(xr))
 	setOrDelete(next, "status", c.stored["status"])
 	c.stored = next
-	c.xr = fieldpath.Pave(jsonobj.DeepCopy(next))
+	// The in-memory XR is the composer's own: give it the response's
+	// status (its spec and metadata are what was sent).
+	setOrDelete(xr, "status", jsonobj.DeepCopyValue(next["status"]))
 }
 
 // updateStatus models a status update: only status is persisted.
@@ -284,8 +287,10 @@ func equalData(a, b map[string][]byte) bool {
 // outcome assembles what the reconcile left.
 func (c *composer) outcome() *render.Outcome {
 	out := &render.Outcome{
-		XR:          c.printedXR(),
-		EffectiveXR: jsonobj.DeepCopy(c.stored),
+		XR: c.printedXR(),
+		// The reconcile is over: the outcome takes the stored XR, which
+		// nothing else holds (printedXR copies what it takes).
+		EffectiveXR: c.stored,
 		Composed:    make([]render.ComposedResource, 0, len(c.composed)),
 		Deleted:     c.deleted,
 	}
