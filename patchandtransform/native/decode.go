@@ -7,6 +7,8 @@ import (
 	"io"
 
 	"github.com/pkg/errors"
+
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	kjson "k8s.io/apimachinery/pkg/util/json"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"sigs.k8s.io/yaml"
@@ -38,19 +40,24 @@ func Decode(data []byte) (*Composition, error) {
 	if err != nil {
 		return nil, errors.Wrap(err, "cannot decode Composition")
 	}
-	var tm struct {
-		APIVersion string `json:"apiVersion"`
-		Kind       string `json:"kind"`
-	}
-	if err := json.Unmarshal(doc, &tm); err != nil {
-		return nil, errors.Wrap(err, "cannot decode Composition")
-	}
-	if tm.APIVersion != APIVersion || tm.Kind != Kind {
-		return nil, errors.Errorf("cannot decode Composition: document is apiVersion %q kind %q, not apiVersion %q kind %q", tm.APIVersion, tm.Kind, APIVersion, Kind)
-	}
+	// A Composition decodes in one pass. Anything else is read again, type
+	// first, for the error a type check first gives.
 	c := &Composition{}
-	if err := json.Unmarshal(doc, c); err != nil {
-		return nil, errors.Wrap(err, "cannot decode Composition")
+	if err := json.Unmarshal(doc, c); err != nil || c.APIVersion != APIVersion || c.Kind != Kind {
+		var tm struct {
+			APIVersion string `json:"apiVersion"`
+			Kind       string `json:"kind"`
+		}
+		if err := json.Unmarshal(doc, &tm); err != nil {
+			return nil, errors.Wrap(err, "cannot decode Composition")
+		}
+		if tm.APIVersion != APIVersion || tm.Kind != Kind {
+			return nil, errors.Errorf("cannot decode Composition: document is apiVersion %q kind %q, not apiVersion %q kind %q", tm.APIVersion, tm.Kind, APIVersion, Kind)
+		}
+		c = &Composition{}
+		if err := json.Unmarshal(doc, c); err != nil {
+			return nil, errors.Wrap(err, "cannot decode Composition")
+		}
 	}
 	if err := c.prune(); err != nil {
 		return nil, errors.Wrap(err, "cannot decode Composition")
@@ -109,7 +116,7 @@ func canonical(raw json.RawMessage) (json.RawMessage, error) {
 	if err := kjson.Unmarshal(raw, &v); err != nil {
 		return nil, err
 	}
-	return json.Marshal(v)
+	return jsonobj.Marshal(v)
 }
 
 // prune drops what the API server drops and canonicalises free-form values.

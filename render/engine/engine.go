@@ -180,7 +180,7 @@ func Render(ctx context.Context, req Request, o Options) (*Result, error) {
 }
 
 func newLegacy(req Request) (func(context.Context, map[string]any, []map[string]any) (*render.Outcome, error), error) {
-	raw, err := json.Marshal(req.Composition)
+	raw, err := jsonobj.Marshal(req.Composition)
 	if err != nil {
 		return nil, errors.Wrap(err, "cannot encode composition")
 	}
