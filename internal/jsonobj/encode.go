@@ -2,7 +2,6 @@ package jsonobj
 
 import (
 	"encoding/json"
-	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -39,8 +38,13 @@ func appendJSON(b []byte, v any) ([]byte, bool) {
 		if t == nil {
 			return append(b, "null"...), true
 		}
+		keys := make([]string, 0, len(t))
+		for k := range t {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
 		b = append(b, '{')
-		for i, k := range slices.Sorted(maps.Keys(t)) {
+		for i, k := range keys {
 			if i > 0 {
 				b = append(b, ',')
 			}

@@ -40,6 +40,22 @@ func Decode(data []byte) (*Composition, error) {
 	if err != nil {
 		return nil, errors.Wrap(err, "cannot decode Composition")
 	}
+	return decodeDocument(doc)
+}
+
+// DecodeJSON is Decode for what is known to be valid JSON, such as
+// json.Marshal's encoding of a Composition object: it skips the check of
+// which Decode tells JSON from YAML. Text that is not valid JSON fails
+// with the JSON decoder's error, where Decode would read it as YAML.
+func DecodeJSON(data []byte) (*Composition, error) {
+	if !utilyaml.IsJSONBuffer(data) {
+		return Decode(data)
+	}
+	return decodeDocument(data)
+}
+
+// decodeDocument decodes one JSON document.
+func decodeDocument(doc []byte) (*Composition, error) {
 	// A Composition decodes in one pass. Anything else is read again, type
 	// first, for the error a type check first gives.
 	c := &Composition{}

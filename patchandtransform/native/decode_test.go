@@ -2,10 +2,13 @@ package native
 
 import (
 	"encoding/json"
+	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"sigs.k8s.io/yaml"
 
 	pt "github.com/xpmigrate/xpmigrate/patchandtransform"
 )
@@ -155,5 +158,47 @@ func TestEnvironmentJSONRoundTrip(t *testing.T) {
 	}
 	if diff := cmp.Diff(in, got); diff != "" {
 		t.Errorf("\nAn Environment survives a JSON round trip, numbers untouched.\njson round trip: -want, +got:\n%s", diff)
+	}
+}
+
+// TestDecodeJSONMatchesDecode checks DecodeJSON against Decode on the JSON
+// encoding (as json.Marshal writes it) of every corpus Composition, and on
+// text that is not a JSON object.
+func TestDecodeJSONMatchesDecode(t *testing.T) {
+	docs := resourcesCompositions(t, *corpus)
+	if len(docs) == 0 {
+		t.Skip("no corpus")
+	}
+	for _, d := range docs {
+		j, err := yaml.YAMLToJSON(d.data)
+		if err != nil {
+			t.Fatalf("%s: yaml.YAMLToJSON(...): %v", d.name, err)
+		}
+		var v any
+		if err := json.Unmarshal(j, &v); err != nil {
+			t.Fatalf("%s: json.Unmarshal(...): %v", d.name, err)
+		}
+		raw, err := json.Marshal(v)
+		if err != nil {
+			t.Fatalf("%s: json.Marshal(...): %v", d.name, err)
+		}
+		want, wantErr := Decode(raw)
+		got, err := DecodeJSON(raw)
+		if fmt.Sprint(wantErr) != fmt.Sprint(err) {
+			t.Errorf("%s: DecodeJSON(...): error %v, Decode gives %v", d.name, err, wantErr)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s: DecodeJSON(...): -Decode, +got:\n%s", d.name, diff)
+		}
+	}
+	for _, in := range []string{"null", "", "apiVersion: apiextensions.crossplane.io/v1\nkind: Composition\n", `{"apiVersion": "v1", "kind": "ConfigMap"}`, `{"apiVersion": 3}`, `{"apiVersion":"apiextensions.crossplane.io/v1","kind":"Composition","spec":{"resources":"x"}}`} {
+		want, wantErr := Decode([]byte(in))
+		got, err := DecodeJSON([]byte(in))
+		if fmt.Sprint(wantErr) != fmt.Sprint(err) {
+			t.Errorf("DecodeJSON(%q): error %v, Decode gives %v", in, err, wantErr)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("DecodeJSON(%q): -Decode, +got:\n%s", in, diff)
+		}
 	}
 }

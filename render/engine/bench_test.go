@@ -319,3 +319,20 @@ spec:
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(loops)/1e6, "ms/reconcile")
 }
+
+// BenchmarkNewLegacy reads the migrate benchmark's legacy 20-resource
+// composition as every legacy render does first: encode, decode, default,
+// validate.
+func BenchmarkNewLegacy(b *testing.B) {
+	comp, err := render.DecodeObject([]byte(legacyComposition(20)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	req := Request{Composition: comp}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := newLegacy(req); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -184,7 +184,7 @@ func newLegacy(req Request) (func(context.Context, map[string]any, []map[string]
 	if err != nil {
 		return nil, errors.Wrap(err, "cannot encode composition")
 	}
-	c, err := native.Decode(raw)
+	c, err := native.DecodeJSON(raw)
 	if err != nil {
 		return nil, render.InvalidInput(errors.Wrapf(err, "invalid Composition %q", name(req.Composition)))
 	}
