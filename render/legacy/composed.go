@@ -3,6 +3,7 @@ package legacy
 import (
 	"maps"
 	"slices"
+	"unicode/utf8"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/fieldpath"
 	"github.com/pkg/errors"
@@ -106,7 +107,7 @@ func (c *composer) compose() (map[string][]byte, error) {
 	for _, cs := range c.composed {
 		list = append(list, cs.ref.object())
 	}
-	_ = c.xr.SetValue("spec.resourceRefs", list)
+	setResourceRefs(c.xr, list)
 	c.update()
 
 	for _, cs := range c.composed {
@@ -132,6 +133,41 @@ func (c *composer) compose() (map[string][]byte, error) {
 		return nil, errors.Wrap(err, "cannot update composite resource")
 	}
 	return conn, nil
+}
+
+// setResourceRefs sets spec.resourceRefs to list, which holds references
+// objects, as SetValue would: SetValue stores a JSON round trip's copy, which
+// for objects of UTF-8 strings is the list itself. An XR whose spec is not
+// an object is left to SetValue (which fails, as it is ignored upstream).
+func setResourceRefs(xr *fieldpath.Paved, list []any) {
+	o := xr.UnstructuredContent()
+	spec, found := o["spec"]
+	m, isObject := spec.(map[string]any)
+	if !plainStrings(list) || (found && (!isObject || m == nil)) || o == nil {
+		_ = xr.SetValue("spec.resourceRefs", list)
+		return
+	}
+	if !found {
+		m = map[string]any{}
+		o["spec"] = m
+	}
+	m["resourceRefs"] = list
+}
+
+// plainStrings reports whether list holds only objects of UTF-8 strings.
+func plainStrings(list []any) bool {
+	for _, e := range list {
+		m, ok := e.(map[string]any)
+		if !ok || m == nil {
+			return false
+		}
+		for _, v := range m {
+			if s, ok := v.(string); !ok || !utf8.ValidString(s) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // object is the reference as spec.resourceRefs keeps it.
@@ -352,7 +388,8 @@ func mergeReplace(path string, live map[string]any, desired *fieldpath.Paved, mo
 	if err != nil {
 		return err
 	}
-	return desired.MergeValue(path, val, nil)
+	// MergeValue without options is SetValue.
+	return desired.SetValue(path, val)
 }
 
 // copyAlong returns a copy of o that shares nothing a merge at path can
