@@ -254,6 +254,87 @@ func (c *composer) renderFromPatches(cs *composedState) error {
 // labels, and the XR as controller.
 func (c *composer) renderMetadata(u *unstructured.Unstructured, template string) error {
 	xr := &unstructured.Unstructured{Object: c.xr.UnstructuredContent()}
+	if renderPlainMetadata(u.Object, xr, template) {
+		return nil
+	}
+	return renderMetadata(u, xr, template)
+}
+
+// renderPlainMetadata is renderMetadata for the common object: metadata
+// absent or an object, labels and annotations absent or objects of
+// strings, no owner references, and an XR with the composite label. It
+// writes what the Unstructured setters would write, and reports false,
+// having changed nothing, for any other object.
+func renderPlainMetadata(o map[string]any, xr *unstructured.Unstructured, template string) bool {
+	xl := xr.GetLabels()
+	if xl[labelComposite] == "" {
+		return false
+	}
+	md, found := o["metadata"].(map[string]any)
+	if _, present := o["metadata"]; present && (!found || md == nil) {
+		return false
+	}
+	if _, ok := md["ownerReferences"]; ok {
+		return false
+	}
+	labels, ok := plainStringMap(md, "labels")
+	if !ok {
+		return false
+	}
+	var annotations map[string]any
+	if template != "" {
+		if annotations, ok = plainStringMap(md, "annotations"); !ok {
+			return false
+		}
+	}
+	if md == nil {
+		md = map[string]any{}
+		o["metadata"] = md
+	}
+	md["generateName"] = xl[labelComposite] + "-"
+	if template != "" {
+		annotations[annotationResourceName] = template
+		md["annotations"] = annotations
+	}
+	labels[labelComposite] = xl[labelComposite]
+	labels[labelClaimName] = xl[labelClaimName]
+	labels[labelClaimNamespace] = xl[labelClaimNamespace]
+	md["labels"] = labels
+	md["ownerReferences"] = []any{map[string]any{
+		"apiVersion":         xr.GetAPIVersion(),
+		"kind":               xr.GetKind(),
+		"name":               xr.GetName(),
+		"uid":                string(xr.GetUID()),
+		"controller":         true,
+		"blockOwnerDeletion": true,
+	}}
+	return true
+}
+
+// plainStringMap returns a copy of md[key] when it is absent (an empty
+// map) or an object of strings.
+func plainStringMap(md map[string]any, key string) (map[string]any, bool) {
+	v, ok := md[key]
+	if !ok {
+		return map[string]any{}, true
+	}
+	m, ok := v.(map[string]any)
+	if !ok || m == nil {
+		return nil, false
+	}
+	out := make(map[string]any, len(m)+3)
+	for k, e := range m {
+		if _, ok := e.(string); !ok {
+			return nil, false
+		}
+		out[k] = e
+	}
+	return out, true
+}
+
+// renderMetadata is the composer's renderMetadata for any object, through
+// the Unstructured accessors.
+func renderMetadata(u, xr *unstructured.Unstructured, template string) error {
 	xl := xr.GetLabels()
 	if xl[labelComposite] == "" {
 		return errors.Errorf("cannot find top-level composite resource name label %q in composite resource metadata", labelComposite)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/fieldpath"
 	"github.com/google/go-cmp/cmp"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 )
@@ -62,5 +63,55 @@ func TestSetResourceRefsShortcut(t *testing.T) {
 				t.Errorf("setResourceRefs(%#v, %#v): -SetValue, +got:\n%s", xr, l, diff)
 			}
 		}
+	}
+}
+
+// TestRenderPlainMetadata checks renderPlainMetadata against the
+// Unstructured accessors it shortcuts, and that it changes nothing when it
+// declines.
+func TestRenderPlainMetadata(t *testing.T) {
+	xrs := []map[string]any{
+		{"apiVersion": "ex.org/v1", "kind": "XR", "metadata": map[string]any{"name": "x", "uid": "u-1", "labels": map[string]any{labelComposite: "x", labelClaimName: "c"}}},
+		{"apiVersion": "ex.org/v1", "kind": "XR", "metadata": map[string]any{"name": "x", "labels": map[string]any{labelComposite: "x"}}},
+		{"apiVersion": "ex.org/v1", "kind": "XR", "metadata": map[string]any{"name": "x", "labels": map[string]any{labelComposite: "x", "n": int64(3)}}},
+		{"apiVersion": "ex.org/v1", "kind": "XR", "metadata": map[string]any{"name": "x"}},
+	}
+	objs := []map[string]any{
+		{"apiVersion": "v1", "kind": "K"},
+		{"apiVersion": "v1", "kind": "K", "metadata": map[string]any{}},
+		{"apiVersion": "v1", "kind": "K", "metadata": nil},
+		{"apiVersion": "v1", "kind": "K", "metadata": "x"},
+		{"apiVersion": "v1", "kind": "K", "metadata": map[string]any{"name": "n", "labels": map[string]any{"a": "b", labelComposite: "old"}, "annotations": map[string]any{"c": "d"}}},
+		{"apiVersion": "v1", "kind": "K", "metadata": map[string]any{"labels": map[string]any{"a": int64(1)}}},
+		{"apiVersion": "v1", "kind": "K", "metadata": map[string]any{"labels": nil, "annotations": "x"}},
+		{"apiVersion": "v1", "kind": "K", "metadata": map[string]any{"annotations": map[string]any{"a": true}}},
+		{"apiVersion": "v1", "kind": "K", "metadata": map[string]any{"ownerReferences": []any{map[string]any{"uid": "u-2", "kind": "O", "name": "o", "controller": true}}}},
+	}
+	rendered := 0
+	for _, x := range xrs {
+		for _, o := range objs {
+			for _, template := range []string{"", "t"} {
+				want := &unstructured.Unstructured{Object: jsonobj.DeepCopy(o)}
+				wantErr := renderMetadata(want, &unstructured.Unstructured{Object: jsonobj.DeepCopy(x)}, template)
+				got := jsonobj.DeepCopy(o)
+				if !renderPlainMetadata(got, &unstructured.Unstructured{Object: jsonobj.DeepCopy(x)}, template) {
+					if diff := cmp.Diff(o, got); diff != "" {
+						t.Errorf("renderPlainMetadata(%#v, %#v, %q) declined but changed the object: -want, +got:\n%s", o, x, template, diff)
+					}
+					continue
+				}
+				if wantErr != nil {
+					t.Errorf("renderPlainMetadata(%#v, %#v, %q) rendered what renderMetadata refuses: %v", o, x, template, wantErr)
+					continue
+				}
+				rendered++
+				if diff := cmp.Diff(want.Object, got); diff != "" {
+					t.Errorf("renderPlainMetadata(%#v, %#v, %q): -renderMetadata, +got:\n%s", o, x, template, diff)
+				}
+			}
+		}
+	}
+	if rendered < 8 {
+		t.Errorf("renderPlainMetadata rendered %d cases, want at least 8", rendered)
 	}
 }
