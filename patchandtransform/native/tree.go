@@ -1,0 +1,169 @@
+package native
+
+import (
+	"encoding"
+	"encoding/json"
+	"reflect"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
+	pt "github.com/xpmigrate/xpmigrate/patchandtransform"
+)
+
+// DecodeTree reads a Composition held as a JSON tree (objects, lists,
+// strings, int64, float64, bools and nulls, as the Kubernetes decoder makes
+// them) straight into the Go types, with the result Decode gives for the
+// tree's JSON text (json.Marshal's). It vouches only for trees whose keys
+// are the fields' exact names and whose values have the fields' types, and
+// only for Compositions Decode accepts: for any other tree it reports
+// false, and the caller decodes the text.
+func DecodeTree(o map[string]any) (*Composition, bool) {
+	if o == nil {
+		return nil, false
+	}
+	c := &Composition{}
+	if !decodeTree(reflect.ValueOf(c).Elem(), o) || c.APIVersion != APIVersion || c.Kind != Kind {
+		return nil, false
+	}
+	if err := c.prune(); err != nil {
+		return nil, false
+	}
+	return c, true
+}
+
+var (
+	unmarshalerType     = reflect.TypeFor[json.Unmarshaler]()
+	textUnmarshalerType = reflect.TypeFor[encoding.TextUnmarshaler]()
+	compositionPkg      = reflect.TypeFor[Composition]().PkgPath()
+	mergeOptionsType    = reflect.TypeFor[pt.MergeOptions]()
+)
+
+// decodeTree sets v, a zero value, from x as encoding/json would set it
+// from x's JSON text, and reports false where it cannot vouch for that.
+func decodeTree(v reflect.Value, x any) bool {
+	t := v.Type()
+	if t.Kind() == reflect.Pointer {
+		if x == nil {
+			return true // null leaves a pointer nil
+		}
+		e := reflect.New(t.Elem())
+		if !decodeTree(e.Elem(), x) {
+			return false
+		}
+		v.Set(e)
+		return true
+	}
+	ptr := reflect.PointerTo(t)
+	if ptr.Implements(unmarshalerType) || ptr.Implements(textUnmarshalerType) ||
+		(t.Kind() == reflect.Struct && t.PkgPath() != compositionPkg && t != mergeOptionsType) {
+		// Types that read JSON themselves, and types of other packages:
+		// give them the value's text, as encoding/json does.
+		b, ok := jsonText(x)
+		return ok && json.Unmarshal(b, v.Addr().Interface()) == nil
+	}
+	if x == nil {
+		return true // null leaves any other value as it is
+	}
+	switch t.Kind() {
+	case reflect.Struct:
+		m, ok := x.(map[string]any)
+		if !ok {
+			return false
+		}
+		fields := fieldsOf(t)
+		if fields == nil {
+			return false
+		}
+		for k, e := range m {
+			i, ok := fields[k]
+			if !ok {
+				// Unknown, or matched without regard to case: the text
+				// path knows which.
+				return false
+			}
+			if !decodeTree(v.Field(i), e) {
+				return false
+			}
+		}
+		return true
+	case reflect.Slice:
+		l, ok := x.([]any)
+		if !ok {
+			return false
+		}
+		s := reflect.MakeSlice(t, len(l), len(l))
+		for i, e := range l {
+			if !decodeTree(s.Index(i), e) {
+				return false
+			}
+		}
+		v.Set(s)
+		return true
+	case reflect.String:
+		s, ok := x.(string)
+		if !ok || !utf8.ValidString(s) {
+			return false
+		}
+		v.SetString(s)
+		return true
+	case reflect.Bool:
+		b, ok := x.(bool)
+		if !ok {
+			return false
+		}
+		v.SetBool(b)
+		return true
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		n, ok := x.(int64)
+		if !ok || v.OverflowInt(n) {
+			return false
+		}
+		v.SetInt(n)
+		return true
+	}
+	return false
+}
+
+// jsonText is json.Marshal's text of x.
+func jsonText(x any) ([]byte, bool) {
+	b, err := jsonobj.Marshal(x)
+	return b, err == nil
+}
+
+// fieldTables maps a struct type to its fields by JSON name (nil for a type
+// the decoder leaves to the text path).
+var fieldTables sync.Map
+
+func fieldsOf(t reflect.Type) map[string]int {
+	if f, ok := fieldTables.Load(t); ok {
+		return f.(map[string]int)
+	}
+	f := map[string]int{}
+	for i := range t.NumField() {
+		sf := t.Field(i)
+		if sf.Anonymous {
+			f = nil
+			break
+		}
+		if !sf.IsExported() {
+			continue
+		}
+		tag := sf.Tag.Get("json")
+		if tag == "-" {
+			continue
+		}
+		name, opts, _ := strings.Cut(tag, ",")
+		if strings.Contains(","+opts+",", ",string,") {
+			f = nil
+			break
+		}
+		if name == "" {
+			name = sf.Name
+		}
+		f[name] = i
+	}
+	fieldTables.Store(t, f)
+	return f
+}
