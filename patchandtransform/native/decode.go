@@ -128,6 +128,10 @@ func canonical(raw json.RawMessage) (json.RawMessage, error) {
 	if isNull(raw) {
 		return nil, nil
 	}
+	if plainString(raw) {
+		// Decoded and encoded again, it is the same text.
+		return append(json.RawMessage(nil), raw...), nil
+	}
 	var v any
 	if err := kjson.Unmarshal(raw, &v); err != nil {
 		return nil, err
@@ -135,8 +139,28 @@ func canonical(raw json.RawMessage) (json.RawMessage, error) {
 	return jsonobj.Marshal(v)
 }
 
+// plainString reports whether raw is a JSON string of printable ASCII
+// without escapes, which json.Marshal would not escape either.
+func plainString(raw []byte) bool {
+	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
+		return false
+	}
+	for _, c := range raw[1 : len(raw)-1] {
+		if c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			return false
+		}
+	}
+	return true
+}
+
 // prune drops what the API server drops and canonicalises free-form values.
 func (c *Composition) prune() error {
+	return c.pruneExcept(false)
+}
+
+// pruneExcept is prune, leaving the bases alone when they are already
+// canonical.
+func (c *Composition) pruneExcept(canonicalBases bool) error {
 	for i := range c.Spec.PatchSets {
 		if err := prunePatches(c.Spec.PatchSets[i].Patches); err != nil {
 			return errors.Wrapf(err, "spec.patchSets[%d]", i)
@@ -144,11 +168,13 @@ func (c *Composition) prune() error {
 	}
 	for i := range c.Spec.Resources {
 		t := &c.Spec.Resources[i]
-		b, err := canonical(t.Base)
-		if err != nil {
-			return errors.Wrapf(err, "spec.resources[%d].base", i)
+		if !canonicalBases {
+			b, err := canonical(t.Base)
+			if err != nil {
+				return errors.Wrapf(err, "spec.resources[%d].base", i)
+			}
+			t.Base = b
 		}
-		t.Base = b
 		if err := prunePatches(t.Patches); err != nil {
 			return errors.Wrapf(err, "spec.resources[%d]", i)
 		}

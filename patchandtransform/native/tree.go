@@ -27,10 +27,53 @@ func DecodeTree(o map[string]any) (*Composition, bool) {
 	if !decodeTree(reflect.ValueOf(c).Elem(), o) || c.APIVersion != APIVersion || c.Kind != Kind {
 		return nil, false
 	}
-	if err := c.prune(); err != nil {
+	if !canonicalBases(c, o) {
+		return nil, false
+	}
+	if err := c.pruneExcept(true); err != nil {
 		return nil, false
 	}
 	return c, true
+}
+
+// canonicalBases sets each template's base to its canonical text (see
+// canonical) made from the tree: canonical decodes json.Marshal's text of
+// the base, which gives what pt.Normalize gives, without the text for
+// plain JSON data.
+func canonicalBases(c *Composition, o map[string]any) bool {
+	spec, _ := o["spec"].(map[string]any)
+	list, _ := spec["resources"].([]any)
+	if len(list) != len(c.Spec.Resources) {
+		return false
+	}
+	for i, e := range list {
+		r, _ := e.(map[string]any)
+		x, ok := r["base"]
+		if !ok || x == nil {
+			c.Spec.Resources[i].Base = nil
+			continue
+		}
+		var v any
+		var err error
+		if m, ok := x.(map[string]any); ok {
+			v, err = pt.NormalizeObject(m)
+		} else {
+			v, err = pt.Normalize(x)
+		}
+		if err != nil {
+			return false
+		}
+		b, err := jsonobj.Marshal(v)
+		if err != nil {
+			return false
+		}
+		if isNull(b) {
+			// A typed nil is written null, as canonical keeps it.
+			b = nil
+		}
+		c.Spec.Resources[i].Base = b
+	}
+	return true
 }
 
 var (
