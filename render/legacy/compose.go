@@ -2,8 +2,10 @@ package legacy
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/fieldpath"
 	"github.com/pkg/errors"
@@ -246,7 +248,7 @@ func newComposer(xr map[string]any, shared *Composer, observed []map[string]any,
 		return nil, errors.Errorf("cannot compose: unknown target %q (want %s or %s)", o.Target, TargetV117, TargetV120)
 	}
 
-	in, err := pt.NormalizeObject(xr)
+	in, err := normalized(xr)
 	if err != nil {
 		return nil, errors.Wrap(err, "cannot compose: cannot read composite resource")
 	}
@@ -257,7 +259,7 @@ func newComposer(xr map[string]any, shared *Composer, observed []map[string]any,
 
 	cluster := make([]map[string]any, 0, len(observed))
 	for i, obj := range observed {
-		n, err := pt.NormalizeObject(obj)
+		n, err := normalized(obj)
 		if err != nil {
 			return nil, errors.Wrapf(err, "cannot compose: cannot read observed resource at index %d", i)
 		}
@@ -277,6 +279,53 @@ func newComposer(xr map[string]any, shared *Composer, observed []map[string]any,
 	}
 	cp.names = newNameGenerator(in, o.NameGenerator)
 	return cp, nil
+}
+
+// normalized returns o as the Kubernetes decoder would read it
+// (pt.NormalizeObject): o itself when it is so already, else a copy. The
+// composer only reads its input and the objects in its cluster: a change
+// replaces them.
+func normalized(o map[string]any) (map[string]any, error) {
+	if o != nil && isNormalized(o) {
+		return o, nil
+	}
+	return pt.NormalizeObject(o)
+}
+
+// isNormalized reports whether v is what a trip through JSON and the
+// Kubernetes decoder gives back unchanged: objects, lists, UTF-8 strings,
+// bools, nulls, int64s, and float64s the decoder keeps as float64. It may
+// say false of such a value (large integral floats), never true of another.
+func isNormalized(v any) bool {
+	switch t := v.(type) {
+	case nil, bool, int64:
+		return true
+	case string:
+		return utf8.ValidString(t)
+	case float64:
+		return !math.IsInf(t, 0) && !math.IsNaN(t) && (t != math.Trunc(t) || math.Abs(t) >= 1e21)
+	case map[string]any:
+		if t == nil {
+			return false
+		}
+		for k, e := range t {
+			if !utf8.ValidString(k) || !isNormalized(e) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		if t == nil {
+			return false
+		}
+		for _, e := range t {
+			if !isNormalized(e) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // environmentEnabled reports whether the v1.17 environment is on.
