@@ -115,3 +115,36 @@ func TestRenderPlainMetadata(t *testing.T) {
 		t.Errorf("renderPlainMetadata rendered %d cases, want at least 8", rendered)
 	}
 }
+
+// TestResourceRefsShortcut checks the reading of spec.resourceRefs against
+// the JSON round trip it shortcuts.
+func TestResourceRefsShortcut(t *testing.T) {
+	slow := func(xr map[string]any) []reference {
+		out := []reference{}
+		v, err := fieldpath.Pave(xr).GetValue("spec.resourceRefs")
+		if err != nil {
+			return out
+		}
+		b, err := json.Marshal(v)
+		if err != nil {
+			return out
+		}
+		_ = json.Unmarshal(b, &out)
+		return out
+	}
+	lists := []any{
+		nil, "x", []any{}, []any(nil), []any{nil}, map[string]any{},
+		[]any{map[string]any{"apiVersion": "v1", "kind": "K", "namespace": "ns", "name": "n"}, map[string]any{"name": "m"}},
+		[]any{map[string]any{"Name": "n"}}, []any{map[string]any{"name": 3}}, []any{map[string]any{"name": "\xff"}},
+		[]any{map[string]any{"name": "n", "uid": "u"}}, []any{map[string]any{"name": nil}}, []any{"x", map[string]any{"name": "n"}},
+	}
+	xrs := []map[string]any{nil, {}, {"spec": nil}, {"spec": "x"}, {"spec": map[string]any{}}}
+	for _, l := range lists {
+		xrs = append(xrs, map[string]any{"spec": map[string]any{"resourceRefs": l}})
+	}
+	for _, xr := range xrs {
+		if diff := cmp.Diff(slow(xr), resourceRefs(xr)); diff != "" {
+			t.Errorf("resourceRefs(%#v): -round trip, +got:\n%s", xr, diff)
+		}
+	}
+}
