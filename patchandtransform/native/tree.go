@@ -8,6 +8,8 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	pt "github.com/xpmigrate/xpmigrate/patchandtransform"
 )
@@ -81,6 +83,8 @@ var (
 	textUnmarshalerType = reflect.TypeFor[encoding.TextUnmarshaler]()
 	compositionPkg      = reflect.TypeFor[Composition]().PkgPath()
 	mergeOptionsType    = reflect.TypeFor[pt.MergeOptions]()
+	templateType        = reflect.TypeFor[ComposedTemplate]()
+	objectMetaType      = reflect.TypeFor[metav1.ObjectMeta]()
 )
 
 // decodeTree sets v, a zero value, from x as encoding/json would set it
@@ -97,6 +101,11 @@ func decodeTree(v reflect.Value, x any) bool {
 		}
 		v.Set(e)
 		return true
+	}
+	if t == objectMetaType {
+		if m, ok := x.(map[string]any); ok && plainMeta(v.Addr().Interface().(*metav1.ObjectMeta), m) {
+			return true
+		}
 	}
 	ptr := reflect.PointerTo(t)
 	if ptr.Implements(unmarshalerType) || ptr.Implements(textUnmarshalerType) ||
@@ -120,6 +129,10 @@ func decodeTree(v reflect.Value, x any) bool {
 			return false
 		}
 		for k, e := range m {
+			if t == templateType && k == "base" {
+				// canonicalBases makes it from the tree.
+				continue
+			}
 			i, ok := fields[k]
 			if !ok {
 				// Unknown, or matched without regard to case: the text
@@ -167,6 +180,58 @@ func decodeTree(v reflect.Value, x any) bool {
 		return true
 	}
 	return false
+}
+
+// plainMeta sets md from an object with only a name, a namespace, and
+// labels and annotations of strings, all UTF-8, as encoding/json would, and
+// reports false, having set nothing, for any other object.
+func plainMeta(md *metav1.ObjectMeta, m map[string]any) bool {
+	var out metav1.ObjectMeta
+	for k, e := range m {
+		switch k {
+		case "name", "namespace":
+			s, ok := e.(string)
+			if !ok || !utf8.ValidString(s) {
+				return false
+			}
+			if k == "name" {
+				out.Name = s
+			} else {
+				out.Namespace = s
+			}
+		case "labels", "annotations":
+			sm, ok := plainStrings(e)
+			if !ok {
+				return false
+			}
+			if k == "labels" {
+				out.Labels = sm
+			} else {
+				out.Annotations = sm
+			}
+		default:
+			return false
+		}
+	}
+	*md = out
+	return true
+}
+
+// plainStrings reads an object of UTF-8 strings into a new map.
+func plainStrings(x any) (map[string]string, bool) {
+	m, ok := x.(map[string]any)
+	if !ok || m == nil {
+		return nil, false
+	}
+	out := make(map[string]string, len(m))
+	for k, e := range m {
+		s, ok := e.(string)
+		if !ok || !utf8.ValidString(s) || !utf8.ValidString(k) {
+			return nil, false
+		}
+		out[k] = s
+	}
+	return out, true
 }
 
 // jsonText is json.Marshal's text of x.
