@@ -85,6 +85,7 @@ var (
 	mergeOptionsType    = reflect.TypeFor[pt.MergeOptions]()
 	templateType        = reflect.TypeFor[ComposedTemplate]()
 	objectMetaType      = reflect.TypeFor[metav1.ObjectMeta]()
+	mapTransformType    = reflect.TypeFor[MapTransform]()
 )
 
 // decodeTree sets v, a zero value, from x as encoding/json would set it
@@ -104,6 +105,21 @@ func decodeTree(v reflect.Value, x any) bool {
 	}
 	if t == objectMetaType {
 		if m, ok := x.(map[string]any); ok && plainMeta(v.Addr().Interface().(*metav1.ObjectMeta), m) {
+			return true
+		}
+	}
+	if t == mapTransformType {
+		if m, ok := x.(map[string]any); ok && m != nil {
+			// UnmarshalJSON keeps each value's text.
+			pairs := make(map[string]json.RawMessage, len(m))
+			for k, e := range m {
+				b, ok := jsonText(e)
+				if !ok || !utf8.ValidString(k) {
+					return false
+				}
+				pairs[k] = b
+			}
+			v.Addr().Interface().(*MapTransform).Pairs = pairs
 			return true
 		}
 	}
