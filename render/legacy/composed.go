@@ -451,18 +451,21 @@ func withoutStatus(o map[string]any) map[string]any {
 // non-null value at path, it is replaced by the live value at path merged
 // with it.
 func mergeReplace(path string, live map[string]any, desired *fieldpath.Paved, mo *pt.MergeOptions) error {
-	val, err := desired.GetValue(path)
+	// Parsed once for the reads; a path that does not parse fails the
+	// first read, as before.
+	segs, perr := fieldpath.Parse(path)
+	val, err := getValue(desired, path, segs, perr)
 	if fieldpath.IsNotFound(err) || (err == nil && val == nil) {
 		return nil
 	}
 	if err != nil {
 		return err
 	}
-	merged := fieldpath.Pave(copyAlong(live, path))
+	merged := fieldpath.Pave(copyAlong(live, segs, perr))
 	if err := merged.MergeValue(path, val, mo); err != nil {
 		return err
 	}
-	val, err = merged.GetValue(path)
+	val, err = getValue(merged, path, segs, perr)
 	if fieldpath.IsNotFound(err) || (err == nil && val == nil) {
 		return nil
 	}
@@ -473,13 +476,48 @@ func mergeReplace(path string, live map[string]any, desired *fieldpath.Paved, mo
 	return desired.SetValue(path, val)
 }
 
-// copyAlong returns a copy of o that shares nothing a merge at path can
-// change: the objects and lists on the path are copied one level deep, the
+// getValue is p.GetValue(path), where segs (or perr) is what parsing path
+// gave: a value found by following segs is the value GetValue finds;
+// anything else is left to GetValue, for its error.
+func getValue(p *fieldpath.Paved, path string, segs fieldpath.Segments, perr error) (any, error) {
+	if perr == nil && len(segs) > 0 {
+		var it any = p.UnstructuredContent()
+		found := true
+		for _, s := range segs {
+			switch s.Type {
+			case fieldpath.SegmentField:
+				m, ok := it.(map[string]any)
+				if ok {
+					it, ok = m[s.Field]
+				}
+				found = ok
+			case fieldpath.SegmentIndex:
+				a, ok := it.([]any)
+				if ok && s.Index < uint(len(a)) {
+					it = a[s.Index]
+				} else {
+					found = false
+				}
+			default:
+				found = false
+			}
+			if !found {
+				break
+			}
+		}
+		if found {
+			return it, nil
+		}
+	}
+	return p.GetValue(path)
+}
+
+// copyAlong returns a copy of o that shares nothing a merge at the path
+// segs (which perr failed to parse, if set) can change: the objects and lists on the path are copied one level deep, the
 // value at its end deeply; the rest is shared. MergeValue reads and writes
 // only along its path, and a write creates what it does not find.
-func copyAlong(o map[string]any, path string) map[string]any {
-	segs, err := fieldpath.Parse(path)
-	if err != nil {
+func copyAlong(o map[string]any, segs fieldpath.Segments, perr error) map[string]any {
+	if perr != nil {
 		return jsonobj.DeepCopy(o)
 	}
 	out := maps.Clone(o)

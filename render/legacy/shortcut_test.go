@@ -2,6 +2,7 @@ package legacy
 
 import (
 	"encoding/json"
+	"fmt"
 	"testing"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/fieldpath"
@@ -145,6 +146,33 @@ func TestResourceRefsShortcut(t *testing.T) {
 	for _, xr := range xrs {
 		if diff := cmp.Diff(slow(xr), resourceRefs(xr)); diff != "" {
 			t.Errorf("resourceRefs(%#v): -round trip, +got:\n%s", xr, diff)
+		}
+	}
+}
+
+// TestGetValueShortcut checks getValue against Paved.GetValue: the same
+// value, the same error, the same IsNotFound.
+func TestGetValueShortcut(t *testing.T) {
+	objs := []map[string]any{
+		{},
+		{"metadata": map[string]any{"labels": map[string]any{"a": "b"}, "x": nil}},
+		{"spec": map[string]any{"list": []any{int64(1), map[string]any{"k": "v"}, nil}, "s": "str"}},
+		{"spec": nil},
+	}
+	paths := []string{"metadata", "metadata.labels", "metadata.labels.a", "metadata.labels[a]", "metadata.x", "metadata.x.y",
+		"spec.list[1].k", "spec.list[3]", "spec.list[0].k", "spec.s.x", "spec.s[0]", "spec.list.k", "spec.x", "spec", "spec[", "a..b", ""}
+	for _, o := range objs {
+		p := fieldpath.Pave(o)
+		for _, path := range paths {
+			want, wantErr := p.GetValue(path)
+			segs, perr := fieldpath.Parse(path)
+			got, err := getValue(p, path, segs, perr)
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("getValue(%v, %q): -GetValue, +got:\n%s", o, path, diff)
+			}
+			if fmt.Sprint(wantErr) != fmt.Sprint(err) || fieldpath.IsNotFound(wantErr) != fieldpath.IsNotFound(err) {
+				t.Errorf("getValue(%v, %q): error %v, GetValue gives %v", o, path, err, wantErr)
+			}
 		}
 	}
 }
