@@ -24,8 +24,15 @@ func Normalize(v any) (any, error) {
 	return out, nil
 }
 
-// NormalizeObject is Normalize for a JSON object.
+// NormalizeObject is Normalize for a JSON object. Plain JSON data is copied
+// without JSON text (jsonCopy gives what the round trip gives); anything
+// else takes the round trip.
 func NormalizeObject(o map[string]any) (map[string]any, error) {
+	if o != nil {
+		if c, ok := jsonCopy(o); ok {
+			return c.(map[string]any), nil
+		}
+	}
 	b, err := json.Marshal(o)
 	if err != nil {
 		return nil, errors.Wrap(err, "cannot marshal object to JSON")

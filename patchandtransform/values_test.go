@@ -18,9 +18,10 @@ func TestNormalizeInPlaceMatchesJSON(t *testing.T) {
 		tree := func() map[string]any {
 			return map[string]any{"v": v, "l": []any{v, map[string]any{"n": v}}}
 		}
-		want, err := NormalizeObject(tree())
+		// Normalize takes the JSON round trip whatever the value.
+		want, err := Normalize(tree())
 		if err != nil {
-			t.Fatalf("NormalizeObject(%v): %v", v, err)
+			t.Fatalf("Normalize(%v): %v", v, err)
 		}
 		got := tree()
 		if !normalizeInPlace(got) {
@@ -28,6 +29,34 @@ func TestNormalizeInPlaceMatchesJSON(t *testing.T) {
 		}
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("value %d (%#v): normalizeInPlace differs from the JSON round trip: -want, +got:\n%s", i, v, diff)
+		}
+	}
+}
+
+// TestNormalizeObjectMatchesJSON checks NormalizeObject, which copies plain
+// JSON data without JSON text, against the JSON round trip, and that it
+// copies.
+func TestNormalizeObjectMatchesJSON(t *testing.T) {
+	for i, v := range testValues {
+		tree := func() map[string]any {
+			return map[string]any{"v": v, "l": []any{v, map[string]any{"n": v}}, "m": map[string]any(nil), "s": []any(nil)}
+		}
+		want, wantErr := Normalize(tree())
+		in := tree()
+		got, err := NormalizeObject(in)
+		if (err != nil) != (wantErr != nil) {
+			t.Errorf("value %d (%#v): NormalizeObject error %v, JSON round trip error %v", i, v, err, wantErr)
+			continue
+		}
+		if err != nil {
+			continue
+		}
+		if diff := cmp.Diff(want, any(got)); diff != "" {
+			t.Errorf("value %d (%#v): NormalizeObject differs from the JSON round trip: -want, +got:\n%s", i, v, diff)
+		}
+		got["l"].([]any)[1].(map[string]any)["n"] = "changed"
+		if diff := cmp.Diff(tree(), in); diff != "" {
+			t.Errorf("value %d (%#v): NormalizeObject shares its result with its input: -want, +got:\n%s", i, v, diff)
 		}
 	}
 }

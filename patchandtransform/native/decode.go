@@ -7,6 +7,8 @@ import (
 	"io"
 
 	"github.com/pkg/errors"
+
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	kjson "k8s.io/apimachinery/pkg/util/json"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"sigs.k8s.io/yaml"
@@ -38,19 +40,40 @@ func Decode(data []byte) (*Composition, error) {
 	if err != nil {
 		return nil, errors.Wrap(err, "cannot decode Composition")
 	}
-	var tm struct {
-		APIVersion string `json:"apiVersion"`
-		Kind       string `json:"kind"`
+	return decodeDocument(doc)
+}
+
+// DecodeJSON is Decode for what is known to be valid JSON, such as
+// json.Marshal's encoding of a Composition object: it skips the check of
+// which Decode tells JSON from YAML. Text that is not valid JSON fails
+// with the JSON decoder's error, where Decode would read it as YAML.
+func DecodeJSON(data []byte) (*Composition, error) {
+	if !utilyaml.IsJSONBuffer(data) {
+		return Decode(data)
 	}
-	if err := json.Unmarshal(doc, &tm); err != nil {
-		return nil, errors.Wrap(err, "cannot decode Composition")
-	}
-	if tm.APIVersion != APIVersion || tm.Kind != Kind {
-		return nil, errors.Errorf("cannot decode Composition: document is apiVersion %q kind %q, not apiVersion %q kind %q", tm.APIVersion, tm.Kind, APIVersion, Kind)
-	}
+	return decodeDocument(data)
+}
+
+// decodeDocument decodes one JSON document.
+func decodeDocument(doc []byte) (*Composition, error) {
+	// A Composition decodes in one pass. Anything else is read again, type
+	// first, for the error a type check first gives.
 	c := &Composition{}
-	if err := json.Unmarshal(doc, c); err != nil {
-		return nil, errors.Wrap(err, "cannot decode Composition")
+	if err := json.Unmarshal(doc, c); err != nil || c.APIVersion != APIVersion || c.Kind != Kind {
+		var tm struct {
+			APIVersion string `json:"apiVersion"`
+			Kind       string `json:"kind"`
+		}
+		if err := json.Unmarshal(doc, &tm); err != nil {
+			return nil, errors.Wrap(err, "cannot decode Composition")
+		}
+		if tm.APIVersion != APIVersion || tm.Kind != Kind {
+			return nil, errors.Errorf("cannot decode Composition: document is apiVersion %q kind %q, not apiVersion %q kind %q", tm.APIVersion, tm.Kind, APIVersion, Kind)
+		}
+		c = &Composition{}
+		if err := json.Unmarshal(doc, c); err != nil {
+			return nil, errors.Wrap(err, "cannot decode Composition")
+		}
 	}
 	if err := c.prune(); err != nil {
 		return nil, errors.Wrap(err, "cannot decode Composition")
@@ -105,15 +128,39 @@ func canonical(raw json.RawMessage) (json.RawMessage, error) {
 	if isNull(raw) {
 		return nil, nil
 	}
+	if plainString(raw) {
+		// Decoded and encoded again, it is the same text.
+		return append(json.RawMessage(nil), raw...), nil
+	}
 	var v any
 	if err := kjson.Unmarshal(raw, &v); err != nil {
 		return nil, err
 	}
-	return json.Marshal(v)
+	return jsonobj.Marshal(v)
+}
+
+// plainString reports whether raw is a JSON string of printable ASCII
+// without escapes, which json.Marshal would not escape either.
+func plainString(raw []byte) bool {
+	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
+		return false
+	}
+	for _, c := range raw[1 : len(raw)-1] {
+		if c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			return false
+		}
+	}
+	return true
 }
 
 // prune drops what the API server drops and canonicalises free-form values.
 func (c *Composition) prune() error {
+	return c.pruneExcept(false)
+}
+
+// pruneExcept is prune, leaving the bases alone when they are already
+// canonical.
+func (c *Composition) pruneExcept(canonicalBases bool) error {
 	for i := range c.Spec.PatchSets {
 		if err := prunePatches(c.Spec.PatchSets[i].Patches); err != nil {
 			return errors.Wrapf(err, "spec.patchSets[%d]", i)
@@ -121,11 +168,13 @@ func (c *Composition) prune() error {
 	}
 	for i := range c.Spec.Resources {
 		t := &c.Spec.Resources[i]
-		b, err := canonical(t.Base)
-		if err != nil {
-			return errors.Wrapf(err, "spec.resources[%d].base", i)
+		if !canonicalBases {
+			b, err := canonical(t.Base)
+			if err != nil {
+				return errors.Wrapf(err, "spec.resources[%d].base", i)
+			}
+			t.Base = b
 		}
-		t.Base = b
 		if err := prunePatches(t.Patches); err != nil {
 			return errors.Wrapf(err, "spec.resources[%d]", i)
 		}

@@ -2,10 +2,14 @@ package native
 
 import (
 	"encoding/json"
+	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+
+	kjson "k8s.io/apimachinery/pkg/util/json"
+	"sigs.k8s.io/yaml"
 
 	pt "github.com/xpmigrate/xpmigrate/patchandtransform"
 )
@@ -156,4 +160,109 @@ func TestEnvironmentJSONRoundTrip(t *testing.T) {
 	if diff := cmp.Diff(in, got); diff != "" {
 		t.Errorf("\nAn Environment survives a JSON round trip, numbers untouched.\njson round trip: -want, +got:\n%s", diff)
 	}
+}
+
+// TestDecodeJSONMatchesDecode checks DecodeJSON against Decode on the JSON
+// encoding (as json.Marshal writes it) of every corpus Composition, and on
+// text that is not a JSON object.
+func TestDecodeJSONMatchesDecode(t *testing.T) {
+	docs := resourcesCompositions(t, *corpus)
+	if len(docs) == 0 {
+		t.Skip("no corpus")
+	}
+	for _, d := range docs {
+		j, err := yaml.YAMLToJSON(d.data)
+		if err != nil {
+			t.Fatalf("%s: yaml.YAMLToJSON(...): %v", d.name, err)
+		}
+		var v any
+		if err := json.Unmarshal(j, &v); err != nil {
+			t.Fatalf("%s: json.Unmarshal(...): %v", d.name, err)
+		}
+		raw, err := json.Marshal(v)
+		if err != nil {
+			t.Fatalf("%s: json.Marshal(...): %v", d.name, err)
+		}
+		want, wantErr := Decode(raw)
+		got, err := DecodeJSON(raw)
+		if fmt.Sprint(wantErr) != fmt.Sprint(err) {
+			t.Errorf("%s: DecodeJSON(...): error %v, Decode gives %v", d.name, err, wantErr)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s: DecodeJSON(...): -Decode, +got:\n%s", d.name, diff)
+		}
+	}
+	for _, in := range []string{"null", "", "apiVersion: apiextensions.crossplane.io/v1\nkind: Composition\n", `{"apiVersion": "v1", "kind": "ConfigMap"}`, `{"apiVersion": 3}`, `{"apiVersion":"apiextensions.crossplane.io/v1","kind":"Composition","spec":{"resources":"x"}}`} {
+		want, wantErr := Decode([]byte(in))
+		got, err := DecodeJSON([]byte(in))
+		if fmt.Sprint(wantErr) != fmt.Sprint(err) {
+			t.Errorf("DecodeJSON(%q): error %v, Decode gives %v", in, err, wantErr)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("DecodeJSON(%q): -Decode, +got:\n%s", in, diff)
+		}
+	}
+}
+
+// TestDecodeTreeMatchesDecode checks DecodeTree against Decode of the
+// tree's JSON text on every corpus Composition (as the Kubernetes decoder
+// reads it) and on trees it must decline or read alike.
+func TestDecodeTreeMatchesDecode(t *testing.T) {
+	var trees []map[string]any
+	for _, d := range resourcesCompositions(t, *corpus) {
+		j, err := yaml.YAMLToJSON(d.data)
+		if err != nil {
+			t.Fatalf("%s: yaml.YAMLToJSON(...): %v", d.name, err)
+		}
+		o := map[string]any{}
+		if err := kjson.Unmarshal(j, &o); err != nil {
+			t.Fatalf("%s: kjson.Unmarshal(...): %v", d.name, err)
+		}
+		trees = append(trees, o)
+	}
+	base := func(spec map[string]any) map[string]any {
+		return map[string]any{"apiVersion": APIVersion, "kind": Kind, "metadata": map[string]any{"name": "c", "labels": map[string]any{"a": "b"}}, "spec": spec}
+	}
+	res := func(r map[string]any) map[string]any {
+		return base(map[string]any{"compositeTypeRef": map[string]any{"apiVersion": "ex.org/v1", "kind": "XR"}, "resources": []any{r}})
+	}
+	trees = append(trees,
+		base(nil), base(map[string]any{"mode": nil}), base(map[string]any{"Mode": "Pipeline"}), base(map[string]any{"unknown": 1}),
+		base(map[string]any{"pipeline": []any{map[string]any{"step": "s"}, nil}}),
+		res(map[string]any{"name": "r", "base": nil}), res(map[string]any{"name": nil, "base": map[string]any{"kind": "K", "n": -0.0, "f": 1.5, "s": "\xff<"}}),
+		res(map[string]any{"name": "r", "base": map[string]any(nil)}), res(map[string]any{"name": "r", "base": []any{int64(1)}}), res(map[string]any{"name": "r", "base": "x"}),
+		res(map[string]any{"name": "\xff"}), res(map[string]any{"name": int64(3)}), res(map[string]any{"readinessChecks": []any{}}),
+		res(map[string]any{"readinessChecks": []any{map[string]any{"type": "MatchInteger", "matchInteger": int64(4)}, map[string]any{"type": "MatchInteger", "matchInteger": 4.0}}}),
+		res(map[string]any{"patches": []any{map[string]any{"fromFieldPath": "a", "transforms": []any{
+			map[string]any{"type": "map", "map": map[string]any{"a": nil, "b": map[string]any{"z": int64(1), "y": 2.5}}},
+			map[string]any{"type": "math", "math": map[string]any{"multiply": int64(2)}},
+			map[string]any{"type": "match", "match": map[string]any{"patterns": []any{map[string]any{"literal": "x", "result": nil}}, "fallbackValue": map[string]any{}}},
+		}, "policy": map[string]any{"mergeOptions": map[string]any{"keepMapValues": true}}}}}),
+		base(map[string]any{"environment": map[string]any{"patches": []any{map[string]any{"type": "ToCompositeFieldPath"}}, "policy": map[string]any{"resolution": "Optional"}, "junk": true}}),
+		map[string]any{"apiVersion": "v1", "kind": "ConfigMap"}, map[string]any{"apiVersion": APIVersion},
+	)
+	read := 0
+	for i, o := range trees {
+		raw, err := json.Marshal(o)
+		if err != nil {
+			t.Fatalf("tree %d: json.Marshal(...): %v", i, err)
+		}
+		want, wantErr := Decode(raw)
+		got, ok := DecodeTree(o)
+		if !ok {
+			continue
+		}
+		read++
+		if wantErr != nil {
+			t.Errorf("tree %d: DecodeTree read what Decode rejects (%v): %s", i, wantErr, raw)
+			continue
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("tree %d: DecodeTree(...): -Decode, +got:\n%s", i, diff)
+		}
+	}
+	if read < len(trees)/2 {
+		t.Errorf("DecodeTree read %d of %d trees, want at least half", read, len(trees))
+	}
+	t.Logf("DecodeTree read %d of %d trees", read, len(trees))
 }

@@ -180,13 +180,9 @@ func Render(ctx context.Context, req Request, o Options) (*Result, error) {
 }
 
 func newLegacy(req Request) (func(context.Context, map[string]any, []map[string]any) (*render.Outcome, error), error) {
-	raw, err := json.Marshal(req.Composition)
+	c, err := decodeComposition(req.Composition)
 	if err != nil {
-		return nil, errors.Wrap(err, "cannot encode composition")
-	}
-	c, err := native.Decode(raw)
-	if err != nil {
-		return nil, render.InvalidInput(errors.Wrapf(err, "invalid Composition %q", name(req.Composition)))
+		return nil, err
 	}
 	c.Default()
 	if errs := c.Validate(); len(errs) > 0 {
@@ -201,9 +197,29 @@ func newLegacy(req Request) (func(context.Context, map[string]any, []map[string]
 		ConnectionSecrets:    connectionSecrets(req.Extra),
 		ConnectionSecretKeys: connectionSecretKeys(req.XRD),
 	}
+	// Every reconcile composes with the same Composition: read it once.
+	lc := legacy.NewComposer(c)
 	return func(_ context.Context, xr map[string]any, observed []map[string]any) (*render.Outcome, error) {
-		return legacy.Compose(withResourceRefs(xr, c, observed), c, observed, opts)
+		return lc.Compose(withResourceRefs(xr, c, observed), observed, opts)
 	}, nil
+}
+
+// decodeComposition reads the Composition object as native.Decode reads
+// its JSON text: straight from the tree when native.DecodeTree can vouch
+// for it, else through the text.
+func decodeComposition(comp map[string]any) (*native.Composition, error) {
+	if c, ok := native.DecodeTree(comp); ok {
+		return c, nil
+	}
+	raw, err := jsonobj.Marshal(comp)
+	if err != nil {
+		return nil, errors.Wrap(err, "cannot encode composition")
+	}
+	c, err := native.DecodeJSON(raw)
+	if err != nil {
+		return nil, render.InvalidInput(errors.Wrapf(err, "invalid Composition %q", name(comp)))
+	}
+	return c, nil
 }
 
 func newPipeline(req Request, o Options) (func(context.Context, map[string]any, []map[string]any) (*render.Outcome, error), func(), error) {

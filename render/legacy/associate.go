@@ -2,8 +2,8 @@ package legacy
 
 import (
 	"encoding/json"
+	"unicode/utf8"
 
-	"github.com/crossplane/crossplane-runtime/v2/pkg/fieldpath"
 	"github.com/pkg/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -25,9 +25,17 @@ func (r reference) key() objectKey { return keyOf(r.APIVersion, r.Kind, r.Namesp
 // keeping whatever decoded.
 func resourceRefs(xr map[string]any) []reference {
 	out := []reference{}
-	v, err := fieldpath.Pave(xr).GetValue("spec.resourceRefs")
-	if err != nil {
+	spec, ok := xr["spec"].(map[string]any)
+	if !ok {
+		// Absent, null or not an object: GetValue finds nothing.
 		return out
+	}
+	v, ok := spec["resourceRefs"]
+	if !ok {
+		return out
+	}
+	if refs, ok := plainReferences(v); ok {
+		return refs
 	}
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -35,6 +43,42 @@ func resourceRefs(xr map[string]any) []reference {
 	}
 	_ = json.Unmarshal(b, &out)
 	return out
+}
+
+// plainReferences reads the common form of spec.resourceRefs, a list of
+// objects of UTF-8 strings under the reference's keys only, as the JSON
+// round trip would. Anything else reports false.
+func plainReferences(v any) ([]reference, bool) {
+	l, ok := v.([]any)
+	if !ok || l == nil {
+		return nil, false
+	}
+	out := make([]reference, len(l))
+	for i, e := range l {
+		m, ok := e.(map[string]any)
+		if !ok || m == nil {
+			return nil, false
+		}
+		for k, f := range m {
+			s, ok := f.(string)
+			if !ok || !utf8.ValidString(s) {
+				return nil, false
+			}
+			switch k {
+			case "apiVersion":
+				out[i].APIVersion = s
+			case "kind":
+				out[i].Kind = s
+			case "namespace":
+				out[i].Namespace = s
+			case "name":
+				out[i].Name = s
+			default:
+				return nil, false
+			}
+		}
+	}
+	return out, true
 }
 
 // find returns the index in the cluster of the first object k names, or -1.

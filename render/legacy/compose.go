@@ -2,11 +2,15 @@ package legacy
 
 import (
 	"fmt"
+	"math"
 	"slices"
+	"sync"
+	"unicode/utf8"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/fieldpath"
 	"github.com/pkg/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	kjson "k8s.io/apimachinery/pkg/util/json"
 
 	"github.com/xpmigrate/xpmigrate/environment"
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
@@ -94,17 +98,101 @@ type Options struct {
 // Outcome means the inputs could not be composed at all (no XR name, a
 // Pipeline Composition, an unknown Target).
 func Compose(xr map[string]any, c *native.Composition, observed []map[string]any, o Options) (*render.Outcome, error) {
-	cp, err := newComposer(xr, c, observed, o)
+	return NewComposer(c).Compose(xr, observed, o)
+}
+
+// A Composer composes with one Composition again and again, as successive
+// reconciles do. It reads the Composition once, when first needed: the
+// templates in core types, their patches with PatchSets expanded, their
+// decoded bases, and the reconcile-time validation of each target. The
+// Composition must not change while the Composer is in use. A Composer is
+// safe for concurrent use.
+type Composer struct {
+	comp *native.Composition
+
+	templatesOnce sync.Once
+	templates     *templates
+
+	validateOnce [2]sync.Once
+	validateErr  [2]error
+}
+
+// templates is what every reconcile reads of spec.resources and
+// spec.patchSets. Nothing of it is modified once made.
+type templates struct {
+	list []native.Template
+
+	// patches are each template's patches, PatchSets expanded; nil when
+	// expanding failed with expandErr.
+	patches   [][]pt.Patch
+	expandErr error
+
+	// bases are the decoded bases, or the error decoding each failed with.
+	bases    []map[string]any
+	baseErrs []error
+}
+
+// NewComposer returns a Composer for c, which must be as Compose requires.
+func NewComposer(c *native.Composition) *Composer {
+	return &Composer{comp: c}
+}
+
+// Compose is the package's Compose with the Composer's Composition.
+func (p *Composer) Compose(xr map[string]any, observed []map[string]any, o Options) (*render.Outcome, error) {
+	cp, err := newComposer(xr, p, observed, o)
 	if err != nil {
 		return nil, err
 	}
 	return cp.reconcile()
 }
 
+// prepared returns the templates, reading them on first use.
+func (p *Composer) prepared() *templates {
+	p.templatesOnce.Do(func() {
+		ts := p.comp.Templates()
+		out := &templates{list: ts, bases: make([]map[string]any, len(ts)), baseErrs: make([]error, len(ts))}
+		sets := p.comp.PatchSets()
+		patches := make([][]pt.Patch, len(ts))
+		for i, t := range ts {
+			ps, err := pt.ExpandPatchSets(sets, t.Patches)
+			if err != nil {
+				patches, out.expandErr = nil, err
+				break
+			}
+			patches[i] = ps
+		}
+		out.patches = patches
+		for i, t := range ts {
+			// Decoded as Crossplane decodes a base: into an Unstructured,
+			// which wants a kind.
+			u := &unstructured.Unstructured{}
+			if err := kjson.Unmarshal(t.Base, u); err != nil {
+				out.baseErrs[i] = err
+				continue
+			}
+			out.bases[i] = u.Object
+		}
+		p.templates = out
+	})
+	return p.templates
+}
+
+// validation returns the reconcile-time validation's verdict for target t,
+// running it on first use.
+func (p *Composer) validation(t native.Target, run func() error) error {
+	i := 0
+	if t == TargetV117 {
+		i = 1
+	}
+	p.validateOnce[i].Do(func() { p.validateErr[i] = run() })
+	return p.validateErr[i]
+}
+
 // A composer holds the state of one reconcile.
 type composer struct {
 	opts   Options
 	comp   *native.Composition
+	shared *Composer
 	target native.Target
 	envOn  bool
 	names  nameGenerator
@@ -143,7 +231,8 @@ type composer struct {
 	events []render.Event
 }
 
-func newComposer(xr map[string]any, c *native.Composition, observed []map[string]any, o Options) (*composer, error) {
+func newComposer(xr map[string]any, shared *Composer, observed []map[string]any, o Options) (*composer, error) {
+	c := shared.comp
 	if c == nil {
 		return nil, errors.New("cannot compose: no Composition")
 	}
@@ -159,7 +248,7 @@ func newComposer(xr map[string]any, c *native.Composition, observed []map[string
 		return nil, errors.Errorf("cannot compose: unknown target %q (want %s or %s)", o.Target, TargetV117, TargetV120)
 	}
 
-	in, err := pt.NormalizeObject(xr)
+	in, err := normalized(xr)
 	if err != nil {
 		return nil, errors.Wrap(err, "cannot compose: cannot read composite resource")
 	}
@@ -170,7 +259,7 @@ func newComposer(xr map[string]any, c *native.Composition, observed []map[string
 
 	cluster := make([]map[string]any, 0, len(observed))
 	for i, obj := range observed {
-		n, err := pt.NormalizeObject(obj)
+		n, err := normalized(obj)
 		if err != nil {
 			return nil, errors.Wrapf(err, "cannot compose: cannot read observed resource at index %d", i)
 		}
@@ -180,6 +269,7 @@ func newComposer(xr map[string]any, c *native.Composition, observed []map[string
 	cp := &composer{
 		opts:    o,
 		comp:    c,
+		shared:  shared,
 		target:  target,
 		envOn:   environmentEnabled(c, o.EnvironmentEnabled),
 		cluster: cluster,
@@ -189,6 +279,53 @@ func newComposer(xr map[string]any, c *native.Composition, observed []map[string
 	}
 	cp.names = newNameGenerator(in, o.NameGenerator)
 	return cp, nil
+}
+
+// normalized returns o as the Kubernetes decoder would read it
+// (pt.NormalizeObject): o itself when it is so already, else a copy. The
+// composer only reads its input and the objects in its cluster: a change
+// replaces them.
+func normalized(o map[string]any) (map[string]any, error) {
+	if o != nil && isNormalized(o) {
+		return o, nil
+	}
+	return pt.NormalizeObject(o)
+}
+
+// isNormalized reports whether v is what a trip through JSON and the
+// Kubernetes decoder gives back unchanged: objects, lists, UTF-8 strings,
+// bools, nulls, int64s, and float64s the decoder keeps as float64. It may
+// say false of such a value (large integral floats), never true of another.
+func isNormalized(v any) bool {
+	switch t := v.(type) {
+	case nil, bool, int64:
+		return true
+	case string:
+		return utf8.ValidString(t)
+	case float64:
+		return !math.IsInf(t, 0) && !math.IsNaN(t) && (t != math.Trunc(t) || math.Abs(t) >= 1e21)
+	case map[string]any:
+		if t == nil {
+			return false
+		}
+		for k, e := range t {
+			if !utf8.ValidString(k) || !isNormalized(e) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		if t == nil {
+			return false
+		}
+		for _, e := range t {
+			if !isNormalized(e) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // environmentEnabled reports whether the v1.17 environment is on.
@@ -268,15 +405,18 @@ func (c *composer) validate() error {
 	if c.envOn {
 		t = TargetV117
 	}
-	errs := c.comp.Validate(native.LogicalOnly(), native.ForTarget(t))
-	if t == TargetV117 {
-		spec, err := c.environmentSpec()
-		if err != nil {
-			return err
+	// The verdict depends on the Composition and t only.
+	return c.shared.validation(t, func() error {
+		errs := c.comp.Validate(native.LogicalOnly(), native.ForTarget(t))
+		if t == TargetV117 {
+			spec, err := c.environmentSpec()
+			if err != nil {
+				return err
+			}
+			errs = append(errs, spec.Validate()...)
 		}
-		errs = append(errs, spec.Validate()...)
-	}
-	return errs.ToAggregate()
+		return errs.ToAggregate()
+	})
 }
 
 // environmentSpec decodes spec.environment without its patches. It is nil

@@ -3,6 +3,7 @@ package legacy
 import (
 	"maps"
 	"slices"
+	"unicode/utf8"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/fieldpath"
 	"github.com/pkg/errors"
@@ -10,7 +11,6 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
-	kjson "k8s.io/apimachinery/pkg/util/json"
 
 	"github.com/xpmigrate/xpmigrate/environment"
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
@@ -76,16 +76,11 @@ func (c *composer) warn(err error) {
 // compose is the PTComposer: everything from PatchSet expansion to the XR's
 // merge patch (spec §9.2–§9.9). It returns the XR's connection details.
 func (c *composer) compose() (map[string][]byte, error) {
-	ts := c.comp.Templates()
-	sets := c.comp.PatchSets()
-	patches := make([][]pt.Patch, len(ts))
-	for i, t := range ts {
-		p, err := pt.ExpandPatchSets(sets, t.Patches)
-		if err != nil {
-			return nil, errors.Wrap(err, "cannot inline Composition patch sets")
-		}
-		patches[i] = p
+	prep := c.shared.prepared()
+	if prep.expandErr != nil {
+		return nil, errors.Wrap(prep.expandErr, "cannot inline Composition patch sets")
 	}
+	ts := prep.list
 
 	refs, err := c.associate(ts)
 	if err != nil {
@@ -99,7 +94,7 @@ func (c *composer) compose() (map[string][]byte, error) {
 	}
 
 	for i, t := range ts {
-		cs, err := c.render(i, t, patches[i], refs[i])
+		cs, err := c.render(i, t, prep.patches[i], prep.bases[i], prep.baseErrs[i], refs[i])
 		if err != nil {
 			return nil, err
 		}
@@ -112,7 +107,7 @@ func (c *composer) compose() (map[string][]byte, error) {
 	for _, cs := range c.composed {
 		list = append(list, cs.ref.object())
 	}
-	_ = c.xr.SetValue("spec.resourceRefs", list)
+	setResourceRefs(c.xr, list)
 	c.update()
 
 	for _, cs := range c.composed {
@@ -140,6 +135,41 @@ func (c *composer) compose() (map[string][]byte, error) {
 	return conn, nil
 }
 
+// setResourceRefs sets spec.resourceRefs to list, which holds references
+// objects, as SetValue would: SetValue stores a JSON round trip's copy, which
+// for objects of UTF-8 strings is the list itself. An XR whose spec is not
+// an object is left to SetValue (which fails, as it is ignored upstream).
+func setResourceRefs(xr *fieldpath.Paved, list []any) {
+	o := xr.UnstructuredContent()
+	spec, found := o["spec"]
+	m, isObject := spec.(map[string]any)
+	if !plainStrings(list) || (found && (!isObject || m == nil)) || o == nil {
+		_ = xr.SetValue("spec.resourceRefs", list)
+		return
+	}
+	if !found {
+		m = map[string]any{}
+		o["spec"] = m
+	}
+	m["resourceRefs"] = list
+}
+
+// plainStrings reports whether list holds only objects of UTF-8 strings.
+func plainStrings(list []any) bool {
+	for _, e := range list {
+		m, ok := e.(map[string]any)
+		if !ok || m == nil {
+			return false
+		}
+		for _, v := range m {
+			if s, ok := v.(string); !ok || !utf8.ValidString(s) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // object is the reference as spec.resourceRefs keeps it.
 func (r reference) object() map[string]any {
 	o := map[string]any{}
@@ -155,16 +185,17 @@ func (r reference) object() map[string]any {
 	return o
 }
 
-// render renders template i into a new desired object (spec §9.5). Only a
-// broken base is fatal; any other failure is a Warning event and leaves
-// the template unrendered.
-func (c *composer) render(i int, t native.Template, patches []pt.Patch, ref reference) (*composedState, error) {
+// render renders template i into a new desired object (spec §9.5): base
+// is its decoded base (a copy is rendered), or baseErr why it could not be
+// decoded. Only a broken base is fatal; any other failure is a Warning event
+// and leaves the template unrendered.
+func (c *composer) render(i int, t native.Template, patches []pt.Patch, base map[string]any, baseErr error, ref reference) (*composedState, error) {
 	cs := &composedState{index: i, template: t, patches: patches, name: templateName(t, i), rendered: true}
 
-	u := &unstructured.Unstructured{}
-	if err := kjson.Unmarshal(t.Base, u); err != nil {
-		return nil, errors.Wrapf(errors.Wrap(err, "cannot unmarshal JSON data"), "cannot parse base template of composed resource %q", cs.name)
+	if baseErr != nil {
+		return nil, errors.Wrapf(errors.Wrap(baseErr, "cannot unmarshal JSON data"), "cannot parse base template of composed resource %q", cs.name)
 	}
+	u := &unstructured.Unstructured{Object: jsonobj.DeepCopy(base)}
 	// The base replaces the object; only the reference's name and
 	// namespace survive.
 	u.SetName(ref.Name)
@@ -223,6 +254,87 @@ func (c *composer) renderFromPatches(cs *composedState) error {
 // labels, and the XR as controller.
 func (c *composer) renderMetadata(u *unstructured.Unstructured, template string) error {
 	xr := &unstructured.Unstructured{Object: c.xr.UnstructuredContent()}
+	if renderPlainMetadata(u.Object, xr, template) {
+		return nil
+	}
+	return renderMetadata(u, xr, template)
+}
+
+// renderPlainMetadata is renderMetadata for the common object: metadata
+// absent or an object, labels and annotations absent or objects of
+// strings, no owner references, and an XR with the composite label. It
+// writes what the Unstructured setters would write, and reports false,
+// having changed nothing, for any other object.
+func renderPlainMetadata(o map[string]any, xr *unstructured.Unstructured, template string) bool {
+	xl := xr.GetLabels()
+	if xl[labelComposite] == "" {
+		return false
+	}
+	md, found := o["metadata"].(map[string]any)
+	if _, present := o["metadata"]; present && (!found || md == nil) {
+		return false
+	}
+	if _, ok := md["ownerReferences"]; ok {
+		return false
+	}
+	labels, ok := plainStringMap(md, "labels")
+	if !ok {
+		return false
+	}
+	var annotations map[string]any
+	if template != "" {
+		if annotations, ok = plainStringMap(md, "annotations"); !ok {
+			return false
+		}
+	}
+	if md == nil {
+		md = map[string]any{}
+		o["metadata"] = md
+	}
+	md["generateName"] = xl[labelComposite] + "-"
+	if template != "" {
+		annotations[annotationResourceName] = template
+		md["annotations"] = annotations
+	}
+	labels[labelComposite] = xl[labelComposite]
+	labels[labelClaimName] = xl[labelClaimName]
+	labels[labelClaimNamespace] = xl[labelClaimNamespace]
+	md["labels"] = labels
+	md["ownerReferences"] = []any{map[string]any{
+		"apiVersion":         xr.GetAPIVersion(),
+		"kind":               xr.GetKind(),
+		"name":               xr.GetName(),
+		"uid":                string(xr.GetUID()),
+		"controller":         true,
+		"blockOwnerDeletion": true,
+	}}
+	return true
+}
+
+// plainStringMap returns a copy of md[key] when it is absent (an empty
+// map) or an object of strings.
+func plainStringMap(md map[string]any, key string) (map[string]any, bool) {
+	v, ok := md[key]
+	if !ok {
+		return map[string]any{}, true
+	}
+	m, ok := v.(map[string]any)
+	if !ok || m == nil {
+		return nil, false
+	}
+	out := make(map[string]any, len(m)+3)
+	for k, e := range m {
+		if _, ok := e.(string); !ok {
+			return nil, false
+		}
+		out[k] = e
+	}
+	return out, true
+}
+
+// renderMetadata is the composer's renderMetadata for any object, through
+// the Unstructured accessors.
+func renderMetadata(u, xr *unstructured.Unstructured, template string) error {
 	xl := xr.GetLabels()
 	if xl[labelComposite] == "" {
 		return errors.Errorf("cannot find top-level composite resource name label %q in composite resource metadata", labelComposite)
@@ -286,10 +398,14 @@ func (c *composer) apply(cs *composedState) error {
 	u := &unstructured.Unstructured{Object: desired}
 	at := c.find(keyOf(u.GetAPIVersion(), u.GetKind(), u.GetNamespace(), u.GetName()))
 	if at < 0 {
-		cs.body = jsonobj.DeepCopy(desired)
+		// The desired object is the body: rendering it is over, and it
+		// shares nothing (patches write copies). The object created is a
+		// copy; the cluster and the outcome share it, as no object in the
+		// cluster is ever changed in place (a later apply replaces it).
+		cs.body = desired
 		created := jsonobj.WithoutStatus(desired)
 		c.addToCluster(created)
-		cs.applied = jsonobj.DeepCopy(created)
+		cs.applied = created
 		return nil
 	}
 
@@ -311,42 +427,145 @@ func (c *composer) apply(cs *composedState) error {
 	}
 
 	body := cs.desired.UnstructuredContent()
-	cs.body = jsonobj.DeepCopy(body)
-	patched := jsonobj.MergePatch(jsonobj.DeepCopy(live), jsonobj.WithoutStatus(body))
+	cs.body = body
+	// The live object may be an earlier template's outcome: patch a copy.
+	// MergePatch copies what it takes from the patch.
+	patched := jsonobj.MergePatch(jsonobj.DeepCopy(live), withoutStatus(body))
 	c.replaceInCluster(at, patched)
-	cs.applied = jsonobj.DeepCopy(patched)
+	cs.applied = patched
 	return nil
+}
+
+// withoutStatus returns o without its status, sharing o's values: for
+// reading only.
+func withoutStatus(o map[string]any) map[string]any {
+	if _, ok := o["status"]; !ok {
+		return o
+	}
+	out := maps.Clone(o)
+	delete(out, "status")
+	return out
 }
 
 // mergeReplace is the apply-time merge (spec §4.1 item 2): if desired has a
 // non-null value at path, it is replaced by the live value at path merged
 // with it.
 func mergeReplace(path string, live map[string]any, desired *fieldpath.Paved, mo *pt.MergeOptions) error {
-	val, err := desired.GetValue(path)
+	// Parsed once for the reads; a path that does not parse fails the
+	// first read, as before.
+	segs, perr := fieldpath.Parse(path)
+	val, err := getValue(desired, path, segs, perr)
 	if fieldpath.IsNotFound(err) || (err == nil && val == nil) {
 		return nil
 	}
 	if err != nil {
 		return err
 	}
-	merged := fieldpath.Pave(jsonobj.DeepCopy(live))
+	merged := fieldpath.Pave(copyAlong(live, segs, perr))
 	if err := merged.MergeValue(path, val, mo); err != nil {
 		return err
 	}
-	val, err = merged.GetValue(path)
+	val, err = getValue(merged, path, segs, perr)
 	if fieldpath.IsNotFound(err) || (err == nil && val == nil) {
 		return nil
 	}
 	if err != nil {
 		return err
 	}
-	return desired.MergeValue(path, val, nil)
+	// MergeValue without options is SetValue.
+	return desired.SetValue(path, val)
+}
+
+// getValue is p.GetValue(path), where segs (or perr) is what parsing path
+// gave: a value found by following segs is the value GetValue finds;
+// anything else is left to GetValue, for its error.
+func getValue(p *fieldpath.Paved, path string, segs fieldpath.Segments, perr error) (any, error) {
+	if perr == nil && len(segs) > 0 {
+		var it any = p.UnstructuredContent()
+		found := true
+		for _, s := range segs {
+			switch s.Type {
+			case fieldpath.SegmentField:
+				m, ok := it.(map[string]any)
+				if ok {
+					it, ok = m[s.Field]
+				}
+				found = ok
+			case fieldpath.SegmentIndex:
+				a, ok := it.([]any)
+				if ok && s.Index < uint(len(a)) {
+					it = a[s.Index]
+				} else {
+					found = false
+				}
+			default:
+				found = false
+			}
+			if !found {
+				break
+			}
+		}
+		if found {
+			return it, nil
+		}
+	}
+	return p.GetValue(path)
+}
+
+// copyAlong returns a copy of o that shares nothing a merge at the path
+// segs (which perr failed to parse, if set) can change: the objects and lists on the path are copied one level deep, the
+// value at its end deeply; the rest is shared. MergeValue reads and writes
+// only along its path, and a write creates what it does not find.
+func copyAlong(o map[string]any, segs fieldpath.Segments, perr error) map[string]any {
+	if perr != nil {
+		return jsonobj.DeepCopy(o)
+	}
+	out := maps.Clone(o)
+	var parent any = out
+	for i, s := range segs {
+		last := i == len(segs)-1
+		step := func(v any) any {
+			if last {
+				return jsonobj.DeepCopyValue(v)
+			}
+			switch t := v.(type) {
+			case map[string]any:
+				return maps.Clone(t)
+			case []any:
+				return slices.Clone(t)
+			}
+			return v
+		}
+		switch s.Type {
+		case fieldpath.SegmentField:
+			m, ok := parent.(map[string]any)
+			if !ok {
+				return out
+			}
+			v, ok := m[s.Field]
+			if !ok {
+				return out
+			}
+			parent = step(v)
+			m[s.Field] = parent
+		case fieldpath.SegmentIndex:
+			a, ok := parent.([]any)
+			if !ok || s.Index >= uint(len(a)) {
+				return out
+			}
+			parent = step(a[s.Index])
+			a[s.Index] = parent
+		}
+	}
+	return out
 }
 
 // observe reads one applied object back (spec §9.8): ToComposite patches
 // into the XR, connection details, readiness. Every error is fatal.
 func (c *composer) observe(cs *composedState, conn map[string][]byte) error {
-	applied := fieldpath.Pave(jsonobj.DeepCopy(cs.applied))
+	// Patches read their source and write copies to their target, and
+	// nothing else here writes: the applied object is read in place.
+	applied := fieldpath.Pave(cs.applied)
 	for j, p := range cs.patches {
 		if !slices.Contains(toCompositePatchTypes, p.Type) {
 			continue
@@ -379,17 +598,27 @@ func (c *composer) observe(cs *composedState, conn map[string][]byte) error {
 // apply-time merge of every ToComposite patch that has a policy and an
 // explicit toFieldPath. Status is not persisted here.
 func (c *composer) persist() error {
-	desired := fieldpath.Pave(jsonobj.DeepCopy(c.xr.UnstructuredContent()))
+	// The merges change the desired XR, not the in-memory one: copy it
+	// when there is one.
+	var desired *fieldpath.Paved
 	for _, cs := range c.composed {
 		for _, p := range cs.patches {
 			if !slices.Contains(toCompositePatchTypes, p.Type) || p.Policy == nil || p.ToFieldPath == nil {
 				continue
+			}
+			if desired == nil {
+				desired = fieldpath.Pave(jsonobj.DeepCopy(c.xr.UnstructuredContent()))
 			}
 			if err := mergeReplace(*p.ToFieldPath, c.stored, desired, p.Policy.MergeOptions); err != nil {
 				return err
 			}
 		}
 	}
-	c.stored = jsonobj.MergePatch(jsonobj.DeepCopy(c.stored), jsonobj.WithoutStatus(desired.UnstructuredContent()))
+	if desired == nil {
+		desired = c.xr
+	}
+	// The stored XR is the composer's own (update and updateStatus store
+	// copies), and MergePatch copies what it takes from the patch.
+	c.stored = jsonobj.MergePatch(c.stored, withoutStatus(desired.UnstructuredContent()))
 	return nil
 }

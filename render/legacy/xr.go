@@ -7,8 +7,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
-	"github.com/crossplane/crossplane-runtime/v2/pkg/fieldpath"
 	"github.com/pkg/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
@@ -51,9 +51,17 @@ func (r secretRef) key() string { return r.Namespace + "/" + r.Name }
 // writeConnectionSecretToRef reads spec.writeConnectionSecretToRef as
 // crossplane-runtime does: present and decodable means set.
 func writeConnectionSecretToRef(o map[string]any) *secretRef {
-	v, err := fieldpath.Pave(o).GetValue("spec.writeConnectionSecretToRef")
-	if err != nil {
+	spec, ok := o["spec"].(map[string]any)
+	if !ok {
+		// Absent, null or not an object: GetValue finds nothing.
 		return nil
+	}
+	v, ok := spec["writeConnectionSecretToRef"]
+	if !ok {
+		return nil
+	}
+	if r, ok := plainSecretRef(v); ok {
+		return r
 	}
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -66,6 +74,32 @@ func writeConnectionSecretToRef(o map[string]any) *secretRef {
 	return out
 }
 
+// plainSecretRef reads the common form of a reference, an object of
+// UTF-8 strings under the keys name and namespace only, as the JSON round
+// trip would. Anything else reports false.
+func plainSecretRef(v any) (*secretRef, bool) {
+	m, ok := v.(map[string]any)
+	if !ok || m == nil {
+		return nil, false
+	}
+	out := &secretRef{}
+	for k, e := range m {
+		s, ok := e.(string)
+		if !ok || !utf8.ValidString(s) {
+			return nil, false
+		}
+		switch k {
+		case "name":
+			out.Name = s
+		case "namespace":
+			out.Namespace = s
+		default:
+			return nil, false
+		}
+	}
+	return out, true
+}
+
 func isPaused(xr map[string]any) bool {
 	u := &unstructured.Unstructured{Object: xr}
 	return u.GetAnnotations()[annotationPaused] == "true"
@@ -75,10 +109,13 @@ func isPaused(xr map[string]any) bool {
 // persisted, status is not (it is a subresource), and the response
 // replaces the in-memory XR, so pending status edits are lost.
 func (c *composer) update() {
-	next := jsonobj.DeepCopy(c.xr.UnstructuredContent())
+	xr := c.xr.UnstructuredContent()
+	next := jsonobj.DeepCopy(withoutStatus(xr))
 	setOrDelete(next, "status", c.stored["status"])
 	c.stored = next
-	c.xr = fieldpath.Pave(jsonobj.DeepCopy(next))
+	// The in-memory XR is the composer's own: give it the response's
+	// status (its spec and metadata are what was sent).
+	setOrDelete(xr, "status", jsonobj.DeepCopyValue(next["status"]))
 }
 
 // updateStatus models a status update: only status is persisted.
@@ -284,8 +321,10 @@ func equalData(a, b map[string][]byte) bool {
 // outcome assembles what the reconcile left.
 func (c *composer) outcome() *render.Outcome {
 	out := &render.Outcome{
-		XR:          c.printedXR(),
-		EffectiveXR: jsonobj.DeepCopy(c.stored),
+		XR: c.printedXR(),
+		// The reconcile is over: the outcome takes the stored XR, which
+		// nothing else holds (printedXR copies what it takes).
+		EffectiveXR: c.stored,
 		Composed:    make([]render.ComposedResource, 0, len(c.composed)),
 		Deleted:     c.deleted,
 	}

@@ -1,0 +1,109 @@
+package jsonobj
+
+import (
+	"encoding/json"
+	"math"
+	"slices"
+	"strconv"
+)
+
+// Marshal returns the JSON text of a JSON value, byte for byte what
+// json.Marshal returns (keys sorted, compact, the same escapes and number
+// forms), without reflection for plain JSON data: objects, lists, strings,
+// float64, int64, int, bool and nil. Anything else is left to json.Marshal.
+func Marshal(v any) ([]byte, error) {
+	if b, ok := appendJSON(make([]byte, 0, 1024), v); ok {
+		return b, nil
+	}
+	return json.Marshal(v)
+}
+
+// appendJSON appends the JSON text of v to b; false means v is not plain
+// JSON data, or a number JSON cannot hold.
+func appendJSON(b []byte, v any) ([]byte, bool) {
+	switch t := v.(type) {
+	case nil:
+		return append(b, "null"...), true
+	case string:
+		return appendString(b, t), true
+	case bool:
+		return strconv.AppendBool(b, t), true
+	case int64:
+		return strconv.AppendInt(b, t, 10), true
+	case int:
+		return strconv.AppendInt(b, int64(t), 10), true
+	case float64:
+		return appendFloat(b, t)
+	case map[string]any:
+		if t == nil {
+			return append(b, "null"...), true
+		}
+		keys := make([]string, 0, len(t))
+		for k := range t {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		b = append(b, '{')
+		for i, k := range keys {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendString(b, k)
+			b = append(b, ':')
+			var ok bool
+			if b, ok = appendJSON(b, t[k]); !ok {
+				return b, false
+			}
+		}
+		return append(b, '}'), true
+	case []any:
+		if t == nil {
+			return append(b, "null"...), true
+		}
+		b = append(b, '[')
+		for i, e := range t {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			var ok bool
+			if b, ok = appendJSON(b, e); !ok {
+				return b, false
+			}
+		}
+		return append(b, ']'), true
+	}
+	return b, false
+}
+
+// appendString appends s quoted. Strings of printable ASCII that needs no
+// escape (json.Marshal also escapes <, > and &) are copied; any other is
+// left to json.Marshal, which knows every escape.
+func appendString(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < 0x20 || c >= 0x80 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			q, _ := json.Marshal(s) // a string always encodes
+			return append(b, q...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
+}
+
+// appendFloat appends f as json.Marshal writes a float64: like %g, but
+// with exponents only below 1e-6 and from 1e21, written without padding.
+func appendFloat(b []byte, f float64) ([]byte, bool) {
+	if math.IsInf(f, 0) || math.IsNaN(f) {
+		return b, false
+	}
+	abs := math.Abs(f)
+	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		q, err := json.Marshal(f)
+		if err != nil {
+			return b, false
+		}
+		return append(b, q...), true
+	}
+	return strconv.AppendFloat(b, f, 'f', -1, 64), true
+}
