@@ -27,7 +27,7 @@ func (c *composition) nativeValidation() {
 	if c.inJSON == nil {
 		return
 	}
-	nc, err := native.Decode(c.inJSON)
+	nc, err := native.DecodeJSON(c.inJSON) // A kubectl view: valid JSON.
 	if err != nil {
 		return // Field types: the output validation reports them.
 	}
