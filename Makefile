@@ -47,6 +47,7 @@ FUZZ_TARGETS := \
 	./convert/yamledit:FuzzSimpleJSON \
 	./convert/yamledit:FuzzTreeJSON \
 	./internal/jsonobj:FuzzDecodePlainObject \
+	./render:FuzzSplitDocuments \
 	./convert/batch:FuzzCompilePattern \
 	./convert/batch:FuzzUnifiedDiff
 

@@ -1,7 +1,6 @@
 package render
 
 import (
-	"bufio"
 	"bytes"
 	"io"
 	"os"
@@ -58,42 +57,50 @@ func InvalidInputf(format string, args ...any) error {
 // every document, empty ones included, so callers can count them.
 func SplitDocuments(b []byte) []Document {
 	var docs []Document
-	var cur bytes.Buffer
+	// cur collects the current document's lines, each ended by "\n" (a
+	// line's own "\r\n" or missing final newline read as "\n").
+	cur := make([]byte, 0, len(b)+1)
 	start := 1
 	line := 0
-	s := bufio.NewScanner(bytes.NewReader(b))
-	s.Buffer(make([]byte, 0, 64*1024), len(b)+1)
 	flush := func(next int) {
-		docs = append(docs, Document{Index: len(docs), Line: start, Raw: append([]byte(nil), cur.Bytes()...)})
-		cur.Reset()
+		docs = append(docs, Document{Index: len(docs), Line: start, Raw: append([]byte(nil), cur...)})
+		cur = cur[:0]
 		start = next
 	}
-	for s.Scan() {
+	for i := 0; i < len(b); {
+		var text []byte
+		if j := bytes.IndexByte(b[i:], '\n'); j >= 0 {
+			text, i = b[i:i+j], i+j+1
+		} else {
+			text, i = b[i:], len(b)
+		}
+		if n := len(text); n > 0 && text[n-1] == '\r' {
+			text = text[:n-1]
+		}
 		line++
-		text := s.Text()
 		if isSeparator(text) {
-			if line == 1 || (len(docs) == 0 && isBlank(cur.Bytes())) {
+			if line == 1 || (len(docs) == 0 && isBlank(cur)) {
 				// A leading separator opens the first document.
-				cur.Reset()
+				cur = cur[:0]
 				start = line + 1
 				continue
 			}
 			flush(line + 1)
 			continue
 		}
-		cur.WriteString(text)
-		cur.WriteByte('\n')
+		cur = append(cur, text...)
+		cur = append(cur, '\n')
 	}
 	flush(line + 1)
 	return docs
 }
 
-func isSeparator(line string) bool {
-	if !strings.HasPrefix(line, "---") {
+func isSeparator(line []byte) bool {
+	if !bytes.HasPrefix(line, []byte("---")) {
 		return false
 	}
 	rest := line[3:]
-	return rest == "" || rest[0] == ' ' || rest[0] == '\t'
+	return len(rest) == 0 || rest[0] == ' ' || rest[0] == '\t'
 }
 
 func isBlank(b []byte) bool {
