@@ -298,7 +298,15 @@ func nextState(mode string, xr map[string]any, out *render.Outcome, observed []m
 func asExisting(xr map[string]any, resName string, desired, observed map[string]any) map[string]any {
 	out := desired
 	if observed != nil {
-		out = jsonobj.MergePatch(jsonobj.DeepCopy(observed), jsonobj.WithoutStatus(desired))
+		// MergePatch copies what it takes from the patch: desired less
+		// its status needs no copy of its own.
+		patch := make(map[string]any, len(desired))
+		for k, v := range desired {
+			if k != "status" {
+				patch[k] = v
+			}
+		}
+		out = jsonobj.MergePatch(jsonobj.DeepCopy(observed), patch)
 	}
 	md, _ := out["metadata"].(map[string]any)
 	if md == nil {
