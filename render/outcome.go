@@ -34,7 +34,7 @@ type ComposedResource struct {
 
 	// Applied is the object as it would be after the apply (legacy spec
 	// §9.14): Desired merged onto the observed object. In pipeline mode it
-	// equals Desired.
+	// is Desired, the same map: an Outcome is read, never changed.
 	Applied map[string]any
 
 	// Rendered is false for a legacy template that failed (warning event,

@@ -377,7 +377,7 @@ func (e *engine) finish(d *fnv1.State, fctx *structpb.Struct) (*Report, error) {
 			Name:     name,
 			Index:    -1,
 			Desired:  cd,
-			Applied:  jsonobj.DeepCopy(cd),
+			Applied:  cd, // The same object: outcomes are read, never changed.
 			Rendered: true,
 			Synced:   true,
 			Ready:    ready,
