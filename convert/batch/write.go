@@ -15,9 +15,10 @@ import (
 // errModified says a file changed between the scan and the write.
 var errModified = errors.New("file changed during the run")
 
-// writeAtomic replaces dst with data through atomicfile.Write.
+// writeAtomic replaces dst with data through atomicfile.WriteUnsynced: each
+// file is either old or new, whatever interrupts the run.
 func writeAtomic(dst string, data []byte, perm fs.FileMode, check func() error) error {
-	return atomicfile.Write(dst, data, perm, check)
+	return atomicfile.WriteUnsynced(dst, data, perm, check)
 }
 
 // unchangedSince returns fs.ErrNotExist when path is gone and errModified
