@@ -13,6 +13,7 @@ import (
 
 	"github.com/xpmigrate/xpmigrate/convert"
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
+	"github.com/xpmigrate/xpmigrate/internal/benchdata"
 	"github.com/xpmigrate/xpmigrate/render"
 )
 
@@ -162,7 +163,7 @@ func TestSlimPlain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	docs = append(docs, render.SplitDocuments([]byte(benchComposition(7, 3)))...)
+	docs = append(docs, render.SplitDocuments([]byte(benchdata.Composition(7, 3)))...)
 	plain := 0
 	for _, doc := range docs {
 		j, ok := yamledit.PlainJSON(doc.Raw)

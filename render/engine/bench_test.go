@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/xpmigrate/xpmigrate/internal/benchdata"
 	"github.com/xpmigrate/xpmigrate/render"
 )
 
@@ -96,8 +97,8 @@ func BenchmarkRender(b *testing.B) {
 }
 
 // convertedComposition is what `xpmigrate convert` makes of the legacy
-// composition the migrate benchmark generates (convert/batch's
-// benchComposition) with n resources: one function-patch-and-transform step
+// composition the migrate benchmark generates (internal/benchdata's
+// Composition) with n resources: one function-patch-and-transform step
 // whose templates each have a PatchSet (two patches, one merging labels), a
 // map and a format transform, a status write, a connection detail and a
 // readiness check.
@@ -214,80 +215,13 @@ spec:
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/3/1e6, "ms/reconcile")
 }
 
-// legacyComposition is the legacy composition the migrate benchmark
-// generates (convert/batch's benchComposition) with n resources: the input
-// convertedComposition was converted from.
-func legacyComposition(n int) string {
-	var b strings.Builder
-	b.WriteString(`apiVersion: apiextensions.crossplane.io/v1
-kind: Composition
-metadata:
-  name: xthings-0.bench.example.org
-  labels:
-    provider: aws
-spec:
-  compositeTypeRef:
-    apiVersion: bench.example.org/v1
-    kind: XThing0
-  writeConnectionSecretsToNamespace: crossplane-system
-  patchSets:
-  - name: common
-    patches:
-    - fromFieldPath: spec.region
-      toFieldPath: spec.forProvider.region
-    - fromFieldPath: metadata.labels
-      toFieldPath: metadata.labels
-      policy:
-        mergeOptions:
-          keepMapValues: true
-  resources:
-`)
-	for r := 0; r < n; r++ {
-		fmt.Fprintf(&b, `  - name: bucket-%[1]d
-    base:
-      apiVersion: s3.aws.upbound.io/v1beta1
-      kind: Bucket
-      spec:
-        forProvider:
-          region: us-east-1
-          tags:
-            team: platform
-    patches:
-    - type: PatchSet
-      patchSetName: common
-    - fromFieldPath: spec.size
-      toFieldPath: spec.forProvider.size
-      transforms:
-      - type: map
-        map:
-          small: "10"
-          large: "100"
-    - fromFieldPath: metadata.name
-      toFieldPath: metadata.annotations[crossplane.io/external-name]
-      transforms:
-      - type: string
-        string:
-          fmt: "%%s-bucket-%[1]d"
-    - type: ToCompositeFieldPath
-      fromFieldPath: status.atProvider.arn
-      toFieldPath: status.bucket%[1]dArn
-    connectionDetails:
-    - name: arn-%[1]d
-      fromFieldPath: status.atProvider.arn
-    readinessChecks:
-    - type: None
-`, r)
-	}
-	return b.String()
-}
-
 // BenchmarkRenderLegacy renders the migrate benchmark's legacy 20-resource
 // composition until it is stable, as `xpmigrate migrate --verify` renders
 // the legacy side of each composition: the twin of BenchmarkRenderConverted.
 // The legacy side is stable after 2 reconciles; ms/reconcile divides by the
 // reconciles that ran.
 func BenchmarkRenderLegacy(b *testing.B) {
-	comp, err := render.DecodeObject([]byte(legacyComposition(20)))
+	comp, err := render.DecodeObject([]byte(benchdata.Composition(0, 20)))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -324,7 +258,7 @@ spec:
 // composition as every legacy render does first: encode, decode, default,
 // validate.
 func BenchmarkNewLegacy(b *testing.B) {
-	comp, err := render.DecodeObject([]byte(legacyComposition(20)))
+	comp, err := render.DecodeObject([]byte(benchdata.Composition(0, 20)))
 	if err != nil {
 		b.Fatal(err)
 	}
