@@ -484,20 +484,15 @@ func (r *runner) verifyDoc(ctx context.Context, f *scanned, c *CompositionResult
 	if c.Item < 0 && f.format != "json" {
 		req.LegacyJSON, req.ConvertedJSON = conv.Before, conv.After
 		for _, d := range f.docs {
-			if d.index != c.Document || d.item >= 0 {
+			if d.index != c.Document || d.item >= 0 || conv.Lines == nil {
 				continue
 			}
-			switch {
-			case d.lines != nil:
-				req.LegacyLines = d.lines.Line
-			case conv.Lines != nil:
-				// The converter's lines are the file's; verify counts
-				// from the document's first line.
-				first := d.line
-				req.LegacyLines = func(path []any) (int, bool) {
-					l, ok := conv.Lines(path)
-					return l - first + 1, ok
-				}
+			// The converter's lines are the file's; verify counts from
+			// the document's first line.
+			first := d.line
+			req.LegacyLines = func(path []any) (int, bool) {
+				l, ok := conv.Lines(path)
+				return l - first + 1, ok
 			}
 		}
 	}

@@ -41,9 +41,6 @@ type docInfo struct {
 	// patch-and-transform step will have once converted (1 after an
 	// environment-configs step, else 0).
 	ptStep int
-	// lines locates a legacy Composition's templates and patches, for
-	// verification reports.
-	lines *yamledit.LineTable
 }
 
 // A scanned is one candidate file after the scan.
@@ -297,8 +294,7 @@ func nestedSlice(o map[string]any, path ...string) []any {
 func slimDoc(r render.Document) (docInfo, bool, error) {
 	if j, ok := yamledit.PlainJSON(r.Raw); ok {
 		// Plain block YAML (as generated and converted Compositions
-		// mostly are) reads faster as JSON; lines then come from the
-		// converter's parse.
+		// mostly are) reads faster as JSON.
 		return slimPlain(r, j)
 	}
 	return slimNodes(r)
@@ -320,19 +316,8 @@ func slimNodes(r render.Document) (docInfo, bool, error) {
 	d := newDocInfo(r.Index, -1, r.Line, loose)
 	d.findings = docFindings(d, false)
 	d.ptStep = ptStepOf(loose)
-	if isLegacy(loose) {
-		d.lines = yamledit.NewLineTable(n.Content[0], legacyLineRoutes)
-	}
 	d.obj = slimComposition(loose)
 	return d, true, nil
-}
-
-// legacyLineRoutes are the paths of a legacy Composition that verification
-// reports point at: its templates and their patches, and the environment's
-// patches.
-var legacyLineRoutes = [][]string{
-	{"spec", "resources", "#", "patches", "#"},
-	{"spec", "environment", "patches", "#"},
 }
 
 // slimPlain is slimDoc for a document in the plain subset of block YAML,
