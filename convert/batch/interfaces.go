@@ -127,7 +127,7 @@ type VerifyRequest struct {
 	// said so.
 	LegacyJSON, ConvertedJSON []byte
 	// LegacyLines optionally locates nodes of Legacy, as
-	// verify.Document.Lines does, from the scan's parse.
+	// verify.Document.Lines does, when the converter said where they were.
 	LegacyLines func(path []any) (int, bool)
 	// Samples are the XRs and claims found in the tree for this
 	// Composition, nearest first.
