@@ -510,8 +510,8 @@ func normalizeObject(o map[string]any, repl replacer) map[string]any {
 		delete(md, f)
 	}
 	if l, ok := md["labels"].(map[string]any); ok {
-		for _, k := range []string{"crossplane.io/claim-name", "crossplane.io/claim-namespace"} {
-			if l[k] == "" {
+		for k, v := range l {
+			if claimLabel(k, v) {
 				delete(l, k)
 			}
 		}
