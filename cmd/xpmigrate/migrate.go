@@ -17,6 +17,7 @@ import (
 
 	"github.com/xpmigrate/xpmigrate/convert"
 	"github.com/xpmigrate/xpmigrate/convert/batch"
+	"github.com/xpmigrate/xpmigrate/render/verify"
 )
 
 type migrateOptions struct {
@@ -36,6 +37,8 @@ type migrateOptions struct {
 	ptFunction       string
 	ecFunction       string
 	nameStrategy     string
+	accept           []string
+	requireVerified  bool
 }
 
 // migrateDeps are what tests replace: the converter and verifier, and
@@ -74,9 +77,16 @@ Progress goes to stderr (a bar on a terminal, a line per changed or skipped
 file otherwise), then a summary; --diff prints unified diffs on stdout.
 --report writes a JSON, Markdown or self-contained HTML report (by extension).
 
+Each verification has one verdict (see xpmigrate verify --help): equivalent,
+intended-change, known-gaps, different, or unverified when no sample was
+conclusive. An unexplained difference, or a breaking known gap whose code is
+not accepted (--accept, or the annotation xpmigrate.io/accept-gaps on the
+Composition), fails the run. Unverified Compositions and inconclusive samples
+are listed as WARN and fail only with --require-verified, the setting for CI.
+
 Exit codes: 0 done; 1 a file or Composition failed, or the run was
-cancelled; 2 invalid usage; 3 --check found files to change, or a
-verification found unexplained differences.`,
+cancelled; 2 invalid usage; 3 --check found files to change, a verification
+failed, or with --require-verified a Composition was not proven.`,
 		Example: `  # Migrate the repository in place, verifying every conversion
   xpmigrate migrate
 
@@ -118,6 +128,8 @@ verification found unexplained differences.`,
 	f.BoolVar(&o.phase1, "phase1", false, "step one of the unnamed-template rollout: name unnamed templates and keep mode Resources")
 	f.BoolVar(&o.verify, "verify", true, "verify every conversion by rendering both forms with the examples found in the tree")
 	f.IntVar(&o.synthesize, "synthesize", 0, "also verify with this many samples generated from each XRD's schema")
+	f.StringSliceVar(&o.accept, "accept", nil, "breaking gap codes to accept in every verification, so they are reported but do not fail (e.g. D21,D30); repeatable")
+	f.BoolVar(&o.requireVerified, "require-verified", false, "exit 3 when a Composition is unverified or a sample inconclusive (use in CI)")
 	f.IntVar(&o.maxSamples, "max-samples", batch.DefaultMaxSamples, "verify each Composition with at most this many examples, nearest first (negative: all)")
 	f.IntVar(&o.jobs, "jobs", runtime.NumCPU(), "files to handle at once")
 	f.StringVar(&o.report, "report", "", "write a report to this file: .json, .md or .html")
@@ -210,7 +222,9 @@ func runMigrate(ctx context.Context, s streams, deps migrateDeps, dir string, o 
 		return exitCodeError{code: exitError, err: errors.Errorf("%d files and %d Compositions failed, %d verifications could not run",
 			res.Summary.Failed, res.Summary.FailedCompositions, res.Summary.VerifyErrors)}
 	case res.HasDifferences():
-		return exitCodeError{code: exitDifferences, err: errors.Errorf("%d conversions render differently from their legacy form", res.Summary.Differences)}
+		return exitCodeError{code: exitDifferences, err: errors.Errorf("%d verifications fail: %d render differently from their legacy form, the others have breaking gaps nobody accepted", res.Summary.Failing, res.Summary.Differences)}
+	case o.requireVerified && res.Unproven():
+		return exitCodeError{code: exitDifferences, err: errors.Errorf("--require-verified: %d Compositions unverified, %d samples inconclusive", res.Summary.Unverified, res.Summary.InconclusiveSamples)}
 	case o.check && res.Changed():
 		return exitCodeError{code: exitDifferences, err: errors.Errorf("%d files would change", res.Summary.Converted)}
 	}
@@ -224,6 +238,10 @@ func (o *migrateOptions) batchOptions(dir string) (batch.Options, error) {
 		Check: o.check, Diff: o.diff, Phase1: o.phase1,
 		Target: o.target, Verify: o.verify && !o.phase1, Synthesize: o.synthesize, MaxSamples: o.maxSamples,
 		Jobs: o.jobs, PatchAndTransform: o.ptFunction, EnvironmentConfigs: o.ecFunction,
+		Accept: o.accept,
+	}
+	if err := verify.CheckGapCodes(o.accept); err != nil {
+		return bo, usageError{err: errors.Wrap(err, "--accept")}
 	}
 	noWrite := o.dryRun || o.check || o.diff
 	switch {

@@ -224,7 +224,7 @@ func TestMigrateCommand(t *testing.T) {
 			reason: "An unexplained verification difference exits 3, after writing.",
 			tree:   legacyTree,
 			deps:   migrateDeps{verifier: func(bool) batch.Verifier { return differingVerifier{} }},
-			want:   want{code: exitDifferences, changed: true, errOut: []string{"differences apis/composition.yaml#0 things", "1 conversions render differently"}},
+			want:   want{code: exitDifferences, changed: true, errOut: []string{"different   apis/composition.yaml#0 things", "1 verifications fail: 1 render differently"}},
 		},
 		"Reports": {
 			reason: "--report writes the JSON report.",

@@ -27,6 +27,9 @@ type verifyOptions struct {
 	loops               int
 	format              string
 	strict              bool
+	requireVerified     bool
+	verbose             bool
+	accept              []string
 	target              string
 	environmentFunction string
 	timeout             time.Duration
@@ -54,20 +57,35 @@ for several reconciles, and compare: the composed resources (by composition
 resource name, full content), the XR as the cluster would keep it (status written
 by ToComposite patches), the XR's connection details, and readiness.
 
-Every difference is classified: a known semantic gap between the two engines
-(a D-code of the pipeline spec, with the converter's diagnostic codes, the
-explanation and the fix), or unexplained (a bug in the conversion, which always
-fails). Differences that vanish by the last reconcile are reported as transient.
+Every difference is classified, and each sample gets one verdict:
 
-Samples come from --xr (XRs, or claims with --xrd), from examples beside the
-Composition (its directory, and examples/ next to it or up to two levels up),
-and from --synthesize N, which generates XRs from the XRD's schema so that every
-patch fires at least once. Patches that no sample exercised are listed.
+  equivalent       no difference, or only benign known gaps (lags the next
+                   reconcile catches up on, bookkeeping nothing reads), shown
+                   as info
+  known-gaps       a breaking known gap (a D-code of the pipeline spec, with
+                   the converter's codes, why and the fix): the steady state
+                   differs in a way xpmigrate understands; it fails unless its
+                   code is accepted (--accept D21,D30, or the annotation
+                   xpmigrate.io/accept-gaps on either Composition)
+  intended-change  a legacy quirk the converter fixed because you asked it
+                   to (its C-code is declared in the converted Composition's
+                   xpmigrate.io/intended-changes annotation)
+  different        a difference nothing explains: a bug in the conversion;
+                   always fails
+  inconclusive     both sides failed to render the sample; nothing was
+                   proven; both errors and the input that is probably
+                   missing are shown
 
-Without --converted the Composition is converted on the fly.
+A Composition is unverified when no sample was conclusive (none found, or all
+inconclusive); the report says why and what to give. Inconclusive samples and
+unverified Compositions print a WARN line and pass, unless --require-verified
+(the setting for CI) makes them fail.
 
-Exit status: 0 equivalent (at most known gaps), 3 differences (unexplained ones,
-or with --strict known gaps that persist), 2 invalid input, 1 error.`,
+Exit status: 0 verified (equivalent, intended changes, accepted or benign
+gaps; inconclusive and unverified too unless --require-verified); 3 an
+unexplained difference, a breaking gap not accepted, with --strict any known
+gap that persists, or with --require-verified an inconclusive sample or an
+unverified Composition; 2 invalid input; 1 error.`,
 		Example: `  # Verify a conversion against the example XRs
   xpmigrate verify composition.yaml --converted pipeline.yaml --xr examples/
 
@@ -78,6 +96,9 @@ or with --strict known gaps that persist), 2 invalid input, 1 error.`,
   # Generate 5 XRs from the XRD's schema and fail on known gaps too
   xpmigrate verify composition.yaml --converted pipeline.yaml --xrd definition.yaml \
     --synthesize 5 --strict
+
+  # In CI: every Composition must be proven, MatchInteger readiness (D21) accepted
+  xpmigrate verify composition.yaml --converted pipeline.yaml --require-verified --accept D21
 
   # Annotate a pull request from GitHub Actions, or feed CI dashboards
   xpmigrate verify composition.yaml --converted pipeline.yaml --xr examples/ --format github
@@ -104,7 +125,10 @@ or with --strict known gaps that persist), 2 invalid input, 1 error.`,
 	f.IntVar(&o.synthesize, "synthesize", 0, "generate N sample XRs from the XRD's schema")
 	f.IntVar(&o.loops, "loops", 0, "reconciles to simulate (0: until both sides are stable)")
 	f.StringVar(&o.format, "format", "text", "output format: text, json, junit, sarif or github")
-	f.BoolVar(&o.strict, "strict", false, "fail on known gaps that persist, not only on unexplained differences")
+	f.BoolVar(&o.strict, "strict", false, "fail on every known gap that persists, benign or accepted ones too, not only on unexplained differences and breaking gaps")
+	f.BoolVar(&o.requireVerified, "require-verified", false, "fail (exit 3) when a sample is inconclusive or the Composition is unverified (use in CI)")
+	f.StringSliceVar(&o.accept, "accept", nil, "breaking gap codes to accept, so they are reported but do not fail (e.g. D21,D30); repeatable")
+	f.BoolVarP(&o.verbose, "verbose", "v", false, "text output: show benign differences in full and list every patch no sample exercised")
 	f.StringVar(&o.target, "target", "v1", "Crossplane line the pipeline side emulates: v1 (1.18-1.20) or v2")
 	f.StringVar(&o.environmentFunction, "environment-function", "", "function-environment-configs release the pipeline runs: v0.6 or v0.7 (default: paired with --target)")
 	f.DurationVar(&o.timeout, "timeout", 5*time.Minute, "how long verification may take")
@@ -148,6 +172,7 @@ func runVerify(ctx context.Context, s streams, o *verifyOptions) error {
 		Target:              o.target,
 		EnvironmentFunction: o.environmentFunction,
 		Strict:              o.strict,
+		Accept:              o.accept,
 		Convert:             o.convert,
 	})
 	if err != nil {
@@ -157,10 +182,10 @@ func runVerify(ctx context.Context, s streams, o *verifyOptions) error {
 		}
 		return errors.Wrap(err, "cannot verify")
 	}
-	if err := verify.Write(s.Out, rep, verify.WriteOptions{Format: format, TTY: o.tty, NoColor: o.noColor}); err != nil {
+	if err := verify.Write(s.Out, rep, verify.WriteOptions{Format: format, TTY: o.tty, NoColor: o.noColor, Verbose: o.verbose}); err != nil {
 		return errors.Wrap(err, "cannot write report")
 	}
-	if !rep.Equivalent() {
+	if rep.Fails(o.requireVerified) {
 		return exitCodeError{code: exitDifferences}
 	}
 	return nil

@@ -190,15 +190,27 @@ func TestVerifyCommand(t *testing.T) {
 			wantCode: exitDifferences,
 			wantOut:  []string{"FAIL ", "unexplained difference", `resource "bucket" spec.forProvider`, "-size: small"},
 		},
-		"KnownGap": {
-			reason:   "Known gaps pass without --strict.",
+		"BreakingGapFails": {
+			reason:   "A breaking known gap (D5: a value written outside status is lost) fails unless accepted.",
 			args:     []string{p("gaps/legacy.yaml"), "--converted", p("gaps/pipeline.yaml")},
+			wantCode: exitDifferences,
+			wantOut:  []string{"FAIL things: known-gaps: breaking known gaps D5, not accepted", "--accept D5", "breaking known gap D5 (C209)"},
+		},
+		"BreakingGapAccepted": {
+			reason:   "--accept makes a breaking gap pass, still reported.",
+			args:     []string{p("gaps/legacy.yaml"), "--converted", p("gaps/pipeline.yaml"), "--accept", "D5"},
 			wantCode: exitOK,
-			wantOut:  []string{"GAPS examples/xr.yaml#1", "known gap D5 (C209)"},
+			wantOut:  []string{"GAPS examples/xr.yaml#1", "breaking known gap, accepted (--accept), D5 (C209)"},
+		},
+		"AcceptUnknownCode": {
+			reason:   "--accept with a code verify does not know is invalid input.",
+			args:     []string{p("gaps/legacy.yaml"), "--converted", p("gaps/pipeline.yaml"), "--accept", "D77"},
+			wantCode: exitInvalid,
+			wantErr:  "D77",
 		},
 		"KnownGapStrict": {
-			reason:   "--strict fails on known gaps that persist.",
-			args:     []string{p("gaps/legacy.yaml"), "--converted", p("gaps/pipeline.yaml"), "--strict"},
+			reason:   "--strict fails on known gaps that persist, accepted ones too.",
+			args:     []string{p("gaps/legacy.yaml"), "--converted", p("gaps/pipeline.yaml"), "--strict", "--accept", "D5"},
 			wantCode: exitDifferences,
 			wantOut:  []string{"FAIL", "failing with --strict"},
 		},

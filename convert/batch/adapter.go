@@ -231,7 +231,7 @@ func (a verifierAdapter) Verify(ctx context.Context, req VerifyRequest) (*Verifi
 		deriveStatus(v)
 		return v, nil
 	}
-	o := verify.Options{Extra: req.Extra, XRD: req.XRD, Target: req.Target}
+	o := verify.Options{Extra: req.Extra, XRD: req.XRD, Target: req.Target, Accept: req.Accept}
 
 	v := a.check(ctx, req, samples, o, legacy, converted)
 	if synthErr != nil {
@@ -303,13 +303,12 @@ func (a verifierAdapter) fromReport(ctx context.Context, req VerifyRequest, rep 
 			v.Samples = append(v.Samples, res)
 			continue
 		}
-		switch sr.Verdict {
-		case verify.Equivalent:
-			res.Status = VerifyEquivalent
-		case verify.EquivalentWithGaps:
-			res.Status = VerifyKnownGaps
-		default:
-			res.Status = VerifyDifferences
+		res.Status = statusOf(sr.Verdict)
+		if sr.Verdict == verify.Inconclusive {
+			res.LegacyError, res.PipelineError, res.Hint = sr.LegacyError, sr.PipelineError, sr.Hint
+		}
+		if sr.Ready != nil {
+			res.Ready = sr.Ready.Legacy + " -> " + sr.Ready.Pipeline
 		}
 		for _, d := range sr.Differences {
 			res.Differences = append(res.Differences, fromDifference(d))
@@ -322,8 +321,36 @@ func (a verifierAdapter) fromReport(ctx context.Context, req VerifyRequest, rep 
 	for _, p := range rep.Unexercised {
 		v.Unexercised = append(v.Unexercised, patchRef(p))
 	}
+	v.Fails = rep.Fails(false)
+	if rep.Verdict != "" {
+		v.Status, v.Reason, v.Hint = statusOf(rep.Verdict), rep.Reason, rep.Hint
+	}
+	for _, s := range v.Samples {
+		if s.Status == VerifyError {
+			// A sample that could not be checked makes the whole check
+			// an error, whatever the others say.
+			v.Status = ""
+		}
+	}
 	deriveStatus(v)
 	return v
+}
+
+// statusOf maps verify's verdict to the migrator's.
+func statusOf(v verify.Verdict) VerifyStatus {
+	switch v {
+	case verify.Equivalent:
+		return VerifyEquivalent
+	case verify.IntendedChange:
+		return VerifyIntendedChange
+	case verify.KnownGaps:
+		return VerifyKnownGaps
+	case verify.Inconclusive:
+		return VerifyInconclusive
+	case verify.Unverified:
+		return VerifyUnverified
+	}
+	return VerifyDifferences
 }
 
 func fromDifference(d verify.Difference) Difference {
@@ -342,6 +369,10 @@ func fromDifference(d verify.Difference) Difference {
 	}
 	if g := d.Gap; g != nil {
 		out.Code = g.Code
+		out.Class = string(g.Class)
+		if g.Accepted {
+			out.Accepted = g.AcceptedBy
+		}
 		msg := g.Title
 		if len(g.Diagnostics) > 0 {
 			msg += " [" + strings.Join(g.Diagnostics, ", ") + "]"

@@ -73,6 +73,9 @@ type Options struct {
 
 	// Verify runs the equivalence check for every converted Composition.
 	Verify bool
+	// Accept lists breaking gap codes the user accepts: they are reported
+	// but do not fail verification (see verify.Options.Accept).
+	Accept []string
 	// Synthesize asks the verifier for this many generated samples per
 	// Composition.
 	Synthesize int
@@ -527,6 +530,8 @@ func (r *runner) result(outs []*outcome) *Result {
 				switch v.Status {
 				case VerifyEquivalent:
 					s.VerifiedEquivalent++
+				case VerifyIntendedChange:
+					s.IntendedChanges++
 				case VerifyKnownGaps:
 					s.KnownGaps++
 				case VerifyDifferences:
@@ -536,7 +541,13 @@ func (r *runner) result(outs []*outcome) *Result {
 				case VerifyUnverified:
 					s.Unverified++
 				}
+				if v.Fails || v.Status == VerifyDifferences {
+					s.Failing++
+				}
 				for _, sm := range v.Samples {
+					if sm.Status == VerifyInconclusive {
+						s.InconclusiveSamples++
+					}
 					for _, d := range sm.Differences {
 						if d.Code != "" {
 							s.GapCodes[d.Code]++

@@ -73,5 +73,5 @@ spec:
 	// Output:
 	// files: 2: 1 converted, 1 unchanged, 0 skipped, 0 failed (written in place)
 	// compositions: 1 (1 legacy): 1 converted, 0 failed
-	// verification: 1 equivalent, 0 with known gaps, 0 with differences, 0 errors, 0 unverified (no examples)
+	// verification: 1 equivalent, 0 with intended changes, 0 with known gaps, 0 different, 0 errors, 0 unverified; 0 failing
 }

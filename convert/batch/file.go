@@ -516,8 +516,11 @@ func (r *runner) verifyDoc(ctx context.Context, f *scanned, c *CompositionResult
 		req.Extra = r.ix.envConfigsFor(f.rel)
 	}
 	if len(req.Samples) == 0 && req.Synthesize == 0 {
-		return &Verification{Status: VerifyUnverified}
+		return &Verification{Status: VerifyUnverified,
+			Reason: "no samples: no XR or claim of its type was found in the tree",
+			Hint:   "add an example XR or claim beside the Composition, or generate samples from the XRD with --synthesize N"}
 	}
+	req.Accept = r.o.Accept
 	v, err := r.o.Verifier.Verify(ctx, req)
 	if err != nil {
 		return &Verification{Status: VerifyError, Error: err.Error()}

@@ -143,6 +143,8 @@ type VerifyRequest struct {
 	Synthesize int
 	// Target is "v1" or "v2", as for the conversion.
 	Target string
+	// Accept lists breaking gap codes the user accepts (--accept).
+	Accept []string
 }
 
 // A Verifier runs the equivalence check for one Composition. It must be

@@ -106,20 +106,29 @@ type CompositionResult struct {
 	After  string `json:"-"`
 }
 
-// A VerifyStatus is the verdict of an equivalence check.
+// A VerifyStatus is the verdict of an equivalence check: verify's verdicts
+// (render/verify.Verdict), and "error" when the check could not run.
 type VerifyStatus string
 
 // Verdicts, from best to worst.
 const (
-	// VerifyEquivalent: every sample rendered the same on both sides.
+	// VerifyEquivalent: every conclusive sample rendered the same on both
+	// sides, up to benign known gaps (lags, bookkeeping).
 	VerifyEquivalent VerifyStatus = "equivalent"
-	// VerifyKnownGaps: some samples differ, and every difference is a
-	// known semantic gap with a code.
+	// VerifyIntendedChange: the only other differences are legacy quirks
+	// the converter fixed on request.
+	VerifyIntendedChange VerifyStatus = "intended-change"
+	// VerifyKnownGaps: some difference is a breaking known gap with a
+	// code; it fails unless the code is accepted.
 	VerifyKnownGaps VerifyStatus = "known-gaps"
-	// VerifyUnverified: no sample was found and none synthesized.
+	// VerifyInconclusive (samples only): both sides failed to render the
+	// sample, so nothing was proven.
+	VerifyInconclusive VerifyStatus = "inconclusive"
+	// VerifyUnverified: no sample was conclusive (none found, or all
+	// inconclusive).
 	VerifyUnverified VerifyStatus = "unverified"
 	// VerifyDifferences: at least one difference nobody explains.
-	VerifyDifferences VerifyStatus = "differences"
+	VerifyDifferences VerifyStatus = "different"
 	// VerifyError: the check could not run for a sample.
 	VerifyError VerifyStatus = "error"
 )
@@ -136,6 +145,13 @@ type Verification struct {
 	Unexercised []string `json:"unexercised,omitempty"`
 	// Error is set when the check could not run at all.
 	Error string `json:"error,omitempty"`
+	// Fails reports whether the check fails: an unexplained difference
+	// or a breaking gap that is not accepted (see verify.Report.Fails).
+	Fails bool `json:"fails,omitempty"`
+	// Reason says why the Composition is unverified, and Hint what to
+	// give so that it can be.
+	Reason string `json:"reason,omitempty"`
+	Hint   string `json:"hint,omitempty"`
 }
 
 // A SampleResult is the verdict for one sample.
@@ -149,6 +165,14 @@ type SampleResult struct {
 	Differences []Difference `json:"differences,omitempty"`
 	// Error says why the sample could not be checked.
 	Error string `json:"error,omitempty"`
+	// LegacyError and PipelineError are the two sides' render errors of
+	// an inconclusive sample, and Hint the input it probably lacks.
+	LegacyError   string `json:"legacyError,omitempty"`
+	PipelineError string `json:"pipelineError,omitempty"`
+	Hint          string `json:"hint,omitempty"`
+	// Ready is the XR's Ready condition on both sides when it differs
+	// ("False -> True").
+	Ready string `json:"ready,omitempty"`
 	// Legacy and Pipeline are the two renders as text (crossplane render
 	// format), for reports; may be empty.
 	Legacy   string `json:"-"`
@@ -167,6 +191,10 @@ type Difference struct {
 	// Code classifies a known semantic gap (a conversion.md §14 C-code
 	// or a pipeline-mode.md D-code). Empty means unexplained.
 	Code string `json:"code,omitempty"`
+	// Class is the gap's class: breaking, benign or intended.
+	Class string `json:"class,omitempty"`
+	// Accepted says a breaking gap's code was accepted, and by what.
+	Accepted string `json:"accepted,omitempty"`
 	// Message explains the gap and the fix.
 	Message string `json:"message,omitempty"`
 }
@@ -185,15 +213,22 @@ func deriveStatus(v *Verification) {
 		v.Status = VerifyUnverified
 		return
 	}
-	st := VerifyEquivalent
+	st, conclusive := VerifyEquivalent, 0
 	for i := range v.Samples {
 		s := &v.Samples[i]
 		if s.Status == "" {
 			s.Status = sampleStatus(s)
 		}
+		if s.Status == VerifyInconclusive {
+			continue
+		}
+		conclusive++
 		if rank(s.Status) > rank(st) {
 			st = s.Status
 		}
+	}
+	if conclusive == 0 {
+		st = VerifyUnverified
 	}
 	v.Status = st
 }
@@ -207,7 +242,9 @@ func sampleStatus(s *SampleResult) VerifyStatus {
 		if d.Code == "" {
 			return VerifyDifferences
 		}
-		st = VerifyKnownGaps
+		if d.Class != "benign" {
+			st = VerifyKnownGaps
+		}
 	}
 	return st
 }
@@ -216,16 +253,20 @@ func rank(s VerifyStatus) int {
 	switch s {
 	case VerifyEquivalent:
 		return 0
-	case VerifyKnownGaps:
+	case VerifyIntendedChange:
 		return 1
-	case VerifyUnverified:
+	case VerifyKnownGaps:
 		return 2
-	case VerifyDifferences:
+	case VerifyInconclusive:
 		return 3
-	case VerifyError:
+	case VerifyUnverified:
 		return 4
+	case VerifyDifferences:
+		return 5
+	case VerifyError:
+		return 6
 	}
-	return 5
+	return 7
 }
 
 // A Finding is a repository-level v2-readiness finding: something in a file
@@ -270,10 +311,16 @@ type Summary struct {
 	FailedCompositions    int `json:"failedCompositions"`
 
 	VerifiedEquivalent int `json:"verifiedEquivalent"`
+	IntendedChanges    int `json:"intendedChanges"`
 	KnownGaps          int `json:"knownGaps"`
 	Differences        int `json:"differences"`
 	VerifyErrors       int `json:"verifyErrors"`
 	Unverified         int `json:"unverified"`
+	// Failing counts the verifications that fail: an unexplained
+	// difference or a breaking gap nobody accepted.
+	Failing int `json:"failing"`
+	// InconclusiveSamples counts samples where both sides failed.
+	InconclusiveSamples int `json:"inconclusiveSamples"`
 	// GapCodes counts classified differences by code, over all samples.
 	GapCodes map[string]int `json:"gapCodes,omitempty"`
 
@@ -316,6 +363,12 @@ func (r *Result) Failed() bool {
 	return r.Summary.Failed > 0 || r.Summary.FailedCompositions > 0 || r.Summary.VerifyErrors > 0
 }
 
-// HasDifferences reports whether any verification found an unexplained
-// difference.
-func (r *Result) HasDifferences() bool { return r.Summary.Differences > 0 }
+// HasDifferences reports whether any verification fails: an unexplained
+// difference, or a breaking gap nobody accepted.
+func (r *Result) HasDifferences() bool { return r.Summary.Failing > 0 }
+
+// Unproven reports whether any verification proved nothing: an unverified
+// Composition or an inconclusive sample (what --require-verified fails on).
+func (r *Result) Unproven() bool {
+	return r.Summary.Unverified > 0 || r.Summary.InconclusiveSamples > 0
+}

@@ -41,18 +41,29 @@ func WriteSummary(w io.Writer, r *Result) error {
 			fmt.Fprintf(&b, "  failed   %s#%d %s%s\n", c.File, c.Document, c.Name, firstError(c.Diagnostics))
 		}
 	}
-	if verified := s.VerifiedEquivalent + s.KnownGaps + s.Differences + s.VerifyErrors + s.Unverified; verified > 0 {
-		fmt.Fprintf(&b, "verification: %d equivalent, %d with known gaps, %d with differences, %d errors, %d unverified (no examples)\n",
-			s.VerifiedEquivalent, s.KnownGaps, s.Differences, s.VerifyErrors, s.Unverified)
+	if verified := s.VerifiedEquivalent + s.IntendedChanges + s.KnownGaps + s.Differences + s.VerifyErrors + s.Unverified; verified > 0 {
+		fmt.Fprintf(&b, "verification: %d equivalent, %d with intended changes, %d with known gaps, %d different, %d errors, %d unverified; %d failing",
+			s.VerifiedEquivalent, s.IntendedChanges, s.KnownGaps, s.Differences, s.VerifyErrors, s.Unverified, s.Failing)
+		if s.InconclusiveSamples > 0 {
+			fmt.Fprintf(&b, "; %d inconclusive samples", s.InconclusiveSamples)
+		}
+		b.WriteString("\n")
 		if len(s.GapCodes) > 0 {
 			fmt.Fprintf(&b, "  known gaps by code: %s\n", countList(s.GapCodes))
 		}
 		for _, c := range r.Compositions {
 			v := c.Verification
-			if v == nil || (v.Status != VerifyDifferences && v.Status != VerifyError) {
+			if v == nil {
 				continue
 			}
-			fmt.Fprintf(&b, "  %-11s %s#%d %s\n", v.Status, c.File, c.Document, c.Name)
+			switch {
+			case v.Status == VerifyDifferences || v.Status == VerifyError:
+				fmt.Fprintf(&b, "  %-11s %s#%d %s\n", v.Status, c.File, c.Document, c.Name)
+			case v.Fails:
+				fmt.Fprintf(&b, "  %-11s %s#%d %s: breaking gaps %s not accepted (--accept or the annotation xpmigrate.io/accept-gaps)\n", "failing", c.File, c.Document, c.Name, strings.Join(failingCodes(v), ","))
+			case v.Status == VerifyUnverified && v.Reason != "":
+				fmt.Fprintf(&b, "  %-11s %s#%d %s: %s\n", "WARN", c.File, c.Document, c.Name, v.Reason)
+			}
 		}
 	}
 	if len(r.Findings) > 0 {
@@ -110,4 +121,24 @@ func countList(m map[string]int) string {
 		parts[i] = fmt.Sprintf("%s %d", k, m[k])
 	}
 	return strings.Join(parts, ", ")
+}
+
+// failingCodes returns the sorted codes of a verification's breaking gaps
+// nobody accepted.
+func failingCodes(v *Verification) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, sm := range v.Samples {
+		if sm.Status == VerifyInconclusive {
+			continue
+		}
+		for _, d := range sm.Differences {
+			if d.Class == "breaking" && d.Accepted == "" && !seen[d.Code] {
+				seen[d.Code] = true
+				out = append(out, d.Code)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/fieldpath"
+	"github.com/pkg/errors"
 
 	"github.com/xpmigrate/xpmigrate/environment"
 	"github.com/xpmigrate/xpmigrate/render"
@@ -34,6 +35,16 @@ type Gap struct {
 
 	// Fix is what the user can change so that both sides agree.
 	Fix string `json:"fix"`
+
+	// Class is breaking, benign or intended (see GapClass). A difference
+	// that vanishes by the last reconcile is always benign: a lag.
+	Class GapClass `json:"class"`
+
+	// Accepted is true when the user accepted the code of a breaking gap;
+	// AcceptedBy says where (the --accept flag, or the annotation on a
+	// Composition).
+	Accepted   bool   `json:"accepted,omitempty"`
+	AcceptedBy string `json:"acceptedBy,omitempty"`
 }
 
 // A rule recognises one known gap. Rules are tried in order and the first
@@ -49,6 +60,15 @@ type rule struct {
 	// reconcile: lags that the next reconcile catches up on.
 	transient bool
 
+	// class overrides the code's class in GapCodes for the differences
+	// this rule explains.
+	class GapClass
+
+	// intended names the converter's opt-in fix (a C-code) the rule
+	// recognises; the rule applies only when the converted Composition
+	// declares it.
+	intended string
+
 	// match returns the detail when the rule explains d.
 	match func(c *ruleContext, d *Difference) (string, bool)
 }
@@ -61,7 +81,24 @@ func (r rule) gap(detail string) *Gap {
 		Title:       r.title,
 		Detail:      detail,
 		Fix:         r.fix,
+		Class:       r.gapClass(),
 	}
+}
+
+// gapClass is the class of the differences the rule explains.
+func (r rule) gapClass() GapClass {
+	switch {
+	case r.intended != "":
+		return ClassIntended
+	case r.class != "":
+		return r.class
+	case r.transient:
+		return ClassBenign
+	}
+	if c, ok := gapCode(r.code); ok {
+		return c.Class
+	}
+	return ClassBreaking
 }
 
 // A ruleContext is what rules read: both Compositions, the XR given to
@@ -145,6 +182,9 @@ func classify(c *ruleContext, diffs []Difference) {
 			if r.transient && !d.Transient && !c.truncated {
 				continue
 			}
+			if r.intended != "" && !c.v.intended[r.intended] {
+				continue
+			}
 			if detail, ok := r.match(c, d); ok {
 				d.Gap = r.gap(detail)
 				break
@@ -158,6 +198,21 @@ func classify(c *ruleContext, diffs []Difference) {
 		}
 		if g := consequence(c, diffs, d); g != nil {
 			d.Gap = g
+		}
+	}
+	for i := range diffs {
+		d := &diffs[i]
+		if d.Gap == nil {
+			continue
+		}
+		// A lag is benign whatever caused it: the steady state agrees.
+		if d.Transient && d.Gap.Class == ClassBreaking {
+			d.Gap.Class = ClassBenign
+		}
+		if d.Gap.Class == ClassBreaking {
+			if by, ok := c.v.accepted[d.Gap.Code]; ok {
+				d.Gap.Accepted, d.Gap.AcceptedBy = true, by
+			}
 		}
 	}
 }
@@ -363,4 +418,27 @@ func quoteAll(ss []string) string {
 		q[i] = fmt.Sprintf("%q", s)
 	}
 	return strings.Join(q, ", ")
+}
+
+// valueAtPath returns the value at path in o.
+func valueAtPath(o map[string]any, path Path) (any, error) {
+	var cur any = o
+	for _, s := range path {
+		switch t := cur.(type) {
+		case map[string]any:
+			v, ok := t[s.Field]
+			if s.IsIndex || !ok {
+				return nil, errors.Errorf("no field %s", path)
+			}
+			cur = v
+		case []any:
+			if !s.IsIndex || s.Index < 0 || s.Index >= len(t) {
+				return nil, errors.Errorf("no field %s", path)
+			}
+			cur = t[s.Index]
+		default:
+			return nil, errors.Errorf("no field %s", path)
+		}
+	}
+	return cur, nil
 }

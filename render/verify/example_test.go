@@ -72,7 +72,9 @@ func Example() {
 		verify.Document{Path: "composition.yaml", Data: []byte(legacy)},
 		verify.Document{Path: "pipeline.yaml", Data: []byte(converted)},
 		[]verify.Sample{{Name: "b1", XR: xr}},
-		verify.Options{})
+		// D5 is a breaking gap: it fails unless accepted. A person who has
+		// decided the lost spec write does not matter accepts it.
+		verify.Options{Accept: []string{"D5"}})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -80,12 +82,13 @@ func Example() {
 	for _, d := range rep.Samples[0].Differences {
 		fmt.Printf("%s: %s %s\n", d.Title(), d.Gap.Code, d.Gap.Diagnostics)
 	}
-	fmt.Println("equivalent:", rep.Equivalent())
+	fmt.Println("verdict:", rep.Verdict, "fails:", rep.Fails(false))
 
-	// As a GitHub workflow command: a warning, which --strict makes an error.
+	// As a GitHub workflow command: a warning, which an unaccepted
+	// breaking gap (or --strict) makes an error.
 	_ = verify.Write(os.Stdout, rep, verify.WriteOptions{Format: verify.FormatGitHub})
 	// Output:
 	// XR spec.region2: D5 [C209]
-	// equivalent: true
-	// ::warning file=composition.yaml,line=17,title=b1%3A XR spec.region2::known gap D5 (C209): a ToComposite patch writes outside the XR's status, which Pipeline mode does not persist. patch 1 (ToCompositeFieldPath spec.forProvider.region -> spec.region2) of resource "bucket" writes spec.region2; only status reaches the cluster in Pipeline mode. Fix: Write the value under status (and read it from there), or compute it where it is needed.
+	// verdict: known-gaps fails: false
+	// ::warning file=composition.yaml,line=17,title=b1%3A XR spec.region2::breaking known gap, accepted (--accept), D5 (C209): a ToComposite patch writes outside the XR's status, which Pipeline mode does not persist. patch 1 (ToCompositeFieldPath spec.forProvider.region -> spec.region2) of resource "bucket" writes spec.region2; only status reaches the cluster in Pipeline mode. Fix: Write the value under status (and read it from there), or compute it where it is needed.
 }

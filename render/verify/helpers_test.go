@@ -3,7 +3,10 @@ package verify
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"strings"
 	"testing"
 
@@ -66,4 +69,27 @@ func dump(t testing.TB, r *Report) {
 	t.Helper()
 	b, _ := json.MarshalIndent(r, "", "  ")
 	t.Log(string(b))
+}
+
+// readFile reads a test file.
+func readFile(t testing.TB, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// readFileIfExists reads a test file, or returns nil when it does not exist.
+func readFileIfExists(t testing.TB, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

@@ -37,6 +37,10 @@ type WriteOptions struct {
 	// Text output is coloured only on a TTY without NO_COLOR.
 	TTY     bool
 	NoColor bool
+
+	// Verbose lists benign differences in full and every patch no sample
+	// exercised (text output).
+	Verbose bool
 }
 
 // Write writes the report in a format. Every format is deterministic.
@@ -45,7 +49,7 @@ func Write(w io.Writer, r *Report, o WriteOptions) error {
 	var err error
 	switch o.Format {
 	case FormatText, "":
-		err = writeText(&b, r, o.TTY && !o.NoColor)
+		err = writeText(&b, r, o.TTY && !o.NoColor, o.Verbose)
 	case FormatJSON:
 		err = writeJSON(&b, r)
 	case FormatJUnit:
@@ -89,28 +93,69 @@ func (p painter) paint(code, s string) string {
 	return code + s + ansiReset
 }
 
-func writeText(w io.Writer, r *Report, color bool) error {
+func writeText(w io.Writer, r *Report, color, verbose bool) error {
 	p := painter(color)
-	fmt.Fprintf(w, "verify %s against %s (composition %q, target %s%s)\n", r.Legacy, r.Converted, r.Composition, r.Target, strictNote(r.Strict))
-	for _, s := range r.Samples {
-		fmt.Fprintf(w, "%s %s: %s\n", verdictLabel(p, s.Verdict), s.Sample, sampleSummary(s))
+	fails := r.Fails(false)
+	fmt.Fprintf(w, "%s %s: %s\n", reportLabel(p, r, fails), r.Composition, reportSummary(r))
+	fmt.Fprintf(w, "  %s against %s, target %s%s\n", r.Legacy, r.Converted, r.Target, strictNote(r.Strict))
+	for _, a := range r.Assumptions {
+		fmt.Fprintf(w, "  assumed: %s\n", a)
 	}
-	for _, s := range r.Samples {
-		for i := range s.Differences {
-			d := &s.Differences[i]
-			fmt.Fprintln(w)
-			writeDifference(w, p, s, d, r.Strict)
+	if r.Verdict == Unverified {
+		fmt.Fprintf(w, "%s %s: unverified: %s\n  hint: %s\n", p.paint(ansiYellow+ansiBold, "WARN"), r.Composition, r.Reason, r.Hint)
+	}
+	for i := range r.Samples {
+		s := &r.Samples[i]
+		fmt.Fprintf(w, "%s %s: %s\n", sampleLabel(p, s, r.Strict), s.Sample, sampleSummary(s))
+		if s.Verdict == Inconclusive {
+			fmt.Fprintf(w, "  legacy:   %s\n  pipeline: %s\n  hint: %s\n", s.LegacyError, s.PipelineError, s.Hint)
 		}
 	}
-	if len(r.Unexercised) > 0 {
-		fmt.Fprintf(w, "\n%d patches no sample exercised:\n", len(r.Unexercised))
+	// Failing differences in full, then accepted gaps and intended
+	// changes, then benign ones: a line each unless verbose.
+	for _, pass := range []int{0, 1, 2} {
+		for i := range r.Samples {
+			s := &r.Samples[i]
+			for j := range s.Differences {
+				d := &s.Differences[j]
+				if differencePass(d, r.Strict) != pass {
+					continue
+				}
+				if pass == 2 && !verbose {
+					fmt.Fprintf(w, "%s %s: %s (%s): %s\n", p.paint(ansiCyan, "info"), s.Sample, d.Title(), loops(d), classification(d, r.Strict))
+					continue
+				}
+				fmt.Fprintln(w)
+				writeDifference(w, p, *s, d, r.Strict)
+			}
+		}
+		if pass == 1 {
+			fmt.Fprintln(w)
+		}
+	}
+	switch {
+	case len(r.Unexercised) > 0 && verbose:
+		fmt.Fprintf(w, "%d patches no sample exercised:\n", len(r.Unexercised))
 		for _, pr := range r.Unexercised {
 			fmt.Fprintf(w, "  %s\n", patchRefText(r.Legacy, pr))
 		}
+	case len(r.Unexercised) > 0:
+		fmt.Fprintf(w, "%d patches no sample exercised (--verbose lists them; --synthesize N generates samples that do)\n", len(r.Unexercised))
 	}
-	fmt.Fprintf(w, "\n%s: %d samples, %d unexplained differences, %d known gaps, %d transient\n",
-		verdictLabel(p, r.Verdict), len(r.Samples), r.Unexplained, r.Gaps, r.Transient)
+	fmt.Fprintf(w, "%s: %s\n", reportLabel(p, r, fails), countsLine(r))
 	return nil
+}
+
+// differencePass orders differences in text output: 0 failing, 1 accepted
+// breaking gaps and intended changes, 2 benign (info).
+func differencePass(d *Difference, strict bool) int {
+	switch {
+	case d.Fails(strict):
+		return 0
+	case d.Gap.Class == ClassBenign:
+		return 2
+	}
+	return 1
 }
 
 func strictNote(strict bool) string {
@@ -120,46 +165,157 @@ func strictNote(strict bool) string {
 	return ""
 }
 
-func verdictLabel(p painter, v Verdict) string {
-	switch v {
-	case Equivalent:
-		return p.paint(ansiGreen+ansiBold, "PASS")
-	case EquivalentWithGaps:
-		return p.paint(ansiYellow+ansiBold, "GAPS")
-	default:
+// reportLabel is the Composition's verdict label: FAIL when verification
+// fails, WARN when it proved nothing or some samples were inconclusive,
+// GAPS when accepted breaking gaps remain, PASS otherwise.
+func reportLabel(p painter, r *Report, fails bool) string {
+	switch {
+	case fails:
 		return p.paint(ansiRed+ansiBold, "FAIL")
+	case r.Verdict == Unverified || r.InconclusiveSamples > 0:
+		return p.paint(ansiYellow+ansiBold, "WARN")
+	case r.Verdict == KnownGaps:
+		return p.paint(ansiYellow+ansiBold, "GAPS")
 	}
+	return p.paint(ansiGreen+ansiBold, "PASS")
 }
 
-func sampleSummary(s SampleReport) string {
-	var unexplained, gaps, transient int
+func sampleLabel(p painter, s *SampleReport, strict bool) string {
+	switch {
+	case s.Fails(strict):
+		return p.paint(ansiRed+ansiBold, "FAIL")
+	case s.Verdict == Inconclusive:
+		return p.paint(ansiYellow+ansiBold, "WARN")
+	case s.Verdict == KnownGaps:
+		return p.paint(ansiYellow+ansiBold, "GAPS")
+	}
+	return p.paint(ansiGreen+ansiBold, "PASS")
+}
+
+// reportSummary words the Composition's verdict in one line.
+func reportSummary(r *Report) string {
+	switch r.Verdict {
+	case Unverified:
+		return "unverified: nothing was proven"
+	case Different, KnownGaps:
+		var parts []string
+		if r.Unexplained > 0 {
+			parts = append(parts, fmt.Sprintf("%s nothing explains (a bug in the conversion)", plural(r.Unexplained, "difference")))
+		}
+		codes := gapCodes(r, func(g *Gap) bool { return g.Class == ClassBreaking && !g.Accepted })
+		acc := gapCodes(r, func(g *Gap) bool { return g.Class == ClassBreaking && g.Accepted })
+		if len(codes) > 0 {
+			parts = append(parts, fmt.Sprintf("breaking known gaps %s, not accepted (fix them, or accept with --accept %s or the annotation %s)", strings.Join(codes, ", "), strings.Join(codes, ","), AnnotationAcceptGaps))
+		}
+		if len(acc) > 0 {
+			parts = append(parts, fmt.Sprintf("accepted breaking gaps %s", strings.Join(acc, ", ")))
+		}
+		return string(r.Verdict) + ": " + strings.Join(parts, "; ")
+	case IntendedChange:
+		return fmt.Sprintf("equivalent up to the intended changes %s you asked for", strings.Join(r.IntendedChanges, ", "))
+	}
+	s := "equivalent"
+	if r.Benign > 0 {
+		s += fmt.Sprintf(" (%s benign: lags or bookkeeping, shown as info)", plural(r.Benign, "difference"))
+	}
+	if r.InconclusiveSamples > 0 {
+		s += fmt.Sprintf("; %d of %d samples inconclusive", r.InconclusiveSamples, len(r.Samples))
+	}
+	return s
+}
+
+// gapCodes returns the sorted codes of the gaps keep accepts.
+func gapCodes(r *Report, keep func(*Gap) bool) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, s := range r.Samples {
+		if s.Verdict == Inconclusive {
+			continue
+		}
+		for _, d := range s.Differences {
+			if d.Gap != nil && keep(d.Gap) && !seen[d.Gap.Code] {
+				seen[d.Gap.Code] = true
+				out = append(out, d.Gap.Code)
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return codeLess(out[i], out[j]) })
+	return out
+}
+
+// codeLess orders codes by letter, then number: D2 before D10.
+func codeLess(a, b string) bool {
+	if len(a) != len(b) && len(a) > 0 && len(b) > 0 && a[0] == b[0] {
+		return len(a) < len(b)
+	}
+	return a < b
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
+func countsLine(r *Report) string {
+	byVerdict := map[Verdict]int{}
+	for _, s := range r.Samples {
+		byVerdict[s.Verdict]++
+	}
+	var vs []string
+	for _, v := range []Verdict{Equivalent, IntendedChange, KnownGaps, Different, Inconclusive} {
+		if byVerdict[v] > 0 {
+			vs = append(vs, fmt.Sprintf("%d %s", byVerdict[v], v))
+		}
+	}
+	samples := plural(len(r.Samples), "sample")
+	if len(vs) > 0 {
+		samples += " (" + strings.Join(vs, ", ") + ")"
+	}
+	return fmt.Sprintf("%s; %d unexplained, %d breaking, %d accepted, %d benign, %d intended",
+		samples, r.Unexplained, r.Breaking, r.AcceptedGaps, r.Benign, r.Intended)
+}
+
+func sampleSummary(s *SampleReport) string {
+	var unexplained, breaking, accepted, benign, intended int
 	for _, d := range s.Differences {
 		switch {
 		case d.Gap == nil:
 			unexplained++
-		case d.Transient:
-			transient++
+		case d.Gap.Class == ClassIntended:
+			intended++
+		case d.Gap.Class == ClassBreaking && d.Gap.Accepted:
+			accepted++
+		case d.Gap.Class == ClassBreaking:
+			breaking++
 		default:
-			gaps++
+			benign++
 		}
 	}
 	var parts []string
 	switch s.Verdict {
+	case Inconclusive:
+		return fmt.Sprintf("inconclusive: both sides failed, nothing was proven (%d reconciles)", s.Loops)
 	case Equivalent:
 		parts = append(parts, "equivalent")
-	case EquivalentWithGaps:
-		parts = append(parts, "equivalent with known gaps")
+	case IntendedChange:
+		parts = append(parts, "intended change")
+	case KnownGaps:
+		parts = append(parts, "known gaps")
 	default:
 		parts = append(parts, "different")
 	}
-	if unexplained > 0 {
-		parts = append(parts, fmt.Sprintf("%d unexplained", unexplained))
+	if s.Ready != nil {
+		parts = append(parts, fmt.Sprintf("XR Ready: legacy %s, pipeline %s", s.Ready.Legacy, s.Ready.Pipeline))
 	}
-	if gaps > 0 {
-		parts = append(parts, fmt.Sprintf("%d known gaps", gaps))
-	}
-	if transient > 0 {
-		parts = append(parts, fmt.Sprintf("%d transient", transient))
+	for _, c := range []struct {
+		n    int
+		what string
+	}{{unexplained, "unexplained"}, {breaking, "breaking"}, {accepted, "accepted"}, {intended, "intended"}, {benign, "benign"}} {
+		if c.n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", c.n, c.what))
+		}
 	}
 	parts = append(parts, fmt.Sprintf("%d reconciles", s.Loops))
 	if !s.LegacyStable || !s.PipelineStable {
@@ -179,12 +335,20 @@ func classification(d *Difference, strict bool) string {
 	}
 	s += ": " + d.Gap.Title
 	switch {
+	case d.Gap.Class == ClassIntended:
+		s = "intended change " + s
 	case d.Transient:
-		s = "transient " + s
+		s = "benign (transient) " + s
+	case d.Gap.Class == ClassBreaking && d.Gap.Accepted && strict:
+		s = "breaking known gap, accepted (" + d.Gap.AcceptedBy + ") but failing with --strict, " + s
+	case d.Gap.Class == ClassBreaking && d.Gap.Accepted:
+		s = "breaking known gap, accepted (" + d.Gap.AcceptedBy + "), " + s
+	case d.Gap.Class == ClassBreaking:
+		s = "breaking known gap " + s
 	case strict:
-		s = "known gap, failing with --strict, " + s
+		s = "benign known gap, failing with --strict, " + s
 	default:
-		s = "known gap " + s
+		s = "benign known gap " + s
 	}
 	return s
 }
@@ -198,8 +362,11 @@ func loops(d *Difference) string {
 
 func writeDifference(w io.Writer, p painter, s SampleReport, d *Difference, strict bool) {
 	mark := p.paint(ansiRed, "✗")
-	if !d.Fails(strict) {
+	switch {
+	case !d.Fails(strict) && d.Gap.Class == ClassBreaking:
 		mark = p.paint(ansiYellow, "~")
+	case !d.Fails(strict):
+		mark = p.paint(ansiCyan, "i")
 	}
 	fmt.Fprintf(w, "%s %s: %s (%s)\n", mark, s.Sample, d.Title(), loops(d))
 	fmt.Fprintf(w, "  %s\n", classification(d, strict))
@@ -329,7 +496,12 @@ type junitCase struct {
 	Classname string        `xml:"classname,attr"`
 	File      string        `xml:"file,attr,omitempty"`
 	Failure   *junitFailure `xml:"failure,omitempty"`
+	Skipped   *junitSkipped `xml:"skipped,omitempty"`
 	SystemOut string        `xml:"system-out,omitempty"`
+}
+
+type junitSkipped struct {
+	Message string `xml:"message,attr"`
 }
 
 type junitFailure struct {
@@ -347,7 +519,7 @@ func writeJUnit(w io.Writer, r *Report) error {
 		for i := range s.Differences {
 			d := &s.Differences[i]
 			var b *bytes.Buffer
-			if d.Fails(r.Strict) {
+			if d.Fails(r.Strict) && s.Verdict != Inconclusive {
 				b = &fail
 				failures++
 			} else {
@@ -355,9 +527,13 @@ func writeJUnit(w io.Writer, r *Report) error {
 			}
 			writeDifference(b, false, s, d, r.Strict)
 		}
-		if failures > 0 {
+		switch {
+		case s.Verdict == Inconclusive:
+			c.Skipped = &junitSkipped{Message: fmt.Sprintf("inconclusive: both sides failed (legacy: %s; pipeline: %s). Hint: %s", s.LegacyError, s.PipelineError, s.Hint)}
+			suite.Skipped++
+		case failures > 0:
 			c.Failure = &junitFailure{
-				Message: fmt.Sprintf("%d differences fail verification", failures),
+				Message: fmt.Sprintf("%s: %d differences fail verification", s.Verdict, failures),
 				Type:    string(s.Verdict),
 				Text:    fail.String(),
 			}
@@ -366,6 +542,14 @@ func writeJUnit(w io.Writer, r *Report) error {
 		c.SystemOut = info.String()
 		suite.Cases = append(suite.Cases, c)
 		suite.Tests++
+	}
+	if len(r.Samples) == 0 {
+		suite.Cases = append(suite.Cases, junitCase{
+			Name: "unverified", Classname: "verify." + r.Composition, File: r.Legacy,
+			Skipped: &junitSkipped{Message: fmt.Sprintf("unverified: %s. Hint: %s", r.Reason, r.Hint)},
+		})
+		suite.Tests++
+		suite.Skipped++
 	}
 	doc := junitSuites{Name: "xpmigrate verify", Tests: suite.Tests, Failures: suite.Failures, Suites: []junitSuite{suite}}
 	if _, err := io.WriteString(w, xml.Header); err != nil {
@@ -383,13 +567,24 @@ func writeJUnit(w io.Writer, r *Report) error {
 // GitHub Actions workflow commands: one annotation per failing
 // difference, a warning per accepted gap.
 func writeGitHub(w io.Writer, r *Report) error {
+	if r.Verdict == Unverified {
+		fmt.Fprintf(w, "::warning file=%s,line=1,title=%s::%s\n", ghProperty(r.Legacy), ghProperty("unverified: "+r.Composition), ghData(r.Reason+". Hint: "+r.Hint))
+	}
 	for _, s := range r.Samples {
+		if s.Verdict == Inconclusive {
+			fmt.Fprintf(w, "::warning file=%s,line=%d,title=%s::%s\n", ghProperty(r.Legacy), 1, ghProperty(s.Sample+": inconclusive"),
+				ghData(fmt.Sprintf("both sides failed, nothing was proven. legacy: %s; pipeline: %s. Hint: %s", s.LegacyError, s.PipelineError, s.Hint)))
+			continue
+		}
 		for i := range s.Differences {
 			d := &s.Differences[i]
 			loc := r.differenceLocation(d)
 			level := "warning"
-			if d.Fails(r.Strict) {
+			switch {
+			case d.Fails(r.Strict):
 				level = "error"
+			case d.Gap.Class != ClassBreaking:
+				level = "notice"
 			}
 			title := fmt.Sprintf("%s: %s", s.Sample, d.Title())
 			msg := classification(d, r.Strict)
@@ -401,8 +596,9 @@ func writeGitHub(w io.Writer, r *Report) error {
 			fmt.Fprintf(w, "::%s file=%s,line=%d,title=%s::%s\n", level, ghProperty(loc.file), loc.line, ghProperty(title), ghData(msg))
 		}
 	}
-	for _, p := range r.Unexercised {
-		fmt.Fprintf(w, "::notice file=%s,line=%d,title=%s::%s\n", ghProperty(r.Legacy), p.Line, ghProperty("patch not exercised"), ghData(patchRefText(r.Legacy, p)+": no sample made it fire"))
+	if len(r.Unexercised) > 0 {
+		fmt.Fprintf(w, "::notice file=%s,line=%d,title=%s::%s\n", ghProperty(r.Legacy), r.Unexercised[0].Line, ghProperty("patches not exercised"),
+			ghData(fmt.Sprintf("%d patches of %s no sample made fire, the first at line %d; generate samples that do with --synthesize N", len(r.Unexercised), r.Composition, r.Unexercised[0].Line)))
 	}
 	return nil
 }
@@ -492,7 +688,12 @@ type sarifRegion struct {
 	StartLine int `json:"startLine"`
 }
 
-const unexplainedRule = "unexplained"
+// SARIF rule ids that are not gap codes.
+const (
+	unexplainedRule  = "unexplained"
+	inconclusiveRule = "inconclusive"
+	unverifiedRule   = "unverified"
+)
 
 func writeSARIF(w io.Writer, r *Report) error {
 	rules := map[string]sarifRule{unexplainedRule: {
@@ -521,10 +722,12 @@ func writeSARIF(w io.Writer, r *Report) error {
 				}
 			}
 			level := "warning"
-			if d.Fails(r.Strict) {
+			switch {
+			case s.Verdict == Inconclusive:
+				level = "note"
+			case d.Fails(r.Strict):
 				level = "error"
-			}
-			if d.Transient {
+			case d.Gap.Class != ClassBreaking:
 				level = "note"
 			}
 			msg := fmt.Sprintf("%s: %s: %s", s.Sample, d.Title(), classification(d, r.Strict))
@@ -541,7 +744,7 @@ func writeSARIF(w io.Writer, r *Report) error {
 				Locations: []sarifLocation{{PhysicalLocation: sarifPhysical{
 					ArtifactLocation: sarifArtifact{URI: loc.file},
 				}}},
-				Properties: map[string]any{"sample": s.Sample, "aspect": string(d.Aspect), "firstLoop": d.FirstLoop, "lastLoop": d.LastLoop},
+				Properties: map[string]any{"sample": s.Sample, "verdict": string(s.Verdict), "aspect": string(d.Aspect), "firstLoop": d.FirstLoop, "lastLoop": d.LastLoop},
 			}
 			if loc.line > 0 {
 				res.Locations[0].PhysicalLocation.Region = &sarifRegion{StartLine: loc.line}
@@ -549,8 +752,39 @@ func writeSARIF(w io.Writer, r *Report) error {
 			if d.Gap != nil && len(d.Gap.Diagnostics) > 0 {
 				res.Properties["diagnostics"] = d.Gap.Diagnostics
 			}
+			if d.Gap != nil {
+				res.Properties["class"] = string(d.Gap.Class)
+				if d.Gap.Accepted {
+					res.Properties["acceptedBy"] = d.Gap.AcceptedBy
+				}
+			}
 			results = append(results, pending{res: res, rule: id})
 		}
+	}
+	// Samples that proved nothing, and a Composition nothing verified.
+	for _, s := range r.Samples {
+		if s.Verdict != Inconclusive {
+			continue
+		}
+		rules[inconclusiveRule] = sarifRule{ID: inconclusiveRule, Name: "InconclusiveSample",
+			ShortDescription: sarifMessage{Text: "Both sides failed to render the sample, so nothing was proven."},
+			Help:             sarifMessage{Text: "Give the inputs the Composition reads (EnvironmentConfigs and Secrets with -e, existing composed resources with -o)."}}
+		results = append(results, pending{rule: inconclusiveRule, res: sarifResult{
+			RuleID: inconclusiveRule, Level: "warning",
+			Message:    sarifMessage{Text: fmt.Sprintf("%s: inconclusive: legacy: %s; pipeline: %s. Hint: %s", s.Sample, s.LegacyError, s.PipelineError, s.Hint)},
+			Locations:  []sarifLocation{{PhysicalLocation: sarifPhysical{ArtifactLocation: sarifArtifact{URI: r.Legacy}}}},
+			Properties: map[string]any{"sample": s.Sample, "verdict": string(s.Verdict)},
+		}})
+	}
+	if r.Verdict == Unverified {
+		rules[unverifiedRule] = sarifRule{ID: unverifiedRule, Name: "UnverifiedComposition",
+			ShortDescription: sarifMessage{Text: "No sample was conclusive: the conversion is not verified."},
+			Help:             sarifMessage{Text: "Give samples with --xr, or generate them with --synthesize N; give the inputs they read with -e and -o."}}
+		results = append(results, pending{rule: unverifiedRule, res: sarifResult{
+			RuleID: unverifiedRule, Level: "warning",
+			Message:   sarifMessage{Text: fmt.Sprintf("%s: unverified: %s. Hint: %s", r.Composition, r.Reason, r.Hint)},
+			Locations: []sarifLocation{{PhysicalLocation: sarifPhysical{ArtifactLocation: sarifArtifact{URI: r.Legacy}}}},
+		}})
 	}
 	ids := make([]string, 0, len(rules))
 	for id := range rules {

@@ -1,25 +1,58 @@
 package verify
 
-// A Verdict is the outcome of verifying one sample, or all of them.
-type Verdict string
-
-// Verdicts, from best to worst.
-const (
-	// Equivalent: no difference at all.
-	Equivalent Verdict = "equivalent"
-
-	// EquivalentWithGaps: every difference is a known gap that the user
-	// accepts (transient gaps always; persistent ones unless Strict).
-	EquivalentWithGaps Verdict = "equivalent-with-gaps"
-
-	// Different: an unexplained difference, or with Strict a known gap
-	// that persists.
-	Different Verdict = "different"
+import (
+	"fmt"
+	"strings"
 )
 
-func (v Verdict) worse(o Verdict) bool {
-	rank := map[Verdict]int{Equivalent: 0, EquivalentWithGaps: 1, Different: 2}
-	return rank[v] > rank[o]
+// A Verdict is the outcome of verifying one sample, or a Composition.
+type Verdict string
+
+// Verdicts. A sample is equivalent, has known gaps, has an intended
+// change, is different, or is inconclusive; a Composition has the worst
+// verdict of its conclusive samples, or is unverified when none was
+// conclusive.
+const (
+	// Equivalent: no difference, or only benign known gaps (lags the next
+	// reconcile catches up on, bookkeeping nothing reads), shown as info.
+	Equivalent Verdict = "equivalent"
+
+	// IntendedChange: every difference that is not benign is a legacy
+	// quirk the user asked the converter to fix (its C-code is declared
+	// in the converted Composition).
+	IntendedChange Verdict = "intended-change"
+
+	// KnownGaps: some difference is a breaking known gap (a D-code): the
+	// steady state differs in a way xpmigrate understands. Breaking gaps
+	// fail verification unless their code is accepted.
+	KnownGaps Verdict = "known-gaps"
+
+	// Different: a difference nothing explains: a bug in the conversion
+	// (or in xpmigrate). Always fails.
+	Different Verdict = "different"
+
+	// Inconclusive: both sides failed to render the sample, so nothing
+	// was proven. It never counts as equivalent.
+	Inconclusive Verdict = "inconclusive"
+
+	// Unverified (Compositions only): no sample was conclusive, or there
+	// was none.
+	Unverified Verdict = "unverified"
+)
+
+// rank orders conclusive verdicts from best to worst.
+func (v Verdict) rank() int {
+	switch v {
+	case Equivalent:
+		return 0
+	case IntendedChange:
+		return 1
+	case KnownGaps:
+		return 2
+	case Different:
+		return 3
+	}
+	return -1
 }
 
 // A Report is the result of Verify.
@@ -34,18 +67,40 @@ type Report struct {
 	Target string `json:"target"`
 	Strict bool   `json:"strict,omitempty"`
 
-	// Verdict is the worst sample verdict (Equivalent with no samples).
+	// Verdict is the worst verdict of the conclusive samples, or
+	// Unverified when no sample was conclusive.
 	Verdict Verdict `json:"verdict"`
+
+	// Reason says why the Composition is unverified, and Hint what to do
+	// about it.
+	Reason string `json:"reason,omitempty"`
+	Hint   string `json:"hint,omitempty"`
+
+	// Accepted are the breaking gap codes accepted for this Composition,
+	// with where each acceptance comes from.
+	Acceptances map[string]string `json:"accepted,omitempty"`
+
+	// IntendedChanges are the converter's opt-in fixes the converted
+	// Composition declares.
+	IntendedChanges []string `json:"intendedChanges,omitempty"`
+
+	// Assumptions lists what verify assumed for lack of input.
+	Assumptions []string `json:"assumptions,omitempty"`
 
 	Samples []SampleReport `json:"samples"`
 
 	// Unexercised lists the legacy patches no sample made fire.
 	Unexercised []PatchRef `json:"unexercised,omitempty"`
 
-	// Counts of differences over all samples.
-	Unexplained int `json:"unexplained"`
-	Gaps        int `json:"gaps"`
-	Transient   int `json:"transient"`
+	// Counts of differences over the conclusive samples.
+	Unexplained  int `json:"unexplained"`
+	Breaking     int `json:"breaking"`
+	AcceptedGaps int `json:"acceptedBreaking"`
+	Benign       int `json:"benign"`
+	Intended     int `json:"intended"`
+
+	// InconclusiveSamples counts the samples that proved nothing.
+	InconclusiveSamples int `json:"inconclusiveSamples"`
 }
 
 // A SampleReport is the result for one sample.
@@ -68,7 +123,21 @@ type SampleReport struct {
 	LegacyError   string `json:"legacyError,omitempty"`
 	PipelineError string `json:"pipelineError,omitempty"`
 
+	// Hint says, for an inconclusive sample, which input is probably
+	// missing.
+	Hint string `json:"hint,omitempty"`
+
+	// Ready is the XR's Ready condition on both sides when it differs in
+	// the last reconcile: the most important line of a verdict.
+	Ready *ReadyFlip `json:"ready,omitempty"`
+
 	Differences []Difference `json:"differences,omitempty"`
+}
+
+// A ReadyFlip is the XR's Ready condition status on both sides.
+type ReadyFlip struct {
+	Legacy   string `json:"legacy"`
+	Pipeline string `json:"pipeline"`
 }
 
 // A PatchRef names a patch of the legacy Composition.
@@ -91,47 +160,137 @@ type PatchRef struct {
 	Line int `json:"line,omitempty"`
 }
 
-// Fails reports whether a difference fails verification.
+// Fails reports whether a difference fails verification: an unexplained
+// difference always; a breaking gap unless accepted; with strict any known
+// gap that persists, except intended changes.
 func (d *Difference) Fails(strict bool) bool {
 	if d.Gap == nil {
 		return true
 	}
+	switch d.Gap.Class {
+	case ClassIntended:
+		return false
+	case ClassBreaking:
+		return !d.Gap.Accepted || (strict && !d.Transient)
+	}
 	return strict && !d.Transient
 }
 
+// Fails reports whether the sample fails verification. An inconclusive
+// sample proves nothing and fails only with RequireVerified (see
+// Report.Fails).
+func (s *SampleReport) Fails(strict bool) bool {
+	if s.Verdict == Inconclusive {
+		return false
+	}
+	for i := range s.Differences {
+		if s.Differences[i].Fails(strict) {
+			return true
+		}
+	}
+	return false
+}
+
+// verdict sets the sample's verdict from its differences and errors.
 func (s *SampleReport) verdict(strict bool) {
+	if s.LegacyError != "" && s.PipelineError != "" {
+		s.Verdict = Inconclusive
+		return
+	}
 	s.Verdict = Equivalent
 	for i := range s.Differences {
 		d := &s.Differences[i]
-		v := EquivalentWithGaps
-		if d.Fails(strict) {
+		v := Equivalent
+		switch {
+		case d.Gap == nil:
 			v = Different
+		case d.Gap.Class == ClassBreaking:
+			v = KnownGaps
+		case d.Gap.Class == ClassIntended:
+			v = IntendedChange
+		case strict && !d.Transient:
+			v = KnownGaps
 		}
-		if v.worse(s.Verdict) {
+		if v.rank() > s.Verdict.rank() {
 			s.Verdict = v
 		}
 	}
 }
 
 func (r *Report) finish() {
-	r.Verdict = Equivalent
+	conclusive := 0
+	worst := Equivalent
 	for _, s := range r.Samples {
-		if s.Verdict.worse(r.Verdict) {
-			r.Verdict = s.Verdict
+		if s.Verdict == Inconclusive {
+			r.InconclusiveSamples++
+			continue
+		}
+		conclusive++
+		if s.Verdict.rank() > worst.rank() {
+			worst = s.Verdict
 		}
 		for _, d := range s.Differences {
 			switch {
 			case d.Gap == nil:
 				r.Unexplained++
-			case d.Transient:
-				r.Transient++
+			case d.Gap.Class == ClassIntended:
+				r.Intended++
+			case d.Gap.Class == ClassBreaking && d.Gap.Accepted:
+				r.AcceptedGaps++
+			case d.Gap.Class == ClassBreaking:
+				r.Breaking++
 			default:
-				r.Gaps++
+				r.Benign++
 			}
 		}
 	}
+	r.Verdict = worst
+	switch {
+	case len(r.Samples) == 0:
+		r.Verdict = Unverified
+		if r.Reason == "" {
+			r.Reason = "no samples: no XR or claim examples were found for this Composition"
+		}
+		r.Hint = "give samples with --xr, generate them from the XRD with --synthesize N, or put examples beside the Composition"
+	case conclusive == 0:
+		r.Verdict = Unverified
+		r.Reason = fmt.Sprintf("all %d samples were inconclusive: both sides failed to render them", len(r.Samples))
+		r.Hint = firstHint(r.Samples)
+	}
 }
 
-// Equivalent reports whether verification passed: no sample has a
-// difference that fails.
-func (r *Report) Equivalent() bool { return r.Verdict != Different }
+// firstHint returns the first inconclusive sample's hint, or a general one.
+func firstHint(ss []SampleReport) string {
+	for _, s := range ss {
+		if s.Hint != "" {
+			return s.Hint
+		}
+	}
+	return "check that every input the Composition reads is given: EnvironmentConfigs and Secrets with -e, existing composed resources with -o"
+}
+
+// Fails reports whether verification fails: a conclusive sample with a
+// difference that fails (unexplained, or a breaking gap not accepted; with
+// strict every persistent known gap); with requireVerified also an
+// unverified Composition or an inconclusive sample.
+func (r *Report) Fails(requireVerified bool) bool {
+	for i := range r.Samples {
+		if r.Samples[i].Fails(r.Strict) {
+			return true
+		}
+	}
+	return requireVerified && (r.Verdict == Unverified || r.InconclusiveSamples > 0)
+}
+
+// Equivalent reports whether verification passed without requiring every
+// sample to be conclusive: Fails(false) is false.
+func (r *Report) Equivalent() bool { return !r.Fails(false) }
+
+// parseCodes splits a comma- or space-separated list of codes.
+func parseCodes(s string) []string {
+	var out []string
+	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' || r == '\n' || r == '\t' }) {
+		out = append(out, strings.ToUpper(strings.TrimSpace(f)))
+	}
+	return out
+}

@@ -19,7 +19,9 @@ var rules = []rule{
 	ruleRequiredMiss,
 	ruleSkippedReadiness,
 	ruleEnvironmentNotDelivered,
+	ruleEnvironmentRefs,
 	ruleResolvePinned,
+	ruleEnvironmentStatusLost,
 	ruleSelectorNoLabels,
 	ruleDefaultDataAlone,
 	ruleToEnvironment,
@@ -38,6 +40,7 @@ var rules = []rule{
 	ruleAnonymousAnnotation,
 	ruleMatchInteger,
 	ruleFormatFloat,
+	ruleFormatFixed,
 	ruleJoinSeparator,
 	ruleLargeInteger,
 	ruleReadinessLag,
@@ -76,6 +79,7 @@ var ruleAnonymousExisting = rule{
 // D1, C204: the annotation itself, on a resource of an anonymous template.
 var ruleAnonymousAnnotation = rule{
 	code:        "D1",
+	class:       ClassBenign,
 	diagnostics: []string{"C204"},
 	title:       "anonymous template named by the converter",
 	fix: "Nothing to fix in the Composition: the pipeline needs names. Roll out the phase-1 Composition " +
@@ -295,6 +299,30 @@ func (c *ruleContext) environmentKeys(d *Difference) []string {
 	return out
 }
 
+// D35: the pipeline never writes spec.environmentConfigRefs. Legacy
+// records the selection there (and rewrites stale references under
+// policy.resolve: Always); the pipeline leaves whatever the XR had. Nothing
+// in the pipeline reads them, so the difference is bookkeeping.
+var ruleEnvironmentRefs = rule{
+	code:        "D35",
+	class:       ClassBenign,
+	diagnostics: []string{"C205", "C311"},
+	observed:    []string{"§2"},
+	title:       "spec.environmentConfigRefs is written by legacy only",
+	fix: "None needed: function-environment-configs selects on every reconcile and never reads " +
+		"spec.environmentConfigRefs. Remove the field from XR manifests once the pipeline runs.",
+	match: func(c *ruleContext, d *Difference) (string, bool) {
+		refs := Path{{Field: "spec"}, {Field: "environmentConfigRefs"}}
+		if d.Aspect != AspectXR || !d.Path.hasPrefix(refs) {
+			return "", false
+		}
+		if d.Pipeline == nil {
+			return "legacy records the selected EnvironmentConfigs in the XR's spec.environmentConfigRefs; the pipeline does not", true
+		}
+		return "legacy rewrites the XR's spec.environmentConfigRefs with the EnvironmentConfigs it selected; the pipeline leaves the references the XR had", true
+	},
+}
+
 // D35, observed §2: selection is pinned in legacy only.
 var ruleResolvePinned = rule{
 	code:        "D35",
@@ -305,10 +333,6 @@ var ruleResolvePinned = rule{
 		"(Reference entries, or selectors that match exactly the configs you want), or accept that " +
 		"XRs pick up new matching EnvironmentConfigs.",
 	match: func(c *ruleContext, d *Difference) (string, bool) {
-		refs := Path{{Field: "spec"}, {Field: "environmentConfigRefs"}}
-		if d.Aspect == AspectXR && d.Path.hasPrefix(refs) && d.Pipeline == nil {
-			return "legacy records the selected EnvironmentConfigs in the XR's spec.environmentConfigRefs; the pipeline does not", true
-		}
 		if c.v.legacyModel.EnvResolve == "Always" || !has(c.xr, "spec.environmentConfigRefs") {
 			return "", false
 		}
@@ -317,6 +341,35 @@ var ruleResolvePinned = rule{
 		}
 		if src, ok := c.environmentSource(d); ok {
 			return fmt.Sprintf("%s reads the environment; legacy builds it from the XR's spec.environmentConfigRefs, the pipeline selects again", src), true
+		}
+		return "", false
+	},
+}
+
+// D49, legacy spec Q-4 (crossplane/crossplane#4393): environment patches
+// that write the XR's status change only the in-memory XR natively, which
+// the XR update then replaces; the pipeline persists them.
+var ruleEnvironmentStatusLost = rule{
+	code:        "D49",
+	diagnostics: []string{"C213"},
+	title:       "an environment patch writes the XR's status: native Crossplane discarded it, the pipeline keeps it",
+	fix: "None needed if the status field is wanted (the pipeline fixes crossplane/crossplane#4393). " +
+		"Remove the environment patch if nothing should read that field.",
+	match: func(c *ruleContext, d *Difference) (string, bool) {
+		if d.Aspect != AspectXR || !isStatus(d.Path) || d.rawPipeline == nil {
+			return "", false
+		}
+		// Legacy keeps what the XR had: nothing, or the input's value.
+		if d.rawLegacy != nil {
+			in, err := valueAtPath(c.xr, d.Path)
+			if err != nil || !equalValues(in, d.rawLegacy.V) {
+				return "", false
+			}
+		}
+		for _, p := range c.v.legacyModel.EnvPatches {
+			if p.writesXR() && overlaps(cachedPath(p.To), d.Path) {
+				return fmt.Sprintf("environment %s writes %s; native Crossplane lost the write when the XR update replaced the in-memory XR", p, d.Path), true
+			}
 		}
 		return "", false
 	},
@@ -503,6 +556,7 @@ var ruleSkippedRef = rule{
 // spec.resourceRefs[i] reads another resource's reference.
 var ruleResourceRefsIndex = rule{
 	code:  "D7",
+	class: ClassBreaking,
 	title: "a patch reads spec.resourceRefs by position, and the pipeline orders the references differently",
 	fix: "Do not read spec.resourceRefs[i]: give the referenced resource a ToCompositeFieldPath patch that " +
 		"copies its metadata.name into the XR's status, and read that instead. The pipeline sorts " +
@@ -696,6 +750,27 @@ var ruleFormatFloat = rule{
 		}
 		for _, p := range c.formatters(d) {
 			return fmt.Sprintf("%s formats a number: legacy %q, pipeline %q", p, lv, pv), true
+		}
+		return "", false
+	},
+}
+
+// C325: integer verbs fixed on request. Natively the value was a float64
+// and printed as %!d(float64=N); the converter was asked to insert an
+// int64 convert, so the pipeline prints N.
+var ruleFormatFixed = rule{
+	code:     "C325",
+	intended: "C325",
+	title:    "integer format verbs print the integer where native Crossplane printed %!d(float64=…)",
+	fix:      "None: the converter fixed this legacy quirk because it was asked to (--fix-quirk C325).",
+	match: func(c *ruleContext, d *Difference) (string, bool) {
+		lv, lok := d.rawLegacy.string()
+		pv, pok := d.rawPipeline.string()
+		if !lok || !pok || !badFloatVerb.MatchString(lv) || floatVerb.MatchString(pv) || asIntegers(lv) != pv {
+			return "", false
+		}
+		for _, p := range c.formatters(d) {
+			return fmt.Sprintf("%s formats a float64: legacy %q, pipeline %q", p, lv, pv), true
 		}
 		return "", false
 	},

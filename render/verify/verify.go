@@ -3,6 +3,8 @@ package verify
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -97,8 +99,14 @@ type Options struct {
 	// v1, v0.7 for v2), as the converter pins it.
 	EnvironmentFunction string
 
-	// Strict makes known gaps that persist fail verification too.
+	// Strict makes every known gap that persists fail verification,
+	// benign or accepted ones too (intended changes excepted).
 	Strict bool
+
+	// Accept lists breaking gap codes (D21, D30…) the user accepts: they
+	// are reported but do not fail verification. The annotation
+	// xpmigrate.io/accept-gaps on either Composition accepts codes too.
+	Accept []string
 
 	// Convert converts the legacy Composition when Verify is given no
 	// converted one.
@@ -123,9 +131,6 @@ type Options struct {
 func Verify(ctx context.Context, legacy, converted Document, samples []Sample, o Options) (*Report, error) {
 	if o.Target == "" {
 		o.Target = TargetV1
-	}
-	if len(samples) == 0 {
-		return nil, render.InvalidInput(errNoSamples)
 	}
 	if o.Target != TargetV1 && o.Target != TargetV2 {
 		return nil, render.InvalidInputf("unknown target %q: want v1 or v2", o.Target)
@@ -177,6 +182,9 @@ func Verify(ctx context.Context, legacy, converted Document, samples []Sample, o
 		Composition: stringAt(lc.obj, "metadata", "name"),
 		Target:      o.Target,
 		Strict:      o.Strict,
+	}
+	if err := v.readDeclarations(o.Accept, rep); err != nil {
+		return nil, err
 	}
 	cov := newCoverage(v.legacyModel)
 	for _, s := range samples {
@@ -284,7 +292,14 @@ func loadComposition(d Document) (*composition, error) {
 }
 
 type verifier struct {
-	o                 Options
+	o Options
+
+	// intended are the converter's opt-in fixes the converted Composition
+	// declares; accepted the accepted breaking gap codes and where each
+	// acceptance comes from.
+	intended map[string]bool
+	accepted map[string]string
+
 	legacy, converted *composition
 	legacyModel       *model
 	pipeline          *model
@@ -458,6 +473,10 @@ func (v *verifier) sample(ctx context.Context, s Sample, cov *coverage) (*Sample
 	if last := p.sides[len(p.sides)-1]; last.Err != nil {
 		sr.PipelineError = last.Err.Error()
 	}
+	if sr.LegacyError != "" && sr.PipelineError != "" {
+		sr.Hint = missingInputHint(sr.LegacyError, sr.PipelineError)
+	}
+	sr.Ready = readyFlip(l.sides[len(l.sides)-1], p.sides[len(p.sides)-1])
 	sr.verdict(v.o.Strict)
 	return sr, nil
 }
@@ -567,3 +586,118 @@ func deepCopyValue(v any) any {
 }
 
 func jsonMarshal(v any) ([]byte, error) { return json.Marshal(v) }
+
+// readDeclarations reads what the Compositions declare for verification:
+// the converted one's intended changes (xpmigrate.io/intended-changes) and
+// either one's accepted gaps (xpmigrate.io/accept-gaps), with the codes
+// accepted on the command line.
+func (v *verifier) readDeclarations(accept []string, rep *Report) error {
+	v.intended = map[string]bool{}
+	v.accepted = map[string]string{}
+	known := map[string]bool{}
+	for _, c := range IntendedChanges {
+		known[c.Code] = true
+	}
+	for _, code := range parseCodes(stringAt(v.converted.obj, "metadata", "annotations", AnnotationIntendedChanges)) {
+		if !known[code] {
+			return render.InvalidInputf("%s: annotation %s: %q is not an intended change xpmigrate knows (want one of %s)", v.converted.doc.Path, AnnotationIntendedChanges, code, strings.Join(intendedCodes(), ", "))
+		}
+		if !v.intended[code] {
+			v.intended[code] = true
+			rep.IntendedChanges = append(rep.IntendedChanges, code)
+		}
+	}
+	add := func(codes []string, by string) error {
+		for _, code := range codes {
+			c, ok := gapCode(code)
+			if !ok {
+				return render.InvalidInputf("%s: %q is not a known gap code (D1-D%d)", by, code, len(GapCodes))
+			}
+			if _, dup := v.accepted[c.Code]; !dup {
+				v.accepted[c.Code] = by
+			}
+		}
+		return nil
+	}
+	if err := add(accept, "--accept"); err != nil {
+		return err
+	}
+	for _, c := range []*composition{v.legacy, v.converted} {
+		if c == nil || c.obj == nil {
+			continue
+		}
+		by := fmt.Sprintf("annotation %s on %s", AnnotationAcceptGaps, c.doc.Path)
+		if err := add(parseCodes(stringAt(c.obj, "metadata", "annotations", AnnotationAcceptGaps)), by); err != nil {
+			return err
+		}
+	}
+	if len(v.accepted) > 0 {
+		rep.Acceptances = v.accepted
+	}
+	return nil
+}
+
+func intendedCodes() []string {
+	out := make([]string, 0, len(IntendedChanges))
+	for _, c := range IntendedChanges {
+		out = append(out, c.Code)
+	}
+	return out
+}
+
+var (
+	notFoundName = regexp.MustCompile(`(?i)(?:EnvironmentConfig|environment config)\S*\s+"([^"]+)"\s+not found|"([^"]+)" not found`)
+	secretName   = regexp.MustCompile(`(?i)secrets? "([^"]+)"`)
+)
+
+// missingInputHint guesses, from the errors of two sides that both failed,
+// which input the sample probably lacks. It only words a hint: verdicts
+// never depend on it.
+func missingInputHint(legacy, pipeline string) string {
+	both := legacy + "\n" + pipeline
+	lower := strings.ToLower(both)
+	switch {
+	case strings.Contains(lower, "environment") && strings.Contains(lower, "not found"):
+		if m := notFoundName.FindStringSubmatch(both); m != nil {
+			name := m[1]
+			if name == "" {
+				name = m[2]
+			}
+			return fmt.Sprintf("EnvironmentConfig %s is not among the inputs: pass it with -e (or --extra-resources)", name)
+		}
+		return "an EnvironmentConfig the Composition references is not among the inputs: pass it with -e"
+	case strings.Contains(lower, "environment") && (strings.Contains(lower, "select") || strings.Contains(lower, "match")):
+		return "the EnvironmentConfig selection failed on both sides: pass the EnvironmentConfigs the selectors should match with -e, and check the XR sets the fields the selector labels read"
+	case strings.Contains(lower, "secret"):
+		if m := secretName.FindStringSubmatch(both); m != nil {
+			return fmt.Sprintf("Secret %s is not among the inputs: pass it with -e", m[1])
+		}
+		return "a Secret the Composition reads is not among the inputs: pass it with -e"
+	}
+	return "both sides failed on this sample: check that the XR is valid for the Composition and that every object it reads is given (-e for EnvironmentConfigs and Secrets, -o for existing composed resources)"
+}
+
+// readyFlip returns the XR's Ready condition status on both sides when it
+// differs in the last reconcile.
+func readyFlip(l, p Side) *ReadyFlip {
+	ls, ps := readyStatus(l), readyStatus(p)
+	if ls == ps {
+		return nil
+	}
+	return &ReadyFlip{Legacy: ls, Pipeline: ps}
+}
+
+func readyStatus(s Side) string {
+	if s.Outcome == nil || s.Outcome.EffectiveXR == nil {
+		return "Unknown"
+	}
+	for _, c := range asList(valueAt(s.Outcome.EffectiveXR, "status", "conditions")) {
+		cm, _ := c.(map[string]any)
+		if cm["type"] == render.ConditionTypeReady {
+			if st, _ := cm["status"].(string); st != "" {
+				return st
+			}
+		}
+	}
+	return "Unknown"
+}

@@ -1,0 +1,318 @@
+package verify
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// envComposition is a legacy Composition whose only resource reads the
+// environment, with the environment's sources given as YAML.
+func envComposition(sources string) string {
+	return `apiVersion: apiextensions.crossplane.io/v1
+kind: Composition
+metadata:
+  name: xbuckets
+spec:
+  compositeTypeRef:
+    apiVersion: example.org/v1
+    kind: XBucket
+  environment:
+    environmentConfigs:
+` + sources + `
+  resources:
+  - name: bucket
+    base:
+      apiVersion: s3.aws.upbound.io/v1beta1
+      kind: Bucket
+      spec:
+        forProvider: {}
+    patches:
+    - type: FromEnvironmentFieldPath
+      fromFieldPath: region
+      toFieldPath: spec.forProvider.region
+`
+}
+
+const envXR = `apiVersion: example.org/v1
+kind: XBucket
+metadata:
+  name: b1
+spec:
+  env: dev
+`
+
+const envConfigs = `apiVersion: apiextensions.crossplane.io/v1alpha1
+kind: EnvironmentConfig
+metadata:
+  name: dev-a
+  labels:
+    env: dev
+data:
+  region: eu-west-1
+---
+apiVersion: apiextensions.crossplane.io/v1alpha1
+kind: EnvironmentConfig
+metadata:
+  name: dev-b
+  labels:
+    env: dev
+data:
+  region: eu-west-2
+`
+
+// TestBothSidesFailIsInconclusive: a sample both engines fail to render
+// proves nothing. It must never be "equivalent", and a Composition whose
+// samples are all like that is unverified.
+func TestBothSidesFailIsInconclusive(t *testing.T) {
+	cases := map[string]struct {
+		reason   string
+		sources  string
+		extra    string
+		wantHint string
+	}{
+		"ReferenceNotAmongInputs": {
+			reason: "An EnvironmentConfig referenced by name that is not among the inputs fails both sides.",
+			sources: `    - type: Reference
+      ref:
+        name: does-not-exist`,
+			wantHint: "EnvironmentConfig does-not-exist is not among the inputs",
+		},
+		"RequiredSelectorMatchesNothing": {
+			reason: "A Single selector under resolution Required that matches nothing fails both sides (a Multiple one natively selects nothing and succeeds).",
+			sources: `    - type: Selector
+      selector:
+        mode: Single
+        matchLabels:
+        - key: env
+          type: Value
+          value: prod
+    policy:
+      resolution: Required`,
+			extra: envConfigs,
+		},
+		"SingleSelectorMatchesSeveral": {
+			reason: "A Single selector that matches several EnvironmentConfigs fails both sides.",
+			sources: `    - type: Selector
+      selector:
+        mode: Single
+        matchLabels:
+        - key: env
+          type: FromCompositeFieldPath
+          valueFromFieldPath: spec.env`,
+			extra: envConfigs,
+		},
+		"SelectorLabelFromAbsentField": {
+			reason: "A Required selector label read from an XR field that is absent fails both sides.",
+			sources: `    - type: Selector
+      selector:
+        mode: Multiple
+        matchLabels:
+        - key: env
+          type: FromCompositeFieldPath
+          valueFromFieldPath: spec.missing`,
+			extra: envConfigs,
+		},
+		"MinMatchNotMet": {
+			reason: "A Multiple selector whose minMatch is not met fails both sides.",
+			sources: `    - type: Selector
+      selector:
+        mode: Multiple
+        minMatch: 3
+        matchLabels:
+        - key: env
+          type: FromCompositeFieldPath
+          valueFromFieldPath: spec.env`,
+			extra: envConfigs,
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			o := Options{Convert: Convert}
+			if tc.extra != "" {
+				o.Extra = objects(t, tc.extra)
+			}
+			r := verifyYAML(t, envComposition(tc.sources), "", envXR, o)
+			s := r.Samples[0]
+			if s.LegacyError == "" || s.PipelineError == "" {
+				dump(t, r)
+				t.Fatalf("\n%s\nboth sides should fail: legacy error %q, pipeline error %q", tc.reason, s.LegacyError, s.PipelineError)
+			}
+			got := []string{string(s.Verdict), string(r.Verdict)}
+			if diff := cmp.Diff([]string{string(Inconclusive), string(Unverified)}, got); diff != "" {
+				t.Errorf("\n%s\nVerify(...): sample and Composition verdicts: -want, +got:\n%s", tc.reason, diff)
+			}
+			if !strings.Contains(s.Hint, tc.wantHint) || s.Hint == "" {
+				t.Errorf("\n%s\nVerify(...): hint %q, want one containing %q", tc.reason, s.Hint, tc.wantHint)
+			}
+			if r.Fails(false) {
+				t.Errorf("\n%s\nVerify(...).Fails(false): true, want false (inconclusive warns by default)", tc.reason)
+			}
+			if !r.Fails(true) {
+				t.Errorf("\n%s\nVerify(...).Fails(true): false, want true (--require-verified fails)", tc.reason)
+			}
+			var b strings.Builder
+			if err := Write(&b, r, WriteOptions{Format: FormatText}); err != nil {
+				t.Fatal(err)
+			}
+			for _, want := range []string{"WARN xbuckets: unverified", "WARN xr-0: inconclusive", "legacy:   ", "pipeline: ", "hint: "} {
+				if !strings.Contains(b.String(), want) {
+					t.Errorf("\n%s\nWrite(text): want %q in:\n%s", tc.reason, want, b.String())
+				}
+			}
+			if strings.Contains(b.String(), "PASS") {
+				t.Errorf("\n%s\nWrite(text): PASS for a sample that proved nothing:\n%s", tc.reason, b.String())
+			}
+		})
+	}
+}
+
+// TestNoSamplesIsUnverified: with no sample at all, Verify reports an
+// unverified Composition with the reason and a hint instead of passing.
+func TestNoSamplesIsUnverified(t *testing.T) {
+	r, err := Verify(context.Background(), Document{Path: "legacy.yaml", Data: []byte(envComposition("    - type: Reference\n      ref:\n        name: x"))}, Document{}, nil, Options{Convert: Convert})
+	if err != nil {
+		t.Fatalf("Verify(no samples): %v", err)
+	}
+	if r.Verdict != Unverified || r.Reason == "" || !strings.Contains(r.Hint, "--synthesize") {
+		t.Errorf("Verify(no samples): verdict %q, reason %q, hint %q; want unverified with a reason and a --synthesize hint", r.Verdict, r.Reason, r.Hint)
+	}
+	if r.Fails(false) || !r.Fails(true) {
+		t.Errorf("Verify(no samples): Fails(false)=%v Fails(true)=%v, want false and true", r.Fails(false), r.Fails(true))
+	}
+}
+
+// TestGapSeverity: breaking gaps fail unless accepted, on the command line
+// or by an annotation in the repository; benign ones (lags) are info.
+func TestGapSeverity(t *testing.T) {
+	read := func(t *testing.T, dir, name string) string {
+		t.Helper()
+		return string(readFile(t, "testdata/gaps/"+dir+"/"+name))
+	}
+	annotate := func(doc, key, value string) string {
+		return strings.Replace(doc, "metadata:\n", "metadata:\n  annotations:\n    "+key+": \""+value+"\"\n", 1)
+	}
+	cases := map[string]struct {
+		reason      string
+		dir         string
+		accept      []string
+		annotLegacy string
+		annotConv   string
+		strict      bool
+		wantVerdict Verdict
+		wantFails   bool
+	}{
+		"BreakingFails": {
+			reason:      "MatchInteger readiness (D21) leaves the XR never Ready: a breaking gap fails the run.",
+			dir:         "integers",
+			wantVerdict: KnownGaps,
+			wantFails:   true,
+		},
+		"BreakingAcceptedByFlag": {
+			reason:      "Accepting every breaking code on the command line makes the run pass, still reporting the gaps.",
+			dir:         "integers",
+			accept:      []string{"D21", "D30"},
+			wantVerdict: KnownGaps,
+		},
+		"BreakingPartlyAccepted": {
+			reason:      "Accepting only one of two breaking codes still fails.",
+			dir:         "integers",
+			accept:      []string{"D21"},
+			wantVerdict: KnownGaps,
+			wantFails:   true,
+		},
+		"BreakingAcceptedByAnnotation": {
+			reason:      "The annotation on the converted Composition accepts codes in the repository.",
+			dir:         "integers",
+			annotConv:   "D21, D30",
+			wantVerdict: KnownGaps,
+		},
+		"BreakingAcceptedByLegacyAnnotation": {
+			reason:      "The annotation on the legacy Composition accepts codes too.",
+			dir:         "integers",
+			annotLegacy: "D21,D30",
+			wantVerdict: KnownGaps,
+		},
+		"AcceptedFailsWithStrict": {
+			reason:      "--strict fails on every persistent known gap, accepted or not.",
+			dir:         "integers",
+			accept:      []string{"D21", "D30"},
+			strict:      true,
+			wantVerdict: KnownGaps,
+			wantFails:   true,
+		},
+		"LagsAreBenign": {
+			reason:      "First-reconcile lags that vanish by the next reconcile are benign: the sample is equivalent and passes.",
+			dir:         "first-reconcile",
+			wantVerdict: Equivalent,
+		},
+		"LagsPassWithStrict": {
+			reason:      "Transient lags never fail, even with --strict.",
+			dir:         "first-reconcile",
+			strict:      true,
+			wantVerdict: Equivalent,
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			legacy, conv := read(t, tc.dir, "legacy.yaml"), read(t, tc.dir, "converted.yaml")
+			if tc.annotLegacy != "" {
+				legacy = annotate(legacy, AnnotationAcceptGaps, tc.annotLegacy)
+			}
+			if tc.annotConv != "" {
+				conv = annotate(conv, AnnotationAcceptGaps, tc.annotConv)
+			}
+			o := Options{Accept: tc.accept, Strict: tc.strict}
+			if b := readFileIfExists(t, "testdata/gaps/"+tc.dir+"/observed.yaml"); b != nil {
+				o.Observed = objects(t, string(b))
+			}
+			r := verifyYAML(t, legacy, conv, read(t, tc.dir, "xr.yaml"), o)
+			if r.Verdict != tc.wantVerdict || r.Fails(false) != tc.wantFails {
+				dump(t, r)
+				t.Errorf("\n%s\nVerify(...): verdict %s, fails %v; want %s, fails %v", tc.reason, r.Verdict, r.Fails(false), tc.wantVerdict, tc.wantFails)
+			}
+		})
+	}
+}
+
+// TestAcceptUnknownCode: an accepted code that is not in the catalogue is
+// invalid input, not silently ignored.
+func TestAcceptUnknownCode(t *testing.T) {
+	legacy := string(readFile(t, "testdata/gaps/integers/legacy.yaml"))
+	conv := string(readFile(t, "testdata/gaps/integers/converted.yaml"))
+	_, err := Verify(context.Background(), Document{Path: "l.yaml", Data: []byte(legacy)}, Document{Path: "c.yaml", Data: []byte(conv)},
+		[]Sample{{Name: "x", XR: objects(t, string(readFile(t, "testdata/gaps/integers/xr.yaml")))[0]}}, Options{Accept: []string{"D99"}})
+	if err == nil || !strings.Contains(err.Error(), "D99") {
+		t.Errorf("Verify(Accept: D99): error %v, want one naming D99", err)
+	}
+}
+
+// TestGapCodesCatalogue keeps the catalogue and the rules in step: every
+// rule's code is catalogued as detected, and its class is one the
+// catalogue documents.
+func TestGapCodesCatalogue(t *testing.T) {
+	for i, c := range GapCodes {
+		if want := "D" + strconv.Itoa(i+1); c.Code != want {
+			t.Errorf("GapCodes[%d].Code = %s, want %s (in order, none missing)", i, c.Code, want)
+		}
+		if !c.Detected && c.Why == "" {
+			t.Errorf("%s: not detected, and no reason why", c.Code)
+		}
+	}
+	for _, r := range rules {
+		if r.intended != "" {
+			continue
+		}
+		c, ok := gapCode(r.code)
+		if !ok || !c.Detected {
+			t.Errorf("rule %q: code %s is not in GapCodes as detected", r.title, r.code)
+			continue
+		}
+		if cl := r.gapClass(); cl != c.Class && !strings.Contains(c.Classes, string(cl)) {
+			t.Errorf("rule %q: class %s, but %s documents %s (%q)", r.title, cl, c.Code, c.Class, c.Classes)
+		}
+	}
+}
