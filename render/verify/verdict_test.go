@@ -316,3 +316,253 @@ func TestGapCodesCatalogue(t *testing.T) {
 		}
 	}
 }
+
+// TestFalseFailures: differences that are known gaps must not be reported
+// as unexplained.
+func TestFalseFailures(t *testing.T) {
+	cases := map[string]struct {
+		reason      string
+		legacy      string
+		converted   string
+		xr          string
+		extra       string
+		want        []string
+		wantVerdict Verdict
+	}{
+		"StaleEnvironmentConfigRefsResolveAlways": {
+			reason: "Under policy.resolve: Always legacy rewrites stale spec.environmentConfigRefs, the pipeline leaves them: D35, benign bookkeeping.",
+			legacy: `apiVersion: apiextensions.crossplane.io/v1
+kind: Composition
+metadata:
+  name: xbuckets
+spec:
+  compositeTypeRef:
+    apiVersion: example.org/v1
+    kind: XBucket
+  environment:
+    policy:
+      resolve: Always
+    environmentConfigs:
+    - type: Reference
+      ref:
+        name: current
+  resources:
+  - name: bucket
+    base:
+      apiVersion: s3.aws.upbound.io/v1beta1
+      kind: Bucket
+      spec:
+        forProvider: {}
+    patches:
+    - type: FromEnvironmentFieldPath
+      fromFieldPath: region
+      toFieldPath: spec.forProvider.region
+`,
+			xr: `apiVersion: example.org/v1
+kind: XBucket
+metadata:
+  name: b1
+spec:
+  environmentConfigRefs:
+  - apiVersion: apiextensions.crossplane.io/v1alpha1
+    kind: EnvironmentConfig
+    name: stale
+`,
+			extra: `apiVersion: apiextensions.crossplane.io/v1alpha1
+kind: EnvironmentConfig
+metadata:
+  name: current
+data:
+  region: eu-west-1
+---
+apiVersion: apiextensions.crossplane.io/v1alpha1
+kind: EnvironmentConfig
+metadata:
+  name: stale
+data:
+  region: us-east-1
+`,
+			want:        []string{"xr spec.environmentConfigRefs[0].name: D35"},
+			wantVerdict: Equivalent,
+		},
+		"EnvironmentPatchWritesStatus": {
+			reason: "An environment ToComposite patch into the XR's status is lost natively (Q-4) and kept by the pipeline: D49, benign.",
+			legacy: `apiVersion: apiextensions.crossplane.io/v1
+kind: Composition
+metadata:
+  name: xbuckets
+spec:
+  compositeTypeRef:
+    apiVersion: example.org/v1
+    kind: XBucket
+  environment:
+    environmentConfigs:
+    - type: Reference
+      ref:
+        name: current
+    patches:
+    - type: ToCompositeFieldPath
+      fromFieldPath: region
+      toFieldPath: status.region
+  resources:
+  - name: bucket
+    base:
+      apiVersion: s3.aws.upbound.io/v1beta1
+      kind: Bucket
+      spec:
+        forProvider: {}
+    patches:
+    - type: FromEnvironmentFieldPath
+      fromFieldPath: region
+      toFieldPath: spec.forProvider.region
+`,
+			xr: `apiVersion: example.org/v1
+kind: XBucket
+metadata:
+  name: b1
+spec: {}
+`,
+			extra: `apiVersion: apiextensions.crossplane.io/v1alpha1
+kind: EnvironmentConfig
+metadata:
+  name: current
+data:
+  region: eu-west-1
+`,
+			want:        []string{"xr spec.environmentConfigRefs: D35", "xr status.region: D49"},
+			wantVerdict: Equivalent,
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			o := Options{Convert: Convert, Extra: objects(t, tc.extra)}
+			r := verifyYAML(t, tc.legacy, tc.converted, tc.xr, o)
+			if diff := cmp.Diff(tc.want, summary(r)); diff != "" {
+				dump(t, r)
+				t.Errorf("\n%s\nVerify(...): -want, +got:\n%s", tc.reason, diff)
+			}
+			if r.Verdict != tc.wantVerdict || r.Fails(false) {
+				t.Errorf("\n%s\nVerify(...): verdict %s, fails %v; want %s, not failing", tc.reason, r.Verdict, r.Fails(false), tc.wantVerdict)
+			}
+		})
+	}
+}
+
+// TestIntendedChange: a legacy quirk the converter fixed on request
+// (declared in the converted Composition) is an intended change, and the
+// same difference undeclared is unexplained.
+func TestIntendedChange(t *testing.T) {
+	legacy := `apiVersion: apiextensions.crossplane.io/v1
+kind: Composition
+metadata:
+  name: xdisks
+spec:
+  compositeTypeRef:
+    apiVersion: example.org/v1
+    kind: XDisk
+  environment:
+    environmentConfigs:
+    - type: Reference
+      ref:
+        name: sizes
+  resources:
+  - name: disk
+    base:
+      apiVersion: compute.example.org/v1
+      kind: Disk
+      spec:
+        forProvider: {}
+    patches:
+    - type: FromEnvironmentFieldPath
+      fromFieldPath: size
+      toFieldPath: spec.forProvider.label
+      transforms:
+      - type: string
+        string:
+          type: Format
+          fmt: "%d GiB"
+`
+	converted := func(annotations string) string {
+		return `apiVersion: apiextensions.crossplane.io/v1
+kind: Composition
+metadata:
+  name: xdisks
+` + annotations + `spec:
+  compositeTypeRef:
+    apiVersion: example.org/v1
+    kind: XDisk
+  mode: Pipeline
+  pipeline:
+  - step: environment-configs
+    functionRef:
+      name: function-environment-configs
+    input:
+      apiVersion: environmentconfigs.fn.crossplane.io/v1beta1
+      kind: Input
+      spec:
+        environmentConfigs:
+        - type: Reference
+          ref:
+            name: sizes
+  - step: patch-and-transform
+    functionRef:
+      name: function-patch-and-transform
+    input:
+      apiVersion: pt.fn.crossplane.io/v1beta1
+      kind: Resources
+      resources:
+      - name: disk
+        base:
+          apiVersion: compute.example.org/v1
+          kind: Disk
+          spec:
+            forProvider: {}
+        patches:
+        - type: FromEnvironmentFieldPath
+          fromFieldPath: size
+          toFieldPath: spec.forProvider.label
+          transforms:
+          - type: convert
+            convert:
+              toType: int64
+          - type: string
+            string:
+              type: Format
+              fmt: "%d GiB"
+`
+	}
+	xr := "apiVersion: example.org/v1\nkind: XDisk\nmetadata:\n  name: d1\n"
+	extra := "apiVersion: apiextensions.crossplane.io/v1beta1\nkind: EnvironmentConfig\nmetadata:\n  name: sizes\ndata:\n  size: 100\n"
+	cases := map[string]struct {
+		reason      string
+		annotations string
+		want        []string
+		wantVerdict Verdict
+		wantFails   bool
+	}{
+		"Declared": {
+			reason:      "Environment data is float64 natively, so %d printed %!d(float64=100); the converted Composition declares C325, so printing 100 is intended.",
+			annotations: "  annotations:\n    xpmigrate.io/intended-changes: C325\n",
+			want:        []string{"resource disk spec.forProvider.label: C325", "xr spec.environmentConfigRefs: D35"},
+			wantVerdict: IntendedChange,
+		},
+		"Undeclared": {
+			reason:      "The same fix without the declaration is a behaviour change nobody asked for: unexplained.",
+			want:        []string{"resource disk spec.forProvider.label: UNEXPLAINED", "xr spec.environmentConfigRefs: D35"},
+			wantVerdict: Different,
+			wantFails:   true,
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			r := verifyYAML(t, legacy, converted(tc.annotations), xr, Options{Extra: objects(t, extra)})
+			if diff := cmp.Diff(tc.want, summary(r)); diff != "" {
+				dump(t, r)
+				t.Errorf("\n%s\nVerify(...): -want, +got:\n%s", tc.reason, diff)
+			}
+			if r.Verdict != tc.wantVerdict || r.Fails(false) != tc.wantFails {
+				t.Errorf("\n%s\nVerify(...): verdict %s, fails %v; want %s, %v", tc.reason, r.Verdict, r.Fails(false), tc.wantVerdict, tc.wantFails)
+			}
+		})
+	}
+}
