@@ -14,6 +14,7 @@ import (
 
 	"github.com/xpmigrate/xpmigrate/convert"
 	"github.com/xpmigrate/xpmigrate/internal/docgen"
+	"github.com/xpmigrate/xpmigrate/render/verify"
 )
 
 // defaultDocsDir is where `make docs` keeps the generated reference.
@@ -102,7 +103,19 @@ func referenceFiles(root *cobra.Command) ([]docgen.File, error) {
 	// Execute adds these lazily; add them so the pages show what --help shows.
 	root.InitDefaultHelpCmd()
 	root.InitDefaultCompletionCmd()
-	return docgen.Reference(commandDoc(root), diags), nil
+	return docgen.Reference(commandDoc(root), diags, gapsDoc()), nil
+}
+
+// gapsDoc describes verify's catalogue for docgen.
+func gapsDoc() docgen.Gaps {
+	var g docgen.Gaps
+	for _, c := range verify.GapCodes {
+		g.Gaps = append(g.Gaps, docgen.Gap{Code: c.Code, Title: c.Title, Class: string(c.Class), Classes: c.Classes, Detected: c.Detected, Why: c.Why})
+	}
+	for _, c := range verify.IntendedChanges {
+		g.Intended = append(g.Intended, docgen.Intended{Code: c.Code, Title: c.Title, Fixes: c.Fixes})
+	}
+	return g
 }
 
 // commandDoc describes a cobra command and its visible subcommands for

@@ -58,7 +58,9 @@ func PageName(path string) string {
 
 // Reference returns the pages of the whole reference: an index, one page per
 // command of root's tree, and the diagnostics page, sorted by name.
-func Reference(root Command, diags []Diagnostic) []File {
+//
+// With a catalogue of known gaps it also writes their page.
+func Reference(root Command, diags []Diagnostic, gaps ...Gaps) []File {
 	var cmds []*Command
 	var walk func(c *Command, parent *Command)
 	parents := map[string]*Command{}
@@ -76,6 +78,10 @@ func Reference(root Command, diags []Diagnostic) []File {
 		files = append(files, File{Name: PageName(c.Path), Data: page(c, parents[c.Path])})
 	}
 	files = append(files, File{Name: DiagnosticsFile, Data: diagnosticsPage(diags)})
+	for _, g := range gaps {
+		files = append(files, File{Name: GapsFile, Data: gapsPage(g)})
+		files[0].Data = append(files[0].Data, fmt.Sprintf("\n[Verdicts and known gaps](%s): what each verdict of `xpmigrate verify` means, every\nknown gap (D-code) with its class, and the intended changes the converter can make.\n", GapsFile)...)
+	}
 	sortFiles(files)
 	return files
 }
