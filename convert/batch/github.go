@@ -45,16 +45,28 @@ func WriteGitHub(w io.Writer, res *Result, root string) error {
 		if v.Error != "" {
 			emit("error", where, fmt.Sprintf("Composition %s: verification could not run: %s", c.Name, v.Error))
 		}
+		if v.Status == VerifyUnverified && v.Reason != "" {
+			emit("warning", where, fmt.Sprintf("Composition %s is unverified: %s. Hint: %s", c.Name, v.Reason, v.Hint))
+		}
 		for _, s := range v.Samples {
 			if s.Error != "" {
 				emit("error", where, fmt.Sprintf("Composition %s, sample %s: verification could not run: %s", c.Name, s.Source, s.Error))
 			}
+			if s.Status == VerifyInconclusive {
+				emit("warning", where, fmt.Sprintf("Composition %s, sample %s: inconclusive, both sides failed (legacy: %s; pipeline: %s). Hint: %s", c.Name, s.Source, s.LegacyError, s.PipelineError, s.Hint))
+				continue
+			}
 			for _, d := range s.Differences {
-				if d.Code == "" {
+				switch {
+				case d.Code == "":
 					emit("error", where, fmt.Sprintf("Composition %s, sample %s: %s differs after conversion (legacy %q, pipeline %q)", c.Name, s.Source, d.Path, d.Legacy, d.Pipeline))
-					continue
+				case d.Class == "breaking" && d.Accepted == "":
+					emit("error", where, fmt.Sprintf("Composition %s, sample %s: %s differs, breaking known gap %s (accept it with --accept %s or the annotation xpmigrate.io/accept-gaps): %s", c.Name, s.Source, d.Path, d.Code, d.Code, d.Message))
+				case d.Class == "breaking":
+					emit("warning", where, fmt.Sprintf("Composition %s, sample %s: %s differs, breaking known gap %s, accepted (%s): %s", c.Name, s.Source, d.Path, d.Code, d.Accepted, d.Message))
+				default:
+					emit("notice", where, fmt.Sprintf("Composition %s, sample %s: %s differs, %s known gap %s: %s", c.Name, s.Source, d.Path, d.Class, d.Code, d.Message))
 				}
-				emit("warning", where, fmt.Sprintf("Composition %s, sample %s: %s differs, known gap %s: %s", c.Name, s.Source, d.Path, d.Code, d.Message))
 			}
 		}
 	}

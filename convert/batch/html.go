@@ -53,6 +53,7 @@ type htmlComp struct {
 	Samples     []htmlSample
 	Unexercised []string
 	VerifyError string
+	Unverified  string
 }
 
 type htmlSample struct {
@@ -63,6 +64,7 @@ type htmlSample struct {
 	Differences []Difference
 	Diff        []diffLine
 	HasRenders  bool
+	Ready       string
 }
 
 type diffLine struct {
@@ -113,10 +115,13 @@ func buildHTMLView(r *Result) htmlView {
 	add("Compositions converted", s.ConvertedCompositions, "ok")
 	add("Compositions failed", s.FailedCompositions, "bad")
 	add("Verified equivalent", s.VerifiedEquivalent, "ok")
+	add("Intended changes", s.IntendedChanges, "ok")
 	add("Known gaps", s.KnownGaps, "warn")
-	add("Differences", s.Differences, "bad")
+	add("Different", s.Differences, "bad")
+	add("Verifications failing", s.Failing, "bad")
 	add("Verification errors", s.VerifyErrors, "bad")
-	add("Unverified (no examples)", s.Unverified, "warn")
+	add("Unverified", s.Unverified, "warn")
+	add("Inconclusive samples", s.InconclusiveSamples, "warn")
 	add("Findings", s.Findings, "warn")
 	if len(s.SkippedBy) > 0 {
 		v.Summary = append(v.Summary, kv{Key: "Skipped or failed by reason", Value: countList(s.SkippedBy)})
@@ -155,9 +160,18 @@ func buildHTMLView(r *Result) htmlView {
 		if vr := c.Verification; vr != nil {
 			hc.Verify = string(vr.Status)
 			hc.VerifyError = vr.Error
+			if vr.Fails && vr.Status == VerifyKnownGaps {
+				hc.Verify = "known-gaps (failing)"
+			}
+			if vr.Reason != "" {
+				hc.Unverified = vr.Reason + ". Hint: " + vr.Hint
+			}
 			hc.Unexercised = vr.Unexercised
 			for j, sm := range vr.Samples {
-				hs := htmlSample{ID: fmt.Sprintf("%s-s-%d", hc.ID, j), Source: sm.Source, Status: string(sm.Status), Error: sm.Error, Differences: sm.Differences}
+				hs := htmlSample{ID: fmt.Sprintf("%s-s-%d", hc.ID, j), Source: sm.Source, Status: string(sm.Status), Error: sm.Error, Differences: sm.Differences, Ready: sm.Ready}
+				if sm.Status == VerifyInconclusive {
+					hs.Error = fmt.Sprintf("Both sides failed, nothing was proven. Legacy: %s. Pipeline: %s. Hint: %s", sm.LegacyError, sm.PipelineError, sm.Hint)
+				}
 				if sm.Legacy != "" || sm.Pipeline != "" {
 					hs.HasRenders = true
 					if d := UnifiedDiff("legacy render", "pipeline render", []byte(sm.Legacy), []byte(sm.Pipeline)); d != "" {
@@ -293,8 +307,9 @@ td.detail{background:#fbfcfd;padding:2px 12px}
 .ok{color:#1a7f37;font-weight:600}.warn{color:#9a6700;font-weight:600}.bad{color:#cf222e;font-weight:600}
 .status{font-weight:600}
 .status-converted,.status-equivalent{color:#1a7f37}
-.status-failed,.status-differences,.status-error{color:#cf222e}
-.status-skipped,.status-known-gaps,.status-unverified,.status-not-processed,.status-phase1{color:#9a6700}
+.status-failed,.status-different,.status-error{color:#cf222e}
+.status-skipped,.status-known-gaps,.status-unverified,.status-inconclusive,.status-not-processed,.status-phase1{color:#9a6700}
+.status-intended-change{color:#1a7f37}
 details{margin:4px 0}
 summary{cursor:pointer;color:#0969da}
 pre,.code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12px}
@@ -345,10 +360,11 @@ ul.diags{margin:4px 0;padding-left:18px}
 {{end}}</table>
 </details>{{end}}
 {{if .VerifyError}}<p class="bad">Verification error: {{.VerifyError}}</p>{{end}}
-{{range .Samples}}<details class="sample" id="{{.ID}}"><summary>Sample <span class="code path">{{.Source}}</span>: <span class="status status-{{.Status}}">{{.Status}}</span></summary>
+{{if .Unverified}}<p class="warn">Unverified: {{.Unverified}}</p>{{end}}
+{{range .Samples}}<details class="sample" id="{{.ID}}"><summary>Sample <span class="code path">{{.Source}}</span>: <span class="status status-{{.Status}}">{{.Status}}</span>{{if .Ready}} (XR Ready: {{.Ready}}){{end}}</summary>
 {{if .Error}}<p class="bad">{{.Error}}</p>{{end}}
 {{if .Differences}}<table class="differences fixed"><colgroup><col style="width:25%"><col style="width:25%"><col style="width:25%"><col style="width:25%"></colgroup><thead><tr><th>Path</th><th>Legacy</th><th>Pipeline</th><th>Classification</th></tr></thead><tbody>
-{{range .Differences}}<tr><td class="code path">{{.Path}}</td><td><pre class="value">{{.Legacy}}</pre></td><td><pre class="value">{{.Pipeline}}</pre></td><td>{{if .Code}}<b>{{.Code}}</b> {{.Message}}{{else}}<span class="bad">unexplained</span> {{.Message}}{{end}}</td></tr>
+{{range .Differences}}<tr><td class="code path">{{.Path}}</td><td><pre class="value">{{.Legacy}}</pre></td><td><pre class="value">{{.Pipeline}}</pre></td><td>{{if .Code}}<b>{{.Code}}</b>{{if .Class}} <i>{{.Class}}{{if .Accepted}}, accepted{{end}}</i>{{end}} {{.Message}}{{else}}<span class="bad">unexplained</span> {{.Message}}{{end}}</td></tr>
 {{end}}</tbody></table>{{end}}
 {{if .HasRenders}}<pre class="diff render-diff">{{range .Diff}}<span class="{{.Class}}">{{.Text}}</span>{{end}}</pre>{{end}}
 </details>

@@ -103,10 +103,13 @@ func WriteMarkdown(w io.Writer, r *Result) error {
 	row("Compositions converted", s.ConvertedCompositions)
 	row("Compositions failed", s.FailedCompositions)
 	row("Verified equivalent", s.VerifiedEquivalent)
+	row("Intended changes", s.IntendedChanges)
 	row("Known gaps", s.KnownGaps)
-	row("Differences", s.Differences)
+	row("Different", s.Differences)
+	row("Verifications failing", s.Failing)
 	row("Verification errors", s.VerifyErrors)
-	row("Unverified (no examples)", s.Unverified)
+	row("Unverified", s.Unverified)
+	row("Inconclusive samples", s.InconclusiveSamples)
 	row("Findings", s.Findings)
 	if len(s.GapCodes) > 0 {
 		row("Known gaps by code", countList(s.GapCodes))
@@ -138,7 +141,7 @@ func WriteMarkdown(w io.Writer, r *Result) error {
 
 	var diffs []CompositionResult
 	for _, c := range r.Compositions {
-		if c.Verification != nil && (c.Verification.Status == VerifyDifferences || c.Verification.Status == VerifyKnownGaps || c.Verification.Status == VerifyError) {
+		if v := c.Verification; v != nil && (v.Status != VerifyEquivalent || v.Fails || hasInconclusive(v)) {
 			diffs = append(diffs, c)
 		}
 	}
@@ -149,6 +152,9 @@ func WriteMarkdown(w io.Writer, r *Result) error {
 			if c.Verification.Error != "" {
 				fmt.Fprintf(&b, "Error: %s\n\n", mdEscape(c.Verification.Error))
 			}
+			if c.Verification.Reason != "" {
+				fmt.Fprintf(&b, "Unverified: %s. Hint: %s\n\n", mdEscape(c.Verification.Reason), mdEscape(c.Verification.Hint))
+			}
 			for _, sm := range c.Verification.Samples {
 				if sm.Status == VerifyEquivalent {
 					continue
@@ -157,11 +163,22 @@ func WriteMarkdown(w io.Writer, r *Result) error {
 				if sm.Error != "" {
 					fmt.Fprintf(&b, ": %s", mdEscape(sm.Error))
 				}
+				if sm.Ready != "" {
+					fmt.Fprintf(&b, " (XR Ready: legacy %s)", mdEscape(strings.Replace(sm.Ready, " -> ", ", pipeline ", 1)))
+				}
+				if sm.Status == VerifyInconclusive {
+					fmt.Fprintf(&b, ": both sides failed, nothing was proven. Legacy: %s; pipeline: %s. Hint: %s", mdEscape(sm.LegacyError), mdEscape(sm.PipelineError), mdEscape(sm.Hint))
+				}
 				b.WriteString("\n")
 				for _, d := range sm.Differences {
 					code := d.Code
-					if code == "" {
+					switch {
+					case code == "":
 						code = "unexplained"
+					case d.Accepted != "":
+						code += ", " + d.Class + ", accepted"
+					case d.Class != "":
+						code += ", " + d.Class
 					}
 					fmt.Fprintf(&b, "  - `%s` (%s): legacy `%s`, pipeline `%s`", d.Path, code, oneLine(d.Legacy), oneLine(d.Pipeline))
 					if d.Message != "" {
@@ -217,4 +234,15 @@ func oneLine(s string) string {
 		return "(absent)"
 	}
 	return s
+}
+
+// hasInconclusive reports whether a verification has an inconclusive
+// sample.
+func hasInconclusive(v *Verification) bool {
+	for _, s := range v.Samples {
+		if s.Status == VerifyInconclusive {
+			return true
+		}
+	}
+	return false
 }

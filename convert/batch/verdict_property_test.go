@@ -5,8 +5,8 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"runtime"
+	"sort"
 	"strings"
 	"testing"
 
