@@ -49,7 +49,7 @@ func WriteSummary(w io.Writer, r *Result) error {
 		}
 		b.WriteString("\n")
 		if len(s.GapCodes) > 0 {
-			fmt.Fprintf(&b, "  known gaps by code: %s\n", countList(s.GapCodes))
+			fmt.Fprintf(&b, "  classified differences by gap code (benign ones included): %s\n", countList(s.GapCodes))
 		}
 		for _, c := range r.Compositions {
 			v := c.Verification

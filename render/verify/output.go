@@ -113,6 +113,7 @@ func writeText(w io.Writer, r *Report, color, verbose bool) error {
 	}
 	// Failing differences in full, then accepted gaps and intended
 	// changes, then benign ones: a line each unless verbose.
+	printed := false
 	for _, pass := range []int{0, 1, 2} {
 		for i := range r.Samples {
 			s := &r.Samples[i]
@@ -122,16 +123,21 @@ func writeText(w io.Writer, r *Report, color, verbose bool) error {
 					continue
 				}
 				if pass == 2 && !verbose {
+					if !printed {
+						fmt.Fprintln(w)
+					}
 					fmt.Fprintf(w, "%s %s: %s (%s): %s\n", p.paint(ansiCyan, "info"), s.Sample, d.Title(), loops(d), classification(d, r.Strict))
+					printed = true
 					continue
 				}
 				fmt.Fprintln(w)
 				writeDifference(w, p, *s, d, r.Strict)
+				printed = true
 			}
 		}
-		if pass == 1 {
-			fmt.Fprintln(w)
-		}
+	}
+	if printed || len(r.Unexercised) > 0 {
+		fmt.Fprintln(w)
 	}
 	switch {
 	case len(r.Unexercised) > 0 && verbose:
