@@ -807,6 +807,7 @@ func TestGitHubAction(t *testing.T) {
 		migrated bool
 		inputs   map[string]string
 		want     int
+		wantOut  string
 	}{
 		"LegacyCompositionFails": {
 			reason: "a legacy Composition not converted yet fails the check with exit 3",
@@ -827,6 +828,18 @@ func TestGitHubAction(t *testing.T) {
 			inputs: map[string]string{"path": "network/examples", "target": "v2"},
 			want:   exitOK,
 		},
+		"RequireVerified": {
+			reason:  "require-verified reaches migrate: Compositions nothing verified fail the check, and say so",
+			inputs:  map[string]string{"args": "--exclude '**/examples/'", "require-verified": "true"},
+			want:    exitDifferences,
+			wantOut: "--require-verified: 3 Compositions unverified",
+		},
+		"AcceptReachesMigrate": {
+			reason:   "accept reaches migrate: an unknown gap code is refused as bad usage",
+			migrated: true,
+			inputs:   map[string]string{"accept": "D21,D99"},
+			want:     exitInvalid,
+		},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -836,6 +849,9 @@ func TestGitHubAction(t *testing.T) {
 			status, out := r.steps(a.Runs.Steps[check:], repo, tc.inputs)
 			if status != tc.want {
 				t.Errorf("%s\naction: exit %d, want %d\n%s", tc.reason, status, tc.want, out)
+			}
+			if !strings.Contains(out, tc.wantOut) {
+				t.Errorf("%s\naction: output lacks %q:\n%s", tc.reason, tc.wantOut, out)
 			}
 			if o, _ := os.ReadFile(r.files["GITHUB_OUTPUT"]); !strings.Contains(string(o), "report=") {
 				t.Errorf("%s\nthe action set no report output", tc.reason)
