@@ -566,3 +566,36 @@ metadata:
 		})
 	}
 }
+
+// TestReadyFlipShown: when the XR's Ready condition differs between the
+// sides (a template skipped for a Required patch: legacy Ready=False
+// listing it, the pipeline Ready=True), the sample's verdict line says so,
+// the condition is a difference of its own, and the gap is breaking.
+func TestReadyFlipShown(t *testing.T) {
+	dir := "testdata/gaps/required-existing/"
+	r := verifyYAML(t, string(readFile(t, dir+"legacy.yaml")), string(readFile(t, dir+"converted.yaml")), string(readFile(t, dir+"xr.yaml")),
+		Options{Observed: objects(t, string(readFile(t, dir+"observed.yaml")))})
+	s := r.Samples[0]
+	if diff := cmp.Diff(&ReadyFlip{Legacy: "False", Pipeline: "True"}, s.Ready); diff != "" {
+		t.Errorf("Verify(...).Samples[0].Ready: -want, +got:\n%s", diff)
+	}
+	found := false
+	for _, d := range s.Differences {
+		if d.Aspect == AspectCondition && d.Path.String() == "Ready" {
+			found = true
+			if d.Gap == nil || d.Gap.Code != "D23" || d.Gap.Class != ClassBreaking {
+				t.Errorf("XR condition Ready: gap %+v, want breaking D23", d.Gap)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("Verify(...): no difference for the XR's Ready condition: %v", summary(r))
+	}
+	var b strings.Builder
+	if err := Write(&b, r, WriteOptions{Format: FormatText}); err != nil {
+		t.Fatal(err)
+	}
+	if want := "XR Ready: legacy False, pipeline True"; !strings.Contains(strings.SplitN(b.String(), "\n", 4)[2], want) {
+		t.Errorf("Write(text): the sample's verdict line lacks %q:\n%s", want, b.String())
+	}
+}
