@@ -39,6 +39,8 @@ type migrateOptions struct {
 	nameStrategy     string
 	accept           []string
 	requireVerified  bool
+	base             string
+	allowLegacy      []string
 }
 
 // migrateDeps are what tests replace: the converter and verifier, and
@@ -84,14 +86,29 @@ not accepted (--accept, or the annotation xpmigrate.io/accept-gaps on the
 Composition), fails the run. Unverified Compositions and inconclusive samples
 are listed as WARN and fail only with --require-verified, the setting for CI.
 
+A tree that is already converted has no legacy side left: --base REF reads
+the legacy Compositions from a git revision (the pull request's merge base
+in CI) and verifies each Composition that is mode Pipeline in the tree and
+was mode Resources at REF under the same name, converted by xpmigrate or by
+hand, with the examples of both trees. A Composition that was already mode
+Pipeline at REF and changed is reported (M408), not verified as a migration.
+
+With --check, any legacy Composition left in the tree fails the run: one the
+converter refused, one in a Helm template or a .tpl/.yaml.in file (reported
+with M402 and what to do). --allow-legacy exempts files on purpose.
+
 Exit codes: 0 done; 1 a file or Composition failed, or the run was
-cancelled; 2 invalid usage; 3 --check found files to change, a verification
+cancelled; 2 invalid usage (a --base that names no commit included); 3
+--check found files to change or a legacy Composition left, a verification
 failed, or with --require-verified a Composition was not proven.`,
 		Example: `  # Migrate the repository in place, verifying every conversion
   xpmigrate migrate
 
   # Show what would change, for CI: exit 3 if anything would
   xpmigrate migrate --check --diff
+
+  # In a pull request: verify the committed conversions against the base
+  xpmigrate migrate --check --base "$(git merge-base origin/main HEAD)" --require-verified
 
   # Write a converted copy and an HTML report
   xpmigrate migrate ./platform --out /tmp/platform-v2 --report report.html
@@ -128,6 +145,8 @@ failed, or with --require-verified a Composition was not proven.`,
 	f.BoolVar(&o.phase1, "phase1", false, "step one of the unnamed-template rollout: name unnamed templates and keep mode Resources")
 	f.BoolVar(&o.verify, "verify", true, "verify every conversion by rendering both forms with the examples found in the tree")
 	f.IntVar(&o.synthesize, "synthesize", 0, "also verify with this many samples generated from each XRD's schema")
+	f.StringVar(&o.base, "base", "", "git revision (the merge base in CI) to read legacy Compositions from: every Composition that is mode Pipeline here and was mode Resources there is verified against that legacy form (read from git, the work tree untouched)")
+	f.StringArrayVar(&o.allowLegacy, "allow-legacy", nil, "files whose legacy Compositions may stay (glob, gitignore syntax, relative to DIR): reported, but --check does not fail on them; repeatable")
 	f.StringSliceVar(&o.accept, "accept", nil, "breaking gap codes to accept in every verification, so they are reported but do not fail (e.g. D21,D30); repeatable")
 	f.BoolVar(&o.requireVerified, "require-verified", false, "exit 3 when a Composition is unverified or a sample inconclusive (use in CI)")
 	f.IntVar(&o.maxSamples, "max-samples", batch.DefaultMaxSamples, "verify each Composition with at most this many examples, nearest first (negative: all)")
@@ -184,7 +203,8 @@ func runMigrate(ctx context.Context, s streams, deps migrateDeps, dir string, o 
 
 	res, runErr := batch.Run(ctx, bo)
 	var ie *batch.InvalidOptionsError
-	if errors.As(runErr, &ie) {
+	var be *batch.BaseError
+	if errors.As(runErr, &ie) || errors.As(runErr, &be) {
 		return usageError{err: runErr}
 	}
 	if res == nil {
@@ -223,6 +243,8 @@ func runMigrate(ctx context.Context, s streams, deps migrateDeps, dir string, o 
 			res.Summary.Failed, res.Summary.FailedCompositions, res.Summary.VerifyErrors)}
 	case res.HasDifferences():
 		return exitCodeError{code: exitDifferences, err: errors.Errorf("%d verifications fail: %d render differently from their legacy form, the others have breaking gaps nobody accepted", res.Summary.Failing, res.Summary.Differences)}
+	case o.check && res.HasLegacyLeft():
+		return exitCodeError{code: exitDifferences, err: errors.Errorf("%d files still hold a legacy Composition (see the M402 findings); exempt one on purpose with --allow-legacy", res.Summary.LegacyLeft)}
 	case o.requireVerified && res.Unproven():
 		return exitCodeError{code: exitDifferences, err: errors.Errorf("--require-verified: %d Compositions unverified, %d samples inconclusive", res.Summary.Unverified, res.Summary.InconclusiveSamples)}
 	case o.check && res.Changed():
@@ -238,7 +260,7 @@ func (o *migrateOptions) batchOptions(dir string) (batch.Options, error) {
 		Check: o.check, Diff: o.diff, Phase1: o.phase1,
 		Target: o.target, Verify: o.verify && !o.phase1, Synthesize: o.synthesize, MaxSamples: o.maxSamples,
 		Jobs: o.jobs, PatchAndTransform: o.ptFunction, EnvironmentConfigs: o.ecFunction,
-		Accept: o.accept,
+		Accept: o.accept, Base: o.base, AllowLegacy: o.allowLegacy,
 	}
 	if err := verify.CheckGapCodes(o.accept); err != nil {
 		return bo, usageError{err: errors.Wrap(err, "--accept")}

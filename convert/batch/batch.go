@@ -73,6 +73,15 @@ type Options struct {
 
 	// Verify runs the equivalence check for every converted Composition.
 	Verify bool
+	// AllowLegacy are globs (gitignore syntax, relative to Root) of files
+	// whose legacy Compositions may stay: they are reported, but do not
+	// count as left over.
+	AllowLegacy []string
+	// Base is a git revision (the merge base in CI): every Composition
+	// that is mode Pipeline in the tree and was mode Resources at Base
+	// under the same name is verified against that legacy form, read
+	// from git's object store (the work tree is never touched).
+	Base string
 	// Accept lists breaking gap codes the user accepts: they are reported
 	// but do not fail verification (see verify.Options.Accept).
 	Accept []string
@@ -121,8 +130,12 @@ func invalid(format string, args ...any) error {
 
 // runner holds one run's state.
 type runner struct {
-	o        Options
-	ix       *index
+	o  Options
+	ix *index
+	// allowLegacy are Options.AllowLegacy compiled.
+	allowLegacy globSet
+	// base is the tree at Options.Base, nil without it.
+	base     *baseTree
 	outAbs   string
 	files    []*scanned
 	mu       sync.Mutex // guards progress
@@ -171,6 +184,9 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return nil, &InvalidOptionsError{err: errors.Wrap(err, "--exclude")}
 	}
 	r := &runner{o: o, finalFor: map[string][]byte{}, needs: map[string]bool{}}
+	if r.allowLegacy, err = compileGlobs(o.AllowLegacy); err != nil {
+		return nil, &InvalidOptionsError{err: errors.Wrap(err, "--allow-legacy")}
+	}
 	if o.Write == WriteOut {
 		if r.outAbs, err = prepareOut(o.Root, o.Out); err != nil {
 			return nil, err
@@ -207,6 +223,11 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		}
 	}
 	r.ix = buildIndex(cands)
+	if o.Base != "" {
+		if r.base, err = readBase(ctx, o.Root, o.Base); err != nil {
+			return nil, err
+		}
+	}
 	r.resolveFunctions(cands)
 	r.markDuplicates()
 
@@ -480,6 +501,16 @@ func (r *runner) result(outs []*outcome) *Result {
 		}
 		fr := oc.file
 		fr.Diagnostics = sortDiagnostics(fr.Diagnostics)
+		for _, d := range fr.Diagnostics {
+			if d.Code == "M402" {
+				if r.allowLegacy.match(fr.Path, false) {
+					s.LegacyAllowed++
+				} else {
+					s.LegacyLeft++
+				}
+				break
+			}
+		}
 		res.Files = append(res.Files, fr)
 		s.Files++
 		switch fr.Status {

@@ -32,6 +32,18 @@ func (r *runner) migrate(ctx context.Context, f *scanned) *outcome {
 	case f.dupOf != "":
 		oc.file.Status, oc.file.Reason, oc.file.Detail = FileSkipped, ReasonDuplicate, "same file as "+f.dupOf
 		return oc
+	case f.kind == entryOther && isTemplateFile(f.rel):
+		if fd := r.legacyTemplate(f); fd != nil {
+			oc.file.Status, oc.file.Reason, oc.file.Detail = FileSkipped, ReasonTemplate, "template file ("+templateExt(f.rel)+"), not YAML"
+			oc.file.Diagnostics = append(oc.file.Diagnostics, *fd)
+			if r.o.Write == WriteOut {
+				if err := copyOut(r.outAbs, f.rel, f.real, f.mode); err != nil {
+					oc.file.Status, oc.file.Reason, oc.file.Detail = FileFailed, ReasonWriteError, err.Error()
+				}
+			}
+			return oc
+		}
+		fallthrough
 	case f.kind == entryOther:
 		oc.emit = false
 		if r.o.Write == WriteOut {
@@ -98,7 +110,7 @@ func (r *runner) skipWhole(f *scanned, oc *outcome) *outcome {
 	}
 	if f.legacyHint {
 		oc.file.Diagnostics = append(oc.file.Diagnostics, Finding{Code: "M402", Severity: SeverityWarning, Document: -1, Line: f.line,
-			Message: fmt.Sprintf("file seems to hold a Composition in mode Resources but was skipped (%s): convert it by hand, or convert the rendered output and port the change back", f.detail)})
+			Message: fmt.Sprintf("file seems to hold a Composition in mode Resources but was skipped (%s): %s", f.detail, legacyFix(f.reason))})
 	}
 	if r.o.Write == WriteOut && f.reason != ReasonVanished && f.reason != ReasonUnreadable {
 		if err := copyOut(r.outAbs, f.rel, f.real, f.mode); err == nil {
@@ -208,6 +220,9 @@ func (r *runner) convert(ctx context.Context, f *scanned, data []byte, oc *outco
 		}
 		if r.o.Verify && c.Status == CompositionConverted {
 			c.Verification = r.verifyDoc(ctx, f, c, before[c.Document], after[c.Document], docData[c.Document])
+		}
+		if r.base != nil && !c.Legacy && c.Status != CompositionFailed {
+			extra = append(extra, r.verifyBase(ctx, f, c, before[c.Document])...)
 		}
 	}
 	oc.comps = comps
@@ -477,6 +492,86 @@ func hasError(ds []Diagnostic) bool {
 	return false
 }
 
+// verifyBase verifies a Composition that is mode: Pipeline in the work
+// tree against its legacy form at the base revision (converted in this
+// change, by xpmigrate or by hand), with the samples of both trees. A
+// Composition that was already mode: Pipeline at the base is reported as
+// changed, not verified as a migration.
+func (r *runner) verifyBase(ctx context.Context, f *scanned, c *CompositionResult, doc string) []Finding {
+	b := r.base
+	if lc, ok := b.legacyFor(f.rel, c.Name); ok {
+		legacy, err := b.document(lc)
+		if err != nil {
+			c.Verification = &Verification{Status: VerifyError, Error: err.Error()}
+			return nil
+		}
+		converted := []byte(doc)
+		if c.Item >= 0 {
+			if converted, err = listItem(doc, c.Item); err != nil {
+				c.Verification = &Verification{Status: VerifyError, Error: err.Error()}
+				return nil
+			}
+		}
+		c.Base = b.where(lc)
+		if !r.o.Verify {
+			return nil
+		}
+		req := VerifyRequest{File: f.rel, Name: c.Name, Legacy: legacy, Converted: converted, Synthesize: r.o.Synthesize, Target: r.o.Target, Accept: r.o.Accept}
+		seen := map[string]bool{}
+		if ci := r.ix.byPosition[sourceName(f.rel, c.Document, c.Item)]; ci != nil {
+			xrd := r.ix.xrdFor(f.rel, ci.typeRef)
+			if xrd != nil {
+				req.XRD = xrd.obj
+			}
+			for _, s := range r.ix.samplesFor(ci, xrd, r.o.MaxSamples) {
+				seen[s.source] = true
+				req.Samples = append(req.Samples, Sample{Source: s.source, Object: s.obj})
+			}
+			req.Extra = r.ix.envConfigsFor(f.rel)
+		}
+		// The base tree's samples that the work tree no longer has: a
+		// change that deletes its examples is still checked against them.
+		bxrd := b.ix.xrdFor(lc.file, lc.typeRef)
+		if req.XRD == nil && bxrd != nil {
+			req.XRD = bxrd.obj
+		}
+		for _, s := range b.ix.samplesFor(lc, bxrd, r.o.MaxSamples) {
+			if !seen[s.source] {
+				req.Samples = append(req.Samples, Sample{Source: b.ref + ":" + s.source, Object: s.obj})
+			}
+		}
+		if len(req.Extra) == 0 {
+			req.Extra = b.ix.envConfigsFor(lc.file)
+		}
+		if len(req.Samples) == 0 && req.Synthesize == 0 {
+			c.Verification = &Verification{Status: VerifyUnverified,
+				Reason: "no samples: no XR or claim of its type was found in the tree or at " + b.ref,
+				Hint:   "add an example XR or claim beside the Composition, or generate samples from the XRD with --synthesize N"}
+			return nil
+		}
+		v, err := r.o.Verifier.Verify(ctx, req)
+		switch {
+		case err != nil:
+			v = &Verification{Status: VerifyError, Error: err.Error()}
+		case v == nil:
+			v = &Verification{}
+		}
+		deriveStatus(v)
+		c.Verification = v
+		return nil
+	}
+	pc, ok := b.pipelineAt(f.rel, c.Name)
+	if !ok {
+		return nil
+	}
+	old, err := b.document(pc)
+	if err != nil || string(old) == doc || c.Item >= 0 {
+		return nil
+	}
+	return []Finding{{Code: "M408", Severity: SeverityInfo, Document: c.Document, Line: c.Line, Composition: c.Name,
+		Message: fmt.Sprintf("changed since %s, not a migration: the Composition was already mode Pipeline at %s, so it is not verified against a legacy form", b.ref, b.where(pc))}}
+}
+
 // verifyDoc runs the equivalence check for one converted Composition,
 // given its document before and after.
 func (r *runner) verifyDoc(ctx context.Context, f *scanned, c *CompositionResult, before, after string, conv DocumentStatus) *Verification {
@@ -544,4 +639,58 @@ func listItem(doc string, i int) ([]byte, error) {
 		return nil, errors.Errorf("the List has no item %d", i)
 	}
 	return render.MarshalYAML(items[i])
+}
+
+// templateExts are the names of template files that may hold a
+// Composition once rendered; migrate reads them only to find legacy
+// Compositions it cannot convert.
+var templateExts = []string{".yaml.in", ".yml.in", ".yaml.tpl", ".yml.tpl", ".yaml.tmpl", ".yml.tmpl", ".yaml.gotmpl", ".yaml.j2", ".tpl", ".tmpl", ".gotmpl"}
+
+func isTemplateFile(rel string) bool { return templateExt(rel) != "" }
+
+func templateExt(rel string) string {
+	l := strings.ToLower(rel)
+	for _, e := range templateExts {
+		if strings.HasSuffix(l, e) {
+			return e
+		}
+	}
+	return ""
+}
+
+// legacyTemplate returns the leftover finding for a template file that
+// seems to hold a legacy Composition, or nil. Only regular files are read.
+func (r *runner) legacyTemplate(f *scanned) *Finding {
+	fi, err := os.Stat(f.real)
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() > maxTemplateSize {
+		return nil
+	}
+	data, err := os.ReadFile(f.real)
+	if err != nil || !looksLegacy(data) {
+		return nil
+	}
+	return &Finding{Code: "M402", Severity: SeverityWarning, Document: -1, Line: firstMatchLine(data),
+		Message: "template file seems to hold a Composition in mode Resources: " + legacyFix(ReasonTemplate)}
+}
+
+// maxTemplateSize bounds what is read of a template file.
+const maxTemplateSize = 16 << 20
+
+// legacyFix says what to do about a legacy Composition migrate could not
+// convert, by why it was skipped.
+func legacyFix(reason string) string {
+	switch reason {
+	case ReasonTemplate, ReasonYtt:
+		return "inside a template: render it and convert the output, or convert the template by hand"
+	}
+	return "convert it by hand, or convert the rendered output and port the change back"
+}
+
+// firstMatchLine is the line of the first `kind: Composition`, or 0.
+func firstMatchLine(data []byte) int {
+	loc := kindComp.FindIndex(data)
+	if loc == nil {
+		return 0
+	}
+	return bytes.Count(data[:loc[0]], []byte("\n")) + 1
 }

@@ -100,6 +100,10 @@ type CompositionResult struct {
 	Diagnostics []Diagnostic `json:"diagnostics,omitempty"`
 	// Verification is the equivalence check, nil when none ran.
 	Verification *Verification `json:"verification,omitempty"`
+	// Base names the legacy form at the base revision a mode: Pipeline
+	// Composition was verified against ("REF:file#doc"), with
+	// Options.Base.
+	Base string `json:"base,omitempty"`
 	// Before and After are the document's text before and after the
 	// conversion, kept only with Options.KeepSources.
 	Before string `json:"-"`
@@ -291,6 +295,9 @@ func rank(s VerifyStatus) int {
 //	M407 info     two or more Function manifests or Configuration
 //	              dependencies name a function differently; the
 //	              converter's default name was used
+//	M408 info     with Options.Base: a Composition that was already mode
+//	              Pipeline at the base changed; it is not verified as a
+//	              migration
 type Finding = Diagnostic
 
 // Summary counts what a run did.
@@ -321,6 +328,11 @@ type Summary struct {
 	Failing int `json:"failing"`
 	// InconclusiveSamples counts samples where both sides failed.
 	InconclusiveSamples int `json:"inconclusiveSamples"`
+	// LegacyLeft counts the files that still hold a legacy Composition
+	// after the run (refused, skipped, or in a template), except those
+	// Options.AllowLegacy exempts; LegacyAllowed those it exempts.
+	LegacyLeft    int `json:"legacyLeft"`
+	LegacyAllowed int `json:"legacyAllowed,omitempty"`
 	// GapCodes counts classified differences by code, over all samples.
 	GapCodes map[string]int `json:"gapCodes,omitempty"`
 
@@ -366,6 +378,10 @@ func (r *Result) Failed() bool {
 // HasDifferences reports whether any verification fails: an unexplained
 // difference, or a breaking gap nobody accepted.
 func (r *Result) HasDifferences() bool { return r.Summary.Failing > 0 }
+
+// HasLegacyLeft reports whether a legacy Composition is left in the tree
+// that nobody allowed (what --check fails on).
+func (r *Result) HasLegacyLeft() bool { return r.Summary.LegacyLeft > 0 }
 
 // Unproven reports whether any verification proved nothing: an unverified
 // Composition or an inconclusive sample (what --require-verified fails on).

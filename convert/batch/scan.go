@@ -107,6 +107,13 @@ func (s *scanned) classify(data []byte) {
 		s.reason, s.detail = ReasonUnparseable, err.Error()
 		return
 	}
+	if templated(data) {
+		// Template actions that happen to parse as YAML (a flow mapping
+		// for `{{ .Values.name }}`) but that kubectl cannot read.
+		s.reason, s.detail = ReasonTemplate, "Helm/Go-template syntax that kubectl cannot read"
+		s.legacyHint = looksLegacy(data)
+		return
+	}
 	s.docs = docs
 	for i := range docs {
 		d := &docs[i]
@@ -118,6 +125,23 @@ func (s *scanned) classify(data []byte) {
 			d.ptStep = ptStepOf(d.obj)
 		}
 	}
+}
+
+// templated reports whether a Composition document of data holds template
+// actions ({{ … }}) outside strings, which kubectl cannot read.
+func templated(data []byte) bool {
+	if !bytes.Contains(data, []byte("{{")) || !kindComp.Match(data) {
+		return false
+	}
+	for _, d := range render.SplitDocuments(data) {
+		if !bytes.Contains(d.Raw, []byte("{{")) || !kindComp.Match(d.Raw) {
+			continue
+		}
+		if _, err := yaml.YAMLToJSON(d.Raw); err != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // ptStepOf returns the index the patch-and-transform step of a legacy
