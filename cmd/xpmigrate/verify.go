@@ -192,11 +192,6 @@ func loadVerifyInput(o *verifyOptions) (*verifyInput, error) {
 			return nil, err
 		}
 	}
-	if o.extra != "" {
-		if in.extra, err = loadAll(o.extra, "extra resources"); err != nil {
-			return nil, err
-		}
-	}
 	if o.xrd != "" {
 		if in.xrd, err = loadOne(o.xrd, "XRD"); err != nil {
 			return nil, err
@@ -215,6 +210,7 @@ func loadVerifyInput(o *verifyOptions) (*verifyInput, error) {
 	}
 	in.xrd = ex.XRD
 
+	var extraBesideSamples []render.Document
 	if o.xr != "" {
 		docs, err := render.LoadPath(o.xr)
 		if err != nil {
@@ -226,7 +222,7 @@ func loadVerifyInput(o *verifyOptions) (*verifyInput, error) {
 			if !kinds[k] {
 				// Secrets and other objects next to the samples belong to
 				// the cluster.
-				in.extra = append(in.extra, d.Object)
+				extraBesideSamples = append(extraBesideSamples, d)
 				continue
 			}
 			in.samples = append(in.samples, verify.Sample{
@@ -241,6 +237,9 @@ func loadVerifyInput(o *verifyOptions) (*verifyInput, error) {
 		}
 	} else {
 		in.samples = ex.Samples
+	}
+	if in.extra, err = loadExtra(o.extra, extraBesideSamples); err != nil {
+		return nil, err
 	}
 	if o.synthesize > 0 {
 		syn, err := verify.Synthesize(in.xrd, in.legacy, o.synthesize)

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 
 	"github.com/pkg/errors"
@@ -104,6 +105,11 @@ func Render(ctx context.Context, req Request, o Options) (*Result, error) {
 	// the objects as stored.
 	xr := jsonobj.PruneNulls(req.XR)
 	req.Observed = pruneAll(req.Observed)
+	extra, err := distinctEnvironmentConfigs(req.Extra, nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Extra = extra
 	if req.XRD != nil && isClaim(xr, req.XRD) {
 		var err error
 		if xr, err = XRFromClaim(xr, req.XRD); err != nil {
@@ -362,27 +368,98 @@ func checkCompatible(xr, comp map[string]any) error {
 }
 
 func environmentConfigs(extra []map[string]any) (*environment.Set, error) {
-	var cfgs []environment.Config
-	for _, o := range extra {
-		av, _ := o["apiVersion"].(string)
-		if k, _ := o["kind"].(string); k != "EnvironmentConfig" || !environment.IsConfigAPIVersion(av) {
-			continue
-		}
-		b, err := json.Marshal(o)
-		if err != nil {
-			return nil, errors.Wrap(err, "cannot encode EnvironmentConfig")
-		}
-		c, err := environment.Load(b)
-		if err != nil {
-			return nil, render.InvalidInput(errors.Wrapf(err, "invalid EnvironmentConfig %q", name(o)))
-		}
-		cfgs = append(cfgs, c...)
+	cfgs, _, err := loadEnvironmentConfigs(extra, nil)
+	if err != nil {
+		return nil, err
 	}
 	s, err := environment.NewSet(cfgs...)
 	if err != nil {
 		return nil, render.InvalidInput(err)
 	}
 	return s, nil
+}
+
+// loadEnvironmentConfigs reads the EnvironmentConfigs among the extra
+// objects, each with its source (sources[i] names extra[i]; nil names
+// them by position), and the position in extra of each.
+func loadEnvironmentConfigs(extra []map[string]any, sources []string) ([]environment.Config, []int, error) {
+	var cfgs []environment.Config
+	var at []int
+	for i, o := range extra {
+		av, _ := o["apiVersion"].(string)
+		if k, _ := o["kind"].(string); k != "EnvironmentConfig" || !environment.IsConfigAPIVersion(av) {
+			continue
+		}
+		b, err := json.Marshal(o)
+		if err != nil {
+			return nil, nil, errors.Wrap(err, "cannot encode EnvironmentConfig")
+		}
+		c, err := environment.Load(b)
+		if err != nil {
+			return nil, nil, render.InvalidInput(errors.Wrapf(err, "invalid EnvironmentConfig %q", name(o)))
+		}
+		src := fmt.Sprintf("extra resource %d (%s)", i+1, av)
+		if sources != nil {
+			src = sources[i]
+		}
+		for j := range c {
+			c[j].Source = src
+			at = append(at, i)
+		}
+		cfgs = append(cfgs, c...)
+	}
+	return cfgs, at, nil
+}
+
+// distinctEnvironmentConfigs returns extra without the copies of an
+// EnvironmentConfig given at several API versions (the first is kept), as
+// an API server holds one object: without this, function-environment-
+// configs would see two objects where the cluster has one. A name given
+// twice with different content is invalid input naming both (sources[i]
+// names extra[i]; nil names them by position).
+func distinctEnvironmentConfigs(extra []map[string]any, sources []string) ([]map[string]any, error) {
+	cfgs, at, err := loadEnvironmentConfigs(extra, sources)
+	if err != nil || len(cfgs) < 2 {
+		return extra, err
+	}
+	keep, err := environment.Distinct(cfgs)
+	if err != nil {
+		return nil, render.InvalidInput(err)
+	}
+	if len(keep) == len(cfgs) {
+		return extra, nil
+	}
+	kept := make(map[int]bool, len(keep))
+	for _, k := range keep {
+		kept[at[k]] = true
+	}
+	drop := make(map[int]bool, len(cfgs)-len(keep))
+	for _, i := range at {
+		if !kept[i] {
+			drop[i] = true
+		}
+	}
+	out := make([]map[string]any, 0, len(extra)-len(drop))
+	for i, o := range extra {
+		if !drop[i] {
+			out = append(out, o)
+		}
+	}
+	return out, nil
+}
+
+// DistinctExtra returns the objects of docs (the extra resources of a
+// render, verify or migrate run, read from files) without the copies of
+// an EnvironmentConfig given at several API versions: the first copy is
+// kept. Two EnvironmentConfigs of one name whose content differs are
+// invalid input naming both files and documents.
+func DistinctExtra(docs []render.Document) ([]map[string]any, error) {
+	objs := render.Objects(docs)
+	sources := make([]string, len(docs))
+	for i, d := range docs {
+		sources[i] = fmt.Sprintf("%s document %d", d.Source, d.Index+1)
+	}
+	return distinctEnvironmentConfigs(objs, sources)
 }
 
 // connectionSecrets indexes the Secrets among the extra resources by
