@@ -51,6 +51,11 @@ type Request struct {
 	// ObservedConnectionDetails are the observed composed resources'
 	// connection details by composition resource name (toolkit-only).
 	ObservedConnectionDetails map[string]map[string][]byte
+
+	// Stored says XR is already as the API server stored it (its nulls
+	// pruned by PruneXR, as the caller knows the schema): Render reads it
+	// as given.
+	Stored bool
 }
 
 // Options tune a render.
@@ -102,8 +107,12 @@ func Render(ctx context.Context, req Request, o Options) (*Result, error) {
 	// What Crossplane reads was stored by the API server, which drops nulls
 	// from fields its schema does not declare nullable (XRD schemas rarely
 	// do): an XR applied with `size: null` has no size. Both engines read
-	// the objects as stored.
-	xr := jsonobj.PruneNulls(req.XR)
+	// the objects as stored: by the XRD's schema when there is one (see
+	// PruneXR), else with every null dropped.
+	xr := req.XR
+	if !req.Stored {
+		xr, _ = PruneXR(req.XR, req.XRD)
+	}
 	req.Observed = pruneAll(req.Observed)
 	extra, err := distinctEnvironmentConfigs(req.Extra, nil)
 	if err != nil {

@@ -42,6 +42,10 @@ type Report struct {
 	// Unexercised lists the legacy patches no sample made fire.
 	Unexercised []PatchRef `json:"unexercised,omitempty"`
 
+	// Assumptions state what Verify assumed where its inputs did not tell,
+	// one line each (such as how null XR fields were read without an XRD).
+	Assumptions []string `json:"assumptions,omitempty"`
+
 	// Counts of differences over all samples.
 	Unexplained int `json:"unexplained"`
 	Gaps        int `json:"gaps"`

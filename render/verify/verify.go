@@ -3,6 +3,8 @@ package verify
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -180,6 +182,9 @@ func Verify(ctx context.Context, legacy, converted Document, samples []Sample, o
 	}
 	cov := newCoverage(v.legacyModel)
 	for _, s := range samples {
+		if a := nullAssumption(s.XR, o.XRD); a != "" && !slices.Contains(rep.Assumptions, a) {
+			rep.Assumptions = append(rep.Assumptions, a)
+		}
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
@@ -406,6 +411,7 @@ func (v *verifier) sample(ctx context.Context, s Sample, cov *coverage) (*Sample
 	}
 	req := engine.Request{
 		XR:                        xr,
+		Stored:                    true,
 		Observed:                  v.o.Observed,
 		Extra:                     v.o.Extra,
 		ObservedConnectionDetails: v.o.ObservedConnectionDetails,
@@ -503,7 +509,9 @@ func (v *verifier) prepareXR(in map[string]any) (map[string]any, error) {
 	if in == nil {
 		return nil, errors.New("no object")
 	}
-	xr := deepCopyMap(in)
+	// The engines read the XR as the API server stored it: nulls pruned
+	// by the XRD's schema (see nullAssumption when there is none).
+	xr, _ := engine.PruneXR(in, v.o.XRD)
 	if v.o.XRD != nil && isClaim(xr, v.o.XRD) {
 		var err error
 		if xr, err = engine.XRFromClaim(xr, v.o.XRD); err != nil {
@@ -535,6 +543,43 @@ func (v *verifier) prepareXR(in map[string]any) (map[string]any, error) {
 		}
 	}
 	return xr, nil
+}
+
+// nullAssumption states how a sample's null fields are read when no XRD
+// schema says which of them are nullable, or "" when the sample has none
+// or the schema says.
+func nullAssumption(xr, xrd map[string]any) string {
+	if !hasNull(xr) {
+		return ""
+	}
+	if _, schema := engine.PruneXR(xr, xrd); schema {
+		return ""
+	}
+	if xrd == nil {
+		return "no XRD given: null XR fields treated as absent (as an API server prunes them when the schema is not nullable)"
+	}
+	return fmt.Sprintf("XRD %q has no schema for %s: null XR fields treated as absent (as an API server prunes them when the schema is not nullable)", stringAt(xrd, "metadata", "name"), stringAt(xr, "apiVersion"))
+}
+
+// hasNull reports whether v holds a null anywhere.
+func hasNull(v any) bool {
+	switch t := v.(type) {
+	case nil:
+		return true
+	case map[string]any:
+		for _, e := range t {
+			if hasNull(e) {
+				return true
+			}
+		}
+	case []any:
+		for _, e := range t {
+			if hasNull(e) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func isClaim(o, xrd map[string]any) bool {
