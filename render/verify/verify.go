@@ -168,6 +168,7 @@ func Verify(ctx context.Context, legacy, converted Document, samples []Sample, o
 		v.names = anonymousNames(lc.obj, v.pipeline)
 	}
 	v.legacyModel = legacyModel(lc.obj, v.names)
+	v.shown = shownConnectionDetails(v.legacyModel, v.pipeline)
 	v.builtins, v.ecVersion = builtins(o.Target, o.EnvironmentFunction)
 	if v.builtins == nil {
 		return nil, render.InvalidInputf("unknown function-environment-configs release %q: want v0.6 or v0.7", o.EnvironmentFunction)
@@ -294,6 +295,7 @@ type verifier struct {
 	legacyModel       *model
 	pipeline          *model
 	names             func(int) string
+	shown             map[string]bool
 	builtins          engine.BuiltinSet
 	ecVersion         string
 }
