@@ -14,6 +14,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
+	"github.com/xpmigrate/xpmigrate/internal/samples"
 	"github.com/xpmigrate/xpmigrate/render"
 	"github.com/xpmigrate/xpmigrate/render/verify"
 )
@@ -134,6 +135,9 @@ func runVerify(ctx context.Context, s streams, o *verifyOptions) error {
 	if err != nil {
 		return inputExit(err)
 	}
+	for _, sk := range in.skipped {
+		fmt.Fprintf(s.ErrOut, "skipped %s: %s\n", sk.Path, sk.Reason)
+	}
 	if in.converted.Data == nil && o.convert == nil {
 		return usageError{err: errors.New("--converted is required until the converter is built in")}
 	}
@@ -171,6 +175,8 @@ type verifyInput struct {
 	samples           []verify.Sample
 	observed, extra   []map[string]any
 	xrd               map[string]any
+	// skipped are the documents of a sample's kind that are not samples.
+	skipped []verify.SkippedSample
 }
 
 func loadVerifyInput(o *verifyOptions) (*verifyInput, error) {
@@ -225,6 +231,10 @@ func loadVerifyInput(o *verifyOptions) (*verifyInput, error) {
 				extraBesideSamples = append(extraBesideSamples, d)
 				continue
 			}
+			if reason := samples.NotASample(d.Object); reason != "" {
+				in.skipped = append(in.skipped, verify.SkippedSample{Path: fmt.Sprintf("%s#%d", d.Source, d.Index+1), Reason: reason})
+				continue
+			}
 			in.samples = append(in.samples, verify.Sample{
 				Name:   fmt.Sprintf("%s#%d", d.Source, d.Index+1),
 				Source: d.Source,
@@ -236,7 +246,7 @@ func loadVerifyInput(o *verifyOptions) (*verifyInput, error) {
 			return nil, render.InvalidInputf("no XR or claim of the composition's kind in %q", o.xr)
 		}
 	} else {
-		in.samples = ex.Samples
+		in.samples, in.skipped = ex.Samples, ex.Skipped
 	}
 	if in.extra, err = loadExtra(o.extra, extraBesideSamples); err != nil {
 		return nil, err
