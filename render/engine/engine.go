@@ -530,10 +530,16 @@ func withResourceRefs(xr map[string]any, c *native.Composition, observed []map[s
 	if refs, _ := jsonobj.Value(xr, "spec", "resourceRefs").([]any); len(refs) > 0 {
 		return xr
 	}
+	// A namespaced object's reference keeps its namespace, as Crossplane
+	// v1.20.11 writes it.
 	ref := func(o map[string]any) map[string]any {
 		av, _ := o["apiVersion"].(string)
 		k, _ := o["kind"].(string)
-		return map[string]any{"apiVersion": av, "kind": k, "name": nameOf(o)}
+		r := map[string]any{"apiVersion": av, "kind": k, "name": nameOf(o)}
+		if ns, _ := nestedString(o, "metadata", "namespace"); ns != "" {
+			r["namespace"] = ns
+		}
+		return r
 	}
 	var refs []any
 	templates := c.Templates()
