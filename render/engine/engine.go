@@ -427,6 +427,9 @@ func loadEnvironmentConfigs(extra []map[string]any, sources []string) ([]environ
 // twice with different content is invalid input naming both (sources[i]
 // names extra[i]; nil names them by position).
 func distinctEnvironmentConfigs(extra []map[string]any, sources []string) ([]map[string]any, error) {
+	if !repeatsEnvironmentConfigName(extra) {
+		return extra, nil
+	}
 	cfgs, at, err := loadEnvironmentConfigs(extra, sources)
 	if err != nil || len(cfgs) < 2 {
 		return extra, err
@@ -455,6 +458,24 @@ func distinctEnvironmentConfigs(extra []map[string]any, sources []string) ([]map
 		}
 	}
 	return out, nil
+}
+
+// repeatsEnvironmentConfigName reports whether two EnvironmentConfigs
+// among extra share a name: without that there is nothing to reconcile.
+func repeatsEnvironmentConfigName(extra []map[string]any) bool {
+	seen := map[string]bool{}
+	for _, o := range extra {
+		av, _ := o["apiVersion"].(string)
+		if k, _ := o["kind"].(string); k != "EnvironmentConfig" || !environment.IsConfigAPIVersion(av) {
+			continue
+		}
+		n := name(o)
+		if seen[n] {
+			return true
+		}
+		seen[n] = true
+	}
+	return false
 }
 
 // DistinctExtra returns the objects of docs (the extra resources of a
