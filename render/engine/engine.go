@@ -45,7 +45,8 @@ type Request struct {
 	// Credentials are Secrets for steps' credentials.
 	Credentials []map[string]any
 
-	// XRD is the CompositeResourceDefinition; with it XR may be a claim.
+	// XRD is the CompositeResourceDefinition; with it XR may be a claim,
+	// and its schema decides which null fields of XR survive (PruneXR).
 	XRD map[string]any
 
 	// ObservedConnectionDetails are the observed composed resources'

@@ -79,7 +79,9 @@ type Options struct {
 	Extra []map[string]any
 
 	// XRD is the CompositeResourceDefinition; with it samples may be
-	// claims.
+	// claims, and its schema decides which null fields of a sample both
+	// engines see (engine.PruneXR). Without it every null is dropped, and
+	// the Report says so when a sample has one.
 	XRD map[string]any
 
 	// ObservedConnectionDetails are observed composed resources'
