@@ -4,7 +4,9 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
+	"reflect"
 	"sort"
 	"strings"
 
@@ -53,6 +55,52 @@ type Config struct {
 
 	// Data is nil when the object has no data (or data: null).
 	Data map[string]json.RawMessage
+
+	// Source optionally says where the config was read from (a file and
+	// document), for messages. Neither engine reads it.
+	Source string
+}
+
+// sameObject reports whether c and o are copies of one object: the same
+// name, labels, annotations and data (compared as JSON values), whatever
+// API version each was read at.
+func (c Config) sameObject(o Config) bool {
+	if c.Name != o.Name || !equalStrings(c.Labels, o.Labels) || !equalStrings(c.Annotations, o.Annotations) {
+		return false
+	}
+	if (c.Data == nil) != (o.Data == nil) || len(c.Data) != len(o.Data) {
+		return false
+	}
+	a, errA := decodePlain(c.Data)
+	b, errB := decodePlain(o.Data)
+	if errA != nil || errB != nil {
+		return false
+	}
+	return reflect.DeepEqual(a, b)
+}
+
+// equalStrings compares two string maps, nil and empty alike.
+func equalStrings(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if w, ok := b[k]; !ok || w != v {
+			return false
+		}
+	}
+	return true
+}
+
+// origin names where a config came from: its Source, else its apiVersion.
+func (c Config) origin() string {
+	if c.Source != "" {
+		return c.Source
+	}
+	if c.APIVersion != "" {
+		return c.APIVersion
+	}
+	return "(unknown source)"
 }
 
 // IsConfigAPIVersion reports whether apiVersion is one EnvironmentConfig is
@@ -273,24 +321,65 @@ type Set struct {
 	sorted []*Config
 }
 
-// NewSet returns a Set of the supplied configs. Names must be unique: an
-// EnvironmentConfig is cluster-scoped, and its v1alpha1 and v1beta1 forms
-// are the same object.
+// NewSet returns a Set of the supplied configs. An EnvironmentConfig is
+// cluster-scoped, and its v1alpha1 and v1beta1 forms are the same object,
+// so copies of one object are one config (see Distinct): the first is
+// kept. Two configs of one name that differ are a ConflictError.
 func NewSet(configs ...Config) (*Set, error) {
-	s := &Set{byName: make(map[string]*Config, len(configs)), sorted: make([]*Config, 0, len(configs))}
-	for i := range configs {
-		c := configs[i]
+	for i, c := range configs {
 		if c.Name == "" {
 			return nil, errors.Errorf("EnvironmentConfig at index %d has no name", i)
 		}
-		if _, ok := s.byName[c.Name]; ok {
-			return nil, errors.Errorf("duplicate EnvironmentConfig %q", c.Name)
-		}
+	}
+	keep, err := Distinct(configs)
+	if err != nil {
+		return nil, err
+	}
+	s := &Set{byName: make(map[string]*Config, len(keep)), sorted: make([]*Config, 0, len(keep))}
+	for _, i := range keep {
+		c := configs[i]
 		s.byName[c.Name] = &c
 		s.sorted = append(s.sorted, &c)
 	}
 	sort.Slice(s.sorted, func(i, j int) bool { return s.sorted[i].Name < s.sorted[j].Name })
 	return s, nil
+}
+
+// Distinct returns, in order, the positions of the configs that are not a
+// copy of an earlier one. Copies of one object carry the same name,
+// labels, annotations and data (data compared as JSON values), whatever
+// API version each was read at: `kubectl get` of each version an API
+// server serves prints such copies. Two configs of one name that differ
+// otherwise are a *ConflictError naming both.
+func Distinct(configs []Config) ([]int, error) {
+	first := make(map[string]int, len(configs))
+	keep := make([]int, 0, len(configs))
+	for i, c := range configs {
+		j, ok := first[c.Name]
+		if !ok {
+			first[c.Name] = i
+			keep = append(keep, i)
+			continue
+		}
+		if !configs[j].sameObject(c) {
+			return nil, &ConflictError{Name: c.Name, First: configs[j].origin(), Second: c.origin()}
+		}
+	}
+	return keep, nil
+}
+
+// A ConflictError is two EnvironmentConfigs of one name whose content
+// differs: they cannot both be the cluster's object.
+type ConflictError struct {
+	// Name is the EnvironmentConfig's name.
+	Name string
+	// First and Second say where each copy came from (its Source, else
+	// its apiVersion).
+	First, Second string
+}
+
+func (e *ConflictError) Error() string {
+	return fmt.Sprintf("EnvironmentConfig %q is given twice with different content: %s and %s (the same object served at several API versions must carry the same labels, annotations and data)", e.Name, e.First, e.Second)
 }
 
 // Get returns the config of the supplied name.

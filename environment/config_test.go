@@ -108,15 +108,58 @@ items:
 }
 
 func TestNewSet(t *testing.T) {
+	data := func(kv ...string) map[string]json.RawMessage {
+		out := map[string]json.RawMessage{}
+		for i := 0; i+1 < len(kv); i += 2 {
+			out[kv[i]] = json.RawMessage(kv[i+1])
+		}
+		return out
+	}
 	cases := map[string]struct {
 		reason  string
 		configs []Config
 		want    string
+		names   []string
+		kept    []string
 	}{
-		"Duplicate": {
-			reason:  "The v1alpha1 and v1beta1 forms of one name are the same object.",
-			configs: []Config{{APIVersion: APIVersionV1Alpha1, Name: "a"}, {APIVersion: APIVersionV1Beta1, Name: "a"}},
-			want:    `duplicate EnvironmentConfig "a"`,
+		"SameObjectInBothVersions": {
+			reason: "The v1alpha1 and v1beta1 copies of one object, as the API server serves it, are one config; the first is kept.",
+			configs: []Config{
+				{APIVersion: APIVersionV1Alpha1, Name: "a", Labels: map[string]string{"l": "1"}, Data: data("n", "1", "o", `{"x": [1, "y"]}`)},
+				{APIVersion: APIVersionV1Beta1, Name: "a", Labels: map[string]string{"l": "1"}, Data: data("o", `{"x":[1,"y"]}`, "n", "1.0")},
+			},
+			names: []string{"a"},
+			kept:  []string{APIVersionV1Alpha1},
+		},
+		"SameObjectTwice": {
+			reason:  "The same object given twice at one version is one config.",
+			configs: []Config{{APIVersion: APIVersionV1Beta1, Name: "a"}, {APIVersion: APIVersionV1Beta1, Name: "b"}, {APIVersion: APIVersionV1Beta1, Name: "a"}},
+			names:   []string{"a", "b"},
+			kept:    []string{APIVersionV1Beta1, APIVersionV1Beta1},
+		},
+		"ConflictingData": {
+			reason: "Two objects of one name with different data are a real conflict, named by their sources.",
+			configs: []Config{
+				{APIVersion: APIVersionV1Alpha1, Name: "a", Data: data("n", "1"), Source: "envs/a.yaml document 1"},
+				{APIVersion: APIVersionV1Beta1, Name: "a", Data: data("n", "2"), Source: "envs/b.yaml document 3"},
+			},
+			want: `EnvironmentConfig "a" is given twice with different content: envs/a.yaml document 1 and envs/b.yaml document 3 (the same object served at several API versions must carry the same labels, annotations and data)`,
+		},
+		"ConflictingLabels": {
+			reason: "Different labels are a conflict too; without sources the apiVersions name the copies.",
+			configs: []Config{
+				{APIVersion: APIVersionV1Alpha1, Name: "a", Labels: map[string]string{"l": "1"}},
+				{APIVersion: APIVersionV1Beta1, Name: "a", Labels: map[string]string{"l": "2"}},
+			},
+			want: `EnvironmentConfig "a" is given twice with different content: apiextensions.crossplane.io/v1alpha1 and apiextensions.crossplane.io/v1beta1 (the same object served at several API versions must carry the same labels, annotations and data)`,
+		},
+		"DataAgainstNoData": {
+			reason: "An object without data is not the same as one with data.",
+			configs: []Config{
+				{APIVersion: APIVersionV1Alpha1, Name: "a"},
+				{APIVersion: APIVersionV1Beta1, Name: "a", Data: data("n", "1")},
+			},
+			want: `EnvironmentConfig "a" is given twice with different content: apiextensions.crossplane.io/v1alpha1 and apiextensions.crossplane.io/v1beta1 (the same object served at several API versions must carry the same labels, annotations and data)`,
 		},
 		"NoName": {
 			reason:  "Every config needs a name.",
@@ -126,13 +169,29 @@ func TestNewSet(t *testing.T) {
 		"OK": {
 			reason:  "Distinct names make a set.",
 			configs: []Config{{Name: "b"}, {Name: "a"}},
+			names:   []string{"a", "b"},
+			kept:    []string{"", ""},
 		},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			_, err := NewSet(tc.configs...)
+			s, err := NewSet(tc.configs...)
 			if diff := cmp.Diff(tc.want, errText(err)); diff != "" {
 				t.Errorf("\n%s\nNewSet(...): -want error, +got error:\n%s", tc.reason, diff)
+			}
+			if err != nil {
+				return
+			}
+			var names, kept []string
+			for _, c := range s.List(nil) {
+				names = append(names, c.Name)
+				kept = append(kept, c.APIVersion)
+			}
+			if diff := cmp.Diff(tc.names, names); diff != "" {
+				t.Errorf("\n%s\nNewSet(...).List(nil) names: -want, +got:\n%s", tc.reason, diff)
+			}
+			if diff := cmp.Diff(tc.kept, kept); diff != "" {
+				t.Errorf("\n%s\nNewSet(...).List(nil) apiVersions: -want, +got:\n%s", tc.reason, diff)
 			}
 		})
 	}

@@ -171,7 +171,7 @@ func loadRenderRequest(o *renderOptions) (engine.Request, error) {
 		}
 	}
 	if o.extra != "" {
-		if req.Extra, err = loadAll(o.extra, "extra resources"); err != nil {
+		if req.Extra, err = loadExtra(o.extra, nil); err != nil {
 			return req, err
 		}
 	}
@@ -222,6 +222,24 @@ func loadAll(path, what string) ([]map[string]any, error) {
 		return nil, errors.Wrapf(err, "cannot load %s from %q", what, path)
 	}
 	return render.Objects(docs), nil
+}
+
+// loadExtra reads the extra resources at path and appends them to more
+// (extra objects read elsewhere): one copy of an EnvironmentConfig given
+// in several API versions, and a conflict naming both files.
+func loadExtra(path string, more []render.Document) ([]map[string]any, error) {
+	var docs []render.Document
+	if path != "" {
+		var err error
+		if docs, err = render.LoadPath(path); err != nil {
+			return nil, errors.Wrapf(err, "cannot load extra resources from %q", path)
+		}
+	}
+	objs, err := engine.DistinctExtra(append(docs, more...))
+	if err != nil {
+		return nil, errors.Wrap(err, "cannot load extra resources")
+	}
+	return objs, nil
 }
 
 // inputExit marks err as invalid input (exit 2).

@@ -14,6 +14,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
+	"github.com/xpmigrate/xpmigrate/internal/samples"
 	"github.com/xpmigrate/xpmigrate/render"
 	"github.com/xpmigrate/xpmigrate/render/verify"
 )
@@ -158,6 +159,9 @@ func runVerify(ctx context.Context, s streams, o *verifyOptions) error {
 	if err != nil {
 		return inputExit(err)
 	}
+	for _, sk := range in.skipped {
+		fmt.Fprintf(s.ErrOut, "skipped %s: %s\n", sk.Path, sk.Reason)
+	}
 	if in.converted.Data == nil && o.convert == nil {
 		return usageError{err: errors.New("--converted is required until the converter is built in")}
 	}
@@ -196,6 +200,8 @@ type verifyInput struct {
 	samples           []verify.Sample
 	observed, extra   []map[string]any
 	xrd               map[string]any
+	// skipped are the documents of a sample's kind that are not samples.
+	skipped []verify.SkippedSample
 }
 
 func loadVerifyInput(o *verifyOptions) (*verifyInput, error) {
@@ -217,11 +223,6 @@ func loadVerifyInput(o *verifyOptions) (*verifyInput, error) {
 			return nil, err
 		}
 	}
-	if o.extra != "" {
-		if in.extra, err = loadAll(o.extra, "extra resources"); err != nil {
-			return nil, err
-		}
-	}
 	if o.xrd != "" {
 		if in.xrd, err = loadOne(o.xrd, "XRD"); err != nil {
 			return nil, err
@@ -240,6 +241,7 @@ func loadVerifyInput(o *verifyOptions) (*verifyInput, error) {
 	}
 	in.xrd = ex.XRD
 
+	var extraBesideSamples []render.Document
 	if o.xr != "" {
 		docs, err := render.LoadPath(o.xr)
 		if err != nil {
@@ -251,7 +253,11 @@ func loadVerifyInput(o *verifyOptions) (*verifyInput, error) {
 			if !kinds[k] {
 				// Secrets and other objects next to the samples belong to
 				// the cluster.
-				in.extra = append(in.extra, d.Object)
+				extraBesideSamples = append(extraBesideSamples, d)
+				continue
+			}
+			if reason := samples.NotASample(d.Object); reason != "" {
+				in.skipped = append(in.skipped, verify.SkippedSample{Path: fmt.Sprintf("%s#%d", d.Source, d.Index+1), Reason: reason})
 				continue
 			}
 			in.samples = append(in.samples, verify.Sample{
@@ -265,7 +271,10 @@ func loadVerifyInput(o *verifyOptions) (*verifyInput, error) {
 			return nil, render.InvalidInputf("no XR or claim of the composition's kind in %q", o.xr)
 		}
 	} else {
-		in.samples = ex.Samples
+		in.samples, in.skipped = ex.Samples, ex.Skipped
+	}
+	if in.extra, err = loadExtra(o.extra, extraBesideSamples); err != nil {
+		return nil, err
 	}
 	if o.synthesize > 0 {
 		syn, err := verify.Synthesize(in.xrd, in.legacy, o.synthesize)

@@ -199,6 +199,16 @@ func TestMigrateTxtar(t *testing.T) {
 				}
 			},
 		},
+		"TestFixturesAreNotSamples": {
+			reason:  "kuttl and chainsaw fixtures and objects without a name are not samples: the Composition is verified with its example only.",
+			archive: "fixtures.txtar",
+			check: func(t *testing.T, _ string, _ *Result, h *hooks) {
+				want := []string{"buckets: examples/xr.yaml#0"}
+				if diff := cmp.Diff(want, h.verifier.sortedCalls()); diff != "" {
+					t.Errorf("Verify calls: -want, +got:\n%s", diff)
+				}
+			},
+		},
 		"Skipped": {
 			reason:  "Helm templates that are not YAML, ytt files and unparseable files are reported and never touched; valid YAML with {{ in a block scalar is read.",
 			archive: "skipped.txtar",

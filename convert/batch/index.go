@@ -5,6 +5,8 @@ import (
 	"path"
 	"sort"
 	"strings"
+
+	"github.com/xpmigrate/xpmigrate/internal/samples"
 )
 
 // An index is what the scan learned about the whole tree.
@@ -76,6 +78,7 @@ func buildIndex(files []*scanned) *index {
 	ix := &index{byType: map[string][]*compInfo{}, patchFiles: map[string]bool{}, kustomize: map[string][]Finding{},
 		samplesByType: map[string][]*sampleInfo{}, samplesByGroup: map[string][]*sampleInfo{}, byPosition: map[string]*compInfo{}}
 	var others []*sampleInfo
+	fixtures := samples.NewFilter(nil)
 	for _, f := range files {
 		if f.reason != "" {
 			continue
@@ -87,6 +90,7 @@ func buildIndex(files []*scanned) *index {
 			if d.obj == nil {
 				continue
 			}
+			fixtures.Observe(f.rel, d.obj)
 			switch {
 			case isComposition(d.apiVersion, d.kind):
 				c := &compInfo{file: f.rel, doc: d.index, item: d.item, name: d.name, legacy: isLegacy(d.obj)}
@@ -128,9 +132,11 @@ func buildIndex(files []*scanned) *index {
 	ix.kustomizeScan(files)
 
 	// A document is a sample when its type is a Composition's type, or an
-	// XRD's composite or claim type. Kustomize patches are fragments.
+	// XRD's composite or claim type. Kustomize patches are fragments, and
+	// test-framework fixtures and unnamed objects are not samples either
+	// (the rules verify's examples follow).
 	for _, s := range others {
-		if ix.patchFiles[s.file] {
+		if ix.patchFiles[s.file] || fixtures.Reason(s.file, s.obj) != "" {
 			continue
 		}
 		av, _ := s.obj["apiVersion"].(string)

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 
 	"github.com/pkg/errors"
@@ -44,12 +45,18 @@ type Request struct {
 	// Credentials are Secrets for steps' credentials.
 	Credentials []map[string]any
 
-	// XRD is the CompositeResourceDefinition; with it XR may be a claim.
+	// XRD is the CompositeResourceDefinition; with it XR may be a claim,
+	// and its schema decides which null fields of XR survive (PruneXR).
 	XRD map[string]any
 
 	// ObservedConnectionDetails are the observed composed resources'
 	// connection details by composition resource name (toolkit-only).
 	ObservedConnectionDetails map[string]map[string][]byte
+
+	// Stored says XR is already as the API server stored it (its nulls
+	// pruned by PruneXR, as the caller knows the schema): Render reads it
+	// as given.
+	Stored bool
 }
 
 // Options tune a render.
@@ -101,9 +108,18 @@ func Render(ctx context.Context, req Request, o Options) (*Result, error) {
 	// What Crossplane reads was stored by the API server, which drops nulls
 	// from fields its schema does not declare nullable (XRD schemas rarely
 	// do): an XR applied with `size: null` has no size. Both engines read
-	// the objects as stored.
-	xr := jsonobj.PruneNulls(req.XR)
+	// the objects as stored: by the XRD's schema when there is one (see
+	// PruneXR), else with every null dropped.
+	xr := req.XR
+	if !req.Stored {
+		xr, _ = PruneXR(req.XR, req.XRD)
+	}
 	req.Observed = pruneAll(req.Observed)
+	extra, err := distinctEnvironmentConfigs(req.Extra, nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Extra = extra
 	if req.XRD != nil && isClaim(xr, req.XRD) {
 		var err error
 		if xr, err = XRFromClaim(xr, req.XRD); err != nil {
@@ -362,27 +378,119 @@ func checkCompatible(xr, comp map[string]any) error {
 }
 
 func environmentConfigs(extra []map[string]any) (*environment.Set, error) {
-	var cfgs []environment.Config
-	for _, o := range extra {
-		av, _ := o["apiVersion"].(string)
-		if k, _ := o["kind"].(string); k != "EnvironmentConfig" || !environment.IsConfigAPIVersion(av) {
-			continue
-		}
-		b, err := json.Marshal(o)
-		if err != nil {
-			return nil, errors.Wrap(err, "cannot encode EnvironmentConfig")
-		}
-		c, err := environment.Load(b)
-		if err != nil {
-			return nil, render.InvalidInput(errors.Wrapf(err, "invalid EnvironmentConfig %q", name(o)))
-		}
-		cfgs = append(cfgs, c...)
+	cfgs, _, err := loadEnvironmentConfigs(extra, nil)
+	if err != nil {
+		return nil, err
 	}
 	s, err := environment.NewSet(cfgs...)
 	if err != nil {
 		return nil, render.InvalidInput(err)
 	}
 	return s, nil
+}
+
+// loadEnvironmentConfigs reads the EnvironmentConfigs among the extra
+// objects, each with its source (sources[i] names extra[i]; nil names
+// them by position), and the position in extra of each.
+func loadEnvironmentConfigs(extra []map[string]any, sources []string) ([]environment.Config, []int, error) {
+	var cfgs []environment.Config
+	var at []int
+	for i, o := range extra {
+		av, _ := o["apiVersion"].(string)
+		if k, _ := o["kind"].(string); k != "EnvironmentConfig" || !environment.IsConfigAPIVersion(av) {
+			continue
+		}
+		b, err := json.Marshal(o)
+		if err != nil {
+			return nil, nil, errors.Wrap(err, "cannot encode EnvironmentConfig")
+		}
+		c, err := environment.Load(b)
+		if err != nil {
+			return nil, nil, render.InvalidInput(errors.Wrapf(err, "invalid EnvironmentConfig %q", name(o)))
+		}
+		src := fmt.Sprintf("extra resource %d (%s)", i+1, av)
+		if sources != nil {
+			src = sources[i]
+		}
+		for j := range c {
+			c[j].Source = src
+			at = append(at, i)
+		}
+		cfgs = append(cfgs, c...)
+	}
+	return cfgs, at, nil
+}
+
+// distinctEnvironmentConfigs returns extra without the copies of an
+// EnvironmentConfig given at several API versions (the first is kept), as
+// an API server holds one object: without this, function-environment-
+// configs would see two objects where the cluster has one. A name given
+// twice with different content is invalid input naming both (sources[i]
+// names extra[i]; nil names them by position).
+func distinctEnvironmentConfigs(extra []map[string]any, sources []string) ([]map[string]any, error) {
+	if !repeatsEnvironmentConfigName(extra) {
+		return extra, nil
+	}
+	cfgs, at, err := loadEnvironmentConfigs(extra, sources)
+	if err != nil || len(cfgs) < 2 {
+		return extra, err
+	}
+	keep, err := environment.Distinct(cfgs)
+	if err != nil {
+		return nil, render.InvalidInput(err)
+	}
+	if len(keep) == len(cfgs) {
+		return extra, nil
+	}
+	kept := make(map[int]bool, len(keep))
+	for _, k := range keep {
+		kept[at[k]] = true
+	}
+	drop := make(map[int]bool, len(cfgs)-len(keep))
+	for _, i := range at {
+		if !kept[i] {
+			drop[i] = true
+		}
+	}
+	out := make([]map[string]any, 0, len(extra)-len(drop))
+	for i, o := range extra {
+		if !drop[i] {
+			out = append(out, o)
+		}
+	}
+	return out, nil
+}
+
+// repeatsEnvironmentConfigName reports whether two EnvironmentConfigs
+// among extra share a name: without that there is nothing to reconcile.
+func repeatsEnvironmentConfigName(extra []map[string]any) bool {
+	seen := map[string]bool{}
+	for _, o := range extra {
+		av, _ := o["apiVersion"].(string)
+		if k, _ := o["kind"].(string); k != "EnvironmentConfig" || !environment.IsConfigAPIVersion(av) {
+			continue
+		}
+		n := name(o)
+		if seen[n] {
+			return true
+		}
+		seen[n] = true
+	}
+	return false
+}
+
+// DistinctExtra returns the objects of docs (the extra resources of a
+// render, verify or migrate run, read from files) without the copies of
+// an EnvironmentConfig given at several API versions: the first copy is
+// kept. Two EnvironmentConfigs of one name whose content differs are
+// invalid input naming both files and documents.
+func DistinctExtra(docs []render.Document) ([]map[string]any, error) {
+	objs := render.Objects(docs)
+	sources := make([]string, len(docs))
+	for i, d := range docs {
+		sources[i] = fmt.Sprintf("%s document %d", d.Source, d.Index+1)
+	}
+	return distinctEnvironmentConfigs(objs, sources)
 }
 
 // connectionSecrets indexes the Secrets among the extra resources by
@@ -444,10 +552,16 @@ func withResourceRefs(xr map[string]any, c *native.Composition, observed []map[s
 	if refs, _ := jsonobj.Value(xr, "spec", "resourceRefs").([]any); len(refs) > 0 {
 		return xr
 	}
+	// A namespaced object's reference keeps its namespace, as Crossplane
+	// v1.20.11 writes it.
 	ref := func(o map[string]any) map[string]any {
 		av, _ := o["apiVersion"].(string)
 		k, _ := o["kind"].(string)
-		return map[string]any{"apiVersion": av, "kind": k, "name": nameOf(o)}
+		r := map[string]any{"apiVersion": av, "kind": k, "name": nameOf(o)}
+		if ns, _ := nestedString(o, "metadata", "namespace"); ns != "" {
+			r["namespace"] = ns
+		}
+		return r
 	}
 	var refs []any
 	templates := c.Templates()

@@ -102,7 +102,9 @@ func (c *composer) compose() (map[string][]byte, error) {
 	}
 
 	// Persist the references before applying anything, so generated names
-	// survive (spec §9.6). The XRD schema keeps no namespace.
+	// survive (spec §9.6). A namespaced object's reference keeps its
+	// namespace: Crossplane v1.20.11 writes it, measured on the real engine
+	// (the spec's Q-6 said the XRD schema pruned it).
 	list := make([]any, 0, len(c.composed))
 	for _, cs := range c.composed {
 		list = append(list, cs.ref.object())
@@ -170,7 +172,8 @@ func plainStrings(list []any) bool {
 	return true
 }
 
-// object is the reference as spec.resourceRefs keeps it.
+// object is the reference as spec.resourceRefs keeps it: apiVersion, kind,
+// name and, for a namespaced object, namespace.
 func (r reference) object() map[string]any {
 	o := map[string]any{}
 	if r.APIVersion != "" {
@@ -178,6 +181,9 @@ func (r reference) object() map[string]any {
 	}
 	if r.Kind != "" {
 		o["kind"] = r.Kind
+	}
+	if r.Namespace != "" {
+		o["namespace"] = r.Namespace
 	}
 	if r.Name != "" {
 		o["name"] = r.Name
@@ -227,7 +233,7 @@ func (c *composer) render(i int, t native.Template, patches []pt.Patch, base map
 	}
 
 	// The reference is recorded even if the template did not render.
-	cs.ref = reference{APIVersion: u.GetAPIVersion(), Kind: u.GetKind(), Name: u.GetName()}
+	cs.ref = reference{APIVersion: u.GetAPIVersion(), Kind: u.GetKind(), Namespace: u.GetNamespace(), Name: u.GetName()}
 	return cs, nil
 }
 

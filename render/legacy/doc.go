@@ -30,8 +30,8 @@
 // desired object without status; a patched object is the observed object
 // with the desired object (without status) merged onto it by RFC 7386, and
 // keeps its observed status. No server defaults, no admission, no schema
-// pruning except that of spec.resourceRefs (whose namespace the XRD schema
-// drops).
+// pruning. A namespaced composed resource's spec.resourceRefs entry keeps
+// its namespace, as Crossplane v1.20.11 writes it.
 //
 // A minimal use:
 //

@@ -288,7 +288,7 @@ resources:
 			},
 		},
 		"FL008PatchedNamespace": {
-			reason: "A patched namespace is kept on the object but pruned from the reference.",
+			reason: "A patched namespace is kept on the object and in its reference, as Crossplane v1.20.11 writes it.",
 			xr: `
 apiVersion: ex.org/v1
 kind: XR
@@ -307,7 +307,7 @@ resources:
 					cond("Ready", "False", "Creating", "Unready resources: resource 1"),
 				},
 				Composed: []render.ComposedResource{created(0, "", cd(owned("xr1-bcdfg", "", map[string]any{"namespace": "team-a"}), nil))},
-				Refs:     []any{ref("ex.org/v1", "CD", "xr1-bcdfg")},
+				Refs:     []any{nsRef("ex.org/v1", "CD", "team-a", "xr1-bcdfg")},
 			},
 		},
 		"FL008PatchedNamespaceAnonymousNextReconcile": {
@@ -335,7 +335,7 @@ resources:
 				Composed: []render.ComposedResource{patched(0, "",
 					cd(owned("xr1-bcdfg", "", map[string]any{"namespace": "team-a"}), nil),
 					withStatus(cd(owned("xr1-bcdfg", "", map[string]any{"namespace": "team-a"}), nil), map[string]any{"seen": true}))},
-				Refs: []any{ref("ex.org/v1", "CD", "xr1-bcdfg")},
+				Refs: []any{nsRef("ex.org/v1", "CD", "team-a", "xr1-bcdfg")},
 			},
 		},
 		"FL011MergePatchKeepsFields": {

@@ -153,6 +153,11 @@ func ref(apiVersion, kind, name string) any {
 	return reference{APIVersion: apiVersion, Kind: kind, Name: name}.object()
 }
 
+// nsRef is the spec.resourceRefs entry of a namespaced object.
+func nsRef(apiVersion, kind, namespace, name string) any {
+	return map[string]any{"apiVersion": apiVersion, "kind": kind, "namespace": namespace, "name": name}
+}
+
 // errText returns the error's text, or "".
 func errText(err error) string {
 	if err == nil {

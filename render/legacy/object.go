@@ -30,8 +30,9 @@ func (k objectKey) unnamespaced() objectKey {
 }
 
 // matches reports whether an object with key o is the one k looks up. A
-// lookup without a namespace matches an object in any namespace: the
-// references an XR keeps have no namespace.
+// lookup without a namespace (a cluster-scoped object's reference, or one
+// that was written without its namespace) matches an object in any
+// namespace.
 func (k objectKey) matches(o objectKey) bool {
 	return k.group == o.group && k.kind == o.kind && k.name == o.name &&
 		(k.namespace == "" || k.namespace == o.namespace)

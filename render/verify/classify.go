@@ -132,7 +132,7 @@ func (c *ruleContext) pipeSide() Side   { return c.pipe[c.loop-1] }
 func (c *ruleContext) compareLoops() []Difference {
 	var out []Difference
 	idx := map[string]int{}
-	opts := CompareOptions{ResourceName: c.v.names}
+	opts := CompareOptions{ResourceName: c.v.names, ShownConnectionDetails: c.v.shown}
 	c.byLoop = make([][]Difference, c.final())
 	for k := 1; k <= c.final(); k++ {
 		ds := Compare(c.legacy[k-1], c.pipe[k-1], opts)

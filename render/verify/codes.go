@@ -133,6 +133,7 @@ var GapCodes = []GapCode{
 		Why: "normalised: an empty claim label and an absent one compare equal"},
 	{Code: "D49", Title: "environment patches that write the XR's status: lost natively, persisted by the pipeline", Class: ClassBenign, Detected: true,
 		Classes: "benign: the pipeline keeps a status field that native Crossplane computed and then discarded (crossplane/crossplane#4393); nothing could read it from the cluster before"},
+	{Code: "D50", Title: "a null XR field the schema marks nullable: legacy's merge patch deletes it, the pipeline keeps it", Class: ClassBreaking, Detected: true},
 }
 
 // gapCode returns the catalogue entry of code.

@@ -76,7 +76,8 @@ type Difference struct {
 	Path Path `json:"path,omitempty"`
 
 	// Legacy and Pipeline are the two sides' values; nil when absent.
-	// Connection detail values are redacted to their length and a hash.
+	// Connection detail values that come from a Secret (or whose origin
+	// Compare is not told) are redacted to their length and a hash.
 	Legacy   *Value `json:"legacy,omitempty"`
 	Pipeline *Value `json:"pipeline,omitempty"`
 
@@ -148,6 +149,12 @@ type CompareOptions struct {
 	// index i as the converted Composition names it. Nil means
 	// DefaultResourceName (`resource-<i>`, conversion spec §6.2).
 	ResourceName func(i int) string
+
+	// ShownConnectionDetails are the XR connection details whose values a
+	// difference may show: those read from a field or a constant, never
+	// from a Secret. The values of every other connection detail are
+	// redacted to their length and a hash.
+	ShownConnectionDetails map[string]bool
 }
 
 // DefaultResourceName is the name the converter gives an anonymous
@@ -262,12 +269,18 @@ func Compare(legacy, pipeline Side, o CompareOptions) []Difference {
 			continue
 		}
 		d := Difference{Aspect: AspectConnection, Path: Path{{Field: k}}}
+		show := func(b []byte) *Value {
+			if o.ShownConnectionDetails[k] {
+				return present(string(b))
+			}
+			return present(redact(b))
+		}
 		var rl, rp *Value
 		if lok {
-			d.Legacy, rl = present(redact(lv)), present(string(lv))
+			d.Legacy, rl = show(lv), present(string(lv))
 		}
 		if pok {
-			d.Pipeline, rp = present(redact(pv)), present(string(pv))
+			d.Pipeline, rp = show(pv), present(string(pv))
 		}
 		out = append(out, d)
 		out[len(out)-1].rawLegacy, out[len(out)-1].rawPipeline = rl, rp
@@ -275,8 +288,8 @@ func Compare(legacy, pipeline Side, o CompareOptions) []Difference {
 	return out
 }
 
-// redact shows a connection detail value by length and hash only: they
-// are secrets, and reports end up in CI logs.
+// redact shows a connection detail value by length and hash only: it came
+// from a Secret, and reports end up in CI logs.
 func redact(b []byte) string {
 	sum := sha256.Sum256(b)
 	return fmt.Sprintf("(%d bytes, sha256:%s)", len(b), hex.EncodeToString(sum[:])[:12])
@@ -401,10 +414,73 @@ func newView(s Side, names func(int) string, repl replacer, objName map[string]s
 		}
 	}
 	v.xr = xr
+	// Connection details compare with generated names as placeholders, as
+	// every other value does.
 	for k, b := range out.ConnectionDetails {
+		if r := repl.replace(string(b)); r != string(b) {
+			b = []byte(r)
+		}
 		v.conn[k] = b
 	}
 	return v
+}
+
+// shownConnectionDetails returns the XR connection details whose values
+// reports may show: those that every definition in the given Compositions
+// reads from a field (FromFieldPath) or a constant (FromValue). A
+// connection detail that any definition reads from the composed resource's
+// connection Secret (FromConnectionSecretKey) stays redacted, as does one
+// that neither Composition defines.
+func shownConnectionDetails(models ...*model) map[string]bool {
+	shown := map[string]bool{}
+	secret := map[string]bool{}
+	for _, m := range models {
+		if m == nil {
+			continue
+		}
+		for _, t := range m.Templates {
+			for _, cd := range t.ConnectionDetails {
+				name, fromSecret := connectionDetailOrigin(cd)
+				if name == "" {
+					continue
+				}
+				if fromSecret {
+					secret[name] = true
+					continue
+				}
+				shown[name] = true
+			}
+		}
+	}
+	for k := range secret {
+		delete(shown, k)
+	}
+	return shown
+}
+
+// connectionDetailOrigin returns a connection detail's name (defaulted to
+// its secret key when it reads one) and whether its value comes from a
+// Secret. A detail without a type is typed by the field it sets, as the
+// legacy engine infers it; one whose origin cannot be told counts as a
+// Secret.
+func connectionDetailOrigin(cd map[string]any) (string, bool) {
+	name, _ := cd["name"].(string)
+	key, _ := cd["fromConnectionSecretKey"].(string)
+	typ, _ := cd["type"].(string)
+	if typ == "" {
+		switch {
+		case key != "":
+			typ = "FromConnectionSecretKey"
+		case cd["fromFieldPath"] != nil:
+			typ = "FromFieldPath"
+		case cd["value"] != nil:
+			typ = "FromValue"
+		}
+	}
+	if name == "" {
+		name = key
+	}
+	return name, typ != "FromFieldPath" && typ != "FromValue"
 }
 
 // generatedNames records an outcome's composed resources' object names

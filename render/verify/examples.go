@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/xpmigrate/xpmigrate/internal/samples"
 	"github.com/xpmigrate/xpmigrate/render"
 )
 
@@ -15,9 +16,25 @@ type Examples struct {
 	// Samples are the XRs and claims of the Composition's kinds.
 	Samples []Sample
 
+	// Skipped are the documents of those kinds that are not samples
+	// (test-framework fixtures, objects without a name), and why, in file
+	// order.
+	Skipped []SkippedSample
+
 	// XRD is the CompositeResourceDefinition of the Composition's XR
 	// kind, when one was found.
 	XRD map[string]any
+}
+
+// A SkippedSample is a file, or one document of a file, of a sample's kind
+// that is not a sample.
+type SkippedSample struct {
+	// Path names the file as sample names do, with "#<document>" when
+	// only that document is skipped.
+	Path string
+
+	// Reason says why it is not a sample.
+	Reason string
 }
 
 // FindExamples looks beside a Composition for examples of its composite
@@ -27,7 +44,9 @@ type Examples struct {
 // documents whose kind is the Composition's XR kind (and apiVersion its
 // compositeTypeRef.apiVersion), or the claim kind of the XRD, which it also
 // looks for: the given xrd, else a CompositeResourceDefinition for the XR
-// kind in the same places.
+// kind in the same places. Documents of those kinds that are not samples
+// (test-framework fixtures, objects without a name: see internal/samples)
+// are listed in Skipped instead.
 //
 // dir is the slash-separated directory of the Composition in fsys. Sample
 // names are paths relative to dir with the document number
@@ -60,6 +79,10 @@ func FindExamples(fsys fs.FS, dir string, legacy Document, xrd map[string]any) (
 			docs = append(docs, doc{file: f, d: d})
 		}
 	}
+	filter := samples.NewFilter(func(f string) string { return relPath(dir, f) })
+	for _, d := range docs {
+		filter.Observe(d.file, d.d.Object)
+	}
 	out := &Examples{XRD: xrd}
 	if out.XRD == nil {
 		for _, d := range docs {
@@ -80,6 +103,18 @@ func FindExamples(fsys fs.FS, dir string, legacy Document, xrd map[string]any) (
 			continue
 		}
 		rel := relPath(dir, d.file)
+		if reason := filter.Reason(d.file, d.d.Object); reason != "" {
+			// A fixture file is reported once; an unnamed object by its
+			// document.
+			skip := SkippedSample{Path: rel, Reason: reason}
+			if reason == samples.NotASample(d.d.Object) {
+				skip.Path = rel + "#" + strconv.Itoa(d.d.Index+1)
+			}
+			if n := len(out.Skipped); n == 0 || out.Skipped[n-1] != skip {
+				out.Skipped = append(out.Skipped, skip)
+			}
+			continue
+		}
 		out.Samples = append(out.Samples, Sample{
 			Name:   rel + "#" + strconv.Itoa(d.d.Index+1),
 			Source: rel,

@@ -22,6 +22,7 @@ var rules = []rule{
 	ruleEnvironmentRefs,
 	ruleResolvePinned,
 	ruleEnvironmentStatusLost,
+	ruleNullableNull,
 	ruleSelectorNoLabels,
 	ruleDefaultDataAlone,
 	ruleToEnvironment,
@@ -369,6 +370,39 @@ var ruleEnvironmentStatusLost = rule{
 		for _, p := range c.v.legacyModel.EnvPatches {
 			if p.writesXR() && overlaps(cachedPath(p.To), d.Path) {
 				return fmt.Sprintf("environment %s writes %s; native Crossplane lost the write when the XR update replaced the in-memory XR", p, d.Path), true
+			}
+		}
+		return "", false
+	},
+}
+
+// D50: a null in an XR field the schema marks nullable. Native Crossplane
+// saves the XR with a JSON merge patch of the whole object, in which a null
+// deletes the field (RFC 7386); the pipeline's server-side apply keeps it.
+// From the next reconcile on, legacy's patches read nothing where the
+// pipeline's read null.
+var ruleNullableNull = rule{
+	code:  "D50",
+	title: "a null XR field (nullable in the schema) is deleted by legacy's merge patch and kept by the pipeline",
+	fix: "Do not rely on null: give the field a value or leave it out of the XR (and make the patch " +
+		"Optional), or drop nullable: true from the XRD schema so the API server prunes it on both sides.",
+	match: func(c *ruleContext, d *Difference) (string, bool) {
+		switch d.Aspect {
+		case AspectXR:
+			if d.rawLegacy != nil || d.rawPipeline == nil || d.rawPipeline.V != nil {
+				return "", false
+			}
+			if v, err := valueAtPath(c.xr, d.Path); err != nil || v != nil {
+				return "", false
+			}
+			return fmt.Sprintf("the XR's %s is null; legacy's merge patch deleted it, the pipeline keeps it", d.Path), true
+		case AspectResource:
+			for _, p := range c.resourceWriters(d, patch.readsXR) {
+				for _, src := range p.sources() {
+					if v, err := valueAtPath(c.xr, cachedPath(src)); err == nil && v == nil {
+						return fmt.Sprintf("%s of resource %q reads %s, which is null in the XR: legacy deleted it after the first reconcile, the pipeline keeps reading null", p, d.Resource, src), true
+					}
+				}
 			}
 		}
 		return "", false

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -79,7 +80,9 @@ type Options struct {
 	Extra []map[string]any
 
 	// XRD is the CompositeResourceDefinition; with it samples may be
-	// claims.
+	// claims, and its schema decides which null fields of a sample both
+	// engines see (engine.PruneXR). Without it every null is dropped, and
+	// the Report says so when a sample has one.
 	XRD map[string]any
 
 	// ObservedConnectionDetails are observed composed resources'
@@ -171,6 +174,7 @@ func Verify(ctx context.Context, legacy, converted Document, samples []Sample, o
 		v.names = anonymousNames(lc.obj, v.pipeline)
 	}
 	v.legacyModel = legacyModel(lc.obj, v.names)
+	v.shown = shownConnectionDetails(v.legacyModel, v.pipeline)
 	v.builtins, v.ecVersion = builtins(o.Target, o.EnvironmentFunction)
 	if v.builtins == nil {
 		return nil, render.InvalidInputf("unknown function-environment-configs release %q: want v0.6 or v0.7", o.EnvironmentFunction)
@@ -188,6 +192,9 @@ func Verify(ctx context.Context, legacy, converted Document, samples []Sample, o
 	}
 	cov := newCoverage(v.legacyModel)
 	for _, s := range samples {
+		if a := nullAssumption(s.XR, o.XRD); a != "" && !slices.Contains(rep.Assumptions, a) {
+			rep.Assumptions = append(rep.Assumptions, a)
+		}
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
@@ -304,6 +311,7 @@ type verifier struct {
 	legacyModel       *model
 	pipeline          *model
 	names             func(int) string
+	shown             map[string]bool
 	builtins          engine.BuiltinSet
 	ecVersion         string
 }
@@ -421,6 +429,7 @@ func (v *verifier) sample(ctx context.Context, s Sample, cov *coverage) (*Sample
 	}
 	req := engine.Request{
 		XR:                        xr,
+		Stored:                    true,
 		Observed:                  v.o.Observed,
 		Extra:                     v.o.Extra,
 		ObservedConnectionDetails: v.o.ObservedConnectionDetails,
@@ -522,7 +531,9 @@ func (v *verifier) prepareXR(in map[string]any) (map[string]any, error) {
 	if in == nil {
 		return nil, errors.New("no object")
 	}
-	xr := deepCopyMap(in)
+	// The engines read the XR as the API server stored it: nulls pruned
+	// by the XRD's schema (see nullAssumption when there is none).
+	xr, _ := engine.PruneXR(in, v.o.XRD)
 	if v.o.XRD != nil && isClaim(xr, v.o.XRD) {
 		var err error
 		if xr, err = engine.XRFromClaim(xr, v.o.XRD); err != nil {
@@ -554,6 +565,43 @@ func (v *verifier) prepareXR(in map[string]any) (map[string]any, error) {
 		}
 	}
 	return xr, nil
+}
+
+// nullAssumption states how a sample's null fields are read when no XRD
+// schema says which of them are nullable, or "" when the sample has none
+// or the schema says.
+func nullAssumption(xr, xrd map[string]any) string {
+	if !hasNull(xr) {
+		return ""
+	}
+	if _, schema := engine.PruneXR(xr, xrd); schema {
+		return ""
+	}
+	if xrd == nil {
+		return "no XRD given: null XR fields treated as absent (as an API server prunes them when the schema is not nullable)"
+	}
+	return fmt.Sprintf("XRD %q has no schema for %s: null XR fields treated as absent (as an API server prunes them when the schema is not nullable)", stringAt(xrd, "metadata", "name"), stringAt(xr, "apiVersion"))
+}
+
+// hasNull reports whether v holds a null anywhere.
+func hasNull(v any) bool {
+	switch t := v.(type) {
+	case nil:
+		return true
+	case map[string]any:
+		for _, e := range t {
+			if hasNull(e) {
+				return true
+			}
+		}
+	case []any:
+		for _, e := range t {
+			if hasNull(e) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func isClaim(o, xrd map[string]any) bool {
