@@ -77,6 +77,9 @@ var Registry = []CodeInfo{
 	{"C209", SeverityWarning, "XR write outside status"},
 	{"C210", SeverityWarning, "MatchInteger readiness cannot match under PT"},
 	{"C211", SeverityWarning, "combine fmt with integer verbs prints float64"},
+	{"C212", SeverityWarning, "integer verb on a value that may be an integer prints float64"},
+	{"C213", SeverityWarning, "environment patch writes XR status that native discarded (Q-4)"},
+	{"C214", SeverityWarning, "converted what the API server kept"},
 
 	{"C301", SeverityInfo, "CompositionRevision seen"},
 	{"C302", SeverityInfo, "server fields stripped"},
@@ -102,6 +105,7 @@ var Registry = []CodeInfo{
 	{"C322", SeverityInfo, "connection details (v2 style)"},
 	{"C323", SeverityInfo, "int64 convert inserted before integer format (K1)"},
 	{"C324", SeverityInfo, "EC pinned to v0.6.0 for Crossplane 1.x (K2)"},
+	{"C325", SeverityInfo, "quirk fixed on request: integer verb prints the integer"},
 }
 
 // Lookup returns the registry entry of code.
