@@ -103,9 +103,9 @@ func TestAdapters(t *testing.T) {
 		"LeadingCommentDocument": {
 			reason: "The converter numbers a leading comment as a document; its findings still land on the Composition.",
 			files: map[string]string{
-				"composition.yaml": "# Licensed under Apache-2.0.\n---\n" + strings.Replace(adapterComposition, "  resources:\n", "  functions: [{name: x}]\n  resources:\n", 1),
+				"composition.yaml": "# Licensed under Apache-2.0.\n---\n" + strings.Replace(adapterComposition, "  resources:\n", "  mode: Bogus\n  resources:\n", 1),
 			},
-			want: want{status: CompositionFailed, codes: []string{"C105"}},
+			want: want{status: CompositionFailed, codes: []string{"C103"}},
 		},
 	}
 	for name, tc := range cases {
