@@ -68,6 +68,28 @@ func TestIntegerFormatRenders(t *testing.T) {
 			opts:   Options{FixQuirks: []string{QuirkIntegerFormat}},
 			want:   want{legacy: "%!d(float64=100) GiB", pipeline: "100 GiB", codes: []Code{"C325"}},
 		},
+		"EnvironmentWritten": {
+			reason: "After a patch wrote the environment, native re-read it with int64 integers and printed 100; the pipeline prints %!d(float64=100), reported by C212.",
+			in: compositionYAML("  resources:\n  - name: r\n    base: {apiVersion: nop.crossplane.io/v1alpha1, kind: NopResource, spec: {x: 1}}\n    patches:\n" +
+				"    - {type: ToEnvironmentFieldPath, fromFieldPath: spec.x, toFieldPath: x}\n" +
+				"    - {type: FromEnvironmentFieldPath, fromFieldPath: size, toFieldPath: spec.out, transforms: [{type: string, string: {type: Format, fmt: '%d GiB'}}]}\n" + env),
+			xr:   "{}",
+			want: want{legacy: "100 GiB", pipeline: "%!d(float64=100) GiB", codes: []Code{"C212"}},
+		},
+		"XRFieldFixQuirkInteger": {
+			reason: "--fix-quirk C325 on an XR field restores native output for an integer.",
+			in:     compositionYAML(formatPatch(fromSize, "")),
+			xr:     "{size: 100}",
+			opts:   Options{FixQuirks: []string{QuirkIntegerFormat}},
+			want:   want{legacy: "100 GiB", pipeline: "100 GiB", codes: []Code{"C325"}},
+		},
+		"XRFieldFixQuirkFraction": {
+			reason: "--fix-quirk C325 on an XR field truncates a fraction native misprinted: the intended change.",
+			in:     compositionYAML(formatPatch(fromSize, "")),
+			xr:     "{size: 1.5}",
+			opts:   Options{FixQuirks: []string{QuirkIntegerFormat}},
+			want:   want{legacy: "%!d(float64=1.5) GiB", pipeline: "1 GiB", codes: []Code{"C325"}},
+		},
 		"MapOutput": {
 			reason: "A map value is float64 on both sides: faithful without a convert.",
 			in:     compositionYAML(formatPatch("type: FromCompositeFieldPath\n      fromFieldPath: spec.tier", "      - {type: map, map: {small: 100}}\n")),
