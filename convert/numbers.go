@@ -56,7 +56,8 @@ const (
 // A source says where a patch reads its value, for the findings.
 type source struct {
 	kinds valueKinds
-	what  string // "the XR's spec.size", "EnvironmentConfig data env.size"
+	what  string // "the XR's spec.size", "environment field size"
+	why   string // why it can be an int64 natively, when that is not obvious
 }
 
 // patchSource returns what the value of a single-source patch can be
@@ -69,12 +70,12 @@ func (c *composition) patchSource(p *yaml.Node, typ string, loc location) source
 		return source{kinds: kindString, what: "the combined string"}
 	case loc == locEnvironment && typ == toComposite, typ == fromEnvironment:
 		if c.envWrite {
-			return source{kinds: kindsKube | kindInt, what: "environment field " + from + " (a patch of this Composition writes to the environment, after which native Crossplane re-read every environment number as int64 when integral)"}
+			return source{kinds: kindsKube | kindInt, what: "environment field " + from, why: "a patch of this Composition writes to the environment, after which native Crossplane re-read every number of the environment as int64 when integral"}
 		}
-		return source{kinds: kindsPlain, what: "environment field " + from + " (EnvironmentConfig data: float64 natively too)"}
+		return source{kinds: kindsPlain, what: "environment field " + from}
 	case typ == fromComposite:
 		if k, ok := schemaKinds(c.xrSchema(), from); ok {
-			return source{kinds: k, what: "the XR's " + from + " (" + k.describe() + " in the XRD schema)"}
+			return source{kinds: k, what: "the XR's " + from + " (as the XRD types it)"}
 		}
 		return source{kinds: kindsKube, what: "the XR's " + from}
 	default: // ToComposite, ToEnvironment: a composed resource.

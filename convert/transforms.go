@@ -253,42 +253,40 @@ func (c *composition) integerFormat(seq *yaml.Node, i int, s *yaml.Node, path, t
 	if !ok || verb == "" || k&(kindKubeInt|kindFloat) == 0 {
 		return false // Both sides print the same.
 	}
-	letter := verb[len(verb)-1:]
 	fmtNode := yamledit.Get(s, "fmt")
+	asInt, asFloat := fmt.Sprintf(f, int64(100)), fmt.Sprintf(f, float64(100))
 	provable := k&kindKubeInt != 0 && k&^(kindKubeInt|kindInt) == 0
 	fix := slices.Contains(c.r.o.FixQuirks, QuirkIntegerFormat)
 	switch {
 	case provable && c.r.o.compensate(CompensateIntegerFormat):
 		c.insertIntConvert(seq, i, tpath, s)
-		c.infof("C323", fmtNode, path+".fmt", "inserted {type: convert, convert: {toType: int64}} before this transform: %s is always an integer (int64 natively), which reaches the function as float64, and %s would print %%!%s(float64=N) where native printed N (turn off with --no-compensate=K1)", ch.src.what, verb, letter)
+		c.infof("C323", fmtNode, path+".fmt", "inserted {type: convert, convert: {toType: int64}} before this transform: %s is always an integer, int64 natively, and reaches the function as float64: without the convert %q would print %q where native printed %q for 100 (turn off with --no-compensate=K1)", ch.src.what, f, asFloat, asInt)
 		return true
 	case fix:
 		c.insertIntConvert(seq, i, tpath, s)
 		c.intended = append(c.intended, QuirkIntegerFormat)
-		var also []string
+		was := fmt.Sprintf("native printed %q for 100 (a float64 there too)", asFloat)
+		if k&kindKubeInt != 0 {
+			was = fmt.Sprintf("native printed %q for an integer and %q for a float64 100", asInt, asFloat)
+		}
+		msg := fmt.Sprintf("quirk fixed on request: integer verb now prints the integer (intended change): inserted {type: convert, convert: {toType: int64}} before this transform, so %q prints %q when %s is 100, where %s", f, asInt, ch.src.what, was)
 		if k&kindFloat != 0 {
-			also = append(also, "a fraction is now truncated")
+			msg += "; a fraction is now truncated"
 		}
 		if k&kindString != 0 {
-			also = append(also, "a string is now parsed as an integer, and the patch fails when it is not one")
+			msg += "; a string is now parsed as an integer, and the patch fails when it is not one"
 		}
 		if k&(kindBool|kindOther) != 0 {
-			also = append(also, "a bool now prints 1 or 0, and null, an object or a list fails the patch")
-		}
-		what := "natively %" + letter + " printed %!" + letter + "(float64=N) for it"
-		if k&kindKubeInt != 0 && k&kindFloat == 0 {
-			what = "this restores native output for integers"
-		} else if k&kindKubeInt != 0 {
-			what = "natively %" + letter + " printed N for an integer and %!" + letter + "(float64=N) for a float64"
-		}
-		msg := fmt.Sprintf("quirk fixed on request: integer verb now prints the integer (intended change): inserted {type: convert, convert: {toType: int64}} before this transform, so %s prints N for %s (%s); %s", verb, ch.src.what, k.describe(), what)
-		if len(also) > 0 {
-			msg += "; " + strings.Join(also, "; ")
+			msg += "; a bool now prints 1 or 0, and null, an object or a list fails the patch"
 		}
 		c.infof("C325", fmtNode, path+".fmt", "%s", msg)
 		return true
 	case k&kindKubeInt != 0:
-		c.warnf("C212", fmtNode, path+".fmt", "format %q of the patch at %s prints %%!%s(float64=N) after conversion where native printed N when %s holds an integer: the function receives every number as float64, and the converter cannot prove the value is always an integer (it can be %s), so it inserted no convert. --fix-quirk C325 inserts a convert to int64 (prints N; truncates fractions; fails on non-numeric strings), or convert the value in the Composition", f, patchPathOf(tpath), letter, ch.src.what, k.describe())
+		why := ""
+		if ch.src.why != "" {
+			why = " (" + ch.src.why + ")"
+		}
+		c.warnf("C212", fmtNode, path+".fmt", "the patch at %s formats %s with %q: where it holds an integer%s, native printed %q (for 100) and the pipeline prints %q, because the function receives every number as float64. The converter cannot prove the value is always an integer (natively it can be %s), so it inserted no convert and every other value prints as natively. Give the XRD that types the field (--xrd), fix the quirk on purpose with --fix-quirk C325 (a convert to int64: prints the integer, truncates fractions, fails on non-numeric strings), or convert the value in the Composition", patchPathOf(tpath), ch.src.what, f, why, asInt, asFloat, k.describe())
 	}
 	// Natively the value is float64 (or not a number) too: the function
 	// prints the same %!d(float64=N), faithfully.
