@@ -286,6 +286,10 @@ func (c *composition) integerFormat(seq *yaml.Node, i int, s *yaml.Node, path, t
 		if ch.src.why != "" {
 			why = " (" + ch.src.why + ")"
 		}
+		if provable {
+			c.warnf("C212", fmtNode, path+".fmt", "the patch at %s formats %s, always an integer, with %q: native printed %q (for 100) and the pipeline prints %q, because the function receives every number as float64, and --no-compensate K1 turned off the convert to int64 that restores native output", patchPathOf(tpath), ch.src.what, f, asInt, asFloat)
+			break
+		}
 		c.warnf("C212", fmtNode, path+".fmt", "the patch at %s formats %s with %q: where it holds an integer%s, native printed %q (for 100) and the pipeline prints %q, because the function receives every number as float64. The converter cannot prove the value is always an integer (natively it can be %s), so it inserted no convert and every other value prints as natively. Give the XRD that types the field (--xrd), fix the quirk on purpose with --fix-quirk C325 (a convert to int64: prints the integer, truncates fractions, fails on non-numeric strings), or convert the value in the Composition", patchPathOf(tpath), ch.src.what, f, why, asInt, asFloat, k.describe())
 	}
 	// Natively the value is float64 (or not a number) too: the function
