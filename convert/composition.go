@@ -35,15 +35,18 @@ type composition struct {
 	lint    bool // report only lintCodes, never fail (linting a pipeline)
 	usedEC  bool // an environment-configs step was written
 
-	visited  map[*yaml.Node]bool // shared (aliased) nodes normalised once
-	errPaths []string            // paths of the errors reported
-	inferred []string            // transforms whose type was inferred
-	sets     map[string]bool     // declared patch set names
-	fallible string              // the first transform able to fail (C317)
-	fallNode *yaml.Node
-	inJSON   []byte    // the input, as kubectl reads it
-	outJSON  []byte    // the whole output document as kubectl will read it (base "" only)
-	outView  *jsonView // outJSON, indexed
+	visited        map[*yaml.Node]bool // shared (aliased) nodes normalised once
+	errPaths       []string            // paths of the errors reported
+	inferred       []string            // transforms whose type was inferred
+	sets           map[string]bool     // declared patch set names
+	fallible       string              // the first transform able to fail (C317)
+	envWrite       bool                // a patch writes to the environment
+	emptyResources bool                // converted without resources (C214)
+	intended       []string            // codes of the quirks fixed on request
+	fallNode       *yaml.Node
+	inJSON         []byte    // the input, as kubectl reads it
+	outJSON        []byte    // the whole output document as kubectl will read it (base "" only)
+	outView        *jsonView // outJSON, indexed
 }
 
 // errorf, warnf and infof report a finding about node n at path (relative
@@ -97,10 +100,6 @@ func (c *composition) convert() {
 		return
 	}
 	spec = yamledit.Resolve(spec)
-	if f := yamledit.Get(spec, "functions"); f != nil {
-		c.errorf("C105", f, "spec.functions", "the alpha spec.functions (Crossplane 1.11–1.13) has no automatic mapping: rewrite these functions as pipeline steps by hand")
-		return
-	}
 	mode := "Resources"
 	if m := yamledit.Get(spec, "mode"); m != nil && !yamledit.IsNull(m) {
 		s, ok := yamledit.Str(m)
@@ -110,6 +109,7 @@ func (c *composition) convert() {
 		}
 		mode = s
 	}
+	c.alphaFunctions(spec)
 	switch {
 	case c.r.o.Phase1 && mode == "Resources":
 		c.phase1(spec)
@@ -264,12 +264,66 @@ func (c *composition) storeConfigRef(spec *yaml.Node) {
 	c.warnf("C202", k, "spec.publishConnectionDetailsWithStoreConfigRef", "external secret stores are removed in Crossplane v2: connection details published to store config %q are no longer written", name)
 }
 
+// alphaFunctions handles the alpha spec.functions of Crossplane 1.11–1.13.
+// From 1.14 on the API server pruned the field and ran the rest of the
+// Composition as it was, so the conversion converts that rest and drops
+// the field, with C214. Phase 1 keeps the document as it is.
+func (c *composition) alphaFunctions(spec *yaml.Node) {
+	k := yamledit.Key(spec, "functions")
+	if k == nil {
+		return
+	}
+	if c.r.o.Phase1 {
+		c.warnf("C214", k, "spec.functions", "the alpha spec.functions (Crossplane 1.11–1.13) is ignored: from Crossplane 1.14 on the API server prunes it, so these functions do not run; the rest of the Composition runs without them")
+		return
+	}
+	yamledit.Delete(spec, "functions")
+	c.changed = true
+	c.warnf("C214", k, "spec.functions", "removed the alpha spec.functions (Crossplane 1.11–1.13): from Crossplane 1.14 on the API server prunes it, so these functions did not run; the rest of the Composition, which is what the cluster ran, is converted without them")
+}
+
+// noResources handles a Resources-mode Composition without resources: a
+// kustomize base whose overlays add them. Native Crossplane refuses it
+// (spec.resources: Required value), and function-patch-and-transform
+// refuses an input with no resources and no environment patches: the
+// conversion writes `resources: []` into the function input, so that both
+// refuse the base alone, and overlays that add resources (at their new
+// place) complete it. It reports whether the resources were missing.
+func (c *composition) noResources(spec *yaml.Node) bool {
+	k := yamledit.Key(spec, "resources")
+	res := yamledit.Resolve(yamledit.Get(spec, "resources"))
+	if k != nil && !yamledit.IsNull(res) && (!yamledit.IsSeq(res) || len(res.Content) > 0) {
+		return false
+	}
+	at := spec
+	if k != nil {
+		at = k
+	}
+	if c.r.o.Phase1 {
+		c.warnf("C214", at, "spec.resources", "this Composition has no resources: Crossplane refuses it alone (spec.resources: Required value), so it is presumably a base that kustomize overlays add resources to; phase 1 has nothing to name")
+		return true
+	}
+	empty := yamledit.NewSeq()
+	empty.Style = yaml.FlowStyle
+	if k == nil {
+		yamledit.Set(spec, "resources", empty)
+	} else if !yamledit.IsSeq(res) {
+		yamledit.Set(spec, "resources", empty)
+	}
+	c.emptyResources = true
+	c.warnf("C214", at, "spec.resources", "this Composition has no resources: converted with `resources: []` in the function input. Crossplane refuses it alone (spec.resources: Required value), and so does function-patch-and-transform (resources or environment patches are required) unless environment patches run; presumably a base that kustomize overlays add resources to: they must now add them under spec.pipeline[].input.resources")
+	return true
+}
+
 // phase1 names the unnamed templates and changes nothing else (the first
 // step of the rollout of conversion spec §11 N1).
 func (c *composition) phase1(spec *yaml.Node) {
+	if c.noResources(spec) {
+		return
+	}
 	res := yamledit.Resolve(yamledit.Get(spec, "resources"))
-	if !yamledit.IsSeq(res) || len(res.Content) == 0 {
-		c.errorf("C107", res, "spec.resources", "a Resources-mode Composition needs at least one resource")
+	if !yamledit.IsSeq(res) {
+		c.errorf("C107", res, "spec.resources", "spec.resources must be a list of resource templates")
 		return
 	}
 	if c.names(res) {
@@ -283,14 +337,10 @@ func (c *composition) resourcesMode(spec *yaml.Node) {
 		c.errorf("C104", p, "spec.pipeline", "a Resources-mode Composition with pipeline steps is ambiguous (native ignored them): remove the steps, or set mode: Pipeline and move the resources into a step by hand")
 		return
 	}
-	resKey := yamledit.Key(spec, "resources")
+	c.noResources(spec)
 	res := yamledit.Resolve(yamledit.Get(spec, "resources"))
-	if resKey == nil || !yamledit.IsSeq(res) || len(res.Content) == 0 {
-		n := res
-		if n == nil {
-			n = spec
-		}
-		c.errorf("C107", n, "spec.resources", "a Resources-mode Composition needs at least one resource")
+	if !yamledit.IsSeq(res) {
+		c.errorf("C107", res, "spec.resources", "spec.resources must be a list of resource templates")
 		return
 	}
 	c.stripServerFields()
@@ -303,6 +353,7 @@ func (c *composition) resourcesMode(spec *yaml.Node) {
 	if c.r.o.EnvironmentFlagOff {
 		c.dropEnvironmentPatches(spec)
 	}
+	c.envWrite = envWrites(spec)
 	c.sets = map[string]bool{}
 	sets := yamledit.Resolve(yamledit.Get(spec, "patchSets"))
 	if sets != nil && !yamledit.IsNull(sets) {
@@ -321,6 +372,7 @@ func (c *composition) resourcesMode(spec *yaml.Node) {
 		return
 	}
 	c.assemble(spec, res, env)
+	c.annotateIntended()
 	c.validateOutput(spec)
 	c.changed = true
 }
@@ -590,4 +642,42 @@ func hasDuplicateKeys(n *yaml.Node, depth int) bool {
 func (c *composition) blockStyle(spec *yaml.Node) {
 	c.node.Style &^= yaml.FlowStyle
 	spec.Style &^= yaml.FlowStyle
+}
+
+// IntendedChangesAnnotation lists, on a converted Composition, the codes of
+// the legacy quirks the conversion fixed on request (Options.FixQuirks):
+// the behaviour changes verify reports as intended.
+const IntendedChangesAnnotation = "xpmigrate.io/intended-changes"
+
+// annotateIntended writes IntendedChangesAnnotation when a quirk was fixed,
+// merged with the codes already listed, sorted.
+func (c *composition) annotateIntended() {
+	if len(c.intended) == 0 {
+		return
+	}
+	md := yamledit.Resolve(yamledit.Get(c.node, "metadata"))
+	if !yamledit.IsMap(md) {
+		md = yamledit.NewMap()
+		yamledit.Insert(c.node, max(yamledit.Index(c.node, "kind")+1, 0), "metadata", md)
+	}
+	an := yamledit.Resolve(yamledit.Get(md, "annotations"))
+	if !yamledit.IsMap(an) {
+		yamledit.Delete(md, "annotations")
+		an = yamledit.NewMap()
+		an.Style = md.Style & yaml.FlowStyle
+		yamledit.Set(md, "annotations", an)
+	}
+	codes := slices.Clone(c.intended)
+	if old, ok := yamledit.Str(yamledit.Get(an, IntendedChangesAnnotation)); ok {
+		for _, s := range strings.Split(old, ",") {
+			if s = strings.TrimSpace(s); s != "" {
+				codes = append(codes, s)
+			}
+		}
+	}
+	slices.Sort(codes)
+	codes = slices.Compact(codes)
+	v := yamledit.NewString(strings.Join(codes, ","))
+	v.Style = yaml.DoubleQuotedStyle
+	yamledit.Set(an, IntendedChangesAnnotation, v)
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/pkg/errors"
@@ -158,6 +159,7 @@ func Convert(src []byte, opts Options) (*Result, error) {
 		}
 		docs[i] = d
 	}
+	r.schemas = xrdSchemas(append(slices.Clone(o.XRDs), streamXRDs(chunks, docs)...))
 	r.resolveFunctions(docs, chunks)
 	var out bytes.Buffer
 	for i, c := range chunks {
@@ -197,6 +199,7 @@ type run struct {
 	res *Result
 
 	ptFunction, ecFunction string
+	schemas                []xrdSchema // of the XRDs known
 
 	converted int  // Compositions converted
 	usedEC    bool // an environment-configs step was written

@@ -191,16 +191,17 @@ func TestConvert(t *testing.T) {
 			in:     compositionYAML(oneResource("    - {type: CombineFromComposite, toFieldPath: a, combine: {strategy: string, variables: [{fromFieldPath: b}], string: {fmt: 'disk-%d'}}}\n")),
 			want:   []Code{"C211"},
 		},
-		"FormatIntegerVerb": {
-			reason:   "An int64 convert goes before a %d format (K1, C323).",
-			in:       compositionYAML(oneResource("    - fromFieldPath: spec.size\n      transforms:\n      - type: string\n        string: {fmt: 'disk-%05d'}\n")),
-			want:     []Code{"C323", "C317"},
-			contains: []string{"          transforms:\n          - type: convert\n            convert:\n              toType: int64\n          - type: string\n            string: {type: Format, fmt: 'disk-%05d'}\n"},
+		"FormatIntegerVerbXRField": {
+			reason: "A %d on an XR field of unknown type gets no convert: it may not be an integer; the float64 print is reported (C212).",
+			in:     compositionYAML(oneResource("    - fromFieldPath: spec.size\n      transforms:\n      - type: string\n        string: {fmt: 'disk-%05d'}\n")),
+			want:   []Code{"C212"},
+			absent: []string{"int64"},
 		},
 		"FormatIntegerVerbNoCompensate": {
-			reason: "--no-compensate=K1 leaves the format alone.",
-			in:     compositionYAML(oneResource("    - {fromFieldPath: spec.size, transforms: [{type: string, string: {fmt: '%d'}}]}\n")),
+			reason: "--no-compensate=K1 leaves the format alone even where the convert is provably right, and reports the difference (C212).",
+			in:     xrdYAML("integer", false) + "---\n" + compositionYAML(oneResource("    - {fromFieldPath: spec.size, transforms: [{type: string, string: {fmt: '%d'}}]}\n")),
 			opts:   Options{NoCompensate: []string{CompensateIntegerFormat}},
+			want:   []Code{"C212"},
 			absent: []string{"int64"},
 		},
 		"FormatAfterConvert": {

@@ -39,9 +39,8 @@ var Registry = []CodeInfo{
 	{"C102", SeverityError, "unparseable YAML or template"},
 	{"C103", SeverityError, "unknown mode"},
 	{"C104", SeverityError, "Resources mode with a pipeline"},
-	{"C105", SeverityError, "alpha spec.functions"},
 	{"C106", SeverityError, "invalid function name"},
-	{"C107", SeverityError, "no resources"},
+	{"C107", SeverityError, "no spec, or resources not a list"},
 	{"C108", SeverityError, "duplicate resource name"},
 	{"C109", SeverityError, "mix of named and unnamed resources"},
 	{"C110", SeverityError, "template without base"},
@@ -77,6 +76,9 @@ var Registry = []CodeInfo{
 	{"C209", SeverityWarning, "XR write outside status"},
 	{"C210", SeverityWarning, "MatchInteger readiness cannot match under PT"},
 	{"C211", SeverityWarning, "combine fmt with integer verbs prints float64"},
+	{"C212", SeverityWarning, "integer verb on a value that may be an integer prints float64"},
+	{"C213", SeverityWarning, "environment patch writes XR status that native discarded (Q-4)"},
+	{"C214", SeverityWarning, "converted what the API server kept"},
 
 	{"C301", SeverityInfo, "CompositionRevision seen"},
 	{"C302", SeverityInfo, "server fields stripped"},
@@ -100,8 +102,9 @@ var Registry = []CodeInfo{
 	{"C320", SeverityInfo, "selector no-match semantics"},
 	{"C321", SeverityInfo, "claim-machinery paths (v2 style)"},
 	{"C322", SeverityInfo, "connection details (v2 style)"},
-	{"C323", SeverityInfo, "int64 convert inserted before integer format (K1)"},
+	{"C323", SeverityInfo, "int64 convert inserted before integer format of a proven integer (K1)"},
 	{"C324", SeverityInfo, "EC pinned to v0.6.0 for Crossplane 1.x (K2)"},
+	{"C325", SeverityInfo, "quirk fixed on request: integer verb prints the integer"},
 }
 
 // Lookup returns the registry entry of code.

@@ -31,8 +31,16 @@
 //     MatchCondition fields, connection detail types and names with the
 //     native precedence) is written out, `policy.mergeOptions` becomes
 //     `policy.toFieldPath`, and the compensations of spec §11.1 restore
-//     native results where function input can (an int64 convert before a
-//     `%d` format);
+//     native results where function input provably can (an int64 convert
+//     before a `%d` format of a value the XRD types integer);
+//   - native quirks are reproduced, not fixed: where the pipeline cannot
+//     behave the same (a `%d` on an XR field of unknown type, an
+//     environment patch into the XR's status) a warning says so.
+//     Options.FixQuirks fixes a quirk on purpose, by code (C325), and
+//     lists the codes in the IntendedChangesAnnotation of the output;
+//   - what the API server pruned is dropped (the alpha spec.functions), and
+//     a Composition without resources (a kustomize base) converts with an
+//     empty resources list, both with C214;
 //   - a Pipeline-mode Composition is left alone unless it still carries a
 //     native environment or leftover resources; its patch-and-transform
 //     steps are linted. Converting the output again changes nothing.

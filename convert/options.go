@@ -49,6 +49,20 @@ const (
 	CompensateECVersion = "K2"
 )
 
+// Quirks of native Crossplane that Options.FixQuirks fixes on request, by
+// the code of the finding that reports the fix. A fix changes behaviour on
+// purpose: the converted Composition lists it in IntendedChangesAnnotation.
+const (
+	// QuirkIntegerFormat (C325) inserts a convert to int64 before a string
+	// Format transform with an integer verb wherever the value can be a
+	// number, so %d prints the integer where native printed
+	// %!d(float64=N).
+	QuirkIntegerFormat = "C325"
+)
+
+// Quirks lists the codes Options.FixQuirks accepts.
+var Quirks = []string{QuirkIntegerFormat}
+
 // Function packages and the versions the converted Compositions are
 // written for (conversion spec §0, §7.8).
 const (
@@ -136,6 +150,17 @@ type Options struct {
 	// NoCompensate turns compensations off by id (K1, K2).
 	NoCompensate []string
 
+	// XRDs are CompositeResourceDefinitions (decoded JSON objects) whose
+	// schemas tell what type an XR field has; those in the input stream
+	// are used too. Without the XRD of a Composition's type, the converter
+	// cannot prove that an XR field is always an integer (C212).
+	XRDs []map[string]any
+
+	// FixQuirks fixes native quirks on request, by code (Quirks): the
+	// output then behaves differently from the legacy Composition, on
+	// purpose, and says so in IntendedChangesAnnotation.
+	FixQuirks []string
+
 	// EmitFunctions appends pkg.crossplane.io/v1 Function manifests for
 	// the functions the output uses, unless the input already has them.
 	EmitFunctions bool
@@ -189,6 +214,11 @@ func (o Options) complete() (Options, error) {
 	for _, k := range o.NoCompensate {
 		if k != CompensateIntegerFormat && k != CompensateECVersion {
 			return o, &OptionError{errors.Errorf("unknown compensation %q (want K1 or K2)", k)}
+		}
+	}
+	for _, q := range o.FixQuirks {
+		if !slices.Contains(Quirks, q) {
+			return o, &OptionError{errors.Errorf("unknown quirk %q (want one of %s)", q, strings.Join(Quirks, ", "))}
 		}
 	}
 	return o, nil

@@ -190,7 +190,8 @@ func (c *composition) patch(pn *yaml.Node, path string, loc location) {
 	}
 	c.policy(p, path, typ, loc)
 	if ts := yamledit.Get(p, "transforms"); ts != nil && !yamledit.IsNull(ts) {
-		c.transforms(ts, path+".transforms")
+		src := c.patchSource(p, typ, loc)
+		c.transforms(ts, path+".transforms", &chain{src: src, kinds: src.kinds})
 	} else {
 		dropNull(p, "transforms")
 	}
@@ -345,7 +346,9 @@ func writesComposed(typ string) bool {
 }
 
 // xrWrite warns about writes to the XR outside status, which Pipeline mode
-// does not persist (conversion spec §8.7, N2).
+// does not persist (conversion spec §8.7, N2), and about environment
+// patches that write the XR's status, which native Crossplane lost
+// (legacy spec Q-4).
 func (c *composition) xrWrite(p *yaml.Node, path, typ string, loc location) {
 	if typ != toComposite && typ != combineToComp && !(loc == locEnvironment && typ == fromEnvironment) {
 		return
@@ -354,7 +357,13 @@ func (c *composition) xrWrite(p *yaml.Node, path, typ string, loc location) {
 	if !ok {
 		to, ok = yamledit.Str(yamledit.Get(p, "fromFieldPath"))
 	}
-	if !ok || to == "status" || strings.HasPrefix(to, "status.") || strings.HasPrefix(to, "status[") {
+	if !ok {
+		return
+	}
+	if to == "status" || strings.HasPrefix(to, "status.") || strings.HasPrefix(to, "status[") {
+		if loc == locEnvironment {
+			c.warnf("C213", p, path, "%s writes the XR's %s from the environment: native Crossplane discarded this write (the XR update that followed replaced the in-memory XR, so only this reconcile's patches saw it; crossplane/crossplane#4393), while function-patch-and-transform writes the field and Crossplane persists it: after conversion the XR's status gains a field it never had", typ, to)
+		}
 		return
 	}
 	c.warnf("C209", p, path, "%s writes the XR's %s: Pipeline mode persists only the XR's status, so this write is silently lost; move the value under status", typ, to)

@@ -17,15 +17,24 @@ var (
 	patternTypes   = []string{"literal", "regexp"}
 )
 
-// transforms normalises a patch's transforms (conversion spec §8.6).
-func (c *composition) transforms(seq *yaml.Node, path string) {
+// A chain is what a patch's value can be while its transforms run.
+type chain struct {
+	src   source
+	kinds valueKinds
+}
+
+// transforms normalises a patch's transforms (conversion spec §8.6), and
+// follows what the value can be from transform to transform.
+func (c *composition) transforms(seq *yaml.Node, path string, ch *chain) {
 	seq = yamledit.Resolve(seq)
 	if !yamledit.IsSeq(seq) {
 		c.errorf("C120", seq, path, "transforms must be a list")
 		return
 	}
-	for i := 0; i < len(seq.Content); i++ {
-		if c.transform(seq, i, idx(path, i)) {
+	// Indexes in paths are the source document's: a compensation inserted
+	// before transform i does not shift the transforms after it there.
+	for i, n := 0, 0; i < len(seq.Content); i, n = i+1, n+1 {
+		if c.transform(seq, i, idx(path, n), ch) {
 			i++ // A compensation was inserted before this transform.
 		}
 	}
@@ -33,7 +42,7 @@ func (c *composition) transforms(seq *yaml.Node, path string) {
 
 // transform normalises transform i of seq. It reports whether it inserted
 // a transform before it.
-func (c *composition) transform(seq *yaml.Node, i int, path string) bool {
+func (c *composition) transform(seq *yaml.Node, i int, path string, ch *chain) (inserted bool) {
 	tn := seq.Content[i]
 	if !c.once(tn) {
 		return false
@@ -44,6 +53,11 @@ func (c *composition) transform(seq *yaml.Node, i int, path string) bool {
 		return false
 	}
 	var typ string
+	defer func() {
+		if typ != "" {
+			ch.kinds = afterTransform(t, typ, ch.kinds)
+		}
+	}()
 	if n := yamledit.Get(t, "type"); n == nil || yamledit.IsNull(n) {
 		var present []string
 		for _, k := range transformTypes {
@@ -80,7 +94,7 @@ func (c *composition) transform(seq *yaml.Node, i int, path string) bool {
 		c.math(block, bp)
 		c.fallibleAt(path, t)
 	case transformString:
-		return c.stringTransform(seq, i, block, bp, path)
+		return c.stringTransform(seq, i, block, bp, path, ch)
 	case transformMatch:
 		c.match(block, bp, path)
 	case transformMap:
@@ -162,7 +176,7 @@ func lowerFirst(s string) string {
 
 // stringTransform normalises a string block, and inserts the K1
 // compensation before it. It reports whether it inserted one.
-func (c *composition) stringTransform(seq *yaml.Node, i int, s *yaml.Node, path, tpath string) bool {
+func (c *composition) stringTransform(seq *yaml.Node, i int, s *yaml.Node, path, tpath string, ch *chain) bool {
 	if !yamledit.IsMap(s) {
 		c.errorf("C120", s, path, "string must be an object")
 		return false
@@ -214,34 +228,96 @@ func (c *composition) stringTransform(seq *yaml.Node, i int, s *yaml.Node, path,
 		// FromBase64 and ToJson can fail on bad input.
 		c.fallibleAt(tpath, s)
 	case "Format":
-		f, ok := yamledit.Str(yamledit.Get(s, "fmt"))
-		if !ok || integerVerb(f) == "" || !c.r.o.compensate(CompensateIntegerFormat) {
-			return false
-		}
-		if i > 0 && isIntConvert(seq.Content[i-1]) {
-			return false
-		}
-		conv := yamledit.NewMap()
-		yamledit.Set(conv, "toType", yamledit.NewString("int64"))
-		t := yamledit.NewMap()
-		yamledit.Set(t, "type", yamledit.NewString(transformConvert))
-		yamledit.Set(t, "convert", conv)
-		if seq.Style&yaml.FlowStyle != 0 {
-			t.Style, conv.Style = yaml.FlowStyle, yaml.FlowStyle
-		}
-		seq.Content = slices.Insert(seq.Content, i, t)
-		c.fallibleAt(tpath, s)
-		c.infof("C323", yamledit.Get(s, "fmt"), path+".fmt", "inserted {type: convert, convert: {toType: int64}} before this transform: integers reach the function as float64, and %s would print %%!%s(float64=…) where native printed the integer (turn off with --no-compensate=K1)", integerVerb(f), fmt.Sprint(integerVerb(f)[len(integerVerb(f))-1:]))
-		return true
+		return c.integerFormat(seq, i, s, path, tpath, ch)
 	}
 	return false
 }
 
-// isIntConvert reports whether transform n converts to an integer.
-func isIntConvert(n *yaml.Node) bool {
-	t, _ := yamledit.Str(yamledit.Get(n, "type"))
-	to, _ := yamledit.Str(yamledit.Get(yamledit.Get(n, "convert"), "toType"))
-	return t == transformConvert && (to == "int64" || to == "int")
+// integerFormat decides, for a Format transform, whether to insert a
+// convert to int64 before it (conversion spec §11.1 K1), and inserts it.
+// It reports whether it did.
+//
+// A %d prints an int64 as the integer and a float64 as %!d(float64=N).
+// Natively a value read through the Kubernetes decoder is int64 when
+// integral; in the function every number is float64. By default the
+// convert goes in only where it provably restores the native output (the
+// value is always such an integer, or already int64), and nothing goes in
+// where native printed the same as the function will (float64 from
+// EnvironmentConfig data, map and match values, float arithmetic).
+// Elsewhere the difference stays, with C212. --fix-quirk C325 inserts the
+// convert wherever the value can be a number, on purpose.
+func (c *composition) integerFormat(seq *yaml.Node, i int, s *yaml.Node, path, tpath string, ch *chain) bool {
+	f, ok := yamledit.Str(yamledit.Get(s, "fmt"))
+	verb := integerVerb(f)
+	k := ch.kinds
+	if !ok || verb == "" || k&(kindKubeInt|kindFloat) == 0 {
+		return false // Both sides print the same.
+	}
+	fmtNode := yamledit.Get(s, "fmt")
+	asInt, asFloat := fmt.Sprintf(f, int64(100)), fmt.Sprintf(f, float64(100))
+	provable := k&kindKubeInt != 0 && k&^(kindKubeInt|kindInt) == 0
+	fix := slices.Contains(c.r.o.FixQuirks, QuirkIntegerFormat)
+	switch {
+	case provable && c.r.o.compensate(CompensateIntegerFormat):
+		c.insertIntConvert(seq, i, tpath, s)
+		c.infof("C323", fmtNode, path+".fmt", "inserted {type: convert, convert: {toType: int64}} before this transform: %s is always an integer, int64 natively, and reaches the function as float64: without the convert %q would print %q where native printed %q for 100 (turn off with --no-compensate=K1)", ch.src.what, f, asFloat, asInt)
+		return true
+	case fix:
+		c.insertIntConvert(seq, i, tpath, s)
+		c.intended = append(c.intended, QuirkIntegerFormat)
+		was := fmt.Sprintf("native printed %q for 100 (a float64 there too)", asFloat)
+		if k&kindKubeInt != 0 {
+			was = fmt.Sprintf("native printed %q for an integer and %q for a float64 100", asInt, asFloat)
+		}
+		msg := fmt.Sprintf("quirk fixed on request: integer verb now prints the integer (intended change): inserted {type: convert, convert: {toType: int64}} before this transform, so %q prints %q when %s is 100, where %s", f, asInt, ch.src.what, was)
+		if k&kindFloat != 0 {
+			msg += "; a fraction is now truncated"
+		}
+		if k&kindString != 0 {
+			msg += "; a string is now parsed as an integer, and the patch fails when it is not one"
+		}
+		if k&(kindBool|kindOther) != 0 {
+			msg += "; a bool now prints 1 or 0, and null, an object or a list fails the patch"
+		}
+		c.infof("C325", fmtNode, path+".fmt", "%s", msg)
+		return true
+	case k&kindKubeInt != 0:
+		why := ""
+		if ch.src.why != "" {
+			why = " (" + ch.src.why + ")"
+		}
+		if provable {
+			c.warnf("C212", fmtNode, path+".fmt", "the patch at %s formats %s, always an integer, with %q: native printed %q (for 100) and the pipeline prints %q, because the function receives every number as float64, and --no-compensate K1 turned off the convert to int64 that restores native output", patchPathOf(tpath), ch.src.what, f, asInt, asFloat)
+			break
+		}
+		c.warnf("C212", fmtNode, path+".fmt", "the patch at %s formats %s with %q: where it holds an integer%s, native printed %q (for 100) and the pipeline prints %q, because the function receives every number as float64. The converter cannot prove the value is always an integer (natively it can be %s), so it inserted no convert and every other value prints as natively. Give the XRD that types the field (--xrd), fix the quirk on purpose with --fix-quirk C325 (a convert to int64: prints the integer, truncates fractions, fails on non-numeric strings), or convert the value in the Composition", patchPathOf(tpath), ch.src.what, f, why, asInt, asFloat, k.describe())
+	}
+	// Natively the value is float64 (or not a number) too: the function
+	// prints the same %!d(float64=N), faithfully.
+	return false
+}
+
+// insertIntConvert inserts {type: convert, convert: {toType: int64}} before
+// transform i of seq.
+func (c *composition) insertIntConvert(seq *yaml.Node, i int, tpath string, s *yaml.Node) {
+	conv := yamledit.NewMap()
+	yamledit.Set(conv, "toType", yamledit.NewString("int64"))
+	t := yamledit.NewMap()
+	yamledit.Set(t, "type", yamledit.NewString(transformConvert))
+	yamledit.Set(t, "convert", conv)
+	if seq.Style&yaml.FlowStyle != 0 {
+		t.Style, conv.Style = yaml.FlowStyle, yaml.FlowStyle
+	}
+	seq.Content = slices.Insert(seq.Content, i, t)
+	c.fallibleAt(tpath, s)
+}
+
+// patchPathOf returns the path of the patch a transform path belongs to.
+func patchPathOf(tpath string) string {
+	if i := strings.LastIndex(tpath, ".transforms["); i >= 0 {
+		return tpath[:i]
+	}
+	return tpath
 }
 
 // match writes `type: literal` on every pattern without a type, which the

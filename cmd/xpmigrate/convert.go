@@ -19,6 +19,7 @@ import (
 	"github.com/xpmigrate/xpmigrate/convert/batch"
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
 	"github.com/xpmigrate/xpmigrate/internal/atomicfile"
+	"github.com/xpmigrate/xpmigrate/render"
 )
 
 // convertOptions are the flags and argument of `xpmigrate convert`.
@@ -50,6 +51,8 @@ type convertOptions struct {
 	assumeEnvFlag    string
 	xrStyle          string
 	noCompensate     []string
+	fixQuirks        []string
+	xrds             []string
 
 	diagnosticsFormat string
 }
@@ -82,6 +85,15 @@ Findings go to stderr, one per line (FILE:LINE: CODE severity: path: message),
 or as one JSON object with --diagnostics-format json. Codes C1xx are errors,
 C2xx warnings (errors with --strict), C3xx information.
 
+The conversion reproduces native behaviour, quirks included. Where it cannot
+be faithful it says so with a warning code that verify uses to classify the
+difference; an int64 convert goes before a %d format only where the value is
+provably an integer (an XR field the XRD types integer: give the XRD with
+--xrd or in FILE). --fix-quirk CODE fixes a quirk on purpose (C325: integer
+format verbs print the integer where native printed %!d(float64=N)); the
+converted Composition is then annotated xpmigrate.io/intended-changes with
+the codes, and verify reports those differences as intended changes.
+
 Unnamed templates get names (C204). Applying the Pipeline Composition directly
 breaks XRs that exist already; roll out in two phases: --phase1 (or
 --phase1-out FILE) writes the Resources-mode Composition with the names added.
@@ -101,6 +113,9 @@ FILE would change.`,
   # Two-phase rollout of unnamed templates
   xpmigrate convert --phase1 composition.yaml > phase1.yaml
   xpmigrate convert composition.yaml > pipeline.yaml
+
+  # Fix the %!d(float64=N) quirk on purpose, typing XR fields from the XRD
+  xpmigrate convert --fix-quirk C325 --xrd definition.yaml composition.yaml
 
   # From stdin, with the Function manifests appended
   kubectl get composition xdatabases.acme.io -o yaml | xpmigrate convert --emit-functions -`,
@@ -153,7 +168,9 @@ FILE would change.`,
 	f.BoolVar(&o.fixEnumCase, "fix-enum-case", false, "rewrite enum values written in the wrong case (optional → Optional) instead of refusing them")
 	f.StringVar(&o.assumeEnvFlag, "assume-env-flag", "on", "whether Crossplane ran with --enable-environment-configs: on, or off to drop spec.environment")
 	f.StringVar(&o.xrStyle, "xr-style", "", "v2: also report what changes for XRs later moved to namespaced or cluster scope (output unchanged)")
-	f.StringSliceVar(&o.noCompensate, "no-compensate", nil, "turn compensations off: K1 (int64 convert before %d formats), K2 (function-environment-configs v0.6.0 for v1)")
+	f.StringSliceVar(&o.noCompensate, "no-compensate", nil, "turn compensations off: K1 (int64 convert before %d formats where the XRD types the value integer), K2 (function-environment-configs v0.6.0 for v1)")
+	f.StringSliceVar(&o.fixQuirks, "fix-quirk", nil, "fix a native quirk on purpose, by code (changes behaviour; the Composition is annotated "+convert.IntendedChangesAnnotation+"): C325 (integer format verbs print the integer where native printed %!d(float64=N))")
+	f.StringArrayVar(&o.xrds, "xrd", nil, "a file of CompositeResourceDefinitions whose schemas type the XR fields (XRDs in FILE are read too); repeatable")
 	f.StringVar(&o.diagnosticsFormat, "diagnostics-format", "text", "findings on stderr as text (one per line) or json")
 	return cmd
 }
@@ -178,6 +195,11 @@ func (o *convertOptions) validate() error {
 			return err
 		}
 	}
+	for _, q := range o.fixQuirks {
+		if err := oneOf("fix-quirk", q, convert.Quirks...); err != nil {
+			return err
+		}
+	}
 	stdin := o.file == "" || o.file == "-"
 	switch {
 	case o.inPlace && o.output != "":
@@ -195,7 +217,7 @@ func (o *convertOptions) validate() error {
 }
 
 // library returns the conversion options the flags describe.
-func (o *convertOptions) library(source string, configuration []byte) convert.Options {
+func (o *convertOptions) library(source string, configuration []byte, xrds []map[string]any) convert.Options {
 	return convert.Options{
 		Source:             source,
 		Target:             convert.Target(o.target),
@@ -214,6 +236,8 @@ func (o *convertOptions) library(source string, configuration []byte) convert.Op
 		EnvironmentFlagOff: o.assumeEnvFlag == "off",
 		XRStyleV2:          o.xrStyle == "v2",
 		NoCompensate:       o.noCompensate,
+		FixQuirks:          o.fixQuirks,
+		XRDs:               xrds,
 		EmitFunctions:      o.emitFunctions,
 	}
 }
@@ -229,7 +253,11 @@ func convertRun(s streams, o *convertOptions) error {
 	if err != nil {
 		return err
 	}
-	res, err := convert.Convert(in, o.library(source, configuration))
+	xrds, err := readXRDs(o.xrds)
+	if err != nil {
+		return err
+	}
+	res, err := convert.Convert(in, o.library(source, configuration, xrds))
 	switch {
 	case convert.IsInvalidOption(err):
 		return usageError{err: err}
@@ -251,7 +279,7 @@ func convertRun(s streams, o *convertOptions) error {
 		return exitCodeError{code: exitError, err: errors.Errorf("cannot convert %s: %d error(s), nothing written", source, errs)}
 	}
 	if o.phase1Out != "" {
-		if err := writePhase1(s, o, source, in, configuration); err != nil {
+		if err := writePhase1(s, o, source, in, configuration, xrds); err != nil {
 			return err
 		}
 	}
@@ -341,10 +369,36 @@ func readConfiguration(o *convertOptions) ([]byte, error) {
 	return b, nil
 }
 
+// readXRDs reads the CompositeResourceDefinitions of the --xrd files.
+func readXRDs(paths []string) ([]map[string]any, error) {
+	var out []map[string]any
+	for _, p := range paths {
+		b, err := os.ReadFile(p) //nolint:gosec // The file the user named.
+		if err != nil {
+			return nil, usageError{err: errors.Wrapf(err, "cannot read --xrd %q", p)}
+		}
+		n := 0
+		for _, d := range render.SplitDocuments(b) {
+			obj, err := render.DecodeObject(d.Raw)
+			if err != nil {
+				return nil, usageError{err: errors.Wrapf(err, "cannot read --xrd %q", p)}
+			}
+			if obj["kind"] == "CompositeResourceDefinition" {
+				out = append(out, obj)
+				n++
+			}
+		}
+		if n == 0 {
+			return nil, usageError{err: errors.Errorf("--xrd %q holds no CompositeResourceDefinition", p)}
+		}
+	}
+	return out, nil
+}
+
 // writePhase1 writes phase one of the rollout to --phase1-out when the
 // conversion named unnamed templates.
-func writePhase1(s streams, o *convertOptions, source string, in, configuration []byte) error {
-	lo := o.library(source, configuration)
+func writePhase1(s streams, o *convertOptions, source string, in, configuration []byte, xrds []map[string]any) error {
+	lo := o.library(source, configuration, xrds)
 	lo.Phase1, lo.EmitFunctions = true, false
 	res, err := convert.Convert(in, lo)
 	if err != nil {

@@ -27,6 +27,42 @@ spec:
       toFieldPath: spec.forProvider.region
 `
 
+// convertSize formats an XR field with %d.
+const convertSize = `apiVersion: apiextensions.crossplane.io/v1
+kind: Composition
+metadata:
+  name: queues
+spec:
+  compositeTypeRef: {apiVersion: example.org/v1, kind: XQueue}
+  resources:
+  - name: q
+    base: {apiVersion: sqs.example.org/v1, kind: Queue}
+    patches:
+    - fromFieldPath: spec.size
+      transforms: [{type: string, string: {type: Format, fmt: 'q-%d'}}]
+`
+
+// convertSizeXRD types convertSize's spec.size integer.
+const convertSizeXRD = `apiVersion: apiextensions.crossplane.io/v1
+kind: CompositeResourceDefinition
+metadata: {name: xqueues.example.org}
+spec:
+  group: example.org
+  names: {kind: XQueue, plural: xqueues}
+  versions:
+  - name: v1
+    served: true
+    referenceable: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              size: {type: integer}
+`
+
 const convertConverted = `# Queues.
 apiVersion: apiextensions.crossplane.io/v1
 kind: Composition
@@ -115,14 +151,15 @@ func TestConvertCmdFlags(t *testing.T) {
 			args: []string{"c.yaml", "-o", "out.yaml", "--format", "json", "--target", "v2", "--name-strategy", "kind",
 				"--emit-functions", "--function-patch-and-transform-ref", "pt", "--ec-function", "ec", "--strict", "--ack-unnamed",
 				"--keep-server-fields", "--move-env-patches", "--fix-enum-case", "--assume-env-flag", "off", "--xr-style", "v2",
-				"--no-compensate", "K1,K2", "--diagnostics-format", "json", "--phase1-out", "p1.yaml", "--configuration", "crossplane.yaml"},
+				"--no-compensate", "K1,K2", "--fix-quirk", "C325", "--xrd", "xrd.yaml", "--diagnostics-format", "json", "--phase1-out", "p1.yaml", "--configuration", "crossplane.yaml"},
 			want: &convertOptions{file: "c.yaml", output: "out.yaml", format: "json", target: "v2", nameStrategy: "kind",
 				emitFunctions: true, ptFunction: "pt", ecFunction: "ec", ptStep: "patch-and-transform", ecStep: "environment-configs",
 				strict: true, ackUnnamed: true, keepServerFields: true, moveEnvPatches: true, fixEnumCase: true, assumeEnvFlag: "off",
-				xrStyle: "v2", noCompensate: []string{"K1", "K2"}, diagnosticsFormat: "json", phase1Out: "p1.yaml", configuration: "crossplane.yaml"},
+				xrStyle: "v2", noCompensate: []string{"K1", "K2"}, fixQuirks: []string{"C325"}, xrds: []string{"xrd.yaml"}, diagnosticsFormat: "json", phase1Out: "p1.yaml", configuration: "crossplane.yaml"},
 		},
 		"BadTarget":        {reason: "The target is v1 or v2.", args: []string{"--target", "v3"}, wantErr: true},
 		"BadFormat":        {reason: "The format is yaml or json.", args: []string{"--format", "toml"}, wantErr: true},
+		"BadQuirk":         {reason: "--fix-quirk takes the codes of fixable quirks only.", args: []string{"--fix-quirk", "C212"}, wantErr: true},
 		"InPlaceAndOutput": {reason: "--in-place and -o exclude each other.", args: []string{"f.yaml", "--in-place", "-o", "x"}, wantErr: true},
 		"InPlaceStdin":     {reason: "--in-place needs a file.", args: []string{"--in-place"}, wantErr: true},
 		"CheckAndInPlace":  {reason: "--check writes nothing.", args: []string{"f.yaml", "--check", "--in-place"}, wantErr: true},
@@ -264,6 +301,41 @@ func TestConvertCmd(t *testing.T) {
 			files:      []file{{"c.json", `{"apiVersion": "apiextensions.crossplane.io/v1", "kind": "Composition", "metadata": {"name": "c"}, "spec": {"compositeTypeRef": {"apiVersion": "a/v1", "kind": "X"}, "resources": [{"name": "a", "base": {"apiVersion": "v1", "kind": "A"}}]}}`, 0o644}},
 			args:       []string{"$D/c.json"},
 			wantStdout: "\n  \"spec\": {\n    \"compositeTypeRef\": {\n      \"apiVersion\": \"a/v1\",\n      \"kind\": \"X\"\n    },\n    \"mode\": \"Pipeline\",\n",
+		},
+		"FixQuirk": {
+			reason:     "--fix-quirk C325 inserts the int64 convert on purpose, reports C325 and annotates the Composition.",
+			files:      []file{{"c.yaml", convertSize, 0o644}},
+			args:       []string{"$D/c.yaml", "--fix-quirk", "C325"},
+			wantStdout: "\n    xpmigrate.io/intended-changes: \"C325\"\n",
+			wantStderr: []string{"C325 info", "quirk fixed on request: integer verb now prints the integer (intended change)"},
+		},
+		"IntegerFormatDefault": {
+			reason:     "Without an XRD the converter cannot prove the value an integer: C212, no convert.",
+			files:      []file{{"c.yaml", convertSize, 0o644}},
+			args:       []string{"$D/c.yaml"},
+			wantStdout: "\n          transforms: [{type: string, string: {type: Format, fmt: 'q-%d'}}]\n",
+			wantStderr: []string{"c.yaml:12: C212 warning"},
+		},
+		"IntegerFormatXRD": {
+			reason:     "--xrd types the field integer: the convert restores native output (C323).",
+			files:      []file{{"c.yaml", convertSize, 0o644}, {"xrd.yaml", convertSizeXRD, 0o644}},
+			args:       []string{"$D/c.yaml", "--xrd", "$D/xrd.yaml"},
+			wantStdout: "\n          transforms: [{type: convert, convert: {toType: int64}}, {type: string, string: {type: Format, fmt: 'q-%d'}}]\n",
+			wantStderr: []string{"c.yaml:12: C323 info"},
+		},
+		"BadXRD": {
+			reason:     "An --xrd file without an XRD is a usage error.",
+			files:      []file{{"c.yaml", convertSize, 0o644}},
+			args:       []string{"$D/c.yaml", "--xrd", "$D/c.yaml"},
+			wantCode:   exitInvalid,
+			wantStderr: []string{"holds no CompositeResourceDefinition"},
+		},
+		"UnknownQuirk": {
+			reason:     "An unknown --fix-quirk code is a usage error listing the allowed ones.",
+			files:      []file{{"c.yaml", convertSize, 0o644}},
+			args:       []string{"$D/c.yaml", "--fix-quirk", "C323"},
+			wantCode:   exitInvalid,
+			wantStderr: []string{"--fix-quirk must be one of C325, not \"C323\""},
 		},
 		"MissingFile": {
 			reason:   "A missing file is a usage error.",

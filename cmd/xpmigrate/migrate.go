@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"slices"
+	"strings"
 	"syscall"
 
 	"github.com/pkg/errors"
@@ -41,6 +43,7 @@ type migrateOptions struct {
 	requireVerified  bool
 	base             string
 	allowLegacy      []string
+	fixQuirks        []string
 }
 
 // migrateDeps are what tests replace: the converter and verifier, and
@@ -157,6 +160,7 @@ failed, or with --require-verified a Composition was not proven.`,
 	f.StringVar(&o.ptFunction, "function-patch-and-transform-ref", "", "functionRef name for function-patch-and-transform (default: from Function manifests and Configuration dependencies in the tree, else function-patch-and-transform)")
 	f.StringVar(&o.ecFunction, "function-environment-configs-ref", "", "functionRef name for function-environment-configs (default: as for --function-patch-and-transform-ref)")
 	f.StringVar(&o.nameStrategy, "name-strategy", "index", "names for unnamed templates: index (resource-<i>) or kind (<kind>-<i>)")
+	f.StringSliceVar(&o.fixQuirks, "fix-quirk", nil, "fix a native quirk on purpose, by code (changes behaviour; converted Compositions are annotated "+convert.IntendedChangesAnnotation+"): C325 (integer format verbs print the integer where native printed %!d(float64=N))")
 	return cmd
 }
 
@@ -186,7 +190,7 @@ func runMigrate(ctx context.Context, s streams, deps migrateDeps, dir string, o 
 	if deps.converter != nil {
 		bo.Converter = deps.converter(o)
 	} else {
-		bo.Converter = batch.NewConverter(convert.Options{NameStrategy: convert.NameStrategy(o.nameStrategy)})
+		bo.Converter = batch.NewConverter(convert.Options{NameStrategy: convert.NameStrategy(o.nameStrategy), FixQuirks: o.fixQuirks})
 	}
 	if deps.verifier != nil {
 		bo.Verifier = deps.verifier(html)
@@ -279,6 +283,11 @@ func (o *migrateOptions) batchOptions(dir string) (batch.Options, error) {
 	}
 	if o.nameStrategy != "index" && o.nameStrategy != "kind" {
 		return bo, usageError{err: errors.Errorf("--name-strategy must be index or kind, not %q", o.nameStrategy)}
+	}
+	for _, q := range o.fixQuirks {
+		if !slices.Contains(convert.Quirks, q) {
+			return bo, usageError{err: errors.Errorf("--fix-quirk must be one of %s, not %q", strings.Join(convert.Quirks, ", "), q)}
+		}
 	}
 	if o.jobs < 1 {
 		return bo, usageError{err: errors.Errorf("--jobs must be at least 1, not %d", o.jobs)}

@@ -253,6 +253,27 @@ func TestMigrateCommand(t *testing.T) {
 			args:   []string{"--out", "{out}", "--check"},
 			want:   want{code: exitInvalid, errOut: []string{"choose one"}},
 		},
+		"FixQuirk": {
+			reason: "--fix-quirk C325 reaches the converter: the %d format gets its int64 convert and the Composition the intended-changes annotation.",
+			tree: map[string]string{"apis/composition.yaml": strings.Replace(migrateLegacy, "      toFieldPath: spec.forProvider.size\n",
+				"      toFieldPath: spec.forProvider.size\n      transforms: [{type: string, string: {type: Format, fmt: '%d GiB'}}]\n", 1)},
+			args: []string{"--fix-quirk", "C325", "--verify=false"},
+			want: want{code: exitOK, changed: true},
+			check: func(t *testing.T, dir, _ string) {
+				got := readFile(t, filepath.Join(dir, "apis/composition.yaml"))
+				for _, s := range []string{"xpmigrate.io/intended-changes: \"C325\"", "{type: convert, convert: {toType: int64}}"} {
+					if !strings.Contains(got, s) {
+						t.Errorf("converted file lacks %q:\n%s", s, got)
+					}
+				}
+			},
+		},
+		"BadFixQuirk": {
+			reason: "An unknown --fix-quirk code is a usage error listing the allowed ones.",
+			tree:   legacyTree,
+			args:   []string{"--fix-quirk", "C999"},
+			want:   want{code: exitInvalid, errOut: []string{"--fix-quirk must be one of C325, not \"C999\""}},
+		},
 		"BadTarget": {
 			reason: "An unknown --target is a usage error.",
 			tree:   legacyTree,

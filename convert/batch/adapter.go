@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/pkg/errors"
@@ -46,6 +47,7 @@ func (a converterAdapter) Convert(_ context.Context, req ConvertRequest) (*Conve
 	if o.ECFunction == "" {
 		o.ECFunction = req.EnvironmentConfigs
 	}
+	o.XRDs = append(slices.Clone(o.XRDs), req.XRDs...)
 	res, err := convert.Convert(req.Data, o)
 	if err != nil {
 		return nil, err

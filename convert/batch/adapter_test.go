@@ -103,9 +103,9 @@ func TestAdapters(t *testing.T) {
 		"LeadingCommentDocument": {
 			reason: "The converter numbers a leading comment as a document; its findings still land on the Composition.",
 			files: map[string]string{
-				"composition.yaml": "# Licensed under Apache-2.0.\n---\n" + strings.Replace(adapterComposition, "  resources:\n", "  functions: [{name: x}]\n  resources:\n", 1),
+				"composition.yaml": "# Licensed under Apache-2.0.\n---\n" + strings.Replace(adapterComposition, "  resources:\n", "  mode: Bogus\n  resources:\n", 1),
 			},
-			want: want{status: CompositionFailed, codes: []string{"C105"}},
+			want: want{status: CompositionFailed, codes: []string{"C103"}},
 		},
 	}
 	for name, tc := range cases {
@@ -173,6 +173,53 @@ func TestYAMLToOrderedJSON(t *testing.T) {
 			}
 			if diff := cmp.Diff(tc.want, string(got)); diff != "" {
 				t.Errorf("%s\nyamlToOrderedJSON(...): -want, +got:\n%s", tc.reason, diff)
+			}
+		})
+	}
+}
+
+// TestConverterUsesTreeXRDs checks that the migrator hands the converter
+// the XRD of a Composition's type found in the tree: with it, an integer
+// XR field before a %d format gets the int64 convert (C323); without it,
+// the converter cannot prove the field is an integer (C212).
+func TestConverterUsesTreeXRDs(t *testing.T) {
+	xrd := strings.Replace(adapterXRD, "              size:\n                type: string\n                enum: [small, large]\n", "              count:\n                type: integer\n", 1)
+	comp := strings.Replace(adapterComposition, "    - fromFieldPath: spec.size\n      toFieldPath: spec.forProvider.size\n      transforms:\n      - type: map\n        map: {small: \"1\", large: \"9\"}\n",
+		"    - fromFieldPath: spec.count\n      toFieldPath: spec.forProvider.name\n      transforms:\n      - {type: string, string: {type: Format, fmt: 'bucket-%d'}}\n", 1)
+	cases := map[string]struct {
+		reason string
+		files  map[string]string
+		want   []string
+	}{
+		"WithXRD": {
+			reason: "The XRD beside the Composition types spec.count integer: C323.",
+			files:  map[string]string{"apis/composition.yaml": comp, "apis/definition.yaml": xrd},
+			want:   []string{"C323"},
+		},
+		"WithoutXRD": {
+			reason: "Without an XRD the field's type is unknown: C212.",
+			files:  map[string]string{"apis/composition.yaml": comp},
+			want:   []string{"C212"},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			root := filepath.Join(t.TempDir(), "repo")
+			writeTree(t, root, tc.files)
+			res, err := Run(context.Background(), Options{Root: root, Converter: NewConverter(convert.Options{}), Write: WriteNone})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, c := range res.Compositions {
+				for _, d := range c.Diagnostics {
+					if d.Code == "C212" || d.Code == "C323" {
+						got = append(got, d.Code)
+					}
+				}
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("%s\nRun(...) codes: -want, +got:\n%s", tc.reason, diff)
 			}
 		})
 	}

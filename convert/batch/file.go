@@ -157,6 +157,7 @@ func (r *runner) convert(ctx context.Context, f *scanned, data []byte, oc *outco
 		}
 	}
 	comps := r.compositionsOf(f)
+	req.XRDs = r.xrdsOf(f, comps)
 
 	resp, err := r.o.Converter.Convert(ctx, req)
 	if err != nil {
@@ -460,6 +461,24 @@ func (r *runner) compositionsOf(f *scanned) []CompositionResult {
 			continue
 		}
 		out = append(out, CompositionResult{File: f.rel, Document: d.index, Item: d.item, Line: d.line, Name: d.name, CompositeType: typeOf(d.obj), Legacy: isLegacy(d.obj)})
+	}
+	return out
+}
+
+// xrdsOf returns the XRDs of the types of a file's Compositions, the
+// nearest of each, once each.
+func (r *runner) xrdsOf(f *scanned, comps []CompositionResult) []map[string]any {
+	var out []map[string]any
+	seen := map[*xrdInfo]bool{}
+	for _, c := range comps {
+		ci := r.ix.byPosition[sourceName(f.rel, c.Document, c.Item)]
+		if ci == nil {
+			continue
+		}
+		if x := r.ix.xrdFor(f.rel, ci.typeRef); x != nil && !seen[x] {
+			seen[x] = true
+			out = append(out, x.obj)
+		}
 	}
 	return out
 }

@@ -54,6 +54,10 @@ type ConvertRequest struct {
 	// dependencies in the tree (conversion.md §4.3).
 	PatchAndTransform  string
 	EnvironmentConfigs string
+	// XRDs are the CompositeResourceDefinitions of the file's Compositions'
+	// types found in the tree (the nearest of each): their schemas tell the
+	// converter which XR fields are integers.
+	XRDs []map[string]any
 }
 
 // A ConvertResponse is a converted file.

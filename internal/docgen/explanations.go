@@ -22,17 +22,13 @@ var explanations = map[string]explanation{
 		"The Composition is in Resources mode (`spec.mode` absent or `Resources`) but also has `spec.pipeline` steps. Crossplane ignored the steps in that mode, so it is unclear whether they should be kept, run before patch-and-transform, or dropped.",
 		"Delete the steps if nobody uses them, or set `mode: Pipeline` and move the resources into a patch-and-transform step by hand.",
 	},
-	"C105": {
-		"The Composition uses `spec.functions`, the alpha function support of Crossplane 1.11–1.13. It has no automatic mapping to a pipeline.",
-		"Rewrite the functions as `spec.pipeline` steps by hand.",
-	},
 	"C106": {
 		"A `functionRef.name` the converter would write is not a valid DNS-1123 subdomain. It comes from a flag, a Function manifest in the input or tree, or a Configuration dependency.",
 		"Pass the `metadata.name` of the installed Function with `--function-patch-and-transform-ref` or `--function-environment-configs-ref`.",
 	},
 	"C107": {
-		"A Resources-mode Composition has no `spec`, or no resources. Crossplane required at least one resource, and function-patch-and-transform rejects an input without resources.",
-		"Add the resources, or delete the Composition if it is unused.",
+		"A Resources-mode Composition has no `spec`, or its `spec.resources` is not a list. (A Composition with an empty or absent resources list is converted, with C214.)",
+		"Correct the Composition, or delete it if it is unused.",
 	},
 	"C108": {
 		"Two resource templates have the same `name`. Crossplane's webhook rejected this; the function would accept it and silently keep only the later template.",
@@ -172,6 +168,18 @@ var explanations = map[string]explanation{
 		"A combine's `string.fmt` uses an integer verb (`%d`, `%x`, …) and a variable may be an integer. Integers reach the function as float64 and print as `%!d(float64=5432)`. Combine variables take no transforms, so the converter cannot compensate as it does for C323.",
 		"Use `%v` (exact below 1e6), or patch the integer into a string field first and combine that. `xpmigrate verify` reports the difference as D30.",
 	},
+	"C212": {
+		"A string `Format` transform uses an integer verb (`%d`, `%x`, `%05d`, …) on a value that natively can be an int64 but that the converter cannot prove is always one: an XR or composed resource field whose type no XRD gives (or whose XRD type is `number`, nullable, or int-or-string), or environment data after a patch of the Composition wrote to the environment (native Crossplane then re-read the whole environment with integral numbers as int64). Native Crossplane printed such an integer as `100`; function-patch-and-transform receives every number as float64 and prints `%!d(float64=100)`. A convert to int64 would restore native output for integers but truncate fractions, fail on non-numeric strings and print bools as 1/0, so the converter inserts none and keeps every other value's output identical. Where the value is float64 natively too (EnvironmentConfig data, `map` values, `match` results, `math` on float64, `convert` to float64) nothing is reported: both sides print `%!d(float64=N)`.",
+		"Give the XRD (`convert --xrd FILE`, or put it in the same file; `migrate` finds it in the tree): an XR field typed `integer` gets the convert (C323). Or fix the quirk on purpose with `--fix-quirk C325`, or convert the value in the Composition yourself. `xpmigrate verify` reports the difference as D30.",
+	},
+	"C213": {
+		"A `spec.environment.patches` patch of type `ToCompositeFieldPath` or `CombineToComposite` writes to the XR's `status`. Native Crossplane discarded that write: the XR update that followed the environment patches replaced the in-memory XR, so only the same reconcile's patches saw the value and it was never persisted (crossplane/crossplane#4393, legacy spec Q-4). function-patch-and-transform writes the field to the desired XR and Crossplane persists it, so after conversion the XR's status gains a field it never had. The conversion cannot reproduce the loss.",
+		"Check that nothing reads the new status field in a way that changes behaviour, or remove the patch if the field is not wanted. `xpmigrate verify` reports the difference as a known gap.",
+	},
+	"C214": {
+		"The converter converted what the cluster actually ran, which differs from the file: (1) the Composition carries the alpha `spec.functions` of Crossplane 1.11–1.13, which the API server prunes from Crossplane 1.14 on, so the functions did not run and the rest ran as an ordinary Resources-mode Composition; the conversion drops the field and converts the rest (before, this was refused as C105). (2) The Composition has no resources (`resources: []` or none), typically a kustomize base whose overlays add them. Crossplane refuses it alone (`spec.resources: Required value`), and so does function-patch-and-transform (`resources or environment patches are required`, at run time): the conversion writes `resources: []` into the function input so that the base stays as refused as it was, and overlays can complete it.",
+		"(1) Nothing, unless the functions were meant to run: then add them as pipeline steps by hand. (2) Retarget the kustomize overlays: they must add resources under `spec.pipeline[<patch-and-transform step>].input.resources` instead of `spec.resources` (`migrate` reports patches into moved paths).",
+	},
 
 	// Information.
 	"C301": {
@@ -263,11 +271,15 @@ var explanations = map[string]explanation{
 		"Plan how connection details are published before moving the XRD to namespaced or cluster scope.",
 	},
 	"C323": {
-		"Compensation K1: a `convert` to `int64` was inserted before a string `Format` transform with an integer verb. Without it, integers, which reach the function as float64, would print as `%!d(float64=2)` where Crossplane printed `2`.",
-		"Nothing. `--no-compensate K1` turns the compensation off.",
+		"Compensation K1: a `convert` to `int64` was inserted before a string `Format` transform with an integer verb, where the value is provably an integer natively: an XR field the XRD types `integer` (not nullable), possibly through `math` or another int64-preserving transform. Without it the integer, which reaches the function as float64, would print as `%!d(float64=2)` where Crossplane printed `2`. Where the value can be anything else, the converter inserts nothing and reports C212 (or fixes the quirk on request, C325).",
+		"Nothing. `--no-compensate K1` turns the compensation off (the difference is then reported as C212).",
 	},
 	"C324": {
 		"Compensation K2: for `--target v1` the environment-configs step is meant for function-environment-configs v0.6.0. Releases from v0.7.0 on receive no EnvironmentConfigs from Crossplane 1.x (a silently empty environment).",
 		"Install function-environment-configs v0.6.0 while the cluster runs Crossplane 1.x (`xpmigrate convert --emit-functions` writes the pinned Function manifests); move to v0.7 after the upgrade to v2 (`--target v2`). `xpmigrate verify` reports the difference as D43.",
+	},
+	"C325": {
+		"Quirk fixed on request (`--fix-quirk C325`): integer verb now prints the integer (intended change). A `convert` to `int64` was inserted before a string `Format` transform with an integer verb where the value can be a number that native Crossplane printed as `%!d(float64=N)` (EnvironmentConfig data, `map` values, `match` results, float64 arithmetic), or an XR field of unknown type (C212). The output changes on purpose: `N` is printed, fractions are truncated, a non-numeric string fails the patch, a bool prints 1 or 0. The converted Composition is annotated `xpmigrate.io/intended-changes: \"C325\"` (the comma-separated, sorted codes of every fix applied), and `xpmigrate verify` reports the differences as intended changes.",
+		"Nothing, if the change is wanted: it is declared in the annotation. Without `--fix-quirk C325` the conversion reproduces the native output.",
 	},
 }

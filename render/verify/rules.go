@@ -771,7 +771,7 @@ func asIntegers(s string) string {
 // D30, observed §5: integers formatted as float64.
 var ruleFormatFloat = rule{
 	code:        "D30",
-	diagnostics: []string{"C211", "C323"},
+	diagnostics: []string{"C211", "C212", "C323"},
 	observed:    []string{"§5"},
 	title:       "integers reach function-patch-and-transform as float64, so integer format verbs misprint",
 	fix: "Convert the value to a string or int64 first (a convert transform before a string Format; " +

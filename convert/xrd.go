@@ -1,0 +1,137 @@
+package convert
+
+import (
+	"encoding/json"
+
+	"github.com/crossplane/crossplane-runtime/v2/pkg/fieldpath"
+
+	"github.com/xpmigrate/xpmigrate/convert/yamledit"
+)
+
+// An xrdSchema is the OpenAPI schema of one version of a composite type.
+type xrdSchema struct {
+	group, version, kind string
+	schema               map[string]any
+}
+
+// xrdSchemas returns the served schemas of CompositeResourceDefinition
+// objects (decoded JSON).
+func xrdSchemas(xrds []map[string]any) []xrdSchema {
+	var out []xrdSchema
+	for _, x := range xrds {
+		if x["kind"] != "CompositeResourceDefinition" {
+			continue
+		}
+		spec, _ := x["spec"].(map[string]any)
+		group, _ := spec["group"].(string)
+		names, _ := spec["names"].(map[string]any)
+		kind, _ := names["kind"].(string)
+		versions, _ := spec["versions"].([]any)
+		for _, v := range versions {
+			vm, _ := v.(map[string]any)
+			name, _ := vm["name"].(string)
+			sch, _ := vm["schema"].(map[string]any)
+			root, _ := sch["openAPIV3Schema"].(map[string]any)
+			if group == "" || kind == "" || name == "" || root == nil {
+				continue
+			}
+			out = append(out, xrdSchema{group: group, version: name, kind: kind, schema: root})
+		}
+	}
+	return out
+}
+
+// streamXRDs returns the CompositeResourceDefinitions among the documents
+// of the input stream.
+func streamXRDs(chunks []yamledit.Chunk, docs []*yamledit.Doc) []map[string]any {
+	var out []map[string]any
+	for i, d := range docs {
+		if d == nil {
+			continue
+		}
+		top := d.Top()
+		kind, _ := yamledit.Str(yamledit.Get(top, "kind"))
+		av, _ := yamledit.Str(yamledit.Get(top, "apiVersion"))
+		if g, _ := splitAPIVersion(av); kind != "CompositeResourceDefinition" || g != "apiextensions.crossplane.io" {
+			continue
+		}
+		j, err := yamledit.TextJSON(chunks[i].Text)
+		if err != nil {
+			continue
+		}
+		var m map[string]any
+		if json.Unmarshal(j, &m) == nil {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// xrSchema returns the schema of the Composition's composite type, or nil
+// when no XRD of it is known.
+func (c *composition) xrSchema() map[string]any {
+	ref := yamledit.Get(yamledit.Get(c.node, "spec"), "compositeTypeRef")
+	av, _ := yamledit.Str(yamledit.Get(ref, "apiVersion"))
+	kind, _ := yamledit.Str(yamledit.Get(ref, "kind"))
+	group, version := splitAPIVersion(av)
+	for _, s := range c.r.schemas {
+		if s.group == group && s.version == version && s.kind == kind {
+			return s.schema
+		}
+	}
+	return nil
+}
+
+// schemaKinds returns what the XR field at path can be according to the
+// XRD schema, and false when the schema does not say (no XRD, a field the
+// schema does not describe, or one that keeps unknown fields). The API
+// server validated the XR against it, and Crossplane read it through the
+// Kubernetes decoder: an integer field holds int64 natively.
+func schemaKinds(root map[string]any, path string) (valueKinds, bool) {
+	if root == nil {
+		return 0, false
+	}
+	segs, err := fieldpath.Parse(path)
+	if err != nil {
+		return 0, false
+	}
+	s := root
+	for _, sg := range segs {
+		if sg.Type == fieldpath.SegmentIndex {
+			s, _ = s["items"].(map[string]any)
+		} else {
+			props, _ := s["properties"].(map[string]any)
+			next, _ := props[sg.Field].(map[string]any)
+			if next == nil {
+				next, _ = s["additionalProperties"].(map[string]any)
+			}
+			s = next
+		}
+		if s == nil {
+			return 0, false
+		}
+	}
+	var k valueKinds
+	if ios, _ := s["x-kubernetes-int-or-string"].(bool); ios {
+		k = kindKubeInt | kindString
+	} else {
+		switch s["type"] {
+		case "integer":
+			k = kindKubeInt
+		case "number":
+			k = kindKubeInt | kindFloat
+		case "string":
+			k = kindString
+		case "boolean":
+			k = kindBool
+		case "object", "array":
+			k = kindOther
+		default:
+			return 0, false
+		}
+	}
+	if n, _ := s["nullable"].(bool); n {
+		k |= kindOther
+	}
+	return k, true
+}
