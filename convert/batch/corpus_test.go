@@ -210,12 +210,7 @@ func TestMigrateCorpus(t *testing.T) {
 // They are problems of the check, not of the migration, and each is
 // reported to its owner; the test fails when one of them goes away, so the
 // list shrinks as they are fixed.
-var corpusVerifyIssues = map[string]string{
-	// No resources (C214): native Crossplane and function-patch-and-transform
-	// both refuse this Composition; verify reports an error where both sides
-	// failing should make the samples inconclusive (issue 12, item 1).
-	"crossplane__cli/cmd/crossplane/render/xr/testdata/cmd/composition-not-pipeline.yaml#0": "both engines refuse a Composition without resources",
-}
+var corpusVerifyIssues = map[string]string{}
 
 // refusedBySpec reports whether a Composition was refused with a
 // conversion error the spec defines (C1xx).

@@ -202,7 +202,7 @@ func newLegacy(req Request) (func(context.Context, map[string]any, []map[string]
 	}
 	c.Default()
 	if errs := c.Validate(); len(errs) > 0 {
-		return nil, render.InvalidInput(errors.Wrapf(errs.ToAggregate(), "invalid Composition %q", name(req.Composition)))
+		return nil, render.InvalidInput(&InvalidCompositionError{err: errors.Wrapf(errs.ToAggregate(), "invalid Composition %q", name(req.Composition))})
 	}
 	configs, err := environmentConfigs(req.Extra)
 	if err != nil {
@@ -233,10 +233,20 @@ func decodeComposition(comp map[string]any) (*native.Composition, error) {
 	}
 	c, err := native.DecodeJSON(raw)
 	if err != nil {
-		return nil, render.InvalidInput(errors.Wrapf(err, "invalid Composition %q", name(comp)))
+		return nil, render.InvalidInput(&InvalidCompositionError{err: errors.Wrapf(err, "invalid Composition %q", name(comp))})
 	}
 	return c, nil
 }
+
+// An InvalidCompositionError is a legacy Composition that the API server's
+// schema or webhook would refuse, so that no Crossplane would compose with
+// it. It is invalid input (a render.InputError wraps it).
+type InvalidCompositionError struct{ err error }
+
+func (e *InvalidCompositionError) Error() string { return e.err.Error() }
+
+// Unwrap returns the validation error.
+func (e *InvalidCompositionError) Unwrap() error { return e.err }
 
 func newPipeline(req Request, o Options) (func(context.Context, map[string]any, []map[string]any) (*render.Outcome, error), func(), error) {
 	builtins := o.Builtins

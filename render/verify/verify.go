@@ -388,12 +388,15 @@ func (r *run) renderAll(ctx context.Context, loops int, untilStable bool) error 
 		return nil
 	}
 	var ie *render.InputError
-	if errors.As(err, &ie) {
+	var ic *engine.InvalidCompositionError
+	if errors.As(err, &ie) && !errors.As(err, &ic) {
 		return err
 	}
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
+	// A Composition the API server would refuse composes nothing: the
+	// side fails, as it would in a cluster.
 	s := Side{Err: err}
 	if res == nil || res.Outcome == nil {
 		// The reconcile failed before it produced anything: the cluster
@@ -705,6 +708,8 @@ func missingInputHint(legacy, pipeline string) string {
 	both := legacy + "\n" + pipeline
 	lower := strings.ToLower(both)
 	switch {
+	case strings.Contains(lower, "invalid composition"):
+		return "the legacy Composition is invalid (the API server would refuse it, so no XR ever ran it): fix it, or verify the Composition the cluster actually runs"
 	case strings.Contains(lower, "environment") && strings.Contains(lower, "not found"):
 		if m := notFoundName.FindStringSubmatch(both); m != nil {
 			name := m[1]
