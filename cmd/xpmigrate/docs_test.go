@@ -651,8 +651,9 @@ func TestGettingStarted(t *testing.T) {
 			script = append(script, b.text)
 		}
 	}
-	if !strings.Contains(install, "go install "+module+"/cmd/xpmigrate@") {
-		t.Errorf("getting-started.md installs with go install, but not %s/cmd/xpmigrate@<version>", module)
+	// No release exists: the page must not promise one.
+	if strings.Contains(string(page), "go install "+module) || regexp.MustCompile(`@v\d+\.\d+`).MatchString(string(page)) || strings.Contains(string(page), "rev: v") {
+		t.Errorf("getting-started.md installs or pins a release, and none exists: build from a checkout, pin to a commit")
 	}
 	if !strings.Contains(install, "make build") || !strings.Contains(install, "bin") {
 		t.Errorf("getting-started.md builds from source with make build into bin/")
@@ -808,6 +809,10 @@ func TestGitHubAction(t *testing.T) {
 		inputs   map[string]string
 		want     int
 		wantOut  string
+		// pr commits the legacy repository as the pull request's base,
+		// then converts it and commits that; breakIt changes a patch of
+		// the conversion before.
+		pr, breakIt bool
 	}{
 		"LegacyCompositionFails": {
 			reason: "a legacy Composition not converted yet fails the check with exit 3",
@@ -828,6 +833,19 @@ func TestGitHubAction(t *testing.T) {
 			inputs: map[string]string{"path": "network/examples", "target": "v2"},
 			want:   exitOK,
 		},
+		"PullRequestConversionVerified": {
+			reason:  "in a pull request that converts the Compositions, the action verifies them against the base commit",
+			pr:      true,
+			want:    exitOK,
+			wantOut: "3 equivalent",
+		},
+		"PullRequestBrokenConversion": {
+			reason:  "a committed conversion that changed a patch fails against the base commit",
+			pr:      true,
+			breakIt: true,
+			want:    exitDifferences,
+			wantOut: "database/composition.yaml",
+		},
 		"RequireVerified": {
 			reason:  "require-verified reaches migrate: Compositions nothing verified fail the check, and say so",
 			inputs:  map[string]string{"args": "--exclude '**/examples/'", "require-verified": "true"},
@@ -846,6 +864,9 @@ func TestGitHubAction(t *testing.T) {
 			repo := exampleRepo(t, bin, tc.migrated)
 			r := *runner
 			r.t = t
+			if tc.pr {
+				r.prBase = pullRequest(t, bin, repo, tc.breakIt)
+			}
 			status, out := r.steps(a.Runs.Steps[check:], repo, tc.inputs)
 			if status != tc.want {
 				t.Errorf("%s\naction: exit %d, want %d\n%s", tc.reason, status, tc.want, out)
@@ -878,9 +899,12 @@ type actionRunner struct {
 	temp   string // RUNNER_TEMP, shared by every run
 	path   []string
 	files  map[string]string
+	// prBase is github.event.pull_request.base.sha: empty outside a pull
+	// request.
+	prBase string
 }
 
-var actionExpr = regexp.MustCompile(`\$\{\{\s*([a-z]+)\.([A-Za-z0-9_-]+)\s*\}\}`)
+var actionExpr = regexp.MustCompile(`\$\{\{\s*([a-z]+)\.([A-Za-z0-9_.-]+)\s*\}\}`)
 
 // steps runs the run steps in workspace and returns the last exit status
 // and the output. A step that fails stops the run.
@@ -895,7 +919,8 @@ func (r *actionRunner) steps(steps []actionStep, workspace string, inputs map[st
 			t.Fatal(err)
 		}
 	}
-	eval := func(s string) string {
+	var eval func(s string) string
+	eval = func(s string) string {
 		return actionExpr.ReplaceAllStringFunc(s, func(m string) string {
 			p := actionExpr.FindStringSubmatch(m)
 			switch {
@@ -903,11 +928,17 @@ func (r *actionRunner) steps(steps []actionStep, workspace string, inputs map[st
 				if v, ok := inputs[p[2]]; ok {
 					return v
 				}
-				return r.action.Inputs[p[2]].Default
+				d := r.action.Inputs[p[2]].Default
+				if actionExpr.MatchString(d) {
+					return eval(d)
+				}
+				return d
 			case p[1] == "github" && p[2] == "action_path":
 				return r.source
 			case p[1] == "github" && p[2] == "workspace":
 				return workspace
+			case p[1] == "github" && p[2] == "event.pull_request.base.sha":
+				return r.prBase
 			}
 			t.Fatalf("action.yml uses %s, which the test does not provide", m)
 			return ""
@@ -1002,16 +1033,33 @@ func TestPreCommitHook(t *testing.T) {
 
 	bin := buildXpmigrate(t, "")
 	cases := map[string]struct {
-		reason   string
-		migrated bool
+		reason string
+		// migrate converts the committed legacy repository in the work
+		// tree (the change being committed).
+		migrate bool
+		// noCommit leaves the repository without a commit.
+		noCommit bool
 		want     int
 	}{
-		"LegacyCompositionFails":   {reason: "a legacy Composition fails the commit", want: exitDifferences},
-		"MigratedRepositoryPasses": {reason: "a migrated repository passes", migrated: true, want: exitOK},
+		"LegacyCompositionFails":        {reason: "a legacy Composition fails the commit", want: exitDifferences},
+		"ConversionVerifiedAgainstHEAD": {reason: "a commit that converts the legacy Compositions is verified against HEAD and passes", migrate: true, want: exitOK},
+		"FirstCommit":                   {reason: "in a repository without a commit, --base HEAD has nothing to compare with: the legacy Compositions still fail", noCommit: true, want: exitDifferences},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			repo := exampleRepo(t, bin, tc.migrated)
+			repo := exampleRepo(t, bin, false)
+			gitIn(t, repo, "init", "-q")
+			if !tc.noCommit {
+				gitIn(t, repo, "add", "-A")
+				gitIn(t, repo, "commit", "-q", "-m", "legacy")
+			}
+			if tc.migrate {
+				m := exec.Command(filepath.Join(bin, "xpmigrate"+exeSuffix()), "migrate") //nolint:gosec // The binary under test.
+				m.Dir = repo
+				if out, err := m.CombinedOutput(); err != nil {
+					t.Fatalf("migrate: %v\n%s", err, out)
+				}
+			}
 			cmd := exec.Command(filepath.Join(bin, entry[0]+exeSuffix()), entry[1:]...) //nolint:gosec // The hook's own entry.
 			cmd.Dir = repo
 			cmd.Env = append(os.Environ(), "NO_COLOR=1")
@@ -1019,7 +1067,56 @@ func TestPreCommitHook(t *testing.T) {
 			if got := exitStatus(t, err); got != tc.want {
 				t.Errorf("%s\n%s: exit %d, want %d\n%s", tc.reason, h.Entry, got, tc.want, out)
 			}
+			if tc.migrate && !strings.Contains(string(out), "3 equivalent") {
+				t.Errorf("%s\n%s: the conversions are not verified against HEAD:\n%s", tc.reason, h.Entry, out)
+			}
 		})
+	}
+}
+
+// pullRequest makes repo a git repository whose first commit holds the
+// legacy Compositions and whose second converts them (with one patch
+// changed when breakIt), and returns the first commit.
+func pullRequest(t *testing.T, bin, repo string, breakIt bool) string {
+	t.Helper()
+	gitIn(t, repo, "init", "-q")
+	gitIn(t, repo, "add", "-A")
+	gitIn(t, repo, "commit", "-q", "-m", "legacy")
+	out, err := exec.Command("git", "-C", repo, "rev-parse", "HEAD").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := exec.Command(filepath.Join(bin, "xpmigrate"+exeSuffix()), "migrate") //nolint:gosec // The binary under test.
+	m.Dir = repo
+	if o, err := m.CombinedOutput(); err != nil {
+		t.Fatalf("migrate: %v\n%s", err, o)
+	}
+	if breakIt {
+		p := filepath.Join(repo, "database", "composition.yaml")
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		broken := strings.Replace(string(b), "toFieldPath: spec.forProvider.region", "toFieldPath: spec.forProvider.zone", 1)
+		if broken == string(b) {
+			t.Fatal("database/composition.yaml has no region patch to break")
+		}
+		if err := os.WriteFile(p, []byte(broken), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	gitIn(t, repo, "add", "-A")
+	gitIn(t, repo, "commit", "-q", "-m", "converted")
+	return strings.TrimSpace(string(out))
+}
+
+// gitIn runs git in dir with a fixed identity and no user configuration.
+func gitIn(t *testing.T, dir string, args ...string) {
+	t.Helper()
+	cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=test", "-c", "user.email=test@example.org", "-c", "commit.gpgsign=false"}, args...)...)
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_SYSTEM=/dev/null")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
 	}
 }
 

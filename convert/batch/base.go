@@ -46,6 +46,14 @@ func readBase(ctx context.Context, root, ref string) (*baseTree, error) {
 		return nil, &BaseError{err: errors.Errorf("invalid base revision %q", ref)}
 	}
 	commit, err := git(ctx, root, nil, "rev-parse", "--verify", "--quiet", "--end-of-options", ref+"^{commit}")
+	if err != nil && ref == "HEAD" {
+		// A repository without a commit yet (a pre-commit hook on the
+		// first commit): nothing was legacy before.
+		if _, gerr := git(ctx, root, nil, "rev-parse", "--git-dir"); gerr == nil {
+			return &baseTree{ref: ref, ix: buildIndex(nil), docs: map[string][]string{},
+				legacy: map[string][]*compInfo{}, pipeline: map[string][]*compInfo{}}, nil
+		}
+	}
 	if err != nil {
 		return nil, &BaseError{err: errors.Errorf("cannot resolve base revision %q in %s: it names no commit (in CI, fetch the base first: git fetch --depth=1 origin <sha>)", ref, root)}
 	}
