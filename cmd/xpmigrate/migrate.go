@@ -44,6 +44,7 @@ type migrateOptions struct {
 	base             string
 	allowLegacy      []string
 	fixQuirks        []string
+	force            bool
 }
 
 // migrateDeps are what tests replace: the converter and verifier, and
@@ -95,6 +96,11 @@ in CI) and verifies each Composition that is mode Pipeline in the tree and
 was mode Resources at REF under the same name, converted by xpmigrate or by
 hand, with the examples of both trees. A Composition that was already mode
 Pipeline at REF and changed is reported (M408), not verified as a migration.
+
+A file is written only when every legacy Composition in it converts, and,
+in place or with --out, only when every conversion in it passes
+verification: a file whose conversion is different (or has a breaking gap
+nobody accepted) is held back and listed, unless --force.
 
 With --check, any legacy Composition left in the tree fails the run: one the
 converter refused, one in a Helm template or a .tpl/.yaml.in file (reported
@@ -148,6 +154,7 @@ failed, or with --require-verified a Composition was not proven.`,
 	f.BoolVar(&o.phase1, "phase1", false, "step one of the unnamed-template rollout: name unnamed templates and keep mode Resources")
 	f.BoolVar(&o.verify, "verify", true, "verify every conversion by rendering both forms with the examples found in the tree")
 	f.IntVar(&o.synthesize, "synthesize", 0, "also verify with this many samples generated from each XRD's schema")
+	f.BoolVar(&o.force, "force", false, "write converted files even when a conversion in them fails verification (held back otherwise)")
 	f.StringVar(&o.base, "base", "", "git revision (the merge base in CI) to read legacy Compositions from: every Composition that is mode Pipeline here and was mode Resources there is verified against that legacy form (read from git, the work tree untouched)")
 	f.StringArrayVar(&o.allowLegacy, "allow-legacy", nil, "files whose legacy Compositions may stay (glob, gitignore syntax, relative to DIR): reported, but --check does not fail on them; repeatable")
 	f.StringSliceVar(&o.accept, "accept", nil, "breaking gap codes to accept in every verification, so they are reported but do not fail (e.g. D21,D30); repeatable")
@@ -184,6 +191,13 @@ func runMigrate(ctx context.Context, s streams, deps migrateDeps, dir string, o 
 	}
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 		return usageError{err: errors.Errorf("%q is not a directory", dir)}
+	}
+	if o.report != "" {
+		// Every output path is known to be writable before the tree is
+		// touched.
+		if err := checkWritableFile(o.report); err != nil {
+			return usageError{err: errors.Wrap(err, "--report")}
+		}
 	}
 	html := format == batch.ReportHTML
 	bo.KeepSources = html
@@ -264,7 +278,7 @@ func (o *migrateOptions) batchOptions(dir string) (batch.Options, error) {
 		Check: o.check, Diff: o.diff, Phase1: o.phase1,
 		Target: o.target, Verify: o.verify && !o.phase1, Synthesize: o.synthesize, MaxSamples: o.maxSamples,
 		Jobs: o.jobs, PatchAndTransform: o.ptFunction, EnvironmentConfigs: o.ecFunction,
-		Accept: o.accept, Base: o.base, AllowLegacy: o.allowLegacy,
+		Accept: o.accept, Base: o.base, AllowLegacy: o.allowLegacy, Force: o.force,
 	}
 	if err := verify.CheckGapCodes(o.accept); err != nil {
 		return bo, usageError{err: errors.Wrap(err, "--accept")}
@@ -320,6 +334,27 @@ func stderrTerminal(s streams) (bool, int) {
 
 // writeReportFile writes the report atomically: to a temporary file beside
 // path, renamed over it.
+// checkWritableFile reports whether a file can be written at path: its
+// directory exists and takes a new file, and path is not a directory. It
+// leaves nothing behind.
+func checkWritableFile(path string) error {
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return errors.Errorf("%q is a directory", path)
+	}
+	dir := filepath.Dir(path)
+	fi, err := os.Stat(dir)
+	if err != nil || !fi.IsDir() {
+		return errors.Errorf("cannot write %q: directory %q does not exist", path, dir)
+	}
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".probe-*")
+	if err != nil {
+		return errors.Wrapf(err, "cannot write %q", path)
+	}
+	name := tmp.Name()
+	_ = tmp.Close()
+	return os.Remove(name)
+}
+
 func writeReportFile(path, format string, res *batch.Result) error {
 	var b bytes.Buffer
 	if err := batch.WriteReport(&b, format, res); err != nil {

@@ -221,10 +221,23 @@ func TestMigrateCommand(t *testing.T) {
 			want: want{code: exitError, errOut: []string{"failed   apis/composition.yaml: read-only"}},
 		},
 		"Differences": {
-			reason: "An unexplained verification difference exits 3, after writing.",
+			reason: "An unexplained verification difference exits 3, and the file is held back, not written.",
 			tree:   legacyTree,
 			deps:   migrateDeps{verifier: func(bool) batch.Verifier { return differingVerifier{} }},
-			want:   want{code: exitDifferences, changed: true, errOut: []string{"different   apis/composition.yaml#0 things", "1 verifications fail: 1 render differently"}},
+			want:   want{code: exitDifferences, changed: false, errOut: []string{"held-back", "apis/composition.yaml", "different   apis/composition.yaml#0 things", "1 verifications fail: 1 render differently"}},
+		},
+		"DifferencesForce": {
+			reason: "--force writes a conversion that fails verification, and still exits 3.",
+			tree:   legacyTree,
+			args:   []string{"--force"},
+			deps:   migrateDeps{verifier: func(bool) batch.Verifier { return differingVerifier{} }},
+			want:   want{code: exitDifferences, changed: true, errOut: []string{"different   apis/composition.yaml#0 things"}},
+		},
+		"ReportDirectoryMissing": {
+			reason: "A --report in a directory that does not exist is refused before anything is written.",
+			tree:   legacyTree,
+			args:   []string{"--report", "{report}/missing/report.json"},
+			want:   want{code: exitInvalid, changed: false, errOut: []string{"does not exist"}},
 		},
 		"Reports": {
 			reason: "--report writes the JSON report.",

@@ -73,6 +73,9 @@ type Options struct {
 
 	// Verify runs the equivalence check for every converted Composition.
 	Verify bool
+	// Force writes a converted file even when a conversion in it failed
+	// verification; without it such a file is held back.
+	Force bool
 	// AllowLegacy are globs (gitignore syntax, relative to Root) of files
 	// whose legacy Compositions may stay: they are reported, but do not
 	// count as left over.
@@ -526,6 +529,8 @@ func (r *runner) result(outs []*outcome) *Result {
 			s.SkippedBy[fr.Reason]++
 		case FileNotProcessed:
 			s.NotProcessed++
+		case FileHeldBack:
+			s.HeldBack++
 		}
 		for _, d := range fr.Diagnostics {
 			switch d.Severity {
@@ -556,6 +561,8 @@ func (r *runner) result(outs []*outcome) *Result {
 				s.Phase1Compositions++
 			case CompositionFailed:
 				s.FailedCompositions++
+			case CompositionHeldBack:
+				s.HeldBackCompositions++
 			}
 			if v := c.Verification; v != nil {
 				switch v.Status {

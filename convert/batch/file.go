@@ -241,17 +241,37 @@ func (r *runner) convert(ctx context.Context, f *scanned, data []byte, oc *outco
 	oc.file.Diagnostics = sortDiagnostics(append(diags, findings...))
 
 	changed := !bytes.Equal(data, out)
-	anyFailed := false
+	var refused, held []string
 	for _, c := range comps {
-		if c.Status == CompositionFailed {
-			anyFailed = true
+		switch {
+		case c.Status == CompositionFailed && c.Legacy:
+			refused = append(refused, fmt.Sprintf("%s (document %d): %s", c.Name, c.Document, strings.TrimPrefix(firstError(c.Diagnostics), ": ")))
+		case c.Verification != nil && (c.Verification.Fails || c.Verification.Status == VerifyDifferences) && c.Status == CompositionConverted:
+			held = append(held, c.Name)
 		}
 	}
 	switch {
+	case len(refused) > 0:
+		// One rule for convert and migrate: a file is written only when
+		// every legacy Composition in it converts.
+		oc.file.Status, oc.file.Reason, oc.file.Detail = FileFailed, ReasonConversionError, "not written: the converter refused "+strings.Join(refused, "; ")
+		for i := range comps {
+			if comps[i].Status == CompositionConverted {
+				comps[i].Status = CompositionHeldBack
+			}
+		}
+		changed = false
+	case len(held) > 0 && !r.o.Force && r.o.Write != WriteNone:
+		oc.file.Status, oc.file.Reason, oc.file.Detail = FileHeldBack, ReasonVerification,
+			"not written: the conversion of "+strings.Join(held, ", ")+" renders differently from the legacy form (or has breaking gaps nobody accepted); fix it, accept the gaps, or write it anyway with --force"
+		for i := range comps {
+			if comps[i].Status == CompositionConverted {
+				comps[i].Status = CompositionHeldBack
+			}
+		}
+		changed = false
 	case changed:
 		oc.file.Status = FileConverted
-	case anyFailed:
-		oc.file.Status, oc.file.Reason, oc.file.Detail = FileFailed, ReasonConversionError, "a Composition could not be converted"
 	default:
 		oc.file.Status = FileUnchanged
 	}

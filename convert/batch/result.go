@@ -16,6 +16,9 @@ const (
 	FileFailed FileStatus = "failed"
 	// FileNotProcessed: the run was cancelled before this file.
 	FileNotProcessed FileStatus = "not-processed"
+	// FileHeldBack: the file converts, but a conversion in it failed
+	// verification, so it was not written (Options.Force writes it).
+	FileHeldBack FileStatus = "held-back"
 )
 
 // Why a file was skipped or failed.
@@ -34,6 +37,7 @@ const (
 	ReasonUnreadable      = "unreadable"       // cannot be read
 	ReasonConversionError = "conversion-error" // the converter refused a Composition, or failed
 	ReasonWriteError      = "write-error"      // the new content could not be written
+	ReasonVerification    = "verification"     // a conversion failed verification: held back
 )
 
 // A FileResult is the outcome for one file.
@@ -75,6 +79,10 @@ const (
 	CompositionUnchanged CompositionStatus = "unchanged"
 	// CompositionFailed: the converter refused it; it was left as it was.
 	CompositionFailed CompositionStatus = "failed"
+	// CompositionHeldBack: converted, but not written, because its file
+	// was held back (a verification failed, or another Composition of the
+	// file was refused).
+	CompositionHeldBack CompositionStatus = "held-back"
 	// CompositionSkipped: its file was skipped or failed as a whole.
 	CompositionSkipped CompositionStatus = "skipped"
 )
@@ -307,6 +315,7 @@ type Summary struct {
 	Unchanged    int `json:"unchanged"`
 	Skipped      int `json:"skipped"`
 	Failed       int `json:"failed"`
+	HeldBack     int `json:"heldBack,omitempty"`
 	NotProcessed int `json:"notProcessed,omitempty"`
 	// SkippedBy counts skipped and failed files by reason.
 	SkippedBy map[string]int `json:"skippedBy,omitempty"`
@@ -316,6 +325,7 @@ type Summary struct {
 	ConvertedCompositions int `json:"convertedCompositions"`
 	Phase1Compositions    int `json:"phase1Compositions,omitempty"`
 	FailedCompositions    int `json:"failedCompositions"`
+	HeldBackCompositions  int `json:"heldBackCompositions,omitempty"`
 
 	VerifiedEquivalent int `json:"verifiedEquivalent"`
 	IntendedChanges    int `json:"intendedChanges"`

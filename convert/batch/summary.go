@@ -19,6 +19,9 @@ func WriteSummary(w io.Writer, r *Result) error {
 		b.WriteString("migrate: cancelled; files not processed were left as they were\n")
 	}
 	fmt.Fprintf(&b, "files: %d: %d converted, %d unchanged, %d skipped, %d failed", s.Files, s.Converted, s.Unchanged, s.Skipped, s.Failed)
+	if s.HeldBack > 0 {
+		fmt.Fprintf(&b, ", %d held back", s.HeldBack)
+	}
 	if s.NotProcessed > 0 {
 		fmt.Fprintf(&b, ", %d not processed", s.NotProcessed)
 	}
@@ -27,11 +30,14 @@ func WriteSummary(w io.Writer, r *Result) error {
 		fmt.Fprintf(&b, "  skipped or failed by reason: %s\n", countList(s.SkippedBy))
 	}
 	for _, f := range r.Files {
-		if f.Status == FileSkipped || f.Status == FileFailed {
+		if f.Status == FileSkipped || f.Status == FileFailed || f.Status == FileHeldBack {
 			fmt.Fprintf(&b, "  %-8s %s: %s (%s)\n", f.Status, f.Path, f.Reason, f.Detail)
 		}
 	}
 	fmt.Fprintf(&b, "compositions: %d (%d legacy): %d converted, %d failed", s.Compositions, s.LegacyCompositions, s.ConvertedCompositions, s.FailedCompositions)
+	if s.HeldBackCompositions > 0 {
+		fmt.Fprintf(&b, ", %d converted but held back", s.HeldBackCompositions)
+	}
 	if s.Phase1Compositions > 0 {
 		fmt.Fprintf(&b, ", %d named for phase 1 (still mode Resources)", s.Phase1Compositions)
 	}
