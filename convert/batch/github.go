@@ -70,6 +70,10 @@ func WriteGitHub(w io.Writer, res *Result, root string) error {
 			}
 		}
 	}
+	// The converter's warnings, once each, at their own line.
+	for _, w := range converterWarnings(res) {
+		emit("warning", at(w.File, w.Line), w.Code+" "+w.Message)
+	}
 	for _, f := range res.Findings {
 		level := "notice"
 		switch f.Severity {
@@ -105,4 +109,26 @@ func escapeData(s string) string {
 
 func escapeProperty(s string) string {
 	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+}
+
+// converterWarnings returns the converter's warnings (C-codes) of every
+// file, with File set, once each, in file and line order.
+func converterWarnings(res *Result) []Diagnostic {
+	var out []Diagnostic
+	seen := map[string]bool{}
+	for _, f := range res.Files {
+		for _, d := range f.Diagnostics {
+			if d.Severity != SeverityWarning || !strings.HasPrefix(d.Code, "C") {
+				continue
+			}
+			k := fmt.Sprintf("%s\x00%d\x00%s\x00%s", f.Path, d.Line, d.Code, d.Message)
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+			d.File = f.Path
+			out = append(out, d)
+		}
+	}
+	return out
 }

@@ -8,7 +8,8 @@ import (
 
 // NewProgress returns a Progress that writes to w. On a terminal (tty) it
 // draws one self-updating bar line (files done/total and the file being
-// worked on) that it clears at the end. Otherwise it writes one plain line
+// worked on) that it clears at the end, then lists the files that are not
+// unchanged. Otherwise it writes one plain line
 // per file that is not unchanged, in path order, so logs stay readable and
 // deterministic. width is the terminal width; 0 means 80.
 func NewProgress(w io.Writer, tty bool, width int) Progress {
@@ -54,9 +55,23 @@ func (p *progress) Done(r *FileResult, done, total int) {
 	}
 }
 
-func (p *progress) Finished(*Result) {
-	if p.tty && p.drawn {
+// Finished clears the bar, then lists the files that are not unchanged,
+// as the plain progress does line by line, so a terminal shows what
+// changed too.
+func (p *progress) Finished(r *Result) {
+	if !p.tty {
+		return
+	}
+	if p.drawn {
 		fmt.Fprint(p.w, "\r\x1b[K")
+	}
+	if r == nil {
+		return
+	}
+	for i := range r.Files {
+		if line := fileLine(&r.Files[i]); line != "" {
+			fmt.Fprintln(p.w, line)
+		}
 	}
 }
 
@@ -95,6 +110,8 @@ func fileLine(r *FileResult) string {
 		return fmt.Sprintf("skipped        %s: %s (%s)", r.Path, r.Reason, r.Detail)
 	case FileFailed:
 		return fmt.Sprintf("failed         %s: %s (%s)", r.Path, r.Reason, r.Detail)
+	case FileHeldBack:
+		return fmt.Sprintf("held back      %s: %s (%s)", r.Path, r.Reason, r.Detail)
 	case FileNotProcessed:
 		return fmt.Sprintf("not processed  %s", r.Path)
 	}

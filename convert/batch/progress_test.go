@@ -24,7 +24,7 @@ func TestProgress(t *testing.T) {
 			want:   "converted      a.yaml\nskipped        c.yaml: template (Helm)\n",
 		},
 		"Terminal": {
-			reason: "On a terminal: one bar line redrawn in place, the current file cut to the width, cleared at the end.",
+			reason: "On a terminal: one bar line redrawn in place, the current file cut to the width, cleared at the end, then the files that are not unchanged, as without a terminal.",
 			tty:    true,
 			width:  40,
 			want: "\r\x1b[K[>                       ] 0/3 " +
@@ -32,7 +32,8 @@ func TestProgress(t *testing.T) {
 				"\r\x1b[K[========>               ] 1/3 …/a.yaml" +
 				"\r\x1b[K[================>       ] 2/3 …/a.yaml" +
 				"\r\x1b[K[========================] 3/3 …/a.yaml" +
-				"\r\x1b[K",
+				"\r\x1b[K" +
+				"converted      a.yaml\nskipped        c.yaml: template (Helm)\n",
 		},
 	}
 	for name, tc := range cases {
@@ -44,10 +45,37 @@ func TestProgress(t *testing.T) {
 			for i := range files {
 				p.Done(&files[i], i+1, len(files))
 			}
-			p.Finished(&Result{})
+			p.Finished(&Result{Files: files})
 			if diff := cmp.Diff(tc.want, b.String()); diff != "" {
 				t.Errorf("%s\nprogress output: -want, +got:\n%s", tc.reason, diff)
 			}
 		})
+	}
+}
+
+// TestConverterWarnings: the converter's warnings reach the summary on
+// stderr (file:line: code: message) and the GitHub annotations (at their
+// own line), once each.
+func TestConverterWarnings(t *testing.T) {
+	w := Diagnostic{Code: "C204", Severity: SeverityWarning, Document: 0, Line: 15, Message: "named the unnamed templates"}
+	res := &Result{Files: []FileResult{{Path: "a.yaml", Status: FileConverted, Diagnostics: []Diagnostic{
+		w, w, // the same warning twice
+		{Code: "C313", Severity: SeverityInfo, Line: 20, Message: "transform type inferred"},
+		{Code: "C209", Severity: SeverityWarning, Line: 30, Message: "XR write outside status"},
+	}}}}
+	var sum, gh bytes.Buffer
+	if err := WriteSummary(&sum, res); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteGitHub(&gh, res, "."); err != nil {
+		t.Fatal(err)
+	}
+	wantSum := "converter warnings: 2\n  a.yaml:15: C204: named the unnamed templates\n  a.yaml:30: C209: XR write outside status\n"
+	if !bytes.Contains(sum.Bytes(), []byte(wantSum)) {
+		t.Errorf("WriteSummary(...): want\n%s\nin:\n%s", wantSum, sum.String())
+	}
+	wantGH := "::warning file=a.yaml,line=15::C204 named the unnamed templates\n::warning file=a.yaml,line=30::C209 XR write outside status\n"
+	if diff := cmp.Diff(wantGH, gh.String()); diff != "" {
+		t.Errorf("WriteGitHub(...): -want, +got:\n%s", diff)
 	}
 }

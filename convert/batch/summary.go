@@ -72,6 +72,12 @@ func WriteSummary(w io.Writer, r *Result) error {
 			}
 		}
 	}
+	if ws := converterWarnings(r); len(ws) > 0 {
+		fmt.Fprintf(&b, "converter warnings: %d\n", len(ws))
+		for _, w := range ws {
+			fmt.Fprintf(&b, "  %s:%d: %s: %s\n", w.File, w.Line, w.Code, w.Message)
+		}
+	}
 	if len(r.Findings) > 0 {
 		codes := map[string]int{}
 		for _, f := range r.Findings {
