@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -75,7 +76,11 @@ func WriteSummary(w io.Writer, r *Result) error {
 	if ws := converterWarnings(r); len(ws) > 0 {
 		fmt.Fprintf(&b, "converter warnings: %d\n", len(ws))
 		for _, w := range ws {
-			fmt.Fprintf(&b, "  %s:%d: %s: %s\n", w.File, w.Line, w.Code, w.Message)
+			at := w.File
+			if w.Line > 0 {
+				at += ":" + strconv.Itoa(w.Line)
+			}
+			fmt.Fprintf(&b, "  %s: %s: %s\n", at, w.Code, w.Message)
 		}
 	}
 	if len(r.Findings) > 0 {
