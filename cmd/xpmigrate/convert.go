@@ -144,7 +144,8 @@ FILE would change.`,
 	f.StringVar(&o.backupSuffix, "backup-suffix", "", "with --in-place, keep the original as FILE+SUFFIX")
 	f.BoolVar(&o.check, "check", false, "write nothing; exit 3 if FILE would change")
 	f.BoolVar(&o.diff, "diff", false, "write nothing; print a unified diff of the change on stdout")
-	f.StringVar(&o.format, "format", "", "output format: yaml (edits the input, keeping its layout) or json (default: json for a JSON input, else yaml)")
+	f.StringVar(&o.format, "output-format", "", "output format: yaml (edits the input, keeping its layout) or json (default: json for a JSON input, else yaml)")
+	f.StringVar(&o.format, "format", "", "alias of --output-format")
 
 	f.StringVar(&o.target, "target", string(convert.TargetV1), "Crossplane line the output is for: v1 (1.18–1.20, function-environment-configs v0.6.0) or v2")
 	f.BoolVar(&o.phase1, "phase1", false, "write phase one of the rollout instead: the Resources-mode Composition with its unnamed templates named")
@@ -202,6 +203,8 @@ func (o *convertOptions) validate() error {
 	}
 	stdin := o.file == "" || o.file == "-"
 	switch {
+	case formatNamed(o.output):
+		return errors.Errorf("-o %s would write a file named %q: -o/--output names the output file; for the output format use --output-format %s", o.output, o.output, o.output)
 	case o.inPlace && o.output != "":
 		return errors.New("--in-place and --output cannot be used together")
 	case o.inPlace && stdin:
@@ -488,4 +491,15 @@ func writeFileAtomic(dst string, data []byte, modeOf string) error {
 		perm = fi.Mode().Perm()
 	}
 	return atomicfile.Write(dst, data, perm, nil)
+}
+
+// formatNamed reports whether an output file name is an output format's
+// name ("json", "yaml"…), which `-o` means in kubectl and crossplane render
+// but here would name a file.
+func formatNamed(name string) bool {
+	switch strings.ToLower(name) {
+	case "json", "yaml", "yml", "text", "wide", "name":
+		return true
+	}
+	return false
 }

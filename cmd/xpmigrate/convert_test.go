@@ -238,6 +238,21 @@ func TestConvertCmd(t *testing.T) {
 			wantFiles: map[string]string{"c.yaml": convertLegacy, "out.yaml": convertConverted},
 			wantMode:  map[string]os.FileMode{"out.yaml": 0o640},
 		},
+		"OutputNamedLikeAFormat": {
+			reason:     "-o json names a file called json, which is never what the user meant: refused with a hint, nothing written.",
+			files:      []file{{"c.yaml", convertLegacy, 0o640}},
+			args:       []string{"$D/c.yaml", "-o", "json"},
+			wantCode:   exitInvalid,
+			wantStderr: []string{"--output-format json"},
+			wantFiles:  map[string]string{"c.yaml": convertLegacy},
+		},
+		"OutputFormat": {
+			reason:     "--output-format json writes JSON on stdout.",
+			files:      []file{{"c.yaml", convertLegacy, 0o640}},
+			args:       []string{"$D/c.yaml", "--output-format", "json"},
+			wantStdout: "\n\"mode\": \"Pipeline\"",
+			wantFiles:  map[string]string{"c.yaml": convertLegacy},
+		},
 		"CheckChanged": {
 			reason:     "--check exits 3 when the file would change, and writes nothing.",
 			files:      []file{{"c.yaml", convertLegacy, 0o644}},
@@ -436,5 +451,14 @@ func TestConvertCmdJSON(t *testing.T) {
 	if report.File != "<stdin>" || len(report.Documents) != 1 || report.Documents[0].Status != "converted" ||
 		len(report.Diagnostics) == 0 || report.Diagnostics[0].Code != "C204" || report.Diagnostics[0].Line != 9 {
 		t.Errorf("stderr: unexpected report:\n%s", stderr)
+	}
+}
+
+// TestVersionFlag: --version prints what the version command prints.
+func TestVersionFlag(t *testing.T) {
+	code, out, _ := runCLI("--version")
+	_, want, _ := runCLI("version")
+	if code != exitOK || out != want || !strings.HasPrefix(out, "xpmigrate ") {
+		t.Errorf("xpmigrate --version: exit %d, %q; want 0 and %q", code, out, want)
 	}
 }

@@ -84,6 +84,10 @@ function-environment-configs, renders both in process, and compares them.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	// --version prints what `xpmigrate version` prints.
+	v, c := buildVersion()
+	root.Version = v
+	root.SetVersionTemplate(fmt.Sprintf("xpmigrate %s (commit %s)\n", v, c))
 	root.SetIn(s.In)
 	root.SetOut(s.Out)
 	root.SetErr(s.ErrOut)
