@@ -182,6 +182,19 @@ func TestMigrateBase(t *testing.T) {
 		t.Errorf("migrate --check --base A: the changed conversion is not reported as different:\n%s", stderr)
 	}
 
+	// verify --base reads the legacy form of one Composition from git.
+	code, stdout, stderr = executeVerify(t, []string{filepath.Join(repo, "changed/composition.yaml"), "--base", a})
+	if code != exitDifferences || !strings.Contains(stdout, "FAIL changed: different") {
+		t.Errorf("verify changed/composition.yaml --base A: exit %d, want %d and FAIL\nstdout:\n%s\nstderr:\n%s", code, exitDifferences, stdout, stderr)
+	}
+	code, stdout, stderr = executeVerify(t, []string{filepath.Join(repo, "hand/composition.yaml"), "--base", a, "--require-verified"})
+	if code != exitOK || !strings.Contains(stdout, "PASS hand: equivalent") || !strings.Contains(stdout, a+":hand/composition.yaml#0") {
+		t.Errorf("verify hand/composition.yaml --base A: exit %d, want 0, PASS and the base named\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	if code, _, stderr := executeVerify(t, []string{filepath.Join(repo, "chart/templates/composition.yaml"), "--base", a}); code != exitInvalid {
+		t.Errorf("verify --base A on a Composition that was not legacy at A: exit %d, want %d\n%s", code, exitInvalid, stderr)
+	}
+
 	// Fix both: restore the map, convert the template by hand.
 	write("changed/composition.yaml", string(b))
 	write("chart/templates/composition.yaml", strings.Replace(baseHandConverted, "name: hand", "name: {{ .Values.name }}", 1))

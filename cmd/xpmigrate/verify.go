@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/xpmigrate/xpmigrate/convert/batch"
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/samples"
 	"github.com/xpmigrate/xpmigrate/render"
@@ -31,6 +32,7 @@ type verifyOptions struct {
 	requireVerified     bool
 	verbose             bool
 	accept              []string
+	base                string
 	target              string
 	environmentFunction string
 	timeout             time.Duration
@@ -118,6 +120,7 @@ unverified Composition; 2 invalid input; 1 error.`,
 		},
 	}
 	f := cmd.Flags()
+	f.StringVar(&o.base, "base", "", "git revision to read the legacy Composition from: the argument is then the converted (mode: Pipeline) Composition, verified against the legacy Composition of the same name at that revision")
 	f.StringVar(&o.converted, "converted", "", "the converted (mode: Pipeline) Composition; converted on the fly when absent")
 	f.StringVar(&o.xr, "xr", "", "file or directory of sample XRs (or claims, with --xrd)")
 	f.StringVarP(&o.observed, "observed-resources", "o", "", "file or directory of observed composed resources")
@@ -155,7 +158,10 @@ func runVerify(ctx context.Context, s streams, o *verifyOptions) error {
 		return usageError{err: errors.Errorf("--format must be one of text, json, junit, sarif, github, not %q", o.format)}
 	}
 
-	in, err := loadVerifyInput(o)
+	if o.base != "" && o.converted != "" {
+		return usageError{err: errors.New("--base reads the legacy Composition from git and takes the converted one as the argument: drop --converted")}
+	}
+	in, err := loadVerifyInput(ctx, o)
 	if err != nil {
 		return inputExit(err)
 	}
@@ -204,13 +210,19 @@ type verifyInput struct {
 	skipped []verify.SkippedSample
 }
 
-func loadVerifyInput(o *verifyOptions) (*verifyInput, error) {
+func loadVerifyInput(ctx context.Context, o *verifyOptions) (*verifyInput, error) {
 	in := &verifyInput{}
 	b, err := os.ReadFile(o.legacy)
 	if err != nil {
 		return nil, render.InvalidInput(errors.Wrapf(err, "cannot read legacy composition %q", o.legacy))
 	}
 	in.legacy = verify.Document{Path: o.legacy, Data: b}
+	if o.base != "" {
+		// The argument is the conversion; its legacy form is in git.
+		if in.legacy, in.converted, err = legacyFromBase(ctx, o.legacy, o.base, b); err != nil {
+			return nil, err
+		}
+	}
 	if o.converted != "" {
 		b, err := os.ReadFile(o.converted)
 		if err != nil {
@@ -310,4 +322,32 @@ func sampleKinds(legacy verify.Document, xrd map[string]any) map[string]bool {
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd())) //nolint:gosec // File descriptors fit in an int.
+}
+
+// legacyFromBase returns the legacy form at ref of the converted
+// Composition in file (data), and the converted one.
+func legacyFromBase(ctx context.Context, file, ref string, data []byte) (verify.Document, verify.Document, error) {
+	converted := verify.Document{Path: file, Data: data}
+	var name string
+	for _, d := range render.SplitDocuments(data) {
+		obj, err := render.DecodeObject(d.Raw)
+		if err == nil && obj != nil && obj["kind"] == "Composition" {
+			name = jsonobj.String(obj, "metadata", "name")
+			break
+		}
+	}
+	if name == "" {
+		return verify.Document{}, verify.Document{}, render.InvalidInputf("%s: no Composition found", file)
+	}
+	doc, where, ok, err := batch.LegacyAt(ctx, file, ref, name)
+	var be *batch.BaseError
+	switch {
+	case errors.As(err, &be):
+		return verify.Document{}, verify.Document{}, usageError{err: err}
+	case err != nil:
+		return verify.Document{}, verify.Document{}, errors.Wrapf(err, "cannot read %s at %s", file, ref)
+	case !ok:
+		return verify.Document{}, verify.Document{}, render.InvalidInputf("no legacy (mode: Resources) Composition named %q at %s: nothing to verify %s against", name, ref, file)
+	}
+	return verify.Document{Path: where, Data: doc}, converted, nil
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os/exec"
 	"path"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -206,4 +207,47 @@ func (b *baseTree) document(c *compInfo) ([]byte, error) {
 // where names a base Composition for reports: "REF:file#doc".
 func (b *baseTree) where(c *compInfo) string {
 	return fmt.Sprintf("%s:%s#%d", b.ref, c.file, c.doc)
+}
+
+// LegacyAt returns the legacy (mode: Resources) form, at git revision
+// ref, of the Composition named name whose file is file (a path in the
+// work tree of the repository that holds it): the Composition of that name
+// in the same file at ref, else in any file. where names it for reports
+// ("REF:path#doc"). It reads git's object store and never touches the work
+// tree. A *BaseError says the revision cannot be read; ok is false when no
+// legacy Composition of that name existed at ref.
+func LegacyAt(ctx context.Context, file, ref, name string) (doc []byte, where string, ok bool, err error) {
+	dir := filepath.Dir(file)
+	top, err := git(ctx, dir, nil, "rev-parse", "--show-toplevel")
+	if err != nil {
+		return nil, "", false, &BaseError{err: errors.Wrapf(err, "cannot read base %q: %s is not in a git repository", ref, file)}
+	}
+	root := strings.TrimSpace(string(top))
+	b, err := readBase(ctx, root, ref)
+	if err != nil {
+		return nil, "", false, err
+	}
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		return nil, "", false, err
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
+	if real, err := filepath.EvalSymlinks(root); err == nil {
+		root = real
+	}
+	rel, err := filepath.Rel(root, abs)
+	if err != nil {
+		return nil, "", false, err
+	}
+	c, found := b.legacyFor(filepath.ToSlash(rel), name)
+	if !found {
+		return nil, "", false, nil
+	}
+	d, err := b.document(c)
+	if err != nil {
+		return nil, "", false, err
+	}
+	return d, b.where(c), true, nil
 }
