@@ -162,7 +162,7 @@ failed, or with --require-verified a Composition was not proven.`,
 	f.IntVar(&o.maxSamples, "max-samples", batch.DefaultMaxSamples, "verify each Composition with at most this many examples, nearest first (negative: all)")
 	f.IntVar(&o.jobs, "jobs", runtime.NumCPU(), "files to handle at once")
 	f.StringVar(&o.report, "report", "", "write a report to this file: .json, .md or .html")
-	f.StringVar(&o.format, "format", "text", "how problems are printed on stdout: text (none; the summary is on stderr) or github (workflow commands that annotate files in GitHub Actions)")
+	f.StringVar(&o.format, "format", "text", "what is printed on stdout: text (nothing; the summary is on stderr), github (workflow commands that annotate files in GitHub Actions), json (the JSON report), junit or sarif (the same problems for CI dashboards and code scanning)")
 	f.StringVar(&o.target, "target", "v1", "Crossplane line the converted Compositions are for: v1 (1.18–1.20) or v2")
 	f.StringVar(&o.ptFunction, "function-patch-and-transform-ref", "", "functionRef name for function-patch-and-transform (default: from Function manifests and Configuration dependencies in the tree, else function-patch-and-transform)")
 	f.StringVar(&o.ecFunction, "function-environment-configs-ref", "", "functionRef name for function-environment-configs (default: as for --function-patch-and-transform-ref)")
@@ -186,8 +186,8 @@ func runMigrate(ctx context.Context, s streams, deps migrateDeps, dir string, o 
 			return usageError{err: err}
 		}
 	}
-	if o.format != "text" && o.format != "github" {
-		return usageError{err: errors.Errorf("--format must be text or github, not %q", o.format)}
+	if !slices.Contains(batch.Formats, o.format) {
+		return usageError{err: errors.Errorf("--format must be one of %s, not %q", strings.Join(batch.Formats, ", "), o.format)}
 	}
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 		return usageError{err: errors.Errorf("%q is not a directory", dir)}
@@ -239,10 +239,8 @@ func runMigrate(ctx context.Context, s streams, deps migrateDeps, dir string, o 
 	if err := batch.WriteSummary(s.ErrOut, res); err != nil {
 		return errors.Wrap(err, "cannot write the summary")
 	}
-	if o.format == "github" {
-		if err := batch.WriteGitHub(s.Out, res, dir); err != nil {
-			return errors.Wrap(err, "cannot write the annotations")
-		}
+	if err := batch.WriteFormat(s.Out, o.format, res, dir); err != nil {
+		return errors.Wrap(err, "cannot write the output")
 	}
 	if o.report != "" {
 		if err := writeReportFile(o.report, format, res); err != nil {
