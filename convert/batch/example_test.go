@@ -74,4 +74,5 @@ spec:
 	// files: 2: 1 converted, 1 unchanged, 0 skipped, 0 failed (written in place)
 	// compositions: 1 (1 legacy): 1 converted, 0 failed
 	// verification: 1 equivalent, 0 with intended changes, 0 with known gaps, 0 different, 0 errors, 0 unverified; 0 failing
+	// 1 Composition converted: safe to merge? yes
 }

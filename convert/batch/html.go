@@ -24,6 +24,8 @@ func WriteHTML(w io.Writer, r *Result) error {
 }
 
 type htmlView struct {
+	Headline     string
+	HeadlineOK   bool
 	Cancelled    bool
 	Mode         string
 	Summary      []kv
@@ -95,7 +97,8 @@ type htmlFinding struct {
 
 func buildHTMLView(r *Result) htmlView {
 	s := r.Summary
-	v := htmlView{Cancelled: r.Cancelled, Mode: r.Mode}
+	v := htmlView{Cancelled: r.Cancelled, Mode: r.Mode, Headline: Headline(r)}
+	v.HeadlineOK = strings.HasSuffix(v.Headline, "? yes")
 	add := func(k string, n int, class string) {
 		if n == 0 {
 			class = ""
@@ -122,7 +125,8 @@ func buildHTMLView(r *Result) htmlView {
 	add("Verification errors", s.VerifyErrors, "bad")
 	add("Unverified", s.Unverified, "warn")
 	add("Inconclusive samples", s.InconclusiveSamples, "warn")
-	add("Findings", s.Findings, "warn")
+	add("Diagnostics and findings (all files)", s.Errors+s.Warnings+s.Infos, "")
+	add("of which repository findings (M-codes)", s.Findings, "warn")
 	if len(s.SkippedBy) > 0 {
 		v.Summary = append(v.Summary, kv{Key: "Skipped or failed by reason", Value: countList(s.SkippedBy)})
 	}
@@ -315,9 +319,10 @@ summary{cursor:pointer;color:#0969da}
 pre,.code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12px}
 pre.diff{background:#f6f8fa;padding:8px;overflow:auto;margin:4px 0}
 pre.value{white-space:pre-wrap;word-break:break-all;margin:0}
-pre.diff span{display:block;white-space:pre}
+pre.diff span{display:block;white-space:pre-wrap;word-break:break-all}
+#headline{font-size:18px;margin:12px 0}
 .add{background:#dafbe1}.del{background:#ffebe9}.hunk{color:#8250df}.hdr{font-weight:600}
-table.sbs td{border:none;padding:0 6px;white-space:pre;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12px}
+table.sbs td{border:none;padding:0 6px;white-space:pre-wrap;word-break:break-all;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12px}
 table.sbs td.num{color:#8c959f;text-align:right;width:1%;user-select:none}
 table.sbs td.del{background:#ffebe9}table.sbs td.add{background:#dafbe1}
 table.sbs{table-layout:fixed}
@@ -332,6 +337,7 @@ ul.diags{margin:4px 0;padding-left:18px}
 </header>
 <main>
 <section id="summary">
+<p id="headline" class="{{if .HeadlineOK}}ok{{else}}bad{{end}}">{{.Headline}}</p>
 <h2>Summary</h2>
 {{if .Cancelled}}<p class="bad" id="cancelled">The run was cancelled; files not processed were left as they were.</p>{{end}}
 <p>Mode: <span class="code">{{.Mode}}</span></p>

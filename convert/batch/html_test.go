@@ -3,6 +3,7 @@ package batch
 import (
 	"bytes"
 	"context"
+	"html"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -26,16 +27,30 @@ var (
 // returns its HTML report.
 func htmlReport(t *testing.T) []byte {
 	t.Helper()
-	res, _ := runTxtarCase(t, txtarCase{
-		archive:  "verify.txtar",
-		opts:     func(o *Options, _, _ string) { o.Synthesize, o.KeepSources, o.Diff = 1, true, true },
-		noGolden: true,
-	})
+	res := htmlResult(t)
 	var b bytes.Buffer
 	if err := WriteHTML(&b, res); err != nil {
 		t.Fatal(err)
 	}
 	return b.Bytes()
+}
+
+// htmlResult is the run the HTML report tests show.
+func htmlResult(t *testing.T) *Result {
+	t.Helper()
+	res, _ := runTxtarCase(t, txtarCase{
+		archive:  "verify.txtar",
+		opts:     func(o *Options, _, _ string) { o.Synthesize, o.KeepSources, o.Diff = 1, true, true },
+		noGolden: true,
+	})
+	// A long line in every before/after view: it must wrap in its column.
+	long := "# " + strings.Repeat("a-very-long-comment-line ", 40) + "\n"
+	for i := range res.Compositions {
+		if c := &res.Compositions[i]; c.Before != "" {
+			c.Before, c.After = long+c.Before, long+c.After
+		}
+	}
+	return res
 }
 
 // anchors returns the in-page link targets and the ids of a page.
@@ -116,12 +131,24 @@ func TestHTMLReportInChromium(t *testing.T) {
 	bin := chromium(t)
 	dir := t.TempDir()
 	page := filepath.Join(dir, "report.html")
-	if err := os.WriteFile(page, htmlReport(t), 0o644); err != nil {
+	// The test's copy opens every details element (the widest state of
+	// the page) and records whether the page overflows horizontally.
+	probe := `<script>
+for (const d of document.querySelectorAll("details")) d.open = true;
+const e = document.documentElement;
+let over = e.scrollWidth > e.clientWidth ? "page " + e.scrollWidth + ">" + e.clientWidth : "";
+for (const c of document.querySelectorAll("td, pre")) {
+  if (!over && c.scrollWidth > c.clientWidth + 1) over = c.tagName + " " + (c.className || "") + " " + c.scrollWidth + ">" + c.clientWidth;
+}
+document.body.setAttribute("data-overflow", over ? "yes: " + over : "no");
+</script></body>`
+	report := strings.Replace(string(htmlReport(t)), "</body>", probe, 1)
+	if err := os.WriteFile(page, []byte(report), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "--headless", "--no-sandbox", "--disable-gpu",
+	cmd := exec.CommandContext(ctx, bin, "--headless", "--no-sandbox", "--disable-gpu", "--window-size=1400,1000",
 		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
 		"--user-data-dir="+filepath.Join(dir, "profile"), "--dump-dom", "file://"+page)
 	// Chromium starts helper processes: kill the whole group on timeout.
@@ -144,6 +171,14 @@ func TestHTMLReportInChromium(t *testing.T) {
 		if !strings.Contains(dom, want) {
 			t.Errorf("the DOM Chromium built lacks %q", want)
 		}
+	}
+	if m := regexp.MustCompile(`<p id="headline" class="(ok|bad)">([^<]*safe to merge\? (yes|no|not proven))</p>`).FindStringSubmatch(dom); m == nil {
+		t.Errorf("the DOM Chromium built lacks the headline verdict")
+	} else if want := Headline(htmlResult(t)); m[2] != html.EscapeString(want) {
+		t.Errorf("headline: want %q, got %q", want, m[2])
+	}
+	if !strings.Contains(dom, `data-overflow="no"`) {
+		t.Errorf("the page or a cell overflows horizontally at 1,400 px with every section open: %s", regexp.MustCompile(`data-overflow="[^"]*"`).FindString(dom))
 	}
 	// One row per Composition, as the result has them.
 	rows := regexp.MustCompile(`<tr id="c-\d+" class="composition">`).FindAllString(dom, -1)

@@ -86,6 +86,7 @@ func WriteMarkdown(w io.Writer, r *Result) error {
 	var b strings.Builder
 	s := r.Summary
 	b.WriteString("# xpmigrate migrate report\n\n")
+	fmt.Fprintf(&b, "**%s**\n\n", mdEscape(Headline(r)))
 	if r.Cancelled {
 		b.WriteString("> **Cancelled.** Files not processed were left as they were.\n\n")
 	}
@@ -110,7 +111,8 @@ func WriteMarkdown(w io.Writer, r *Result) error {
 	row("Verification errors", s.VerifyErrors)
 	row("Unverified", s.Unverified)
 	row("Inconclusive samples", s.InconclusiveSamples)
-	row("Findings", s.Findings)
+	row("Diagnostics and findings (all files)", s.Errors+s.Warnings+s.Infos)
+	row("of which repository findings (M-codes)", s.Findings)
 	if len(s.GapCodes) > 0 {
 		row("Known gaps by code", countList(s.GapCodes))
 	}
