@@ -9,8 +9,10 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/pkg/errors"
 )
@@ -97,20 +99,40 @@ func readBase(ctx context.Context, root, ref string) (*baseTree, error) {
 		return nil, &BaseError{err: errors.Wrapf(err, "cannot read the files of %s", ref)}
 	}
 	rd := bufio.NewReader(bytes.NewReader(out))
-	var files []*scanned
-	for _, bl := range blobs {
-		data, err := readBatchObject(rd)
-		if err != nil {
+	datas := make([][]byte, len(blobs))
+	for i, bl := range blobs {
+		if datas[i], err = readBatchObject(rd); err != nil {
 			return nil, &BaseError{err: errors.Wrapf(err, "cannot read %s at %s", bl.rel, ref)}
 		}
-		s := &scanned{entry: entry{rel: bl.rel, kind: entryCandidate}, format: formatOf(bl.rel)}
-		s.classify(data)
+	}
+	// Classify the files on every core, as the scan of the work tree does.
+	scannedFiles := make([]*scanned, len(blobs))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				s := &scanned{entry: entry{rel: blobs[i].rel, kind: entryCandidate}, format: formatOf(blobs[i].rel)}
+				s.classify(datas[i])
+				scannedFiles[i] = s
+			}
+		}()
+	}
+	for i := range blobs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	var files []*scanned
+	for i, s := range scannedFiles {
 		if s.reason != "" {
 			continue
 		}
 		files = append(files, s)
 		if s.compositions > 0 {
-			b.docs[bl.rel] = splitFile(data, s.format)
+			b.docs[s.rel] = splitFile(datas[i], s.format)
 		}
 	}
 	b.ix = buildIndex(files)

@@ -4,9 +4,11 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -138,6 +140,71 @@ func BenchmarkMigrate(b *testing.B) {
 			// a steadier figure than the wall time.
 			b.ReportMetric(cpu.Seconds()/float64(b.N), "cpu-s/op")
 		})
+	}
+}
+
+// BenchmarkMigrateBase checks, as a pull request's CI does, a repository
+// whose 1,000 Compositions (20 resources each) were converted in the last
+// commit: `migrate --check --base <the commit before>` reads every legacy
+// Composition from git and verifies each conversion against it.
+//
+//	go test ./convert/batch/ -run '^$' -bench BenchmarkMigrateBase -benchtime 1x -cpu 2
+func BenchmarkMigrateBase(b *testing.B) {
+	if os.Getenv("GOGC") == "" {
+		defer debug.SetGCPercent(debug.SetGCPercent(GCPercent))
+	}
+	if _, err := exec.LookPath("git"); err != nil {
+		b.Skip("git is not installed")
+	}
+	const compositions, resources = 1000, 20
+	root := filepath.Join(b.TempDir(), "repo")
+	genRepo(b, root, compositions, resources)
+	gitBench(b, root, "init", "-q")
+	gitBench(b, root, "add", "-A")
+	gitBench(b, root, "commit", "-q", "-m", "legacy")
+	out, err := exec.Command("git", "-C", root, "rev-parse", "HEAD").Output()
+	if err != nil {
+		b.Fatal(err)
+	}
+	base := strings.TrimSpace(string(out))
+	if _, err := Run(context.Background(), Options{Root: root, Converter: NewConverter(convert.Options{}), Jobs: runtime.GOMAXPROCS(0)}); err != nil {
+		b.Fatal(err)
+	}
+	gitBench(b, root, "add", "-A")
+	gitBench(b, root, "commit", "-q", "-m", "converted")
+	syscall.Sync()
+	var cpu time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		runtime.GC()
+		before := cpuTime()
+		b.StartTimer()
+		res, err := Run(context.Background(), Options{
+			Root: root, Converter: NewConverter(convert.Options{}), Verifier: NewVerifier(false), Verify: true,
+			Check: true, Write: WriteNone, Base: base, Jobs: runtime.GOMAXPROCS(0),
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		cpu += cpuTime() - before
+		if s := res.Summary; s.VerifiedEquivalent+s.KnownGaps != compositions {
+			b.Fatalf("verified %d equivalent and %d with known gaps against the base, want %d (differences %d, errors %d, unverified %d)",
+				s.VerifiedEquivalent, s.KnownGaps, compositions, s.Differences, s.VerifyErrors, s.Unverified)
+		}
+		b.StartTimer()
+	}
+	b.StopTimer()
+	b.ReportMetric(cpu.Seconds()/float64(b.N), "cpu-s/op")
+}
+
+func gitBench(b *testing.B, dir string, args ...string) {
+	b.Helper()
+	cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=bench", "-c", "user.email=bench@example.org", "-c", "commit.gpgsign=false"}, args...)...)
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_SYSTEM=/dev/null")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		b.Fatalf("git %v: %v\n%s", args, err, out)
 	}
 }
 

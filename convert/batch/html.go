@@ -247,7 +247,11 @@ func diffLines2HTML(d string) []diffLine {
 // sideBySide lines up before and after: unchanged lines side by side,
 // removed lines on the left against added lines on the right.
 func sideBySide(before, after string) []sbsRow {
-	ops := diffLines(splitLines(before), splitLines(after))
+	bl, al := splitLines(before), splitLines(after)
+	// Lines are matched by their content without indentation, so a block
+	// the conversion moved under the pipeline step (the same lines, more
+	// deeply indented) shows as moved, not as deleted and added.
+	ops := diffLines(trimIndent(bl), trimIndent(al))
 	var rows []sbsRow
 	ln, rn := 1, 1
 	clean := func(s string) string {
@@ -256,7 +260,12 @@ func sideBySide(before, after string) []sbsRow {
 	}
 	for i := 0; i < len(ops); {
 		if ops[i].kind == ' ' {
-			rows = append(rows, sbsRow{LNum: fmt.Sprint(ln), RNum: fmt.Sprint(rn), Left: clean(ops[i].line), Right: clean(ops[i].line)})
+			l, r := bl[ln-1], al[rn-1]
+			row := sbsRow{LNum: fmt.Sprint(ln), RNum: fmt.Sprint(rn), Left: clean(l), Right: clean(r)}
+			if l != r {
+				row.LClass, row.RClass = "mov", "mov"
+			}
+			rows = append(rows, row)
 			ln++
 			rn++
 			i++
@@ -264,11 +273,11 @@ func sideBySide(before, after string) []sbsRow {
 		}
 		var dels, adds []string
 		for i < len(ops) && ops[i].kind == '-' {
-			dels = append(dels, ops[i].line)
+			dels = append(dels, bl[ln-1+len(dels)])
 			i++
 		}
 		for i < len(ops) && ops[i].kind == '+' {
-			adds = append(adds, ops[i].line)
+			adds = append(adds, al[rn-1+len(adds)])
 			i++
 		}
 		for j := 0; j < len(dels) || j < len(adds); j++ {
@@ -285,6 +294,15 @@ func sideBySide(before, after string) []sbsRow {
 		}
 	}
 	return rows
+}
+
+// trimIndent returns the lines without their leading spaces.
+func trimIndent(lines []string) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = strings.TrimLeft(l, " ")
+	}
+	return out
 }
 
 var htmlPage = template.Must(template.New("report").Parse(`<!DOCTYPE html>
@@ -324,7 +342,7 @@ pre.diff span{display:block;white-space:pre-wrap;word-break:break-all}
 .add{background:#dafbe1}.del{background:#ffebe9}.hunk{color:#8250df}.hdr{font-weight:600}
 table.sbs td{border:none;padding:0 6px;white-space:pre-wrap;word-break:break-all;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12px}
 table.sbs td.num{color:#8c959f;text-align:right;width:1%;user-select:none}
-table.sbs td.del{background:#ffebe9}table.sbs td.add{background:#dafbe1}
+table.sbs td.del{background:#ffebe9}table.sbs td.add{background:#dafbe1}table.sbs td.mov,.mov{background:#ddf4ff}
 table.sbs{table-layout:fixed}
 .sev-error{color:#cf222e}.sev-warning{color:#9a6700}.sev-info{color:#57606a}
 ul.diags{margin:4px 0;padding-left:18px}
@@ -360,7 +378,7 @@ ul.diags{margin:4px 0;padding-left:18px}
 </tr>
 <tr class="composition-detail"><td colspan="5" class="detail">
 {{if .Diagnostics}}<details class="diagnostics" id="{{.ID}}-diags"><summary>Diagnostics ({{len .Diagnostics}})</summary><ul class="diags">{{range .Diagnostics}}<li class="sev-{{.Severity}}"><b>{{.Code}}</b> {{.Severity}}{{if .Path}} <span class="code path">{{.Path}}</span>{{end}}: {{.Message}}</li>{{end}}</ul></details>{{end}}
-{{if .HasSources}}<details class="before-after" id="{{.ID}}-ba"><summary>Before / after</summary>
+{{if .HasSources}}<details class="before-after" id="{{.ID}}-ba"><summary>Before / after <span class="legend">(<span class="del">removed</span> <span class="add">added</span> <span class="mov">moved, re-indented</span>)</span></summary>
 <table class="sbs fixed"><colgroup><col style="width:3em"><col><col style="width:3em"><col></colgroup>
 {{range .SideBySide}}<tr><td class="num">{{.LNum}}</td><td class="{{.LClass}}">{{.Left}}</td><td class="num">{{.RNum}}</td><td class="{{.RClass}}">{{.Right}}</td></tr>
 {{end}}</table>

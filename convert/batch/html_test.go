@@ -100,7 +100,7 @@ func TestWriteHTMLSelfContained(t *testing.T) {
 	for _, want := range []string{
 		`<section id="summary">`, `<table id="composition-table" class="fixed">`, `id="c-0"`, `class="before-after"`,
 		`class="sample"`, `class="diff render-diff"`, `<span class="del">-  size: 1</span>`, `<span class="add">&#43;  size: 2</span>`,
-		`<td class="del">  resources:</td>`, `unexplained`, `<b>C208</b>`,
+		`<td class="mov">  resources:</td>`, `unexplained`, `<b>C208</b>`,
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("WriteHTML(...): the page lacks %q", want)
@@ -191,5 +191,21 @@ document.body.setAttribute("data-overflow", over ? "yes: " + over : "no");
 	sort.Strings(hrefs)
 	if len(hrefs) < 8 {
 		t.Errorf("links in the DOM: want at least 8, got %v", hrefs)
+	}
+}
+
+// TestSideBySideMoved: the blocks a conversion moves under the pipeline
+// step (the same lines, more deeply indented) show as moved, and only what
+// the conversion adds or removes as added or removed.
+func TestSideBySideMoved(t *testing.T) {
+	before := "spec:\n  resources:\n  - name: a\n    base: {}\n"
+	after := "spec:\n  mode: Pipeline\n  pipeline:\n  - step: pt\n    input:\n      resources:\n      - name: a\n        base: {}\n"
+	var got []string
+	for _, r := range sideBySide(before, after) {
+		got = append(got, r.LClass+"|"+r.RClass)
+	}
+	want := []string{"|", "|add", "|add", "|add", "|add", "mov|mov", "mov|mov", "mov|mov"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("sideBySide(...) classes: -want, +got:\n%s", diff)
 	}
 }
