@@ -1,0 +1,130 @@
+package convert
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestUnfaithfulConstructs checks that every construct whose behaviour
+// differs between the native composer and the function is converted with
+// a warning that says so, or refused; and that validation applies to every
+// patch type alike.
+func TestUnfaithfulConstructs(t *testing.T) {
+	combine := func(fmt, transforms string) string {
+		return oneResource("    - {type: CombineFromComposite, toFieldPath: a, combine: {strategy: string, variables: [{fromFieldPath: b}], string: {fmt: '" + fmt + "'}}" + transforms + "}\n")
+	}
+	cases := map[string]struct {
+		reason string
+		in     string
+		want   []Code
+	}{
+		"CombineQuotedVerb": {
+			reason: "%q prints an int64 as a quoted rune and a float64 as %!q(float64=…): combine formats warn (C211).",
+			in:     compositionYAML(combine("%q", "")),
+			want:   []Code{"C211"},
+		},
+		"CombineHexVerb": {
+			reason: "%x prints an int64 in hex and a float64 as a hex float (C211).",
+			in:     compositionYAML(combine("id-%x", "")),
+			want:   []Code{"C211"},
+		},
+		"CombineFloatVerb": {
+			reason: "%5.2f misprints an int64 natively and prints the float64 in the function (C211).",
+			in:     compositionYAML(combine("%5.2f", "")),
+			want:   []Code{"C211"},
+		},
+		"CombineTypeVerb": {
+			reason: "%T prints int64 natively and float64 in the function (C211).",
+			in:     compositionYAML(combine("%s is %T", "")),
+			want:   []Code{"C211"},
+		},
+		"CombineIndexedVerb": {
+			reason: "An explicit argument index does not hide the verb (C211).",
+			in:     compositionYAML(combine("%[1]d", "")),
+			want:   []Code{"C211"},
+		},
+		"CombineStringVerb": {
+			reason: "%s and %v are meant for any value: no warning.",
+			in:     compositionYAML(combine("%s-%v", "")),
+		},
+		"FormatQuotedVerb": {
+			reason: "A string Format with %q, which the K1 compensation does not cover, warns (C215).",
+			in:     compositionYAML(oneResource("    - {fromFieldPath: spec.size, transforms: [{type: string, string: {type: Format, fmt: 'n-%q'}}]}\n")),
+			want:   []Code{"C215"},
+		},
+		"FormatTypeVerb": {
+			reason: "A string Format with %T warns (C215).",
+			in:     compositionYAML(oneResource("    - {fromFieldPath: spec.size, transforms: [{type: string, string: {type: Format, fmt: '%T'}}]}\n")),
+			want:   []Code{"C215"},
+		},
+		"CombineInvalidRegexp": {
+			reason: "A Combine patch's transforms are validated as any patch's: an invalid regexp is refused (C190).",
+			in:     compositionYAML(combine("%s", ", transforms: [{type: string, string: {type: Regexp, regexp: {match: '['}}}]")),
+			want:   []Code{"C190"},
+		},
+		"CombineEmptyConvertFormat": {
+			reason: "A Combine patch's convert with format \"\" is refused as in other patch types (C190).",
+			in:     compositionYAML(combine("%s", ", transforms: [{type: convert, convert: {toType: string, format: ''}}]")),
+			want:   []Code{"C190"},
+		},
+		"CombineToCompositeInvalidMatchRegexp": {
+			reason: "A CombineToComposite patch's match pattern with an invalid regexp is refused (C190).",
+			in: compositionYAML(oneResource("    - {type: CombineToComposite, toFieldPath: status.a, combine: {strategy: string, variables: [{fromFieldPath: b}], string: {fmt: '%s'}}, " +
+				"transforms: [{type: match, match: {patterns: [{type: regexp, regexp: '(', result: x}]}}]}\n")),
+			want: []Code{"C190"},
+		},
+		"MatchResultNull": {
+			reason: "A match pattern with result: null is rejected by the API server (the result is required): refused (C128).",
+			in:     compositionYAML(oneResource("    - {fromFieldPath: a, transforms: [{type: match, match: {patterns: [{literal: x, result: null}], fallbackValue: y}}]}\n")),
+			want:   []Code{"C128"},
+		},
+		"MatchResultMissing": {
+			reason: "A match pattern without result is refused (C128).",
+			in:     compositionYAML(oneResource("    - {fromFieldPath: a, transforms: [{type: match, match: {patterns: [{literal: x}], fallbackValue: y}}]}\n")),
+			want:   []Code{"C128"},
+		},
+		"MatchResultNullInCombine": {
+			reason: "The match result rule applies to Combine patches too (C128).",
+			in:     compositionYAML(combine("%s", ", transforms: [{type: match, match: {patterns: [{literal: x, result: null}], fallbackValue: y}}]")),
+			want:   []Code{"C128"},
+		},
+		"FromFieldPathUnparseable": {
+			reason: "A path that cannot be parsed fails the patch on every reconcile, natively as a skipped resource, in the function as a fatal result: refused (C129).",
+			in:     compositionYAML(oneResource("    - {fromFieldPath: spec.a..b, toFieldPath: x}\n")),
+			want:   []Code{"C129"},
+		},
+		"ToFieldPathUnparseable": {
+			reason: "An unparseable toFieldPath is refused (C129).",
+			in:     compositionYAML(oneResource("    - {fromFieldPath: spec.a, toFieldPath: 'spec.l[a'}\n")),
+			want:   []Code{"C129"},
+		},
+		"ToCompositeUnparseable": {
+			reason: "An unparseable path in a ToComposite patch is refused (C129).",
+			in:     compositionYAML(oneResource("    - {type: ToCompositeFieldPath, fromFieldPath: status.a]b, toFieldPath: status.x}\n")),
+			want:   []Code{"C129"},
+		},
+		"CombineVariableUnparseable": {
+			reason: "An unparseable combine variable is refused (C129).",
+			in:     compositionYAML(oneResource("    - {type: CombineFromComposite, toFieldPath: a, combine: {strategy: string, variables: [{fromFieldPath: 'spec..b'}], string: {fmt: '%s'}}}\n")),
+			want:   []Code{"C129"},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			res, err := Convert([]byte(tc.in), Options{Source: "in.yaml"})
+			if err != nil {
+				t.Fatalf("\n%s\nConvert(...): %v", tc.reason, err)
+			}
+			var got []Code
+			for _, d := range res.Diagnostics {
+				if d.Severity != SeverityInfo {
+					got = append(got, d.Code)
+				}
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("\n%s\nConvert(...) error and warning codes: -want, +got:\n%s\n%s", tc.reason, diff, render(res.Diagnostics))
+			}
+		})
+	}
+}
