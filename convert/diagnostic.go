@@ -62,6 +62,7 @@ var Registry = []CodeInfo{
 	{"C125", SeverityError, "unknown connection detail type"},
 	{"C126", SeverityError, "MatchCondition without matchCondition"},
 	{"C127", SeverityError, "invalid readiness check"},
+	{"C128", SeverityError, "match pattern without result"},
 	{"C190", SeverityError, "output fails validation"},
 	{"C191", SeverityError, "v2 schema violation"},
 	{"C192", SeverityError, "round-trip mismatch"},
@@ -76,7 +77,9 @@ var Registry = []CodeInfo{
 	{"C208", SeverityWarning, "Join separator longer than one byte"},
 	{"C209", SeverityWarning, "XR write outside status"},
 	{"C210", SeverityWarning, "MatchInteger readiness cannot match under PT"},
-	{"C211", SeverityWarning, "combine fmt with integer verbs prints float64"},
+	{"C211", SeverityWarning, "combine fmt with number verbs prints float64"},
+	{"C215", SeverityWarning, "string Format with number verbs prints float64"},
+	{"C216", SeverityWarning, "patch field path cannot be parsed"},
 
 	{"C301", SeverityInfo, "CompositionRevision seen"},
 	{"C302", SeverityInfo, "server fields stripped"},

@@ -90,24 +90,24 @@ func TestUnfaithfulConstructs(t *testing.T) {
 			want:   []Code{"C128"},
 		},
 		"FromFieldPathUnparseable": {
-			reason: "A path that cannot be parsed fails the patch on every reconcile, natively as a skipped resource, in the function as a fatal result: refused (C129).",
+			reason: "A path that cannot be parsed fails the patch on every reconcile, natively as a skipped resource, in the function as a fatal result: converted with a warning (C216).",
 			in:     compositionYAML(oneResource("    - {fromFieldPath: spec.a..b, toFieldPath: x}\n")),
-			want:   []Code{"C129"},
+			want:   []Code{"C216"},
 		},
 		"ToFieldPathUnparseable": {
-			reason: "An unparseable toFieldPath is refused (C129).",
+			reason: "An unparseable toFieldPath is converted with a warning (C216).",
 			in:     compositionYAML(oneResource("    - {fromFieldPath: spec.a, toFieldPath: 'spec.l[a'}\n")),
-			want:   []Code{"C129"},
+			want:   []Code{"C216"},
 		},
 		"ToCompositeUnparseable": {
-			reason: "An unparseable path in a ToComposite patch is refused (C129).",
-			in:     compositionYAML(oneResource("    - {type: ToCompositeFieldPath, fromFieldPath: status.a]b, toFieldPath: status.x}\n")),
-			want:   []Code{"C129"},
+			reason: "An unparseable path in a ToComposite patch is converted with a warning (C216).",
+			in:     compositionYAML(oneResource("    - {type: ToCompositeFieldPath, fromFieldPath: 'status.a]b', toFieldPath: status.x}\n")),
+			want:   []Code{"C216"},
 		},
 		"CombineVariableUnparseable": {
-			reason: "An unparseable combine variable is refused (C129).",
+			reason: "An unparseable combine variable is converted with a warning (C216).",
 			in:     compositionYAML(oneResource("    - {type: CombineFromComposite, toFieldPath: a, combine: {strategy: string, variables: [{fromFieldPath: 'spec..b'}], string: {fmt: '%s'}}}\n")),
-			want:   []Code{"C129"},
+			want:   []Code{"C216"},
 		},
 	}
 	for name, tc := range cases {

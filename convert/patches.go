@@ -1,9 +1,11 @@
 package convert
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
+	"github.com/crossplane/crossplane-runtime/v2/pkg/fieldpath"
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
@@ -188,6 +190,7 @@ func (c *composition) patch(pn *yaml.Node, path string, loc location) {
 			c.errorf("C117", yamledit.Get(p, "patchSetName"), path+".patchSetName", "no patch set is named %q", name)
 		}
 	}
+	c.fieldPaths(p, path)
 	c.policy(p, path, typ, loc)
 	if ts := yamledit.Get(p, "transforms"); ts != nil && !yamledit.IsNull(ts) {
 		c.transforms(ts, path+".transforms")
@@ -197,6 +200,31 @@ func (c *composition) patch(pn *yaml.Node, path string, loc location) {
 	c.xrWrite(p, path, typ, loc)
 	if c.r.o.XRStyleV2 {
 		c.claimMachinery(p, path, typ)
+	}
+}
+
+// fieldPaths warns about a patch path that cannot be parsed (C216). The
+// patch fails whenever it runs: natively the resource is skipped with a
+// warning (a ToComposite patch, or a policy's merge at apply time, fails
+// the reconcile), in the function the whole pipeline fails. While its
+// source is absent (Optional) it runs on neither side, so such a patch can
+// live unnoticed in a working Composition.
+func (c *composition) fieldPaths(p *yaml.Node, path string) {
+	check := func(n *yaml.Node, at string) {
+		s, ok := yamledit.Str(n)
+		if !ok || s == "" {
+			return
+		}
+		if _, err := fieldpath.Parse(s); err != nil {
+			c.warnf("C216", n, at, "%v: the patch fails whenever its source is set, natively by skipping the resource (or failing the reconcile, for a ToComposite patch or one with a policy), in the function by failing the whole pipeline; fix the path", err)
+		}
+	}
+	check(yamledit.Get(p, "fromFieldPath"), path+".fromFieldPath")
+	check(yamledit.Get(p, "toFieldPath"), path+".toFieldPath")
+	if vars := yamledit.Resolve(yamledit.Get(yamledit.Get(p, "combine"), "variables")); yamledit.IsSeq(vars) {
+		for i, v := range vars.Content {
+			check(yamledit.Get(v, "fromFieldPath"), idx(path+".combine.variables", i)+".fromFieldPath")
+		}
 	}
 }
 
@@ -269,8 +297,8 @@ func (c *composition) combine(p *yaml.Node, path, typ string) {
 		c.errorf("C116", str, cp+".string.fmt", "combine needs string.fmt")
 		return
 	}
-	if verb := integerVerb(f); verb != "" {
-		c.warnf("C211", yamledit.Get(str, "fmt"), cp+".string.fmt", "format %q uses %s: integers reach the function as float64 and print as %%!%s(float64=…) where native printed the integer; no function input can compensate, use %%v or convert the value first", f, verb, verb[len(verb)-1:])
+	if verb := numberVerb(f); verb != "" {
+		c.warnf("C211", yamledit.Get(str, "fmt"), cp+".string.fmt", "format %q uses %s: integers reach the function as float64 and print differently (%s); no function input can compensate, use %%v or %%s on strings, or convert the value first", f, verb, verbExample(verb))
 	}
 }
 
@@ -384,4 +412,44 @@ func integerVerb(f string) string {
 		i = j
 	}
 	return ""
+}
+
+// numberVerbs are the verbs that print an int64 and a float64 of the same
+// value differently: natively an integer reaches a format as int64, in the
+// function as float64. %v and %s differ only for values that are
+// misprinted or large, and are meant for any value; they are left to
+// verify (D30).
+const numberVerbs = "dxXobcOUqeEfFgGT"
+
+// numberVerb returns the first verb of a Go format that prints integers
+// differently as float64 (%d, %q, %x, %5.2f, %T, %[2]d, …), or "".
+func numberVerb(f string) string {
+	for i := 0; i < len(f); i++ {
+		if f[i] != '%' {
+			continue
+		}
+		j := i + 1
+		for j < len(f) && strings.IndexByte("+-# 0123456789.[]*", f[j]) >= 0 {
+			j++
+		}
+		if j >= len(f) {
+			return ""
+		}
+		if f[j] == '%' && j == i+1 {
+			i = j
+			continue
+		}
+		if strings.IndexByte(numberVerbs, f[j]) >= 0 {
+			return f[i : j+1]
+		}
+		i = j
+	}
+	return ""
+}
+
+// verbExample says how verb's conversion prints 7 natively and in the
+// function.
+func verbExample(verb string) string {
+	v := "%" + verb[len(verb)-1:]
+	return fmt.Sprintf("%s of 7: native %q, function %q", v, fmt.Sprintf(v, int64(7)), fmt.Sprintf(v, float64(7)))
 }

@@ -215,6 +215,11 @@ func (c *composition) stringTransform(seq *yaml.Node, i int, s *yaml.Node, path,
 		c.fallibleAt(tpath, s)
 	case "Format":
 		f, ok := yamledit.Str(yamledit.Get(s, "fmt"))
+		if ok && integerVerb(f) == "" && !(i > 0 && isIntConvert(seq.Content[i-1])) {
+			if verb := numberVerb(f); verb != "" {
+				c.warnf("C215", yamledit.Get(s, "fmt"), path+".fmt", "format %q uses %s: integers reach the function as float64 and print differently (%s); convert the value first (a convert transform to int64 or string before this one) or use %%v", f, verb, verbExample(verb))
+			}
+		}
 		if !ok || integerVerb(f) == "" || !c.r.o.compensate(CompensateIntegerFormat) {
 			return false
 		}
@@ -272,6 +277,9 @@ func (c *composition) match(m *yaml.Node, path, tpath string) {
 			continue
 		}
 		c.dropUnknown(p, pp, []string{"type", "literal", "regexp", "result"})
+		if r := yamledit.Get(p, "result"); r == nil || yamledit.IsNull(r) {
+			c.errorf("C128", p, pp+".result", "a match pattern needs a result: the API server rejects the pattern without one (result is required, and null is no value); set the value the pattern should produce")
+		}
 		if n := yamledit.Get(p, "type"); n == nil || yamledit.IsNull(n) {
 			dropNull(p, "type")
 			yamledit.Insert(p, 0, "type", yamledit.NewString("literal"))
