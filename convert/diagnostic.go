@@ -80,6 +80,7 @@ var Registry = []CodeInfo{
 	{"C211", SeverityWarning, "combine fmt with number verbs prints float64"},
 	{"C215", SeverityWarning, "string Format with number verbs prints float64"},
 	{"C216", SeverityWarning, "patch field path cannot be parsed"},
+	{"C217", SeverityWarning, "ToComposite patch reads a status the base sets"},
 
 	{"C301", SeverityInfo, "CompositionRevision seen"},
 	{"C302", SeverityInfo, "server fields stripped"},

@@ -109,6 +109,15 @@ func TestUnfaithfulConstructs(t *testing.T) {
 			in:     compositionYAML(oneResource("    - {type: CombineFromComposite, toFieldPath: a, combine: {strategy: string, variables: [{fromFieldPath: 'spec..b'}], string: {fmt: '%s'}}}\n")),
 			want:   []Code{"C216"},
 		},
+		"ToCompositeReadsBaseStatus": {
+			reason: "A ToComposite patch reading a status field the base sets warns (C217).",
+			in:     compositionYAML("  resources:\n  - name: r\n    base: {apiVersion: v1, kind: A, status: {atProvider: {id: x}}}\n    patches:\n    - {type: ToCompositeFieldPath, fromFieldPath: status.atProvider.id, toFieldPath: status.id}\n"),
+			want:   []Code{"C217"},
+		},
+		"ToCompositeReadsOtherStatus": {
+			reason: "A ToComposite patch reading a status field the base does not set does not warn.",
+			in:     compositionYAML("  resources:\n  - name: r\n    base: {apiVersion: v1, kind: A, status: {atProvider: {id: x}}}\n    patches:\n    - {type: ToCompositeFieldPath, fromFieldPath: status.atProvider.arn, toFieldPath: status.arn}\n"),
+		},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {

@@ -1,6 +1,7 @@
 package convert
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -452,4 +453,56 @@ func numberVerb(f string) string {
 func verbExample(verb string) string {
 	v := "%" + verb[len(verb)-1:]
 	return fmt.Sprintf("%s of 7: native %q, function %q", v, fmt.Sprintf(v, int64(7)), fmt.Sprintf(v, float64(7)))
+}
+
+// baseStatusReads warns about ToComposite patches that read a status field
+// the template's base sets (C217). The API server drops a composed
+// resource's status when the composer creates or applies it, so natively
+// the patch reads only what the resource's controller writes; the pipeline
+// reads the base's value once the resource is observed.
+func (c *composition) baseStatusReads(t, patches *yaml.Node, path string) {
+	b := yamledit.Get(t, "base")
+	if !yamledit.IsMap(b) || yamledit.Get(b, "status") == nil {
+		return
+	}
+	j, err := yamledit.JSON(b)
+	if err != nil {
+		return
+	}
+	var base map[string]any
+	if err := json.Unmarshal(j, &base); err != nil {
+		return
+	}
+	pv := fieldpath.Pave(base)
+	seq := yamledit.Resolve(patches)
+	if !yamledit.IsSeq(seq) {
+		return
+	}
+	for i, p := range seq.Content {
+		typ, _ := yamledit.Str(yamledit.Get(p, "type"))
+		if typ != toComposite && typ != combineToComp {
+			continue
+		}
+		var srcs []string
+		if s, ok := yamledit.Str(yamledit.Get(p, "fromFieldPath")); ok {
+			srcs = append(srcs, s)
+		}
+		if vars := yamledit.Resolve(yamledit.Get(yamledit.Get(p, "combine"), "variables")); yamledit.IsSeq(vars) {
+			for _, v := range vars.Content {
+				if s, ok := yamledit.Str(yamledit.Get(v, "fromFieldPath")); ok {
+					srcs = append(srcs, s)
+				}
+			}
+		}
+		for _, s := range srcs {
+			if s != "status" && !strings.HasPrefix(s, "status.") && !strings.HasPrefix(s, "status[") {
+				continue
+			}
+			if _, err := pv.GetValue(s); err != nil {
+				continue
+			}
+			c.warnf("C217", p, idx(path, i), "%s reads %s, which the base sets: the API server drops a composed resource's status, so natively the patch reads only what the resource's controller writes, while the pipeline reads the base's value once the resource is observed; remove status from the base", typ, s)
+			break
+		}
+	}
 }
