@@ -1,0 +1,54 @@
+package verify
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestWarningGapRules renders each testdata/gaps case of a converter
+// warning (legacy.yaml, converted.yaml as `xpmigrate convert` writes it)
+// and checks that every difference is classified by the rule that uses
+// the warning's code.
+func TestWarningGapRules(t *testing.T) {
+	cases := map[string]struct {
+		reason string
+		dir    string
+		want   []string
+	}{
+		"NumberVerbs": {
+			reason: "C211 (%x in a combine), C215 (%T in a Format) and %s on an integer: int64 natively, float64 in the function (D30)",
+			dir:    "number-verbs",
+			want: []string{
+				"resource r spec.forProvider.port: D30",
+				"resource r spec.forProvider.sizeText: D30",
+				"resource r spec.forProvider.sizeType: D30",
+			},
+		},
+		"UnparseablePath": {
+			reason: "C216: an unparseable toFieldPath with a policy fails legacy at apply time, even with its source absent; the pipeline skips the patch (D46)",
+			dir:    "unparseable-path",
+			want:   []string{"error: D46", "synced r: D46", "condition Ready: D46", "condition Synced: D46"},
+		},
+		"BaseStatus": {
+			reason: "C217: a ToComposite patch reads a status field the base sets (D8)",
+			dir:    "base-status",
+			want:   []string{"xr status.zone: D8"},
+		},
+		"ToCompositeFailure": {
+			reason: "a ToComposite transform fails on both sides; legacy has applied the composed resource first (D46)",
+			dir:    "to-composite-failure",
+			want:   []string{"presence r: D46"},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			c := loadCase(t, filepath.Join("testdata", "gaps", tc.dir))
+			got := summary(c.verify(t))
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("%s\nVerify(%s): -want, +got:\n%s", tc.reason, tc.dir, diff)
+			}
+		})
+	}
+}
