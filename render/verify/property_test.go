@@ -446,3 +446,29 @@ func residual(c propertyCase, r *Report) string {
 	}
 	return ""
 }
+
+// TestPropertyFailureNeverSilent checks that a sample on which either side
+// fails to render is never reported without a difference: nothing was
+// proven on it.
+func TestPropertyFailureNeverSilent(t *testing.T) {
+	g := propertyGen{r: rand.New(rand.NewPCG(6, 12))}
+	n := propertyCases()
+	var failing int
+	for i := range n {
+		c := g.gen()
+		res := runPropertyCase(t, c)
+		if res.report == nil {
+			continue
+		}
+		for _, s := range res.report.Samples {
+			if s.LegacyError == "" && s.PipelineError == "" {
+				continue
+			}
+			failing++
+			if len(s.Differences) == 0 {
+				t.Errorf("case %d: sample %s: legacy error %q, pipeline error %q, but no difference is reported (verdict %s)\n%s", i, s.Sample, s.LegacyError, s.PipelineError, s.Verdict, c)
+			}
+		}
+	}
+	t.Logf("%d cases, %d samples with a failing side", n, failing)
+}
