@@ -114,6 +114,10 @@ var explanations = map[string]explanation{
 		"A readiness check is invalid: no `type`, no `fieldPath` where its type needs one, `MatchString` without `matchString`, or `MatchInteger` with `matchInteger: 0` (which Crossplane read as unset).",
 		"Correct the check as the message says.",
 	},
+	"C128": {
+		"A `match` transform's pattern has no `result`, or `result: null`. The field is required: the API server rejects such a Composition, and the function would produce nothing for the pattern.",
+		"Set `result` to the value the pattern should produce.",
+	},
 	"C190": {
 		"The converted document would not pass the validation Crossplane and the functions apply: the pipeline's shape, step names and function references, and every function input as the function itself validates it. Usually the legacy Composition was invalid already, and the message says so.",
 		"Fix the field the message names in the legacy Composition. If that Composition is valid, this is a converter bug: please report it with the input.",
@@ -169,8 +173,20 @@ var explanations = map[string]explanation{
 		"Use `MatchString` on a string field, `NonEmpty`, or `MatchCondition` instead. `xpmigrate verify` reports the difference as D21.",
 	},
 	"C211": {
-		"A combine's `string.fmt` uses an integer verb (`%d`, `%x`, …) and a variable may be an integer. Integers reach the function as float64 and print as `%!d(float64=5432)`. Combine variables take no transforms, so the converter cannot compensate as it does for C323.",
+		"A combine's `string.fmt` uses a verb that prints an int64 and a float64 differently (`%d`, `%x`, `%q`, `%5.2f`, `%T`, …) and a variable may be an integer. Integers reach the function as float64 and print as `%!d(float64=5432)`, a hex float, `float64`. Combine variables take no transforms, so the converter cannot compensate as it does for C323.",
 		"Use `%v` (exact below 1e6), or patch the integer into a string field first and combine that. `xpmigrate verify` reports the difference as D30.",
+	},
+	"C215": {
+		"A string `Format` transform uses a verb that prints an int64 and a float64 differently (`%q`, `%e`, `%f`, `%g`, `%T`, …) and is not covered by the int64 compensation of C323. Integers reach the function as float64, so `%T` prints `float64` where native printed `int64`, `%q` prints `%!q(float64=7)` where native printed a quoted rune.",
+		"Put a `convert` transform to `int64` or `string` before the format, or use `%v`. `xpmigrate verify` reports the difference as D30.",
+	},
+	"C216": {
+		"A patch's `fromFieldPath`, `toFieldPath` or combine variable cannot be parsed (`spec.a..b`, a trailing `.`, an unterminated `[`). The patch fails whenever it runs: natively by skipping the resource (or failing the reconcile, for a ToComposite patch or a patch with a policy, even while its source is absent), in the function by failing the whole pipeline.",
+		"Fix the path. `xpmigrate verify` reports the difference as D46.",
+	},
+	"C217": {
+		"A `ToCompositeFieldPath` or `CombineToComposite` patch reads a `status` field that the template's base sets. The API server drops a composed resource's status when it is created or applied, so natively the patch reads only what the resource's controller writes; the pipeline reads the base's value once the resource is observed.",
+		"Remove `status` from the base. `xpmigrate verify` reports the difference as D8.",
 	},
 
 	// Information.
