@@ -96,7 +96,18 @@ var ruleBaseStatus = rule{
 var (
 	floatPrinted = regexp.MustCompile(`float64|\d(\.\d+)?[eE][+-]\d+|0[xX]1(\.[0-9a-fA-F]*)?[pP][+-]\d+|\d+p[+-]\d+`)
 	intPrinted   = regexp.MustCompile(`int64`)
+
+	// What a number becomes in a format, natively or in the function: a
+	// bad verb or extra argument with its value, a type name, a quoted
+	// rune, digits (decimal, hex, exponent or hex-float notation).
+	printedNumber = regexp.MustCompile(`%!(\w|\(EXTRA )\(?(int64|float64)=[^)]*\)|u?int64|float64|'(\\.|[^'\\])+'|[0-9][0-9a-fA-FxXpP.+\-]*`)
 )
+
+// samePrinted reports whether two formatted strings differ only in how
+// numbers are printed.
+func samePrinted(a, b string) bool {
+	return printedNumber.ReplaceAllString(a, "#") == printedNumber.ReplaceAllString(b, "#")
+}
 
 // D30, C211, C215: a format prints a number that is an int64 natively and
 // a float64 in the function, with any verb: a number verb (%q, %x, %5.2f,
@@ -113,7 +124,7 @@ var ruleNumberPrinted = rule{
 	match: func(c *ruleContext, d *Difference) (string, bool) {
 		lv, lok := d.rawLegacy.string()
 		pv, pok := d.rawPipeline.string()
-		if !lok || !pok || lv == pv || !(floatPrinted.MatchString(pv) || intPrinted.MatchString(lv)) {
+		if !lok || !pok || lv == pv || !(floatPrinted.MatchString(pv) || intPrinted.MatchString(lv)) || !samePrinted(lv, pv) {
 			return "", false
 		}
 		for _, p := range c.formatters(d) {
