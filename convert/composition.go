@@ -471,6 +471,7 @@ func (c *composition) template(t *yaml.Node, path string) {
 	if p := yamledit.Get(t, "patches"); p != nil && !yamledit.IsNull(p) {
 		c.patches(p, path+".patches", locResource)
 		c.baseStatusReads(t, p, path+".patches")
+		c.listKeyMerge(t, p, path+".patches")
 	}
 	if cd := yamledit.Get(t, "connectionDetails"); cd != nil && !yamledit.IsNull(cd) {
 		c.connectionDetails(cd, path+".connectionDetails")

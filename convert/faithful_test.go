@@ -118,6 +118,43 @@ func TestUnfaithfulConstructs(t *testing.T) {
 			reason: "A ToComposite patch reading a status field the base does not set does not warn.",
 			in:     compositionYAML("  resources:\n  - name: r\n    base: {apiVersion: v1, kind: A, status: {atProvider: {id: x}}}\n    patches:\n    - {type: ToCompositeFieldPath, fromFieldPath: status.atProvider.arn, toFieldPath: status.arn}\n"),
 		},
+		"PolicyWildcard": {
+			reason: "A policy on a patch whose toFieldPath has [*] fails legacy's apply-time merge on lists (C218).",
+			in:     compositionYAML(oneResource("    - {fromFieldPath: spec.tags, toFieldPath: 'spec.forProvider.tags[*]', policy: {fromFieldPath: Optional}}\n")),
+			want:   []Code{"C218"},
+		},
+		"WildcardWithoutPolicy": {
+			reason: "Without a policy there is no apply-time merge: no warning.",
+			in:     compositionYAML(oneResource("    - {fromFieldPath: spec.tags, toFieldPath: 'spec.forProvider.tags[*]'}\n")),
+		},
+		"ConvertQuantityToInt": {
+			reason: "A convert to int64 with format quantity passes an int64 through natively and fails on the function's float64 (C219).",
+			in:     compositionYAML(oneResource("    - {fromFieldPath: spec.size, transforms: [{type: convert, convert: {toType: int64, format: quantity}}]}\n")),
+			want:   []Code{"C219"},
+		},
+		"ConvertJSONToFloat": {
+			reason: "A convert to float64 with format json fails on a native int64 and passes the function's float64 through (C219).",
+			in:     compositionYAML(oneResource("    - {fromFieldPath: spec.size, transforms: [{type: convert, convert: {toType: float64, format: json}}]}\n")),
+			want:   []Code{"C219"},
+		},
+		"ConvertQuantityToString": {
+			reason: "A convert to string with a format is the same on both sides: no warning.",
+			in:     compositionYAML(oneResource("    - {fromFieldPath: spec.size, transforms: [{type: convert, convert: {toType: string, format: quantity}}]}\n")),
+		},
+		"ToCompositeBaseStatusShape": {
+			reason: "A ToComposite patch that the base's status makes fail (a key of a list) warns too (C217).",
+			in:     compositionYAML("  resources:\n  - name: r\n    base: {apiVersion: v1, kind: A, status: {atProvider: {l: [a]}}}\n    patches:\n    - {type: ToCompositeFieldPath, fromFieldPath: 'status.atProvider.l[-1]', toFieldPath: status.id}\n"),
+			want:   []Code{"C217"},
+		},
+		"PolicyListKey": {
+			reason: "A policy on a patch whose toFieldPath reads a key of a list the base sets fails legacy's apply-time merge (C218).",
+			in:     compositionYAML("  resources:\n  - name: r\n    base: {apiVersion: v1, kind: A, spec: {l: [a]}}\n    patches:\n    - {fromFieldPath: spec.x, toFieldPath: 'spec.l[-1]', policy: {fromFieldPath: Optional}}\n"),
+			want:   []Code{"C218"},
+		},
+		"PolicyMapKey": {
+			reason: "A policy on a patch writing a key of a map does not warn.",
+			in:     compositionYAML("  resources:\n  - name: r\n    base: {apiVersion: v1, kind: A, metadata: {labels: {a: b}}}\n    patches:\n    - {fromFieldPath: spec.x, toFieldPath: 'metadata.labels[team]', policy: {fromFieldPath: Optional}}\n"),
+		},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {

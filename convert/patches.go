@@ -193,6 +193,7 @@ func (c *composition) patch(pn *yaml.Node, path string, loc location) {
 	}
 	c.fieldPaths(p, path)
 	c.policy(p, path, typ, loc)
+	c.wildcardMerge(p, path, typ, loc)
 	if ts := yamledit.Get(p, "transforms"); ts != nil && !yamledit.IsNull(ts) {
 		c.transforms(ts, path+".transforms")
 	} else {
@@ -455,8 +456,47 @@ func verbExample(verb string) string {
 	return fmt.Sprintf("%s of 7: native %q, function %q", v, fmt.Sprintf(v, int64(7)), fmt.Sprintf(v, float64(7)))
 }
 
+// listKeyMerge warns about a FromComposite or CombineFromComposite patch
+// with a policy whose toFieldPath reads a key of a list the base sets
+// (`spec.l[-1]` where spec.l is a list) (C218): natively the apply-time
+// merge fails the reconcile, even while the source is absent.
+func (c *composition) listKeyMerge(t, patches *yaml.Node, path string) {
+	b := yamledit.Get(t, "base")
+	seq := yamledit.Resolve(patches)
+	if !yamledit.IsMap(b) || !yamledit.IsSeq(seq) {
+		return
+	}
+	var pv *fieldpath.Paved
+	for i, p := range seq.Content {
+		typ, _ := yamledit.Str(yamledit.Get(p, "type"))
+		to, ok := yamledit.Str(yamledit.Get(p, "toFieldPath"))
+		if (typ != fromComposite && typ != combineFromComp) || yamledit.Get(p, "policy") == nil || !ok || strings.Contains(to, "[*]") {
+			continue
+		}
+		if _, err := fieldpath.Parse(to); err != nil {
+			continue // C216
+		}
+		if pv == nil {
+			j, err := yamledit.JSON(b)
+			if err != nil {
+				return
+			}
+			var base map[string]any
+			if err := json.Unmarshal(j, &base); err != nil {
+				return
+			}
+			pv = fieldpath.Pave(base)
+		}
+		if _, err := pv.GetValue(to); err == nil || fieldpath.IsNotFound(err) {
+			continue
+		}
+		c.warnf("C218", yamledit.Get(p, "toFieldPath"), idx(path, i)+".toFieldPath", "%s has a policy and writes %s, which the base's shape does not allow (a key of a list): natively the apply-time merge fails the reconcile, even while the source is absent; the function has no apply-time merge; fix the path", typ, to)
+	}
+}
+
 // baseStatusReads warns about ToComposite patches that read a status field
-// the template's base sets (C217). The API server drops a composed
+// the template's base sets, or that the base's status makes fail (a key of
+// a list) (C217). The API server drops a composed
 // resource's status when the composer creates or applies it, so natively
 // the patch reads only what the resource's controller writes; the pipeline
 // reads the base's value once the resource is observed.
@@ -498,11 +538,32 @@ func (c *composition) baseStatusReads(t, patches *yaml.Node, path string) {
 			if s != "status" && !strings.HasPrefix(s, "status.") && !strings.HasPrefix(s, "status[") {
 				continue
 			}
-			if _, err := pv.GetValue(s); err != nil {
+			if _, err := pv.GetValue(s); fieldpath.IsNotFound(err) {
 				continue
 			}
 			c.warnf("C217", p, idx(path, i), "%s reads %s, which the base sets: the API server drops a composed resource's status, so natively the patch reads only what the resource's controller writes, while the pipeline reads the base's value once the resource is observed; remove status from the base", typ, s)
 			break
 		}
 	}
+}
+
+// wildcardMerge warns about a patch with a policy whose toFieldPath has a
+// wildcard (C218). Natively the apply-time merge of such a patch (composed
+// resources and XR alike) reads `[*]` as a key named "*", which fails the
+// reconcile whenever the field holds a list, even while the patch's source
+// is absent; the function has no apply-time merge.
+func (c *composition) wildcardMerge(p *yaml.Node, path, typ string, loc location) {
+	if loc == locEnvironment || yamledit.Get(p, "policy") == nil {
+		return
+	}
+	switch typ {
+	case fromComposite, combineFromComp, toComposite, combineToComp:
+	default:
+		return
+	}
+	to, ok := yamledit.Str(yamledit.Get(p, "toFieldPath"))
+	if !ok || !strings.Contains(to, "[*]") {
+		return
+	}
+	c.warnf("C218", yamledit.Get(p, "toFieldPath"), path+".toFieldPath", "%s has a policy and writes %s: natively the apply-time merge reads [*] as a key named \"*\" and fails the reconcile whenever that field holds a list, even while the source is absent; the function does not merge at apply time; drop the policy or the wildcard", typ, to)
 }

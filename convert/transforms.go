@@ -88,6 +88,7 @@ func (c *composition) transform(seq *yaml.Node, i int, path string) bool {
 	case transformConvert:
 		if yamledit.IsMap(block) {
 			c.dropUnknown(block, bp, []string{"toType", "format"})
+			c.numberConvert(block, bp)
 		}
 		c.fallibleAt(path, t)
 	}
@@ -287,4 +288,18 @@ func (c *composition) match(m *yaml.Node, path, tpath string) {
 			c.errorf("C121", n, pp+".type", "unknown match pattern type %q (want literal or regexp)", yamledit.Resolve(n).Value)
 		}
 	}
+}
+
+// numberConvert warns about a convert to a number type with a format
+// (C219). A conversion between equal types returns the input whatever the
+// format, and a number is an int64 natively and a float64 in the function:
+// to int64 with format quantity, native passes an integer through and the
+// function fails; to float64, the other way round.
+func (c *composition) numberConvert(block *yaml.Node, path string) {
+	to, _ := yamledit.Str(yamledit.Get(block, "toType"))
+	f, _ := yamledit.Str(yamledit.Get(block, "format"))
+	if (f != "quantity" && f != "json") || (to != "int" && to != "int64" && to != "float64") {
+		return
+	}
+	c.warnf("C219", yamledit.Get(block, "format"), path+".format", "a convert to %s with format %s: a number input is an int64 natively and a float64 in the function, and only a conversion between equal types ignores the format, so one side passes the number through and the other fails; use format none for number inputs", to, f)
 }

@@ -188,6 +188,14 @@ var explanations = map[string]explanation{
 		"A `ToCompositeFieldPath` or `CombineToComposite` patch reads a `status` field that the template's base sets. The API server drops a composed resource's status when it is created or applied, so natively the patch reads only what the resource's controller writes; the pipeline reads the base's value once the resource is observed.",
 		"Remove `status` from the base. `xpmigrate verify` reports the difference as D8.",
 	},
+	"C218": {
+		"A patch with a `policy` writes a `toFieldPath` with a wildcard (`[*]`), or one that reads a key of a list the base sets (`spec.l[-1]`: brackets that are not an unsigned index name a key). Natively the apply-time merge of such a patch reads `[*]` as a key named `*`, and fails the reconcile whenever the field holds a list, even while the patch's source is absent. The function does not merge at apply time.",
+		"Drop the policy, or write each element's path by index. `xpmigrate verify` reports the difference as D15.",
+	},
+	"C219": {
+		"A `convert` transform to `int64`, `int` or `float64` with `format: quantity` or `format: json`. A conversion between equal types returns its input whatever the format, and a number is an int64 natively and a float64 in the function: to int64, native passes an integer through where the function fails (\"conversion from float64 to int64 is not supported with format quantity\"); to float64, the other way round.",
+		"Use the format only for string inputs: drop it (format none) when the input is a number. `xpmigrate verify` reports the difference as D30.",
+	},
 
 	// Information.
 	"C301": {

@@ -12,9 +12,13 @@ import (
 // (C211, C215, C216, C217), and the ToComposite failures they lead to.
 var warningRules = []rule{
 	ruleUnparseablePath,
+	ruleWildcardMerge,
 	ruleToCompositeFailure,
 	ruleBaseStatus,
+	ruleObservedNotApplied,
 	ruleNumberPrinted,
+	ruleNumberAsText,
+	ruleNumberConvert,
 }
 
 // D46, C216: a patch path that cannot be parsed.
@@ -38,6 +42,31 @@ var ruleUnparseablePath = rule{
 					if _, err := fieldpath.Parse(s); err != nil {
 						return fmt.Sprintf("%s of resource %q has the path %q (%v); legacy: %s; pipeline: %s", pt, t.Name, s, err, orNone(l), orNone(p)), true
 					}
+				}
+			}
+		}
+		return "", false
+	},
+}
+
+// D15, C218: legacy's apply-time merge of a patch with a policy reads a
+// wildcard toFieldPath as a key named "*", and a bracketed key of a list
+// fails it as well.
+var ruleWildcardMerge = rule{
+	code:        "D15",
+	diagnostics: []string{"C218"},
+	title:       "legacy's apply-time merge of a patch with a policy reads a key of a list ([*], [-1]) in its toFieldPath, and fails",
+	fix: "Drop the policy from the patch, or write each element's path instead of [*]. The function does not " +
+		"merge at apply time.",
+	match: func(c *ruleContext, _ *Difference) (string, bool) {
+		l, p := errText(c.legacySide().Err), errText(c.pipeSide().Err)
+		if p != "" || !(strings.Contains(l, "cannot apply composed resource") || strings.Contains(l, "cannot update composite resource")) {
+			return "", false
+		}
+		for _, t := range c.v.pipeline.Templates {
+			for _, pt := range t.Patches {
+				if strings.Contains(pt.To, "[*]") || touches(t.Base, pt.To) && !has(t.Base, pt.To) {
+					return fmt.Sprintf("%s of resource %q writes %s; legacy failed: %s", pt, t.Name, pt.To, l), true
 				}
 			}
 		}
@@ -79,7 +108,7 @@ var ruleBaseStatus = rule{
 					continue
 				}
 				for _, s := range pt.sources() {
-					if !isStatus(cachedPath(s)) || !has(t.Base, s) {
+					if !isStatus(cachedPath(s)) || !touches(t.Base, s) {
 						continue
 					}
 					if d.Aspect == AspectXR && overlaps(cachedPath(pt.To), d.Path) ||
@@ -93,14 +122,87 @@ var ruleBaseStatus = rule{
 	},
 }
 
+// D8, observed §9: a ToComposite patch fails in the pipeline, which reads
+// the observed resource, and not in legacy, which reads the object it has
+// just applied, because the value it reads differs between the two.
+var ruleObservedNotApplied = rule{
+	code:     "D8",
+	observed: []string{"§9"},
+	title:    "a ToComposite patch fails on the observed resource the pipeline reads, not on the object legacy has just applied",
+	fix: "Make the patch accept the values the resource can hold before and after the apply, or read a field " +
+		"the composition does not set.",
+	match: func(c *ruleContext, _ *Difference) (string, bool) {
+		l, p := c.legacy[c.final()-1], errText(c.pipe[c.final()-1].Err)
+		if l.Err != nil || l.Outcome == nil || !strings.Contains(p, "cannot render composed resource") {
+			return "", false
+		}
+		for _, t := range c.v.pipeline.Templates {
+			if !strings.Contains(p, fmt.Sprintf("%q", t.Name)) {
+				continue
+			}
+			applied, observed := c.legacyApplied(t.Name), c.observed(t.Name)
+			for _, pt := range t.Patches {
+				if !pt.writesXR() || !strings.Contains(p, fmt.Sprintf("%q patch at index %d", pt.Type, pt.Index)) {
+					continue
+				}
+				for _, s := range pt.sources() {
+					av, aerr := fieldpath.Pave(applied).GetValue(s)
+					ov, oerr := fieldpath.Pave(observed).GetValue(s)
+					if (aerr == nil) != (oerr == nil) || !equalValues(av, ov) {
+						return fmt.Sprintf("%s of resource %q reads %s: legacy read the applied object, the pipeline the observed one, and failed: %s", pt, t.Name, s, p), true
+					}
+				}
+			}
+		}
+		return "", false
+	},
+}
+
+// touches reports whether o has a value at path, or something on the way
+// to it that reading path fails on (a list where a key is read).
+func touches(o map[string]any, path string) bool {
+	if o == nil || path == "" {
+		return false
+	}
+	_, err := fieldpath.Pave(o).GetValue(path)
+	return !fieldpath.IsNotFound(err)
+}
+
+// legacyApplied returns the legacy side's applied object of a resource in
+// the current reconcile, or nil.
+func (c *ruleContext) legacyApplied(name string) map[string]any {
+	out := c.legacySide().Outcome
+	if out == nil {
+		return nil
+	}
+	for _, cd := range out.Composed {
+		if resourceName(cd, c.v.names) == name {
+			return cd.Applied
+		}
+	}
+	return nil
+}
+
+// observed returns the observed composed resource of a composition
+// resource name, or nil.
+func (c *ruleContext) observed(name string) map[string]any {
+	for _, o := range c.v.o.Observed {
+		if stringAt(o, "metadata", "annotations", "crossplane.io/composition-resource-name") == name {
+			return o
+		}
+	}
+	return nil
+}
+
 var (
 	floatPrinted = regexp.MustCompile(`float64|\d(\.\d+)?[eE][+-]\d+|0[xX]1(\.[0-9a-fA-F]*)?[pP][+-]\d+|\d+p[+-]\d+`)
 	intPrinted   = regexp.MustCompile(`int64`)
 
 	// What a number becomes in a format, natively or in the function: a
 	// bad verb or extra argument with its value, a type name, a quoted
-	// rune, digits (decimal, hex, exponent or hex-float notation).
-	printedNumber = regexp.MustCompile(`%!(\w|\(EXTRA )\(?(int64|float64)=[^)]*\)|u?int64|float64|'(\\.|[^'\\])+'|[0-9][0-9a-fA-FxXpP.+\-]*`)
+	// rune, digits (decimal, hex, exponent or hex-float notation) with
+	// the padding a width adds.
+	printedNumber = regexp.MustCompile(`%!(\w|\(EXTRA )\(?(int64|float64)=[^)]*\)|u?int64|float64|'(\\.|[^'\\])+'| *[0-9][0-9a-fA-FxXpP.+\-]*`)
 )
 
 // samePrinted reports whether two formatted strings differ only in how
@@ -129,6 +231,127 @@ var ruleNumberPrinted = rule{
 		}
 		for _, p := range c.formatters(d) {
 			return fmt.Sprintf("%s formats a number: legacy %q, pipeline %q", p, lv, pv), true
+		}
+		return "", false
+	},
+}
+
+// D30: a number turned into text by a string transform that is not a
+// Format (Regexp, Convert): the int64's digits natively, the float64's in
+// the function. The text cannot be compared through a hash or a regexp
+// group, so the rule reads the patch's source instead.
+var ruleNumberAsText = rule{
+	code:     "D30",
+	observed: []string{"§5"},
+	title:    "a string transform turns an integer into text, which natively is an int64 and in function-patch-and-transform a float64",
+	fix:      "Convert the value to int64 or string first (a convert transform before the string transform).",
+	match: func(c *ruleContext, d *Difference) (string, bool) {
+		lv, lok := d.rawLegacy.string()
+		pv, pok := d.rawPipeline.string()
+		if !lok || !pok || lv == pv {
+			return "", false
+		}
+		for _, w := range c.writers(d) {
+			if !textTransform(w.patch) {
+				continue
+			}
+			for _, s := range w.patch.sources() {
+				if v, ok := c.legacySource(w, s); ok {
+					if hasInteger(v) {
+						return fmt.Sprintf("%s reads %s, which holds an integer, and turns it into text: legacy %q, pipeline %q", w, s, lv, pv), true
+					}
+				}
+			}
+		}
+		return "", false
+	},
+}
+
+// writers returns the patches writing d's field, with their template.
+func (c *ruleContext) writers(d *Difference) []ownedPatch {
+	switch d.Aspect {
+	case AspectResource:
+		var out []ownedPatch
+		for _, p := range c.resourceWriters(d, nil) {
+			out = append(out, ownedPatch{template: d.Resource, patch: p})
+		}
+		return out
+	case AspectXR:
+		return c.xrWriters(d.Path)
+	}
+	return nil
+}
+
+// textTransform reports whether a patch has a string transform whose
+// output hides how a number was printed: a Regexp or a Convert.
+func textTransform(p patch) bool {
+	for _, t := range p.transform("string") {
+		st, _ := t["string"].(map[string]any)
+		if typ, _ := st["type"].(string); typ == "Regexp" || typ == "Convert" {
+			return true
+		}
+	}
+	return false
+}
+
+// legacySource returns the value a patch read on the legacy side: from
+// the XR for a patch that reads it, from the applied composed resource for
+// a ToComposite patch.
+func (c *ruleContext) legacySource(w ownedPatch, s string) (any, bool) {
+	var src map[string]any
+	switch {
+	case w.patch.readsXR():
+		src = c.xr
+		if c.loop > 1 {
+			if out := c.legacy[c.loop-2].Outcome; out != nil && out.EffectiveXR != nil {
+				src = out.EffectiveXR
+			}
+		}
+	case w.patch.writesXR() && w.template != "":
+		src = c.legacyApplied(w.template)
+	}
+	if src == nil {
+		return nil, false
+	}
+	v, err := fieldpath.Pave(src).GetValue(s)
+	return v, err == nil
+}
+
+// hasInteger reports whether v is or holds an int64.
+func hasInteger(v any) bool {
+	switch t := v.(type) {
+	case int64:
+		return true
+	case []any:
+		for _, e := range t {
+			if hasInteger(e) {
+				return true
+			}
+		}
+	case map[string]any:
+		for _, e := range t {
+			if hasInteger(e) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// D30, C219: a convert to a number type with a format.
+var ruleNumberConvert = rule{
+	code:        "D30",
+	diagnostics: []string{"C219"},
+	observed:    []string{"§5"},
+	title:       "a convert to a number type with a format: natively an integer is an int64, in the function a float64",
+	fix:         "Drop the format (format none) for number inputs: it applies only to conversions from strings.",
+	match: func(c *ruleContext, _ *Difference) (string, bool) {
+		for _, e := range []string{errText(c.legacySide().Err), errText(c.pipeSide().Err)} {
+			if strings.Contains(e, "is not supported with format quantity") || strings.Contains(e, "is not supported with format json") {
+				if strings.Contains(e, "from int64 to float64") || strings.Contains(e, "from float64 to int64") {
+					return fmt.Sprintf("the number is an int64 on one side and a float64 on the other, and only equal types ignore the format: %s", e), true
+				}
+			}
 		}
 		return "", false
 	},
