@@ -41,6 +41,26 @@ func TestWarningGapRules(t *testing.T) {
 			dir:    "to-composite-failure",
 			want:   []string{"presence r: D46"},
 		},
+		"PolicyListKey": {
+			reason: "C218: a patch with a policy writes tags[-1] where the base has a list; legacy's apply-time merge fails even with the source absent (D15)",
+			dir:    "policy-list-key",
+			want:   []string{"error: D15", "synced r: D15", "condition Ready: D15", "condition Synced: D15"},
+		},
+		"ConvertNumberFormat": {
+			reason: "C219: a convert to int64 with format quantity passes legacy's int64 through and fails on the pipeline's float64 (D30)",
+			dir:    "convert-number-format",
+			want:   []string{"error: D30", "presence r: D30", "condition Ready: D30", "condition Synced: D30"},
+		},
+		"ObservedNotApplied": {
+			reason: "a ToComposite patch fails on the observed resource the pipeline reads, not on the object legacy has just applied (D8)",
+			dir:    "observed-not-applied",
+			want:   []string{"error: D8", "presence r: D8", "xr status.replicas: D8", "condition Ready: D8", "condition Synced: D8"},
+		},
+		"NumberAsText": {
+			reason: "a Regexp turns an integer into text: legacy the int64's digits, the pipeline the float64's exponent form (D30)",
+			dir:    "number-as-text",
+			want:   []string{"resource r spec.forProvider.serialPrefix: D30"},
+		},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
