@@ -371,7 +371,7 @@ func propertyCases() int {
 func TestPropertyAcceptedWithoutWarning(t *testing.T) {
 	g := propertyGen{r: rand.New(rand.NewPCG(12, 6))}
 	n := propertyCases()
-	var refused, warned, compensated, accepted, violations int
+	var refused, warned, warnedUnexplained, compensated, accepted, violations int
 	for i := range n {
 		c := g.gen()
 		res := runPropertyCase(t, c)
@@ -379,15 +379,22 @@ func TestPropertyAcceptedWithoutWarning(t *testing.T) {
 		case res.refused:
 			refused++
 			continue
-		case len(res.warnings) > 0:
-			warned++
-			continue
 		case slices.Contains(res.infos, "C323"):
 			// The K1 compensation (C323) inserted before an integer
 			// verb is being reworked to apply only where the value is
 			// provably an integer (C212 warns where it cannot); until
 			// then its cases are counted apart.
 			compensated++
+			continue
+		case len(res.warnings) > 0:
+			// The warning predicts a difference; verify should classify
+			// it by the warning's code. Counted, not failed: a chain of
+			// misprints (%x, then %5.1f cutting the text) can hide how the
+			// number was printed.
+			warned++
+			if len(unexplained(res.report)) > 0 || res.err != nil {
+				warnedUnexplained++
+			}
 			continue
 		}
 		accepted++
@@ -402,8 +409,8 @@ func TestPropertyAcceptedWithoutWarning(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d cases: %d refused, %d warned, %d with the K1 compensation, %d accepted without a warning, of which %d (%.1f%%) have unexplained differences",
-		n, refused, warned, compensated, accepted, violations, 100*float64(violations)/float64(max(accepted, 1)))
+	t.Logf("%d cases: %d refused, %d warned (%d of them with differences verify leaves unexplained), %d with the K1 compensation, %d accepted without a warning, of which %d (%.1f%%) have unexplained differences",
+		n, refused, warned, warnedUnexplained, compensated, accepted, violations, 100*float64(violations)/float64(max(accepted, 1)))
 }
 
 // TestPropertyFailureNeverSilent checks that a sample on which either side
