@@ -470,8 +470,9 @@ func (c *composition) template(t *yaml.Node, path string) {
 	c.dropUnknown(t, path, templateKeys)
 	if p := yamledit.Get(t, "patches"); p != nil && !yamledit.IsNull(p) {
 		c.patches(p, path+".patches", locResource)
-		c.baseStatusReads(t, p, path+".patches")
-		c.listKeyMerge(t, p, path+".patches")
+		ps := c.effectivePatches(p, path+".patches")
+		c.baseStatusReads(t, ps)
+		c.listKeyMerge(t, ps)
 	}
 	if cd := yamledit.Get(t, "connectionDetails"); cd != nil && !yamledit.IsNull(cd) {
 		c.connectionDetails(cd, path+".connectionDetails")

@@ -155,6 +155,18 @@ func TestUnfaithfulConstructs(t *testing.T) {
 			reason: "A policy on a patch writing a key of a map does not warn.",
 			in:     compositionYAML("  resources:\n  - name: r\n    base: {apiVersion: v1, kind: A, metadata: {labels: {a: b}}}\n    patches:\n    - {fromFieldPath: spec.x, toFieldPath: 'metadata.labels[team]', policy: {fromFieldPath: Optional}}\n"),
 		},
+		"ToCompositeBaseStatusFromPatchSet": {
+			reason: "The base status rule applies to a patch that comes from a PatchSet (C217).",
+			in: compositionYAML("  patchSets:\n  - name: ids\n    patches:\n    - {type: ToCompositeFieldPath, fromFieldPath: status.atProvider.id, toFieldPath: status.id}\n" +
+				"  resources:\n  - name: r\n    base: {apiVersion: v1, kind: A, status: {atProvider: {id: x}}}\n    patches:\n    - {type: PatchSet, patchSetName: ids}\n"),
+			want: []Code{"C217"},
+		},
+		"PolicyListKeyFromPatchSet": {
+			reason: "The apply-time merge rule applies to a patch that comes from a PatchSet (C218).",
+			in: compositionYAML("  patchSets:\n  - name: tags\n    patches:\n    - {fromFieldPath: spec.x, toFieldPath: 'spec.l[-1]', policy: {fromFieldPath: Optional}}\n" +
+				"  resources:\n  - name: r\n    base: {apiVersion: v1, kind: A, spec: {l: [a]}}\n    patches:\n    - {type: PatchSet, patchSetName: tags}\n"),
+			want: []Code{"C218"},
+		},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {

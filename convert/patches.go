@@ -460,14 +460,14 @@ func verbExample(verb string) string {
 // with a policy whose toFieldPath reads a key of a list the base sets
 // (`spec.l[-1]` where spec.l is a list) (C218): natively the apply-time
 // merge fails the reconcile, even while the source is absent.
-func (c *composition) listKeyMerge(t, patches *yaml.Node, path string) {
+func (c *composition) listKeyMerge(t *yaml.Node, patches []placedPatch) {
 	b := yamledit.Get(t, "base")
-	seq := yamledit.Resolve(patches)
-	if !yamledit.IsMap(b) || !yamledit.IsSeq(seq) {
+	if !yamledit.IsMap(b) {
 		return
 	}
 	var pv *fieldpath.Paved
-	for i, p := range seq.Content {
+	for _, pp := range patches {
+		p := pp.node
 		typ, _ := yamledit.Str(yamledit.Get(p, "type"))
 		to, ok := yamledit.Str(yamledit.Get(p, "toFieldPath"))
 		if (typ != fromComposite && typ != combineFromComp) || yamledit.Get(p, "policy") == nil || !ok || strings.Contains(to, "[*]") {
@@ -490,7 +490,7 @@ func (c *composition) listKeyMerge(t, patches *yaml.Node, path string) {
 		if _, err := pv.GetValue(to); err == nil || fieldpath.IsNotFound(err) {
 			continue
 		}
-		c.warnf("C218", yamledit.Get(p, "toFieldPath"), idx(path, i)+".toFieldPath", "%s has a policy and writes %s, which the base's shape does not allow (a key of a list): natively the apply-time merge fails the reconcile, even while the source is absent; the function has no apply-time merge; fix the path", typ, to)
+		c.warnf("C218", yamledit.Get(p, "toFieldPath"), pp.path+".toFieldPath", "%s has a policy and writes %s, which the base's shape does not allow (a key of a list): natively the apply-time merge fails the reconcile, even while the source is absent; the function has no apply-time merge; fix the path", typ, to)
 	}
 }
 
@@ -500,7 +500,7 @@ func (c *composition) listKeyMerge(t, patches *yaml.Node, path string) {
 // resource's status when the composer creates or applies it, so natively
 // the patch reads only what the resource's controller writes; the pipeline
 // reads the base's value once the resource is observed.
-func (c *composition) baseStatusReads(t, patches *yaml.Node, path string) {
+func (c *composition) baseStatusReads(t *yaml.Node, patches []placedPatch) {
 	b := yamledit.Get(t, "base")
 	if !yamledit.IsMap(b) || yamledit.Get(b, "status") == nil {
 		return
@@ -514,11 +514,8 @@ func (c *composition) baseStatusReads(t, patches *yaml.Node, path string) {
 		return
 	}
 	pv := fieldpath.Pave(base)
-	seq := yamledit.Resolve(patches)
-	if !yamledit.IsSeq(seq) {
-		return
-	}
-	for i, p := range seq.Content {
+	for _, pp := range patches {
+		p := pp.node
 		typ, _ := yamledit.Str(yamledit.Get(p, "type"))
 		if typ != toComposite && typ != combineToComp {
 			continue
@@ -541,7 +538,7 @@ func (c *composition) baseStatusReads(t, patches *yaml.Node, path string) {
 			if _, err := pv.GetValue(s); fieldpath.IsNotFound(err) {
 				continue
 			}
-			c.warnf("C217", p, idx(path, i), "%s reads %s, which the base sets: the API server drops a composed resource's status, so natively the patch reads only what the resource's controller writes, while the pipeline reads the base's value once the resource is observed; remove status from the base", typ, s)
+			c.warnf("C217", p, pp.path, "%s reads %s, which the base sets: the API server drops a composed resource's status, so natively the patch reads only what the resource's controller writes, while the pipeline reads the base's value once the resource is observed; remove status from the base", typ, s)
 			break
 		}
 	}
@@ -566,4 +563,45 @@ func (c *composition) wildcardMerge(p *yaml.Node, path, typ string, loc location
 		return
 	}
 	c.warnf("C218", yamledit.Get(p, "toFieldPath"), path+".toFieldPath", "%s has a policy and writes %s: natively the apply-time merge reads [*] as a key named \"*\" and fails the reconcile whenever that field holds a list, even while the source is absent; the function does not merge at apply time; drop the policy or the wildcard", typ, to)
+}
+
+// A placedPatch is a patch node and its path in the source document.
+type placedPatch struct {
+	node *yaml.Node
+	path string
+}
+
+// effectivePatches returns a template's patches with the patches of the
+// PatchSets it names in their place, as the composer applies them. A patch
+// set's patch keeps its own path (spec.patchSets[i].patches[j]).
+func (c *composition) effectivePatches(patches *yaml.Node, path string) []placedPatch {
+	seq := yamledit.Resolve(patches)
+	if !yamledit.IsSeq(seq) {
+		return nil
+	}
+	var out []placedPatch
+	for i, p := range seq.Content {
+		p = yamledit.Resolve(p)
+		if typ, _ := yamledit.Str(yamledit.Get(p, "type")); typ != patchSetType {
+			out = append(out, placedPatch{node: p, path: idx(path, i)})
+			continue
+		}
+		name, _ := yamledit.Str(yamledit.Get(p, "patchSetName"))
+		sets := yamledit.Resolve(yamledit.Get(yamledit.Get(c.node, "spec"), "patchSets"))
+		if !yamledit.IsSeq(sets) {
+			continue
+		}
+		for si, ps := range sets.Content {
+			if n, _ := yamledit.Str(yamledit.Get(ps, "name")); n != name {
+				continue
+			}
+			if pl := yamledit.Resolve(yamledit.Get(ps, "patches")); yamledit.IsSeq(pl) {
+				for j, q := range pl.Content {
+					out = append(out, placedPatch{node: yamledit.Resolve(q), path: idx(idx("spec.patchSets", si)+".patches", j)})
+				}
+			}
+			break
+		}
+	}
+	return out
 }
