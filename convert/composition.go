@@ -471,7 +471,6 @@ func (c *composition) template(t *yaml.Node, path string) {
 	if p := yamledit.Get(t, "patches"); p != nil && !yamledit.IsNull(p) {
 		c.patches(p, path+".patches", locResource)
 		ps := c.effectivePatches(p, path+".patches")
-		c.baseStatusReads(t, ps)
 		c.listKeyMerge(t, ps)
 	}
 	if cd := yamledit.Get(t, "connectionDetails"); cd != nil && !yamledit.IsNull(cd) {

@@ -80,7 +80,6 @@ var Registry = []CodeInfo{
 	{"C211", SeverityWarning, "combine fmt with number verbs prints float64"},
 	{"C215", SeverityWarning, "string Format with number verbs prints float64"},
 	{"C216", SeverityWarning, "patch field path cannot be parsed"},
-	{"C217", SeverityWarning, "ToComposite patch reads a status the base sets"},
 	{"C218", SeverityWarning, "policy on a toFieldPath the apply-time merge fails on"},
 	{"C219", SeverityWarning, "convert to a number type with a format"},
 

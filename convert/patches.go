@@ -494,56 +494,6 @@ func (c *composition) listKeyMerge(t *yaml.Node, patches []placedPatch) {
 	}
 }
 
-// baseStatusReads warns about ToComposite patches that read a status field
-// the template's base sets, or that the base's status makes fail (a key of
-// a list) (C217). The API server drops a composed
-// resource's status when the composer creates or applies it, so natively
-// the patch reads only what the resource's controller writes; the pipeline
-// reads the base's value once the resource is observed.
-func (c *composition) baseStatusReads(t *yaml.Node, patches []placedPatch) {
-	b := yamledit.Get(t, "base")
-	if !yamledit.IsMap(b) || yamledit.Get(b, "status") == nil {
-		return
-	}
-	j, err := yamledit.JSON(b)
-	if err != nil {
-		return
-	}
-	var base map[string]any
-	if err := json.Unmarshal(j, &base); err != nil {
-		return
-	}
-	pv := fieldpath.Pave(base)
-	for _, pp := range patches {
-		p := pp.node
-		typ, _ := yamledit.Str(yamledit.Get(p, "type"))
-		if typ != toComposite && typ != combineToComp {
-			continue
-		}
-		var srcs []string
-		if s, ok := yamledit.Str(yamledit.Get(p, "fromFieldPath")); ok {
-			srcs = append(srcs, s)
-		}
-		if vars := yamledit.Resolve(yamledit.Get(yamledit.Get(p, "combine"), "variables")); yamledit.IsSeq(vars) {
-			for _, v := range vars.Content {
-				if s, ok := yamledit.Str(yamledit.Get(v, "fromFieldPath")); ok {
-					srcs = append(srcs, s)
-				}
-			}
-		}
-		for _, s := range srcs {
-			if s != "status" && !strings.HasPrefix(s, "status.") && !strings.HasPrefix(s, "status[") {
-				continue
-			}
-			if _, err := pv.GetValue(s); fieldpath.IsNotFound(err) {
-				continue
-			}
-			c.warnf("C217", p, pp.path, "%s reads %s, which the base sets: the API server drops a composed resource's status, so natively the patch reads only what the resource's controller writes, while the pipeline reads the base's value once the resource is observed; remove status from the base", typ, s)
-			break
-		}
-	}
-}
-
 // wildcardMerge warns about a patch with a policy whose toFieldPath has a
 // wildcard (C218). Natively the apply-time merge of such a patch (composed
 // resources and XR alike) reads `[*]` as a key named "*", which fails the

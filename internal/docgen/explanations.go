@@ -184,10 +184,6 @@ var explanations = map[string]explanation{
 		"A patch's `fromFieldPath`, `toFieldPath` or combine variable cannot be parsed (`spec.a..b`, a trailing `.`, an unterminated `[`). The patch fails whenever it runs: natively by skipping the resource (or failing the reconcile, for a ToComposite patch or a patch with a policy, even while its source is absent), in the function by failing the whole pipeline.",
 		"Fix the path. `xpmigrate verify` reports the difference as D46.",
 	},
-	"C217": {
-		"A `ToCompositeFieldPath` or `CombineToComposite` patch reads a `status` field that the template's base sets. The API server drops a composed resource's status when it is created or applied, so natively the patch reads only what the resource's controller writes; the pipeline reads the base's value once the resource is observed.",
-		"Remove `status` from the base. `xpmigrate verify` reports the difference as D8.",
-	},
 	"C218": {
 		"A patch with a `policy` writes a `toFieldPath` with a wildcard (`[*]`), or one that reads a key of a list the base sets (`spec.l[-1]`: brackets that are not an unsigned index name a key). Natively the apply-time merge of such a patch reads `[*]` as a key named `*`, and fails the reconcile whenever the field holds a list, even while the patch's source is absent. The function does not merge at apply time.",
 		"Drop the policy, or write each element's path by index. `xpmigrate verify` reports the difference as D15.",

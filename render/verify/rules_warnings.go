@@ -9,12 +9,12 @@ import (
 )
 
 // warningRules classify the differences the converter's warnings predict
-// (C211, C215, C216, C217), and the ToComposite failures they lead to.
+// (C211, C215, C216, C218, C219), and the differences of the engines'
+// models that the converter cannot predict.
 var warningRules = []rule{
 	ruleUnparseablePath,
 	ruleWildcardMerge,
 	ruleToCompositeFailure,
-	ruleBaseStatus,
 	ruleObservedNotApplied,
 	ruleNumberPrinted,
 	ruleNumberAsText,
@@ -91,34 +91,6 @@ var ruleToCompositeFailure = rule{
 			return "", false
 		}
 		return fmt.Sprintf("legacy failed after applying the composed resources: %s; the pipeline failed before applying any: %s", l, p), true
-	},
-}
-
-// D8, C217: a ToComposite patch reads a status field the base sets.
-var ruleBaseStatus = rule{
-	code:        "D8",
-	diagnostics: []string{"C217"},
-	title:       "a ToComposite patch reads a status field the base sets, which only the pipeline sees",
-	fix: "Remove status from the base: the API server drops it, so natively the patch reads only what the " +
-		"resource's controller writes.",
-	match: func(c *ruleContext, d *Difference) (string, bool) {
-		for _, t := range c.v.pipeline.Templates {
-			for _, pt := range t.Patches {
-				if !pt.writesXR() {
-					continue
-				}
-				for _, s := range pt.sources() {
-					if !isStatus(cachedPath(s)) || !touches(t.Base, s) {
-						continue
-					}
-					if d.Aspect == AspectXR && overlaps(cachedPath(pt.To), d.Path) ||
-						strings.Contains(errText(c.pipeSide().Err), fmt.Sprintf("%q", t.Name)) {
-						return fmt.Sprintf("%s of resource %q reads %s, which the base sets", pt, t.Name, s), true
-					}
-				}
-			}
-		}
-		return "", false
 	},
 }
 
