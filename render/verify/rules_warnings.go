@@ -196,6 +196,17 @@ var ruleNumberPrinted = rule{
 		"transform before a string Format; for Combine, patch the number into a string field first), " +
 		"and use %s only on strings.",
 	match: func(c *ruleContext, d *Difference) (string, bool) {
+		// A later transform fails on what the format printed: a map or
+		// match key the float64's text does not name.
+		if l, p := c.legacy[c.final()-1].Err, errText(c.pipe[c.final()-1].Err); l == nil && strings.Contains(p, "cannot render composed resource") && floatPrinted.MatchString(p) {
+			for _, t := range c.v.pipeline.Templates {
+				for _, pt := range t.Patches {
+					if (pt.Fmt != "" || len(pt.transform("string")) > 0) && strings.Contains(p, fmt.Sprintf("%q %q patch at index %d", t.Name, pt.Type, pt.Index)) {
+						return fmt.Sprintf("%s of resource %q formats a number, and a later transform fails on the float64's text: %s", pt, t.Name, p), true
+					}
+				}
+			}
+		}
 		lv, lok := d.rawLegacy.string()
 		pv, pok := d.rawPipeline.string()
 		if !lok || !pok || lv == pv || !(floatPrinted.MatchString(pv) || intPrinted.MatchString(lv)) || !samePrinted(lv, pv) {

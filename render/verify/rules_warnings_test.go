@@ -61,6 +61,11 @@ func TestWarningGapRules(t *testing.T) {
 			dir:    "number-as-text",
 			want:   []string{"resource r spec.forProvider.serialPrefix: D30"},
 		},
+		"NumberMapKey": {
+			reason: "C211: %x prints the port in hex natively and as a hex float in the function, and the map transform after it fails on that key (D30)",
+			dir:    "number-map-key",
+			want:   []string{"error: D30", "presence r: D30", "condition Ready: D30", "condition Synced: D30"},
+		},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
