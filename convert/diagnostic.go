@@ -80,6 +80,7 @@ var Registry = []CodeInfo{
 	{"C211", SeverityWarning, "combine fmt with number verbs prints float64"},
 	{"C215", SeverityWarning, "string Format with number verbs prints float64"},
 	{"C216", SeverityWarning, "patch field path cannot be parsed"},
+	{"C217", SeverityWarning, "ToComposite toFieldPath indexes a list of the XR"},
 	{"C218", SeverityWarning, "policy on a toFieldPath the apply-time merge fails on"},
 	{"C219", SeverityWarning, "convert to a number type with a format"},
 

@@ -164,6 +164,25 @@ func TestUnfaithfulConstructs(t *testing.T) {
 				"  resources:\n  - name: r\n    base: {apiVersion: v1, kind: A, spec: {l: [a]}}\n    patches:\n    - {type: PatchSet, patchSetName: tags}\n"),
 			want: []Code{"C218"},
 		},
+		"ToCompositeIndex": {
+			reason: "A ToComposite patch writing an item of an XR list warns: the pipeline replaces the whole list (C217).",
+			in:     compositionYAML(oneResource("    - {type: ToCompositeFieldPath, fromFieldPath: status.atProvider.zone, toFieldPath: 'status.zones[0]'}\n")),
+			want:   []Code{"C217"},
+		},
+		"ToCompositeWildcard": {
+			reason: "A ToComposite patch with a wildcard toFieldPath warns: the pipeline expands it over nothing (C217).",
+			in:     compositionYAML(oneResource("    - {type: ToCompositeFieldPath, fromFieldPath: status.atProvider.zone, toFieldPath: 'status.zones[*]'}\n")),
+			want:   []Code{"C217"},
+		},
+		"CombineToCompositeNegativeIndex": {
+			reason: "A bracketed key that looks like an index ([-1]) warns too (C217).",
+			in:     compositionYAML(oneResource("    - {type: CombineToComposite, toFieldPath: 'status.zones[-1]', combine: {strategy: string, variables: [{fromFieldPath: a}], string: {fmt: '%s'}}}\n")),
+			want:   []Code{"C217"},
+		},
+		"ToCompositeMapKey": {
+			reason: "A bracketed map key is written the same way on both sides: no warning.",
+			in:     compositionYAML(oneResource("    - {type: ToCompositeFieldPath, fromFieldPath: status.atProvider.zone, toFieldPath: 'status.labels[zone]'}\n")),
+		},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {

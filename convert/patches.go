@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/fieldpath"
@@ -194,6 +195,7 @@ func (c *composition) patch(pn *yaml.Node, path string, loc location) {
 	c.fieldPaths(p, path)
 	c.policy(p, path, typ, loc)
 	c.wildcardMerge(p, path, typ, loc)
+	c.xrListWrite(p, path, typ)
 	if ts := yamledit.Get(p, "transforms"); ts != nil && !yamledit.IsNull(ts) {
 		c.transforms(ts, path+".transforms")
 	} else {
@@ -554,4 +556,40 @@ func (c *composition) effectivePatches(patches *yaml.Node, path string) []placed
 		}
 	}
 	return out
+}
+
+// xrListWrite warns about a ToComposite patch whose toFieldPath indexes a
+// list or expands a wildcard (`status.zones[0]`, `status.l[-1]`,
+// `status.ids[*]`) (C217). Natively the patch writes into the XR as it is:
+// other items of a list stay, a wildcard expands over the items the XR
+// has, a key of an existing list fails the reconcile. The pipeline writes
+// into the desired XR, which holds only what the patches put there: the
+// list is replaced whole, a wildcard finds nothing to expand.
+func (c *composition) xrListWrite(p *yaml.Node, path, typ string) {
+	if typ != toComposite && typ != combineToComp {
+		return
+	}
+	to, ok := yamledit.Str(yamledit.Get(p, "toFieldPath"))
+	if !ok || !listPath(to) {
+		return
+	}
+	c.warnf("C217", yamledit.Get(p, "toFieldPath"), path+".toFieldPath", "%s writes %s: natively into the XR as it is (the list's other items stay, [*] expands over its items, a key of a list fails the reconcile), in the pipeline into a desired XR that holds only what the patches write (the list is replaced whole, [*] finds nothing); write a whole field instead", typ, to)
+}
+
+// listPath reports whether a field path has an index, a wildcard, or a
+// bracketed key that looks like an index (`[-1]`).
+func listPath(s string) bool {
+	segs, err := fieldpath.Parse(s)
+	if err != nil {
+		return false // C216
+	}
+	for _, sg := range segs {
+		if sg.Type == fieldpath.SegmentIndex || sg.Field == "*" {
+			return true
+		}
+		if _, err := strconv.Atoi(sg.Field); err == nil {
+			return true
+		}
+	}
+	return false
 }

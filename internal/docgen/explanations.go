@@ -184,6 +184,10 @@ var explanations = map[string]explanation{
 		"A patch's `fromFieldPath`, `toFieldPath` or combine variable cannot be parsed (`spec.a..b`, a trailing `.`, an unterminated `[`). The patch fails whenever it runs: natively by skipping the resource (or failing the reconcile, for a ToComposite patch or a patch with a policy, even while its source is absent), in the function by failing the whole pipeline.",
 		"Fix the path. `xpmigrate verify` reports the difference as D46.",
 	},
+	"C217": {
+		"A `ToCompositeFieldPath` or `CombineToComposite` patch's `toFieldPath` indexes a list or expands a wildcard (`status.zones[0]`, `status.ids[*]`, `status.l[-1]`). Natively the patch writes into the XR as it is: the list's other items stay, `[*]` expands over the items the XR has, a key of an existing list fails the reconcile. The pipeline writes into the desired XR, which holds only what the patches put there: the list is replaced whole, `[*]` finds nothing to expand and fails.",
+		"Write a whole field (`status.zone`, or the whole list from a field that holds it). `xpmigrate verify` reports the difference as D6.",
+	},
 	"C218": {
 		"A patch with a `policy` writes a `toFieldPath` with a wildcard (`[*]`), or one that reads a key of a list the base sets (`spec.l[-1]`: brackets that are not an unsigned index name a key). Natively the apply-time merge of such a patch reads `[*]` as a key named `*`, and fails the reconcile whenever the field holds a list, even while the patch's source is absent. The function does not merge at apply time.",
 		"Drop the policy, or write each element's path by index. `xpmigrate verify` reports the difference as D15.",

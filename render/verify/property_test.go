@@ -182,8 +182,11 @@ func (g propertyGen) gen() propertyCase {
 	xrRoot := func() string { return []string{"spec", "spec", "status"}[g.pick(3)] }
 	cdRead := func() string { return []string{"spec.forProvider", "status.atProvider"}[g.pick(2)] }
 	xrWrite := func() string {
-		if g.pick(8) == 0 {
+		switch g.pick(8) {
+		case 0:
 			return "spec.out"
+		case 1, 2, 3:
+			return "status" // where the XR's own status fields are
 		}
 		return "status.out"
 	}

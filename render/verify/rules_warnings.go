@@ -3,6 +3,7 @@ package verify
 import (
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/fieldpath"
@@ -14,6 +15,7 @@ import (
 var warningRules = []rule{
 	ruleUnparseablePath,
 	ruleWildcardMerge,
+	ruleXRListWrite,
 	ruleToCompositeFailure,
 	ruleObservedNotApplied,
 	ruleNumberPrinted,
@@ -72,6 +74,83 @@ var ruleWildcardMerge = rule{
 		}
 		return "", false
 	},
+}
+
+// D6, C217: a ToComposite patch indexes a list of the XR or expands a
+// wildcard: legacy writes into the XR as it is, the pipeline into the
+// desired XR, which holds only what the patches write.
+var ruleXRListWrite = rule{
+	code:        "D6",
+	diagnostics: []string{"C217"},
+	title:       "a ToComposite patch writes an item of an XR list: legacy into the XR as it is, the pipeline into an empty desired XR",
+	fix: "Write a whole field instead of an item (status.zone rather than status.zones[0]); the pipeline " +
+		"replaces the list whole and expands [*] over nothing.",
+	match: func(c *ruleContext, d *Difference) (string, bool) {
+		listWriters := func() []ownedPatch {
+			var out []ownedPatch
+			for _, t := range c.v.pipeline.Templates {
+				for _, p := range t.Patches {
+					if p.writesXR() && listPath(p.To) {
+						out = append(out, ownedPatch{template: t.Name, patch: p})
+					}
+				}
+			}
+			return out
+		}
+		if d.Aspect == AspectXR {
+			for _, w := range c.xrWriters(d.Path) {
+				if listPath(w.patch.To) {
+					return fmt.Sprintf("%s writes %s; the XR held %s before", w, w.patch.To, showJSON(valueOf(c.xr, d.Path.String()))), true
+				}
+			}
+		}
+		l, p := errText(c.legacy[c.final()-1].Err), errText(c.pipe[c.final()-1].Err)
+		toComposite := strings.Contains(l, "cannot render ToComposite patches") && p == ""
+		expand := l == "" && strings.Contains(p, "cannot expand ToFieldPath")
+		if !toComposite && !expand {
+			return "", false
+		}
+		for _, w := range listWriters() {
+			if strings.Contains(l+p, fmt.Sprintf("%q", w.template)) {
+				return fmt.Sprintf("%s writes %s into the XR; legacy: %s; pipeline: %s", w, w.patch.To, orNone(l), orNone(p)), true
+			}
+		}
+		return "", false
+	},
+}
+
+// listPath reports whether a field path has an index, a wildcard, or a
+// bracketed key that looks like an index (`[-1]`).
+func listPath(s string) bool {
+	segs, err := fieldpath.Parse(s)
+	if err != nil {
+		return false
+	}
+	for _, sg := range segs {
+		if sg.Type == fieldpath.SegmentIndex || sg.Field == "*" {
+			return true
+		}
+		if _, err := strconv.Atoi(sg.Field); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+func valueOf(o map[string]any, path string) any {
+	v, err := fieldpath.Pave(o).GetValue(path)
+	if err != nil {
+		return nil
+	}
+	return v
+}
+
+func showJSON(v any) string {
+	b, err := jsonMarshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
 }
 
 // D46: a ToComposite patch that fails is terminal on both sides, but
