@@ -35,15 +35,16 @@ type composition struct {
 	lint    bool // report only lintCodes, never fail (linting a pipeline)
 	usedEC  bool // an environment-configs step was written
 
-	visited  map[*yaml.Node]bool // shared (aliased) nodes normalised once
-	errPaths []string            // paths of the errors reported
-	inferred []string            // transforms whose type was inferred
-	sets     map[string]bool     // declared patch set names
-	fallible string              // the first transform able to fail (C317)
-	fallNode *yaml.Node
-	inJSON   []byte    // the input, as kubectl reads it
-	outJSON  []byte    // the whole output document as kubectl will read it (base "" only)
-	outView  *jsonView // outJSON, indexed
+	visited   map[*yaml.Node]bool // shared (aliased) nodes normalised once
+	errPaths  []string            // paths of the errors reported
+	inferred  []string            // transforms whose type was inferred
+	sets      map[string]bool     // declared patch set names
+	fallible  string              // the first transform able to fail (C317)
+	xrIndexed []indexedWrite      // ToComposite writes of XR list items (C217)
+	fallNode  *yaml.Node
+	inJSON    []byte    // the input, as kubectl reads it
+	outJSON   []byte    // the whole output document as kubectl will read it (base "" only)
+	outView   *jsonView // outJSON, indexed
 }
 
 // errorf, warnf and infof report a finding about node n at path (relative
@@ -312,6 +313,7 @@ func (c *composition) resourcesMode(spec *yaml.Node) {
 		c.template(t, idx("spec.resources", i))
 	}
 	env := c.environment(spec)
+	c.xrIndexedWrites()
 	c.storeConfigRef(spec)
 	c.nativeValidation()
 	if c.fallible != "" && !c.failed {

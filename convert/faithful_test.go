@@ -165,9 +165,14 @@ func TestUnfaithfulConstructs(t *testing.T) {
 			want: []Code{"C218"},
 		},
 		"ToCompositeIndex": {
-			reason: "A ToComposite patch writing an item of an XR list warns: the pipeline replaces the whole list (C217).",
-			in:     compositionYAML(oneResource("    - {type: ToCompositeFieldPath, fromFieldPath: status.atProvider.zone, toFieldPath: 'status.zones[0]'}\n")),
+			reason: "A ToComposite patch writing the second item of an XR list, and no patch the first, warns: the pipeline replaces the whole list (C217).",
+			in:     compositionYAML(oneResource("    - {type: ToCompositeFieldPath, fromFieldPath: status.atProvider.zone, toFieldPath: 'status.zones[1]'}\n")),
 			want:   []Code{"C217"},
+		},
+		"ToCompositeEveryIndex": {
+			reason: "ToComposite patches that write every item of an XR list from the first build the whole list on both sides: no warning.",
+			in: compositionYAML("  resources:\n  - name: a\n    base: {apiVersion: v1, kind: A}\n    patches:\n    - {type: ToCompositeFieldPath, fromFieldPath: status.id, toFieldPath: 'status.ids[0]'}\n" +
+				"  - name: b\n    base: {apiVersion: v1, kind: A}\n    patches:\n    - {type: ToCompositeFieldPath, fromFieldPath: status.id, toFieldPath: 'status.ids[1]'}\n"),
 		},
 		"ToCompositeWildcard": {
 			reason: "A ToComposite patch with a wildcard toFieldPath warns: the pipeline expands it over nothing (C217).",

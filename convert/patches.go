@@ -558,22 +558,95 @@ func (c *composition) effectivePatches(patches *yaml.Node, path string) []placed
 	return out
 }
 
-// xrListWrite warns about a ToComposite patch whose toFieldPath indexes a
-// list or expands a wildcard (`status.zones[0]`, `status.l[-1]`,
-// `status.ids[*]`) (C217). Natively the patch writes into the XR as it is:
-// other items of a list stay, a wildcard expands over the items the XR
-// has, a key of an existing list fails the reconcile. The pipeline writes
-// into the desired XR, which holds only what the patches put there: the
-// list is replaced whole, a wildcard finds nothing to expand.
+// xrListWrite warns about a ToComposite patch whose toFieldPath expands a
+// wildcard or names a key that looks like an index (`status.ids[*]`,
+// `status.l[-1]`), and records one that indexes a list
+// (`status.zones[1]`) for xrIndexedWrites (C217). Natively the patch writes
+// into the XR as it is: other items of a list stay, a wildcard expands over
+// the items the XR has, a key of an existing list fails the reconcile. The
+// pipeline writes into the desired XR, which holds only what the patches
+// put there: the list is replaced whole, a wildcard finds nothing.
 func (c *composition) xrListWrite(p *yaml.Node, path, typ string) {
 	if typ != toComposite && typ != combineToComp {
 		return
 	}
-	to, ok := yamledit.Str(yamledit.Get(p, "toFieldPath"))
+	n := yamledit.Get(p, "toFieldPath")
+	to, ok := yamledit.Str(n)
 	if !ok || !listPath(to) {
 		return
 	}
-	c.warnf("C217", yamledit.Get(p, "toFieldPath"), path+".toFieldPath", "%s writes %s: natively into the XR as it is (the list's other items stay, [*] expands over its items, a key of a list fails the reconcile), in the pipeline into a desired XR that holds only what the patches write (the list is replaced whole, [*] finds nothing); write a whole field instead", typ, to)
+	if list, i, ok := oneIndex(to); ok {
+		c.xrIndexed = append(c.xrIndexed, indexedWrite{list: list, index: i, typ: typ, to: to, node: n, path: path + ".toFieldPath"})
+		return
+	}
+	c.warnf("C217", n, path+".toFieldPath", "%s writes %s: natively into the XR as it is ([*] expands over the items the XR has, a key of a list fails the reconcile), in the pipeline into a desired XR that holds only what the patches write ([*] finds nothing); write a whole field instead", typ, to)
+}
+
+// An indexedWrite is a ToComposite patch that writes one item of an XR
+// list.
+type indexedWrite struct {
+	list    string
+	index   uint
+	typ, to string
+	node    *yaml.Node
+	path    string
+}
+
+// xrIndexedWrites warns about the ToComposite patches that write items of
+// an XR list unless together they write every item from the first to the
+// last (C217): then the pipeline's desired list is the XR's whole list, as
+// natively once every resource is observed. Otherwise legacy keeps the
+// items no patch writes and the pipeline drops them.
+func (c *composition) xrIndexedWrites() {
+	byList := map[string]map[uint]bool{}
+	for _, w := range c.xrIndexed {
+		if byList[w.list] == nil {
+			byList[w.list] = map[uint]bool{}
+		}
+		byList[w.list][w.index] = true
+	}
+	for _, w := range c.xrIndexed {
+		idxs := byList[w.list]
+		whole := true
+		for i := uint(0); i < uint(len(idxs)); i++ {
+			whole = whole && idxs[i]
+		}
+		if whole {
+			continue
+		}
+		c.warnf("C217", w.node, w.path, "%s writes %s, but no patch writes every other item of %s: natively the XR keeps the items no patch writes, the pipeline replaces the list with the items the patches write (null elsewhere); write the whole list, or every item", w.typ, w.to, w.list)
+	}
+	c.xrIndexed = nil
+}
+
+// oneIndex splits a path whose only list segment is one index
+// (`status.zones[1]`, `status.nets[0].id`) into the list's path and the
+// index.
+func oneIndex(s string) (string, uint, bool) {
+	segs, err := fieldpath.Parse(s)
+	if err != nil {
+		return "", 0, false
+	}
+	at := -1
+	for k, sg := range segs {
+		switch {
+		case sg.Type == fieldpath.SegmentIndex:
+			if at >= 0 {
+				return "", 0, false
+			}
+			at = k
+		case sg.Field == "*":
+			return "", 0, false
+		default:
+			if _, err := strconv.Atoi(sg.Field); err == nil {
+				return "", 0, false
+			}
+		}
+	}
+	if at < 0 {
+		return "", 0, false
+	}
+	return fieldpath.Segments(segs[:at]).String(), segs[at].Index, true
 }
 
 // listPath reports whether a field path has an index, a wildcard, or a

@@ -98,9 +98,9 @@ var ruleXRListWrite = rule{
 			return out
 		}
 		if d.Aspect == AspectXR {
-			for _, w := range c.xrWriters(d.Path) {
-				if listPath(w.patch.To) {
-					return fmt.Sprintf("%s writes %s; the XR held %s before", w, w.patch.To, showJSON(valueOf(c.xr, d.Path.String()))), true
+			for _, w := range listWriters() {
+				if prefix := listPrefix(w.patch.To); prefix != "" && overlaps(cachedPath(prefix), d.Path) {
+					return fmt.Sprintf("%s writes %s; the XR held %s at %s before", w, w.patch.To, showJSON(valueOf(c.xr, prefix)), prefix), true
 				}
 			}
 		}
@@ -135,6 +135,26 @@ func listPath(s string) bool {
 		}
 	}
 	return false
+}
+
+// listPrefix returns the path of the list a path indexes or expands: the
+// segments before its first index, wildcard or index-like key; "" when it
+// has none.
+func listPrefix(s string) string {
+	segs, err := fieldpath.Parse(s)
+	if err != nil {
+		return ""
+	}
+	for k, sg := range segs {
+		_, numeric := strconv.Atoi(sg.Field)
+		if sg.Type == fieldpath.SegmentIndex || sg.Field == "*" || (sg.Type == fieldpath.SegmentField && numeric == nil) {
+			if k == 0 {
+				return ""
+			}
+			return fieldpath.Segments(segs[:k]).String()
+		}
+	}
+	return ""
 }
 
 func valueOf(o map[string]any, path string) any {

@@ -67,9 +67,9 @@ func TestWarningGapRules(t *testing.T) {
 			want:   []string{"error: D30", "presence r: D30", "condition Ready: D30", "condition Synced: D30"},
 		},
 		"XRListWrite": {
-			reason: "C217: a ToComposite patch writes status.zones[0]; legacy keeps the XR's other item, the pipeline replaces the list (D6)",
+			reason: "C217: a ToComposite patch writes status.zones[1] and no patch writes zones[0]; legacy keeps the XR's first item, the pipeline replaces the list (D6)",
 			dir:    "xr-list-write",
-			want:   []string{"xr status.zones: D6"},
+			want:   []string{"xr status.zones[0]: D6"},
 		},
 	}
 	for name, tc := range cases {
