@@ -185,7 +185,7 @@ var explanations = map[string]explanation{
 		"Fix the path. `xpmigrate verify` reports the difference as D46.",
 	},
 	"C217": {
-		"A `ToCompositeFieldPath` or `CombineToComposite` patch's `toFieldPath` indexes a list or expands a wildcard (`status.zones[0]`, `status.ids[*]`, `status.l[-1]`). Natively the patch writes into the XR as it is: the list's other items stay, `[*]` expands over the items the XR has, a key of an existing list fails the reconcile. The pipeline writes into the desired XR, which holds only what the patches put there: the list is replaced whole, `[*]` finds nothing to expand and fails.",
+		"A `ToCompositeFieldPath` or `CombineToComposite` patch's `toFieldPath` expands a wildcard (`status.ids[*]`), names a key that looks like an index (`status.l[-1]`), or indexes a list whose other items no patch writes (`status.zones[1]` without `status.zones[0]`; patches that together write every item from the first are fine). Natively the patch writes into the XR as it is: the list's other items stay, `[*]` expands over the items the XR has, a key of an existing list fails the reconcile. The pipeline writes into the desired XR, which holds only what the patches put there: the list is replaced whole, `[*]` finds nothing to expand and fails.",
 		"Write a whole field (`status.zone`, or the whole list from a field that holds it). `xpmigrate verify` reports the difference as D6.",
 	},
 	"C218": {
