@@ -10,7 +10,7 @@ import (
 )
 
 // warningRules classify the differences the converter's warnings predict
-// (C211, C215, C216, C218, C219), and the differences of the engines'
+// (C211, C215, C216, C217, C218, C219), and the differences of the engines'
 // models that the converter cannot predict.
 var warningRules = []rule{
 	ruleUnparseablePath,
@@ -37,7 +37,7 @@ var ruleUnparseablePath = rule{
 		}
 		for _, t := range c.v.pipeline.Templates {
 			for _, pt := range t.Patches {
-				for _, s := range append(append([]string{pt.From, pt.To}, pt.Vars...), pt.sources()...) {
+				for _, s := range append([]string{pt.From, pt.To}, pt.Vars...) {
 					if s == "" {
 						continue
 					}
@@ -176,9 +176,8 @@ func showJSON(v any) string {
 // D46: a ToComposite patch that fails is terminal on both sides, but
 // legacy has applied the composed resources before it ran.
 var ruleToCompositeFailure = rule{
-	code:        "D46",
-	diagnostics: []string{"C317"},
-	title:       "a failing ToComposite patch fails both reconciles, but legacy has applied the composed resources first",
+	code:  "D46",
+	title: "a failing ToComposite patch fails both reconciles, but legacy has applied the composed resources first",
 	fix: "Make the ToComposite patch unable to fail for the values the resource can hold (a transform that " +
 		"accepts them, a path that matches their shape). Natively the composed resources were applied before " +
 		"the patch failed; the function's fatal result applies nothing.",
