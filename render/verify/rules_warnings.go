@@ -61,14 +61,16 @@ var ruleWildcardMerge = rule{
 	fix: "Drop the policy from the patch, or write each element's path instead of [*]. The function does not " +
 		"merge at apply time.",
 	match: func(c *ruleContext, _ *Difference) (string, bool) {
+		// The pipeline may fail too, for the same patch: [*] expands over
+		// nothing in its desired XR (C217).
 		l, p := errText(c.legacySide().Err), errText(c.pipeSide().Err)
-		if p != "" || !(strings.Contains(l, "cannot apply composed resource") || strings.Contains(l, "cannot update composite resource")) {
+		if !(strings.Contains(l, "cannot apply composed resource") || strings.Contains(l, "cannot update composite resource")) {
 			return "", false
 		}
 		for _, t := range c.v.pipeline.Templates {
 			for _, pt := range t.Patches {
 				if strings.Contains(pt.To, "[*]") || touches(t.Base, pt.To) && !has(t.Base, pt.To) {
-					return fmt.Sprintf("%s of resource %q writes %s; legacy failed: %s", pt, t.Name, pt.To, l), true
+					return fmt.Sprintf("%s of resource %q writes %s; legacy failed: %s; pipeline: %s", pt, t.Name, pt.To, l, orNone(p)), true
 				}
 			}
 		}
@@ -265,20 +267,26 @@ func (c *ruleContext) observed(name string) map[string]any {
 }
 
 var (
-	floatPrinted = regexp.MustCompile(`float64|\d(\.\d+)?[eE][+-]\d+|0[xX]1(\.[0-9a-fA-F]*)?[pP][+-]\d+|\d+p[+-]\d+`)
+	floatPrinted = regexp.MustCompile(`float64|\d(\.\d+)?[eE][+-]\d+|0[xX][01](\.[0-9a-fA-F]*)?[pP][+-]\d+|\d+p[+-]\d+`)
 	intPrinted   = regexp.MustCompile(`int64`)
 
 	// What a number becomes in a format, natively or in the function: a
 	// bad verb or extra argument with its value, a type name, a quoted
 	// rune, digits (decimal, hex, exponent or hex-float notation) with
 	// the padding a width adds.
-	printedNumber = regexp.MustCompile(`%!(\w|\(EXTRA )\(?(int64|float64)=[^)]*\)|u?int64|float64|'(\\.|[^'\\])+'| *[0-9][0-9a-fA-FxXpP.+\-]*`)
+	printedNumber = regexp.MustCompile(`%!(\w|\(EXTRA )\(?(int64|float64)=[^)]*\)|u?int64|float64|'(\\.|[^'\\])+'|[0-9][0-9a-fA-FxXpP.+\-]*`)
 )
 
 // samePrinted reports whether two formatted strings differ only in how
-// numbers are printed.
+// numbers are printed: with every printed number replaced by a mark, and
+// the padding a width adds and minus signs dropped (natively a bad verb
+// shows the sign inside, the function prints it before the digits), they
+// are equal.
 func samePrinted(a, b string) bool {
-	return printedNumber.ReplaceAllString(a, "#") == printedNumber.ReplaceAllString(b, "#")
+	norm := func(s string) string {
+		return strings.NewReplacer(" ", "", "-", "").Replace(printedNumber.ReplaceAllString(s, "#"))
+	}
+	return norm(a) == norm(b)
 }
 
 // D30, C211, C215: a format prints a number that is an int64 natively and
@@ -427,7 +435,15 @@ var ruleNumberConvert = rule{
 	title:       "a convert to a number type with a format: natively an integer is an int64, in the function a float64",
 	fix:         "Drop the format (format none) for number inputs: it applies only to conversions from strings.",
 	match: func(c *ruleContext, _ *Difference) (string, bool) {
-		for _, e := range []string{errText(c.legacySide().Err), errText(c.pipeSide().Err)} {
+		// Natively a failing patch of a composed resource is a warning
+		// event; in the function a fatal result.
+		msgs := []string{errText(c.legacySide().Err), errText(c.pipeSide().Err)}
+		if out := c.legacySide().Outcome; out != nil {
+			for _, e := range out.Events {
+				msgs = append(msgs, e.Message)
+			}
+		}
+		for _, e := range msgs {
 			if strings.Contains(e, "is not supported with format quantity") || strings.Contains(e, "is not supported with format json") {
 				if strings.Contains(e, "from int64 to float64") || strings.Contains(e, "from float64 to int64") {
 					return fmt.Sprintf("the number is an int64 on one side and a float64 on the other, and only equal types ignore the format: %s", e), true
