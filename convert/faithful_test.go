@@ -188,6 +188,14 @@ func TestUnfaithfulConstructs(t *testing.T) {
 			reason: "A bracketed map key is written the same way on both sides: no warning.",
 			in:     compositionYAML(oneResource("    - {type: ToCompositeFieldPath, fromFieldPath: status.atProvider.zone, toFieldPath: 'status.labels[zone]'}\n")),
 		},
+		"FormatAfterStringConvert": {
+			reason: "A number verb on what a convert to string produced prints a string on both sides: no warning.",
+			in:     compositionYAML(oneResource("    - {fromFieldPath: spec.size, transforms: [{type: convert, convert: {toType: string}}, {type: string, string: {type: Format, fmt: '%q'}}]}\n")),
+		},
+		"FormatAfterFormat": {
+			reason: "A number verb on what an earlier Format produced prints a string on both sides: no C215 for it.",
+			in:     compositionYAML(oneResource("    - {fromFieldPath: spec.name, transforms: [{type: string, string: {type: Format, fmt: 'n-%s'}}, {type: string, string: {type: Format, fmt: '%q'}}]}\n")),
+		},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {

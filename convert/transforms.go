@@ -216,7 +216,7 @@ func (c *composition) stringTransform(seq *yaml.Node, i int, s *yaml.Node, path,
 		c.fallibleAt(tpath, s)
 	case "Format":
 		f, ok := yamledit.Str(yamledit.Get(s, "fmt"))
-		if ok && integerVerb(f) == "" && !(i > 0 && isIntConvert(seq.Content[i-1])) {
+		if ok && integerVerb(f) == "" && !(i > 0 && (isIntConvert(seq.Content[i-1]) || outputsString(seq.Content[i-1]))) {
 			if verb := numberVerb(f); verb != "" {
 				c.warnf("C215", yamledit.Get(s, "fmt"), path+".fmt", "format %q uses %s: integers reach the function as float64 and print differently (%s); convert the value first (a convert transform to int64 or string before this one) or use %%v", f, verb, verbExample(verb))
 			}
@@ -241,6 +241,14 @@ func (c *composition) stringTransform(seq *yaml.Node, i int, s *yaml.Node, path,
 		return true
 	}
 	return false
+}
+
+// outputsString reports whether transform n always outputs a string: a
+// string transform, or a convert to string.
+func outputsString(n *yaml.Node) bool {
+	t, _ := yamledit.Str(yamledit.Get(n, "type"))
+	to, _ := yamledit.Str(yamledit.Get(yamledit.Get(n, "convert"), "toType"))
+	return t == transformString || (t == transformConvert && to == "string")
 }
 
 // isIntConvert reports whether transform n converts to an integer.
