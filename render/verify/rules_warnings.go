@@ -277,6 +277,25 @@ var (
 	printedNumber = regexp.MustCompile(`%!(\w|\(EXTRA )\(?(int64|float64)=[^)]*\)|u?int64|float64|'(\\.|[^'\\])+'|[0-9][0-9a-fA-FxXpP.+\-]*`)
 )
 
+// numberVerb matches a format verb that prints an int64 and a float64
+// differently (the converter's C211 and C215).
+var numberVerb = regexp.MustCompile(`%[-+# 0-9.\[\]*]*[dxXobcOUqeEfFgGT]`)
+
+// numberFormat reports whether a patch formats with a number verb: its
+// Combine format, or a string Format transform.
+func numberFormat(p patch) bool {
+	if numberVerb.MatchString(strings.ReplaceAll(p.Fmt, "%%", "")) {
+		return true
+	}
+	for _, t := range p.transform("string") {
+		st, _ := t["string"].(map[string]any)
+		if f, _ := st["fmt"].(string); numberVerb.MatchString(strings.ReplaceAll(f, "%%", "")) {
+			return true
+		}
+	}
+	return false
+}
+
 // samePrinted reports whether two formatted strings differ only in how
 // numbers are printed: with every printed number replaced by a mark, and
 // the padding a width adds and minus signs dropped (natively a bad verb
@@ -304,10 +323,22 @@ var ruleNumberPrinted = rule{
 	match: func(c *ruleContext, d *Difference) (string, bool) {
 		// A later transform fails on what the format printed: a map or
 		// match key the float64's text does not name.
-		if l, p := c.legacy[c.final()-1].Err, errText(c.pipe[c.final()-1].Err); l == nil && strings.Contains(p, "cannot render composed resource") && floatPrinted.MatchString(p) {
+		if l, p := c.legacy[c.final()-1].Err, errText(c.pipe[c.final()-1].Err); l == nil && strings.Contains(p, "cannot render composed resource") {
 			for _, t := range c.v.pipeline.Templates {
 				for _, pt := range t.Patches {
-					if (pt.Fmt != "" || len(pt.transform("string")) > 0) && strings.Contains(p, fmt.Sprintf("%q %q patch at index %d", t.Name, pt.Type, pt.Index)) {
+					formatter := pt.Fmt != "" || len(pt.transform("string")) > 0
+					if !formatter || !strings.Contains(p, fmt.Sprintf("%q %q patch at index %d", t.Name, pt.Type, pt.Index)) {
+						continue
+					}
+					// The error shows the float64's text, or the patch
+					// prints an integer with a number verb.
+					integer := false
+					for _, s := range pt.sources() {
+						if v, ok := c.legacySource(ownedPatch{template: t.Name, patch: pt}, s); ok && hasInteger(v) {
+							integer = true
+						}
+					}
+					if floatPrinted.MatchString(p) || integer && numberFormat(pt) {
 						return fmt.Sprintf("%s of resource %q formats a number, and a later transform fails on the float64's text: %s", pt, t.Name, p), true
 					}
 				}
