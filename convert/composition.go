@@ -43,6 +43,7 @@ type composition struct {
 	envWrite       bool                // a patch writes to the environment
 	emptyResources bool                // converted without resources (C214)
 	intended       []string            // codes of the quirks fixed on request
+	xrIndexed      []indexedWrite      // ToComposite writes of XR list items (C217)
 	fallNode       *yaml.Node
 	inJSON         []byte    // the input, as kubectl reads it
 	outJSON        []byte    // the whole output document as kubectl will read it (base "" only)
@@ -363,6 +364,7 @@ func (c *composition) resourcesMode(spec *yaml.Node) {
 		c.template(t, idx("spec.resources", i))
 	}
 	env := c.environment(spec)
+	c.xrIndexedWrites()
 	c.storeConfigRef(spec)
 	c.nativeValidation()
 	if c.fallible != "" && !c.failed {
@@ -522,6 +524,8 @@ func (c *composition) template(t *yaml.Node, path string) {
 	c.dropUnknown(t, path, templateKeys)
 	if p := yamledit.Get(t, "patches"); p != nil && !yamledit.IsNull(p) {
 		c.patches(p, path+".patches", locResource)
+		ps := c.effectivePatches(p, path+".patches")
+		c.listKeyMerge(t, ps)
 	}
 	if cd := yamledit.Get(t, "connectionDetails"); cd != nil && !yamledit.IsNull(cd) {
 		c.connectionDetails(cd, path+".connectionDetails")

@@ -1,9 +1,13 @@
 package convert
 
 import (
+	"encoding/json"
+	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
+	"github.com/crossplane/crossplane-runtime/v2/pkg/fieldpath"
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
@@ -188,7 +192,10 @@ func (c *composition) patch(pn *yaml.Node, path string, loc location) {
 			c.errorf("C117", yamledit.Get(p, "patchSetName"), path+".patchSetName", "no patch set is named %q", name)
 		}
 	}
+	c.fieldPaths(p, path)
 	c.policy(p, path, typ, loc)
+	c.wildcardMerge(p, path, typ, loc)
+	c.xrListWrite(p, path, typ)
 	if ts := yamledit.Get(p, "transforms"); ts != nil && !yamledit.IsNull(ts) {
 		src := c.patchSource(p, typ, loc)
 		c.transforms(ts, path+".transforms", &chain{src: src, kinds: src.kinds})
@@ -198,6 +205,31 @@ func (c *composition) patch(pn *yaml.Node, path string, loc location) {
 	c.xrWrite(p, path, typ, loc)
 	if c.r.o.XRStyleV2 {
 		c.claimMachinery(p, path, typ)
+	}
+}
+
+// fieldPaths warns about a patch path that cannot be parsed (C216). The
+// patch fails whenever it runs: natively the resource is skipped with a
+// warning (a ToComposite patch, or a policy's merge at apply time, fails
+// the reconcile), in the function the whole pipeline fails. While its
+// source is absent (Optional) it runs on neither side, so such a patch can
+// live unnoticed in a working Composition.
+func (c *composition) fieldPaths(p *yaml.Node, path string) {
+	check := func(n *yaml.Node, at string) {
+		s, ok := yamledit.Str(n)
+		if !ok || s == "" {
+			return
+		}
+		if _, err := fieldpath.Parse(s); err != nil {
+			c.warnf("C216", n, at, "%v: the patch fails whenever its source is set, natively by skipping the resource (or failing the reconcile, for a ToComposite patch or one with a policy), in the function by failing the whole pipeline; fix the path", err)
+		}
+	}
+	check(yamledit.Get(p, "fromFieldPath"), path+".fromFieldPath")
+	check(yamledit.Get(p, "toFieldPath"), path+".toFieldPath")
+	if vars := yamledit.Resolve(yamledit.Get(yamledit.Get(p, "combine"), "variables")); yamledit.IsSeq(vars) {
+		for i, v := range vars.Content {
+			check(yamledit.Get(v, "fromFieldPath"), idx(path+".combine.variables", i)+".fromFieldPath")
+		}
 	}
 }
 
@@ -270,8 +302,8 @@ func (c *composition) combine(p *yaml.Node, path, typ string) {
 		c.errorf("C116", str, cp+".string.fmt", "combine needs string.fmt")
 		return
 	}
-	if verb := integerVerb(f); verb != "" {
-		c.warnf("C211", yamledit.Get(str, "fmt"), cp+".string.fmt", "format %q uses %s: integers reach the function as float64 and print as %%!%s(float64=…) where native printed the integer; no function input can compensate, use %%v or convert the value first", f, verb, verb[len(verb)-1:])
+	if verb := numberVerb(f); verb != "" {
+		c.warnf("C211", yamledit.Get(str, "fmt"), cp+".string.fmt", "format %q uses %s: integers reach the function as float64 and print differently (%s); no function input can compensate, use %%v or %%s on strings, or convert the value first", f, verb, verbExample(verb))
 	}
 }
 
@@ -393,4 +425,253 @@ func integerVerb(f string) string {
 		i = j
 	}
 	return ""
+}
+
+// numberVerbs are the verbs that print an int64 and a float64 of the same
+// value differently: natively an integer reaches a format as int64, in the
+// function as float64. %v and %s differ only for values that are
+// misprinted or large, and are meant for any value; they are left to
+// verify (D30).
+const numberVerbs = "dxXobcOUqeEfFgGT"
+
+// numberVerb returns the first verb of a Go format that prints integers
+// differently as float64 (%d, %q, %x, %5.2f, %T, %[2]d, …), or "".
+func numberVerb(f string) string {
+	for i := 0; i < len(f); i++ {
+		if f[i] != '%' {
+			continue
+		}
+		j := i + 1
+		for j < len(f) && strings.IndexByte("+-# 0123456789.[]*", f[j]) >= 0 {
+			j++
+		}
+		if j >= len(f) {
+			return ""
+		}
+		if f[j] == '%' && j == i+1 {
+			i = j
+			continue
+		}
+		if strings.IndexByte(numberVerbs, f[j]) >= 0 {
+			return f[i : j+1]
+		}
+		i = j
+	}
+	return ""
+}
+
+// verbExample says how verb's conversion prints 7 natively and in the
+// function.
+func verbExample(verb string) string {
+	v := "%" + verb[len(verb)-1:]
+	return fmt.Sprintf("%s of 7: native %q, function %q", v, fmt.Sprintf(v, int64(7)), fmt.Sprintf(v, float64(7)))
+}
+
+// listKeyMerge warns about a FromComposite or CombineFromComposite patch
+// with a policy whose toFieldPath reads a key of a list the base sets
+// (`spec.l[-1]` where spec.l is a list) (C218): natively the apply-time
+// merge fails the reconcile, even while the source is absent.
+func (c *composition) listKeyMerge(t *yaml.Node, patches []placedPatch) {
+	b := yamledit.Get(t, "base")
+	if !yamledit.IsMap(b) {
+		return
+	}
+	var pv *fieldpath.Paved
+	for _, pp := range patches {
+		p := pp.node
+		typ, _ := yamledit.Str(yamledit.Get(p, "type"))
+		to, ok := yamledit.Str(yamledit.Get(p, "toFieldPath"))
+		if (typ != fromComposite && typ != combineFromComp) || yamledit.Get(p, "policy") == nil || !ok || strings.Contains(to, "[*]") {
+			continue
+		}
+		if _, err := fieldpath.Parse(to); err != nil {
+			continue // C216
+		}
+		if pv == nil {
+			j, err := yamledit.JSON(b)
+			if err != nil {
+				return
+			}
+			var base map[string]any
+			if err := json.Unmarshal(j, &base); err != nil {
+				return
+			}
+			pv = fieldpath.Pave(base)
+		}
+		if _, err := pv.GetValue(to); err == nil || fieldpath.IsNotFound(err) {
+			continue
+		}
+		c.warnf("C218", yamledit.Get(p, "toFieldPath"), pp.path+".toFieldPath", "%s has a policy and writes %s, which the base's shape does not allow (a key of a list): natively the apply-time merge fails the reconcile, even while the source is absent; the function has no apply-time merge; fix the path", typ, to)
+	}
+}
+
+// wildcardMerge warns about a patch with a policy whose toFieldPath has a
+// wildcard (C218). Natively the apply-time merge of such a patch (composed
+// resources and XR alike) reads `[*]` as a key named "*", which fails the
+// reconcile whenever the field holds a list, even while the patch's source
+// is absent; the function has no apply-time merge.
+func (c *composition) wildcardMerge(p *yaml.Node, path, typ string, loc location) {
+	if loc == locEnvironment || yamledit.Get(p, "policy") == nil {
+		return
+	}
+	switch typ {
+	case fromComposite, combineFromComp, toComposite, combineToComp:
+	default:
+		return
+	}
+	to, ok := yamledit.Str(yamledit.Get(p, "toFieldPath"))
+	if !ok || !strings.Contains(to, "[*]") {
+		return
+	}
+	c.warnf("C218", yamledit.Get(p, "toFieldPath"), path+".toFieldPath", "%s has a policy and writes %s: natively the apply-time merge reads [*] as a key named \"*\" and fails the reconcile whenever that field holds a list, even while the source is absent; the function does not merge at apply time; drop the policy or the wildcard", typ, to)
+}
+
+// A placedPatch is a patch node and its path in the source document.
+type placedPatch struct {
+	node *yaml.Node
+	path string
+}
+
+// effectivePatches returns a template's patches with the patches of the
+// PatchSets it names in their place, as the composer applies them. A patch
+// set's patch keeps its own path (spec.patchSets[i].patches[j]).
+func (c *composition) effectivePatches(patches *yaml.Node, path string) []placedPatch {
+	seq := yamledit.Resolve(patches)
+	if !yamledit.IsSeq(seq) {
+		return nil
+	}
+	var out []placedPatch
+	for i, p := range seq.Content {
+		p = yamledit.Resolve(p)
+		if typ, _ := yamledit.Str(yamledit.Get(p, "type")); typ != patchSetType {
+			out = append(out, placedPatch{node: p, path: idx(path, i)})
+			continue
+		}
+		name, _ := yamledit.Str(yamledit.Get(p, "patchSetName"))
+		sets := yamledit.Resolve(yamledit.Get(yamledit.Get(c.node, "spec"), "patchSets"))
+		if !yamledit.IsSeq(sets) {
+			continue
+		}
+		for si, ps := range sets.Content {
+			if n, _ := yamledit.Str(yamledit.Get(ps, "name")); n != name {
+				continue
+			}
+			if pl := yamledit.Resolve(yamledit.Get(ps, "patches")); yamledit.IsSeq(pl) {
+				for j, q := range pl.Content {
+					out = append(out, placedPatch{node: yamledit.Resolve(q), path: idx(idx("spec.patchSets", si)+".patches", j)})
+				}
+			}
+			break
+		}
+	}
+	return out
+}
+
+// xrListWrite warns about a ToComposite patch whose toFieldPath expands a
+// wildcard or names a key that looks like an index (`status.ids[*]`,
+// `status.l[-1]`), and records one that indexes a list
+// (`status.zones[1]`) for xrIndexedWrites (C217). Natively the patch writes
+// into the XR as it is: other items of a list stay, a wildcard expands over
+// the items the XR has, a key of an existing list fails the reconcile. The
+// pipeline writes into the desired XR, which holds only what the patches
+// put there: the list is replaced whole, a wildcard finds nothing.
+func (c *composition) xrListWrite(p *yaml.Node, path, typ string) {
+	if typ != toComposite && typ != combineToComp {
+		return
+	}
+	n := yamledit.Get(p, "toFieldPath")
+	to, ok := yamledit.Str(n)
+	if !ok || !listPath(to) {
+		return
+	}
+	if list, i, ok := oneIndex(to); ok {
+		c.xrIndexed = append(c.xrIndexed, indexedWrite{list: list, index: i, typ: typ, to: to, node: n, path: path + ".toFieldPath"})
+		return
+	}
+	c.warnf("C217", n, path+".toFieldPath", "%s writes %s: natively into the XR as it is ([*] expands over the items the XR has, a key of a list fails the reconcile), in the pipeline into a desired XR that holds only what the patches write ([*] finds nothing); write a whole field instead", typ, to)
+}
+
+// An indexedWrite is a ToComposite patch that writes one item of an XR
+// list.
+type indexedWrite struct {
+	list    string
+	index   uint
+	typ, to string
+	node    *yaml.Node
+	path    string
+}
+
+// xrIndexedWrites warns about the ToComposite patches that write items of
+// an XR list unless together they write every item from the first to the
+// last (C217): then the pipeline's desired list is the XR's whole list, as
+// natively once every resource is observed. Otherwise legacy keeps the
+// items no patch writes and the pipeline drops them.
+func (c *composition) xrIndexedWrites() {
+	byList := map[string]map[uint]bool{}
+	for _, w := range c.xrIndexed {
+		if byList[w.list] == nil {
+			byList[w.list] = map[uint]bool{}
+		}
+		byList[w.list][w.index] = true
+	}
+	for _, w := range c.xrIndexed {
+		idxs := byList[w.list]
+		whole := true
+		for i := uint(0); i < uint(len(idxs)); i++ {
+			whole = whole && idxs[i]
+		}
+		if whole {
+			continue
+		}
+		c.warnf("C217", w.node, w.path, "%s writes %s, but no patch writes every other item of %s: natively the XR keeps the items no patch writes, the pipeline replaces the list with the items the patches write (null elsewhere); write the whole list, or every item", w.typ, w.to, w.list)
+	}
+	c.xrIndexed = nil
+}
+
+// oneIndex splits a path whose only list segment is one index
+// (`status.zones[1]`, `status.nets[0].id`) into the list's path and the
+// index.
+func oneIndex(s string) (string, uint, bool) {
+	segs, err := fieldpath.Parse(s)
+	if err != nil {
+		return "", 0, false
+	}
+	at := -1
+	for k, sg := range segs {
+		switch {
+		case sg.Type == fieldpath.SegmentIndex:
+			if at >= 0 {
+				return "", 0, false
+			}
+			at = k
+		case sg.Field == "*":
+			return "", 0, false
+		default:
+			if _, err := strconv.Atoi(sg.Field); err == nil {
+				return "", 0, false
+			}
+		}
+	}
+	if at < 0 {
+		return "", 0, false
+	}
+	return fieldpath.Segments(segs[:at]).String(), segs[at].Index, true
+}
+
+// listPath reports whether a field path has an index, a wildcard, or a
+// bracketed key that looks like an index (`[-1]`).
+func listPath(s string) bool {
+	segs, err := fieldpath.Parse(s)
+	if err != nil {
+		return false // C216
+	}
+	for _, sg := range segs {
+		if sg.Type == fieldpath.SegmentIndex || sg.Field == "*" {
+			return true
+		}
+		if _, err := strconv.Atoi(sg.Field); err == nil {
+			return true
+		}
+	}
+	return false
 }

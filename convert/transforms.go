@@ -102,6 +102,7 @@ func (c *composition) transform(seq *yaml.Node, i int, path string, ch *chain) (
 	case transformConvert:
 		if yamledit.IsMap(block) {
 			c.dropUnknown(block, bp, []string{"toType", "format"})
+			c.numberConvert(block, bp)
 		}
 		c.fallibleAt(path, t)
 	}
@@ -228,6 +229,14 @@ func (c *composition) stringTransform(seq *yaml.Node, i int, s *yaml.Node, path,
 		// FromBase64 and ToJson can fail on bad input.
 		c.fallibleAt(tpath, s)
 	case "Format":
+		f, ok := yamledit.Str(yamledit.Get(s, "fmt"))
+		if ok && integerVerb(f) == "" && ch.kinds&kindKubeInt != 0 {
+			// A verb K1 does not compensate, on a value that natively
+			// can be an int64 and reaches the function as float64.
+			if verb := numberVerb(f); verb != "" {
+				c.warnf("C215", yamledit.Get(s, "fmt"), path+".fmt", "format %q uses %s: integers reach the function as float64 and print differently (%s); convert the value first (a convert transform to int64 or string before this one) or use %%v", f, verb, verbExample(verb))
+			}
+		}
 		return c.integerFormat(seq, i, s, path, tpath, ch)
 	}
 	return false
@@ -320,6 +329,21 @@ func patchPathOf(tpath string) string {
 	return tpath
 }
 
+// outputsString reports whether transform n always outputs a string: a
+// string transform, or a convert to string.
+func outputsString(n *yaml.Node) bool {
+	t, _ := yamledit.Str(yamledit.Get(n, "type"))
+	to, _ := yamledit.Str(yamledit.Get(yamledit.Get(n, "convert"), "toType"))
+	return t == transformString || (t == transformConvert && to == "string")
+}
+
+// isIntConvert reports whether transform n converts to an integer.
+func isIntConvert(n *yaml.Node) bool {
+	t, _ := yamledit.Str(yamledit.Get(n, "type"))
+	to, _ := yamledit.Str(yamledit.Get(yamledit.Get(n, "convert"), "toType"))
+	return t == transformConvert && (to == "int64" || to == "int")
+}
+
 // match writes `type: literal` on every pattern without a type, which the
 // function requires at run time (conversion spec §8.6).
 func (c *composition) match(m *yaml.Node, path, tpath string) {
@@ -348,6 +372,9 @@ func (c *composition) match(m *yaml.Node, path, tpath string) {
 			continue
 		}
 		c.dropUnknown(p, pp, []string{"type", "literal", "regexp", "result"})
+		if r := yamledit.Get(p, "result"); r == nil || yamledit.IsNull(r) {
+			c.errorf("C128", p, pp+".result", "a match pattern needs a result: the API server rejects the pattern without one (result is required, and null is no value); set the value the pattern should produce")
+		}
 		if n := yamledit.Get(p, "type"); n == nil || yamledit.IsNull(n) {
 			dropNull(p, "type")
 			yamledit.Insert(p, 0, "type", yamledit.NewString("literal"))
@@ -355,4 +382,18 @@ func (c *composition) match(m *yaml.Node, path, tpath string) {
 			c.errorf("C121", n, pp+".type", "unknown match pattern type %q (want literal or regexp)", yamledit.Resolve(n).Value)
 		}
 	}
+}
+
+// numberConvert warns about a convert to a number type with a format
+// (C219). A conversion between equal types returns the input whatever the
+// format, and a number is an int64 natively and a float64 in the function:
+// to int64 with format quantity, native passes an integer through and the
+// function fails; to float64, the other way round.
+func (c *composition) numberConvert(block *yaml.Node, path string) {
+	to, _ := yamledit.Str(yamledit.Get(block, "toType"))
+	f, _ := yamledit.Str(yamledit.Get(block, "format"))
+	if (f != "quantity" && f != "json") || (to != "int" && to != "int64" && to != "float64") {
+		return
+	}
+	c.warnf("C219", yamledit.Get(block, "format"), path+".format", "a convert to %s with format %s: a number input is an int64 natively and a float64 in the function, and only a conversion between equal types ignores the format, so one side passes the number through and the other fails; use format none for number inputs", to, f)
 }

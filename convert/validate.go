@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
@@ -128,7 +129,16 @@ func (c *composition) validatePT(in *yaml.Node, path string, j []byte) {
 		return
 	}
 	// at gives the path of the transforms; it is built only for a finding.
-	check := func(ts []function.Transform, at func() string) {
+	check := func(typ function.PatchType, ts []function.Transform, at func() string) {
+		if isCombine(string(typ)) {
+			// The function never validates a Combine patch's transforms;
+			// native Crossplane does, as for every patch type.
+			if ferr := function.ValidateTransforms(ts); ferr != nil {
+				f := strings.TrimPrefix(ferr.Field, "transforms")
+				c.errorf("C190", in, at()+f, "native Crossplane rejects this transform of a %s patch (function-patch-and-transform would run it and fail): %s", typ, ferr.ErrorBody())
+				return
+			}
+		}
 		for i, t := range ts {
 			if t.Match == nil {
 				continue
@@ -142,17 +152,17 @@ func (c *composition) validatePT(in *yaml.Node, path string, j []byte) {
 	}
 	for i, ps := range r.PatchSets {
 		for j, p := range ps.Patches {
-			check(p.Transforms, func() string { return idx(idx(path+".patchSets", i)+".patches", j) + ".transforms" })
+			check(p.Type, p.Transforms, func() string { return idx(idx(path+".patchSets", i)+".patches", j) + ".transforms" })
 		}
 	}
 	if r.Environment != nil {
 		for j, p := range r.Environment.Patches {
-			check(p.Transforms, func() string { return idx(path+".environment.patches", j) + ".transforms" })
+			check(p.Type, p.Transforms, func() string { return idx(path+".environment.patches", j) + ".transforms" })
 		}
 	}
 	for i, t := range r.Resources {
 		for j, p := range t.Patches {
-			check(p.Transforms, func() string { return idx(idx(path+".resources", i)+".patches", j) + ".transforms" })
+			check(p.Type, p.Transforms, func() string { return idx(idx(path+".resources", i)+".patches", j) + ".transforms" })
 		}
 	}
 }
@@ -191,6 +201,9 @@ func (c *composition) validateEC(in *yaml.Node, path string, j []byte) {
 		c.errorf("C190", in, path+strings.TrimPrefix(fe.Field, "spec.environment"), "%s", fe.ErrorBody())
 	}
 }
+
+// isCombine reports whether a patch type is one of the Combine types.
+func isCombine(typ string) bool { return slices.Contains(combinePatchTypes, typ) }
 
 // stepInputJSON returns the input of pipeline step i as kubectl reads it,
 // cut from the document's view (yamledit.JSON is the same for a part of a

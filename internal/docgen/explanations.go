@@ -110,6 +110,10 @@ var explanations = map[string]explanation{
 		"A readiness check is invalid: no `type`, no `fieldPath` where its type needs one, `MatchString` without `matchString`, or `MatchInteger` with `matchInteger: 0` (which Crossplane read as unset).",
 		"Correct the check as the message says.",
 	},
+	"C128": {
+		"A `match` transform's pattern has no `result`, or `result: null`. The field is required: the API server rejects such a Composition, and the function would produce nothing for the pattern.",
+		"Set `result` to the value the pattern should produce.",
+	},
 	"C190": {
 		"The converted document would not pass the validation Crossplane and the functions apply: the pipeline's shape, step names and function references, and every function input as the function itself validates it. Usually the legacy Composition was invalid already, and the message says so.",
 		"Fix the field the message names in the legacy Composition. If that Composition is valid, this is a converter bug: please report it with the input.",
@@ -165,7 +169,7 @@ var explanations = map[string]explanation{
 		"Use `MatchString` on a string field, `NonEmpty`, or `MatchCondition` instead. `xpmigrate verify` reports the difference as D21.",
 	},
 	"C211": {
-		"A combine's `string.fmt` uses an integer verb (`%d`, `%x`, …) and a variable may be an integer. Integers reach the function as float64 and print as `%!d(float64=5432)`. Combine variables take no transforms, so the converter cannot compensate as it does for C323.",
+		"A combine's `string.fmt` uses a verb that prints an int64 and a float64 differently (`%d`, `%x`, `%q`, `%5.2f`, `%T`, …) and a variable may be an integer. Integers reach the function as float64 and print as `%!d(float64=5432)`, a hex float, `float64`. Combine variables take no transforms, so the converter cannot compensate as it does for C323.",
 		"Use `%v` (exact below 1e6), or patch the integer into a string field first and combine that. `xpmigrate verify` reports the difference as D30.",
 	},
 	"C212": {
@@ -179,6 +183,26 @@ var explanations = map[string]explanation{
 	"C214": {
 		"The converter converted what the cluster actually ran, which differs from the file: (1) the Composition carries the alpha `spec.functions` of Crossplane 1.11–1.13, which the API server prunes from Crossplane 1.14 on, so the functions did not run and the rest ran as an ordinary Resources-mode Composition; the conversion drops the field and converts the rest (before, this was refused as C105). (2) The Composition has no resources (`resources: []` or none), typically a kustomize base whose overlays add them. Crossplane refuses it alone (`spec.resources: Required value`), and so does function-patch-and-transform (`resources or environment patches are required`, at run time): the conversion writes `resources: []` into the function input so that the base stays as refused as it was, and overlays can complete it.",
 		"(1) Nothing, unless the functions were meant to run: then add them as pipeline steps by hand. (2) Retarget the kustomize overlays: they must add resources under `spec.pipeline[<patch-and-transform step>].input.resources` instead of `spec.resources` (`migrate` reports patches into moved paths).",
+	},
+	"C215": {
+		"A string `Format` transform uses a verb that prints an int64 and a float64 differently (`%q`, `%e`, `%f`, `%g`, `%T`, …) and is not covered by the int64 compensation of C323. Integers reach the function as float64, so `%T` prints `float64` where native printed `int64`, `%q` prints `%!q(float64=7)` where native printed a quoted rune.",
+		"Put a `convert` transform to `int64` or `string` before the format, or use `%v`. `xpmigrate verify` reports the difference as D30.",
+	},
+	"C216": {
+		"A patch's `fromFieldPath`, `toFieldPath` or combine variable cannot be parsed (`spec.a..b`, a trailing `.`, an unterminated `[`). The patch fails whenever it runs: natively by skipping the resource (or failing the reconcile, for a ToComposite patch or a patch with a policy, even while its source is absent), in the function by failing the whole pipeline.",
+		"Fix the path. `xpmigrate verify` reports the difference as D46.",
+	},
+	"C217": {
+		"A `ToCompositeFieldPath` or `CombineToComposite` patch's `toFieldPath` expands a wildcard (`status.ids[*]`), names a key that looks like an index (`status.l[-1]`), or indexes a list whose other items no patch writes (`status.zones[1]` without `status.zones[0]`; patches that together write every item from the first are fine). Natively the patch writes into the XR as it is: the list's other items stay, `[*]` expands over the items the XR has, a key of an existing list fails the reconcile. The pipeline writes into the desired XR, which holds only what the patches put there: the list is replaced whole, `[*]` finds nothing to expand and fails.",
+		"Write a whole field (`status.zone`, or the whole list from a field that holds it). `xpmigrate verify` reports the difference as D6.",
+	},
+	"C218": {
+		"A patch with a `policy` writes a `toFieldPath` with a wildcard (`[*]`), or one that reads a key of a list the base sets (`spec.l[-1]`: brackets that are not an unsigned index name a key). Natively the apply-time merge of such a patch reads `[*]` as a key named `*`, and fails the reconcile whenever the field holds a list, even while the patch's source is absent. The function does not merge at apply time.",
+		"Drop the policy, or write each element's path by index. `xpmigrate verify` reports the difference as D15.",
+	},
+	"C219": {
+		"A `convert` transform to `int64`, `int` or `float64` with `format: quantity` or `format: json`. A conversion between equal types returns its input whatever the format, and a number is an int64 natively and a float64 in the function: to int64, native passes an integer through where the function fails (\"conversion from float64 to int64 is not supported with format quantity\"); to float64, the other way round.",
+		"Use the format only for string inputs: drop it (format none) when the input is a number. `xpmigrate verify` reports the difference as D30.",
 	},
 
 	// Information.

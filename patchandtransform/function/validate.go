@@ -408,3 +408,17 @@ func validateReadinessCheck(rc ReadinessCheck) *field.Error {
 	}
 	return nil
 }
+
+// ValidateTransforms checks transforms as the function checks those of a
+// FromCompositeFieldPath patch, and returns the first error, under
+// "transforms[i]". The function never checks a Combine patch's transforms
+// (validatePatch returns before them); native Crossplane does, so a
+// converter uses this to hold every patch type to the same rules.
+func ValidateTransforms(ts []Transform) *field.Error {
+	for i, tr := range ts {
+		if err := validateTransform(tr); err != nil {
+			return under(field.NewPath("transforms").Index(i), err)
+		}
+	}
+	return nil
+}

@@ -320,9 +320,13 @@ func nextState(mode string, xr map[string]any, out *render.Outcome, observed []m
 
 // asExisting turns a desired pipeline resource into the object the cluster
 // would hold after applying it: merged onto what was observed (which keeps
-// its status), with a name when it had none.
+// its status), or created without the desired status (the API server
+// ignores a composed resource's status), with a name when it had none.
 func asExisting(xr map[string]any, resName string, desired, observed map[string]any) map[string]any {
 	out := desired
+	if observed == nil {
+		delete(out, "status") // desired is the caller's copy.
+	}
 	if observed != nil {
 		// MergePatch copies what it takes from the patch: desired less
 		// its status needs no copy of its own.

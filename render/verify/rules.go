@@ -12,7 +12,7 @@ import (
 
 // rules are the known gaps, most specific first. Each has a test that
 // produces its difference from real renders (rules_test.go).
-var rules = []rule{
+var rules = append(append([]rule{
 	ruleAnonymousExisting,
 	ruleFatalPatchError,
 	ruleRequiredToComposite,
@@ -44,10 +44,11 @@ var rules = []rule{
 	ruleFormatFixed,
 	ruleJoinSeparator,
 	ruleLargeInteger,
+}, warningRules...),
 	ruleReadinessLag,
 	ruleConnectionLag,
 	ruleObservedLag,
-}
+)
 
 // D1, observed §3: anonymous templates with composed resources that exist.
 var ruleAnonymousExisting = rule{
