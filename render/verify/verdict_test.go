@@ -599,3 +599,37 @@ func TestReadyFlipShown(t *testing.T) {
 		t.Errorf("Write(text): the sample's verdict line lacks %q:\n%s", want, b.String())
 	}
 }
+
+// TestAlphaFunctionsVerify: a Composition that still carries the alpha
+// spec.functions (pruned by the API server since Crossplane 1.14) is
+// converted as the cluster ran it, and verifies as equivalent.
+func TestAlphaFunctionsVerify(t *testing.T) {
+	legacy := `apiVersion: apiextensions.crossplane.io/v1
+kind: Composition
+metadata:
+  name: xthings
+spec:
+  compositeTypeRef:
+    apiVersion: example.org/v1
+    kind: XThing
+  functions:
+  - name: fn
+    type: Container
+    container:
+      image: fn:v1
+  resources:
+  - name: r
+    base:
+      apiVersion: nop.crossplane.io/v1alpha1
+      kind: NopResource
+      spec: {}
+    patches:
+    - fromFieldPath: spec.v
+      toFieldPath: spec.out
+`
+	r := verifyYAML(t, legacy, "", "apiVersion: example.org/v1\nkind: XThing\nmetadata:\n  name: t1\nspec:\n  v: hello\n", Options{Convert: Convert})
+	if r.Verdict != Equivalent || r.Fails(true) {
+		dump(t, r)
+		t.Errorf("Verify(spec.functions): verdict %s, want equivalent", r.Verdict)
+	}
+}
