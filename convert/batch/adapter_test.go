@@ -78,7 +78,7 @@ func TestAdapters(t *testing.T) {
 				"composition.yaml": adapterComposition,
 				"xr.yaml":          "apiVersion: example.org/v1\nkind: XThing\nmetadata:\n  name: x\nspec:\n  size: large\n",
 			},
-			want: want{status: CompositionConverted, verify: VerifyEquivalent, samples: []string{"xr.yaml#0"}},
+			want: want{status: CompositionConverted, verify: VerifyEquivalent, samples: []string{"xr.yaml#1"}},
 		},
 		"Synthesized": {
 			reason:     "Without examples, samples are generated from the XRD.",
@@ -98,7 +98,7 @@ func TestAdapters(t *testing.T) {
 				"composition.json": `{"apiVersion": "apiextensions.crossplane.io/v1", "kind": "Composition", "metadata": {"name": "j"}, "spec": {"compositeTypeRef": {"apiVersion": "example.org/v1", "kind": "XJ"}, "resources": [{"name": "a", "base": {"apiVersion": "v1", "kind": "ConfigMap"}}]}}`,
 				"xr.json":          `{"apiVersion": "example.org/v1", "kind": "XJ", "metadata": {"name": "x"}}`,
 			},
-			want: want{status: CompositionConverted, verify: VerifyEquivalent, samples: []string{"xr.json#0"}},
+			want: want{status: CompositionConverted, verify: VerifyEquivalent, samples: []string{"xr.json#1"}},
 		},
 		"LeadingCommentDocument": {
 			reason: "The converter numbers a leading comment as a document; its findings still land on the Composition.",

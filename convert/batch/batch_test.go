@@ -191,8 +191,8 @@ func TestMigrateTxtar(t *testing.T) {
 			archive: "basic.txtar",
 			check: func(t *testing.T, _ string, res *Result, h *hooks) {
 				want := []string{
-					"buckets-aws: examples/claim-aws.yaml#0,examples/xr.yaml#0",
-					"buckets-gcp: examples/ref-gcp.json#0,examples/xr.yaml#0",
+					"buckets-aws: examples/claim-aws.yaml#1,examples/xr.yaml#1",
+					"buckets-gcp: examples/ref-gcp.json#1,examples/xr.yaml#1",
 				}
 				if diff := cmp.Diff(want, h.verifier.sortedCalls()); diff != "" {
 					t.Errorf("Verify calls: -want, +got:\n%s", diff)
@@ -203,7 +203,7 @@ func TestMigrateTxtar(t *testing.T) {
 			reason:  "kuttl and chainsaw fixtures and objects without a name are not samples: the Composition is verified with its example only.",
 			archive: "fixtures.txtar",
 			check: func(t *testing.T, _ string, _ *Result, h *hooks) {
-				want := []string{"buckets: examples/xr.yaml#0"}
+				want := []string{"buckets: examples/xr.yaml#1"}
 				if diff := cmp.Diff(want, h.verifier.sortedCalls()); diff != "" {
 					t.Errorf("Verify calls: -want, +got:\n%s", diff)
 				}
@@ -378,10 +378,10 @@ func TestMigrateTxtar(t *testing.T) {
 			opts:    func(o *Options, _, _ string) { o.Synthesize = 1 },
 			check: func(t *testing.T, _ string, res *Result, h *hooks) {
 				want := []string{
-					"broken-render: examples/claim.yaml#0",
-					"differs-size: examples/claim.yaml#0",
-					"equivalent: examples/claim.yaml#0,examples/list.yaml#0.0",
-					"gap-join: examples/claim.yaml#0",
+					"broken-render: examples/claim.yaml#1",
+					"differs-size: examples/claim.yaml#1",
+					"equivalent: examples/claim.yaml#1,examples/list.yaml#1.1",
+					"gap-join: examples/claim.yaml#1",
 					"lonely: ",
 				}
 				if diff := cmp.Diff(want, h.verifier.sortedCalls()); diff != "" {

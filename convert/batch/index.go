@@ -124,7 +124,7 @@ func buildIndex(files []*scanned) *index {
 			case isKustomization(f.rel, d):
 				// Handled below, once every file is known.
 			case strings.Contains(groupOf(d.apiVersion), "."):
-				others = append(others, &sampleInfo{file: f.rel, doc: d.index, item: d.item, obj: d.obj, source: sourceName(f.rel, d.index, d.item)})
+				others = append(others, &sampleInfo{file: f.rel, doc: d.index, item: d.item, obj: d.obj, source: sampleName(f.rel, d.index, d.item)})
 			}
 		}
 	}
@@ -161,6 +161,16 @@ func buildIndex(files []*scanned) *index {
 		}
 	}
 	return ix
+}
+
+// sampleName names a sample in reports as verify does: the file and the
+// document's 1-based position ("examples/xr.yaml#1"), and for an item of
+// a List document its 1-based position in the List ("#1.2").
+func sampleName(file string, doc, item int) string {
+	if item >= 0 {
+		return fmt.Sprintf("%s#%d.%d", file, doc+1, item+1)
+	}
+	return fmt.Sprintf("%s#%d", file, doc+1)
 }
 
 func sourceName(file string, doc, item int) string {
