@@ -6,7 +6,7 @@ PKGS      := ./...
 FUZZTIME  ?= 60s
 BENCHTIME ?= 1s
 
-.PHONY: all build test vet bench fuzz demo clean docs check-docs cross
+.PHONY: all build test vet bench fuzz demo clean docs check-docs cross check-fmt check-tidy test-race lint
 
 all: build
 
@@ -16,8 +16,32 @@ build:
 vet:
 	$(GO) vet $(PKGS)
 
-test: vet check-docs
+test: vet check-fmt check-tidy check-docs
 	$(GO) test -count=1 $(PKGS)
+	$(MAKE) test-race
+
+# gofmt and go mod tidy must have nothing to change.
+check-fmt:
+	@out="$$(gofmt -l .)"; if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+
+check-tidy:
+	$(GO) mod tidy -diff
+
+# The packages that run goroutines (migrate workers, the engine, the
+# function pipeline and built-ins, verify), under the race detector;
+# -short skips the corpus-wide runs.
+RACE_PKGS := ./convert/batch/ ./render/engine/ ./render/pipeline/ ./render/builtin/... ./render/verify/
+test-race:
+	$(GO) test -race -short -count=1 $(RACE_PKGS)
+
+# golangci-lint at the pinned version (.golangci.yml); installed into
+# bin/tools by `make lint` when missing.
+GOLANGCI_LINT_VERSION := v2.15.0
+GOLANGCI_LINT := bin/tools/golangci-lint
+$(GOLANGCI_LINT):
+	GOBIN=$(CURDIR)/bin/tools $(GO) install github.com/golangci/golangci-lint/v2/cmd/golangci-lint@$(GOLANGCI_LINT_VERSION)
+lint: $(GOLANGCI_LINT)
+	$(GOLANGCI_LINT) run ./...
 
 # The command and diagnostics references under docs/reference are generated
 # from the cobra tree and convert.Registry (the hidden `xpmigrate docs`
