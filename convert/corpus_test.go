@@ -35,7 +35,7 @@ func corpusFiles(t testing.TB) []corpusFile {
 		if d.IsDir() || !(strings.HasSuffix(path, ".yaml") || strings.HasSuffix(path, ".yml")) {
 			return nil
 		}
-		b, err := os.ReadFile(path) //nolint:gosec // The corpus.
+		b, err := os.ReadFile(path)
 		if err != nil {
 			return err
 		}
@@ -236,7 +236,7 @@ func TestKubectlViews(t *testing.T) {
 	examples, _ := filepath.Glob(filepath.Join("testdata", "*", "*", "input.yaml"))
 	examples = append(examples, filepath.Join("testdata", "roundtrip", "input.yaml"))
 	for _, e := range examples {
-		b, err := os.ReadFile(e) //nolint:gosec // Test fixtures.
+		b, err := os.ReadFile(e)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -293,7 +293,7 @@ func TestStepInputJSON(t *testing.T) {
 	var streams [][]byte
 	examples, _ := filepath.Glob(filepath.Join("testdata", "*", "*", "golden.yaml"))
 	for _, e := range examples {
-		b, err := os.ReadFile(e) //nolint:gosec // Test fixtures.
+		b, err := os.ReadFile(e)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -22,12 +22,12 @@ func golden(t *testing.T, path string, got []byte) {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(path, got, 0o644); err != nil { //nolint:gosec // Test fixtures.
+		if err := os.WriteFile(path, got, 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return
 	}
-	want, err := os.ReadFile(path) //nolint:gosec // Test fixtures.
+	want, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatalf("cannot read golden file (run go test -update): %v", err)
 	}

@@ -655,7 +655,7 @@ func oneIndex(s string) (string, uint, bool) {
 	if at < 0 {
 		return "", 0, false
 	}
-	return fieldpath.Segments(segs[:at]).String(), segs[at].Index, true
+	return segs[:at].String(), segs[at].Index, true
 }
 
 // listPath reports whether a field path has an index, a wildcard, or a

@@ -329,21 +329,6 @@ func patchPathOf(tpath string) string {
 	return tpath
 }
 
-// outputsString reports whether transform n always outputs a string: a
-// string transform, or a convert to string.
-func outputsString(n *yaml.Node) bool {
-	t, _ := yamledit.Str(yamledit.Get(n, "type"))
-	to, _ := yamledit.Str(yamledit.Get(yamledit.Get(n, "convert"), "toType"))
-	return t == transformString || (t == transformConvert && to == "string")
-}
-
-// isIntConvert reports whether transform n converts to an integer.
-func isIntConvert(n *yaml.Node) bool {
-	t, _ := yamledit.Str(yamledit.Get(n, "type"))
-	to, _ := yamledit.Str(yamledit.Get(yamledit.Get(n, "convert"), "toType"))
-	return t == transformConvert && (to == "int64" || to == "int")
-}
-
 // match writes `type: literal` on every pattern without a type, which the
 // function requires at run time (conversion spec §8.6).
 func (c *composition) match(m *yaml.Node, path, tpath string) {

@@ -506,7 +506,7 @@ func sortWire(objs []map[string]any, path string) ([]map[string]any, []Tie, erro
 	less := func(a, b any) bool {
 		var ok bool
 		var err error
-		switch t.Kind() { //nolint:exhaustive // Wire values are float64 or string; the rest cannot sort.
+		switch t.Kind() {
 		case reflect.Float64:
 			ok, err = lessAs[float64](a, b)
 		case reflect.Int64:

@@ -299,7 +299,7 @@ func sortNative(candidates []Config, path string) ([]Config, []Tie, *SelectError
 		if v != nil {
 			k = reflect.TypeOf(v).Kind()
 		}
-		switch k { //nolint:exhaustive // Only these kinds sort.
+		switch k {
 		case reflect.String, reflect.Int64, reflect.Float64:
 		default:
 			return nil, nil, &SelectError{Label: -1, Config: c.Name, FieldPath: path, err: errors.Errorf("unexpected type %T", v)}
@@ -314,7 +314,7 @@ func sortNative(candidates []Config, path string) ([]Config, []Tie, *SelectError
 	}
 
 	less := func(a, b any) bool {
-		switch kind { //nolint:exhaustive // Checked above.
+		switch kind {
 		case reflect.Float64:
 			return a.(float64) < b.(float64) //nolint:forcetypeassert // Checked above.
 		case reflect.Int64:

@@ -189,7 +189,8 @@ func resolveMath(d Dialect, t MathTransform, input any) (any, error) {
 	case int64:
 		return i * *t.Multiply, nil
 	default:
-		return input.(float64) * float64(*t.Multiply), nil
+		f, _ := input.(float64) // Checked above: a number that is not an int is a float64.
+		return f * float64(*t.Multiply), nil
 	}
 }
 
@@ -510,7 +511,7 @@ type converter func(d Dialect, input any) (any, error)
 
 // conversion returns the converter for a (from, to, format) triple, or nil
 // if the triple is not supported.
-func conversion(from, to ConvertTransformType, format ConvertTransformFormat) converter { //nolint:gocyclo // A flat table.
+func conversion(from, to ConvertTransformType, format ConvertTransformFormat) converter {
 	type pair struct{ from, to ConvertTransformType }
 	p := pair{from, to}
 

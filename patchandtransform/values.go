@@ -30,7 +30,9 @@ func Normalize(v any) (any, error) {
 func NormalizeObject(o map[string]any) (map[string]any, error) {
 	if o != nil {
 		if c, ok := jsonCopy(o); ok {
-			return c.(map[string]any), nil
+			if m, isMap := c.(map[string]any); isMap {
+				return m, nil
+			}
 		}
 	}
 	b, err := json.Marshal(o)

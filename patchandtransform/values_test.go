@@ -11,7 +11,7 @@ import (
 // JSON round trip it stands in for.
 func TestNormalizeInPlaceMatchesJSON(t *testing.T) {
 	values := []any{
-		float64(3), 1.5, -0.0, 1e20, 1e21, 9.223372036854775807e18, -9.223372036854775808e18,
+		float64(3), 1.5, math.Copysign(0, -1), 1e20, 1e21, 9.223372036854775807e18, -9.223372036854775808e18,
 		math.MaxInt64, int64(-7), math.Nextafter(-9.223372036854775808e18, 0), 99999999999999999999.0, 9.2e18, int(4), int32(2), "s", true, nil, 0.1, 123456789.0, 1e-7,
 	}
 	for i, v := range values {

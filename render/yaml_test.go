@@ -29,7 +29,7 @@ func TestMarshalYAMLMatchesJSONPath(t *testing.T) {
 		nil, true, false, "", "yes", "on", "y", "n", "~", "null", "012", "1.5", "0x1F", "a: b", "- x", "#c", "x #y",
 		"multi\nline", "trailing\n", "tab\there", "trailing space ", "<&>", "\xff invalid", "ünïcödé", "@at", "`tick`",
 		"this string is deliberately long so that the YAML emitter has to fold it across two lines at column eighty",
-		int64(0), int64(-7), int64(math.MaxInt64), int64(math.MinInt64), 3, 1.5, 3.0, -0.0, 0.1, 1e-7, 1e6, 1e18, 1e20,
+		int64(0), int64(-7), int64(math.MaxInt64), int64(math.MinInt64), 3, 1.5, 3.0, math.Copysign(0, -1), 0.1, 1e-7, 1e6, 1e18, 1e20,
 		1e21, 1.5e300, -9.3e18, 9.3e18, 1.8e19, 2e19, 123456789.125,
 		[]any{}, map[string]any{}, []any{"a", []any{int64(1), nil}}, map[string]any{"n": "y", "1": int64(2), "b": map[string]any{}},
 		map[string]any{"z": 1.0, "a": []any{map[string]any{"k": "v"}}, "A": "upper", "_": "u", "10": "ten", "9": "nine"},

@@ -154,7 +154,6 @@ func TestCompletion(t *testing.T) {
 			if err := os.WriteFile(f, []byte(stdout), 0o600); err != nil {
 				t.Fatal(err)
 			}
-			//nolint:gosec // The shell is one of the test's own constants.
 			if out, err := exec.Command(tc.check[0], append(tc.check[1:], f)...).CombinedOutput(); err != nil {
 				t.Errorf("%s\n%s does not parse the script: %v\n%s", tc.reason, tc.check[0], err, out)
 			}
@@ -247,7 +246,7 @@ func TestDocsCommandLines(t *testing.T) {
 	inline := regexp.MustCompile("`(xpmigrate [^`]+)`")
 	checked := 0
 	for _, p := range pages {
-		b, err := os.ReadFile(p) //nolint:gosec // The repository's own docs.
+		b, err := os.ReadFile(p)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -529,7 +528,7 @@ func buildXpmigrate(t *testing.T, ldflags string) string {
 	if ldflags != "" {
 		args = append(args, "-ldflags", ldflags)
 	}
-	out, err := exec.Command(gobin, append(args, ".")...).CombinedOutput() //nolint:gosec // The go command, on this package.
+	out, err := exec.Command(gobin, append(args, ".")...).CombinedOutput()
 	if err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
@@ -561,7 +560,7 @@ func pathWith(env []string, dirs ...string) []string {
 // copyFile copies src to dst with mode.
 func copyFile(t *testing.T, src, dst string, mode os.FileMode) {
 	t.Helper()
-	b, err := os.ReadFile(src) //nolint:gosec // Test fixtures.
+	b, err := os.ReadFile(src)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -600,7 +599,7 @@ func exampleRepo(t *testing.T, bin string, migrated bool) string {
 	repo := t.TempDir()
 	copyTree(t, filepath.Join(repoRoot, "testdata", "example-repo"), repo)
 	if migrated {
-		cmd := exec.Command(filepath.Join(bin, "xpmigrate"+exeSuffix()), "migrate") //nolint:gosec // The binary under test.
+		cmd := exec.Command(filepath.Join(bin, "xpmigrate"+exeSuffix()), "migrate")
 		cmd.Dir = repo
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("xpmigrate migrate: %v\n%s", err, out)
@@ -666,7 +665,7 @@ func TestGettingStarted(t *testing.T) {
 	checkout := t.TempDir()
 	copyTree(t, filepath.Join(repoRoot, "testdata", "example-repo"), filepath.Join(checkout, "testdata", "example-repo"))
 	tmp := t.TempDir()
-	cmd := exec.Command(bash, "--noprofile", "--norc", "-euo", "pipefail", "-c", strings.Join(script, "\n")) //nolint:gosec // The page's own commands.
+	cmd := exec.Command(bash, "--noprofile", "--norc", "-euo", "pipefail", "-c", strings.Join(script, "\n"))
 	cmd.Dir = checkout
 	cmd.Env = append(pathWith(os.Environ(), bin), "TMPDIR="+tmp, "NO_COLOR=1")
 	out, err := cmd.CombinedOutput()
@@ -689,7 +688,7 @@ func TestGettingStarted(t *testing.T) {
 		t.Fatalf("found %d compositions in the migrated copy, want 3", len(migrated))
 	}
 	for _, p := range migrated {
-		if b, err := os.ReadFile(p); err != nil || !strings.Contains(string(b), "mode: Pipeline") { //nolint:gosec // The test's own file.
+		if b, err := os.ReadFile(p); err != nil || !strings.Contains(string(b), "mode: Pipeline") {
 			t.Errorf("%s is not a Pipeline Composition (%v)", p, err)
 		}
 	}
@@ -953,7 +952,7 @@ func (r *actionRunner) steps(steps []actionStep, workspace string, inputs map[st
 		if err := os.WriteFile(script, []byte(s.Run), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		cmd := exec.Command(r.bash, "--noprofile", "--norc", "-eo", "pipefail", script) //nolint:gosec // The action's own step.
+		cmd := exec.Command(r.bash, "--noprofile", "--norc", "-eo", "pipefail", script)
 		cmd.Dir = workspace
 		cmd.Env = append(pathWith(os.Environ(), r.path...), "RUNNER_TEMP="+r.temp, "GITHUB_WORKSPACE="+workspace,
 			"GITHUB_ACTION_PATH="+r.source, "NO_COLOR=1")
@@ -1054,13 +1053,13 @@ func TestPreCommitHook(t *testing.T) {
 				gitIn(t, repo, "commit", "-q", "-m", "legacy")
 			}
 			if tc.migrate {
-				m := exec.Command(filepath.Join(bin, "xpmigrate"+exeSuffix()), "migrate") //nolint:gosec // The binary under test.
+				m := exec.Command(filepath.Join(bin, "xpmigrate"+exeSuffix()), "migrate")
 				m.Dir = repo
 				if out, err := m.CombinedOutput(); err != nil {
 					t.Fatalf("migrate: %v\n%s", err, out)
 				}
 			}
-			cmd := exec.Command(filepath.Join(bin, entry[0]+exeSuffix()), entry[1:]...) //nolint:gosec // The hook's own entry.
+			cmd := exec.Command(filepath.Join(bin, entry[0]+exeSuffix()), entry[1:]...)
 			cmd.Dir = repo
 			cmd.Env = append(os.Environ(), "NO_COLOR=1")
 			out, err := cmd.CombinedOutput()
@@ -1086,7 +1085,7 @@ func pullRequest(t *testing.T, bin, repo string, breakIt bool) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := exec.Command(filepath.Join(bin, "xpmigrate"+exeSuffix()), "migrate") //nolint:gosec // The binary under test.
+	m := exec.Command(filepath.Join(bin, "xpmigrate"+exeSuffix()), "migrate")
 	m.Dir = repo
 	if o, err := m.CombinedOutput(); err != nil {
 		t.Fatalf("migrate: %v\n%s", err, o)
@@ -1188,7 +1187,7 @@ func TestReleaseConfig(t *testing.T) {
 	modulePath(t)
 
 	bin := buildXpmigrate(t, strings.NewReplacer("{{.Version}}", "1.2.3", "{{.Commit}}", "0123abc").Replace(ldflags))
-	out, err := exec.Command(filepath.Join(bin, "xpmigrate"+exeSuffix()), "version").CombinedOutput() //nolint:gosec // The binary under test.
+	out, err := exec.Command(filepath.Join(bin, "xpmigrate"+exeSuffix()), "version").CombinedOutput()
 	if err != nil {
 		t.Fatalf("xpmigrate version: %v\n%s", err, out)
 	}
@@ -1222,7 +1221,7 @@ func TestDocsLinks(t *testing.T) {
 	}
 	link := regexp.MustCompile(`\]\(([^)\s]+)\)`)
 	for _, p := range pages {
-		b, err := os.ReadFile(p) //nolint:gosec // The repository's own docs.
+		b, err := os.ReadFile(p)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -1248,7 +1247,7 @@ func TestDocsLinks(t *testing.T) {
 			if anchor == "" || fi.IsDir() {
 				continue
 			}
-			d, err := os.ReadFile(dest) //nolint:gosec // The repository's own docs.
+			d, err := os.ReadFile(dest)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -1292,7 +1291,7 @@ func TestDocsCIConfig(t *testing.T) {
 	var a action
 	var hooks []hook
 	for f, v := range map[string]any{"action.yml": &a, ".pre-commit-hooks.yaml": &hooks} {
-		b, err := os.ReadFile(filepath.Join(repoRoot, f)) //nolint:gosec // The repository's own files.
+		b, err := os.ReadFile(filepath.Join(repoRoot, f))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -1306,7 +1305,7 @@ func TestDocsCIConfig(t *testing.T) {
 	}
 	workflows, precommits := 0, 0
 	for _, p := range pages {
-		b, err := os.ReadFile(p) //nolint:gosec // The repository's own docs.
+		b, err := os.ReadFile(p)
 		if err != nil {
 			t.Fatal(err)
 		}

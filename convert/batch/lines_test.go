@@ -62,7 +62,7 @@ func TestLines(t *testing.T) {
 		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".yaml") {
 			return err
 		}
-		b, err := os.ReadFile(p) //nolint:gosec // Test data.
+		b, err := os.ReadFile(p)
 		if err != nil {
 			return err
 		}
@@ -145,7 +145,7 @@ func TestSlimPlain(t *testing.T) {
 		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".yaml") {
 			return err
 		}
-		b, err := os.ReadFile(p) //nolint:gosec // Test data.
+		b, err := os.ReadFile(p)
 		if err != nil {
 			return err
 		}

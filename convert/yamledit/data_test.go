@@ -50,7 +50,7 @@ func TestTreeJSON(t *testing.T) {
 		checkTreeText(t, tc.reason, []byte(tc.in))
 	}
 	for _, f := range files {
-		b, err := os.ReadFile(f) //nolint:gosec // Test files.
+		b, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -527,7 +527,7 @@ func (d *Doc) layoutMap(m *yaml.Node, lower, end int) bool {
 		prev = kl + 1
 	}
 	for i, e := range es {
-		stop := end
+		var stop int
 		if i+1 < len(es) {
 			stop = es[i+1].start
 		} else {
@@ -700,7 +700,7 @@ func (d *Doc) layoutSeq(s *yaml.Node, lower, end int) bool {
 		prev = dl + 1
 	}
 	for i, it := range its {
-		stop := end
+		var stop int
 		if i+1 < len(its) {
 			stop = its[i+1].st
 		} else {

@@ -3,6 +3,7 @@ package native
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -229,7 +230,7 @@ func TestDecodeTreeMatchesDecode(t *testing.T) {
 	trees = append(trees,
 		base(nil), base(map[string]any{"mode": nil}), base(map[string]any{"Mode": "Pipeline"}), base(map[string]any{"unknown": 1}),
 		base(map[string]any{"pipeline": []any{map[string]any{"step": "s"}, nil}}),
-		res(map[string]any{"name": "r", "base": nil}), res(map[string]any{"name": nil, "base": map[string]any{"kind": "K", "n": -0.0, "f": 1.5, "s": "\xff<"}}),
+		res(map[string]any{"name": "r", "base": nil}), res(map[string]any{"name": nil, "base": map[string]any{"kind": "K", "n": math.Copysign(0, -1), "f": 1.5, "s": "\xff<"}}),
 		res(map[string]any{"name": "r", "base": map[string]any(nil)}), res(map[string]any{"name": "r", "base": []any{int64(1)}}), res(map[string]any{"name": "r", "base": "x"}),
 		res(map[string]any{"name": "\xff"}), res(map[string]any{"name": int64(3)}), res(map[string]any{"readinessChecks": []any{}}),
 		res(map[string]any{"readinessChecks": []any{map[string]any{"type": "MatchInteger", "matchInteger": int64(4)}, map[string]any{"type": "MatchInteger", "matchInteger": 4.0}}}),

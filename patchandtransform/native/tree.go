@@ -104,7 +104,7 @@ func decodeTree(v reflect.Value, x any) bool {
 		return true
 	}
 	if t == objectMetaType {
-		if m, ok := x.(map[string]any); ok && plainMeta(v.Addr().Interface().(*metav1.ObjectMeta), m) {
+		if m, ok := x.(map[string]any); ok && plainMeta(v.Addr().Interface().(*metav1.ObjectMeta), m) { //nolint:forcetypeassert // t is the type of *metav1.ObjectMeta.
 			return true
 		}
 	}
@@ -119,7 +119,7 @@ func decodeTree(v reflect.Value, x any) bool {
 				}
 				pairs[k] = b
 			}
-			v.Addr().Interface().(*MapTransform).Pairs = pairs
+			v.Addr().Interface().(*MapTransform).Pairs = pairs //nolint:forcetypeassert // t is the type of *MapTransform.
 			return true
 		}
 	}
@@ -262,7 +262,7 @@ var fieldTables sync.Map
 
 func fieldsOf(t reflect.Type) map[string]int {
 	if f, ok := fieldTables.Load(t); ok {
-		return f.(map[string]int)
+		return f.(map[string]int) //nolint:forcetypeassert // The table holds only these.
 	}
 	f := map[string]int{}
 	for i := range t.NumField() {

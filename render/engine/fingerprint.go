@@ -76,15 +76,15 @@ func (h hasher) value(v any) uint64 {
 	case string:
 		return mix(tagString, maphash.String(h.seed, v))
 	case int64:
-		return mix(tagInt, uint64(v))
+		return mix(tagInt, uint64(v)) //nolint:gosec // The bits, for a hash: negative numbers wrap on purpose.
 	case int:
-		return mix(tagInt, uint64(int64(v)))
+		return mix(tagInt, uint64(int64(v))) //nolint:gosec // The bits, for a hash.
 	case int32:
-		return mix(tagInt, uint64(int64(v)))
+		return mix(tagInt, uint64(int64(v))) //nolint:gosec // The bits, for a hash.
 	case float64:
 		// JSON writes an integral float as an integer.
 		if v == math.Trunc(v) && v >= math.MinInt64 && v < math.MaxInt64 {
-			return mix(tagInt, uint64(int64(v)))
+			return mix(tagInt, uint64(int64(v))) //nolint:gosec // The bits, for a hash.
 		}
 		return mix(tagFloat, math.Float64bits(v))
 	case map[string]any:

@@ -89,7 +89,7 @@ func composed(o *render.Outcome, name string) *render.ComposedResource {
 	return nil
 }
 
-func TestNativeVersusFunction(t *testing.T) {
+func TestNativeVersusFunction(t *testing.T) { //nolint:gocyclo // One subtest per spec vector, flat.
 	t.Run("NV01BaseName", func(t *testing.T) {
 		l, p := nvPair(t, `
 - name: db

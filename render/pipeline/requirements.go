@@ -156,7 +156,7 @@ func (c *candidate) resourceAs(apiVersion string) (*fnv1.Resource, error) {
 	if err != nil || apiVersion == "" || apiVersion == c.apiVersion {
 		return r, err
 	}
-	s := proto.Clone(r.GetResource()).(*structpb.Struct)
+	s := proto.Clone(r.GetResource()).(*structpb.Struct) //nolint:forcetypeassert // Clone returns the type it is given.
 	s.Fields["apiVersion"] = structpb.NewStringValue(apiVersion)
 	return &fnv1.Resource{Resource: s}, nil
 }

@@ -77,7 +77,7 @@ func TestCompare(t *testing.T) {
 			pipeline: Side{Outcome: &render.Outcome{
 				Composed: []render.ComposedResource{composed("bucket", func() map[string]any {
 					o := bucket("xr-0123456789ab", map[string]any{"spec": map[string]any{"forProvider": map[string]any{"size": float64(3)}}})
-					md := o["metadata"].(map[string]any) //nolint:forcetypeassert // Built above.
+					md := o["metadata"].(map[string]any)
 					md["labels"] = map[string]any{"crossplane.io/composite": "xr"}
 					md["uid"] = "server"
 					return o

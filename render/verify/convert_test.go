@@ -134,7 +134,7 @@ func convertPatches(ps []any) []any {
 			}
 		}
 		for _, t := range asList(pm["transforms"]) {
-			convertTransform(t.(map[string]any)) //nolint:forcetypeassert // Test input.
+			convertTransform(t.(map[string]any))
 		}
 		out = append(out, pm)
 	}

@@ -55,7 +55,7 @@ func TestDocumentJSONIsRead(t *testing.T) {
 	if err := yaml.Unmarshal(j, &obj); err != nil {
 		t.Fatal(err)
 	}
-	obj["metadata"].(map[string]any)["name"] = "read-from-json" //nolint:forcetypeassert // The test data has metadata.
+	obj["metadata"].(map[string]any)["name"] = "read-from-json"
 	if c.legacy.JSON, err = yaml.Marshal(obj); err != nil {
 		t.Fatal(err)
 	}

@@ -20,7 +20,7 @@ type mutation struct {
 func ptInput(comp map[string]any) map[string]any {
 	m := pipelineModel(comp)
 	steps := asList(valueAt(comp, "spec", "pipeline"))
-	in, _ := steps[m.ptStep].(map[string]any)["input"].(map[string]any) //nolint:forcetypeassert // Test input.
+	in, _ := steps[m.ptStep].(map[string]any)["input"].(map[string]any)
 	return in
 }
 
@@ -50,7 +50,7 @@ func mutations(comp map[string]any, exercised func(resource string, written int)
 			out = append(out, mutation{
 				name: fmt.Sprintf("drop patch %d of %q", j, name),
 				apply: func(c map[string]any) {
-					r := asList(ptInput(c)["resources"])[i].(map[string]any) //nolint:forcetypeassert // Test input.
+					r := asList(ptInput(c)["resources"])[i].(map[string]any)
 					ps := asList(r["patches"])
 					r["patches"] = append(append([]any(nil), ps[:j]...), ps[j+1:]...)
 				},
@@ -62,9 +62,9 @@ func mutations(comp map[string]any, exercised func(resource string, written int)
 			out = append(out, mutation{
 				name: fmt.Sprintf("change the first transform of patch %d of %q", j, name),
 				apply: func(c map[string]any) {
-					r := asList(ptInput(c)["resources"])[i].(map[string]any)     //nolint:forcetypeassert // Test input.
-					p := asList(r["patches"])[j].(map[string]any)                //nolint:forcetypeassert // Test input.
-					changeTransform(asList(p["transforms"])[0].(map[string]any)) //nolint:forcetypeassert // Test input.
+					r := asList(ptInput(c)["resources"])[i].(map[string]any)
+					p := asList(r["patches"])[j].(map[string]any)
+					changeTransform(asList(p["transforms"])[0].(map[string]any))
 				},
 			})
 		}
@@ -73,7 +73,7 @@ func mutations(comp map[string]any, exercised func(resource string, written int)
 		out = append(out, mutation{
 			name: "remove the environment step",
 			apply: func(c map[string]any) {
-				spec := c["spec"].(map[string]any) //nolint:forcetypeassert // Test input.
+				spec := c["spec"].(map[string]any)
 				steps := asList(spec["pipeline"])
 				spec["pipeline"] = append(append([]any(nil), steps[:m.ecStep]...), steps[m.ecStep+1:]...)
 			},

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"encoding/xml"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -291,7 +292,7 @@ func parseXML(b []byte) (*xmlNode, error) {
 	var root *xmlNode
 	for {
 		tok, err := dec.Token()
-		if err == io.EOF {
+		if errors.Is(err, io.EOF) {
 			return root, nil
 		}
 		if err != nil {

@@ -87,7 +87,7 @@ var ruleAnonymousAnnotation = rule{
 	fix: "Nothing to fix in the Composition: the pipeline needs names. Roll out the phase-1 Composition " +
 		"(`xpmigrate convert --phase1-out`) before the pipeline so existing resources get the annotation.",
 	match: func(c *ruleContext, d *Difference) (string, bool) {
-		if d.Aspect != AspectResource || !Path(d.Path).hasPrefix(Path{{Field: "metadata"}, {Field: "annotations"}}) {
+		if d.Aspect != AspectResource || !d.Path.hasPrefix(Path{{Field: "metadata"}, {Field: "annotations"}}) {
 			return "", false
 		}
 		t, ok := c.v.legacyModel.template(d.Resource)

@@ -153,7 +153,7 @@ func listPrefix(s string) string {
 			if k == 0 {
 				return ""
 			}
-			return fieldpath.Segments(segs[:k]).String()
+			return segs[:k].String()
 		}
 	}
 	return ""

@@ -12,7 +12,7 @@ func TestSameNormalized(t *testing.T) {
 	md := func(kv ...any) map[string]any {
 		m := map[string]any{}
 		for i := 0; i+1 < len(kv); i += 2 {
-			m[kv[i].(string)] = kv[i+1] //nolint:forcetypeassert // Test input.
+			m[kv[i].(string)] = kv[i+1]
 		}
 		return map[string]any{"metadata": m, "spec": map[string]any{"n": int64(3)}}
 	}

@@ -76,7 +76,7 @@ func (f *Function) RunFunction(_ context.Context, req *fnv1.RunFunctionRequest) 
 		}
 		ctx := &structpb.Struct{}
 		if c := req.GetContext(); c != nil {
-			ctx = proto.Clone(c).(*structpb.Struct)
+			ctx = proto.Clone(c).(*structpb.Struct) //nolint:forcetypeassert // Clone returns the type it is given.
 		}
 		if ctx.Fields == nil {
 			// A cloned empty Struct has no map to write to.
