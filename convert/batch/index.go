@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/xpmigrate/xpmigrate/convert"
 	"github.com/xpmigrate/xpmigrate/internal/samples"
 )
 
@@ -360,7 +361,7 @@ func (ix *index) functionName(file, repo string) (name string, ambiguous bool) {
 					pkg, _ = dm["function"].(string)
 				}
 				if packageRepo(pkg) == repo {
-					names = appendUnique(names, dependencyName(pkg))
+					names = appendUnique(names, convert.PackageName(pkg))
 				}
 			}
 		}
@@ -397,33 +398,4 @@ func packageRepo(pkg string) string {
 		pkg = pkg[:i]
 	}
 	return pkg
-}
-
-// dependencyName is the name Crossplane gives a package it installs as a
-// dependency (crossplane/crossplane@v1.20.11:internal/xpkg/name.go
-// ToDNSLabel over the repository without its registry host).
-func dependencyName(pkg string) string {
-	if i := strings.IndexByte(pkg, '@'); i >= 0 {
-		pkg = pkg[:i]
-	}
-	if i := strings.LastIndexByte(pkg, ':'); i > strings.LastIndexByte(pkg, '/') {
-		pkg = pkg[:i]
-	}
-	if i := strings.IndexByte(pkg, '/'); i >= 0 && strings.ContainsAny(pkg[:i], ".:") {
-		pkg = pkg[i+1:]
-	}
-	var b strings.Builder
-	for _, r := range pkg {
-		switch {
-		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
-			b.WriteRune(r)
-		case r == '.', r == '/', r == ':', r == '-':
-			b.WriteByte('-')
-		}
-	}
-	s := b.String()
-	if len(s) > 63 {
-		s = s[:63]
-	}
-	return strings.Trim(s, "-")
 }
