@@ -321,6 +321,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 
 	r.finishDuplicates(outs)
 	outs = r.wire(ctx, outs)
+	r.reportWired(total)
 	res := r.result(outs)
 	res.Cancelled = ctx.Err() != nil
 	if o.Progress != nil {

@@ -306,6 +306,14 @@ func rank(s VerifyStatus) int {
 //	M408 info     with Options.Base: a Composition that was already mode
 //	              Pipeline at the base changed; it is not verified as a
 //	              migration
+//	M409 warning  a Function manifest the converted Compositions use (by
+//	              name) installs a release of the function the target
+//	              does not support (PT v0.10.x on v1, v0.10.0+ on v2; EC
+//	              v0.6.x on v1, v0.7.x on v2); info when its release
+//	              cannot be told (digest, no tag)
+//	M410 warning  a Configuration's dependency on such a function has a
+//	              version constraint that admits a release the target does
+//	              not support (or none); info when pinned by digest
 type Finding = Diagnostic
 
 // Summary counts what a run did.
