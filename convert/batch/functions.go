@@ -118,7 +118,7 @@ func (p functionPin) checkDependency(at, pkg, version, target string) *Finding {
 				pkg, version, target, p.repo, p.supported, p.pin, fix)}
 	}
 	if in, outside := c.within(p.ok, mustSemver(p.pin)); !in {
-		what := fmt.Sprintf("does not admit %s", p.pin)
+		what := "admits no release of " + p.supported
 		if len(outside) > 0 {
 			what = fmt.Sprintf("admits %s", outside[0])
 		}

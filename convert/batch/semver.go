@@ -227,14 +227,20 @@ func probeVersions() []semver {
 	return out
 }
 
-// within reports whether every probe version c admits is in r, and r's
-// pin is admitted: the constraint can only resolve to supported releases.
+// within reports whether the constraint can only resolve to releases in
+// r: every probe version it admits is in r, and it admits the pin or some
+// probe in r. It returns the admitted probes outside r.
 func (c constraint) within(r versionRange, pin semver) (bool, []semver) {
 	var outside []semver
+	some := c.admits(pin)
 	for _, v := range probeVersions() {
-		if c.admits(v) && !r.contains(v) {
+		switch {
+		case !c.admits(v):
+		case r.contains(v):
+			some = true
+		default:
 			outside = append(outside, v)
 		}
 	}
-	return len(outside) == 0 && c.admits(pin), outside
+	return len(outside) == 0 && some, outside
 }
