@@ -163,6 +163,9 @@ type runner struct {
 	fnEC     map[string]fnName
 	// wiring is the plan for function manifests and dependencies.
 	wiring *wiring
+	// late are the outcomes of files changed after pass 2 (wiring,
+	// kustomize rewrites).
+	late []*outcome
 }
 
 type fnName struct {
@@ -320,8 +323,9 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	<-done
 
 	r.finishDuplicates(outs)
+	outs = r.rewriteKustomize(ctx, outs)
 	outs = r.wire(ctx, outs)
-	r.reportWired(total)
+	r.reportLate(total)
 	res := r.result(outs)
 	res.Cancelled = ctx.Err() != nil
 	if o.Progress != nil {

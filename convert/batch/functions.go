@@ -9,6 +9,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -142,10 +143,6 @@ type wiring struct {
 	// out is Options.FunctionsOut: one file for every scope, "" for one
 	// per scope, FunctionsNone for none.
 	out string
-	// touched are the outcomes of tree files wiring edited; reported
-	// those, and the new files, to tell Progress about.
-	touched  map[*outcome]bool
-	reported []*outcome
 }
 
 // A wireScope is one package scope (a directory with a Configuration's
@@ -165,7 +162,7 @@ func (r *runner) planWiring() error {
 	if !r.o.WireFunctions || r.o.Phase1 {
 		return nil
 	}
-	w := &wiring{out: r.o.FunctionsOut, touched: map[*outcome]bool{}}
+	w := &wiring{out: r.o.FunctionsOut}
 	w.pt, w.ec = functionPins(r.o.Target)
 	if w.out != "" && w.out != FunctionsNone {
 		clean := path.Clean(filepath.ToSlash(w.out))
@@ -293,28 +290,28 @@ type wantFunction struct {
 // and the findings about existing ones. It returns outs with the outcome
 // of a new functions file appended.
 func (r *runner) wire(ctx context.Context, outs []*outcome) []*outcome {
-	if r.wiring == nil {
-		return outs
-	}
 	n := len(outs)
 	outs = r.wireScopes(ctx, outs)
-	for i, oc := range outs {
-		if i >= n || (oc.file.Status == FileConverted && r.files[i].kind != entryOther && !r.o.Phase1 && r.wiring.touched[oc]) {
-			r.wiring.reported = append(r.wiring.reported, oc)
-		}
+	for _, oc := range outs[n:] {
+		r.late = append(r.late, oc)
 	}
 	return outs
 }
 
-// reportWired tells Progress about the files wiring added or changed,
-// after the total files of the run.
-func (r *runner) reportWired(total int) {
-	if r.wiring == nil || r.o.Progress == nil {
+// reportLate tells Progress about the files changed after the files of the
+// run were migrated (wiring, kustomize rewrites), counted after them.
+func (r *runner) reportLate(total int) {
+	if r.o.Progress == nil {
 		return
 	}
-	all := total + len(r.wiring.reported)
-	for i, oc := range r.wiring.reported {
-		r.o.Progress.Done(&oc.file, total+i+1, all)
+	var changed []*outcome
+	for _, oc := range r.late {
+		if oc.file.Status == FileConverted {
+			changed = append(changed, oc)
+		}
+	}
+	for i, oc := range changed {
+		r.o.Progress.Done(&oc.file, total+i+1, total+len(changed))
 	}
 }
 
@@ -647,6 +644,9 @@ func addDependencyNodes(top *yaml3.Node, fns []wantFunction) {
 // (atomically, and only when it is as the scan read it), under Out, or
 // only in the result.
 func (r *runner) editFile(oc *outcome, f *scanned, edit func([]byte) ([]byte, error)) {
+	if !slices.Contains(r.late, oc) {
+		r.late = append(r.late, oc)
+	}
 	data, err := os.ReadFile(f.real)
 	if err != nil {
 		oc.file.Status, oc.file.Reason, oc.file.Detail = FileFailed, ReasonUnreadable, err.Error()
@@ -656,7 +656,6 @@ func (r *runner) editFile(oc *outcome, f *scanned, edit func([]byte) ([]byte, er
 		oc.file.Status, oc.file.Reason, oc.file.Detail = FileSkipped, ReasonModified, "changed by something else during the run"
 		return
 	}
-	r.wiring.touched[oc] = true
 	out, err := edit(data)
 	if err != nil {
 		oc.file.Status, oc.file.Reason, oc.file.Detail = FileFailed, ReasonWriteError, "cannot add the functions: "+err.Error()
