@@ -53,6 +53,9 @@ type compInfo struct {
 	typeRef   string // "apiVersion|kind"
 	labels    map[string]string
 	legacy    bool
+	// ptStep is the index the patch-and-transform step gets once
+	// converted.
+	ptStep int
 }
 
 type xrdInfo struct {
@@ -94,7 +97,7 @@ func buildIndex(files []*scanned) *index {
 			fixtures.Observe(f.rel, d.obj)
 			switch {
 			case isComposition(d.apiVersion, d.kind):
-				c := &compInfo{file: f.rel, doc: d.index, item: d.item, name: d.name, legacy: isLegacy(d.obj)}
+				c := &compInfo{file: f.rel, doc: d.index, item: d.item, name: d.name, legacy: isLegacy(d.obj), ptStep: d.ptStep}
 				av, _ := nestedString(d.obj, "spec", "compositeTypeRef", "apiVersion")
 				k, _ := nestedString(d.obj, "spec", "compositeTypeRef", "kind")
 				c.typeRef = av + "|" + k
