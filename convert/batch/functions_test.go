@@ -353,3 +353,28 @@ func TestWireFunctionsOut(t *testing.T) {
 		t.Errorf("the converted Composition does not use the name Crossplane gives the dependency:\n%s", got["apis/bucket.yaml"])
 	}
 }
+
+func TestRewriteKustomizeTxtar(t *testing.T) {
+	tc := txtarCase{
+		reason:  "JSON 6902 operations on content conversion copies as it is are rewritten to the converted place; the others keep M401.",
+		archive: "kustomize-rewrite.txtar",
+		opts: func(o *Options, _, _ string) {
+			o.Converter = NewConverter(convert.Options{})
+			o.Verify = false
+		},
+		check: func(t *testing.T, _ string, res *Result, _ *hooks) {
+			want := []string{
+				"overlays/prod/any.yaml: M401 warning",
+				"overlays/prod/kustomization.yaml: M401 warning",
+				"overlays/prod/kustomization.yaml: M411 info",
+				"overlays/prod/kustomization.yaml: M411 info",
+				"overlays/prod/kustomization.yaml: M411 info",
+				"overlays/prod/kustomization.yaml: M411 info",
+			}
+			if diff := cmp.Diff(want, findingCodes(res, "M4")); diff != "" {
+				t.Errorf("findings: -want, +got:\n%s", diff)
+			}
+		},
+	}
+	runTxtarCase(t, tc)
+}
