@@ -95,7 +95,12 @@ patchesJson6902:
     kind: Composition
     name: xdbs
   path: size.yaml
+- target:
+    kind: Composition
+    name: xdbs
+  path: tags.json
 `,
+		"overlays/prod/tags.json": `[{"op": "add", "path": "/spec/resources/0/base/spec/forProvider/tags", "value": {"env": "prod"}}]` + "\n",
 		"overlays/prod/size.yaml": "- op: add\n  path: /spec/resources/0/base/spec/forProvider/class\n  value: db.t3.large\n",
 	}
 	root := t.TempDir()

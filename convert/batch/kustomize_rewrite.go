@@ -256,7 +256,7 @@ func (r *runner) rewriteKustomize(ctx context.Context, outs []*outcome) []*outco
 				}
 				rel := path.Clean(path.Join(path.Dir(f.rel), p.path))
 				i, ok := byRel[rel]
-				if !ok || r.files[i].reason != "" || r.files[i].format != "yaml" {
+				if !ok || r.files[i].reason != "" {
 					continue
 				}
 				data, err := readScanned(r.files[i])

@@ -287,7 +287,8 @@ func rank(s VerifyStatus) int {
 //
 //	M401 warning  a kustomize patch writes into spec.resources (or
 //	              spec.patchSets, spec.environment) of a Composition;
-//	              after conversion that path no longer exists
+//	              after conversion that path no longer exists (the message
+//	              gives the converted place, or what to do)
 //	M402 warning  a Composition is still in mode Resources (its
 //	              conversion failed or its file was skipped)
 //	M403 warning  publishConnectionDetailsWithStoreConfigRef or
@@ -314,6 +315,8 @@ func rank(s VerifyStatus) int {
 //	M410 warning  a Configuration's dependency on such a function has a
 //	              version constraint that admits a release the target does
 //	              not support (or none); info when pinned by digest
+//	M411 info     a kustomize JSON 6902 patch's path was rewritten to where
+//	              the converted Composition holds that content
 type Finding = Diagnostic
 
 // Summary counts what a run did.
