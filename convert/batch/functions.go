@@ -203,6 +203,13 @@ func (r *runner) planWiring() error {
 		}
 		w.scopes = append(w.scopes, ws)
 	}
+	for _, f := range r.files {
+		for _, ws := range w.scopes {
+			if f.rel == ws.functions && f.compositions > 0 {
+				return invalid("cannot write Function manifests to %q: it holds Compositions; choose another --functions-out", f.rel)
+			}
+		}
+	}
 	if r.o.Write == WriteInPlace {
 		for _, ws := range w.scopes {
 			for _, rel := range []string{ws.config, ws.functions} {

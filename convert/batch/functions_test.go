@@ -90,6 +90,12 @@ func TestWireFunctionsOptions(t *testing.T) {
 			wantFiles: []string{"apis/bucket.yaml"},
 			wantErr:   true,
 		},
+		"IntoACompositionFile": {
+			reason:    "Manifests are not appended to a file the run converts.",
+			opts:      Options{WireFunctions: true, FunctionsOut: "apis/bucket.yaml"},
+			wantFiles: []string{"apis/bucket.yaml"},
+			wantErr:   true,
+		},
 		"Off": {
 			reason:    "Without WireFunctions nothing is added (the library's zero value).",
 			opts:      Options{},

@@ -114,3 +114,27 @@ func TestApplyTextEdits(t *testing.T) {
 		})
 	}
 }
+
+// TestRewriteKustomizeOut checks that with Options.Out the rewritten patch
+// is in the copy and the tree stays as it was.
+func TestRewriteKustomizeOut(t *testing.T) {
+	tree := map[string]string{
+		"base/composition.yaml":            "apiVersion: apiextensions.crossplane.io/v1\nkind: Composition\nmetadata:\n  name: xthings\nspec:\n  compositeTypeRef:\n    apiVersion: example.org/v1\n    kind: XThing\n  resources:\n  - name: a\n    base:\n      apiVersion: v1\n      kind: ConfigMap\n",
+		"base/kustomization.yaml":          "resources:\n- composition.yaml\n",
+		"overlays/prod/kustomization.yaml": "resources:\n- ../../base\npatches:\n- target:\n    kind: Composition\n    name: xthings\n  path: size.yaml\n",
+		"overlays/prod/size.yaml":          "- op: add\n  path: /spec/resources/0/base/data # the size\n  value: {size: large}\n",
+	}
+	root := t.TempDir()
+	writeTree(t, root, tree)
+	out := t.TempDir() + "/out"
+	if _, err := Run(t.Context(), Options{Root: root, Converter: &fakeConverter{}, Write: WriteOut, Out: out, Jobs: 2}); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(tree, readTree(t, root)); diff != "" {
+		t.Errorf("Run(...) with Out changed the tree: -want, +got:\n%s", diff)
+	}
+	want := "- op: add\n  path: /spec/pipeline/0/input/resources/0/base/data # the size\n  value: {size: large}\n"
+	if diff := cmp.Diff(want, readTree(t, out)["overlays/prod/size.yaml"]); diff != "" {
+		t.Errorf("patch under Out: -want, +got:\n%s", diff)
+	}
+}
