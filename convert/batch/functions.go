@@ -352,6 +352,7 @@ func (r *runner) wireScopes(ctx context.Context, outs []*outcome) []*outcome {
 		}
 	}
 	manifests := map[string][]wantFunction{} // functions file → manifests
+	clashes := map[string][]Finding{}        // functions file → names it cannot hold
 	var files []string
 	for _, ws := range w.scopes {
 		want := needs[ws.dir]
@@ -373,6 +374,13 @@ func (r *runner) wireScopes(ctx context.Context, outs []*outcome) []*outcome {
 			} else if ws.functions != "" {
 				if _, seen := manifests[ws.functions]; !seen {
 					files = append(files, ws.functions)
+				}
+				for _, x := range manifests[ws.functions] {
+					if x.pin.repo == fn.pin.repo && x.name != fn.name {
+						clashes[ws.functions] = append(clashes[ws.functions], Finding{Code: "M407", Severity: SeverityInfo, Document: -1,
+							Message: fmt.Sprintf("%s is written once to this file, named %q, but the Compositions converted under %q use %q: give them one name (--function-%s-ref), or leave --functions-out unset for one file per package",
+								fn.pin.repo, x.name, orRoot(ws.dir), fn.name, strings.TrimPrefix(fn.pin.repo, "function-"))})
+					}
 				}
 				manifests[ws.functions] = addWant(manifests[ws.functions], fn)
 			}
@@ -399,9 +407,12 @@ func (r *runner) wireScopes(ctx context.Context, outs []*outcome) []*outcome {
 	for _, rel := range files {
 		if i, ok := byRel[rel]; ok {
 			r.appendManifests(outs[i], r.files[i], manifests[rel])
+			outs[i].file.Diagnostics = append(outs[i].file.Diagnostics, clashes[rel]...)
 			continue
 		}
-		outs = append(outs, r.newFunctionsFile(rel, manifests[rel]))
+		oc := r.newFunctionsFile(rel, manifests[rel])
+		oc.file.Diagnostics = append(oc.file.Diagnostics, clashes[rel]...)
+		outs = append(outs, oc)
 	}
 	return outs
 }
@@ -693,4 +704,11 @@ func (r *runner) written(oc *outcome, err error) {
 	default:
 		oc.file.Status, oc.file.Reason, oc.file.Detail = FileFailed, ReasonWriteError, err.Error()
 	}
+}
+
+func orRoot(dir string) string {
+	if dir == "" {
+		return "."
+	}
+	return dir
 }

@@ -1,6 +1,7 @@
 package batch
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -383,4 +384,28 @@ func TestRewriteKustomizeTxtar(t *testing.T) {
 		},
 	}
 	runTxtarCase(t, tc)
+}
+
+// TestWireFunctionsSharedFile checks that one --functions-out file for
+// scopes that name a function differently holds one Function of it and
+// says which Compositions use another name.
+func TestWireFunctionsSharedFile(t *testing.T) {
+	comp := "apiVersion: apiextensions.crossplane.io/v1\nkind: Composition\nmetadata:\n  name: %s\nspec:\n  compositeTypeRef:\n    apiVersion: example.org/v1\n    kind: X%s\n  resources:\n  - name: r\n    base:\n      apiVersion: v1\n      kind: ConfigMap\n"
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{
+		"pkg/crossplane.yaml": "apiVersion: meta.pkg.crossplane.io/v1\nkind: Configuration\nmetadata:\n  name: p\n",
+		"pkg/a.yaml":          fmt.Sprintf(comp, "a", "A"),
+		"plain/b.yaml":        fmt.Sprintf(comp, "b", "B"),
+	})
+	res, err := Run(t.Context(), Options{Root: root, Converter: NewConverter(convert.Options{}), WireFunctions: true, FunctionsOut: "fns.yaml", Jobs: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := readTree(t, root)["fns.yaml"]
+	if n := strings.Count(got, "kind: Function"); n != 1 {
+		t.Errorf("fns.yaml: want one Function, got %d:\n%s", n, got)
+	}
+	if diff := cmp.Diff([]string{"fns.yaml: M407 info"}, findingCodes(res, "M407")); diff != "" {
+		t.Errorf("findings: -want, +got:\n%s", diff)
+	}
 }

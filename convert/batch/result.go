@@ -303,7 +303,10 @@ func rank(s VerifyStatus) int {
 //	              managedFields…) in an exported manifest
 //	M407 info     two or more Function manifests or Configuration
 //	              dependencies name a function differently; the
-//	              converter's default name was used
+//	              converter's default name was used (or, with one
+//	              --functions-out file for several package scopes, the
+//	              file holds one name of a function the scopes name
+//	              differently)
 //	M408 info     with Options.Base: a Composition that was already mode
 //	              Pipeline at the base changed; it is not verified as a
 //	              migration
