@@ -269,10 +269,22 @@ func (r *runner) rewriteKustomize(ctx context.Context, outs []*outcome) []*outco
 	}
 	for _, file := range order {
 		i := byRel[file]
-		es := perFile[file]
+		// A patch file two kustomizations use is rewritten once.
+		var es []opEdit
 		var edits []textEdit
-		for _, e := range es {
-			edits = append(edits, e.edits...)
+		seenOp, seenEdit := map[string]bool{}, map[[2]int]bool{}
+		for _, e := range perFile[file] {
+			if seenOp[e.at] {
+				continue
+			}
+			seenOp[e.at] = true
+			es = append(es, e)
+			for _, te := range e.edits {
+				if k := [2]int{te.line, te.col}; !seenEdit[k] {
+					seenEdit[k] = true
+					edits = append(edits, te)
+				}
+			}
 		}
 		failed := false
 		r.editFile(outs[i], r.files[i], func(data []byte) ([]byte, error) {

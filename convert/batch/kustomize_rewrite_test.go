@@ -138,3 +138,27 @@ func TestRewriteKustomizeOut(t *testing.T) {
 		t.Errorf("patch under Out: -want, +got:\n%s", diff)
 	}
 }
+
+// TestRewriteKustomizeSharedPatch checks that a patch file two overlays use
+// is rewritten once.
+func TestRewriteKustomizeSharedPatch(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{
+		"base/composition.yaml":            "apiVersion: apiextensions.crossplane.io/v1\nkind: Composition\nmetadata:\n  name: xthings\nspec:\n  compositeTypeRef:\n    apiVersion: example.org/v1\n    kind: XThing\n  resources:\n  - name: a\n    base:\n      apiVersion: v1\n      kind: ConfigMap\n",
+		"base/kustomization.yaml":          "resources:\n- composition.yaml\n",
+		"patches/size.yaml":                "- op: add\n  path: /spec/resources/0/base/data\n  value: {size: large}\n",
+		"overlays/prod/kustomization.yaml": "resources:\n- ../../base\npatches:\n- target:\n    name: xthings\n  path: ../../patches/size.yaml\n",
+		"overlays/dev/kustomization.yaml":  "resources:\n- ../../base\npatches:\n- target:\n    name: xthings\n  path: ../../patches/size.yaml\n",
+	})
+	res, err := Run(t.Context(), Options{Root: root, Converter: &fakeConverter{}, Jobs: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "- op: add\n  path: /spec/pipeline/0/input/resources/0/base/data\n  value: {size: large}\n"
+	if diff := cmp.Diff(want, readTree(t, root)["patches/size.yaml"]); diff != "" {
+		t.Errorf("shared patch: -want, +got:\n%s", diff)
+	}
+	if got := findingCodes(res, "M401"); len(got) > 0 {
+		t.Errorf("findings: want no M401, got %v", got)
+	}
+}
