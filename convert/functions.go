@@ -46,7 +46,7 @@ func (r *run) resolveFunctions(docs []*yamledit.Doc, chunks []yamledit.Chunk) {
 		}
 		for _, dep := range deps {
 			if repo := repository(dep); repo == want || strings.HasSuffix(repo, "/"+want) {
-				*set = ToDNSLabel(withoutRegistry(repo))
+				*set = PackageName(dep)
 				r.add(Diagnostic{Code: "C305", Document: -1, Message: fmt.Sprintf("functionRef name %q derived from the Configuration dependency %q, as Crossplane names the package it installs", *set, dep)})
 				return
 			}
@@ -111,13 +111,20 @@ func repository(pkg string) string {
 	return pkg
 }
 
-// withoutRegistry drops the registry host of a repository.
-func withoutRegistry(repo string) string {
-	first, rest, ok := strings.Cut(repo, "/")
-	if ok && (strings.ContainsAny(first, ".:") || first == "localhost") {
-		return rest
+// PackageName is the name Crossplane gives a package it installs from the
+// reference pkg, as a Configuration's dependency (or as `crossplane xpkg
+// install` does without --name): ToDNSLabel over the repository without its
+// registry host, tag and digest. As in go-containerregistry, which Crossplane
+// parses references with, the first path segment is a registry host only
+// when it has a '.' or a ':' ("localhost:5000" is one, "localhost" is not):
+// localhost/org/function-x gives localhost-org-function-x. convert and
+// migrate both name functions by this rule.
+func PackageName(pkg string) string {
+	repo := repository(pkg)
+	if first, rest, ok := strings.Cut(repo, "/"); ok && strings.ContainsAny(first, ".:") {
+		repo = rest
 	}
-	return repo
+	return ToDNSLabel(repo)
 }
 
 // ToDNSLabel turns a package repository path into the name Crossplane

@@ -45,6 +45,8 @@ type migrateOptions struct {
 	allowLegacy      []string
 	fixQuirks        []string
 	force            bool
+	wireFunctions    bool
+	functionsOut     string
 }
 
 // migrateDeps are what tests replace: the converter and verifier, and
@@ -101,6 +103,18 @@ A file is written only when every legacy Composition in it converts, and,
 in place or with --out, only when every conversion in it passes
 verification: a file whose conversion is different (or has a breaking gap
 nobody accepted) is held back and listed, unless --force.
+
+The converted Compositions need function-patch-and-transform (and
+function-environment-configs when they use an environment). Once per
+package scope (a directory with a Configuration's crossplane.yaml, or the
+tree), migrate adds a Function manifest pinned for --target for each
+function no manifest in the scope installs (to examples/functions.yaml in a
+Configuration's directory, which crossplane xpkg build leaves out of the
+package, else to functions.yaml beside the Compositions; --functions-out
+chooses one file for all, none writes none), and a dependency on it to the
+Configuration's spec.dependsOn (edited in place, comments kept). An existing
+Function or dependency at a release the target does not support is reported
+(M409, M410) with the fix. --wire-functions=false adds nothing.
 
 With --check, any legacy Composition left in the tree fails the run: one the
 converter refused, one in a Helm template or a .tpl/.yaml.in file (reported
@@ -166,6 +180,8 @@ failed, or with --require-verified a Composition was not proven.`,
 	f.StringVar(&o.target, "target", "v1", "Crossplane line the converted Compositions are for: v1 (1.18–1.20) or v2")
 	f.StringVar(&o.ptFunction, "function-patch-and-transform-ref", "", "functionRef name for function-patch-and-transform (default: from Function manifests and Configuration dependencies in the tree, else function-patch-and-transform)")
 	f.StringVar(&o.ecFunction, "function-environment-configs-ref", "", "functionRef name for function-environment-configs (default: as for --function-patch-and-transform-ref)")
+	f.BoolVar(&o.wireFunctions, "wire-functions", true, "add the functions the converted Compositions need: pinned Function manifests and Configuration dependencies (see --functions-out)")
+	f.StringVar(&o.functionsOut, "functions-out", "", "file, relative to DIR, for the Function manifests of every package scope (default: examples/functions.yaml beside a Configuration's crossplane.yaml, else functions.yaml beside the Compositions); none writes no manifests")
 	f.StringVar(&o.nameStrategy, "name-strategy", "index", "names for unnamed templates: index (resource-<i>) or kind (<kind>-<i>)")
 	f.StringSliceVar(&o.fixQuirks, "fix-quirk", nil, "fix a native quirk on purpose, by code (changes behaviour; converted Compositions are annotated "+convert.IntendedChangesAnnotation+"): C325 (integer format verbs print the integer where native printed %!d(float64=N))")
 	return cmd
@@ -277,6 +293,7 @@ func (o *migrateOptions) batchOptions(dir string) (batch.Options, error) {
 		Target: o.target, Verify: o.verify && !o.phase1, Synthesize: o.synthesize, MaxSamples: o.maxSamples,
 		Jobs: o.jobs, PatchAndTransform: o.ptFunction, EnvironmentConfigs: o.ecFunction,
 		Accept: o.accept, Base: o.base, AllowLegacy: o.allowLegacy, Force: o.force,
+		WireFunctions: o.wireFunctions, FunctionsOut: o.functionsOut,
 	}
 	if err := verify.CheckGapCodes(o.accept); err != nil {
 		return bo, usageError{err: errors.Wrap(err, "--accept")}

@@ -171,11 +171,25 @@ func TestMigrateCommand(t *testing.T) {
 				}
 			},
 		},
+		"WiresFunctions": {
+			reason: "The converted Composition's functions get a pinned manifest beside it, listed as a changed file; --functions-out moves it.",
+			tree:   legacyTree,
+			args:   []string{"--functions-out", "platform/fns.yaml"},
+			want: want{code: exitOK, changed: true, errOut: []string{
+				"converted      platform/fns.yaml",
+			}},
+			check: func(t *testing.T, dir, _ string) {
+				got := readFile(t, filepath.Join(dir, "platform/fns.yaml"))
+				if !strings.Contains(got, "package: xpkg.crossplane.io/crossplane-contrib/function-patch-and-transform:v0.10.8") {
+					t.Errorf("functions file lacks the pinned function-patch-and-transform:\n%s", got)
+				}
+			},
+		},
 		"CheckWouldChange": {
 			reason: "--check writes nothing and exits 3 when a file would change.",
 			tree:   legacyTree,
 			args:   []string{"--check"},
-			want:   want{code: exitDifferences, errOut: []string{"1 files would change"}},
+			want:   want{code: exitDifferences, errOut: []string{"2 files would change"}},
 		},
 		"CheckDiff": {
 			reason: "--check --diff prints the diff on stdout, writes nothing, exits 3.",
@@ -258,7 +272,7 @@ func TestMigrateCommand(t *testing.T) {
 			tree:   legacyTree,
 			args:   []string{"--dry-run"},
 			deps:   migrateDeps{tty: func(streams) (bool, int) { return true, 60 }},
-			want:   want{code: exitOK, errOut: []string{"\r\x1b[K[", "] 1/2 ", "files: 2:"}},
+			want:   want{code: exitOK, errOut: []string{"\r\x1b[K[", "] 1/2 ", "files: 3:"}},
 		},
 		"OutAndCheck": {
 			reason: "--out with --check is a usage error.",

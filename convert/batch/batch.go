@@ -10,6 +10,8 @@ import (
 	"sync"
 
 	"github.com/pkg/errors"
+
+	"github.com/xpmigrate/xpmigrate/convert"
 )
 
 // A WriteMode says where a run writes.
@@ -70,6 +72,19 @@ type Options struct {
 	// PatchAndTransform and EnvironmentConfigs force the functions' names;
 	// empty resolves them from the tree (conversion.md §4.3).
 	PatchAndTransform, EnvironmentConfigs string
+	// WireFunctions adds what the Compositions converted in a package
+	// scope (a Configuration's directory, or the tree) need to run, once
+	// per scope: a pinned Function manifest per function no manifest in
+	// the scope installs, and a dependency on it in the Configuration's
+	// crossplane.yaml (edited in place, comments kept). Existing manifests
+	// and dependencies at a release the target does not support are
+	// reported (M409, M410).
+	WireFunctions bool
+	// FunctionsOut is the file (slash-separated, relative to Root) every
+	// scope's Function manifests go to; empty means examples/functions.yaml
+	// in a Configuration's directory, else functions.yaml beside the
+	// scope's legacy Compositions; FunctionsNone writes none.
+	FunctionsOut string
 
 	// Verify runs the equivalence check for every converted Composition.
 	Verify bool
@@ -146,6 +161,11 @@ type runner struct {
 	needs    map[string]bool // real paths whose final content duplicates need
 	fnPT     map[string]fnName
 	fnEC     map[string]fnName
+	// wiring is the plan for function manifests and dependencies.
+	wiring *wiring
+	// late are the outcomes of files changed after pass 2 (wiring,
+	// kustomize rewrites).
+	late []*outcome
 }
 
 type fnName struct {
@@ -232,6 +252,9 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		}
 	}
 	r.resolveFunctions(cands)
+	if err := r.planWiring(); err != nil {
+		return nil, err
+	}
 	r.markDuplicates()
 
 	// Pass 2: migrate file by file.
@@ -300,6 +323,9 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	<-done
 
 	r.finishDuplicates(outs)
+	outs = r.rewriteKustomize(ctx, outs)
+	outs = r.wire(ctx, outs)
+	r.reportLate(total)
 	res := r.result(outs)
 	res.Cancelled = ctx.Err() != nil
 	if o.Progress != nil {
@@ -431,10 +457,16 @@ func (r *runner) resolveFunctions(files []*scanned) {
 		}
 		if r.o.PatchAndTransform == "" {
 			n, amb := r.ix.functionName(f.rel, "function-patch-and-transform")
+			if n == "" && !amb {
+				n = r.defaultFunctionName(f.rel, convert.PTPackage)
+			}
 			r.fnPT[f.rel] = fnName{n, amb}
 		}
 		if r.o.EnvironmentConfigs == "" {
 			n, amb := r.ix.functionName(f.rel, "function-environment-configs")
+			if n == "" && !amb {
+				n = r.defaultFunctionName(f.rel, convert.ECPackage)
+			}
 			r.fnEC[f.rel] = fnName{n, amb}
 		}
 	}
@@ -499,7 +531,7 @@ func (r *runner) result(outs []*outcome) *Result {
 	s.SkippedBy = map[string]int{}
 	s.GapCodes = map[string]int{}
 	for i, oc := range outs {
-		if oc == nil || (!oc.emit && r.files[i].kind == entryOther) {
+		if oc == nil || (!oc.emit && i < len(r.files) && r.files[i].kind == entryOther) {
 			continue
 		}
 		fr := oc.file

@@ -345,7 +345,7 @@ func TestMigrateTxtar(t *testing.T) {
 			},
 		},
 		"Kustomize": {
-			reason:  "Kustomize patches into spec.resources are reported; patch files holding Composition fragments are skipped.",
+			reason:  "JSON 6902 patches into a converted Composition's template bases are rewritten to the pipeline input; a strategic-merge patch into spec.resources is reported; patch files holding Composition fragments are skipped.",
 			archive: "kustomize.txtar",
 		},
 		"Findings": {

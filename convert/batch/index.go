@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/xpmigrate/xpmigrate/convert"
 	"github.com/xpmigrate/xpmigrate/internal/samples"
 )
 
@@ -52,6 +53,9 @@ type compInfo struct {
 	typeRef   string // "apiVersion|kind"
 	labels    map[string]string
 	legacy    bool
+	// ptStep is the index the patch-and-transform step gets once
+	// converted.
+	ptStep int
 }
 
 type xrdInfo struct {
@@ -93,7 +97,7 @@ func buildIndex(files []*scanned) *index {
 			fixtures.Observe(f.rel, d.obj)
 			switch {
 			case isComposition(d.apiVersion, d.kind):
-				c := &compInfo{file: f.rel, doc: d.index, item: d.item, name: d.name, legacy: isLegacy(d.obj)}
+				c := &compInfo{file: f.rel, doc: d.index, item: d.item, name: d.name, legacy: isLegacy(d.obj), ptStep: d.ptStep}
 				av, _ := nestedString(d.obj, "spec", "compositeTypeRef", "apiVersion")
 				k, _ := nestedString(d.obj, "spec", "compositeTypeRef", "kind")
 				c.typeRef = av + "|" + k
@@ -370,7 +374,7 @@ func (ix *index) functionName(file, repo string) (name string, ambiguous bool) {
 					pkg, _ = dm["function"].(string)
 				}
 				if packageRepo(pkg) == repo {
-					names = appendUnique(names, dependencyName(pkg))
+					names = appendUnique(names, convert.PackageName(pkg))
 				}
 			}
 		}
@@ -407,33 +411,4 @@ func packageRepo(pkg string) string {
 		pkg = pkg[:i]
 	}
 	return pkg
-}
-
-// dependencyName is the name Crossplane gives a package it installs as a
-// dependency (crossplane/crossplane@v1.20.11:internal/xpkg/name.go
-// ToDNSLabel over the repository without its registry host).
-func dependencyName(pkg string) string {
-	if i := strings.IndexByte(pkg, '@'); i >= 0 {
-		pkg = pkg[:i]
-	}
-	if i := strings.LastIndexByte(pkg, ':'); i > strings.LastIndexByte(pkg, '/') {
-		pkg = pkg[:i]
-	}
-	if i := strings.IndexByte(pkg, '/'); i >= 0 && strings.ContainsAny(pkg[:i], ".:") {
-		pkg = pkg[i+1:]
-	}
-	var b strings.Builder
-	for _, r := range pkg {
-		switch {
-		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
-			b.WriteRune(r)
-		case r == '.', r == '/', r == ':', r == '-':
-			b.WriteByte('-')
-		}
-	}
-	s := b.String()
-	if len(s) > 63 {
-		s = s[:63]
-	}
-	return strings.Trim(s, "-")
 }

@@ -29,6 +29,14 @@ func (ix *index) kustomizeScan(files []*scanned) {
 	for _, f := range files {
 		byRel[f.rel] = f
 	}
+	// First every patch file is known, so that the Compositions in them
+	// are not taken for the Compositions the patches target.
+	type found struct {
+		f *scanned
+		d docInfo
+		p kpatch
+	}
+	var all []found
 	for _, f := range files {
 		if f.reason != "" {
 			continue
@@ -37,33 +45,37 @@ func (ix *index) kustomizeScan(files []*scanned) {
 			if d.obj == nil || !isKustomization(f.rel, d) {
 				continue
 			}
-			dir := path.Dir(f.rel)
 			for _, p := range kustomizePatches(d.obj) {
-				if p.inline != "" {
-					v, err := decodeAny([]byte(p.inline))
-					if err != nil {
-						continue
-					}
-					ix.checkPatch(f.rel, d.index, d.line, p.at+".patch", p, v)
-					continue
-				}
-				rel := path.Clean(path.Join(dir, p.path))
-				ix.patchFiles[rel] = true
-				pf := byRel[rel]
-				if pf == nil || pf.reason != "" {
-					continue
-				}
-				for _, pd := range pf.docs {
-					var v any = pd.obj
-					if pd.list != nil {
-						v = pd.list
-					}
-					if v == nil || pd.item >= 0 {
-						continue
-					}
-					ix.checkPatch(pf.rel, pd.index, pd.line, "", p, v)
+				all = append(all, found{f, d, p})
+				if p.inline == "" {
+					ix.patchFiles[path.Clean(path.Join(path.Dir(f.rel), p.path))] = true
 				}
 			}
+		}
+	}
+	for _, k := range all {
+		f, d, p := k.f, k.d, k.p
+		if p.inline != "" {
+			v, err := decodeAny([]byte(p.inline))
+			if err != nil {
+				continue
+			}
+			ix.checkPatch(f.rel, d.index, d.line, p.at+".patch", p, v)
+			continue
+		}
+		pf := byRel[path.Clean(path.Join(path.Dir(f.rel), p.path))]
+		if pf == nil || pf.reason != "" {
+			continue
+		}
+		for _, pd := range pf.docs {
+			var v any = pd.obj
+			if pd.list != nil {
+				v = pd.list
+			}
+			if v == nil || pd.item >= 0 {
+				continue
+			}
+			ix.checkPatch(pf.rel, pd.index, pd.line, "", p, v)
 		}
 	}
 }
@@ -133,8 +145,8 @@ func (ix *index) checkPatch(file string, doc, line int, where string, p kpatch, 
 						Code: "M401", Severity: SeverityWarning, Document: doc, Line: line,
 						Composition: p.targetName,
 						Path:        fmt.Sprintf("%s[%d].path", where, i),
-						Message: fmt.Sprintf("kustomize patch (%s %s) writes into spec.%s of Composition %q; after conversion that content lives in spec.pipeline[].input.%s, so the patch will fail or do nothing: rewrite it against the converted Composition",
-							opn, pth, cp, orAny(p.targetName), cp),
+						Message: fmt.Sprintf("kustomize patch (%s %s) writes into spec.%s of Composition %q, which conversion moves: %s",
+							opn, pth, cp, orAny(p.targetName), ix.pointerFix(pth, p.targetName)),
 					})
 					break
 				}
@@ -160,8 +172,8 @@ func (ix *index) checkPatch(file string, doc, line int, where string, p kpatch, 
 			ix.addKustomize(file, Finding{
 				Code: "M401", Severity: SeverityWarning, Document: doc, Line: line,
 				Composition: name, Path: strings.TrimPrefix(where+".spec."+cp, "."),
-				Message: fmt.Sprintf("kustomize strategic-merge patch sets spec.%s of Composition %q; after conversion that content lives in spec.pipeline[].input.%s, so the patch would bring back a field Pipeline mode ignores: rewrite it against the converted Composition",
-					cp, orAny(name), cp),
+				Message: fmt.Sprintf("kustomize strategic-merge patch sets spec.%s of Composition %q; after conversion that content lives in %s, and a merge patch cannot reach it (it would replace the whole spec.pipeline list): turn it into a JSON 6902 patch on %s/... with the content as the converted Composition holds it",
+					cp, orAny(name), ix.inputPointer(cp, name), ix.inputPointer(cp, name)),
 			})
 		}
 	}
@@ -176,4 +188,52 @@ func orAny(name string) string {
 		return "*"
 	}
 	return name
+}
+
+// stepOf returns the index the patch-and-transform step of the legacy
+// Composition named name gets, when every legacy Composition of that name
+// agrees.
+func (ix *index) stepOf(name string) (int, bool) {
+	step, found := 0, false
+	for _, c := range ix.compositions {
+		if !c.legacy || c.name != name || name == "" || ix.patchFiles[c.file] {
+			continue
+		}
+		if found && c.ptStep != step {
+			return 0, false
+		}
+		step, found = c.ptStep, true
+	}
+	return step, found
+}
+
+// inputPointer is the JSON pointer of spec.<cp> of a Composition once
+// converted ("/spec/pipeline/<step>/input/<cp>"; environment configs go to
+// the environment-configs step's input).
+func (ix *index) inputPointer(cp, name string) string {
+	step, ok := ix.stepOf(name)
+	s := "<step>"
+	if ok {
+		s = fmt.Sprint(step)
+	}
+	if cp == "environment" {
+		return "/spec/pipeline/0/input/spec (environmentConfigs) and /spec/pipeline/" + s + "/input/environment (patches)"
+	}
+	return "/spec/pipeline/" + s + "/input/" + cp
+}
+
+// pointerFix says what to do with a JSON 6902 operation on pth.
+func (ix *index) pointerFix(pth, name string) string {
+	step, ok := ix.stepOf(name)
+	if !ok {
+		return "give the patch a target that names the Composition, so that migrate can rewrite it, or point it at the converted Composition's spec.pipeline[].input by hand"
+	}
+	if np, safe := pipelinePointer(pth, step); safe {
+		return fmt.Sprintf("once the Composition is converted, the path is %s (migrate rewrites it when it converts the Composition in the same run)", np)
+	}
+	rest := strings.TrimPrefix(pth, "/spec/")
+	if strings.HasPrefix(rest, "environment") {
+		return fmt.Sprintf("the environment moves to the pipeline (%s): rewrite the operation by hand against the converted Composition", ix.inputPointer("environment", name))
+	}
+	return fmt.Sprintf("the content moves to /spec/pipeline/%d/input/%s in converted form (named templates, policies and transforms as function-patch-and-transform reads them): rewrite the path to it and the value as the converted Composition holds it", step, rest)
 }

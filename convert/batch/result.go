@@ -287,7 +287,8 @@ func rank(s VerifyStatus) int {
 //
 //	M401 warning  a kustomize patch writes into spec.resources (or
 //	              spec.patchSets, spec.environment) of a Composition;
-//	              after conversion that path no longer exists
+//	              after conversion that path no longer exists (the message
+//	              gives the converted place, or what to do)
 //	M402 warning  a Composition is still in mode Resources (its
 //	              conversion failed or its file was skipped)
 //	M403 warning  publishConnectionDetailsWithStoreConfigRef or
@@ -302,10 +303,23 @@ func rank(s VerifyStatus) int {
 //	              managedFields…) in an exported manifest
 //	M407 info     two or more Function manifests or Configuration
 //	              dependencies name a function differently; the
-//	              converter's default name was used
+//	              converter's default name was used (or, with one
+//	              --functions-out file for several package scopes, the
+//	              file holds one name of a function the scopes name
+//	              differently)
 //	M408 info     with Options.Base: a Composition that was already mode
 //	              Pipeline at the base changed; it is not verified as a
 //	              migration
+//	M409 warning  a Function manifest the converted Compositions use (by
+//	              name) installs a release of the function the target
+//	              does not support (PT v0.10.x on v1, v0.10.0+ on v2; EC
+//	              v0.6.x on v1, v0.7.x on v2); info when its release
+//	              cannot be told (digest, no tag)
+//	M410 warning  a Configuration's dependency on such a function has a
+//	              version constraint that admits a release the target does
+//	              not support (or none); info when pinned by digest
+//	M411 info     a kustomize JSON 6902 patch's path was rewritten to where
+//	              the converted Composition holds that content
 type Finding = Diagnostic
 
 // Summary counts what a run did.

@@ -41,6 +41,9 @@ type docInfo struct {
 	// patch-and-transform step will have once converted (1 after an
 	// environment-configs step, else 0).
 	ptStep int
+	// analysed reports that findings and ptStep are set (by the slim
+	// scan, from the whole document).
+	analysed bool
 }
 
 // A scanned is one candidate file after the scan.
@@ -120,7 +123,7 @@ func (s *scanned) classify(data []byte) {
 		if isComposition(d.apiVersion, d.kind) {
 			s.compositions++
 		}
-		if d.findings == nil {
+		if !d.analysed {
 			d.findings = docFindings(*d, false)
 			d.ptStep = ptStepOf(d.obj)
 		}
@@ -340,6 +343,7 @@ func slimNodes(r render.Document) (docInfo, bool, error) {
 	d := newDocInfo(r.Index, -1, r.Line, loose)
 	d.findings = docFindings(d, false)
 	d.ptStep = ptStepOf(loose)
+	d.analysed = true
 	d.obj = slimComposition(loose)
 	return d, true, nil
 }
@@ -366,6 +370,7 @@ func slimPlain(r render.Document, j []byte) (docInfo, bool, error) {
 	d := newDocInfo(r.Index, -1, r.Line, loose)
 	d.findings = docFindings(d, false)
 	d.ptStep = ptStepOf(loose)
+	d.analysed = true
 	d.obj = slimComposition(loose)
 	return d, true, nil
 }
