@@ -216,7 +216,11 @@ func Parse(text []byte) (*Doc, error) {
 		d.lines = d.lines[:len(d.lines)-1]
 	}
 	d.record(n, 0)
-	d.reliable = d.layoutTop()
+	// Line breaks are rewritten in the document's one style: with a mix
+	// of CRLF and LF, copying source lines would change some of them, so
+	// the document is not spliced.
+	mixed := d.crlf && strings.Count(string(text), "\n") != strings.Count(string(text), "\r\n")
+	d.reliable = !mixed && d.layoutTop()
 	d.style = d.detectStyle()
 	return d, nil
 }
