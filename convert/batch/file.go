@@ -6,11 +6,11 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"io/fs"
-	"os"
 	"strings"
 
 	"github.com/pkg/errors"
 
+	"github.com/xpmigrate/xpmigrate/internal/regularfile"
 	"github.com/xpmigrate/xpmigrate/render"
 )
 
@@ -48,10 +48,14 @@ func (r *runner) migrate(ctx context.Context, f *scanned) *outcome {
 		return r.skipWhole(f, oc)
 	}
 
-	data, err := os.ReadFile(f.real)
+	data, err := regularfile.ReadFile(f.real)
+	var nr *regularfile.NotRegularError
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		oc.file.Status, oc.file.Reason, oc.file.Detail = FileSkipped, ReasonVanished, "deleted during the run"
+		return oc
+	case errors.As(err, &nr):
+		oc.file.Status, oc.file.Reason, oc.file.Detail = FileSkipped, ReasonNotRegular, notRegularDetail(nr.Mode)
 		return oc
 	case err != nil:
 		oc.file.Status, oc.file.Reason, oc.file.Detail = FileFailed, ReasonUnreadable, err.Error()

@@ -32,6 +32,7 @@ const (
 	ReasonBrokenSymlink   = "broken-symlink"   // a symlink to nothing
 	ReasonDuplicate       = "duplicate"        // the same file reached by another path (symlink)
 	ReasonUnreadable      = "unreadable"       // cannot be read
+	ReasonNotRegular      = "not-regular"      // a FIFO, socket or device: never opened
 	ReasonConversionError = "conversion-error" // the converter refused a Composition, or failed
 	ReasonWriteError      = "write-error"      // the new content could not be written
 )

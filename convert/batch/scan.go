@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -18,6 +17,7 @@ import (
 
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
+	"github.com/xpmigrate/xpmigrate/internal/regularfile"
 	"github.com/xpmigrate/xpmigrate/render"
 )
 
@@ -74,10 +74,15 @@ var (
 // scanFile reads and classifies one candidate file.
 func scanFile(e entry) *scanned {
 	s := &scanned{entry: e, format: formatOf(e.rel)}
-	data, err := os.ReadFile(e.real) //nolint:gosec // Reading the tree is the point.
+	data, err := regularfile.ReadFile(e.real)
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
+		var nr *regularfile.NotRegularError
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
 			s.reason, s.detail = ReasonVanished, "deleted during the run"
+			return s
+		case errors.As(err, &nr):
+			s.reason, s.detail = ReasonNotRegular, notRegularDetail(nr.Mode)
 			return s
 		}
 		s.reason, s.detail = ReasonUnreadable, err.Error()

@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/pkg/errors"
+
+	"github.com/xpmigrate/xpmigrate/internal/regularfile"
 )
 
 // An entryKind classifies what the walk found.
@@ -83,7 +85,9 @@ func (w *walker) dir(ctx context.Context, rel, realDir string, ign ignoreStack, 
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if data, err := os.ReadFile(filepath.Join(realDir, ".gitignore")); err == nil { //nolint:gosec // Reading the tree is the point.
+	// A .gitignore that is not a regular file (a FIFO would block the
+	// read) is reported with the directory's other special files.
+	if data, err := regularfile.ReadFile(filepath.Join(realDir, ".gitignore")); err == nil {
 		ign = append(ign[:len(ign):len(ign)], parseIgnoreFile(rel, data))
 	}
 	des, err := os.ReadDir(realDir)
@@ -152,6 +156,9 @@ func (w *walker) dir(ctx context.Context, rel, realDir string, ign ignoreStack, 
 			continue
 		}
 		if !fi.Mode().IsRegular() {
+			if !w.exclude.match(crel, false) {
+				w.entries = append(w.entries, entry{kind: entrySkipped, rel: crel, why: ReasonNotRegular, whyDetail: notRegularDetail(fi.Mode())})
+			}
 			continue
 		}
 		e := entry{kind: entryOther, rel: crel, real: creal, linked: linked, mode: fi.Mode().Perm()}
@@ -161,6 +168,11 @@ func (w *walker) dir(ctx context.Context, rel, realDir string, ign ignoreStack, 
 		w.entries = append(w.entries, e)
 	}
 	return nil
+}
+
+// notRegularDetail says why a special file was skipped.
+func notRegularDetail(m fs.FileMode) string {
+	return regularfile.Kind(m) + ", not a regular file: not opened"
 }
 
 // sortEntries orders directory entries so that the walk yields paths in
