@@ -19,6 +19,7 @@ import (
 	"github.com/xpmigrate/xpmigrate/convert/batch"
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
 	"github.com/xpmigrate/xpmigrate/internal/atomicfile"
+	"github.com/xpmigrate/xpmigrate/internal/regularfile"
 )
 
 // convertOptions are the flags and argument of `xpmigrate convert`.
@@ -306,7 +307,8 @@ func outputFormat(flag string, in []byte) string {
 // is refused rather than waited on.
 func readConvertInput(s streams, file string) (string, []byte, error) {
 	if file != "" && file != "-" {
-		b, err := os.ReadFile(file) //nolint:gosec // Reading the file the user named is the point.
+		// A FIFO, socket or device is refused rather than waited on.
+		b, err := regularfile.ReadFile(file)
 		if err != nil {
 			return "", nil, usageError{err: errors.Wrapf(err, "cannot read %q", file)}
 		}
@@ -330,11 +332,11 @@ func readConfiguration(o *convertOptions) ([]byte, error) {
 			return nil, nil
 		}
 		path = filepath.Join(filepath.Dir(o.file), "crossplane.yaml")
-		if _, err := os.Stat(path); err != nil {
-			return nil, nil //nolint:nilerr // No crossplane.yaml beside FILE: nothing to read.
+		if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() {
+			return nil, nil //nolint:nilerr // No crossplane.yaml beside FILE (or not a file): nothing to read.
 		}
 	}
-	b, err := os.ReadFile(path) //nolint:gosec // The file the user named.
+	b, err := regularfile.ReadFile(path)
 	if err != nil {
 		return nil, usageError{err: errors.Wrapf(err, "cannot read %q", path)}
 	}

@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"syscall"
+	"time"
 
 	"github.com/pkg/errors"
 	"github.com/spf13/cobra"
@@ -115,6 +116,9 @@ failed, or with --require-verified a Composition was not proven.`,
 			}
 			ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 			defer stop()
+			// After the first signal, a second one ends the process at
+			// once (every write is a rename: files are old or new).
+			go func() { <-ctx.Done(); stop() }()
 			return runMigrate(ctx, s, deps, dir, o)
 		},
 	}
@@ -182,7 +186,10 @@ func runMigrate(ctx context.Context, s streams, deps migrateDeps, dir string, o 
 	}
 	bo.Progress = batch.NewProgress(s.ErrOut, tty, width)
 
-	res, runErr := batch.Run(ctx, bo)
+	res, runErr, ok := runCancellable(ctx, bo, cancelGrace)
+	if !ok {
+		return exitCodeError{code: exitError, err: errors.Errorf("cancelled: stopped waiting %s for the files in progress; every file is either old or new", cancelGrace)}
+	}
 	var ie *batch.InvalidOptionsError
 	if errors.As(runErr, &ie) {
 		return usageError{err: runErr}
@@ -229,6 +236,39 @@ func runMigrate(ctx context.Context, s streams, deps migrateDeps, dir string, o 
 		return exitCodeError{code: exitDifferences, err: errors.Errorf("%d files would change", res.Summary.Converted)}
 	}
 	return nil
+}
+
+// cancelGrace is how long a cancelled migration may take to finish the
+// files in progress before the command stops waiting for it.
+const cancelGrace = time.Second
+
+// runCancellable runs the migration and returns its outcome, or ok false
+// when ctx is cancelled and the run has not returned within grace: Ctrl-C
+// ends the command within that time whatever a file operation waits for.
+// Every write is a rename, so a file left behind is either old or new.
+func runCancellable(ctx context.Context, bo batch.Options, grace time.Duration) (*batch.Result, error, bool) { //nolint:revive // ok last reads best here.
+	type outcome struct {
+		res *batch.Result
+		err error
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		res, err := batch.Run(ctx, bo)
+		done <- outcome{res, err}
+	}()
+	select {
+	case o := <-done:
+		return o.res, o.err, true
+	case <-ctx.Done():
+	}
+	t := time.NewTimer(grace)
+	defer t.Stop()
+	select {
+	case o := <-done:
+		return o.res, o.err, true
+	case <-t.C:
+		return nil, ctx.Err(), false
+	}
 }
 
 // batchOptions validates the flags and maps them to batch.Options.

@@ -3,13 +3,13 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
 	"time"
 
 	"github.com/pkg/errors"
 	"github.com/spf13/cobra"
 
+	"github.com/xpmigrate/xpmigrate/internal/regularfile"
 	"github.com/xpmigrate/xpmigrate/render"
 	"github.com/xpmigrate/xpmigrate/render/engine"
 	"github.com/xpmigrate/xpmigrate/render/pipeline"
@@ -187,7 +187,7 @@ func loadRenderRequest(o *renderOptions) (engine.Request, error) {
 	}
 	values := map[string][]byte{}
 	for k, path := range o.contextFiles {
-		b, err := os.ReadFile(path) //nolint:gosec // User-named input.
+		b, err := regularfile.ReadFile(path)
 		if err != nil {
 			return req, render.InvalidInput(errors.Wrapf(err, "cannot read context file for key %q", k))
 		}

@@ -14,6 +14,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
+	"github.com/xpmigrate/xpmigrate/internal/regularfile"
 	"github.com/xpmigrate/xpmigrate/render"
 	"github.com/xpmigrate/xpmigrate/render/verify"
 )
@@ -200,13 +201,13 @@ type verifyInput struct {
 
 func loadVerifyInput(o *verifyOptions) (*verifyInput, error) {
 	in := &verifyInput{}
-	b, err := os.ReadFile(o.legacy)
+	b, err := regularfile.ReadFile(o.legacy)
 	if err != nil {
 		return nil, render.InvalidInput(errors.Wrapf(err, "cannot read legacy composition %q", o.legacy))
 	}
 	in.legacy = verify.Document{Path: o.legacy, Data: b}
 	if o.converted != "" {
-		b, err := os.ReadFile(o.converted)
+		b, err := regularfile.ReadFile(o.converted)
 		if err != nil {
 			return nil, render.InvalidInput(errors.Wrapf(err, "cannot read converted composition %q", o.converted))
 		}
@@ -234,7 +235,7 @@ func loadVerifyInput(o *verifyOptions) (*verifyInput, error) {
 		return nil, errors.Wrapf(err, "cannot resolve %q", o.legacy)
 	}
 	dir := strings.TrimPrefix(filepath.ToSlash(filepath.Dir(abs)), "/")
-	ex, err := verify.FindExamples(os.DirFS("/"), dir, in.legacy, in.xrd)
+	ex, err := verify.FindExamples(regularfile.FS("/"), dir, in.legacy, in.xrd)
 	if err != nil {
 		return nil, err
 	}
