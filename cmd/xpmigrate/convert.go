@@ -240,7 +240,7 @@ func convertRun(s streams, o *convertOptions) error {
 		if perr := printDiagnostics(s.ErrOut, o, source, nil, []convert.Diagnostic{ie.Diagnostic}); perr != nil {
 			return perr
 		}
-		return exitCodeError{code: exitInvalid, err: errors.Errorf("cannot convert %s: it is not YAML", source)}
+		return exitCodeError{code: exitInvalid, err: errors.Errorf("cannot convert %s: the input cannot be read as YAML (%s)", source, ie.Diagnostic.Message)}
 	case err != nil:
 		return err
 	}

@@ -86,7 +86,8 @@ Composition), fails the run. Unverified Compositions and inconclusive samples
 are listed as WARN and fail only with --require-verified, the setting for CI.
 
 Exit codes: 0 done; 1 a file or Composition failed, or the run was
-cancelled; 2 invalid usage; 3 --check found files to change, a verification
+cancelled; 2 invalid usage, or a file refused as unusable input (an alias
+bomb); 3 --check found files to change, a verification
 failed, or with --require-verified a Composition was not proven.`,
 		Example: `  # Migrate the repository in place, verifying every conversion
   xpmigrate migrate
@@ -225,6 +226,9 @@ func runMigrate(ctx context.Context, s streams, deps migrateDeps, dir string, o 
 		return exitCodeError{code: exitError, err: errors.New("cancelled: files not processed were left as they were")}
 	case runErr != nil:
 		return errors.Wrap(runErr, "cannot migrate")
+	case len(res.Refused()) > 0:
+		f := res.Refused()[0]
+		return exitCodeError{code: exitInvalid, err: errors.Errorf("%s: %s: refused (%d files refused)", f.Path, f.Detail, len(res.Refused()))}
 	case res.Failed():
 		return exitCodeError{code: exitError, err: errors.Errorf("%d files and %d Compositions failed, %d verifications could not run",
 			res.Summary.Failed, res.Summary.FailedCompositions, res.Summary.VerifyErrors)}

@@ -19,23 +19,6 @@ import (
 	"github.com/xpmigrate/xpmigrate/convert/batch"
 )
 
-// runWithin runs xpmigrate args in process and fails the test if it has
-// not returned within a generous deadline (a hang, not slowness).
-func runWithin(t *testing.T, args ...string) (int, string, string) {
-	t.Helper()
-	var out, errOut bytes.Buffer
-	s := streams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}
-	code := make(chan int, 1)
-	go func() { code <- run(args, s) }()
-	select {
-	case c := <-code:
-		return c, out.String(), errOut.String()
-	case <-time.After(30 * time.Second):
-		t.Fatalf("xpmigrate %s: still running after 30s", strings.Join(args, " "))
-	}
-	return 0, "", ""
-}
-
 // writeSpecial writes name → content under dir; content "<fifo>" makes a
 // FIFO.
 func writeSpecial(t *testing.T, dir string, files map[string]string) {

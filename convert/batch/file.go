@@ -89,7 +89,7 @@ func notProcessed(f *scanned) *outcome {
 // skipWhole reports a file skipped as a whole, copying it to Out.
 func (r *runner) skipWhole(f *scanned, oc *outcome) *outcome {
 	oc.file.Status, oc.file.Reason, oc.file.Detail = FileSkipped, f.reason, f.detail
-	if f.reason == ReasonUnreadable {
+	if f.reason == ReasonUnreadable || f.reason == ReasonAliasBomb {
 		oc.file.Status = FileFailed
 	}
 	if f.reason == ReasonKustomizePatch {

@@ -104,3 +104,58 @@ func TestScanRefusesFIFOSwappedIn(t *testing.T) {
 		t.Errorf("scanFile(FIFO): got %q, want %q", got, want)
 	}
 }
+
+// aliasBomb is a "billion laughs" Composition: nine levels of nine
+// aliases, 387 million nodes once expanded.
+const aliasBomb = `apiVersion: apiextensions.crossplane.io/v1
+kind: Composition
+metadata:
+  name: bomb
+spec:
+  compositeTypeRef:
+    apiVersion: example.org/v1
+    kind: XBomb
+  a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]
+  b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]
+  c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]
+  d: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]
+  e: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]
+  f: &f [*e,*e,*e,*e,*e,*e,*e,*e,*e]
+  g: &g [*f,*f,*f,*f,*f,*f,*f,*f,*f]
+  h: &h [*g,*g,*g,*g,*g,*g,*g,*g,*g]
+  i: &i [*h,*h,*h,*h,*h,*h,*h,*h,*h]
+  resources: []
+`
+
+func TestScanAliasBomb(t *testing.T) {
+	cases := map[string]struct {
+		reason string
+		in     string
+		want   string
+	}{
+		"Composition": {
+			reason: "A Composition that is an alias bomb is refused by the scan, naming the line, with the budget the other readers use.",
+			in:     aliasBomb,
+			want:   "alias-bomb line 15: aliases expand the document to more than 4194304 nodes (an alias bomb?)",
+		},
+		"SecondDocument": {
+			reason: "The line counts from the start of the file.",
+			in:     "a: 1\n---\n" + aliasBomb,
+			want:   "alias-bomb line 17: aliases expand the document to more than 4194304 nodes (an alias bomb?)",
+		},
+		"OtherDocument": {
+			reason: "A bomb in a document that is not a Composition is refused the same way.",
+			in:     "a: &a [1,2,3,4,5,6,7,8,9]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]\nf: &f [*e,*e,*e,*e,*e,*e,*e,*e,*e]\ng: &g [*f,*f,*f,*f,*f,*f,*f,*f,*f]\nh: &h [*g,*g,*g,*g,*g,*g,*g,*g,*g]\n",
+			want:   "alias-bomb line 7: aliases expand the document to more than 4194304 nodes (an alias bomb?)",
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			s := &scanned{entry: entry{rel: "bomb.yaml"}, format: "yaml"}
+			noHang(t, "classify", func() { s.classify([]byte(tc.in)) })
+			if diff := cmp.Diff(tc.want, s.reason+" "+s.detail); diff != "" {
+				t.Errorf("%s\nclassify(...): -want, +got:\n%s", tc.reason, diff)
+			}
+		})
+	}
+}

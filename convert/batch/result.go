@@ -33,6 +33,7 @@ const (
 	ReasonDuplicate       = "duplicate"        // the same file reached by another path (symlink)
 	ReasonUnreadable      = "unreadable"       // cannot be read
 	ReasonNotRegular      = "not-regular"      // a FIFO, socket or device: never opened
+	ReasonAliasBomb       = "alias-bomb"       // aliases expand beyond the readers' budget: refused (exit 2)
 	ReasonConversionError = "conversion-error" // the converter refused a Composition, or failed
 	ReasonWriteError      = "write-error"      // the new content could not be written
 )
@@ -362,6 +363,18 @@ func (r *Result) Changed() bool { return r.Summary.Converted > 0 }
 // could not run.
 func (r *Result) Failed() bool {
 	return r.Summary.Failed > 0 || r.Summary.FailedCompositions > 0 || r.Summary.VerifyErrors > 0
+}
+
+// Refused returns the files refused as unusable input (alias bombs): the
+// run exits as for invalid input.
+func (r *Result) Refused() []FileResult {
+	var out []FileResult
+	for _, f := range r.Files {
+		if f.Reason == ReasonAliasBomb {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // HasDifferences reports whether any verification fails: an unexplained

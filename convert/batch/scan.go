@@ -104,6 +104,11 @@ func (s *scanned) classify(data []byte) {
 	docs, line, err := decodeFileSlim(data, s.format)
 	if err != nil {
 		s.line = line
+		var ee *yamledit.ExpansionError
+		if errors.As(err, &ee) {
+			s.reason, s.detail, s.line = ReasonAliasBomb, ee.Error(), ee.Line
+			return
+		}
 		s.legacyHint = looksLegacy(data)
 		if bytes.Contains(data, []byte("{{")) {
 			s.reason, s.detail = ReasonTemplate, "Helm/Go-template syntax that is not valid YAML"
@@ -192,6 +197,9 @@ func decodeDocs(data []byte, format string, slimCompositions bool) ([]docInfo, i
 	for _, r := range raws {
 		if slimCompositions && format == "yaml" && kindComp.Match(r.Raw) {
 			if d, ok, err := slimDoc(r); err != nil {
+				if ee := expansionError(r, err); ee != nil {
+					return nil, ee.Line, ee
+				}
 				return nil, r.Line, errors.Wrapf(err, "document %d (line %d)", r.Index+1, r.Line)
 			} else if ok {
 				out = append(out, d)
@@ -200,6 +208,11 @@ func decodeDocs(data []byte, format string, slimCompositions bool) ([]docInfo, i
 		}
 		v, err := decodeAny(r.Raw)
 		if err != nil {
+			if format == "yaml" {
+				if ee := expansionError(r, aliasesOf(r.Raw)); ee != nil {
+					return nil, ee.Line, ee
+				}
+			}
 			return nil, r.Line, errors.Wrapf(err, "document %d (line %d)", r.Index+1, r.Line)
 		}
 		switch t := v.(type) {
@@ -219,6 +232,29 @@ func decodeDocs(data []byte, format string, slimCompositions bool) ([]docInfo, i
 		}
 	}
 	return out, 0, nil
+}
+
+// expansionError returns err as an *yamledit.ExpansionError whose line
+// counts from the start of the file, or nil when err is not one.
+func expansionError(r render.Document, err error) *yamledit.ExpansionError {
+	var ee *yamledit.ExpansionError
+	if !errors.As(err, &ee) {
+		return nil
+	}
+	out := *ee
+	out.Line += r.Line - 1
+	return &out
+}
+
+// aliasesOf checks a document that failed to decode against the alias
+// budget (yamledit.CheckAliases), so that an alias bomb is told from
+// other errors.
+func aliasesOf(raw []byte) error {
+	var n yaml3.Node
+	if err := yaml3.Unmarshal(raw, &n); err != nil {
+		return nil //nolint:nilerr // Not YAML: not an alias bomb either.
+	}
+	return yamledit.CheckAliases(&n)
 }
 
 func newDocInfo(index, item, line int, m map[string]any) docInfo {
@@ -309,6 +345,10 @@ func slimDoc(r render.Document) (docInfo, bool, error) {
 func slimNodes(r render.Document) (docInfo, bool, error) {
 	var n yaml3.Node
 	if err := yaml3.Unmarshal(r.Raw, &n); err != nil {
+		return docInfo{}, false, err
+	}
+	// looseValue expands aliases: within the budget of every reader.
+	if err := yamledit.CheckAliases(&n); err != nil {
 		return docInfo{}, false, err
 	}
 	if n.Kind != yaml3.DocumentNode || len(n.Content) != 1 {
