@@ -3,6 +3,11 @@
 // old file alone: the data goes to a temporary file in the same directory,
 // is synced (Write) or not (WriteUnsynced), and is renamed over the target.
 //
+// The temporary file is named ".<name>.xpmigrate-tmp-<random>" and locked
+// while it is written: a process killed mid-write (SIGKILL, power loss)
+// leaves it behind, unlocked, and the next run recognises it (IsTemporary),
+// never reads it as input, and removes it (RemoveStale).
+//
 //	err := atomicfile.Write("composition.yaml", out, 0o644, nil)
 package atomicfile
 
@@ -10,9 +15,71 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
 
 	"github.com/pkg/errors"
 )
+
+// tempMark sits between a temporary file's target name and its random
+// suffix.
+const tempMark = ".xpmigrate-tmp-"
+
+// temporary matches the names of temporary files: ours, and those of
+// earlier versions (".<name>.xpmigrate-<digits>").
+var temporary = regexp.MustCompile(`^\..+\.xpmigrate-(tmp-)?[0-9]+$`)
+
+// IsTemporary reports whether a file name (a base name, not a path) is
+// that of a temporary file Write creates.
+func IsTemporary(name string) bool {
+	return temporary.MatchString(name)
+}
+
+// RemoveStale removes the temporary files a killed process left beside
+// dst: those of dst's name that no running write holds. It returns the
+// paths it removed, sorted.
+func RemoveStale(dst string) ([]string, error) {
+	dir, base := filepath.Split(dst)
+	if dir == "" {
+		dir = "."
+	}
+	des, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, errors.Wrapf(err, "cannot list %q", dir)
+	}
+	var removed []string
+	var errs []error
+	for _, de := range des {
+		name := de.Name()
+		if !de.Type().IsRegular() || !IsTemporary(name) || !strings.HasPrefix(name, "."+base+".xpmigrate-") {
+			continue
+		}
+		// A longer name that starts like ours (".a.yaml.xpmigrate-…" for
+		// "a.yaml.xpmigrate-…") is not dst's: the rest must be the suffix.
+		if rest := strings.TrimPrefix(name, "."+base); !temporary.MatchString(".x" + rest) {
+			continue
+		}
+		p := filepath.Join(dir, name)
+		ok, err := removeUnlocked(p)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if ok {
+			removed = append(removed, p)
+		}
+	}
+	sort.Strings(removed)
+	return removed, errors.Wrapf(joinErrs(errs), "cannot remove stale temporary files beside %q", dst)
+}
+
+func joinErrs(errs []error) error {
+	if len(errs) == 0 {
+		return nil
+	}
+	return errs[0]
+}
 
 // Write replaces dst with data, with mode perm. check, when not nil, runs
 // after the data is safely on disk and before the rename, and may veto the
@@ -36,17 +103,22 @@ func write(dst string, data []byte, perm fs.FileMode, check func() error, sync b
 	if dir == "" {
 		dir = "."
 	}
-	tmp, err := os.CreateTemp(dir, "."+base+".xpmigrate-*")
+	tmp, err := os.CreateTemp(dir, "."+base+tempMark+"*")
 	if err != nil {
 		return errors.Wrapf(err, "cannot create a temporary file beside %q", dst)
 	}
 	name := tmp.Name()
+	closed := false
 	defer func() {
-		if err != nil {
+		if !closed {
 			_ = tmp.Close()
+		}
+		if err != nil {
 			_ = os.Remove(name)
 		}
 	}()
+	// Held until the rename: RemoveStale leaves a locked file alone.
+	lock(tmp)
 	if _, err = tmp.Write(data); err != nil {
 		return errors.Wrapf(err, "cannot write %q", name)
 	}
@@ -58,9 +130,6 @@ func write(dst string, data []byte, perm fs.FileMode, check func() error, sync b
 			return errors.Wrapf(err, "cannot sync %q", name)
 		}
 	}
-	if err = tmp.Close(); err != nil {
-		return errors.Wrapf(err, "cannot close %q", name)
-	}
 	if check != nil {
 		if err = check(); err != nil {
 			return err
@@ -68,6 +137,12 @@ func write(dst string, data []byte, perm fs.FileMode, check func() error, sync b
 	}
 	if err = os.Rename(name, dst); err != nil {
 		return errors.Wrapf(err, "cannot replace %q", dst)
+	}
+	closed = true
+	if err := tmp.Close(); err != nil {
+		// The data is in place; a failed close of an unsynced write may
+		// still lose it, as a failed close before the rename would have.
+		return errors.Wrapf(err, "cannot close %q", dst)
 	}
 	return nil
 }
