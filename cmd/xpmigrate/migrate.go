@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"strings"
 	"syscall"
 	"time"
 
@@ -199,6 +200,13 @@ func runMigrate(ctx context.Context, s streams, deps migrateDeps, dir string, o 
 		return errors.Wrap(runErr, "cannot migrate")
 	}
 
+	if n := len(res.StaleTemporaries); n > 0 {
+		what := "found %d temporary files left by an interrupted run (left as they are: this run does not write in place): %s\n"
+		if res.StaleRemoved {
+			what = "removed %d temporary files left by an interrupted run: %s\n"
+		}
+		fmt.Fprintf(s.ErrOut, what, n, strings.Join(res.StaleTemporaries, ", "))
+	}
 	if o.diff {
 		for _, f := range res.Files {
 			if f.Diff != "" {

@@ -10,6 +10,8 @@ import (
 	"sync"
 
 	"github.com/pkg/errors"
+
+	"github.com/xpmigrate/xpmigrate/internal/atomicfile"
 )
 
 // A WriteMode says where a run writes.
@@ -177,11 +179,16 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		}
 	}
 
-	entries, err := walk(ctx, o.Root, include, exclude, r.outAbs)
+	w, err := walk(ctx, o.Root, include, exclude, r.outAbs)
 	if err != nil {
 		if ctx.Err() != nil {
 			return &Result{Root: o.Root, Cancelled: true, Mode: o.Write.String(), Check: o.Check}, ctx.Err()
 		}
+		return nil, err
+	}
+	entries := w.entries
+	staleRemoved, err := r.removeStale(w.temps)
+	if err != nil {
 		return nil, err
 	}
 
@@ -277,6 +284,10 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 
 	r.finishDuplicates(outs)
 	res := r.result(outs)
+	for _, t := range w.temps {
+		res.StaleTemporaries = append(res.StaleTemporaries, t.rel)
+	}
+	res.StaleRemoved = staleRemoved && len(w.temps) > 0
 	res.Cancelled = ctx.Err() != nil
 	if o.Progress != nil {
 		o.Progress.Finished(res)
@@ -317,6 +328,24 @@ func (o *Options) defaults() error {
 		return invalid("synthesize must not be negative, not %d", o.Synthesize)
 	}
 	return nil
+}
+
+// removeStale removes, when the run writes in place, the temporary files
+// a killed run left in the tree (atomicfile.RemoveStale spares those a
+// running write holds). It reports whether it removed them.
+func (r *runner) removeStale(temps []entry) (bool, error) {
+	if r.o.Write != WriteInPlace || len(temps) == 0 {
+		return false, nil
+	}
+	all := true
+	for _, t := range temps {
+		ok, err := atomicfile.RemoveIfStale(t.real)
+		if err != nil {
+			return false, err
+		}
+		all = all && ok
+	}
+	return all, nil
 }
 
 // prepareOut checks the output directory: absent or empty, and not the

@@ -159,3 +159,69 @@ func TestScanAliasBomb(t *testing.T) {
 		})
 	}
 }
+
+func TestStaleTemporaries(t *testing.T) {
+	stale := []string{".a.yaml.xpmigrate-tmp-123", "sub/.b.yaml.xpmigrate-4567"}
+	cases := map[string]struct {
+		reason      string
+		write       WriteMode
+		wantRemoved bool
+	}{
+		"InPlace": {
+			reason:      "Writing in place removes the temporary files a killed run left, and reports them.",
+			write:       WriteInPlace,
+			wantRemoved: true,
+		},
+		"DryRun": {
+			reason: "A run that writes nothing reports them and leaves them.",
+			write:  WriteNone,
+		},
+		"Out": {
+			reason: "Writing a copy reports them, leaves them, and does not copy them.",
+			write:  WriteOut,
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			var out string
+			res, _ := runTxtarCase(t, txtarCase{
+				reason:  tc.reason,
+				archive: "stale-temporaries.txtar",
+				opts: func(o *Options, _, tmp string) {
+					o.Verify, o.Write = false, tc.write
+					if tc.write == WriteOut {
+						o.Out = filepath.Join(tmp, "out")
+						out = o.Out
+					}
+				},
+				noGolden: true,
+			})
+			if diff := cmp.Diff(stale, res.StaleTemporaries); diff != "" {
+				t.Errorf("%s\nRun(...): StaleTemporaries: -want, +got:\n%s", tc.reason, diff)
+			}
+			if res.StaleRemoved != tc.wantRemoved {
+				t.Errorf("%s\nRun(...): StaleRemoved = %t, want %t", tc.reason, res.StaleRemoved, tc.wantRemoved)
+			}
+			for _, f := range res.Files {
+				if f.Path != "a.yaml" {
+					t.Errorf("%s\nRun(...): reported %s (%s), want only a.yaml", tc.reason, f.Path, f.Status)
+				}
+			}
+			root := res.Root
+			for _, s := range stale {
+				_, err := os.Stat(filepath.Join(root, filepath.FromSlash(s)))
+				if gone := os.IsNotExist(err); gone != tc.wantRemoved {
+					t.Errorf("%s\n%s: removed %t, want %t", tc.reason, s, gone, tc.wantRemoved)
+				}
+				if out != "" {
+					if _, err := os.Stat(filepath.Join(out, filepath.FromSlash(s))); err == nil {
+						t.Errorf("%s\n%s copied to the output tree", tc.reason, s)
+					}
+				}
+			}
+			if _, err := os.Stat(filepath.Join(root, ".a.yaml.bak")); err != nil {
+				t.Errorf("%s\n.a.yaml.bak: %v", tc.reason, err)
+			}
+		})
+	}
+}

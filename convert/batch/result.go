@@ -354,6 +354,12 @@ type Result struct {
 	Mode string `json:"mode"`
 	// Check reports whether the run was a --check run.
 	Check bool `json:"check,omitempty"`
+	// StaleTemporaries are the temporary files of interrupted writes
+	// (".<name>.xpmigrate-tmp-<n>", left by a killed run) found in the
+	// tree, in path order: never read, never copied. StaleRemoved
+	// reports that the run (writing in place) removed them.
+	StaleTemporaries []string `json:"staleTemporaries,omitempty"`
+	StaleRemoved     bool     `json:"staleRemoved,omitempty"`
 }
 
 // Changed reports whether any file changed (or would change).

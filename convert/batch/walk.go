@@ -11,6 +11,7 @@ import (
 
 	"github.com/pkg/errors"
 
+	"github.com/xpmigrate/xpmigrate/internal/atomicfile"
 	"github.com/xpmigrate/xpmigrate/internal/regularfile"
 )
 
@@ -49,13 +50,16 @@ type walker struct {
 	exclude  globSet
 	skipReal string // absolute real path not to descend into (Options.Out)
 	entries  []entry
+	// temps are the temporary files of atomic writes found in the tree
+	// (left by a killed run): never input, never copied.
+	temps []entry
 }
 
 // walk lists the tree at root in lexical path order, honouring .gitignore
 // files, the include and exclude globs, and never descending into .git or
 // skipReal. Symlinked directories are followed when their target is inside
 // the tree and is not one of their own ancestors (a loop).
-func walk(ctx context.Context, root string, include, exclude globSet, skipReal string) ([]entry, error) {
+func walk(ctx context.Context, root string, include, exclude globSet, skipReal string) (*walker, error) {
 	abs, err := filepath.Abs(root)
 	if err != nil {
 		return nil, errors.Wrapf(err, "cannot resolve %q", root)
@@ -76,7 +80,8 @@ func walk(ctx context.Context, root string, include, exclude globSet, skipReal s
 		return nil, err
 	}
 	sort.SliceStable(w.entries, func(i, j int) bool { return w.entries[i].rel < w.entries[j].rel })
-	return w.entries, nil
+	sort.SliceStable(w.temps, func(i, j int) bool { return w.temps[i].rel < w.temps[j].rel })
+	return w, nil
 }
 
 // dir lists the directory rel whose real path is realDir. chain holds the
@@ -127,6 +132,10 @@ func (w *walker) dir(ctx context.Context, rel, realDir string, ign ignoreStack, 
 			creal = target
 		}
 		if name == ".git" && isDir {
+			continue
+		}
+		if !isDir && !isLink && atomicfile.IsTemporary(name) {
+			w.temps = append(w.temps, entry{kind: entrySkipped, rel: crel, real: creal})
 			continue
 		}
 		if ign.ignored(crel, isDir) {

@@ -12,6 +12,7 @@
 package atomicfile
 
 import (
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -74,6 +75,12 @@ func RemoveStale(dst string) ([]string, error) {
 	return removed, errors.Wrapf(joinErrs(errs), "cannot remove stale temporary files beside %q", dst)
 }
 
+// RemoveIfStale removes the temporary file at path (one IsTemporary
+// names) unless a running write holds it, and reports whether it did.
+func RemoveIfStale(path string) (bool, error) {
+	return removeUnlocked(path)
+}
+
 func joinErrs(errs []error) error {
 	if len(errs) == 0 {
 		return nil
@@ -86,7 +93,8 @@ func joinErrs(errs []error) error {
 // write (e.g. when dst changed meanwhile). On any error the temporary file
 // is removed and dst is untouched.
 func Write(dst string, data []byte, perm fs.FileMode, check func() error) error {
-	return write(dst, data, perm, check, true)
+	_, err := write(dst, data, &meta{mode: perm}, check, true)
+	return err
 }
 
 // WriteUnsynced is Write without syncing the data before the rename, as git
@@ -95,17 +103,58 @@ func Write(dst string, data []byte, perm fs.FileMode, check func() error) error 
 // own time. A migration writes hundreds of files, and a sync each keeps a
 // core idle for every one of them.
 func WriteUnsynced(dst string, data []byte, perm fs.FileMode, check func() error) error {
-	return write(dst, data, perm, check, false)
+	_, err := write(dst, data, &meta{mode: perm}, check, false)
+	return err
 }
 
-func write(dst string, data []byte, perm fs.FileMode, check func() error, sync bool) (err error) {
+// ReplaceOptions configure Replace.
+type ReplaceOptions struct {
+	// Sync syncs the data before the rename (see WriteUnsynced).
+	Sync bool
+	// Check, when not nil, may veto the write, as for Write.
+	Check func() error
+	// AllowHardLinks replaces a file that has other names (hard links):
+	// they keep the old content. Without it such a file is refused with
+	// a *HardLinkError.
+	AllowHardLinks bool
+}
+
+// A HardLinkError is a file with other names, which replacing it would
+// split from them.
+type HardLinkError struct {
+	Path  string
+	Links uint64
+}
+
+func (e *HardLinkError) Error() string {
+	return fmt.Sprintf("%q has %d names (hard links): replacing it would leave the other names with the old content", e.Path, e.Links)
+}
+
+// Replace replaces the existing regular file dst (symlinks are not
+// followed: pass the real path) with data, atomically, and keeps its
+// metadata where the process may set it: the mode with its setuid, setgid
+// and sticky bits, the owner and group, and the extended attributes. It
+// returns what could not be kept, one phrase each. A missing dst is an
+// error satisfying errors.Is(err, fs.ErrNotExist).
+func Replace(dst string, data []byte, o ReplaceOptions) ([]string, error) {
+	m, err := readMeta(dst)
+	if err != nil {
+		return nil, err
+	}
+	if m.links > 1 && !o.AllowHardLinks {
+		return nil, &HardLinkError{Path: dst, Links: m.links}
+	}
+	return write(dst, data, m, o.Check, o.Sync)
+}
+
+func write(dst string, data []byte, m *meta, check func() error, sync bool) (lost []string, err error) {
 	dir, base := filepath.Split(dst)
 	if dir == "" {
 		dir = "."
 	}
 	tmp, err := os.CreateTemp(dir, "."+base+tempMark+"*")
 	if err != nil {
-		return errors.Wrapf(err, "cannot create a temporary file beside %q", dst)
+		return nil, errors.Wrapf(err, "cannot create a temporary file beside %q", dst)
 	}
 	name := tmp.Name()
 	closed := false
@@ -120,29 +169,29 @@ func write(dst string, data []byte, perm fs.FileMode, check func() error, sync b
 	// Held until the rename: RemoveStale leaves a locked file alone.
 	lock(tmp)
 	if _, err = tmp.Write(data); err != nil {
-		return errors.Wrapf(err, "cannot write %q", name)
+		return nil, errors.Wrapf(err, "cannot write %q", name)
 	}
-	if err = tmp.Chmod(perm); err != nil {
-		return errors.Wrapf(err, "cannot set the mode of %q", name)
+	if lost, err = m.apply(tmp); err != nil {
+		return nil, errors.Wrapf(err, "cannot set the mode of %q", name)
 	}
 	if sync {
 		if err = tmp.Sync(); err != nil {
-			return errors.Wrapf(err, "cannot sync %q", name)
+			return nil, errors.Wrapf(err, "cannot sync %q", name)
 		}
 	}
 	if check != nil {
 		if err = check(); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	if err = os.Rename(name, dst); err != nil {
-		return errors.Wrapf(err, "cannot replace %q", dst)
+		return nil, errors.Wrapf(err, "cannot replace %q", dst)
 	}
 	closed = true
 	if err := tmp.Close(); err != nil {
 		// The data is in place; a failed close of an unsynced write may
 		// still lose it, as a failed close before the rename would have.
-		return errors.Wrapf(err, "cannot close %q", dst)
+		return lost, errors.Wrapf(err, "cannot close %q", dst)
 	}
-	return nil
+	return lost, nil
 }
