@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"strings"
@@ -19,6 +18,7 @@ import (
 
 	"github.com/xpmigrate/xpmigrate/convert"
 	"github.com/xpmigrate/xpmigrate/convert/batch"
+	"github.com/xpmigrate/xpmigrate/internal/atomicfile"
 	"github.com/xpmigrate/xpmigrate/render/verify"
 )
 
@@ -27,6 +27,7 @@ type migrateOptions struct {
 	out              string
 	format           string
 	dryRun           bool
+	force            bool
 	diff             bool
 	check            bool
 	phase1           bool
@@ -70,10 +71,14 @@ files excluded by --exclude or not matched by --include (gitignore-style globs,
 relative to DIR). Helm templates that are not YAML, ytt files, unparseable
 files and kustomize patch files are skipped and reported, never touched.
 
-By default each changed file is replaced atomically, file by file; --out DIR
-writes a converted copy of the whole tree instead; --dry-run, --check and
---diff write nothing. Ctrl-C stops between files and leaves every file either
-old or new.
+By default each changed file is replaced atomically, file by file, keeping
+its owner, group, mode bits and extended attributes (M408 says what could not
+be kept); read-only and hard-linked files are refused unless --force; --out
+DIR writes a converted copy of the whole tree instead; --dry-run, --check and
+--diff write nothing. FIFOs, sockets and devices are never opened (skipped as
+not-regular). Ctrl-C stops between files (within a second) and leaves every
+file either old or new; temporary files a killed run left behind are removed
+by the next run that writes in place, and reported.
 
 Progress goes to stderr (a bar on a terminal, a line per changed or skipped
 file otherwise), then a summary; --diff prints unified diffs on stdout.
@@ -129,6 +134,7 @@ failed, or with --require-verified a Composition was not proven.`,
 	f.StringArrayVar(&o.exclude, "exclude", nil, "skip files and directories matching this glob (gitignore syntax, relative to DIR); repeatable")
 	f.StringVar(&o.out, "out", "", "write a converted copy of the tree to this directory (absent or empty) instead of writing in place")
 	f.BoolVar(&o.dryRun, "dry-run", false, "write nothing; report what would change")
+	f.BoolVar(&o.force, "force", false, "also write read-only and hard-linked files in place (their mode is kept; other names of a hard-linked file keep the old content)")
 	f.BoolVar(&o.diff, "diff", false, "write nothing; print a unified diff of every change on stdout")
 	f.BoolVar(&o.check, "check", false, "write nothing; exit 3 if any file would change")
 	f.BoolVar(&o.phase1, "phase1", false, "step one of the unnamed-template rollout: name unnamed templates and keep mode Resources")
@@ -290,7 +296,7 @@ func (o *migrateOptions) batchOptions(dir string) (batch.Options, error) {
 		Check: o.check, Diff: o.diff, Phase1: o.phase1,
 		Target: o.target, Verify: o.verify && !o.phase1, Synthesize: o.synthesize, MaxSamples: o.maxSamples,
 		Jobs: o.jobs, PatchAndTransform: o.ptFunction, EnvironmentConfigs: o.ecFunction,
-		Accept: o.accept,
+		Accept: o.accept, Force: o.force,
 	}
 	if err := verify.CheckGapCodes(o.accept); err != nil {
 		return bo, usageError{err: errors.Wrap(err, "--accept")}
@@ -346,27 +352,7 @@ func writeReportFile(path, format string, res *batch.Result) error {
 	if err := batch.WriteReport(&b, format, res); err != nil {
 		return err
 	}
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return errors.Wrapf(err, "cannot write report %q", path)
-	}
-	name := tmp.Name()
-	if _, err := tmp.Write(b.Bytes()); err != nil {
-		_ = tmp.Close()
-		_ = os.Remove(name)
-		return errors.Wrapf(err, "cannot write report %q", path)
-	}
-	if err := tmp.Close(); err != nil {
-		_ = os.Remove(name)
-		return errors.Wrapf(err, "cannot write report %q", path)
-	}
-	if err := os.Chmod(name, 0o644); err != nil { //nolint:gosec // A report others read.
-		_ = os.Remove(name)
-		return errors.Wrapf(err, "cannot write report %q", path)
-	}
-	if err := os.Rename(name, path); err != nil {
-		_ = os.Remove(name)
+	if err := atomicfile.Write(path, b.Bytes(), 0o644, nil); err != nil {
 		return errors.Wrapf(err, "cannot write report %q", path)
 	}
 	return nil

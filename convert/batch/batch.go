@@ -85,6 +85,11 @@ type Options struct {
 	// means DefaultMaxSamples, negative means no bound.
 	MaxSamples int
 
+	// Force writes in place files that would otherwise be refused: the
+	// read-only (their mode is kept) and the hard-linked (their other
+	// names keep the old content, reported as M408).
+	Force bool
+
 	// Jobs is the number of files handled at once; 0 means
 	// runtime.NumCPU().
 	Jobs int

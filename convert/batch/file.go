@@ -10,6 +10,7 @@ import (
 
 	"github.com/pkg/errors"
 
+	"github.com/xpmigrate/xpmigrate/internal/atomicfile"
 	"github.com/xpmigrate/xpmigrate/internal/regularfile"
 	"github.com/xpmigrate/xpmigrate/render"
 )
@@ -271,14 +272,21 @@ func (r *runner) write(f *scanned, oc *outcome, data, out, final []byte, changed
 		if !changed {
 			break
 		}
-		if f.mode&0o200 == 0 {
-			oc.file.Status, oc.file.Reason, oc.file.Detail = FileFailed, ReasonReadOnly, "the file is read-only; make it writable, or write a converted copy with --out"
+		if f.mode&0o200 == 0 && !r.o.Force {
+			oc.file.Status, oc.file.Reason, oc.file.Detail = FileFailed, ReasonReadOnly, "the file is read-only; make it writable, write it anyway with --force, or write a converted copy with --out"
 			final = data
 			r.unwritten(oc)
 			break
 		}
-		err := writeAtomic(f.real, out, f.mode, func() error { return unchangedSince(f.real, f.sum) })
+		lost, err := atomicfile.Replace(f.real, out, atomicfile.ReplaceOptions{
+			Check:          func() error { return unchangedSince(f.real, f.sum) },
+			AllowHardLinks: r.o.Force,
+		})
+		var hl *atomicfile.HardLinkError
 		switch {
+		case errors.As(err, &hl):
+			oc.file.Status, oc.file.Reason, oc.file.Detail = FileFailed, ReasonHardLinked,
+				fmt.Sprintf("the file has %d names (hard links) and replacing it would split them; write it anyway with --force (the other names keep the old content), or write a converted copy with --out", hl.Links)
 		case errors.Is(err, fs.ErrNotExist):
 			oc.file.Status, oc.file.Reason, oc.file.Detail = FileSkipped, ReasonVanished, "deleted during the run"
 		case errors.Is(err, errModified):
@@ -287,6 +295,10 @@ func (r *runner) write(f *scanned, oc *outcome, data, out, final []byte, changed
 			oc.file.Status, oc.file.Reason, oc.file.Detail = FileFailed, ReasonWriteError, err.Error()
 		default:
 			oc.file.Written = true
+			if len(lost) > 0 {
+				oc.file.Diagnostics = append(oc.file.Diagnostics, Finding{Code: "M408", Severity: SeverityWarning, Document: -1,
+					Message: "written in place, but not kept: " + strings.Join(lost, "; ")})
+			}
 		}
 		if !oc.file.Written {
 			final = data

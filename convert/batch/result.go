@@ -24,7 +24,8 @@ const (
 	ReasonYtt             = "ytt"              // ytt annotations
 	ReasonUnparseable     = "unparseable"      // neither YAML nor JSON
 	ReasonKustomizePatch  = "kustomize-patch"  // a kustomize patch file
-	ReasonReadOnly        = "read-only"        // needs converting but is not writable
+	ReasonReadOnly        = "read-only"        // needs converting but is not writable (Options.Force writes it)
+	ReasonHardLinked      = "hard-linked"      // needs converting but has other names (Options.Force writes it)
 	ReasonVanished        = "vanished"         // deleted after the scan
 	ReasonModified        = "modified"         // changed by someone else after the scan
 	ReasonSymlinkLoop     = "symlink-loop"     // a symlinked directory that contains itself
@@ -293,6 +294,9 @@ func rank(s VerifyStatus) int {
 //	M407 info     two or more Function manifests or Configuration
 //	              dependencies name a function differently; the
 //	              converter's default name was used
+//	M408 warning  the file was written in place but some of its metadata
+//	              could not be kept (owner, group, mode bits, extended
+//	              attributes, hard links split by --force)
 type Finding = Diagnostic
 
 // Summary counts what a run did.

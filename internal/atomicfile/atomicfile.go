@@ -144,7 +144,11 @@ func Replace(dst string, data []byte, o ReplaceOptions) ([]string, error) {
 	if m.links > 1 && !o.AllowHardLinks {
 		return nil, &HardLinkError{Path: dst, Links: m.links}
 	}
-	return write(dst, data, m, o.Check, o.Sync)
+	lost, err := write(dst, data, m, o.Check, o.Sync)
+	if err == nil && m.links > 1 {
+		lost = append(lost, fmt.Sprintf("hard links (the file's %d other names keep the old content)", m.links-1))
+	}
+	return lost, err
 }
 
 func write(dst string, data []byte, m *meta, check func() error, sync bool) (lost []string, err error) {
