@@ -112,3 +112,50 @@ func TestBadInputExitCodes(t *testing.T) {
 		})
 	}
 }
+
+// TestNumericFlagBounds checks that every numeric flag is bounded: out of
+// range is usage (exit 2) naming the allowed range, before any work.
+func TestNumericFlagBounds(t *testing.T) {
+	files := map[string]string{"comp.yaml": migrateLegacy, "xr.yaml": migrateXR}
+	cases := map[string]struct {
+		args []string
+		want string // in stderr
+	}{
+		"MigrateSynthesizeHuge":  {args: []string{"migrate", "--dry-run", "--synthesize", "2000000000", "."}, want: "--synthesize must be between 0 and 1000"},
+		"MigrateSynthesizeNeg":   {args: []string{"migrate", "--dry-run", "--synthesize", "-1", "."}, want: "--synthesize must be between 0 and 1000"},
+		"MigrateMaxSamplesHuge":  {args: []string{"migrate", "--dry-run", "--max-samples", "100000000", "."}, want: "--max-samples must be between 1 and 1000 (or negative: all)"},
+		"MigrateJobsZero":        {args: []string{"migrate", "--dry-run", "--jobs", "0", "."}, want: "--jobs must be between 1 and 256"},
+		"MigrateJobsHuge":        {args: []string{"migrate", "--dry-run", "--jobs", "100000", "."}, want: "--jobs must be between 1 and 256"},
+		"VerifySynthesizeHuge":   {args: []string{"verify", "comp.yaml", "--synthesize", "2000000000"}, want: "--synthesize must be between 0 and 1000"},
+		"VerifyLoopsHuge":        {args: []string{"verify", "comp.yaml", "--loops", "1000000"}, want: "--loops must be between 0 and 100"},
+		"VerifyTimeoutZero":      {args: []string{"verify", "comp.yaml", "--timeout", "0s"}, want: "--timeout must be between 1s and 24h0m0s"},
+		"VerifyTimeoutHuge":      {args: []string{"verify", "comp.yaml", "--timeout", "100000h"}, want: "--timeout must be between 1s and 24h0m0s"},
+		"RenderLoopsHuge":        {args: []string{"render", "xr.yaml", "comp.yaml", "--loops", "1000000"}, want: "--loops must be between 1 and 100"},
+		"RenderLoopsZero":        {args: []string{"render", "xr.yaml", "comp.yaml", "--loops", "0"}, want: "--loops must be between 1 and 100"},
+		"RenderTimeoutNegative":  {args: []string{"render", "xr.yaml", "comp.yaml", "--timeout", "-1s"}, want: "--timeout must be between 1s and 24h0m0s"},
+		"RenderTimeoutHuge":      {args: []string{"render", "xr.yaml", "comp.yaml", "--timeout", "1000h"}, want: "--timeout must be between 1s and 24h0m0s"},
+		"VerifySynthesizeNeg":    {args: []string{"verify", "comp.yaml", "--synthesize", "-3"}, want: "--synthesize must be between 0 and 1000"},
+		"VerifyLoopsNegative":    {args: []string{"verify", "comp.yaml", "--loops", "-1"}, want: "--loops must be between 0 and 100"},
+		"MigrateMaxSamplesZero":  {args: []string{"migrate", "--dry-run", "--max-samples", "0", "."}, want: "--max-samples must be between 1 and 1000 (or negative: all)"},
+		"MigrateMaxSamplesAllOK": {args: []string{"migrate", "--dry-run", "--verify=false", "--max-samples", "-1", "."}},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			for n, body := range files {
+				if err := os.WriteFile(filepath.Join(dir, n), []byte(body), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			t.Chdir(dir)
+			code, _, stderr := runWithin(t, tc.args...)
+			wantCode := exitInvalid
+			if tc.want == "" {
+				wantCode = exitOK
+			}
+			if code != wantCode || !strings.Contains(stderr, tc.want) {
+				t.Errorf("xpmigrate %s: exit %d, stderr:\n%s\nwant exit %d and %q", strings.Join(tc.args, " "), code, stderr, wantCode, tc.want)
+			}
+		})
+	}
+}

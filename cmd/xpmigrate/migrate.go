@@ -139,11 +139,11 @@ failed, or with --require-verified a Composition was not proven.`,
 	f.BoolVar(&o.check, "check", false, "write nothing; exit 3 if any file would change")
 	f.BoolVar(&o.phase1, "phase1", false, "step one of the unnamed-template rollout: name unnamed templates and keep mode Resources")
 	f.BoolVar(&o.verify, "verify", true, "verify every conversion by rendering both forms with the examples found in the tree")
-	f.IntVar(&o.synthesize, "synthesize", 0, "also verify with this many samples generated from each XRD's schema")
+	f.IntVar(&o.synthesize, "synthesize", 0, "also verify with this many samples generated from each XRD's schema (0–1000)")
 	f.StringSliceVar(&o.accept, "accept", nil, "breaking gap codes to accept in every verification, so they are reported but do not fail (e.g. D21,D30); repeatable")
 	f.BoolVar(&o.requireVerified, "require-verified", false, "exit 3 when a Composition is unverified or a sample inconclusive (use in CI)")
-	f.IntVar(&o.maxSamples, "max-samples", batch.DefaultMaxSamples, "verify each Composition with at most this many examples, nearest first (negative: all)")
-	f.IntVar(&o.jobs, "jobs", runtime.NumCPU(), "files to handle at once")
+	f.IntVar(&o.maxSamples, "max-samples", batch.DefaultMaxSamples, "verify each Composition with at most this many examples, nearest first (1–1000; negative: all)")
+	f.IntVar(&o.jobs, "jobs", min(runtime.NumCPU(), maxJobs), "files to handle at once (1–256)")
 	f.StringVar(&o.report, "report", "", "write a report to this file: .json, .md or .html")
 	f.StringVar(&o.format, "format", "text", "how problems are printed on stdout: text (none; the summary is on stderr) or github (workflow commands that annotate files in GitHub Actions)")
 	f.StringVar(&o.target, "target", "v1", "Crossplane line the converted Compositions are for: v1 (1.18–1.20) or v2")
@@ -316,14 +316,14 @@ func (o *migrateOptions) batchOptions(dir string) (batch.Options, error) {
 	if o.nameStrategy != "index" && o.nameStrategy != "kind" {
 		return bo, usageError{err: errors.Errorf("--name-strategy must be index or kind, not %q", o.nameStrategy)}
 	}
-	if o.jobs < 1 {
-		return bo, usageError{err: errors.Errorf("--jobs must be at least 1, not %d", o.jobs)}
+	if err := firstError(
+		inRange("jobs", o.jobs, 1, maxJobs),
+		inRange("synthesize", o.synthesize, 0, maxSynthesize),
+	); err != nil {
+		return bo, err
 	}
-	if o.synthesize < 0 {
-		return bo, usageError{err: errors.Errorf("--synthesize must not be negative, not %d", o.synthesize)}
-	}
-	if o.maxSamples == 0 {
-		return bo, usageError{err: errors.New("--max-samples must not be 0 (use --verify=false to verify nothing)")}
+	if o.maxSamples == 0 || o.maxSamples > maxSamples {
+		return bo, usageError{err: errors.Errorf("--max-samples must be between 1 and %d (or negative: all), not %d (use --verify=false to verify nothing)", maxSamples, o.maxSamples)}
 	}
 	if o.synthesize > 0 && !o.verify {
 		return bo, usageError{err: errors.New("--synthesize needs --verify")}

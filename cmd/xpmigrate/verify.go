@@ -123,8 +123,8 @@ unverified Composition; 2 invalid input; 1 error.`,
 	f.StringVarP(&o.observed, "observed-resources", "o", "", "file or directory of observed composed resources")
 	f.StringVarP(&o.extra, "extra-resources", "e", "", "file or directory of other cluster objects (EnvironmentConfigs, Secrets)")
 	f.StringVar(&o.xrd, "xrd", "", "the CompositeResourceDefinition (claims, --synthesize); found beside the Composition when absent")
-	f.IntVar(&o.synthesize, "synthesize", 0, "generate N sample XRs from the XRD's schema")
-	f.IntVar(&o.loops, "loops", 0, "reconciles to simulate (0: until both sides are stable)")
+	f.IntVar(&o.synthesize, "synthesize", 0, "generate N sample XRs from the XRD's schema (0–1000)")
+	f.IntVar(&o.loops, "loops", 0, "reconciles to simulate (0: until both sides are stable; at most 100)")
 	f.StringVar(&o.format, "format", "text", "output format: text, json, junit, sarif or github")
 	f.BoolVar(&o.strict, "strict", false, "fail on every known gap that persists, benign or accepted ones too, not only on unexplained differences and breaking gaps")
 	f.BoolVar(&o.requireVerified, "require-verified", false, "fail (exit 3) when a sample is inconclusive or the Composition is unverified (use in CI)")
@@ -132,7 +132,7 @@ unverified Composition; 2 invalid input; 1 error.`,
 	f.BoolVarP(&o.verbose, "verbose", "v", false, "text output: show benign differences in full and list every patch no sample exercised")
 	f.StringVar(&o.target, "target", "v1", "Crossplane line the pipeline side emulates: v1 (1.18-1.20) or v2")
 	f.StringVar(&o.environmentFunction, "environment-function", "", "function-environment-configs release the pipeline runs: v0.6 or v0.7 (default: paired with --target)")
-	f.DurationVar(&o.timeout, "timeout", 5*time.Minute, "how long verification may take")
+	f.DurationVar(&o.timeout, "timeout", 5*time.Minute, "how long verification may take (1s–24h)")
 	return cmd
 }
 
@@ -140,11 +140,12 @@ func runVerify(ctx context.Context, s streams, o *verifyOptions) error {
 	if o.target != verify.TargetV1 && o.target != verify.TargetV2 {
 		return usageError{err: errors.Errorf("--target must be v1 or v2, not %q", o.target)}
 	}
-	if o.loops < 0 {
-		return usageError{err: errors.Errorf("--loops must not be negative, not %d", o.loops)}
-	}
-	if o.synthesize < 0 {
-		return usageError{err: errors.Errorf("--synthesize must not be negative, not %d", o.synthesize)}
+	if err := firstError(
+		inRange("loops", o.loops, 0, maxLoops),
+		inRange("synthesize", o.synthesize, 0, maxSynthesize),
+		durationInRange("timeout", o.timeout, minTimeout, maxTimeout),
+	); err != nil {
+		return err
 	}
 	format := verify.Format(o.format)
 	known := false
