@@ -2,11 +2,17 @@ package main
 
 import (
 	"bytes"
+	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
+	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // cmdAliasBomb is a "billion laughs" Composition (387 million nodes once
@@ -155,6 +161,158 @@ func TestNumericFlagBounds(t *testing.T) {
 			}
 			if code != wantCode || !strings.Contains(stderr, tc.want) {
 				t.Errorf("xpmigrate %s: exit %d, stderr:\n%s\nwant exit %d and %q", strings.Join(tc.args, " "), code, stderr, wantCode, tc.want)
+			}
+		})
+	}
+}
+
+// countingFS records the files opened through it.
+type countingFS struct {
+	fs.FS
+	mu     sync.Mutex
+	opened []string
+}
+
+func (c *countingFS) Open(name string) (fs.File, error) {
+	f, err := c.FS.Open(name)
+	if err == nil {
+		if fi, serr := f.Stat(); serr == nil && !fi.IsDir() {
+			c.mu.Lock()
+			c.opened = append(c.opened, path.Base(name))
+			c.mu.Unlock()
+		}
+	}
+	return f, err
+}
+
+const besideXRD = `apiVersion: apiextensions.crossplane.io/v1
+kind: CompositeResourceDefinition
+metadata:
+  name: xthings.example.org
+spec:
+  group: example.org
+  names:
+    kind: XThing
+    plural: xthings
+  claimNames:
+    kind: Thing
+    plural: things
+  versions:
+  - name: v1
+    served: true
+    referenceable: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              size:
+                type: string
+`
+
+const besideClaim = `apiVersion: example.org/v1
+kind: Thing
+metadata:
+  name: demo-claim
+  namespace: default
+spec:
+  size: large
+`
+
+func TestVerifyLooksBesideOnlyWhenNeeded(t *testing.T) {
+	cases := map[string]struct {
+		reason string
+		// samples is the --xr file's content; "" for no --xr.
+		samples    string
+		synthesize int
+		// wantOpened are the files beside the Composition opened.
+		wantOpened []string
+		// wantSamples are the samples' names.
+		wantSamples []string
+		wantXRD     bool
+	}{
+		"NoSampleSource": {
+			reason:      "Without --xr, examples are looked for beside the Composition: every YAML file there is read.",
+			wantOpened:  []string{"cm.yaml", "comp.yaml", "example.yaml", "xrd.yaml"},
+			wantSamples: []string{"example.yaml#1"},
+			wantXRD:     true,
+		},
+		"XRsGiven": {
+			reason:      "With --xr holding only XRs, nothing beside the Composition is read.",
+			samples:     migrateXR,
+			wantSamples: []string{"samples/xr.yaml#1"},
+		},
+		"ClaimsGiven": {
+			reason:      "With --xr holding a claim, the XRD is looked for; only files that mention one are decoded, and the claim is a sample.",
+			samples:     besideClaim,
+			wantOpened:  []string{"cm.yaml", "comp.yaml", "example.yaml", "xrd.yaml"},
+			wantSamples: []string{"samples/xr.yaml#1"},
+			wantXRD:     true,
+		},
+		"Synthesize": {
+			reason:      "With --synthesize, the XRD is looked for.",
+			samples:     migrateXR,
+			synthesize:  1,
+			wantOpened:  []string{"cm.yaml", "comp.yaml", "example.yaml", "xrd.yaml"},
+			wantSamples: []string{"samples/xr.yaml#1", "synthesized#1"},
+			wantXRD:     true,
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			for n, body := range map[string]string{
+				"comp.yaml": migrateLegacy, "xrd.yaml": besideXRD, "example.yaml": migrateXR,
+				"cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\n",
+			} {
+				if err := os.WriteFile(filepath.Join(dir, n), []byte(body), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			o := &verifyOptions{legacy: filepath.Join(dir, "comp.yaml"), synthesize: tc.synthesize}
+			if tc.samples != "" {
+				o.xr = filepath.Join(dir, "samples", "xr.yaml")
+				if err := os.MkdirAll(filepath.Dir(o.xr), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(o.xr, []byte(tc.samples), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			cfs := &countingFS{FS: os.DirFS("/")}
+			o.fsys = cfs
+			in, err := loadVerifyInput(o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sort.Strings(cfs.opened)
+			var opened []string
+			for _, n := range cfs.opened {
+				if n != "xr.yaml" || tc.samples == "" {
+					opened = append(opened, n)
+				}
+			}
+			if diff := cmp.Diff(tc.wantOpened, opened); diff != "" {
+				t.Errorf("%s\nloadVerifyInput(...): files opened beside the Composition: -want, +got:\n%s", tc.reason, diff)
+			}
+			var names []string
+			for _, s := range in.samples {
+				n := s.Name
+				if i := strings.LastIndex(n, "samples/"); i >= 0 {
+					n = n[i:]
+				}
+				if strings.HasPrefix(n, "synthesized") || strings.Contains(n, "synth") {
+					n = "synthesized#1"
+				}
+				names = append(names, n)
+			}
+			if diff := cmp.Diff(tc.wantSamples, names); diff != "" {
+				t.Errorf("%s\nloadVerifyInput(...): samples: -want, +got:\n%s", tc.reason, diff)
+			}
+			if got := in.xrd != nil; got != tc.wantXRD {
+				t.Errorf("%s\nloadVerifyInput(...): XRD found %t, want %t", tc.reason, got, tc.wantXRD)
 			}
 		})
 	}

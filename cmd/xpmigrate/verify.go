@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -40,6 +41,10 @@ type verifyOptions struct {
 
 	// tty and noColor decide colour in text output.
 	tty, noColor bool
+
+	// fsys is the file system examples and the XRD are looked for in,
+	// rooted at /; nil means the machine's (tests count what is read).
+	fsys fs.FS
 }
 
 // converter returns the converter `xpmigrate verify` uses when it is given
@@ -230,22 +235,23 @@ func loadVerifyInput(o *verifyOptions) (*verifyInput, error) {
 		}
 	}
 
-	// Examples beside the Composition, and its XRD when none was given.
+	// Examples beside the Composition when no sample source is given, and
+	// its XRD when none was given and claims or --synthesize need one.
 	abs, err := filepath.Abs(o.legacy)
 	if err != nil {
 		return nil, errors.Wrapf(err, "cannot resolve %q", o.legacy)
 	}
 	dir := strings.TrimPrefix(filepath.ToSlash(filepath.Dir(abs)), "/")
-	ex, err := verify.FindExamples(regularfile.FS("/"), dir, in.legacy, in.xrd)
-	if err != nil {
-		return nil, err
-	}
-	in.xrd = ex.XRD
 
 	if o.xr != "" {
 		docs, err := render.LoadPath(o.xr)
 		if err != nil {
 			return nil, errors.Wrap(err, "cannot load sample XRs")
+		}
+		if in.xrd == nil && (o.synthesize > 0 || !onlyKinds(docs, sampleKinds(in.legacy, nil))) {
+			if in.xrd, err = verify.FindXRD(o.rootFS(), dir, in.legacy); err != nil {
+				return nil, err
+			}
 		}
 		kinds := sampleKinds(in.legacy, in.xrd)
 		for _, d := range docs {
@@ -267,7 +273,11 @@ func loadVerifyInput(o *verifyOptions) (*verifyInput, error) {
 			return nil, render.InvalidInputf("no XR or claim of the composition's kind in %q", o.xr)
 		}
 	} else {
-		in.samples = ex.Samples
+		ex, err := verify.FindExamples(o.rootFS(), dir, in.legacy, in.xrd)
+		if err != nil {
+			return nil, err
+		}
+		in.xrd, in.samples = ex.XRD, ex.Samples
 	}
 	if o.synthesize > 0 {
 		syn, err := verify.Synthesize(in.xrd, in.legacy, o.synthesize)
@@ -277,6 +287,16 @@ func loadVerifyInput(o *verifyOptions) (*verifyInput, error) {
 		in.samples = append(in.samples, syn...)
 	}
 	return in, nil
+}
+
+// onlyKinds reports whether every document is of one of kinds.
+func onlyKinds(docs []render.Document, kinds map[string]bool) bool {
+	for _, d := range docs {
+		if k, _ := d.Object["kind"].(string); !kinds[k] {
+			return false
+		}
+	}
+	return true
 }
 
 // sampleKinds are the kinds a sample may have: the Composition's XR kind,
@@ -303,4 +323,13 @@ func sampleKinds(legacy verify.Document, xrd map[string]any) map[string]bool {
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd())) //nolint:gosec // File descriptors fit in an int.
+}
+
+// rootFS returns the file system rooted at / that examples are read from:
+// regular files only (a FIFO beside the Composition is not waited on).
+func (o *verifyOptions) rootFS() fs.FS {
+	if o.fsys != nil {
+		return o.fsys
+	}
+	return regularfile.FS("/")
 }
