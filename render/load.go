@@ -155,7 +155,7 @@ func LoadStream(r io.Reader, source string) ([]Document, error) {
 		d.Source = source
 		o, err := DecodeObject(d.Raw)
 		if err != nil {
-			return nil, InvalidInput(errors.Wrapf(err, "%s: document %d (line %d)", source, d.Index+1, d.Line))
+			return nil, InvalidInput(NewDocumentError(source, d, err))
 		}
 		if o == nil {
 			continue

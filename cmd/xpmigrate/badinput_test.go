@@ -317,3 +317,106 @@ func TestVerifyLooksBesideOnlyWhenNeeded(t *testing.T) {
 		})
 	}
 }
+
+// syntaxErrorAt8 has a YAML error on line 8, in its second document.
+const syntaxErrorAt8 = "a: 1\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\ndata:\n  k: [unclosed\n  j: 2\n"
+
+// TestInputErrorsNameFileAndLine holds the rule for messages about input:
+// FILE:LINE, the line counted in the file (not in the document), and the
+// same line from every command; binary data is not called a template;
+// --out naming a file is usage (exit 2).
+func TestInputErrorsNameFileAndLine(t *testing.T) {
+	binary := string([]byte{0x7f, 'E', 'L', 'F', 2, 1, 1, 0, 0, 0, 0xff, 0xfe, '{', '{', ' ', 0x00, 0x01, '\n', 0xc3, 0x28, '}', '}', '\n'})
+	cases := map[string]struct {
+		reason string
+		files  map[string]string
+		args   []string
+		code   int
+		want   []string // in stderr
+		not    []string // not in stderr
+	}{
+		"ConvertSyntaxError": {
+			reason: "convert names the file line of a syntax error in a second document.",
+			files:  map[string]string{"s.yaml": syntaxErrorAt8},
+			args:   []string{"convert", "s.yaml"},
+			code:   exitInvalid,
+			want:   []string{"s.yaml:8:"},
+		},
+		"VerifySyntaxError": {
+			reason: "verify names the same line, counted in the file.",
+			files:  map[string]string{"s.yaml": syntaxErrorAt8},
+			args:   []string{"verify", "s.yaml"},
+			code:   exitInvalid,
+			want:   []string{"s.yaml:8:"},
+			not:    []string{"line 6"},
+		},
+		"RenderSyntaxError": {
+			reason: "render names the same line, counted in the file.",
+			files:  map[string]string{"s.yaml": syntaxErrorAt8, "xr.yaml": migrateXR},
+			args:   []string{"render", "xr.yaml", "s.yaml"},
+			code:   exitInvalid,
+			want:   []string{"s.yaml:8:"},
+			not:    []string{"line 6"},
+		},
+		"MigrateSyntaxError": {
+			reason: "migrate names the same line, counted in the file.",
+			files:  map[string]string{"repo/s.yaml": syntaxErrorAt8},
+			args:   []string{"migrate", "--dry-run", "repo"},
+			code:   exitOK,
+			want:   []string{"s.yaml: unparseable (line 8"},
+			not:    []string{"line 6"},
+		},
+		"MigrateBinary": {
+			reason: "Binary data is unparseable, not a Helm template.",
+			files:  map[string]string{"repo/b.yaml": binary},
+			args:   []string{"migrate", "--dry-run", "repo"},
+			code:   exitOK,
+			want:   []string{"b.yaml: unparseable (binary data"},
+			not:    []string{"template"},
+		},
+		"ConvertBinary": {
+			reason: "convert refuses binary data as input it cannot read (exit 2).",
+			files:  map[string]string{"b.yaml": binary},
+			args:   []string{"convert", "b.yaml"},
+			code:   exitInvalid,
+			want:   []string{"b.yaml"},
+			not:    []string{"template"},
+		},
+		"MigrateOutIsAFile": {
+			reason: "--out naming a file is a usage error (exit 2).",
+			files:  map[string]string{"repo/comp.yaml": migrateLegacy, "out.txt": "x"},
+			args:   []string{"migrate", "--out", "out.txt", "repo"},
+			code:   exitInvalid,
+			want:   []string{"out.txt", "not a directory"},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			for n, body := range tc.files {
+				p := filepath.Join(dir, filepath.FromSlash(n))
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			t.Chdir(dir)
+			code, _, stderr := runWithin(t, tc.args...)
+			if code != tc.code {
+				t.Errorf("%s\nxpmigrate %s: exit %d, want %d; stderr:\n%s", tc.reason, strings.Join(tc.args, " "), code, tc.code, stderr)
+			}
+			for _, s := range tc.want {
+				if !strings.Contains(stderr, s) {
+					t.Errorf("%s\nxpmigrate %s: stderr does not contain %q:\n%s", tc.reason, strings.Join(tc.args, " "), s, stderr)
+				}
+			}
+			for _, s := range tc.not {
+				if strings.Contains(stderr, s) {
+					t.Errorf("%s\nxpmigrate %s: stderr contains %q:\n%s", tc.reason, strings.Join(tc.args, " "), s, stderr)
+				}
+			}
+		})
+	}
+}

@@ -373,6 +373,9 @@ func prepareOut(root, out string) (string, error) {
 	if abs == rootAbs || within(abs, rootAbs) {
 		return "", invalid("output directory %q must not be the tree or contain it", out)
 	}
+	if fi, err := os.Stat(abs); err == nil && !fi.IsDir() {
+		return "", invalid("output directory %q is not a directory", out)
+	}
 	des, err := os.ReadDir(abs)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/pkg/errors"
 	yaml3 "go.yaml.in/yaml/v3"
@@ -96,6 +97,10 @@ func scanFile(e entry) *scanned {
 
 // classify fills s from data: skip reasons, or documents.
 func (s *scanned) classify(data []byte) {
+	if isBinary(data) {
+		s.reason, s.detail = ReasonUnparseable, "binary data, not YAML or JSON text"
+		return
+	}
 	if s.format == "yaml" && hasYttAnnotation(data) {
 		s.reason, s.detail = ReasonYtt, "ytt template (#@ annotations)"
 		s.legacyHint = looksLegacy(data)
@@ -128,6 +133,16 @@ func (s *scanned) classify(data []byte) {
 			d.ptStep = ptStepOf(d.obj)
 		}
 	}
+}
+
+// isBinary reports whether data is not text: a NUL byte or invalid UTF-8
+// (YAML and JSON are UTF-8 here; a UTF-16 stream starts with its byte
+// order mark and is left to the YAML reader).
+func isBinary(data []byte) bool {
+	if bytes.HasPrefix(data, []byte{0xfe, 0xff}) || bytes.HasPrefix(data, []byte{0xff, 0xfe}) {
+		return false
+	}
+	return bytes.IndexByte(data, 0) >= 0 || !utf8.Valid(data)
 }
 
 // ptStepOf returns the index the patch-and-transform step of a legacy
@@ -196,11 +211,12 @@ func decodeDocs(data []byte, format string, slimCompositions bool) ([]docInfo, i
 	var out []docInfo
 	for _, r := range raws {
 		if slimCompositions && format == "yaml" && kindComp.Match(r.Raw) {
+			// Other errors fall through to the reader every command uses
+			// (kubectl's), for its verdict and its line.
 			if d, ok, err := slimDoc(r); err != nil {
 				if ee := expansionError(r, err); ee != nil {
 					return nil, ee.Line, ee
 				}
-				return nil, r.Line, errors.Wrapf(err, "document %d (line %d)", r.Index+1, r.Line)
 			} else if ok {
 				out = append(out, d)
 				continue
@@ -213,7 +229,8 @@ func decodeDocs(data []byte, format string, slimCompositions bool) ([]docInfo, i
 					return nil, ee.Line, ee
 				}
 			}
-			return nil, r.Line, errors.Wrapf(err, "document %d (line %d)", r.Index+1, r.Line)
+			de := render.NewDocumentError("", r, err)
+			return nil, de.Line, errors.Errorf("line %d (document %d): %s", de.Line, de.Document, de.Msg)
 		}
 		switch t := v.(type) {
 		case map[string]any:
