@@ -420,3 +420,57 @@ func TestInputErrorsNameFileAndLine(t *testing.T) {
 		})
 	}
 }
+
+func TestStaleTemporariesReported(t *testing.T) {
+	cases := map[string]struct {
+		reason string
+		files  map[string]string
+		args   []string
+		want   string
+		gone   bool
+	}{
+		"MigrateInPlace": {
+			reason: "migrate writing in place removes what a killed run left, and says so.",
+			files:  map[string]string{"repo/comp.yaml": migrateLegacy, "repo/.comp.yaml.xpmigrate-tmp-12": "apiVersion: apiext"},
+			args:   []string{"migrate", "--verify=false", "repo"},
+			want:   "removed 1 temporary files left by an interrupted run: .comp.yaml.xpmigrate-tmp-12",
+			gone:   true,
+		},
+		"MigrateDryRun": {
+			reason: "migrate writing nothing reports them and leaves them.",
+			files:  map[string]string{"repo/comp.yaml": migrateLegacy, "repo/.comp.yaml.xpmigrate-tmp-12": "apiVersion: apiext"},
+			args:   []string{"migrate", "--dry-run", "repo"},
+			want:   "found 1 temporary files left by an interrupted run",
+		},
+		"ConvertInPlace": {
+			reason: "convert --in-place removes what a killed run left beside the file, and says so.",
+			files:  map[string]string{"repo/comp.yaml": migrateLegacy, "repo/.comp.yaml.xpmigrate-tmp-12": "apiVersion: apiext"},
+			args:   []string{"convert", "--in-place", "repo/comp.yaml"},
+			want:   "removed repo/.comp.yaml.xpmigrate-tmp-12, a temporary file left by an interrupted run",
+			gone:   true,
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			for n, body := range tc.files {
+				p := filepath.Join(dir, filepath.FromSlash(n))
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			t.Chdir(dir)
+			code, _, stderr := runWithin(t, tc.args...)
+			if code != exitOK || !strings.Contains(stderr, tc.want) {
+				t.Errorf("%s\nxpmigrate %s: exit %d, stderr:\n%s\nwant exit 0 and %q", tc.reason, strings.Join(tc.args, " "), code, stderr, tc.want)
+			}
+			_, err := os.Stat(filepath.Join(dir, "repo", ".comp.yaml.xpmigrate-tmp-12"))
+			if gone := os.IsNotExist(err); gone != tc.gone {
+				t.Errorf("%s\ntemporary file removed: %t, want %t", tc.reason, gone, tc.gone)
+			}
+		})
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -20,13 +21,27 @@ import (
 )
 
 // writeSpecial writes name → content under dir; content "<fifo>" makes a
-// FIFO.
+// FIFO, "<socket>" a listening Unix socket.
 func writeSpecial(t *testing.T, dir string, files map[string]string) {
 	t.Helper()
 	for name, data := range files {
 		p := filepath.Join(dir, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
+		}
+		if data == "<socket>" {
+			// Socket paths are short: bind a relative one.
+			wd, _ := os.Getwd()
+			if err := os.Chdir(filepath.Dir(p)); err != nil {
+				t.Fatal(err)
+			}
+			l, err := net.Listen("unix", filepath.Base(p))
+			_ = os.Chdir(wd)
+			if err != nil {
+				t.Skipf("cannot make a socket: %v", err)
+			}
+			t.Cleanup(func() { _ = l.Close() })
+			continue
 		}
 		if data == "<fifo>" {
 			if err := syscall.Mkfifo(p, 0o644); err != nil {
@@ -57,6 +72,18 @@ func TestSpecialFiles(t *testing.T) {
 			files:  map[string]string{"in.yaml": "<fifo>"},
 			args:   []string{"convert", "in.yaml"},
 			want:   want{code: exitInvalid, stderr: []string{"in.yaml", "a FIFO"}},
+		},
+		"ConvertSocketInput": {
+			reason: "A socket given as convert's input is refused (exit 2) and named.",
+			files:  map[string]string{"in.yaml": "<socket>"},
+			args:   []string{"convert", "in.yaml"},
+			want:   want{code: exitInvalid, stderr: []string{"in.yaml", "a socket"}},
+		},
+		"MigrateSocketsAndFIFOsInTree": {
+			reason: "Sockets and FIFOs anywhere in the tree are skipped and reported; the rest migrates.",
+			files:  map[string]string{"comp.yaml": migrateLegacy, "a/s.yaml": "<socket>", "a/b/f.json": "<fifo>", "a/b/README": "<fifo>"},
+			args:   []string{"migrate", "--verify=false", "."},
+			want:   want{code: exitOK, stderr: []string{"a/s.yaml: not-regular (a socket", "a/b/f.json: not-regular (a FIFO", "a/b/README: not-regular (a FIFO", "1 converted"}},
 		},
 		"ConvertFIFOConfiguration": {
 			reason: "A FIFO named by --configuration is refused (exit 2).",
