@@ -134,11 +134,13 @@ func (w *walker) dir(ctx context.Context, rel, realDir string, ign ignoreStack, 
 		if name == ".git" && isDir {
 			continue
 		}
-		if !isDir && !isLink && atomicfile.IsTemporary(name) {
-			w.temps = append(w.temps, entry{kind: entrySkipped, rel: crel, real: creal})
+		if ign.ignored(crel, isDir) {
 			continue
 		}
-		if ign.ignored(crel, isDir) {
+		if !isDir && !isLink && atomicfile.IsTemporary(name) {
+			if !w.exclude.match(crel, false) {
+				w.temps = append(w.temps, entry{kind: entrySkipped, rel: crel, real: creal})
+			}
 			continue
 		}
 		if isDir {
