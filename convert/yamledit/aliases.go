@@ -40,7 +40,12 @@ func (e *ExpansionError) Message() string {
 // expands nothing: each anchored node's expanded size is computed once, so
 // the check is linear in the size of the text.
 func CheckAliases(n *yaml.Node) error {
-	c := aliasCheck{size: map[*yaml.Node]int{}}
+	return checkAliases(n, MaxAliasExpansion)
+}
+
+// checkAliases is CheckAliases with the budget limit.
+func checkAliases(n *yaml.Node, limit int) error {
+	c := aliasCheck{size: map[*yaml.Node]int{}, limit: limit}
 	return c.walk(n)
 }
 
@@ -48,6 +53,7 @@ type aliasCheck struct {
 	// size holds the expanded size of nodes, -1 while being computed.
 	size  map[*yaml.Node]int
 	added int
+	limit int
 }
 
 // walk visits the tree as written, adding each alias's expansion.
@@ -60,7 +66,7 @@ func (c *aliasCheck) walk(n *yaml.Node) error {
 		if !ok {
 			return &ExpansionError{Line: n.Line, Recursive: true}
 		}
-		if c.added += s; c.added > MaxAliasExpansion {
+		if c.added += s; c.added > c.limit {
 			return &ExpansionError{Line: n.Line}
 		}
 		return nil
@@ -74,8 +80,8 @@ func (c *aliasCheck) walk(n *yaml.Node) error {
 }
 
 // expanded returns the number of nodes n stands for with its aliases
-// expanded, saturated above MaxAliasExpansion; ok is false when n contains
-// an alias to itself.
+// expanded, saturated above the limit; ok is false when n contains an
+// alias to itself.
 func (c *aliasCheck) expanded(n *yaml.Node) (int, bool) {
 	if n == nil {
 		return 0, true
@@ -97,8 +103,8 @@ func (c *aliasCheck) expanded(n *yaml.Node) (int, bool) {
 		if !ok {
 			return 0, false
 		}
-		if total += s; total > MaxAliasExpansion {
-			total = MaxAliasExpansion + 1
+		if total += s; total > c.limit {
+			total = c.limit + 1
 		}
 	}
 	c.size[n] = total
