@@ -46,6 +46,9 @@ func RemoveStale(dst string) ([]string, error) {
 		dir = "."
 	}
 	des, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
 	if err != nil {
 		return nil, errors.Wrapf(err, "cannot list %q", dir)
 	}
@@ -146,7 +149,11 @@ func Replace(dst string, data []byte, o ReplaceOptions) ([]string, error) {
 	}
 	lost, err := write(dst, data, m, o.Check, o.Sync)
 	if err == nil && m.links > 1 {
-		lost = append(lost, fmt.Sprintf("hard links (the file's %d other names keep the old content)", m.links-1))
+		others := fmt.Sprintf("%d other names keep", m.links-1)
+		if m.links == 2 {
+			others = "the other name keeps"
+		}
+		lost = append(lost, "hard links ("+others+" the old content)")
 	}
 	return lost, err
 }

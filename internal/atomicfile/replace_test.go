@@ -101,7 +101,7 @@ func TestReplace(t *testing.T) {
 			},
 			opts:     ReplaceOptions{AllowHardLinks: true},
 			want:     func(b fileMeta) fileMeta { b.Data = "new"; return b },
-			wantLost: []string{"hard links (the file's 1 other names keep the old content)"},
+			wantLost: []string{"hard links (the other name keeps the old content)"},
 		},
 	}
 	for name, tc := range cases {
