@@ -258,7 +258,7 @@ func runMigrate(ctx context.Context, s streams, deps migrateDeps, dir string, o 
 
 // cancelGrace is how long a cancelled migration may take to finish the
 // files in progress before the command stops waiting for it.
-const cancelGrace = time.Second
+const cancelGrace = 800 * time.Millisecond
 
 // runCancellable runs the migration and returns its outcome, or ok false
 // when ctx is cancelled and the run has not returned within grace: Ctrl-C
