@@ -73,7 +73,10 @@ FUZZ_TARGETS := \
 	./internal/jsonobj:FuzzDecodePlainObject \
 	./render:FuzzSplitDocuments \
 	./convert/batch:FuzzCompilePattern \
-	./convert/batch:FuzzUnifiedDiff
+	./convert/batch:FuzzUnifiedDiff \
+	./convert/yamledit:FuzzCheckAliases \
+	./convert/batch:FuzzScan \
+	./convert/batch:FuzzMarkdownReport
 
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \

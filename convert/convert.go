@@ -157,6 +157,13 @@ func Convert(src []byte, opts Options) (*Result, error) {
 				Message: "cannot parse YAML: " + msg,
 			}}
 		}
+		var ee *yamledit.ExpansionError
+		if d != nil && errors.As(yamledit.CheckAliases(d.Node), &ee) {
+			return nil, &InputError{Diagnostic: Diagnostic{
+				Code: "C102", Severity: SeverityError, File: o.Source, Line: c.Line + ee.Line - 1, Document: i,
+				Message: "cannot read YAML: " + ee.Message(),
+			}}
+		}
 		docs[i] = d
 	}
 	r.schemas = xrdSchemas(append(slices.Clone(o.XRDs), streamXRDs(chunks, docs)...))

@@ -13,6 +13,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
+	"github.com/xpmigrate/xpmigrate/internal/regularfile"
 )
 
 // A Document is one YAML document of a stream, with where it came from.
@@ -154,7 +155,7 @@ func LoadStream(r io.Reader, source string) ([]Document, error) {
 		d.Source = source
 		o, err := DecodeObject(d.Raw)
 		if err != nil {
-			return nil, InvalidInput(errors.Wrapf(err, "%s: document %d (line %d)", source, d.Index+1, d.Line))
+			return nil, InvalidInput(NewDocumentError(source, d, err))
 		}
 		if o == nil {
 			continue
@@ -167,7 +168,7 @@ func LoadStream(r io.Reader, source string) ([]Document, error) {
 
 // LoadFile reads one YAML file.
 func LoadFile(path string) ([]Document, error) {
-	f, err := os.Open(path) //nolint:gosec // Reading user-named input files is the point.
+	f, err := regularfile.Open(path)
 	if err != nil {
 		return nil, InvalidInput(errors.Wrapf(err, "cannot open %q", path))
 	}

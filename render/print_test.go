@@ -141,7 +141,7 @@ func TestLoadStreamErrorsNameDocument(t *testing.T) {
 	if err == nil {
 		t.Fatal("LoadStream(...): want error")
 	}
-	if want := "x.yaml: document 2 (line 3)"; !bytes.Contains([]byte(err.Error()), []byte(want)) {
+	if want := "x.yaml:3: document 2:"; !bytes.Contains([]byte(err.Error()), []byte(want)) {
 		t.Errorf("LoadStream(...): error %q does not name %q", err, want)
 	}
 	var ie *InputError

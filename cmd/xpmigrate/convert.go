@@ -20,6 +20,7 @@ import (
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
 	"github.com/xpmigrate/xpmigrate/internal/atomicfile"
 	"github.com/xpmigrate/xpmigrate/render"
+	"github.com/xpmigrate/xpmigrate/internal/regularfile"
 )
 
 // convertOptions are the flags and argument of `xpmigrate convert`.
@@ -28,6 +29,7 @@ type convertOptions struct {
 	output       string
 	inPlace      bool
 	backupSuffix string
+	force        bool
 	check        bool
 	diff         bool
 	format       string
@@ -142,6 +144,7 @@ FILE would change.`,
 	f.StringVarP(&o.output, "output", "o", "", "write the result to this file instead of stdout")
 	f.BoolVar(&o.inPlace, "in-place", false, "write the result back into FILE")
 	f.StringVar(&o.backupSuffix, "backup-suffix", "", "with --in-place, keep the original as FILE+SUFFIX")
+	f.BoolVar(&o.force, "force", false, "write a read-only or hard-linked file anyway (its mode is kept; its other names keep the old content)")
 	f.BoolVar(&o.check, "check", false, "write nothing; exit 3 if FILE would change")
 	f.BoolVar(&o.diff, "diff", false, "write nothing; print a unified diff of the change on stdout")
 	f.StringVar(&o.format, "output-format", "", "output format: yaml (edits the input, keeping its layout) or json (default: json for a JSON input, else yaml)")
@@ -270,7 +273,7 @@ func convertRun(s streams, o *convertOptions) error {
 		if perr := printDiagnostics(s.ErrOut, o, source, nil, []convert.Diagnostic{ie.Diagnostic}); perr != nil {
 			return perr
 		}
-		return exitCodeError{code: exitInvalid, err: errors.Errorf("cannot convert %s: it is not YAML", source)}
+		return exitCodeError{code: exitInvalid, err: errors.Errorf("cannot convert %s: the input cannot be read as YAML (%s)", source, ie.Diagnostic.Message)}
 	case err != nil:
 		return err
 	}
@@ -309,13 +312,13 @@ func convertRun(s streams, o *convertOptions) error {
 			return nil
 		}
 		if o.backupSuffix != "" {
-			if err := writeFileAtomic(o.file+o.backupSuffix, in, o.file); err != nil {
+			if err := writeFileAtomic(s.ErrOut, o.file+o.backupSuffix, in, o.file, o.force); err != nil {
 				return err
 			}
 		}
-		return writeFileAtomic(o.file, out, o.file)
+		return writeFileAtomic(s.ErrOut, o.file, out, o.file, o.force)
 	case o.output != "":
-		return writeFileAtomic(o.output, out, o.file)
+		return writeFileAtomic(s.ErrOut, o.output, out, o.file, o.force)
 	}
 	_, err = s.Out.Write(out)
 	return err
@@ -337,7 +340,8 @@ func outputFormat(flag string, in []byte) string {
 // is refused rather than waited on.
 func readConvertInput(s streams, file string) (string, []byte, error) {
 	if file != "" && file != "-" {
-		b, err := os.ReadFile(file) //nolint:gosec // Reading the file the user named is the point.
+		// A FIFO, socket or device is refused rather than waited on.
+		b, err := regularfile.ReadFile(file)
 		if err != nil {
 			return "", nil, usageError{err: errors.Wrapf(err, "cannot read %q", file)}
 		}
@@ -361,11 +365,11 @@ func readConfiguration(o *convertOptions) ([]byte, error) {
 			return nil, nil
 		}
 		path = filepath.Join(filepath.Dir(o.file), "crossplane.yaml")
-		if _, err := os.Stat(path); err != nil {
-			return nil, nil //nolint:nilerr // No crossplane.yaml beside FILE: nothing to read.
+		if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() {
+			return nil, nil //nolint:nilerr // No crossplane.yaml beside FILE (or not a file): nothing to read.
 		}
 	}
-	b, err := os.ReadFile(path) //nolint:gosec // The file the user named.
+	b, err := regularfile.ReadFile(path)
 	if err != nil {
 		return nil, usageError{err: errors.Wrapf(err, "cannot read %q", path)}
 	}
@@ -410,7 +414,7 @@ func writePhase1(s streams, o *convertOptions, source string, in, configuration 
 	if res.Failed() || !res.Changed {
 		return nil
 	}
-	if err := writeFileAtomic(o.phase1Out, res.Output, o.file); err != nil {
+	if err := writeFileAtomic(s.ErrOut, o.phase1Out, res.Output, o.file, o.force); err != nil {
 		return err
 	}
 	_, err = fmt.Fprintf(s.ErrOut, "%s: wrote phase one of the rollout to %s: apply it, wait until every XR has reconciled, then apply the Pipeline Composition\n", source, o.phase1Out)
@@ -476,21 +480,54 @@ func streamJSON(b []byte) ([]byte, error) {
 	return out.Bytes(), nil
 }
 
-// writeFileAtomic replaces dst with data through a temporary file in the
-// same directory and a rename, so dst is never half-written. The mode is
-// dst's if it exists, else modeOf's (the input file), else 0644.
-func writeFileAtomic(dst string, data []byte, modeOf string) error {
-	perm := fs.FileMode(0o644)
-	if fi, err := os.Stat(modeOf); err == nil && modeOf != "" && modeOf != "-" {
-		perm = fi.Mode().Perm()
-	}
-	if fi, err := os.Stat(dst); err == nil {
-		if !fi.Mode().IsRegular() {
-			return errors.Errorf("cannot write %q: not a regular file", dst)
+// writeFileAtomic writes data to dst through a temporary file in the same
+// directory and a rename, so dst is never half-written. An existing dst is
+// written through its symlinks and keeps its metadata (mode bits, owner,
+// group, extended attributes; what cannot be kept is reported on errOut);
+// a read-only or hard-linked one is refused unless force. A new dst gets
+// the mode of modeOf (the input file), else 0644. Temporary files a killed
+// run left beside dst are removed first, and reported.
+func writeFileAtomic(errOut io.Writer, dst string, data []byte, modeOf string, force bool) error {
+	real := dst
+	if fi, err := os.Lstat(dst); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		if real, err = filepath.EvalSymlinks(dst); err != nil {
+			return errors.Wrapf(err, "cannot write %q: cannot follow the symlink", dst)
 		}
-		perm = fi.Mode().Perm()
 	}
-	return atomicfile.Write(dst, data, perm, nil)
+	removed, err := atomicfile.RemoveStale(real)
+	for _, p := range removed {
+		fmt.Fprintf(errOut, "xpmigrate: removed %s, a temporary file left by an interrupted run\n", p)
+	}
+	if err != nil {
+		fmt.Fprintf(errOut, "xpmigrate: %v\n", err)
+	}
+	fi, err := os.Stat(real)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		perm := fs.FileMode(0o644)
+		if mfi, err := os.Stat(modeOf); err == nil && modeOf != "" && modeOf != "-" {
+			perm = mfi.Mode().Perm()
+		}
+		return atomicfile.Write(real, data, perm, nil)
+	case err != nil:
+		return errors.Wrapf(err, "cannot write %q", dst)
+	case !fi.Mode().IsRegular():
+		return errors.Errorf("cannot write %q: not a regular file", dst)
+	case fi.Mode().Perm()&0o200 == 0 && !force:
+		return errors.Errorf("cannot write %q: the file is read-only; make it writable, or write it anyway with --force", dst)
+	}
+	lost, err := atomicfile.Replace(real, data, atomicfile.ReplaceOptions{Sync: true, AllowHardLinks: force})
+	var hl *atomicfile.HardLinkError
+	if errors.As(err, &hl) {
+		return errors.Errorf("cannot write %q: it has %d names (hard links) and replacing it would leave the others with the old content; write it anyway with --force", dst, hl.Links)
+	}
+	if err != nil {
+		return err
+	}
+	if len(lost) > 0 {
+		fmt.Fprintf(errOut, "xpmigrate: %s: written, but not kept: %s\n", dst, strings.Join(lost, "; "))
+	}
+	return nil
 }
 
 // formatNamed reports whether an output file name is an output format's

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/pkg/errors"
 	"github.com/spf13/cobra"
@@ -19,6 +20,7 @@ import (
 
 	"github.com/xpmigrate/xpmigrate/convert"
 	"github.com/xpmigrate/xpmigrate/convert/batch"
+	"github.com/xpmigrate/xpmigrate/internal/atomicfile"
 	"github.com/xpmigrate/xpmigrate/render/verify"
 )
 
@@ -27,6 +29,7 @@ type migrateOptions struct {
 	out              string
 	format           string
 	dryRun           bool
+	force            bool
 	diff             bool
 	check            bool
 	phase1           bool
@@ -44,7 +47,6 @@ type migrateOptions struct {
 	base             string
 	allowLegacy      []string
 	fixQuirks        []string
-	force            bool
 	wireFunctions    bool
 	functionsOut     string
 }
@@ -76,10 +78,14 @@ files excluded by --exclude or not matched by --include (gitignore-style globs,
 relative to DIR). Helm templates that are not YAML, ytt files, unparseable
 files and kustomize patch files are skipped and reported, never touched.
 
-By default each changed file is replaced atomically, file by file; --out DIR
-writes a converted copy of the whole tree instead; --dry-run, --check and
---diff write nothing. Ctrl-C stops between files and leaves every file either
-old or new.
+By default each changed file is replaced atomically, file by file, keeping
+its owner, group, mode bits and extended attributes (M408 says what could not
+be kept); read-only and hard-linked files are refused unless --force; --out
+DIR writes a converted copy of the whole tree instead; --dry-run, --check and
+--diff write nothing. FIFOs, sockets and devices are never opened (skipped as
+not-regular). Ctrl-C stops between files (within a second) and leaves every
+file either old or new; temporary files a killed run left behind are removed
+by the next run that writes in place, and reported.
 
 Progress goes to stderr (a bar on a terminal, a line per changed or skipped
 file otherwise), then a summary; --diff prints unified diffs on stdout.
@@ -121,8 +127,9 @@ converter refused, one in a Helm template or a .tpl/.yaml.in file (reported
 with M402 and what to do). --allow-legacy exempts files on purpose.
 
 Exit codes: 0 done; 1 a file or Composition failed, or the run was
-cancelled; 2 invalid usage (a --base that names no commit included); 3
---check found files to change or a legacy Composition left, a verification
+cancelled; 2 invalid usage (a --base that names no commit included), or a
+file refused as unusable input (an alias bomb); 3 --check found files to
+change or a legacy Composition left, a verification
 failed, or with --require-verified a Composition was not proven.`,
 		Example: `  # Migrate the repository in place, verifying every conversion
   xpmigrate migrate
@@ -155,6 +162,9 @@ failed, or with --require-verified a Composition was not proven.`,
 			}
 			ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 			defer stop()
+			// After the first signal, a second one ends the process at
+			// once (every write is a rename: files are old or new).
+			go func() { <-ctx.Done(); stop() }()
 			return runMigrate(ctx, s, deps, dir, o)
 		},
 	}
@@ -163,18 +173,18 @@ failed, or with --require-verified a Composition was not proven.`,
 	f.StringArrayVar(&o.exclude, "exclude", nil, "skip files and directories matching this glob (gitignore syntax, relative to DIR); repeatable")
 	f.StringVar(&o.out, "out", "", "write a converted copy of the tree to this directory (absent or empty) instead of writing in place")
 	f.BoolVar(&o.dryRun, "dry-run", false, "write nothing; report what would change")
+	f.BoolVar(&o.force, "force", false, "write what is otherwise refused or held back: read-only and hard-linked files in place (their mode is kept; other names of a hard-linked file keep the old content), and files whose conversion fails verification")
 	f.BoolVar(&o.diff, "diff", false, "write nothing; print a unified diff of every change on stdout")
 	f.BoolVar(&o.check, "check", false, "write nothing; exit 3 if any file would change")
 	f.BoolVar(&o.phase1, "phase1", false, "step one of the unnamed-template rollout: name unnamed templates and keep mode Resources")
 	f.BoolVar(&o.verify, "verify", true, "verify every conversion by rendering both forms with the examples found in the tree")
-	f.IntVar(&o.synthesize, "synthesize", 0, "also verify with this many samples generated from each XRD's schema")
-	f.BoolVar(&o.force, "force", false, "write converted files even when a conversion in them fails verification (held back otherwise)")
+	f.IntVar(&o.synthesize, "synthesize", 0, "also verify with this many samples generated from each XRD's schema (0–1000)")
 	f.StringVar(&o.base, "base", "", "git revision (the merge base in CI) to read legacy Compositions from: every Composition that is mode Pipeline here and was mode Resources there is verified against that legacy form (read from git, the work tree untouched)")
 	f.StringArrayVar(&o.allowLegacy, "allow-legacy", nil, "files whose legacy Compositions may stay (glob, gitignore syntax, relative to DIR): reported, but --check does not fail on them; repeatable")
 	f.StringSliceVar(&o.accept, "accept", nil, "breaking gap codes to accept in every verification, so they are reported but do not fail (e.g. D21,D30); repeatable")
 	f.BoolVar(&o.requireVerified, "require-verified", false, "exit 3 when a Composition is unverified or a sample inconclusive (use in CI)")
-	f.IntVar(&o.maxSamples, "max-samples", batch.DefaultMaxSamples, "verify each Composition with at most this many examples, nearest first (negative: all)")
-	f.IntVar(&o.jobs, "jobs", runtime.NumCPU(), "files to handle at once")
+	f.IntVar(&o.maxSamples, "max-samples", batch.DefaultMaxSamples, "verify each Composition with at most this many examples, nearest first (1–1000; negative: all)")
+	f.IntVar(&o.jobs, "jobs", min(runtime.NumCPU(), maxJobs), "files to handle at once (1–256)")
 	f.StringVar(&o.report, "report", "", "write a report to this file: .json, .md or .html")
 	f.StringVar(&o.format, "format", "text", "what is printed on stdout: text (nothing; the summary is on stderr), github (workflow commands that annotate files in GitHub Actions), json (the JSON report), junit or sarif (the same problems for CI dashboards and code scanning)")
 	f.StringVar(&o.target, "target", "v1", "Crossplane line the converted Compositions are for: v1 (1.18–1.20) or v2")
@@ -235,7 +245,10 @@ func runMigrate(ctx context.Context, s streams, deps migrateDeps, dir string, o 
 	}
 	bo.Progress = batch.NewProgress(s.ErrOut, tty, width)
 
-	res, runErr := batch.Run(ctx, bo)
+	res, runErr, ok := runCancellable(ctx, bo, cancelGrace)
+	if !ok {
+		return exitCodeError{code: exitError, err: errors.Errorf("cancelled: stopped waiting %s for the files in progress; every file is either old or new", cancelGrace)}
+	}
 	var ie *batch.InvalidOptionsError
 	var be *batch.BaseError
 	if errors.As(runErr, &ie) || errors.As(runErr, &be) {
@@ -245,6 +258,13 @@ func runMigrate(ctx context.Context, s streams, deps migrateDeps, dir string, o 
 		return errors.Wrap(runErr, "cannot migrate")
 	}
 
+	if n := len(res.StaleTemporaries); n > 0 {
+		what := "found %d temporary files left by an interrupted run (left as they are: this run does not write in place): %s\n"
+		if res.StaleRemoved {
+			what = "removed %d temporary files left by an interrupted run: %s\n"
+		}
+		fmt.Fprintf(s.ErrOut, what, n, strings.Join(res.StaleTemporaries, ", "))
+	}
 	if o.diff {
 		for _, f := range res.Files {
 			if f.Diff != "" {
@@ -270,6 +290,9 @@ func runMigrate(ctx context.Context, s streams, deps migrateDeps, dir string, o 
 		return exitCodeError{code: exitError, err: errors.New("cancelled: files not processed were left as they were")}
 	case runErr != nil:
 		return errors.Wrap(runErr, "cannot migrate")
+	case len(res.Refused()) > 0:
+		f := res.Refused()[0]
+		return exitCodeError{code: exitInvalid, err: errors.Errorf("%s: %s: refused (%d files refused)", f.Path, f.Detail, len(res.Refused()))}
 	case res.Failed():
 		return exitCodeError{code: exitError, err: errors.Errorf("%d files and %d Compositions failed, %d verifications could not run",
 			res.Summary.Failed, res.Summary.FailedCompositions, res.Summary.VerifyErrors)}
@@ -283,6 +306,39 @@ func runMigrate(ctx context.Context, s streams, deps migrateDeps, dir string, o 
 		return exitCodeError{code: exitDifferences, err: errors.Errorf("%d files would change", res.Summary.Converted)}
 	}
 	return nil
+}
+
+// cancelGrace is how long a cancelled migration may take to finish the
+// files in progress before the command stops waiting for it.
+const cancelGrace = 800 * time.Millisecond
+
+// runCancellable runs the migration and returns its outcome, or ok false
+// when ctx is cancelled and the run has not returned within grace: Ctrl-C
+// ends the command within that time whatever a file operation waits for.
+// Every write is a rename, so a file left behind is either old or new.
+func runCancellable(ctx context.Context, bo batch.Options, grace time.Duration) (*batch.Result, error, bool) { //nolint:revive // ok last reads best here.
+	type outcome struct {
+		res *batch.Result
+		err error
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		res, err := batch.Run(ctx, bo)
+		done <- outcome{res, err}
+	}()
+	select {
+	case o := <-done:
+		return o.res, o.err, true
+	case <-ctx.Done():
+	}
+	t := time.NewTimer(grace)
+	defer t.Stop()
+	select {
+	case o := <-done:
+		return o.res, o.err, true
+	case <-t.C:
+		return nil, ctx.Err(), false
+	}
 }
 
 // batchOptions validates the flags and maps them to batch.Options.
@@ -318,14 +374,14 @@ func (o *migrateOptions) batchOptions(dir string) (batch.Options, error) {
 			return bo, usageError{err: errors.Errorf("--fix-quirk must be one of %s, not %q", strings.Join(convert.Quirks, ", "), q)}
 		}
 	}
-	if o.jobs < 1 {
-		return bo, usageError{err: errors.Errorf("--jobs must be at least 1, not %d", o.jobs)}
+	if err := firstError(
+		inRange("jobs", o.jobs, 1, maxJobs),
+		inRange("synthesize", o.synthesize, 0, maxSynthesize),
+	); err != nil {
+		return bo, err
 	}
-	if o.synthesize < 0 {
-		return bo, usageError{err: errors.Errorf("--synthesize must not be negative, not %d", o.synthesize)}
-	}
-	if o.maxSamples == 0 {
-		return bo, usageError{err: errors.New("--max-samples must not be 0 (use --verify=false to verify nothing)")}
+	if o.maxSamples == 0 || o.maxSamples > maxSamples {
+		return bo, usageError{err: errors.Errorf("--max-samples must be between 1 and %d (or negative: all), not %d (use --verify=false to verify nothing)", maxSamples, o.maxSamples)}
 	}
 	if o.synthesize > 0 && !o.verify {
 		return bo, usageError{err: errors.New("--synthesize needs --verify")}
@@ -347,8 +403,6 @@ func stderrTerminal(s streams) (bool, int) {
 	return true, w
 }
 
-// writeReportFile writes the report atomically: to a temporary file beside
-// path, renamed over it.
 // checkWritableFile reports whether a file can be written at path: its
 // directory exists and takes a new file, and path is not a directory. It
 // leaves nothing behind.
@@ -361,7 +415,7 @@ func checkWritableFile(path string) error {
 	if err != nil || !fi.IsDir() {
 		return errors.Errorf("cannot write %q: directory %q does not exist", path, dir)
 	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".probe-*")
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".xpmigrate-tmp-probe-*")
 	if err != nil {
 		return errors.Wrapf(err, "cannot write %q", path)
 	}
@@ -370,32 +424,14 @@ func checkWritableFile(path string) error {
 	return os.Remove(name)
 }
 
+// writeReportFile writes the report atomically: to a temporary file beside
+// path, renamed over it.
 func writeReportFile(path, format string, res *batch.Result) error {
 	var b bytes.Buffer
 	if err := batch.WriteReport(&b, format, res); err != nil {
 		return err
 	}
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return errors.Wrapf(err, "cannot write report %q", path)
-	}
-	name := tmp.Name()
-	if _, err := tmp.Write(b.Bytes()); err != nil {
-		_ = tmp.Close()
-		_ = os.Remove(name)
-		return errors.Wrapf(err, "cannot write report %q", path)
-	}
-	if err := tmp.Close(); err != nil {
-		_ = os.Remove(name)
-		return errors.Wrapf(err, "cannot write report %q", path)
-	}
-	if err := os.Chmod(name, 0o644); err != nil { //nolint:gosec // A report others read.
-		_ = os.Remove(name)
-		return errors.Wrapf(err, "cannot write report %q", path)
-	}
-	if err := os.Rename(name, path); err != nil {
-		_ = os.Remove(name)
+	if err := atomicfile.Write(path, b.Bytes(), 0o644, nil); err != nil {
 		return errors.Wrapf(err, "cannot write report %q", path)
 	}
 	return nil

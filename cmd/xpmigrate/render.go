@@ -3,13 +3,13 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
 	"time"
 
 	"github.com/pkg/errors"
 	"github.com/spf13/cobra"
 
+	"github.com/xpmigrate/xpmigrate/internal/regularfile"
 	"github.com/xpmigrate/xpmigrate/render"
 	"github.com/xpmigrate/xpmigrate/render/engine"
 	"github.com/xpmigrate/xpmigrate/render/pipeline"
@@ -87,8 +87,8 @@ come from --extra-resources.`,
 	f.BoolVarP(&o.includeFullXR, "include-full-xr", "x", false, "print the input XR's spec and metadata in the XR document")
 	f.BoolVarP(&o.includeContext, "include-context", "c", false, "print the final pipeline context as a Context document")
 	f.BoolVar(&o.includeConnectionDetails, "include-connection-details", false, "print the XR's connection details as the Secret Crossplane would publish")
-	f.DurationVar(&o.timeout, "timeout", time.Minute, "how long the whole render may take")
-	f.IntVar(&o.loops, "loops", 1, "how many reconciles to simulate, feeding each one's composed resources back as observed")
+	f.DurationVar(&o.timeout, "timeout", time.Minute, "how long the whole render may take (1s–24h)")
+	f.IntVar(&o.loops, "loops", 1, "how many reconciles to simulate, feeding each one's composed resources back as observed (1–100)")
 	f.BoolVar(&o.untilStable, "until-stable", false, fmt.Sprintf("reconcile until the output stops changing (at most %d times)", engine.MaxStableLoops))
 	f.StringVar(&o.target, "target", "v1", "Crossplane line the pipeline side emulates: v1 (v1.20.11, function-environment-configs v0.6) or v2 (function-environment-configs v0.7)")
 	f.StringVar(&o.profile, "profile", "crank-v1.20", "pipeline output profile: crank-v1.20 (as crossplane render prints) or reconciler (as the cluster would keep it)")
@@ -99,8 +99,11 @@ func runRender(ctx context.Context, s streams, o *renderOptions) error {
 	if o.target != "v1" && o.target != "v2" {
 		return usageError{err: errors.Errorf("--target must be v1 or v2, not %q", o.target)}
 	}
-	if o.loops < 1 {
-		return usageError{err: errors.Errorf("--loops must be at least 1, not %d", o.loops)}
+	if err := firstError(
+		inRange("loops", o.loops, 1, maxLoops),
+		durationInRange("timeout", o.timeout, minTimeout, maxTimeout),
+	); err != nil {
+		return err
 	}
 	eo := engine.Options{Loops: o.loops, UntilStable: o.untilStable, Target: o.target}
 	switch o.profile {
@@ -187,7 +190,7 @@ func loadRenderRequest(o *renderOptions) (engine.Request, error) {
 	}
 	values := map[string][]byte{}
 	for k, path := range o.contextFiles {
-		b, err := os.ReadFile(path) //nolint:gosec // User-named input.
+		b, err := regularfile.ReadFile(path)
 		if err != nil {
 			return req, render.InvalidInput(errors.Wrapf(err, "cannot read context file for key %q", k))
 		}

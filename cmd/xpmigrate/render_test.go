@@ -122,7 +122,7 @@ func TestRenderCommand(t *testing.T) {
 			reason:   "unparseable YAML is invalid input and names the file",
 			args:     []string{"render", p("xr.yaml"), p("broken.yaml")},
 			wantCode: exitInvalid,
-			wantErr:  "broken.yaml: document 1 (line 1)",
+			wantErr:  "broken.yaml:2: document 1:",
 		},
 		"MissingFile": {
 			reason:   "a missing file is invalid input",

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,6 +17,7 @@ import (
 	"github.com/xpmigrate/xpmigrate/convert/batch"
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/samples"
+	"github.com/xpmigrate/xpmigrate/internal/regularfile"
 	"github.com/xpmigrate/xpmigrate/render"
 	"github.com/xpmigrate/xpmigrate/render/verify"
 )
@@ -42,6 +44,10 @@ type verifyOptions struct {
 
 	// tty and noColor decide colour in text output.
 	tty, noColor bool
+
+	// fsys is the file system examples and the XRD are looked for in,
+	// rooted at /; nil means the machine's (tests count what is read).
+	fsys fs.FS
 }
 
 // converter returns the converter `xpmigrate verify` uses when it is given
@@ -126,8 +132,8 @@ unverified Composition; 2 invalid input; 1 error.`,
 	f.StringVarP(&o.observed, "observed-resources", "o", "", "file or directory of observed composed resources")
 	f.StringVarP(&o.extra, "extra-resources", "e", "", "file or directory of other cluster objects (EnvironmentConfigs, Secrets)")
 	f.StringVar(&o.xrd, "xrd", "", "the CompositeResourceDefinition (claims, --synthesize); found beside the Composition when absent")
-	f.IntVar(&o.synthesize, "synthesize", 0, "generate N sample XRs from the XRD's schema")
-	f.IntVar(&o.loops, "loops", 0, "reconciles to simulate (0: until both sides are stable)")
+	f.IntVar(&o.synthesize, "synthesize", 0, "generate N sample XRs from the XRD's schema (0–1000)")
+	f.IntVar(&o.loops, "loops", 0, "reconciles to simulate (0: until both sides are stable; at most 100)")
 	f.StringVar(&o.format, "format", "text", "output format: text, json, junit, sarif or github")
 	f.BoolVar(&o.strict, "strict", false, "fail on every known gap that persists, benign or accepted ones too, not only on unexplained differences and breaking gaps")
 	f.BoolVar(&o.requireVerified, "require-verified", false, "fail (exit 3) when a sample is inconclusive or the Composition is unverified (use in CI)")
@@ -135,7 +141,7 @@ unverified Composition; 2 invalid input; 1 error.`,
 	f.BoolVarP(&o.verbose, "verbose", "v", false, "text output: show benign differences in full and list every patch no sample exercised")
 	f.StringVar(&o.target, "target", "v1", "Crossplane line the pipeline side emulates: v1 (1.18-1.20) or v2")
 	f.StringVar(&o.environmentFunction, "environment-function", "", "function-environment-configs release the pipeline runs: v0.6 or v0.7 (default: paired with --target)")
-	f.DurationVar(&o.timeout, "timeout", 5*time.Minute, "how long verification may take")
+	f.DurationVar(&o.timeout, "timeout", 5*time.Minute, "how long verification may take (1s–24h)")
 	return cmd
 }
 
@@ -143,11 +149,12 @@ func runVerify(ctx context.Context, s streams, o *verifyOptions) error {
 	if o.target != verify.TargetV1 && o.target != verify.TargetV2 {
 		return usageError{err: errors.Errorf("--target must be v1 or v2, not %q", o.target)}
 	}
-	if o.loops < 0 {
-		return usageError{err: errors.Errorf("--loops must not be negative, not %d", o.loops)}
-	}
-	if o.synthesize < 0 {
-		return usageError{err: errors.Errorf("--synthesize must not be negative, not %d", o.synthesize)}
+	if err := firstError(
+		inRange("loops", o.loops, 0, maxLoops),
+		inRange("synthesize", o.synthesize, 0, maxSynthesize),
+		durationInRange("timeout", o.timeout, minTimeout, maxTimeout),
+	); err != nil {
+		return err
 	}
 	format := verify.Format(o.format)
 	known := false
@@ -212,7 +219,7 @@ type verifyInput struct {
 
 func loadVerifyInput(ctx context.Context, o *verifyOptions) (*verifyInput, error) {
 	in := &verifyInput{}
-	b, err := os.ReadFile(o.legacy)
+	b, err := regularfile.ReadFile(o.legacy)
 	if err != nil {
 		return nil, render.InvalidInput(errors.Wrapf(err, "cannot read legacy composition %q", o.legacy))
 	}
@@ -224,7 +231,7 @@ func loadVerifyInput(ctx context.Context, o *verifyOptions) (*verifyInput, error
 		}
 	}
 	if o.converted != "" {
-		b, err := os.ReadFile(o.converted)
+		b, err := regularfile.ReadFile(o.converted)
 		if err != nil {
 			return nil, render.InvalidInput(errors.Wrapf(err, "cannot read converted composition %q", o.converted))
 		}
@@ -241,23 +248,24 @@ func loadVerifyInput(ctx context.Context, o *verifyOptions) (*verifyInput, error
 		}
 	}
 
-	// Examples beside the Composition, and its XRD when none was given.
+	// Examples beside the Composition when no sample source is given, and
+	// its XRD when none was given and claims or --synthesize need one.
 	abs, err := filepath.Abs(o.legacy)
 	if err != nil {
 		return nil, errors.Wrapf(err, "cannot resolve %q", o.legacy)
 	}
 	dir := strings.TrimPrefix(filepath.ToSlash(filepath.Dir(abs)), "/")
-	ex, err := verify.FindExamples(os.DirFS("/"), dir, in.legacy, in.xrd)
-	if err != nil {
-		return nil, err
-	}
-	in.xrd = ex.XRD
 
 	var extraBesideSamples []render.Document
 	if o.xr != "" {
 		docs, err := render.LoadPath(o.xr)
 		if err != nil {
 			return nil, errors.Wrap(err, "cannot load sample XRs")
+		}
+		if in.xrd == nil && (o.synthesize > 0 || !onlyKinds(docs, sampleKinds(in.legacy, nil))) {
+			if in.xrd, err = verify.FindXRD(o.rootFS(), dir, in.legacy); err != nil {
+				return nil, err
+			}
 		}
 		kinds := sampleKinds(in.legacy, in.xrd)
 		for _, d := range docs {
@@ -283,7 +291,11 @@ func loadVerifyInput(ctx context.Context, o *verifyOptions) (*verifyInput, error
 			return nil, render.InvalidInputf("no XR or claim of the composition's kind in %q", o.xr)
 		}
 	} else {
-		in.samples, in.skipped = ex.Samples, ex.Skipped
+		ex, err := verify.FindExamples(o.rootFS(), dir, in.legacy, in.xrd)
+		if err != nil {
+			return nil, err
+		}
+		in.xrd, in.samples, in.skipped = ex.XRD, ex.Samples, ex.Skipped
 	}
 	if in.extra, err = loadExtra(o.extra, extraBesideSamples); err != nil {
 		return nil, err
@@ -296,6 +308,16 @@ func loadVerifyInput(ctx context.Context, o *verifyOptions) (*verifyInput, error
 		in.samples = append(in.samples, syn...)
 	}
 	return in, nil
+}
+
+// onlyKinds reports whether every document is of one of kinds.
+func onlyKinds(docs []render.Document, kinds map[string]bool) bool {
+	for _, d := range docs {
+		if k, _ := d.Object["kind"].(string); !kinds[k] {
+			return false
+		}
+	}
+	return true
 }
 
 // sampleKinds are the kinds a sample may have: the Composition's XR kind,
@@ -350,4 +372,13 @@ func legacyFromBase(ctx context.Context, file, ref string, data []byte) (verify.
 		return verify.Document{}, verify.Document{}, render.InvalidInputf("no legacy (mode: Resources) Composition named %q at %s: nothing to verify %s against", name, ref, file)
 	}
 	return verify.Document{Path: where, Data: doc}, converted, nil
+}
+
+// rootFS returns the file system rooted at / that examples are read from:
+// regular files only (a FIFO beside the Composition is not waited on).
+func (o *verifyOptions) rootFS() fs.FS {
+	if o.fsys != nil {
+		return o.fsys
+	}
+	return regularfile.FS("/")
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/pkg/errors"
 
 	"github.com/xpmigrate/xpmigrate/convert"
+	"github.com/xpmigrate/xpmigrate/internal/atomicfile"
 )
 
 // A WriteMode says where a run writes.
@@ -88,9 +89,6 @@ type Options struct {
 
 	// Verify runs the equivalence check for every converted Composition.
 	Verify bool
-	// Force writes a converted file even when a conversion in it failed
-	// verification; without it such a file is held back.
-	Force bool
 	// AllowLegacy are globs (gitignore syntax, relative to Root) of files
 	// whose legacy Compositions may stay: they are reported, but do not
 	// count as left over.
@@ -109,6 +107,12 @@ type Options struct {
 	// MaxSamples bounds the examples per Composition, nearest first; 0
 	// means DefaultMaxSamples, negative means no bound.
 	MaxSamples int
+
+	// Force writes what would otherwise be refused or held back: in place,
+	// read-only files (their mode is kept) and hard-linked ones (their
+	// other names keep the old content, reported as M408); and files whose
+	// conversion fails verification.
+	Force bool
 
 	// Jobs is the number of files handled at once; 0 means
 	// runtime.NumCPU().
@@ -216,11 +220,16 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		}
 	}
 
-	entries, err := walk(ctx, o.Root, include, exclude, r.outAbs)
+	w, err := walk(ctx, o.Root, include, exclude, r.outAbs)
 	if err != nil {
 		if ctx.Err() != nil {
 			return &Result{Root: o.Root, Cancelled: true, Mode: o.Write.String(), Check: o.Check}, ctx.Err()
 		}
+		return nil, err
+	}
+	entries := w.entries
+	staleRemoved, err := r.removeStale(w.temps)
+	if err != nil {
 		return nil, err
 	}
 
@@ -327,6 +336,10 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	outs = r.wire(ctx, outs)
 	r.reportLate(total)
 	res := r.result(outs)
+	for _, t := range w.temps {
+		res.StaleTemporaries = append(res.StaleTemporaries, t.rel)
+	}
+	res.StaleRemoved = staleRemoved && len(w.temps) > 0
 	res.Cancelled = ctx.Err() != nil
 	if o.Progress != nil {
 		o.Progress.Finished(res)
@@ -369,6 +382,24 @@ func (o *Options) defaults() error {
 	return nil
 }
 
+// removeStale removes, when the run writes in place, the temporary files
+// a killed run left in the tree (atomicfile.RemoveStale spares those a
+// running write holds). It reports whether it removed them.
+func (r *runner) removeStale(temps []entry) (bool, error) {
+	if r.o.Write != WriteInPlace || len(temps) == 0 {
+		return false, nil
+	}
+	all := true
+	for _, t := range temps {
+		ok, err := atomicfile.RemoveIfStale(t.real)
+		if err != nil {
+			return false, err
+		}
+		all = all && ok
+	}
+	return all, nil
+}
+
 // prepareOut checks the output directory: absent or empty, and not the
 // tree itself. It returns its absolute real path.
 func prepareOut(root, out string) (string, error) {
@@ -388,6 +419,9 @@ func prepareOut(root, out string) (string, error) {
 	}
 	if abs == rootAbs || within(abs, rootAbs) {
 		return "", invalid("output directory %q must not be the tree or contain it", out)
+	}
+	if fi, err := os.Stat(abs); err == nil && !fi.IsDir() {
+		return "", invalid("output directory %q is not a directory", out)
 	}
 	des, err := os.ReadDir(abs)
 	switch {

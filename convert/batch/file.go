@@ -6,11 +6,12 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"io/fs"
-	"os"
 	"strings"
 
 	"github.com/pkg/errors"
 
+	"github.com/xpmigrate/xpmigrate/internal/atomicfile"
+	"github.com/xpmigrate/xpmigrate/internal/regularfile"
 	"github.com/xpmigrate/xpmigrate/render"
 )
 
@@ -60,10 +61,14 @@ func (r *runner) migrate(ctx context.Context, f *scanned) *outcome {
 		return r.skipWhole(f, oc)
 	}
 
-	data, err := os.ReadFile(f.real)
+	data, err := regularfile.ReadFile(f.real)
+	var nr *regularfile.NotRegularError
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		oc.file.Status, oc.file.Reason, oc.file.Detail = FileSkipped, ReasonVanished, "deleted during the run"
+		return oc
+	case errors.As(err, &nr):
+		oc.file.Status, oc.file.Reason, oc.file.Detail = FileSkipped, ReasonNotRegular, notRegularDetail(nr.Mode)
 		return oc
 	case err != nil:
 		oc.file.Status, oc.file.Reason, oc.file.Detail = FileFailed, ReasonUnreadable, err.Error()
@@ -97,7 +102,7 @@ func notProcessed(f *scanned) *outcome {
 // skipWhole reports a file skipped as a whole, copying it to Out.
 func (r *runner) skipWhole(f *scanned, oc *outcome) *outcome {
 	oc.file.Status, oc.file.Reason, oc.file.Detail = FileSkipped, f.reason, f.detail
-	if f.reason == ReasonUnreadable {
+	if f.reason == ReasonUnreadable || f.reason == ReasonAliasBomb {
 		oc.file.Status = FileFailed
 	}
 	if f.reason == ReasonKustomizePatch {
@@ -303,14 +308,21 @@ func (r *runner) write(f *scanned, oc *outcome, data, out, final []byte, changed
 		if !changed {
 			break
 		}
-		if f.mode&0o200 == 0 {
-			oc.file.Status, oc.file.Reason, oc.file.Detail = FileFailed, ReasonReadOnly, "the file is read-only; make it writable, or write a converted copy with --out"
+		if f.mode&0o200 == 0 && !r.o.Force {
+			oc.file.Status, oc.file.Reason, oc.file.Detail = FileFailed, ReasonReadOnly, "the file is read-only; make it writable, write it anyway with --force, or write a converted copy with --out"
 			final = data
 			r.unwritten(oc)
 			break
 		}
-		err := writeAtomic(f.real, out, f.mode, func() error { return unchangedSince(f.real, f.sum) })
+		lost, err := atomicfile.Replace(f.real, out, atomicfile.ReplaceOptions{
+			Check:          func() error { return unchangedSince(f.real, f.sum) },
+			AllowHardLinks: r.o.Force,
+		})
+		var hl *atomicfile.HardLinkError
 		switch {
+		case errors.As(err, &hl):
+			oc.file.Status, oc.file.Reason, oc.file.Detail = FileFailed, ReasonHardLinked,
+				fmt.Sprintf("the file has %d names (hard links) and replacing it would split them; write it anyway with --force (the other names keep the old content), or write a converted copy with --out", hl.Links)
 		case errors.Is(err, fs.ErrNotExist):
 			oc.file.Status, oc.file.Reason, oc.file.Detail = FileSkipped, ReasonVanished, "deleted during the run"
 		case errors.Is(err, errModified):
@@ -319,6 +331,10 @@ func (r *runner) write(f *scanned, oc *outcome, data, out, final []byte, changed
 			oc.file.Status, oc.file.Reason, oc.file.Detail = FileFailed, ReasonWriteError, err.Error()
 		default:
 			oc.file.Written = true
+			if len(lost) > 0 {
+				oc.file.Diagnostics = append(oc.file.Diagnostics, Finding{Code: "M408", Severity: SeverityWarning, Document: -1,
+					Message: "written in place, but not kept: " + strings.Join(lost, "; ")})
+			}
 		}
 		if !oc.file.Written {
 			final = data
@@ -607,7 +623,7 @@ func (r *runner) verifyBase(ctx context.Context, f *scanned, c *CompositionResul
 	if err != nil || string(old) == doc || c.Item >= 0 {
 		return nil
 	}
-	return []Finding{{Code: "M408", Severity: SeverityInfo, Document: c.Document, Line: c.Line, Composition: c.Name,
+	return []Finding{{Code: "M412", Severity: SeverityInfo, Document: c.Document, Line: c.Line, Composition: c.Name,
 		Message: fmt.Sprintf("changed since %s, not a migration: the Composition was already mode Pipeline at %s, so it is not verified against a legacy form", b.ref, b.where(pc))}}
 }
 
@@ -700,12 +716,8 @@ func templateExt(rel string) string {
 // legacyTemplate returns the leftover finding for a template file that
 // seems to hold a legacy Composition, or nil. Only regular files are read.
 func (r *runner) legacyTemplate(f *scanned) *Finding {
-	fi, err := os.Stat(f.real)
-	if err != nil || !fi.Mode().IsRegular() || fi.Size() > maxTemplateSize {
-		return nil
-	}
-	data, err := os.ReadFile(f.real)
-	if err != nil || !looksLegacy(data) {
+	data, err := regularfile.ReadFile(f.real)
+	if err != nil || len(data) > maxTemplateSize || !looksLegacy(data) {
 		return nil
 	}
 	return &Finding{Code: "M402", Severity: SeverityWarning, Document: -1, Line: firstMatchLine(data),

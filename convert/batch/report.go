@@ -137,7 +137,7 @@ func WriteMarkdown(w io.Writer, r *Result) error {
 	if len(skipped) > 0 {
 		b.WriteString("\n## Skipped and failed files\n\n| File | Status | Reason | Detail |\n|---|---|---|---|\n")
 		for _, f := range skipped {
-			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", mdEscape(f.Path), f.Status, f.Reason, mdEscape(f.Detail))
+			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", mdEscape(f.Path), f.Status, mdEscape(f.Reason), mdEscape(f.Detail))
 		}
 	}
 
@@ -161,7 +161,7 @@ func WriteMarkdown(w io.Writer, r *Result) error {
 				if sm.Status == VerifyEquivalent {
 					continue
 				}
-				fmt.Fprintf(&b, "- sample `%s`: %s", sm.Source, sm.Status)
+				fmt.Fprintf(&b, "- sample %s: %s", mdCode(sm.Source), sm.Status)
 				if sm.Error != "" {
 					fmt.Fprintf(&b, ": %s", mdEscape(sm.Error))
 				}
@@ -182,7 +182,7 @@ func WriteMarkdown(w io.Writer, r *Result) error {
 					case d.Class != "":
 						code += ", " + d.Class
 					}
-					fmt.Fprintf(&b, "  - `%s` (%s): legacy `%s`, pipeline `%s`", d.Path, code, oneLine(d.Legacy), oneLine(d.Pipeline))
+					fmt.Fprintf(&b, "  - %s (%s): legacy %s, pipeline %s", mdCode(d.Path), mdEscape(code), mdCode(oneLine(d.Legacy)), mdCode(oneLine(d.Pipeline)))
 					if d.Message != "" {
 						fmt.Fprintf(&b, ": %s", mdEscape(d.Message))
 					}
@@ -220,9 +220,39 @@ func diagCounts(ds []Diagnostic) string {
 	return countList(m)
 }
 
-func mdEscape(s string) string {
-	r := strings.NewReplacer("|", `\|`, "\n", " ", "\r", "")
-	return r.Replace(s)
+// mdEscaper makes text from the tree (names, paths, messages) inert in
+// Markdown and in the HTML GitHub renders from it: HTML special
+// characters become entities (no tag, no autolink), a backslash, "|" and
+// a backtick are backslash-escaped (no extra table cell, no code span),
+// "](" cannot end a link or image text, and line breaks become spaces
+// (no new block). Field values stay mid-line, where nothing else starts
+// a block or a link definition.
+var mdEscaper = strings.NewReplacer(
+	"&", "&amp;", "<", "&lt;", ">", "&gt;",
+	`\`, `\\`, "|", `\|`, "`", "\\`", "](", `]\(`,
+	"\n", " ", "\r", "",
+)
+
+func mdEscape(s string) string { return mdEscaper.Replace(s) }
+
+// mdCode writes s as a Markdown code span that no backtick in s can close
+// early: the fence is one backtick longer than the longest run in s.
+func mdCode(s string) string {
+	s = strings.NewReplacer("\n", " ", "\r", "").Replace(s)
+	longest, run := 0, 0
+	for _, c := range s {
+		if c == '`' {
+			run++
+			longest = max(longest, run)
+			continue
+		}
+		run = 0
+	}
+	fence := strings.Repeat("`", longest+1)
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") || s == "" {
+		s = " " + s + " "
+	}
+	return fence + s + fence
 }
 
 func oneLine(s string) string {

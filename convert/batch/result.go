@@ -27,7 +27,8 @@ const (
 	ReasonYtt             = "ytt"              // ytt annotations
 	ReasonUnparseable     = "unparseable"      // neither YAML nor JSON
 	ReasonKustomizePatch  = "kustomize-patch"  // a kustomize patch file
-	ReasonReadOnly        = "read-only"        // needs converting but is not writable
+	ReasonReadOnly        = "read-only"        // needs converting but is not writable (Options.Force writes it)
+	ReasonHardLinked      = "hard-linked"      // needs converting but has other names (Options.Force writes it)
 	ReasonVanished        = "vanished"         // deleted after the scan
 	ReasonModified        = "modified"         // changed by someone else after the scan
 	ReasonSymlinkLoop     = "symlink-loop"     // a symlinked directory that contains itself
@@ -35,6 +36,8 @@ const (
 	ReasonBrokenSymlink   = "broken-symlink"   // a symlink to nothing
 	ReasonDuplicate       = "duplicate"        // the same file reached by another path (symlink)
 	ReasonUnreadable      = "unreadable"       // cannot be read
+	ReasonNotRegular      = "not-regular"      // a FIFO, socket or device: never opened
+	ReasonAliasBomb       = "alias-bomb"       // aliases expand beyond the readers' budget: refused (exit 2)
 	ReasonConversionError = "conversion-error" // the converter refused a Composition, or failed
 	ReasonWriteError      = "write-error"      // the new content could not be written
 	ReasonVerification    = "verification"     // a conversion failed verification: held back
@@ -307,9 +310,9 @@ func rank(s VerifyStatus) int {
 //	              --functions-out file for several package scopes, the
 //	              file holds one name of a function the scopes name
 //	              differently)
-//	M408 info     with Options.Base: a Composition that was already mode
-//	              Pipeline at the base changed; it is not verified as a
-//	              migration
+//	M408 warning  the file was written in place but some of its metadata
+//	              could not be kept (owner, group, mode bits, extended
+//	              attributes, hard links split by --force)
 //	M409 warning  a Function manifest the converted Compositions use (by
 //	              name) installs a release of the function the target
 //	              does not support (PT v0.10.x on v1, v0.10.0+ on v2; EC
@@ -320,6 +323,9 @@ func rank(s VerifyStatus) int {
 //	              not support (or none); info when pinned by digest
 //	M411 info     a kustomize JSON 6902 patch's path was rewritten to where
 //	              the converted Composition holds that content
+//	M412 info     with Options.Base: a Composition that was already mode
+//	              Pipeline at the base changed; it is not verified as a
+//	              migration
 type Finding = Diagnostic
 
 // Summary counts what a run did.
@@ -388,6 +394,12 @@ type Result struct {
 	Mode string `json:"mode"`
 	// Check reports whether the run was a --check run.
 	Check bool `json:"check,omitempty"`
+	// StaleTemporaries are the temporary files of interrupted writes
+	// (".<name>.xpmigrate-tmp-<n>", left by a killed run) found in the
+	// tree, in path order: never read, never copied. StaleRemoved
+	// reports that the run (writing in place) removed them.
+	StaleTemporaries []string `json:"staleTemporaries,omitempty"`
+	StaleRemoved     bool     `json:"staleRemoved,omitempty"`
 }
 
 // Changed reports whether any file changed (or would change).
@@ -397,6 +409,18 @@ func (r *Result) Changed() bool { return r.Summary.Converted > 0 }
 // could not run.
 func (r *Result) Failed() bool {
 	return r.Summary.Failed > 0 || r.Summary.FailedCompositions > 0 || r.Summary.VerifyErrors > 0
+}
+
+// Refused returns the files refused as unusable input (alias bombs): the
+// run exits as for invalid input.
+func (r *Result) Refused() []FileResult {
+	var out []FileResult
+	for _, f := range r.Files {
+		if f.Reason == ReasonAliasBomb {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // HasDifferences reports whether any verification fails: an unexplained

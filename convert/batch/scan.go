@@ -5,11 +5,11 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/pkg/errors"
 	yaml3 "go.yaml.in/yaml/v3"
@@ -18,6 +18,7 @@ import (
 
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
+	"github.com/xpmigrate/xpmigrate/internal/regularfile"
 	"github.com/xpmigrate/xpmigrate/render"
 )
 
@@ -77,10 +78,15 @@ var (
 // scanFile reads and classifies one candidate file.
 func scanFile(e entry) *scanned {
 	s := &scanned{entry: e, format: formatOf(e.rel)}
-	data, err := os.ReadFile(e.real) //nolint:gosec // Reading the tree is the point.
+	data, err := regularfile.ReadFile(e.real)
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
+		var nr *regularfile.NotRegularError
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
 			s.reason, s.detail = ReasonVanished, "deleted during the run"
+			return s
+		case errors.As(err, &nr):
+			s.reason, s.detail = ReasonNotRegular, notRegularDetail(nr.Mode)
 			return s
 		}
 		s.reason, s.detail = ReasonUnreadable, err.Error()
@@ -94,6 +100,10 @@ func scanFile(e entry) *scanned {
 
 // classify fills s from data: skip reasons, or documents.
 func (s *scanned) classify(data []byte) {
+	if isBinary(data) {
+		s.reason, s.detail = ReasonUnparseable, "binary data, not YAML or JSON text"
+		return
+	}
 	if s.format == "yaml" && hasYttAnnotation(data) {
 		s.reason, s.detail = ReasonYtt, "ytt template (#@ annotations)"
 		s.legacyHint = looksLegacy(data)
@@ -102,6 +112,11 @@ func (s *scanned) classify(data []byte) {
 	docs, line, err := decodeFileSlim(data, s.format)
 	if err != nil {
 		s.line = line
+		var ee *yamledit.ExpansionError
+		if errors.As(err, &ee) {
+			s.reason, s.detail, s.line = ReasonAliasBomb, ee.Error(), ee.Line
+			return
+		}
 		s.legacyHint = looksLegacy(data)
 		if bytes.Contains(data, []byte("{{")) {
 			s.reason, s.detail = ReasonTemplate, "Helm/Go-template syntax that is not valid YAML"
@@ -145,6 +160,16 @@ func templated(data []byte) bool {
 		}
 	}
 	return false
+}
+
+// isBinary reports whether data is not text: a NUL byte or invalid UTF-8
+// (YAML and JSON are UTF-8 here; a UTF-16 stream starts with its byte
+// order mark and is left to the YAML reader).
+func isBinary(data []byte) bool {
+	if bytes.HasPrefix(data, []byte{0xfe, 0xff}) || bytes.HasPrefix(data, []byte{0xff, 0xfe}) {
+		return false
+	}
+	return bytes.IndexByte(data, 0) >= 0 || !utf8.Valid(data)
 }
 
 // ptStepOf returns the index the patch-and-transform step of a legacy
@@ -213,8 +238,12 @@ func decodeDocs(data []byte, format string, slimCompositions bool) ([]docInfo, i
 	var out []docInfo
 	for _, r := range raws {
 		if slimCompositions && format == "yaml" && kindComp.Match(r.Raw) {
+			// Other errors fall through to the reader every command uses
+			// (kubectl's), for its verdict and its line.
 			if d, ok, err := slimDoc(r); err != nil {
-				return nil, r.Line, errors.Wrapf(err, "document %d (line %d)", r.Index+1, r.Line)
+				if ee := expansionError(r, err); ee != nil {
+					return nil, ee.Line, ee
+				}
 			} else if ok {
 				out = append(out, d)
 				continue
@@ -222,7 +251,13 @@ func decodeDocs(data []byte, format string, slimCompositions bool) ([]docInfo, i
 		}
 		v, err := decodeAny(r.Raw)
 		if err != nil {
-			return nil, r.Line, errors.Wrapf(err, "document %d (line %d)", r.Index+1, r.Line)
+			if format == "yaml" {
+				if ee := expansionError(r, aliasesOf(r.Raw)); ee != nil {
+					return nil, ee.Line, ee
+				}
+			}
+			de := render.NewDocumentError("", r, err)
+			return nil, de.Line, errors.Errorf("line %d (document %d): %s", de.Line, de.Document, de.Msg)
 		}
 		switch t := v.(type) {
 		case map[string]any:
@@ -241,6 +276,29 @@ func decodeDocs(data []byte, format string, slimCompositions bool) ([]docInfo, i
 		}
 	}
 	return out, 0, nil
+}
+
+// expansionError returns err as an *yamledit.ExpansionError whose line
+// counts from the start of the file, or nil when err is not one.
+func expansionError(r render.Document, err error) *yamledit.ExpansionError {
+	var ee *yamledit.ExpansionError
+	if !errors.As(err, &ee) {
+		return nil
+	}
+	out := *ee
+	out.Line += r.Line - 1
+	return &out
+}
+
+// aliasesOf checks a document that failed to decode against the alias
+// budget (yamledit.CheckAliases), so that an alias bomb is told from
+// other errors.
+func aliasesOf(raw []byte) error {
+	var n yaml3.Node
+	if err := yaml3.Unmarshal(raw, &n); err != nil {
+		return nil //nolint:nilerr // Not YAML: not an alias bomb either.
+	}
+	return yamledit.CheckAliases(&n)
 }
 
 func newDocInfo(index, item, line int, m map[string]any) docInfo {
@@ -331,6 +389,10 @@ func slimDoc(r render.Document) (docInfo, bool, error) {
 func slimNodes(r render.Document) (docInfo, bool, error) {
 	var n yaml3.Node
 	if err := yaml3.Unmarshal(r.Raw, &n); err != nil {
+		return docInfo{}, false, err
+	}
+	// looseValue expands aliases: within the budget of every reader.
+	if err := yamledit.CheckAliases(&n); err != nil {
 		return docInfo{}, false, err
 	}
 	if n.Kind != yaml3.DocumentNode || len(n.Content) != 1 {

@@ -10,6 +10,9 @@ import (
 	"strings"
 
 	"github.com/pkg/errors"
+
+	"github.com/xpmigrate/xpmigrate/internal/atomicfile"
+	"github.com/xpmigrate/xpmigrate/internal/regularfile"
 )
 
 // An entryKind classifies what the walk found.
@@ -47,13 +50,16 @@ type walker struct {
 	exclude  globSet
 	skipReal string // absolute real path not to descend into (Options.Out)
 	entries  []entry
+	// temps are the temporary files of atomic writes found in the tree
+	// (left by a killed run): never input, never copied.
+	temps []entry
 }
 
 // walk lists the tree at root in lexical path order, honouring .gitignore
 // files, the include and exclude globs, and never descending into .git or
 // skipReal. Symlinked directories are followed when their target is inside
 // the tree and is not one of their own ancestors (a loop).
-func walk(ctx context.Context, root string, include, exclude globSet, skipReal string) ([]entry, error) {
+func walk(ctx context.Context, root string, include, exclude globSet, skipReal string) (*walker, error) {
 	abs, err := filepath.Abs(root)
 	if err != nil {
 		return nil, errors.Wrapf(err, "cannot resolve %q", root)
@@ -74,7 +80,8 @@ func walk(ctx context.Context, root string, include, exclude globSet, skipReal s
 		return nil, err
 	}
 	sort.SliceStable(w.entries, func(i, j int) bool { return w.entries[i].rel < w.entries[j].rel })
-	return w.entries, nil
+	sort.SliceStable(w.temps, func(i, j int) bool { return w.temps[i].rel < w.temps[j].rel })
+	return w, nil
 }
 
 // dir lists the directory rel whose real path is realDir. chain holds the
@@ -83,7 +90,9 @@ func (w *walker) dir(ctx context.Context, rel, realDir string, ign ignoreStack, 
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if data, err := os.ReadFile(filepath.Join(realDir, ".gitignore")); err == nil { //nolint:gosec // Reading the tree is the point.
+	// A .gitignore that is not a regular file (a FIFO would block the
+	// read) is reported with the directory's other special files.
+	if data, err := regularfile.ReadFile(filepath.Join(realDir, ".gitignore")); err == nil {
 		ign = append(ign[:len(ign):len(ign)], parseIgnoreFile(rel, data))
 	}
 	des, err := os.ReadDir(realDir)
@@ -128,6 +137,12 @@ func (w *walker) dir(ctx context.Context, rel, realDir string, ign ignoreStack, 
 		if ign.ignored(crel, isDir) {
 			continue
 		}
+		if !isDir && !isLink && atomicfile.IsTemporary(name) {
+			if !w.exclude.match(crel, false) {
+				w.temps = append(w.temps, entry{kind: entrySkipped, rel: crel, real: creal})
+			}
+			continue
+		}
 		if isDir {
 			if w.skipReal != "" && (creal == w.skipReal || within(w.skipReal, creal)) {
 				continue
@@ -152,6 +167,9 @@ func (w *walker) dir(ctx context.Context, rel, realDir string, ign ignoreStack, 
 			continue
 		}
 		if !fi.Mode().IsRegular() {
+			if !w.exclude.match(crel, false) {
+				w.entries = append(w.entries, entry{kind: entrySkipped, rel: crel, why: ReasonNotRegular, whyDetail: notRegularDetail(fi.Mode())})
+			}
 			continue
 		}
 		e := entry{kind: entryOther, rel: crel, real: creal, linked: linked, mode: fi.Mode().Perm()}
@@ -161,6 +179,11 @@ func (w *walker) dir(ctx context.Context, rel, realDir string, ign ignoreStack, 
 		w.entries = append(w.entries, e)
 	}
 	return nil
+}
+
+// notRegularDetail says why a special file was skipped.
+func notRegularDetail(m fs.FileMode) string {
+	return regularfile.Kind(m) + ", not a regular file: not opened"
 }
 
 // sortEntries orders directory entries so that the walk yields paths in

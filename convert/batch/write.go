@@ -10,6 +10,7 @@ import (
 	"github.com/pkg/errors"
 
 	"github.com/xpmigrate/xpmigrate/internal/atomicfile"
+	"github.com/xpmigrate/xpmigrate/internal/regularfile"
 )
 
 // errModified says a file changed between the scan and the write.
@@ -24,7 +25,7 @@ func writeAtomic(dst string, data []byte, perm fs.FileMode, check func() error) 
 // unchangedSince returns fs.ErrNotExist when path is gone and errModified
 // when its content no longer hashes to sum.
 func unchangedSince(path string, sum [sha256.Size]byte) error {
-	f, err := os.Open(path) //nolint:gosec // The tree's own file.
+	f, err := regularfile.Open(path)
 	if err != nil {
 		return err
 	}
@@ -55,7 +56,7 @@ func writeOut(outDir, rel string, data []byte, perm fs.FileMode) error {
 
 // copyOut copies the file at src to rel under the output directory.
 func copyOut(outDir, rel, src string, perm fs.FileMode) error {
-	data, err := os.ReadFile(src) //nolint:gosec // The tree's own file.
+	data, err := regularfile.ReadFile(src)
 	if err != nil {
 		return errors.Wrapf(err, "cannot read %q", rel)
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
+	sigsyaml "sigs.k8s.io/yaml"
 )
 
 // A Chunk is one document of a stream, byte for byte: the `---` line that
@@ -76,6 +77,23 @@ func (e *SyntaxError) Error() string {
 }
 
 var yamlErrLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+// syntaxErrorIn is syntaxError with the line kubectl's reader
+// (sigs.k8s.io/yaml, on yaml.v2) gives for text, when it gives one:
+// yaml.v3 counts the lines of parser errors (as opposed to scanner errors)
+// from 0, one line early, and every other reader of xpmigrate reads
+// through sigs.k8s.io/yaml, so its line is the one every command names.
+func syntaxErrorIn(text []byte, err error) *SyntaxError {
+	se := syntaxError(err)
+	if _, kerr := sigsyaml.YAMLToJSON(text); kerr != nil {
+		if m := yamlErrLineIn.FindStringSubmatch(kerr.Error()); m != nil {
+			se.Line, _ = strconv.Atoi(m[1])
+		}
+	}
+	return se
+}
+
+var yamlErrLineIn = regexp.MustCompile(`yaml: line (\d+): `)
 
 // syntaxError turns a yaml.v3 error into a SyntaxError. yaml.v3 reports
 // the line only inside its message, so the message is parsed for it (for
@@ -186,7 +204,7 @@ func Parse(text []byte) (*Doc, error) {
 		if err == io.EOF { //nolint:errorlint // yaml.v3 returns io.EOF itself.
 			return nil, nil
 		}
-		return nil, syntaxError(err)
+		return nil, syntaxErrorIn(text, err)
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); err != io.EOF { //nolint:errorlint // As above.

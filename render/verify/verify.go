@@ -288,7 +288,7 @@ func loadComposition(d Document) (*composition, error) {
 	for _, doc := range docs {
 		obj, err := render.DecodeObject(doc.Raw)
 		if err != nil {
-			return nil, render.InvalidInput(errors.Wrapf(err, "%s: document %d (line %d)", d.Path, doc.Index+1, doc.Line))
+			return nil, render.InvalidInput(render.NewDocumentError(d.Path, doc, err))
 		}
 		if obj == nil || obj["kind"] != "Composition" || obj["apiVersion"] != "apiextensions.crossplane.io/v1" {
 			continue

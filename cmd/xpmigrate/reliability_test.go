@@ -1,0 +1,290 @@
+//go:build unix
+
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/xpmigrate/xpmigrate/convert/batch"
+)
+
+// writeSpecial writes name → content under dir; content "<fifo>" makes a
+// FIFO, "<socket>" a listening Unix socket.
+func writeSpecial(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, data := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if data == "<socket>" {
+			// Socket paths are short: bind a relative one.
+			wd, _ := os.Getwd()
+			if err := os.Chdir(filepath.Dir(p)); err != nil {
+				t.Fatal(err)
+			}
+			l, err := net.Listen("unix", filepath.Base(p))
+			_ = os.Chdir(wd)
+			if err != nil {
+				t.Skipf("cannot make a socket: %v", err)
+			}
+			t.Cleanup(func() { _ = l.Close() })
+			continue
+		}
+		if data == "<fifo>" {
+			if err := syscall.Mkfifo(p, 0o644); err != nil {
+				t.Skipf("cannot make a FIFO: %v", err)
+			}
+			continue
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestSpecialFiles(t *testing.T) {
+	type want struct {
+		code int
+		// stderr must contain each of these.
+		stderr []string
+	}
+	cases := map[string]struct {
+		reason string
+		files  map[string]string
+		args   []string
+		want   want
+	}{
+		"ConvertFIFOInput": {
+			reason: "A FIFO given as convert's input is refused (exit 2) and named, not waited on.",
+			files:  map[string]string{"in.yaml": "<fifo>"},
+			args:   []string{"convert", "in.yaml"},
+			want:   want{code: exitInvalid, stderr: []string{"in.yaml", "a FIFO"}},
+		},
+		"ConvertSocketInput": {
+			reason: "A socket given as convert's input is refused (exit 2) and named.",
+			files:  map[string]string{"in.yaml": "<socket>"},
+			args:   []string{"convert", "in.yaml"},
+			want:   want{code: exitInvalid, stderr: []string{"in.yaml", "a socket"}},
+		},
+		"MigrateSocketsAndFIFOsInTree": {
+			reason: "Sockets and FIFOs anywhere in the tree are skipped and reported; the rest migrates.",
+			files:  map[string]string{"comp.yaml": migrateLegacy, "a/s.yaml": "<socket>", "a/b/f.json": "<fifo>", "a/b/README": "<fifo>"},
+			args:   []string{"migrate", "--verify=false", "."},
+			want:   want{code: exitOK, stderr: []string{"a/s.yaml: not-regular (a socket", "a/b/f.json: not-regular (a FIFO", "a/b/README: not-regular (a FIFO", "1 converted"}},
+		},
+		"ConvertFIFOConfiguration": {
+			reason: "A FIFO named by --configuration is refused (exit 2).",
+			files:  map[string]string{"comp.yaml": migrateLegacy, "cfg.yaml": "<fifo>"},
+			args:   []string{"convert", "comp.yaml", "--configuration", "cfg.yaml"},
+			want:   want{code: exitInvalid, stderr: []string{"cfg.yaml", "a FIFO"}},
+		},
+		"ConvertFIFOCrossplaneYAMLBeside": {
+			reason: "A FIFO crossplane.yaml beside the input is not read: the conversion goes on without it.",
+			files:  map[string]string{"comp.yaml": migrateLegacy, "crossplane.yaml": "<fifo>"},
+			args:   []string{"convert", "comp.yaml"},
+			want:   want{code: exitOK},
+		},
+		"VerifyFIFOComposition": {
+			reason: "A FIFO given as the Composition to verify is refused (exit 2).",
+			files:  map[string]string{"comp.yaml": "<fifo>"},
+			args:   []string{"verify", "comp.yaml"},
+			want:   want{code: exitInvalid, stderr: []string{"comp.yaml", "a FIFO"}},
+		},
+		"VerifyFIFOsBeside": {
+			reason: "FIFOs beside the Composition and in examples/ are not read while looking for examples.",
+			files:  map[string]string{"comp.yaml": migrateLegacy, "xr.yaml": migrateXR, "fifo.yaml": "<fifo>", "examples/x.yaml": "<fifo>"},
+			args:   []string{"verify", "comp.yaml"},
+			want:   want{code: exitOK},
+		},
+		"VerifyFIFOSamples": {
+			reason: "A FIFO given as --xr is refused (exit 2).",
+			files:  map[string]string{"comp.yaml": migrateLegacy, "xr.yaml": "<fifo>"},
+			args:   []string{"verify", "comp.yaml", "--xr", "xr.yaml"},
+			want:   want{code: exitInvalid, stderr: []string{"xr.yaml", "a FIFO"}},
+		},
+		"RenderFIFOXR": {
+			reason: "A FIFO given as render's XR is refused (exit 2).",
+			files:  map[string]string{"comp.yaml": migrateLegacy, "xr.yaml": "<fifo>"},
+			args:   []string{"render", "xr.yaml", "comp.yaml"},
+			want:   want{code: exitInvalid, stderr: []string{"xr.yaml", "a FIFO"}},
+		},
+		"MigrateFIFOGitignore": {
+			reason: "A FIFO named .gitignore does not hang migrate; it is reported as skipped.",
+			files:  map[string]string{"comp.yaml": migrateLegacy, ".gitignore": "<fifo>"},
+			args:   []string{"migrate", "--dry-run", "--verify=false", "."},
+			want:   want{code: exitOK, stderr: []string{".gitignore: not-regular (a FIFO"}},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeSpecial(t, dir, tc.files)
+			t.Chdir(dir)
+			code, _, stderr := runWithin(t, tc.args...)
+			if code != tc.want.code {
+				t.Errorf("%s\nxpmigrate %s: exit %d, want %d; stderr:\n%s", tc.reason, strings.Join(tc.args, " "), code, tc.want.code, stderr)
+			}
+			for _, s := range tc.want.stderr {
+				if !strings.Contains(stderr, s) {
+					t.Errorf("%s\nxpmigrate %s: stderr does not contain %q:\n%s", tc.reason, strings.Join(tc.args, " "), s, stderr)
+				}
+			}
+		})
+	}
+}
+
+// stuckConverter blocks until release is closed, as a read of a FIFO or a
+// hung network file system would; it closes entered when called.
+type stuckConverter struct {
+	entered chan struct{}
+	once    sync.Once
+	release chan struct{}
+}
+
+func (c *stuckConverter) Convert(ctx context.Context, _ batch.ConvertRequest) (*batch.ConvertResponse, error) {
+	c.once.Do(func() { close(c.entered) })
+	<-c.release
+	return nil, ctx.Err()
+}
+
+func TestMigrateCancelDoesNotWaitForAStuckFile(t *testing.T) {
+	dir := migrateTree(t, map[string]string{"comp.yaml": migrateLegacy})
+	conv := &stuckConverter{entered: make(chan struct{}), release: make(chan struct{})}
+	defer close(conv.release)
+	deps := migrateDeps{converter: func(*migrateOptions) batch.Converter { return conv }}
+
+	var out, errOut bytes.Buffer
+	s := streams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}
+	root := newRootCmd(s)
+	if c, _, err := root.Find([]string{"migrate"}); err == nil && c != root {
+		root.RemoveCommand(c)
+	}
+	root.AddCommand(newMigrateCmdWith(s, deps))
+	root.SetArgs([]string{"migrate", "--verify=false", dir})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		<-conv.entered
+		cancel() // What Ctrl-C does.
+	}()
+	errc := make(chan error, 1)
+	go func() { errc <- root.ExecuteContext(ctx) }()
+	select {
+	case err := <-errc:
+		var ec exitCodeError
+		if !errors.As(err, &ec) || ec.code != exitError {
+			t.Errorf("migrate cancelled while a file is stuck: got %v, want exit %d", err, exitError)
+		}
+		b, rerr := os.ReadFile(filepath.Join(dir, "comp.yaml"))
+		if rerr != nil || string(b) != migrateLegacy {
+			t.Errorf("migrate cancelled while a file is stuck: comp.yaml changed (%v)", rerr)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("migrate cancelled while a file is stuck: still running after 30s")
+	}
+}
+
+var (
+	binOnce sync.Once
+	binPath string
+	binErr  error
+)
+
+// binary builds xpmigrate once for the tests that send it signals.
+func binary(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	binOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "xpmigrate-bin-")
+		if err != nil {
+			binErr = err
+			return
+		}
+		binPath = filepath.Join(dir, "xpmigrate")
+		if out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput(); err != nil {
+			binErr = fmt.Errorf("cannot build xpmigrate: %v\n%s", err, out)
+		}
+	})
+	if binErr != nil {
+		t.Fatal(binErr)
+	}
+	return binPath
+}
+
+func TestSIGINTDuringAFIFOWait(t *testing.T) {
+	cases := map[string]struct {
+		reason string
+		args   []string
+		// files are written in the working directory ("<fifo>": a FIFO).
+		files map[string]string
+		// stdinFIFO makes stdin a FIFO that nobody writes to or closes.
+		stdinFIFO bool
+	}{
+		"ConvertStdin": {
+			reason:    "convert - waits on a FIFO stdin that never ends; Ctrl-C ends it.",
+			args:      []string{"convert", "-"},
+			stdinFIFO: true,
+		},
+		"MigrateTreeWithFIFOs": {
+			reason: "migrate over a tree with FIFOs ends (it never waits on them), and Ctrl-C at any point ends it.",
+			args:   []string{"migrate", "--verify=false", "."},
+			files:  map[string]string{".gitignore": "<fifo>", "a.yaml": "<fifo>", "comp.yaml": migrateLegacy},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			bin := binary(t)
+			dir := t.TempDir()
+			writeSpecial(t, dir, tc.files)
+			cmd := exec.Command(bin, tc.args...)
+			cmd.Dir = dir
+			if tc.stdinFIFO {
+				p := filepath.Join(dir, "stdin")
+				if err := syscall.Mkfifo(p, 0o600); err != nil {
+					t.Skipf("cannot make a FIFO: %v", err)
+				}
+				// Opened read-write, so that neither side waits and the
+				// reader never sees the end.
+				f, err := os.OpenFile(p, os.O_RDWR, 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer f.Close() //nolint:errcheck // Test cleanup.
+				cmd.Stdin = f
+			}
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			time.Sleep(300 * time.Millisecond) // Let it start; not an assertion.
+			_ = cmd.Process.Signal(os.Interrupt)
+			select {
+			case <-done:
+			case <-time.After(10 * time.Second):
+				_ = cmd.Process.Kill()
+				t.Fatalf("%s\nxpmigrate %s: still running 10s after SIGINT; stderr:\n%s", tc.reason, strings.Join(tc.args, " "), stderr.String())
+			}
+			if b, err := os.ReadFile(filepath.Join(dir, "comp.yaml")); err == nil && string(b) != migrateLegacy && !strings.Contains(string(b), "mode: Pipeline") {
+				t.Errorf("%s\ncomp.yaml is neither old nor new:\n%s", tc.reason, b)
+			}
+		})
+	}
+}
