@@ -19,8 +19,8 @@ import (
 	"github.com/xpmigrate/xpmigrate/convert/batch"
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
 	"github.com/xpmigrate/xpmigrate/internal/atomicfile"
-	"github.com/xpmigrate/xpmigrate/render"
 	"github.com/xpmigrate/xpmigrate/internal/regularfile"
+	"github.com/xpmigrate/xpmigrate/render"
 )
 
 // convertOptions are the flags and argument of `xpmigrate convert`.
