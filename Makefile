@@ -16,7 +16,7 @@ build:
 vet:
 	$(GO) vet $(PKGS)
 
-test: vet check-fmt check-tidy check-docs
+test: vet check-fmt check-tidy check-docs lint
 	$(GO) test -count=1 $(PKGS)
 	$(MAKE) test-race
 
@@ -34,8 +34,8 @@ RACE_PKGS := ./convert/batch/ ./render/engine/ ./render/pipeline/ ./render/built
 test-race:
 	$(GO) test -race -short -count=1 $(RACE_PKGS)
 
-# golangci-lint at the pinned version (.golangci.yml); installed into
-# bin/tools by `make lint` when missing.
+# golangci-lint at the pinned version (.golangci.yml), part of `make test`;
+# installed into bin/tools by `make lint` when missing.
 GOLANGCI_LINT_VERSION := v2.15.0
 GOLANGCI_LINT := bin/tools/golangci-lint
 $(GOLANGCI_LINT):

@@ -347,7 +347,7 @@ func readConvertInput(s streams, file string) (string, []byte, error) {
 		}
 		return file, b, nil
 	}
-	if f, ok := s.In.(*os.File); ok && term.IsTerminal(int(f.Fd())) { //nolint:gosec // A file descriptor fits an int.
+	if f, ok := s.In.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		return "", nil, usageError{err: errors.New("no input: give a FILE, or pipe YAML to stdin (convert -)")}
 	}
 	b, err := io.ReadAll(s.In)

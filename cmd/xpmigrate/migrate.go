@@ -393,10 +393,10 @@ func (o *migrateOptions) batchOptions(dir string) (batch.Options, error) {
 // width.
 func stderrTerminal(s streams) (bool, int) {
 	f, ok := s.ErrOut.(*os.File)
-	if !ok || !term.IsTerminal(int(f.Fd())) { //nolint:gosec // File descriptors fit in an int.
+	if !ok || !term.IsTerminal(int(f.Fd())) {
 		return false, 0
 	}
-	w, _, err := term.GetSize(int(f.Fd())) //nolint:gosec // As above.
+	w, _, err := term.GetSize(int(f.Fd()))
 	if err != nil {
 		w = 0
 	}

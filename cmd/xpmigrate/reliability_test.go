@@ -217,7 +217,7 @@ func binary(t *testing.T) string {
 		}
 		binPath = filepath.Join(dir, "xpmigrate")
 		if out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput(); err != nil {
-			binErr = fmt.Errorf("cannot build xpmigrate: %v\n%s", err, out)
+			binErr = fmt.Errorf("cannot build xpmigrate: %w\n%s", err, out)
 		}
 	})
 	if binErr != nil {
@@ -264,7 +264,7 @@ func TestSIGINTDuringAFIFOWait(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				defer f.Close() //nolint:errcheck // Test cleanup.
+				defer f.Close()
 				cmd.Stdin = f
 			}
 			var stderr bytes.Buffer

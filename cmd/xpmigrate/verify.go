@@ -343,7 +343,7 @@ func sampleKinds(legacy verify.Document, xrd map[string]any) map[string]bool {
 // isTerminal reports whether w is a terminal.
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
-	return ok && term.IsTerminal(int(f.Fd())) //nolint:gosec // File descriptors fit in an int.
+	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 // legacyFromBase returns the legacy form at ref of the converted

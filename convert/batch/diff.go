@@ -96,7 +96,7 @@ func myers(a, b []string) []editOp {
 				x++
 				y++
 			}
-			v[off+k] = int32(x)
+			v[off+k] = int32(x) //nolint:gosec // x is a line index of one file, far below 2^31. //nolint:gosec // x is a line index of one file, far below 2^31.
 			if x >= n && y >= m {
 				found = d
 			}

@@ -18,7 +18,7 @@ func ExampleRun() {
 		fmt.Println(err)
 		return
 	}
-	defer os.RemoveAll(dir) //nolint:errcheck // Best effort.
+	defer os.RemoveAll(dir)
 	files := map[string]string{
 		"apis/composition.yaml": `apiVersion: apiextensions.crossplane.io/v1
 kind: Composition

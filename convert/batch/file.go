@@ -145,7 +145,7 @@ func (r *runner) keep(f *scanned, final []byte) {
 }
 
 // convert converts, verifies and writes one file with Compositions.
-func (r *runner) convert(ctx context.Context, f *scanned, data []byte, oc *outcome) *outcome {
+func (r *runner) convert(ctx context.Context, f *scanned, data []byte, oc *outcome) *outcome { //nolint:gocyclo // One file's whole path; splitting it is issue 15's redesign.
 	req := ConvertRequest{Path: f.rel, Data: data, Format: f.format, Target: r.o.Target, Phase1: r.o.Phase1,
 		PatchAndTransform: r.o.PatchAndTransform, EnvironmentConfigs: r.o.EnvironmentConfigs}
 	var extra []Finding

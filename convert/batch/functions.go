@@ -299,9 +299,7 @@ type wantFunction struct {
 func (r *runner) wire(ctx context.Context, outs []*outcome) []*outcome {
 	n := len(outs)
 	outs = r.wireScopes(ctx, outs)
-	for _, oc := range outs[n:] {
-		r.late = append(r.late, oc)
-	}
+	r.late = append(r.late, outs[n:]...)
 	return outs
 }
 

@@ -20,7 +20,7 @@ func findingCodes(res *Result, prefix string) []string {
 	var out []string
 	for _, f := range res.Findings {
 		if strings.HasPrefix(f.Code, prefix) {
-			out = append(out, f.File+": "+f.Code+" "+string(f.Severity))
+			out = append(out, f.File+": "+f.Code+" "+f.Severity)
 		}
 	}
 	sort.Strings(out)
@@ -282,7 +282,7 @@ func TestFunctionPinChecks(t *testing.T) {
 			}
 			var got want
 			if fd != nil {
-				got = want{fd.Code, string(fd.Severity)}
+				got = want{fd.Code, fd.Severity}
 			}
 			if diff := cmp.Diff(tc.want, got, cmp.AllowUnexported(want{})); diff != "" {
 				t.Errorf("%s\ncheck: -want, +got:\n%s", tc.reason, diff)

@@ -298,17 +298,6 @@ func inScope(scope, file string) bool {
 	return scope == "" || strings.HasPrefix(file, scope+"/")
 }
 
-// functionsIn returns the Function manifests in a scope.
-func (ix *index) functionsIn(scope string) []map[string]any {
-	var out []map[string]any
-	for _, f := range ix.functions {
-		if inScope(scope, f.file) {
-			out = append(out, f.obj)
-		}
-	}
-	return out
-}
-
 // envConfigsFor returns the EnvironmentConfigs a Composition's renders may
 // select: those in its package scope, and of several with the same name the
 // nearest to the Composition (in a tree of many repositories, each has its

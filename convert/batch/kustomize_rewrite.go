@@ -187,7 +187,7 @@ func mapValue(m *yaml3.Node, key string) *yaml3.Node {
 // converted, and all of them put patch-and-transform at the same step;
 // an operation only when pipelinePointer answers for it. The others keep
 // their M401 finding.
-func (r *runner) rewriteKustomize(ctx context.Context, outs []*outcome) []*outcome {
+func (r *runner) rewriteKustomize(ctx context.Context, outs []*outcome) []*outcome { //nolint:gocyclo // The rewrite conditions read as one list.
 	if ctx.Err() != nil || r.o.Phase1 {
 		return outs
 	}
@@ -371,5 +371,5 @@ func (r *runner) inlineEdits(f *scanned, doc int, p kpatch, step int) []opEdit {
 
 // readScanned reads a file of the tree as the scan read it.
 func readScanned(f *scanned) ([]byte, error) {
-	return os.ReadFile(f.real) //nolint:gosec // The tree's own file.
+	return os.ReadFile(f.real)
 }

@@ -27,7 +27,7 @@ func statFile(t *testing.T, p string) statOf {
 		t.Fatal(err)
 	}
 	st := fi.Sys().(*syscall.Stat_t)
-	s := statOf{Mode: fi.Mode(), UID: st.Uid, GID: st.Gid, Links: uint64(st.Nlink)}
+	s := statOf{Mode: fi.Mode(), UID: st.Uid, GID: st.Gid, Links: st.Nlink}
 	buf := make([]byte, 64)
 	if n, err := unix.Getxattr(p, "user.xpmigrate-test", buf); err == nil {
 		s.Xattr = string(buf[:n])

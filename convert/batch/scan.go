@@ -215,13 +215,8 @@ func formatOf(rel string) string {
 	return "yaml"
 }
 
-// decodeFile decodes every document of a file. On error it returns the
-// line the failing document starts on.
-func decodeFile(data []byte, format string) ([]docInfo, int, error) {
-	return decodeDocs(data, format, false)
-}
-
-// decodeFileSlim is decodeFile for the scan: a Composition document is
+// decodeFileSlim decodes every document of a file for the scan (on error
+// it returns the line the failing document starts on): a Composition document is
 // parsed into YAML nodes and only what the index needs is kept (see
 // slimComposition), which is several times cheaper than decoding it.
 func decodeFileSlim(data []byte, format string) ([]docInfo, int, error) {

@@ -174,7 +174,7 @@ func write(dst string, data []byte, m *meta, check func() error, sync bool) (los
 			_ = tmp.Close()
 		}
 		if err != nil {
-			_ = os.Remove(name)
+			_ = os.Remove(name) //nolint:gosec // Our own temporary, beside the target.
 		}
 	}()
 	// Held until the rename: RemoveStale leaves a locked file alone.
@@ -195,7 +195,7 @@ func write(dst string, data []byte, m *meta, check func() error, sync bool) (los
 			return nil, err
 		}
 	}
-	if err = os.Rename(name, dst); err != nil {
+	if err = os.Rename(name, dst); err != nil { //nolint:gosec // The target the caller names, and our temporary beside it.
 		return nil, errors.Wrapf(err, "cannot replace %q", dst)
 	}
 	closed = true

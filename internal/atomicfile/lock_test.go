@@ -55,7 +55,7 @@ func TestSIGKILLLeavesAStaleTemporary(t *testing.T) {
 	if err := os.WriteFile(dst, []byte("old"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperKilledMidWrite$") //nolint:gosec // The test binary itself.
+	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperKilledMidWrite$")
 	cmd.Env = append(os.Environ(), "XPMIGRATE_TEST_DST="+dst)
 	out, err := cmd.StdoutPipe()
 	if err != nil {

@@ -14,7 +14,7 @@ import (
 func lock(f *os.File) {
 	// Without the lock, RemoveStale of a concurrent run could remove the
 	// file mid-write; the rename then fails and nothing is lost.
-	_ = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) //nolint:gosec // File descriptors fit an int.
+	_ = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
 }
 
 // removeUnlocked removes the temporary file at p unless a running write
@@ -29,10 +29,10 @@ func removeUnlocked(p string) (bool, error) {
 	}
 	defer f.Close() //nolint:errcheck // Read-only.
 	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		return false, nil //nolint:nilerr // Not a file we wrote.
+		return false, nil
 	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil { //nolint:gosec // As above.
-		return false, nil //nolint:nilerr // In use by a running write.
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		return false, nil
 	}
 	if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return false, errors.Wrapf(err, "cannot remove %q", p)

@@ -94,7 +94,7 @@ func (m *meta) apply(f *os.File) ([]string, error) {
 			lost = append(lost, fmt.Sprintf("mode %s (now %s)", m.mode, got))
 		}
 	}
-	fd := int(f.Fd()) //nolint:gosec // File descriptors fit an int.
+	fd := int(f.Fd())
 	for _, x := range m.xattrs {
 		if err := unix.Fsetxattr(fd, x.name, x.value, 0); err != nil {
 			lost = append(lost, fmt.Sprintf("extended attribute %s (%v)", x.name, err))
