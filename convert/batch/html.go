@@ -131,7 +131,7 @@ func buildHTMLView(r *Result) htmlView {
 		v.Summary = append(v.Summary, kv{Key: "Skipped or failed by reason", Value: countList(s.SkippedBy)})
 	}
 	if len(s.GapCodes) > 0 {
-		v.Summary = append(v.Summary, kv{Key: "Known gaps by code", Value: countList(s.GapCodes)})
+		v.Summary = append(v.Summary, kv{Key: "Classified differences by gap code (benign ones included)", Value: countList(s.GapCodes)})
 	}
 
 	// The files table lists every file worth a look, so every link to a

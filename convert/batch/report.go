@@ -114,7 +114,7 @@ func WriteMarkdown(w io.Writer, r *Result) error {
 	row("Diagnostics and findings (all files)", s.Errors+s.Warnings+s.Infos)
 	row("of which repository findings (M-codes)", s.Findings)
 	if len(s.GapCodes) > 0 {
-		row("Known gaps by code", countList(s.GapCodes))
+		row("Classified differences by gap code (benign ones included)", countList(s.GapCodes))
 	}
 
 	if len(r.Compositions) > 0 {
