@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/pkg/errors"
 )
@@ -123,8 +124,7 @@ func translateSegment(b *strings.Builder, seg string) error {
 			b.WriteString("[^/]")
 		case '\\':
 			if i+1 < len(seg) {
-				i++
-				b.WriteString(regexp.QuoteMeta(string(seg[i])))
+				i += literalRune(b, seg, i+1)
 			}
 		case '[':
 			end := classEnd(seg, i)
@@ -143,23 +143,37 @@ func translateSegment(b *strings.Builder, seg string) error {
 				switch class[j] {
 				case '\\':
 					if j+1 < len(class) {
-						j++
-						b.WriteString(regexp.QuoteMeta(string(class[j])))
+						j += literalRune(b, class, j+1)
 					}
 				case '[', ']', '^':
 					b.WriteString(`\`)
 					b.WriteByte(class[j])
+				case '-':
+					b.WriteByte('-')
 				default:
-					b.WriteByte(class[j])
+					j += literalRune(b, class, j) - 1
 				}
 			}
 			b.WriteString("]")
 			i = end
 		default:
-			b.WriteString(regexp.QuoteMeta(string(c)))
+			i += literalRune(b, seg, i) - 1
 		}
 	}
 	return nil
+}
+
+// literalRune writes the character of s at i as a regular expression that
+// matches it literally, and returns how many bytes it took. A byte that is
+// not UTF-8 matches any such byte (Go reads one as U+FFFD).
+func literalRune(b *strings.Builder, s string, i int) int {
+	r, n := utf8.DecodeRuneInString(s[i:])
+	if r == utf8.RuneError && n <= 1 {
+		b.WriteString(`\x{FFFD}`)
+		return 1
+	}
+	b.WriteString(regexp.QuoteMeta(string(r)))
+	return n
 }
 
 // classEnd returns the index of the `]` closing the class opened at i, or

@@ -1,6 +1,7 @@
 package batch
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -176,7 +177,42 @@ func FuzzCompilePattern(f *testing.F) {
 		if err != nil || !ok {
 			return
 		}
-		_ = p.match(rel, false)
-		_ = p.match(rel, true)
+		file, dir := p.match(rel, false), p.match(rel, true)
+		// A pattern ending in / names directories only.
+		if p.dirOnly && file {
+			t.Fatalf("pattern %q (directories only) matches the file %q", line, rel)
+		}
+		// Negation changes what a match means, never what matches.
+		if !p.negate && !strings.HasPrefix(line, "#") {
+			if n, ok, err := compilePattern("!" + line); err == nil && ok {
+				if !n.negate || n.match(rel, false) != file || n.match(rel, true) != dir {
+					t.Fatalf("pattern %q and its negation match %q differently", line, rel)
+				}
+			}
+		}
+		// A plain name (no glob, no slash, no escape) matches itself at
+		// any depth, and nothing that merely contains it.
+		if plain := strings.TrimSpace(line); plain == line && !strings.ContainsAny(line, "*?[]\\/!#") {
+			if !p.match(line, false) || !p.match("some/dir/"+line, false) {
+				t.Fatalf("plain pattern %q does not match itself", line)
+			}
+			if p.match(line+"x", false) || p.match("x"+line, false) {
+				t.Fatalf("plain pattern %q matches a longer name", line)
+			}
+		}
 	})
+}
+
+// TestPatternNonASCII: a pattern with non-ASCII names matches those names
+// (each byte used to be read as a character of its own).
+func TestPatternNonASCII(t *testing.T) {
+	for line, rel := range map[string]string{"café.yaml": "x/café.yaml", "[é]*.yaml": "é1.yaml", `\é.yaml`: "é.yaml", "/naïve/": "naïve"} {
+		p, ok, err := compilePattern(line)
+		if err != nil || !ok {
+			t.Fatalf("compilePattern(%q): %v", line, err)
+		}
+		if !p.match(rel, true) {
+			t.Errorf("compilePattern(%q).match(%q): false, want true", line, rel)
+		}
+	}
 }
