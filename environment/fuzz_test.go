@@ -2,6 +2,9 @@ package environment
 
 import (
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 // FuzzLoad checks that the loader never panics and that whatever it loads
@@ -48,8 +51,25 @@ func FuzzSpec(f *testing.F) {
 		s.Default()
 		_ = s.Validate()
 		_ = s.ValidateSchema()
-		xr := map[string]any{"spec": map[string]any{"env": "prod", "num": int64(3)}}
-		_, _, _ = s.Build(xr, configs)
+		build := func() (any, any, error, map[string]any) {
+			xr := map[string]any{"spec": map[string]any{"env": "prod", "num": int64(3)}}
+			a, b, err := s.Build(xr, configs)
+			return a, b, err, xr
+		}
+		a1, b1, err1, xr1 := build()
+		a2, b2, err2, _ := build()
+		// Deterministic.
+		if (err1 == nil) != (err2 == nil) || (err1 != nil && err1.Error() != err2.Error()) || !cmp.Equal(a1, a2) || !cmp.Equal(b1, b2) {
+			t.Fatalf("Build(...) is not deterministic: %v / %v", err1, err2)
+		}
+		// Natively the selection is recorded in spec.environmentConfigRefs;
+		// nothing else of the XR changes.
+		if spec, ok := xr1["spec"].(map[string]any); ok {
+			delete(spec, "environmentConfigRefs")
+		}
+		if want := map[string]any{"spec": map[string]any{"env": "prod", "num": int64(3)}}; !cmp.Equal(want, xr1) {
+			t.Fatalf("Build(...) changed the XR beyond spec.environmentConfigRefs: %s", cmp.Diff(want, xr1))
+		}
 	})
 }
 
@@ -70,10 +90,22 @@ func FuzzInput(f *testing.F) {
 		if err != nil {
 			return
 		}
+		// The requirements are a function of the input and the XR alone.
+		again, err := fn.Run(in, FunctionRequest{Observed: xr})
+		if err != nil || !cmp.Equal(rsp.Requirements, again.Requirements) {
+			t.Fatalf("Run(...) asks for different resources on the same input: %v", err)
+		}
 		res, err := configs.Fetch(rsp.Requirements)
 		if err != nil {
 			t.Fatalf("Fetch(...): %v", err)
 		}
-		_, _ = fn.Run(in, FunctionRequest{Observed: xr, Resources: res})
+		out1, err1 := fn.Run(in, FunctionRequest{Observed: xr, Resources: res})
+		out2, err2 := fn.Run(in, FunctionRequest{Observed: xr, Resources: res})
+		if (err1 == nil) != (err2 == nil) || (err1 != nil && err1.Error() != err2.Error()) || !cmp.Equal(out1, out2, cmpopts.EquateEmpty()) {
+			t.Fatalf("Run(...) with the resources is not deterministic: %v / %v", err1, err2)
+		}
+		if want := map[string]any{"spec": map[string]any{"env": "prod"}}; !cmp.Equal(want, xr) {
+			t.Fatalf("Run(...) changed the observed XR: %s", cmp.Diff(want, xr))
+		}
 	})
 }

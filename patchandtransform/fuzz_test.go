@@ -90,12 +90,37 @@ func FuzzApply(f *testing.F) {
 			p.Policy = &Policy{MergeOptions: &MergeOptions{AppendSlice: ptr(true)}, FromFieldPath: ptr(FromFieldPathPolicyRequired)}
 		}
 		for _, d := range []Dialect{Native, Function} {
-			from := fieldpath.Pave(kube(t, fixtureXR0))
-			if d == Function {
-				from = fieldpath.Pave(WireNumbers(from.UnstructuredContent()).(map[string]any))
+			run := func() (map[string]any, map[string]any, error) {
+				from := fieldpath.Pave(kube(t, fixtureXR0))
+				if d == Function {
+					from = fieldpath.Pave(WireNumbers(from.UnstructuredContent()).(map[string]any))
+				}
+				to := fieldpath.Pave(kube(t, fixtureCD0))
+				err := Apply(d, p, from, to)
+				return from.UnstructuredContent(), to.UnstructuredContent(), err
 			}
-			to := fieldpath.Pave(kube(t, fixtureCD0))
-			_ = Apply(d, p, from, to)
+			from1, to1, err1 := run()
+			from2, to2, err2 := run()
+			// Deterministic: the same patch on the same objects gives the
+			// same object and the same error.
+			if (err1 == nil) != (err2 == nil) || (err1 != nil && err1.Error() != err2.Error()) || !cmp.Equal(to1, to2) {
+				t.Fatalf("Apply(%v) is not deterministic: %v / %v\n%v\n%v", d, err1, err2, to1, to2)
+			}
+			// A patch from the XR never writes the XR.
+			if p.Type == "" || p.Type == PatchTypeFromCompositeFieldPath || p.Type == PatchTypeCombineFromComposite {
+				want := kube(t, fixtureXR0)
+				if d == Function {
+					want = WireNumbers(want).(map[string]any)
+				}
+				if !cmp.Equal(want, from1) {
+					t.Fatalf("Apply(%v): a patch from the XR changed the XR: %s", d, cmp.Diff(want, from1))
+				}
+			}
+			// What it writes is JSON data.
+			if _, err := json.Marshal(to1); err != nil {
+				t.Fatalf("Apply(%v): the object is not JSON any more: %v", d, err)
+			}
+			_ = from2
 		}
 	})
 }
