@@ -3,6 +3,7 @@ package convert
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"testing"
 
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
@@ -11,6 +12,10 @@ import (
 // FuzzConvert checks that Convert never panics, and that whatever it
 // returns is either a clean error or YAML that parses again, document by
 // document. Seeds are the examples and the round-trip file.
+// mentionsComposition matches a document that names kind Composition anywhere, the
+// widest net for what the converter may rewrite.
+var mentionsComposition = regexp.MustCompile(`(?m)Composition`)
+
 func FuzzConvert(f *testing.F) {
 	seeds, _ := filepath.Glob(filepath.Join("testdata", "examples", "*", "input.yaml"))
 	seeds = append(seeds, filepath.Join("testdata", "roundtrip", "input.yaml"))
@@ -35,13 +40,36 @@ func FuzzConvert(f *testing.F) {
 			}
 			return
 		}
-		for _, c := range yamledit.Split(res.Output) {
+		outDocs := yamledit.Split(res.Output)
+		for _, c := range outDocs {
 			if _, err := yamledit.Parse(c.Text); err != nil {
 				t.Fatalf("Convert(...): output document at line %d is not YAML: %v\n%s", c.Line, err, res.Output)
 			}
 		}
-		if res.Failed() && string(res.Output) != string(in) {
-			t.Fatalf("Convert(...): failed, but changed its input")
+		if res.Failed() {
+			if string(res.Output) != string(in) {
+				t.Fatalf("Convert(...): failed, but changed its input")
+			}
+			return
+		}
+		// Every document that is not a Composition survives byte for byte,
+		// in its place.
+		inDocs := yamledit.Split(in)
+		if len(inDocs) != len(outDocs) {
+			t.Fatalf("Convert(...): %d documents in, %d out", len(inDocs), len(outDocs))
+		}
+		for i := range inDocs {
+			if !mentionsComposition.Match(inDocs[i].Text) && string(inDocs[i].Text) != string(outDocs[i].Text) {
+				t.Fatalf("Convert(...): document %d is not a Composition but changed:\n-%q\n+%q", i, inDocs[i].Text, outDocs[i].Text)
+			}
+		}
+		// Converting the output again changes nothing.
+		again, err := Convert(res.Output, opts)
+		if err != nil || again.Failed() {
+			t.Fatalf("Convert(Convert(...)): %v %v\n%s", err, again.Diagnostics, res.Output)
+		}
+		if string(again.Output) != string(res.Output) {
+			t.Fatalf("Convert(...) is not idempotent:\n-%q\n+%q", res.Output, again.Output)
 		}
 	})
 }

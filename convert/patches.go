@@ -484,8 +484,16 @@ func (c *composition) listKeyMerge(t *yaml.Node, patches []placedPatch) {
 		if (typ != fromComposite && typ != combineFromComp) || yamledit.Get(p, "policy") == nil || !ok || strings.Contains(to, "[*]") {
 			continue
 		}
-		if _, err := fieldpath.Parse(to); err != nil {
+		segs, err := fieldpath.Parse(to)
+		if err != nil {
 			continue // C216
+		}
+		// A key that reads as an integer (`l[-1]`) was meant as a list
+		// index: wherever the field is a list, in the base or in the
+		// existing resource, the apply-time merge fails natively.
+		if k := indexLikeKey(segs); k != "" {
+			c.warnf("C218", yamledit.Get(p, "toFieldPath"), pp.path+".toFieldPath", "%s has a policy and writes %s, whose [%s] is a key, not a list index: natively the apply-time merge fails the reconcile wherever that field holds a list (in the base or the existing resource), even while the source is absent; the function has no apply-time merge; fix the path", typ, to, k)
+			continue
 		}
 		if pv == nil {
 			j, err := yamledit.JSON(b)
@@ -503,6 +511,20 @@ func (c *composition) listKeyMerge(t *yaml.Node, patches []placedPatch) {
 		}
 		c.warnf("C218", yamledit.Get(p, "toFieldPath"), pp.path+".toFieldPath", "%s has a policy and writes %s, which the base's shape does not allow (a key of a list): natively the apply-time merge fails the reconcile, even while the source is absent; the function has no apply-time merge; fix the path", typ, to)
 	}
+}
+
+// indexLikeKey returns the first field segment of a path that reads as an
+// integer (a key such as "-1" that looks like a list index), or "".
+func indexLikeKey(segs fieldpath.Segments) string {
+	for _, sg := range segs {
+		if sg.Type != fieldpath.SegmentField {
+			continue
+		}
+		if _, err := strconv.Atoi(sg.Field); err == nil {
+			return sg.Field
+		}
+	}
+	return ""
 }
 
 // wildcardMerge warns about a patch with a policy whose toFieldPath has a

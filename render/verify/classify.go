@@ -209,6 +209,11 @@ func classify(c *ruleContext, diffs []Difference) {
 		if d.Transient && d.Gap.Class == ClassBreaking {
 			d.Gap.Class = ClassBenign
 		}
+		// A reconcile that fails on one side to the end is never benign,
+		// whatever rule explains it.
+		if !d.Transient && d.Gap.Class == ClassBenign && c.finalErrorDiffers() {
+			d.Gap.Class = ClassBreaking
+		}
 		if d.Gap.Class == ClassBreaking {
 			if by, ok := c.v.accepted[d.Gap.Code]; ok {
 				d.Gap.Accepted, d.Gap.AcceptedBy = true, by
@@ -441,4 +446,11 @@ func valueAtPath(o map[string]any, path Path) (any, error) {
 		}
 	}
 	return cur, nil
+}
+
+// finalErrorDiffers reports whether exactly one side's last reconcile
+// failed.
+func (c *ruleContext) finalErrorDiffers() bool {
+	n := c.final()
+	return (c.legacy[n-1].Err == nil) != (c.pipe[n-1].Err == nil)
 }

@@ -71,7 +71,7 @@ var GapCodes = []GapCode{
 	{Code: "D7", Title: "contents and order of spec.resourceRefs", Class: ClassBenign, Detected: true,
 		Classes: "benign for the references themselves (legacy keeps one for templates it did not render; the order differs); breaking when a patch reads spec.resourceRefs[i] by position"},
 	{Code: "D8", Title: "patches read composed resources as observed at the start of the reconcile", Class: ClassBenign, Detected: true,
-		Classes: "benign: recognised only when the pipeline catches up in a later reconcile"},
+		Classes: "benign when the pipeline catches up in a later reconcile; breaking when a ToComposite patch fails on the observed resource on every reconcile (the pipeline never composes)"},
 	{Code: "D9", Title: "a Required patch into a composed resource with an absent source", Class: ClassBreaking, Detected: true},
 	{Code: "D10", Title: "a failing patch fails the whole XR instead of one resource", Class: ClassBreaking, Detected: true},
 	{Code: "D11", Title: "metadata.name and metadata.namespace in a base", Class: ClassBreaking, Detected: true},

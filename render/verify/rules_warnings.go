@@ -69,7 +69,7 @@ var ruleWildcardMerge = rule{
 		}
 		for _, t := range c.v.pipeline.Templates {
 			for _, pt := range t.Patches {
-				if strings.Contains(pt.To, "[*]") || touches(t.Base, pt.To) && !has(t.Base, pt.To) {
+				if strings.Contains(pt.To, "[*]") || touches(t.Base, pt.To) && !has(t.Base, pt.To) || indexLikeKey(pt.To) {
 					return fmt.Sprintf("%s of resource %q writes %s; legacy failed: %s; pipeline: %s", pt, t.Name, pt.To, l, orNone(p)), true
 				}
 			}
@@ -198,6 +198,8 @@ var ruleToCompositeFailure = rule{
 // the observed resource, and not in legacy, which reads the object it has
 // just applied, because the value it reads differs between the two.
 var ruleObservedNotApplied = rule{
+	// Not a lag: the pipeline fails on every reconcile that reads it.
+	class: ClassBreaking,
 	code:     "D8",
 	observed: []string{"§9"},
 	title:    "a ToComposite patch fails on the observed resource the pipeline reads, not on the object legacy has just applied",
@@ -490,4 +492,23 @@ func orNone(s string) string {
 		return "no error"
 	}
 	return s
+}
+
+// indexLikeKey reports whether a field path has a key that reads as an
+// integer (`l[-1]`): meant as a list index, it fails legacy's apply-time
+// merge wherever the field is a list (converter warning C218).
+func indexLikeKey(path string) bool {
+	segs, err := fieldpath.Parse(path)
+	if err != nil {
+		return false
+	}
+	for _, sg := range segs {
+		if sg.Type != fieldpath.SegmentField {
+			continue
+		}
+		if _, err := strconv.Atoi(sg.Field); err == nil {
+			return true
+		}
+	}
+	return false
 }
