@@ -432,7 +432,7 @@ func integerVerb(f string) string {
 // function as float64. %v and %s differ only for values that are
 // misprinted or large, and are meant for any value; they are left to
 // verify (D30).
-const numberVerbs = "dxXobcOUqeEfFgGT"
+const numberVerbs = "dxXobcOUqeEfFgGTtp"
 
 // numberVerb returns the first verb of a Go format that prints integers
 // differently as float64 (%d, %q, %x, %5.2f, %T, %[2]d, …), or "".

@@ -461,10 +461,11 @@ func FuzzConvertVerify(f *testing.F) {
 			t.Fatalf("verify refused a conversion the converter accepted: %v\n%s", res.err, c)
 		}
 		// Accepted without a warning: nothing may be unexplained. (A
-		// warning names the difference it predicts; chains of several
-		// misprints can still escape the rules, see
-		// TestPropertyConversionsExplained.)
-		if u := unexplained(res.report); len(u) > 0 && len(res.warnings) == 0 {
+		// warning names the difference it predicts. A misprinted number
+		// formatted again, hex-encoded say, is no longer recognisable as
+		// one: such chains are left out of this property, see
+		// chainedFormats; the false-pass property below holds for all.)
+		if u := unexplained(res.report); len(u) > 0 && len(res.warnings) == 0 && !chainedFormats(c) {
 			t.Fatalf("converted without a warning, but verify finds unexplained differences:\n  %s\n%s", strings.Join(u, "\n  "), c)
 		}
 		for _, s := range res.report.Samples {
@@ -473,4 +474,15 @@ func FuzzConvertVerify(f *testing.F) {
 			}
 		}
 	})
+}
+
+// chainedFormats reports whether a case formats text twice (two Format
+// transforms, or a Combine and a Format), where a number misprinted by the
+// first can be made unrecognisable by the second.
+func chainedFormats(c propertyCase) bool {
+	n := strings.Count(c.composition, "type: Format")
+	if strings.Contains(c.composition, "combine:") {
+		n++
+	}
+	return n >= 2
 }
