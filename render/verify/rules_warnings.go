@@ -199,7 +199,7 @@ var ruleToCompositeFailure = rule{
 // just applied, because the value it reads differs between the two.
 var ruleObservedNotApplied = rule{
 	// Not a lag: the pipeline fails on every reconcile that reads it.
-	class: ClassBreaking,
+	class:    ClassBreaking,
 	code:     "D8",
 	observed: []string{"§9"},
 	title:    "a ToComposite patch fails on the observed resource the pipeline reads, not on the object legacy has just applied",
