@@ -19,6 +19,11 @@ vet:
 test: vet check-fmt check-tidy check-docs lint
 	$(GO) test -count=1 $(PKGS)
 	$(MAKE) test-race
+	$(MAKE) fuzz FUZZTIME=$(CI_FUZZTIME)
+
+# CI runs every fuzz target briefly (crashers found are kept under
+# testdata/fuzz/ and fail the run); `make fuzz` runs them longer.
+CI_FUZZTIME ?= 2s
 
 # gofmt and go mod tidy must have nothing to change.
 check-fmt:
@@ -76,7 +81,10 @@ FUZZ_TARGETS := \
 	./convert/batch:FuzzUnifiedDiff \
 	./convert/yamledit:FuzzCheckAliases \
 	./convert/batch:FuzzScan \
-	./convert/batch:FuzzMarkdownReport
+	./convert/batch:FuzzMarkdownReport \
+	./patchandtransform:FuzzCombine \
+	./render/engine:FuzzRender \
+	./render/verify:FuzzConvertVerify
 
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \

@@ -133,3 +133,36 @@ func hasEmptyField(s fieldpath.Segments) bool {
 	}
 	return false
 }
+
+// FuzzCombine applies a string Combine of two string variables in both
+// dialects. Only numbers differ between native Crossplane and the function
+// (D30); with strings the two must agree on the result, or both fail.
+func FuzzCombine(f *testing.F) {
+	f.Add("%s-%s", "a", "b")
+	f.Add("%[2]s/%[1]s", "x", "y")
+	f.Add("%q %v %x", "é", "")
+	f.Add("%s %s %s", "a", "b")
+	f.Fuzz(func(t *testing.T, format, a, b string) {
+		p := Patch{
+			Type:        PatchTypeCombineFromComposite,
+			ToFieldPath: ptr("spec.out"),
+			Combine: &Combine{Strategy: CombineStrategyString, String: &StringCombine{Format: format},
+				Variables: []CombineVariable{{FromFieldPath: "spec.a"}, {FromFieldPath: "spec.b"}}},
+		}
+		var outs []any
+		var errs []error
+		for _, d := range []Dialect{Native, Function} {
+			from := fieldpath.Pave(map[string]any{"spec": map[string]any{"a": a, "b": b}})
+			to := fieldpath.Pave(map[string]any{"spec": map[string]any{}})
+			err := Apply(d, p, from, to)
+			v, _ := to.GetValue("spec.out")
+			outs, errs = append(outs, v), append(errs, err)
+		}
+		if (errs[0] == nil) != (errs[1] == nil) {
+			t.Fatalf("Combine %q on %q, %q: native error %v, function error %v", format, a, b, errs[0], errs[1])
+		}
+		if !cmp.Equal(outs[0], outs[1]) {
+			t.Fatalf("Combine %q on %q, %q: native %q, function %q", format, a, b, outs[0], outs[1])
+		}
+	})
+}

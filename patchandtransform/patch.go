@@ -191,7 +191,14 @@ func patchToObject(path string, value any, to *fieldpath.Paved, mo *MergeOptions
 func patchToMultiple(path string, value any, to *fieldpath.Paved, mo *MergeOptions) error {
 	paths, err := to.ExpandWildcards(path)
 	if err != nil {
-		return err
+		// The field the expansion trips on depends on the order Go walks
+		// a map in, so the upstream message differs from run to run: keep
+		// what does not.
+		msg := err.Error()
+		if i := strings.LastIndex(msg, ": "); i >= 0 {
+			msg = msg[i+2:]
+		}
+		return errors.Errorf("cannot expand wildcards for segments: %q: %s", path, msg)
 	}
 	if len(paths) == 0 {
 		return errors.Errorf("cannot expand ToFieldPath %s", path)

@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/pkg/errors"
+
+	"github.com/xpmigrate/xpmigrate/internal/sarif"
 )
 
 // Output formats of a run for CI systems, written on stdout by `migrate
@@ -145,60 +147,6 @@ func writeJUnit(w io.Writer, res *Result, root string) error {
 	return err
 }
 
-type sarifLog struct {
-	Schema  string     `json:"$schema"`
-	Version string     `json:"version"`
-	Runs    []sarifRun `json:"runs"`
-}
-
-type sarifRun struct {
-	Tool    sarifTool     `json:"tool"`
-	Results []sarifResult `json:"results"`
-}
-
-type sarifTool struct {
-	Driver sarifDriver `json:"driver"`
-}
-
-type sarifDriver struct {
-	Name  string      `json:"name"`
-	Rules []sarifRule `json:"rules"`
-}
-
-type sarifRule struct {
-	ID               string       `json:"id"`
-	ShortDescription sarifMessage `json:"shortDescription"`
-}
-
-type sarifMessage struct {
-	Text string `json:"text"`
-}
-
-type sarifResult struct {
-	RuleID    string          `json:"ruleId"`
-	RuleIndex int             `json:"ruleIndex"`
-	Level     string          `json:"level"`
-	Message   sarifMessage    `json:"message"`
-	Locations []sarifLocation `json:"locations"`
-}
-
-type sarifLocation struct {
-	PhysicalLocation sarifPhysical `json:"physicalLocation"`
-}
-
-type sarifPhysical struct {
-	ArtifactLocation sarifArtifact `json:"artifactLocation"`
-	Region           *sarifRegion  `json:"region,omitempty"`
-}
-
-type sarifArtifact struct {
-	URI string `json:"uri"`
-}
-
-type sarifRegion struct {
-	StartLine int `json:"startLine"`
-}
-
 // ruleTexts describe the rules that are not diagnostic or gap codes.
 var ruleTexts = map[string]string{
 	"file-failed":        "xpmigrate cannot migrate the file.",
@@ -225,29 +173,25 @@ func writeSARIF(w io.Writer, res *Result, root string) error {
 	}
 	sort.Strings(sorted)
 	index := map[string]int{}
-	driver := sarifDriver{Name: "xpmigrate migrate", Rules: []sarifRule{}}
+	driver := sarif.Driver{Name: "xpmigrate migrate", Rules: []sarif.Rule{}}
 	for i, id := range sorted {
 		index[id] = i
 		text := ruleTexts[id]
 		if text == "" {
 			text = "xpmigrate code " + id + " (see the diagnostics and gaps reference)."
 		}
-		driver.Rules = append(driver.Rules, sarifRule{ID: id, ShortDescription: sarifMessage{Text: text}})
+		driver.Rules = append(driver.Rules, sarif.Rule{ID: id, ShortDescription: sarif.Message{Text: text}, Help: sarif.Message{Text: text}})
 	}
-	run := sarifRun{Tool: sarifTool{Driver: driver}, Results: []sarifResult{}}
+	var results []sarif.Result
 	for _, p := range ps {
 		level := p.Level
 		if level == "notice" {
 			level = "note"
 		}
-		r := sarifResult{RuleID: p.Rule, RuleIndex: index[p.Rule], Level: level, Message: sarifMessage{Text: p.Message},
-			Locations: []sarifLocation{{PhysicalLocation: sarifPhysical{ArtifactLocation: sarifArtifact{URI: path.Join(root, p.File)}}}}}
-		if p.Line > 0 {
-			r.Locations[0].PhysicalLocation.Region = &sarifRegion{StartLine: p.Line}
-		}
-		run.Results = append(run.Results, r)
+		results = append(results, sarif.Result{RuleID: p.Rule, RuleIndex: index[p.Rule], Level: level,
+			Message: sarif.Message{Text: p.Message}, Locations: sarif.At(path.Join(root, p.File), p.Line)})
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	return errors.Wrap(enc.Encode(sarifLog{Schema: "https://json.schemastore.org/sarif-2.1.0.json", Version: "2.1.0", Runs: []sarifRun{run}}), "cannot encode SARIF report")
+	return errors.Wrap(enc.Encode(sarif.New(driver, results)), "cannot encode SARIF report")
 }

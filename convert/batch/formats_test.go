@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/xpmigrate/xpmigrate/internal/sarif"
 )
 
 // formatsResult has one problem of each kind a CI system must see.
@@ -71,7 +73,7 @@ func TestWriteFormats(t *testing.T) {
 	if err := WriteFormat(&sa, FormatSARIF, res, "repo"); err != nil {
 		t.Fatal(err)
 	}
-	var log sarifLog
+	var log sarif.Log
 	if err := json.Unmarshal(sa.Bytes(), &log); err != nil {
 		t.Fatalf("SARIF output does not parse: %v", err)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/pkg/errors"
 
+	"github.com/xpmigrate/xpmigrate/internal/sarif"
 	"github.com/xpmigrate/xpmigrate/render"
 )
 
@@ -633,66 +634,21 @@ func ghProperty(s string) string {
 	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
 }
 
-// SARIF 2.1.0: one rule per gap code plus "unexplained", one result per
-// difference.
-type sarifLog struct {
-	Schema  string     `json:"$schema"`
-	Version string     `json:"version"`
-	Runs    []sarifRun `json:"runs"`
-}
-
-type sarifRun struct {
-	Tool    sarifTool     `json:"tool"`
-	Results []sarifResult `json:"results"`
-}
-
-type sarifTool struct {
-	Driver sarifDriver `json:"driver"`
-}
-
-type sarifDriver struct {
-	Name           string      `json:"name"`
-	InformationURI string      `json:"informationUri,omitempty"`
-	Rules          []sarifRule `json:"rules"`
-}
-
-type sarifRule struct {
-	ID               string       `json:"id"`
-	Name             string       `json:"name,omitempty"`
-	ShortDescription sarifMessage `json:"shortDescription"`
-	Help             sarifMessage `json:"help"`
-}
-
-type sarifMessage struct {
-	Text string `json:"text"`
-}
-
-type sarifResult struct {
-	RuleID     string          `json:"ruleId"`
-	RuleIndex  int             `json:"ruleIndex"`
-	Level      string          `json:"level"`
-	Kind       string          `json:"kind,omitempty"`
-	Message    sarifMessage    `json:"message"`
-	Locations  []sarifLocation `json:"locations"`
-	Properties map[string]any  `json:"properties,omitempty"`
-}
-
-type sarifLocation struct {
-	PhysicalLocation sarifPhysical `json:"physicalLocation"`
-}
-
-type sarifPhysical struct {
-	ArtifactLocation sarifArtifact `json:"artifactLocation"`
-	Region           *sarifRegion  `json:"region,omitempty"`
-}
-
-type sarifArtifact struct {
-	URI string `json:"uri"`
-}
-
-type sarifRegion struct {
-	StartLine int `json:"startLine"`
-}
+// SARIF 2.1.0 (internal/sarif): one rule per gap code plus "unexplained",
+// one result per difference.
+type (
+	sarifLog      = sarif.Log
+	sarifRun      = sarif.Run
+	sarifTool     = sarif.Tool
+	sarifDriver   = sarif.Driver
+	sarifRule     = sarif.Rule
+	sarifMessage  = sarif.Message
+	sarifResult   = sarif.Result
+	sarifLocation = sarif.Location
+	sarifPhysical = sarif.PhysicalLocation
+	sarifArtifact = sarif.ArtifactLocation
+	sarifRegion   = sarif.Region
+)
 
 // SARIF rule ids that are not gap codes.
 const (
