@@ -51,13 +51,13 @@ func FuzzSpec(f *testing.F) {
 		s.Default()
 		_ = s.Validate()
 		_ = s.ValidateSchema()
-		build := func() (any, any, error, map[string]any) {
+		build := func() (any, any, map[string]any, error) {
 			xr := map[string]any{"spec": map[string]any{"env": "prod", "num": int64(3)}}
 			a, b, err := s.Build(xr, configs)
-			return a, b, err, xr
+			return a, b, xr, err
 		}
-		a1, b1, err1, xr1 := build()
-		a2, b2, err2, _ := build()
+		a1, b1, xr1, err1 := build()
+		a2, b2, _, err2 := build()
 		// Deterministic.
 		if (err1 == nil) != (err2 == nil) || (err1 != nil && err1.Error() != err2.Error()) || !cmp.Equal(a1, a2) || !cmp.Equal(b1, b2) {
 			t.Fatalf("Build(...) is not deterministic: %v / %v", err1, err2)
