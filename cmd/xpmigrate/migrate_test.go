@@ -203,6 +203,18 @@ func TestMigrateCommand(t *testing.T) {
 			args:   []string{"--check"},
 			want:   want{code: exitOK, errOut: []string{"files: 1: 0 converted, 1 unchanged"}},
 		},
+		"CheckLegacyInTemplateFile": {
+			reason: "A legacy Composition left in a template file (.yaml.in) fails --check, with what to do.",
+			tree:   map[string]string{"apis/composition.yaml": migratePipeline, "chart/composition.yaml.in": migrateLegacy},
+			args:   []string{"--check"},
+			want:   want{code: exitDifferences, errOut: []string{"chart/composition.yaml.in", "M402", "render it and convert the output", "1 files still hold a legacy Composition"}},
+		},
+		"AllowLegacy": {
+			reason: "--allow-legacy exempts a path on purpose: the leftover is reported, --check passes.",
+			tree:   map[string]string{"apis/composition.yaml": migratePipeline, "chart/composition.yaml.in": migrateLegacy},
+			args:   []string{"--check", "--allow-legacy", "chart/**"},
+			want:   want{code: exitOK, errOut: []string{"chart/composition.yaml.in"}},
+		},
 		"DryRun": {
 			reason: "--dry-run reports the change, writes nothing, and exits 0.",
 			tree:   legacyTree,
