@@ -96,7 +96,7 @@ func verbFor(k docgen.ChangeKind) string {
 
 // referenceFiles generates the reference for the command tree under root.
 func referenceFiles(root *cobra.Command) ([]docgen.File, error) {
-	diags, err := docgen.Diagnostics(convert.Registry)
+	diags, err := docgen.Diagnostics(diagnosticsDoc())
 	if err != nil {
 		return nil, err
 	}
@@ -168,4 +168,15 @@ func flagUsages(c *cobra.Command, fs *pflag.FlagSet) string {
 		out.AddFlag(&cp)
 	})
 	return strings.TrimRight(out.FlagUsages(), "\n")
+}
+
+// diagnosticsDoc describes the converter's registry, with each code's
+// explanation, for docgen.
+func diagnosticsDoc() []docgen.Diagnostic {
+	out := make([]docgen.Diagnostic, 0, len(convert.Registry))
+	for _, ci := range convert.Registry {
+		meaning, fix, _ := convert.Explain(ci.Code)
+		out = append(out, docgen.Diagnostic{Code: string(ci.Code), Severity: string(ci.Severity), Summary: ci.Summary, Meaning: meaning, Fix: fix})
+	}
+	return out
 }

@@ -52,7 +52,7 @@ type verifyOptions struct {
 
 // converter returns the converter `xpmigrate verify` uses when it is given
 // no --converted file: xpmigrate's own.
-func converter() verify.Converter { return verify.Convert }
+func converter() verify.Converter { return batch.VerifyConverter }
 
 func newVerifyCmd(s streams) *cobra.Command {
 	o := &verifyOptions{convert: converter()}

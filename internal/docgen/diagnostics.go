@@ -2,12 +2,9 @@ package docgen
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/pkg/errors"
-
-	"github.com/xpmigrate/xpmigrate/convert"
 )
 
 // A Diagnostic is one code of the converter's registry with its
@@ -23,56 +20,29 @@ type Diagnostic struct {
 	Fix     string
 }
 
-// An explanation is the part of a Diagnostic that the registry does not
-// hold.
-type explanation struct {
-	meaning, fix string
-}
-
-// Diagnostics joins the registry with the explanations kept in this
-// package, in registry order. A code without an explanation, or an
-// explanation for a code the registry no longer has, is an error: the
-// reference must cover exactly the codes the converter reports.
-func Diagnostics(registry []convert.CodeInfo) ([]Diagnostic, error) {
-	out := make([]Diagnostic, 0, len(registry))
-	seen := map[string]bool{}
+// Diagnostics checks the codes the caller documents, in their order: a
+// code without a meaning or a fix is an error, so the reference covers
+// every code the converter reports, each explained.
+func Diagnostics(codes []Diagnostic) ([]Diagnostic, error) {
 	var missing []string
-	for _, ci := range registry {
-		code := string(ci.Code)
-		seen[code] = true
-		e, ok := explanations[code]
-		if !ok {
-			missing = append(missing, code)
-			continue
-		}
-		out = append(out, Diagnostic{
-			Code: code, Severity: string(ci.Severity), Summary: ci.Summary,
-			Meaning: e.meaning, Fix: e.fix,
-		})
-	}
-	var extra []string
-	for code := range explanations {
-		if !seen[code] {
-			extra = append(extra, code)
+	for _, d := range codes {
+		if strings.TrimSpace(d.Meaning) == "" || strings.TrimSpace(d.Fix) == "" {
+			missing = append(missing, d.Code)
 		}
 	}
-	slices.Sort(extra)
-	switch {
-	case len(missing) > 0:
-		return nil, errors.Errorf("cannot document diagnostic codes %s: add their explanations to internal/docgen/explanations.go", strings.Join(missing, ", "))
-	case len(extra) > 0:
-		return nil, errors.Errorf("cannot document diagnostic codes %s: they are not in convert.Registry any more; remove their explanations", strings.Join(extra, ", "))
+	if len(missing) > 0 {
+		return nil, errors.Errorf("cannot document diagnostic codes %s: add their explanations (convert/explanations.go)", strings.Join(missing, ", "))
 	}
-	return out, nil
+	return codes, nil
 }
 
 // severityTitles orders and names the sections of the diagnostics page.
 var severityTitles = []struct {
 	severity, title, effect string
 }{
-	{string(convert.SeverityError), "Errors (C1xx)", "The document is not converted and nothing is written for its file; the command exits 1."},
-	{string(convert.SeverityWarning), "Warnings (C2xx)", "The document is converted and the finding reported. `--strict` turns warnings into errors."},
-	{string(convert.SeverityInfo), "Information (C3xx)", "Reported only: something to know or confirm, never a failure."},
+	{"error", "Errors (C1xx)", "The document is not converted and nothing is written for its file; the command exits 1."},
+	{"warning", "Warnings (C2xx)", "The document is converted and the finding reported. `--strict` turns warnings into errors."},
+	{"info", "Information (C3xx)", "Reported only: something to know or confirm, never a failure."},
 }
 
 func diagnosticsPage(diags []Diagnostic) []byte {

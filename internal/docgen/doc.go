@@ -1,6 +1,6 @@
 // Package docgen writes xpmigrate's reference documentation: a Markdown page
 // per command of the CLI, an index, and the diagnostics reference, built
-// from the command tree and from convert.Registry so that neither can drift
+// from the command tree and the converter's registry (given as values) so that neither can drift
 // from the code.
 //
 // The package knows no CLI framework. The caller describes its commands as
@@ -8,7 +8,7 @@
 // converter's registry with the explanations kept here (Diagnostics), and
 // gets the pages back as Files:
 //
-//	diags, err := docgen.Diagnostics(convert.Registry)
+//	diags, err := docgen.Diagnostics(codes) // []docgen.Diagnostic, explained
 //	if err != nil {
 //		return err // a code without an explanation, or an explanation without a code
 //	}

@@ -1,17 +1,20 @@
-package verify
+package batch
 
 import (
 	"strings"
 
 	"github.com/xpmigrate/xpmigrate/convert"
 	"github.com/xpmigrate/xpmigrate/render"
+	"github.com/xpmigrate/xpmigrate/render/verify"
 )
 
-// Convert is the Converter that xpmigrate's own converter implements: it
-// converts for the target ("v1" or "v2"), names anonymous templates as the
-// converter does by default, and refuses a Composition the converter
-// refuses, naming the findings.
-func Convert(composition []byte, target string) ([]byte, error) {
+// VerifyConverter is the verify.Converter that xpmigrate's own converter
+// implements, for `verify` without a converted Composition: it converts for
+// the target ("v1" or "v2"), names anonymous templates as the converter
+// does by default, and refuses a Composition the converter refuses, naming
+// the findings. It lives here, above both, so that verify never imports the
+// converter.
+func VerifyConverter(composition []byte, target string) ([]byte, error) {
 	res, err := convert.Convert(composition, convert.Options{Target: convert.Target(target), AckUnnamed: true})
 	if err != nil {
 		if convert.IsInvalidInput(err) || convert.IsInvalidOption(err) {
@@ -29,4 +32,4 @@ func Convert(composition []byte, target string) ([]byte, error) {
 	return res.Output, nil
 }
 
-var _ Converter = Convert
+var _ verify.Converter = VerifyConverter

@@ -1,10 +1,10 @@
-package docgen
+package convert
 
-// explanations say, for every code of convert.Registry, when the converter
-// reports it and what to do about it (conversion spec §14 and the sections
-// it points to). They are Markdown. Diagnostics fails when a code has none,
-// so a new code cannot ship undocumented.
-var explanations = map[string]explanation{
+// explanations say, for every code of Registry, when the converter reports
+// it and what to do about it (conversion spec §14 and the sections it
+// points to). They are Markdown, for the generated reference. A test fails
+// when a code has none, so a new code cannot ship undocumented.
+var explanations = map[Code]explanation{
 	// Errors.
 	"C101": {
 		"The document is an `apiextensions.crossplane.io` Composition of a version other than `v1`. Only `v1` Compositions are converted.",
@@ -306,4 +306,16 @@ var explanations = map[string]explanation{
 		"Quirk fixed on request (`--fix-quirk C325`): integer verb now prints the integer (intended change). A `convert` to `int64` was inserted before a string `Format` transform with an integer verb where the value can be a number that native Crossplane printed as `%!d(float64=N)` (EnvironmentConfig data, `map` values, `match` results, float64 arithmetic), or an XR field of unknown type (C212). The output changes on purpose: `N` is printed, fractions are truncated, a non-numeric string fails the patch, a bool prints 1 or 0. The converted Composition is annotated `xpmigrate.io/intended-changes: \"C325\"` (the comma-separated, sorted codes of every fix applied), and `xpmigrate verify` reports the differences as intended changes.",
 		"Nothing, if the change is wanted: it is declared in the annotation. Without `--fix-quirk C325` the conversion reproduces the native output.",
 	},
+}
+
+// An explanation says when the converter reports a code and what to do.
+type explanation struct {
+	meaning, fix string
+}
+
+// Explain returns what a code means and what the user does about it, in
+// Markdown; ok is false for a code without an explanation.
+func Explain(c Code) (meaning, fix string, ok bool) {
+	e, ok := explanations[c]
+	return e.meaning, e.fix, ok
 }
