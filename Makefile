@@ -35,7 +35,7 @@ check-tidy:
 # The packages that run goroutines (migrate workers, the engine, the
 # function pipeline and built-ins, verify), under the race detector;
 # -short skips the corpus-wide runs.
-RACE_PKGS := ./convert/batch/ ./render/engine/ ./render/pipeline/ ./render/builtin/... ./render/verify/
+RACE_PKGS := ./convert/migrate/ ./render/engine/ ./render/pipeline/ ./render/builtin/... ./render/verify/
 test-race:
 	$(GO) test -race -short -count=1 $(RACE_PKGS)
 
@@ -77,11 +77,11 @@ FUZZ_TARGETS := \
 	./convert/yamledit:FuzzTreeJSON \
 	./internal/jsonobj:FuzzDecodePlainObject \
 	./render:FuzzSplitDocuments \
-	./convert/batch:FuzzCompilePattern \
-	./convert/batch:FuzzUnifiedDiff \
+	./convert/migrate:FuzzCompilePattern \
+	./convert/migrate:FuzzUnifiedDiff \
 	./convert/yamledit:FuzzCheckAliases \
-	./convert/batch:FuzzScan \
-	./convert/batch:FuzzMarkdownReport \
+	./convert/migrate:FuzzScan \
+	./convert/migrate:FuzzMarkdownReport \
 	./patchandtransform:FuzzCombine \
 	./render/engine:FuzzRender \
 	./render/verify:FuzzConvertVerify

@@ -36,7 +36,7 @@ func BenchmarkConvertCorpus(b *testing.B) {
 
 // BenchmarkConvertGenerated converts one generated Composition of 20
 // resources (about 27 KB, 950 lines), the unit of the migrate benchmark
-// (convert/batch BenchmarkMigrate): one op is one Composition.
+// (convert/migrate BenchmarkMigrate): one op is one Composition.
 //
 //	go test ./convert/ -run '^$' -bench BenchmarkConvertGenerated -benchmem -count 5
 func BenchmarkConvertGenerated(b *testing.B) {

@@ -19,7 +19,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/xpmigrate/xpmigrate/convert"
-	"github.com/xpmigrate/xpmigrate/convert/batch"
+	"github.com/xpmigrate/xpmigrate/convert/migrate"
 	"github.com/xpmigrate/xpmigrate/internal/atomicfile"
 	"github.com/xpmigrate/xpmigrate/render/verify"
 )
@@ -54,8 +54,8 @@ type migrateOptions struct {
 // migrateDeps are what tests replace: the converter and verifier, and
 // whether stderr is a terminal (and how wide).
 type migrateDeps struct {
-	converter func(o *migrateOptions) batch.Converter
-	verifier  func(renders bool) batch.Verifier
+	converter func(o *migrateOptions) migrate.Converter
+	verifier  func(renders bool) migrate.Verifier
 	tty       func(s streams) (bool, int)
 }
 
@@ -183,7 +183,7 @@ failed, or with --require-verified a Composition was not proven.`,
 	f.StringArrayVar(&o.allowLegacy, "allow-legacy", nil, "files whose legacy Compositions may stay (glob, gitignore syntax, relative to DIR): reported, but --check does not fail on them; repeatable")
 	f.StringSliceVar(&o.accept, "accept", nil, "breaking gap codes to accept in every verification, so they are reported but do not fail (e.g. D21,D30); repeatable")
 	f.BoolVar(&o.requireVerified, "require-verified", false, "exit 3 when a Composition is unverified or a sample inconclusive (use in CI)")
-	f.IntVar(&o.maxSamples, "max-samples", batch.DefaultMaxSamples, "verify each Composition with at most this many examples, nearest first (1–1000; negative: all)")
+	f.IntVar(&o.maxSamples, "max-samples", migrate.DefaultMaxSamples, "verify each Composition with at most this many examples, nearest first (1–1000; negative: all)")
 	f.IntVar(&o.jobs, "jobs", min(runtime.NumCPU(), maxJobs), "files to handle at once (1–256)")
 	f.StringVar(&o.report, "report", "", "write a report to this file: .json, .md or .html")
 	f.StringVar(&o.format, "format", "text", "what is printed on stdout: text (nothing; the summary is on stderr), github (workflow commands that annotate files in GitHub Actions), json (the JSON report), junit or sarif (the same problems for CI dashboards and code scanning)")
@@ -200,7 +200,7 @@ failed, or with --require-verified a Composition was not proven.`,
 func runMigrate(ctx context.Context, s streams, deps migrateDeps, dir string, o *migrateOptions) error {
 	// GOGC, when set, wins over the migration's own target.
 	if os.Getenv("GOGC") == "" {
-		defer debug.SetGCPercent(debug.SetGCPercent(batch.GCPercent))
+		defer debug.SetGCPercent(debug.SetGCPercent(migrate.GCPercent))
 	}
 	bo, err := o.batchOptions(dir)
 	if err != nil {
@@ -208,12 +208,12 @@ func runMigrate(ctx context.Context, s streams, deps migrateDeps, dir string, o 
 	}
 	format := ""
 	if o.report != "" {
-		if format, err = batch.ReportFormat(o.report); err != nil {
+		if format, err = migrate.ReportFormat(o.report); err != nil {
 			return usageError{err: err}
 		}
 	}
-	if !slices.Contains(batch.Formats, o.format) {
-		return usageError{err: errors.Errorf("--format must be one of %s, not %q", strings.Join(batch.Formats, ", "), o.format)}
+	if !slices.Contains(migrate.Formats, o.format) {
+		return usageError{err: errors.Errorf("--format must be one of %s, not %q", strings.Join(migrate.Formats, ", "), o.format)}
 	}
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 		return usageError{err: errors.Errorf("%q is not a directory", dir)}
@@ -225,17 +225,17 @@ func runMigrate(ctx context.Context, s streams, deps migrateDeps, dir string, o 
 			return usageError{err: errors.Wrap(err, "--report")}
 		}
 	}
-	html := format == batch.ReportHTML
+	html := format == migrate.ReportHTML
 	bo.KeepSources = html
 	if deps.converter != nil {
 		bo.Converter = deps.converter(o)
 	} else {
-		bo.Converter = batch.NewConverter(convert.Options{NameStrategy: convert.NameStrategy(o.nameStrategy), FixQuirks: o.fixQuirks})
+		bo.Converter = migrate.NewConverter(convert.Options{NameStrategy: convert.NameStrategy(o.nameStrategy), FixQuirks: o.fixQuirks})
 	}
 	if deps.verifier != nil {
 		bo.Verifier = deps.verifier(html)
 	} else {
-		bo.Verifier = batch.NewVerifier(html)
+		bo.Verifier = migrate.NewVerifier(html)
 	}
 	tty, width := false, 0
 	if deps.tty != nil {
@@ -243,14 +243,14 @@ func runMigrate(ctx context.Context, s streams, deps migrateDeps, dir string, o 
 	} else {
 		tty, width = stderrTerminal(s)
 	}
-	bo.Progress = batch.NewProgress(s.ErrOut, tty, width)
+	bo.Progress = migrate.NewProgress(s.ErrOut, tty, width)
 
 	res, runErr, ok := runCancellable(ctx, bo, cancelGrace)
 	if !ok {
 		return exitCodeError{code: exitError, err: errors.Errorf("cancelled: stopped waiting %s for the files in progress; every file is either old or new", cancelGrace)}
 	}
-	var ie *batch.InvalidOptionsError
-	var be *batch.BaseError
+	var ie *migrate.InvalidOptionsError
+	var be *migrate.BaseError
 	if errors.As(runErr, &ie) || errors.As(runErr, &be) {
 		return usageError{err: runErr}
 	}
@@ -272,10 +272,10 @@ func runMigrate(ctx context.Context, s streams, deps migrateDeps, dir string, o 
 			}
 		}
 	}
-	if err := batch.WriteSummary(s.ErrOut, res); err != nil {
+	if err := migrate.WriteSummary(s.ErrOut, res); err != nil {
 		return errors.Wrap(err, "cannot write the summary")
 	}
-	if err := batch.WriteFormat(s.Out, o.format, res, dir); err != nil {
+	if err := migrate.WriteFormat(s.Out, o.format, res, dir); err != nil {
 		return errors.Wrap(err, "cannot write the output")
 	}
 	if o.report != "" {
@@ -316,14 +316,14 @@ const cancelGrace = 800 * time.Millisecond
 // when ctx is cancelled and the run has not returned within grace: Ctrl-C
 // ends the command within that time whatever a file operation waits for.
 // Every write is a rename, so a file left behind is either old or new.
-func runCancellable(ctx context.Context, bo batch.Options, grace time.Duration) (*batch.Result, error, bool) { //nolint:revive // ok last reads best here.
+func runCancellable(ctx context.Context, bo migrate.Options, grace time.Duration) (*migrate.Result, error, bool) { //nolint:revive // ok last reads best here.
 	type outcome struct {
-		res *batch.Result
+		res *migrate.Result
 		err error
 	}
 	done := make(chan outcome, 1)
 	go func() {
-		res, err := batch.Run(ctx, bo)
+		res, err := migrate.Run(ctx, bo)
 		done <- outcome{res, err}
 	}()
 	select {
@@ -341,9 +341,9 @@ func runCancellable(ctx context.Context, bo batch.Options, grace time.Duration) 
 	}
 }
 
-// batchOptions validates the flags and maps them to batch.Options.
-func (o *migrateOptions) batchOptions(dir string) (batch.Options, error) {
-	bo := batch.Options{
+// batchOptions validates the flags and maps them to migrate.Options.
+func (o *migrateOptions) batchOptions(dir string) (migrate.Options, error) {
+	bo := migrate.Options{
 		Root: dir, Include: o.include, Exclude: o.exclude,
 		Check: o.check, Diff: o.diff, Phase1: o.phase1,
 		Target: o.target, Verify: o.verify && !o.phase1, Synthesize: o.synthesize, MaxSamples: o.maxSamples,
@@ -359,9 +359,9 @@ func (o *migrateOptions) batchOptions(dir string) (batch.Options, error) {
 	case o.out != "" && noWrite:
 		return bo, usageError{err: errors.New("--out writes a copy of the tree; --dry-run, --check and --diff write nothing: choose one")}
 	case o.out != "":
-		bo.Write, bo.Out = batch.WriteOut, o.out
+		bo.Write, bo.Out = migrate.WriteOut, o.out
 	case noWrite:
-		bo.Write = batch.WriteNone
+		bo.Write = migrate.WriteNone
 	}
 	if o.target != "v1" && o.target != "v2" {
 		return bo, usageError{err: errors.Errorf("--target must be v1 or v2, not %q", o.target)}
@@ -426,9 +426,9 @@ func checkWritableFile(path string) error {
 
 // writeReportFile writes the report atomically: to a temporary file beside
 // path, renamed over it.
-func writeReportFile(path, format string, res *batch.Result) error {
+func writeReportFile(path, format string, res *migrate.Result) error {
 	var b bytes.Buffer
-	if err := batch.WriteReport(&b, format, res); err != nil {
+	if err := migrate.WriteReport(&b, format, res); err != nil {
 		return err
 	}
 	if err := atomicfile.Write(path, b.Bytes(), 0o644, nil); err != nil {

@@ -11,7 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/xpmigrate/xpmigrate/convert/batch"
+	"github.com/xpmigrate/xpmigrate/convert/migrate"
 )
 
 const migrateLegacy = `# Things.
@@ -68,10 +68,10 @@ spec:
 // differingVerifier finds an unexplained difference in every conversion.
 type differingVerifier struct{}
 
-func (differingVerifier) Verify(_ context.Context, req batch.VerifyRequest) (*batch.Verification, error) {
-	v := &batch.Verification{}
+func (differingVerifier) Verify(_ context.Context, req migrate.VerifyRequest) (*migrate.Verification, error) {
+	v := &migrate.Verification{}
 	for _, s := range req.Samples {
-		v.Samples = append(v.Samples, batch.SampleResult{Source: s.Source, Differences: []batch.Difference{{Path: "xr.status.size", Legacy: "small"}}})
+		v.Samples = append(v.Samples, migrate.SampleResult{Source: s.Source, Differences: []migrate.Difference{{Path: "xr.status.size", Legacy: "small"}}})
 	}
 	return v, nil
 }
@@ -249,14 +249,14 @@ func TestMigrateCommand(t *testing.T) {
 		"Differences": {
 			reason: "An unexplained verification difference exits 3, and the file is held back, not written.",
 			tree:   legacyTree,
-			deps:   migrateDeps{verifier: func(bool) batch.Verifier { return differingVerifier{} }},
+			deps:   migrateDeps{verifier: func(bool) migrate.Verifier { return differingVerifier{} }},
 			want:   want{code: exitDifferences, changed: false, errOut: []string{"held-back", "apis/composition.yaml", "different   apis/composition.yaml#0 things", "1 verifications fail: 1 render differently"}},
 		},
 		"DifferencesForce": {
 			reason: "--force writes a conversion that fails verification, and still exits 3.",
 			tree:   legacyTree,
 			args:   []string{"--force"},
-			deps:   migrateDeps{verifier: func(bool) batch.Verifier { return differingVerifier{} }},
+			deps:   migrateDeps{verifier: func(bool) migrate.Verifier { return differingVerifier{} }},
 			want:   want{code: exitDifferences, changed: true, errOut: []string{"different   apis/composition.yaml#0 things"}},
 		},
 		"ReportDirectoryMissing": {

@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/xpmigrate/xpmigrate/convert/batch"
+	"github.com/xpmigrate/xpmigrate/convert/migrate"
 )
 
 // writeSpecial writes name → content under dir; content "<fifo>" makes a
@@ -154,7 +154,7 @@ type stuckConverter struct {
 	release chan struct{}
 }
 
-func (c *stuckConverter) Convert(ctx context.Context, _ batch.ConvertRequest) (*batch.ConvertResponse, error) {
+func (c *stuckConverter) Convert(ctx context.Context, _ migrate.ConvertRequest) (*migrate.ConvertResponse, error) {
 	c.once.Do(func() { close(c.entered) })
 	<-c.release
 	return nil, ctx.Err()
@@ -164,7 +164,7 @@ func TestMigrateCancelDoesNotWaitForAStuckFile(t *testing.T) {
 	dir := migrateTree(t, map[string]string{"comp.yaml": migrateLegacy})
 	conv := &stuckConverter{entered: make(chan struct{}), release: make(chan struct{})}
 	defer close(conv.release)
-	deps := migrateDeps{converter: func(*migrateOptions) batch.Converter { return conv }}
+	deps := migrateDeps{converter: func(*migrateOptions) migrate.Converter { return conv }}
 
 	var out, errOut bytes.Buffer
 	s := streams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}

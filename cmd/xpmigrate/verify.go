@@ -14,7 +14,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"github.com/xpmigrate/xpmigrate/convert/batch"
+	"github.com/xpmigrate/xpmigrate/convert/migrate"
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/regularfile"
 	"github.com/xpmigrate/xpmigrate/internal/samples"
@@ -52,7 +52,7 @@ type verifyOptions struct {
 
 // converter returns the converter `xpmigrate verify` uses when it is given
 // no --converted file: xpmigrate's own.
-func converter() verify.Converter { return batch.VerifyConverter }
+func converter() verify.Converter { return migrate.VerifyConverter }
 
 func newVerifyCmd(s streams) *cobra.Command {
 	o := &verifyOptions{convert: converter()}
@@ -361,8 +361,8 @@ func legacyFromBase(ctx context.Context, file, ref string, data []byte) (verify.
 	if name == "" {
 		return verify.Document{}, verify.Document{}, render.InvalidInputf("%s: no Composition found", file)
 	}
-	doc, where, ok, err := batch.LegacyAt(ctx, file, ref, name)
-	var be *batch.BaseError
+	doc, where, ok, err := migrate.LegacyAt(ctx, file, ref, name)
+	var be *migrate.BaseError
 	switch {
 	case errors.As(err, &be):
 		return verify.Document{}, verify.Document{}, usageError{err: err}

@@ -1,5 +1,5 @@
 // Package benchdata generates the inputs of the benchmarks that measure
-// the migrate workload (convert/batch's BenchmarkMigrate, convert's
+// the migrate workload (convert/migrate's BenchmarkMigrate, convert's
 // BenchmarkConvertGenerated, render/engine's BenchmarkRenderLegacy), so
 // that they measure the same Compositions.
 package benchdata

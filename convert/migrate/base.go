@@ -1,0 +1,275 @@
+package migrate
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/pkg/errors"
+)
+
+// A baseTree is the tree as it was at a git revision, read from git's
+// object store: never checked out, the work tree never touched. It lets a
+// Composition converted in a commit (by xpmigrate or by hand) be verified
+// against its legacy form.
+type baseTree struct {
+	// ref is the revision as the user gave it, commit the commit it
+	// names.
+	ref, commit string
+
+	ix *index
+
+	// docs holds each base file's documents as text, by path relative to
+	// the root.
+	docs map[string][]string
+	// legacy holds the legacy Compositions by name; pipeline the mode:
+	// Pipeline ones.
+	legacy, pipeline map[string][]*compInfo
+}
+
+// BaseError is returned when the base revision cannot be read: the ref
+// does not name a commit, or the root is not in a git repository.
+type BaseError struct{ err error }
+
+func (e *BaseError) Error() string { return e.err.Error() }
+func (e *BaseError) Unwrap() error { return e.err }
+
+// readBase reads the YAML and JSON files under root at revision ref.
+func readBase(ctx context.Context, root, ref string) (*baseTree, error) {
+	if ref == "" || strings.HasPrefix(ref, "-") {
+		return nil, &BaseError{err: errors.Errorf("invalid base revision %q", ref)}
+	}
+	commit, err := git(ctx, root, nil, "rev-parse", "--verify", "--quiet", "--end-of-options", ref+"^{commit}")
+	if err != nil && ref == "HEAD" {
+		// A repository without a commit yet (a pre-commit hook on the
+		// first commit): nothing was legacy before.
+		if _, gerr := git(ctx, root, nil, "rev-parse", "--git-dir"); gerr == nil {
+			return &baseTree{ref: ref, ix: buildIndex(nil), docs: map[string][]string{},
+				legacy: map[string][]*compInfo{}, pipeline: map[string][]*compInfo{}}, nil
+		}
+	}
+	if err != nil {
+		return nil, &BaseError{err: errors.Errorf("cannot resolve base revision %q in %s: it names no commit (in CI, fetch the base first: git fetch --depth=1 origin <sha>)", ref, root)}
+	}
+	b := &baseTree{ref: ref, commit: strings.TrimSpace(string(commit)), docs: map[string][]string{},
+		legacy: map[string][]*compInfo{}, pipeline: map[string][]*compInfo{}}
+
+	// Paths are relative to root: ls-tree lists the current directory's
+	// part of the tree.
+	list, err := git(ctx, root, nil, "ls-tree", "-r", "-z", b.commit)
+	if err != nil {
+		return nil, &BaseError{err: errors.Wrapf(err, "cannot list the files of %s", ref)}
+	}
+	type blob struct{ sha, rel string }
+	var blobs []blob
+	for _, rec := range bytes.Split(list, []byte{0}) {
+		meta, rel, ok := bytes.Cut(rec, []byte{'\t'})
+		if !ok {
+			continue
+		}
+		f := strings.Fields(string(meta))
+		// Regular files only: no symlinks (120000), no submodules.
+		if len(f) != 3 || f[1] != "blob" || (f[0] != "100644" && f[0] != "100755") {
+			continue
+		}
+		switch strings.ToLower(path.Ext(string(rel))) {
+		case ".yaml", ".yml", ".json":
+			blobs = append(blobs, blob{sha: f[2], rel: string(rel)})
+		}
+	}
+	if len(blobs) == 0 {
+		b.ix = buildIndex(nil)
+		return b, nil
+	}
+	var in bytes.Buffer
+	for _, bl := range blobs {
+		in.WriteString(bl.sha + "\n")
+	}
+	out, err := git(ctx, root, &in, "cat-file", "--batch")
+	if err != nil {
+		return nil, &BaseError{err: errors.Wrapf(err, "cannot read the files of %s", ref)}
+	}
+	rd := bufio.NewReader(bytes.NewReader(out))
+	datas := make([][]byte, len(blobs))
+	for i, bl := range blobs {
+		if datas[i], err = readBatchObject(rd); err != nil {
+			return nil, &BaseError{err: errors.Wrapf(err, "cannot read %s at %s", bl.rel, ref)}
+		}
+	}
+	// Classify the files on every core, as the scan of the work tree does.
+	scannedFiles := make([]*scanned, len(blobs))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				s := &scanned{entry: entry{rel: blobs[i].rel, kind: entryCandidate}, format: formatOf(blobs[i].rel)}
+				s.classify(datas[i])
+				scannedFiles[i] = s
+			}
+		}()
+	}
+	for i := range blobs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	var files []*scanned
+	for i, s := range scannedFiles {
+		if s.reason != "" {
+			continue
+		}
+		files = append(files, s)
+		if s.compositions > 0 {
+			b.docs[s.rel] = splitFile(datas[i], s.format)
+		}
+	}
+	b.ix = buildIndex(files)
+	for _, c := range b.ix.compositions {
+		if c.legacy {
+			b.legacy[c.name] = append(b.legacy[c.name], c)
+		} else {
+			b.pipeline[c.name] = append(b.pipeline[c.name], c)
+		}
+	}
+	return b, nil
+}
+
+// readBatchObject reads one object of `git cat-file --batch` output.
+func readBatchObject(rd *bufio.Reader) ([]byte, error) {
+	header, err := rd.ReadString('\n')
+	if err != nil {
+		return nil, err
+	}
+	f := strings.Fields(header)
+	if len(f) != 3 {
+		return nil, errors.Errorf("unexpected git cat-file header %q", strings.TrimSpace(header))
+	}
+	n, err := strconv.Atoi(f[2])
+	if err != nil {
+		return nil, errors.Wrapf(err, "unexpected git cat-file header %q", strings.TrimSpace(header))
+	}
+	data := make([]byte, n+1) // the object and its newline
+	if _, err := io.ReadFull(rd, data); err != nil {
+		return nil, err
+	}
+	return data[:n], nil
+}
+
+// git runs git in dir and returns its standard output.
+func git(ctx context.Context, dir string, stdin io.Reader, args ...string) ([]byte, error) {
+	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir}, args...)...) //nolint:gosec // Arguments are passed as a vector, never through a shell.
+	cmd.Stdin = stdin
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		if msg := strings.TrimSpace(stderr.String()); msg != "" {
+			return nil, errors.Wrap(err, msg)
+		}
+		return nil, err
+	}
+	return stdout.Bytes(), nil
+}
+
+// legacyFor returns the legacy Composition at the base that a Composition
+// of the work tree is the conversion of: the one with the same name,
+// preferring the same file. ok is false when there is none.
+func (b *baseTree) legacyFor(file, name string) (*compInfo, bool) {
+	cs := b.legacy[name]
+	if len(cs) == 0 {
+		return nil, false
+	}
+	for _, c := range cs {
+		if c.file == file {
+			return c, true
+		}
+	}
+	return cs[0], true
+}
+
+// pipelineAt returns the Composition of that name that was already mode:
+// Pipeline at the base, preferring the same file.
+func (b *baseTree) pipelineAt(file, name string) (*compInfo, bool) {
+	cs := b.pipeline[name]
+	for _, c := range cs {
+		if c.file == file {
+			return c, true
+		}
+	}
+	if len(cs) > 0 {
+		return cs[0], true
+	}
+	return nil, false
+}
+
+// document returns a base Composition's document (the List item alone for
+// an item).
+func (b *baseTree) document(c *compInfo) ([]byte, error) {
+	docs := b.docs[c.file]
+	if c.doc < 0 || c.doc >= len(docs) {
+		return nil, errors.Errorf("no document %d in %s at %s", c.doc, c.file, b.ref)
+	}
+	if c.item >= 0 {
+		return listItem(docs[c.doc], c.item)
+	}
+	return []byte(docs[c.doc]), nil
+}
+
+// where names a base Composition for reports: "REF:file#doc".
+func (b *baseTree) where(c *compInfo) string {
+	return fmt.Sprintf("%s:%s#%d", b.ref, c.file, c.doc)
+}
+
+// LegacyAt returns the legacy (mode: Resources) form, at git revision
+// ref, of the Composition named name whose file is file (a path in the
+// work tree of the repository that holds it): the Composition of that name
+// in the same file at ref, else in any file. where names it for reports
+// ("REF:path#doc"). It reads git's object store and never touches the work
+// tree. A *BaseError says the revision cannot be read; ok is false when no
+// legacy Composition of that name existed at ref.
+func LegacyAt(ctx context.Context, file, ref, name string) (doc []byte, where string, ok bool, err error) {
+	dir := filepath.Dir(file)
+	top, err := git(ctx, dir, nil, "rev-parse", "--show-toplevel")
+	if err != nil {
+		return nil, "", false, &BaseError{err: errors.Wrapf(err, "cannot read base %q: %s is not in a git repository", ref, file)}
+	}
+	root := strings.TrimSpace(string(top))
+	b, err := readBase(ctx, root, ref)
+	if err != nil {
+		return nil, "", false, err
+	}
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		return nil, "", false, err
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
+	if real, err := filepath.EvalSymlinks(root); err == nil {
+		root = real
+	}
+	rel, err := filepath.Rel(root, abs)
+	if err != nil {
+		return nil, "", false, err
+	}
+	c, found := b.legacyFor(filepath.ToSlash(rel), name)
+	if !found {
+		return nil, "", false, nil
+	}
+	d, err := b.document(c)
+	if err != nil {
+		return nil, "", false, err
+	}
+	return d, b.where(c), true, nil
+}

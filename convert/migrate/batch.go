@@ -1,0 +1,672 @@
+package migrate
+
+import (
+	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+
+	"github.com/pkg/errors"
+
+	"github.com/xpmigrate/xpmigrate/convert"
+	"github.com/xpmigrate/xpmigrate/internal/atomicfile"
+)
+
+// A WriteMode says where a run writes.
+type WriteMode int
+
+// Write modes.
+const (
+	// WriteInPlace replaces each changed file, atomically.
+	WriteInPlace WriteMode = iota
+	// WriteOut writes a copy of the whole tree under Options.Out, with
+	// changed files converted and everything else copied verbatim.
+	WriteOut
+	// WriteNone writes nothing (dry run, --check, --diff).
+	WriteNone
+)
+
+func (m WriteMode) String() string {
+	switch m {
+	case WriteInPlace:
+		return "in-place"
+	case WriteOut:
+		return "out"
+	}
+	return "none"
+}
+
+// DefaultMaxSamples bounds the examples each Composition is verified with.
+const DefaultMaxSamples = 5
+
+// Options configure a run.
+type Options struct {
+	// Root is the tree to migrate.
+	Root string
+	// Include, if set, limits migration to files matching one of these
+	// globs; Exclude skips files and directories matching one. Both use
+	// gitignore's grammar, relative to Root.
+	Include, Exclude []string
+
+	// Write chooses where to write; Out is the directory for WriteOut. It
+	// must not exist or be empty, and is never walked.
+	Write WriteMode
+	Out   string
+	// Check records that the run answers "would anything change?"; it
+	// implies nothing by itself (use WriteNone).
+	Check bool
+	// Diff fills FileResult.Diff with a unified diff of each change.
+	Diff bool
+	// KeepSources fills CompositionResult.Before and After (for the HTML
+	// report).
+	KeepSources bool
+
+	// Target is "v1" (default) or "v2", passed to the converter and the
+	// verifier.
+	Target string
+	// Phase1 asks the converter for step one of the unnamed-template
+	// rollout instead of the conversion; nothing is verified.
+	Phase1 bool
+	// PatchAndTransform and EnvironmentConfigs force the functions' names;
+	// empty resolves them from the tree (conversion.md §4.3).
+	PatchAndTransform, EnvironmentConfigs string
+	// WireFunctions adds what the Compositions converted in a package
+	// scope (a Configuration's directory, or the tree) need to run, once
+	// per scope: a pinned Function manifest per function no manifest in
+	// the scope installs, and a dependency on it in the Configuration's
+	// crossplane.yaml (edited in place, comments kept). Existing manifests
+	// and dependencies at a release the target does not support are
+	// reported (M409, M410).
+	WireFunctions bool
+	// FunctionsOut is the file (slash-separated, relative to Root) every
+	// scope's Function manifests go to; empty means examples/functions.yaml
+	// in a Configuration's directory, else functions.yaml beside the
+	// scope's legacy Compositions; FunctionsNone writes none.
+	FunctionsOut string
+
+	// Verify runs the equivalence check for every converted Composition.
+	Verify bool
+	// AllowLegacy are globs (gitignore syntax, relative to Root) of files
+	// whose legacy Compositions may stay: they are reported, but do not
+	// count as left over.
+	AllowLegacy []string
+	// Base is a git revision (the merge base in CI): every Composition
+	// that is mode Pipeline in the tree and was mode Resources at Base
+	// under the same name is verified against that legacy form, read
+	// from git's object store (the work tree is never touched).
+	Base string
+	// Accept lists breaking gap codes the user accepts: they are reported
+	// but do not fail verification (see verify.Options.Accept).
+	Accept []string
+	// Synthesize asks the verifier for this many generated samples per
+	// Composition.
+	Synthesize int
+	// MaxSamples bounds the examples per Composition, nearest first; 0
+	// means DefaultMaxSamples, negative means no bound.
+	MaxSamples int
+
+	// Force writes what would otherwise be refused or held back: in place,
+	// read-only files (their mode is kept) and hard-linked ones (their
+	// other names keep the old content, reported as M408); and files whose
+	// conversion fails verification.
+	Force bool
+
+	// Jobs is the number of files handled at once; 0 means
+	// runtime.NumCPU().
+	Jobs int
+
+	// Converter converts files; required.
+	Converter Converter
+	// Verifier checks conversions; required when Verify is set.
+	Verifier Verifier
+	// Progress, if set, is told about the run as it goes.
+	Progress Progress
+}
+
+// A Progress follows a run. Calls are serialised.
+type Progress interface {
+	// Scanned is called once the tree is scanned, with the number of
+	// files the migration will go through.
+	Scanned(total int)
+	// Started is called when a worker starts on a file, in any order.
+	Started(path string)
+	// Done is called for each file in path order, with the number of
+	// files done so far.
+	Done(r *FileResult, done, total int)
+	// Finished is called once at the end, also after a cancellation.
+	Finished(r *Result)
+}
+
+// An InvalidOptionsError is an unusable Options value.
+type InvalidOptionsError struct{ err error }
+
+func (e *InvalidOptionsError) Error() string { return e.err.Error() }
+func (e *InvalidOptionsError) Unwrap() error { return e.err }
+
+func invalid(format string, args ...any) error {
+	return &InvalidOptionsError{err: errors.Errorf(format, args...)}
+}
+
+// runner holds one run's state.
+type runner struct {
+	o  Options
+	ix *index
+	// allowLegacy are Options.AllowLegacy compiled.
+	allowLegacy globSet
+	// base is the tree at Options.Base, nil without it.
+	base     *baseTree
+	outAbs   string
+	files    []*scanned
+	mu       sync.Mutex // guards progress
+	finalFor map[string][]byte
+	needs    map[string]bool // real paths whose final content duplicates need
+	fnPT     map[string]fnName
+	fnEC     map[string]fnName
+	// wiring is the plan for function manifests and dependencies.
+	wiring *wiring
+	// late are the outcomes of files changed after pass 2 (wiring,
+	// kustomize rewrites).
+	late []*outcome
+}
+
+type fnName struct {
+	name      string
+	ambiguous bool
+}
+
+// GCPercent is the garbage collector target (as GOGC) xpmigrate migrate
+// runs with unless GOGC is set. A migration allocates heavily and briefly
+// per file (parse, convert, render both sides, compare) and keeps little:
+// a higher target than Go's default of 100 spends less CPU in the
+// collector at a bounded cost in peak memory (docs/performance.md).
+const GCPercent = 300
+
+// A job's outcome.
+type outcome struct {
+	file  FileResult
+	comps []CompositionResult
+	emit  bool // false for verbatim copies that went well
+	// write, when set, writes the file and completes the outcome.
+	write func()
+}
+
+// Run migrates the tree at o.Root. It returns an error only for problems
+// with the run itself (bad options, an unreadable root); everything about
+// single files is in the Result. When ctx is cancelled, Run stops between
+// files and returns the partial Result with Cancelled set, and
+// ctx.Err().
+func Run(ctx context.Context, o Options) (*Result, error) {
+	if err := o.defaults(); err != nil {
+		return nil, err
+	}
+	include, err := compileGlobs(o.Include)
+	if err != nil {
+		return nil, &InvalidOptionsError{err: errors.Wrap(err, "--include")}
+	}
+	exclude, err := compileGlobs(o.Exclude)
+	if err != nil {
+		return nil, &InvalidOptionsError{err: errors.Wrap(err, "--exclude")}
+	}
+	r := &runner{o: o, finalFor: map[string][]byte{}, needs: map[string]bool{}}
+	if r.allowLegacy, err = compileGlobs(o.AllowLegacy); err != nil {
+		return nil, &InvalidOptionsError{err: errors.Wrap(err, "--allow-legacy")}
+	}
+	if o.Write == WriteOut {
+		if r.outAbs, err = prepareOut(o.Root, o.Out); err != nil {
+			return nil, err
+		}
+	}
+
+	w, err := walk(ctx, o.Root, include, exclude, r.outAbs)
+	if err != nil {
+		if ctx.Err() != nil {
+			return &Result{Root: o.Root, Cancelled: true, Mode: o.Write.String(), Check: o.Check}, ctx.Err()
+		}
+		return nil, err
+	}
+	entries := w.entries
+	staleRemoved, err := r.removeStale(w.temps)
+	if err != nil {
+		return nil, err
+	}
+
+	// Pass 1: scan every candidate.
+	r.files = make([]*scanned, len(entries))
+	r.parallel(ctx, len(entries), func(i int) {
+		e := entries[i]
+		if e.kind != entryCandidate {
+			r.files[i] = &scanned{entry: e}
+			return
+		}
+		s := scanFile(e)
+		slim(s)
+		r.files[i] = s
+	})
+	if err := ctx.Err(); err != nil {
+		return &Result{Root: o.Root, Cancelled: true, Mode: o.Write.String(), Check: o.Check}, err
+	}
+	var cands []*scanned
+	for _, f := range r.files {
+		if f.kind == entryCandidate {
+			cands = append(cands, f)
+		}
+	}
+	r.ix = buildIndex(cands)
+	if o.Base != "" {
+		if r.base, err = readBase(ctx, o.Root, o.Base); err != nil {
+			return nil, err
+		}
+	}
+	r.resolveFunctions(cands)
+	if err := r.planWiring(); err != nil {
+		return nil, err
+	}
+	r.markDuplicates()
+
+	// Pass 2: migrate file by file.
+	total := 0
+	for _, f := range r.files {
+		if f.kind != entryOther {
+			total++
+		}
+	}
+	if o.Progress != nil {
+		o.Progress.Scanned(total)
+	}
+	outs := make([]*outcome, len(r.files))
+	ready := make(chan int, len(r.files))
+	done := make(chan struct{})
+	emitted := 0
+	go func() {
+		defer close(done)
+		have := make([]bool, len(r.files))
+		next := 0
+		for i := range ready {
+			have[i] = true
+			for next < len(have) && have[next] {
+				if oc := outs[next]; oc != nil && oc.emit && r.files[next].kind != entryOther && o.Progress != nil {
+					emitted++
+					r.mu.Lock()
+					o.Progress.Done(&oc.file, emitted, total)
+					r.mu.Unlock()
+				}
+				next++
+			}
+		}
+	}()
+	// Writes wait for the disk (each is synced): they run beside the
+	// workers, a few at a time, so that the cores keep converting.
+	var writes sync.WaitGroup
+	writeSlots := make(chan struct{}, 4*o.Jobs)
+	r.parallel(ctx, len(r.files), func(i int) {
+		oc := r.migrate(ctx, r.files[i])
+		w := oc.write
+		if w == nil {
+			outs[i] = oc
+			ready <- i
+			return
+		}
+		oc.write = nil
+		writeSlots <- struct{}{}
+		writes.Add(1)
+		go func() {
+			defer writes.Done()
+			w()
+			<-writeSlots
+			outs[i] = oc
+			ready <- i
+		}()
+	})
+	writes.Wait()
+	// Files the cancellation kept from starting.
+	for i := range outs {
+		if outs[i] == nil {
+			outs[i] = notProcessed(r.files[i])
+			ready <- i
+		}
+	}
+	close(ready)
+	<-done
+
+	r.finishDuplicates(outs)
+	outs = r.rewriteKustomize(ctx, outs)
+	outs = r.wire(ctx, outs)
+	r.reportLate(total)
+	res := r.result(outs)
+	for _, t := range w.temps {
+		res.StaleTemporaries = append(res.StaleTemporaries, t.rel)
+	}
+	res.StaleRemoved = staleRemoved && len(w.temps) > 0
+	res.Cancelled = ctx.Err() != nil
+	if o.Progress != nil {
+		o.Progress.Finished(res)
+	}
+	if res.Cancelled {
+		return res, ctx.Err()
+	}
+	return res, nil
+}
+
+func (o *Options) defaults() error {
+	if o.Root == "" {
+		o.Root = "."
+	}
+	if o.Converter == nil {
+		return invalid("no converter")
+	}
+	if o.Verify && o.Verifier == nil {
+		return invalid("verification needs a verifier")
+	}
+	switch o.Target {
+	case "":
+		o.Target = "v1"
+	case "v1", "v2":
+	default:
+		return invalid("target must be v1 or v2, not %q", o.Target)
+	}
+	if o.Write == WriteOut && o.Out == "" {
+		return invalid("writing a copy needs an output directory")
+	}
+	if o.Jobs <= 0 {
+		o.Jobs = runtime.NumCPU()
+	}
+	if o.MaxSamples == 0 {
+		o.MaxSamples = DefaultMaxSamples
+	}
+	if o.Synthesize < 0 {
+		return invalid("synthesize must not be negative, not %d", o.Synthesize)
+	}
+	return nil
+}
+
+// removeStale removes, when the run writes in place, the temporary files
+// a killed run left in the tree (atomicfile.RemoveStale spares those a
+// running write holds). It reports whether it removed them.
+func (r *runner) removeStale(temps []entry) (bool, error) {
+	if r.o.Write != WriteInPlace || len(temps) == 0 {
+		return false, nil
+	}
+	all := true
+	for _, t := range temps {
+		ok, err := atomicfile.RemoveIfStale(t.real)
+		if err != nil {
+			return false, err
+		}
+		all = all && ok
+	}
+	return all, nil
+}
+
+// prepareOut checks the output directory: absent or empty, and not the
+// tree itself. It returns its absolute real path.
+func prepareOut(root, out string) (string, error) {
+	abs, err := filepath.Abs(out)
+	if err != nil {
+		return "", errors.Wrapf(err, "cannot resolve %q", out)
+	}
+	rootAbs, err := filepath.Abs(root)
+	if err != nil {
+		return "", errors.Wrapf(err, "cannot resolve %q", root)
+	}
+	if r, err := filepath.EvalSymlinks(rootAbs); err == nil {
+		rootAbs = r
+	}
+	if r, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = r
+	}
+	if abs == rootAbs || within(abs, rootAbs) {
+		return "", invalid("output directory %q must not be the tree or contain it", out)
+	}
+	if fi, err := os.Stat(abs); err == nil && !fi.IsDir() {
+		return "", invalid("output directory %q is not a directory", out)
+	}
+	des, err := os.ReadDir(abs)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return abs, nil
+	case err != nil:
+		return "", errors.Wrapf(err, "cannot read output directory %q", out)
+	case len(des) > 0:
+		return "", invalid("output directory %q is not empty", out)
+	}
+	return abs, nil
+}
+
+// parallel runs fn for 0..n-1 on o.Jobs workers, in index order of
+// starting, and stops starting new ones when ctx is done.
+func (r *runner) parallel(ctx context.Context, n int, fn func(i int)) {
+	jobs := r.o.Jobs
+	if jobs > n {
+		jobs = n
+	}
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < jobs; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				fn(i)
+			}
+		}()
+	}
+	for i := 0; i < n; i++ {
+		if ctx.Err() != nil {
+			break
+		}
+		select {
+		case next <- i:
+		case <-ctx.Done():
+		}
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	close(next)
+	wg.Wait()
+}
+
+// slim drops what the index does not need from a scanned file: the bodies
+// of Compositions in List documents (the migration re-reads the file).
+// Other Compositions were read slim already.
+func slim(s *scanned) {
+	for i := range s.docs {
+		d := &s.docs[i]
+		if d.obj != nil && isComposition(d.apiVersion, d.kind) {
+			d.obj = slimComposition(d.obj)
+		}
+	}
+}
+
+// resolveFunctions resolves the function names for every file with
+// Compositions.
+func (r *runner) resolveFunctions(files []*scanned) {
+	r.fnPT, r.fnEC = map[string]fnName{}, map[string]fnName{}
+	for _, f := range files {
+		if f.compositions == 0 {
+			continue
+		}
+		if r.o.PatchAndTransform == "" {
+			n, amb := r.ix.functionName(f.rel, "function-patch-and-transform")
+			if n == "" && !amb {
+				n = r.defaultFunctionName(f.rel, convert.PTPackage)
+			}
+			r.fnPT[f.rel] = fnName{n, amb}
+		}
+		if r.o.EnvironmentConfigs == "" {
+			n, amb := r.ix.functionName(f.rel, "function-environment-configs")
+			if n == "" && !amb {
+				n = r.defaultFunctionName(f.rel, convert.ECPackage)
+			}
+			r.fnEC[f.rel] = fnName{n, amb}
+		}
+	}
+}
+
+// markDuplicates finds candidate files reached by more than one path and
+// keeps the one whose path is its real path (else the first).
+func (r *runner) markDuplicates() {
+	byReal := map[string][]*scanned{}
+	for _, f := range r.files {
+		if f.kind == entrySkipped || f.real == "" {
+			continue
+		}
+		byReal[f.real] = append(byReal[f.real], f)
+	}
+	for real, fs := range byReal {
+		if len(fs) < 2 {
+			continue
+		}
+		canon := fs[0]
+		for _, f := range fs {
+			if !f.linked {
+				canon = f
+				break
+			}
+		}
+		for _, f := range fs {
+			if f != canon {
+				f.dupOf = canon.rel
+			}
+		}
+		r.needs[real] = true
+	}
+}
+
+// finishDuplicates writes the copies of duplicated files under Out and
+// reports them.
+func (r *runner) finishDuplicates(outs []*outcome) {
+	for i, f := range r.files {
+		if f.dupOf == "" || outs[i] == nil || outs[i].file.Status != FileSkipped || outs[i].file.Reason != ReasonDuplicate {
+			continue
+		}
+		if r.o.Write != WriteOut {
+			continue
+		}
+		data, ok := r.finalFor[f.real]
+		if !ok {
+			continue
+		}
+		if err := writeOut(r.outAbs, f.rel, data, f.mode); err != nil {
+			outs[i].file.Status, outs[i].file.Reason, outs[i].file.Detail = FileFailed, ReasonWriteError, err.Error()
+			continue
+		}
+		outs[i].file.Written = true
+	}
+}
+
+// result assembles the Result.
+func (r *runner) result(outs []*outcome) *Result {
+	res := &Result{Root: r.o.Root, Mode: r.o.Write.String(), Check: r.o.Check}
+	s := &res.Summary
+	s.SkippedBy = map[string]int{}
+	s.GapCodes = map[string]int{}
+	for i, oc := range outs {
+		if oc == nil || (!oc.emit && i < len(r.files) && r.files[i].kind == entryOther) {
+			continue
+		}
+		fr := oc.file
+		fr.Diagnostics = sortDiagnostics(fr.Diagnostics)
+		for _, d := range fr.Diagnostics {
+			if d.Code == "M402" {
+				if r.allowLegacy.match(fr.Path, false) {
+					s.LegacyAllowed++
+				} else {
+					s.LegacyLeft++
+				}
+				break
+			}
+		}
+		res.Files = append(res.Files, fr)
+		s.Files++
+		switch fr.Status {
+		case FileConverted:
+			s.Converted++
+		case FileUnchanged:
+			s.Unchanged++
+		case FileSkipped:
+			s.Skipped++
+			s.SkippedBy[fr.Reason]++
+		case FileFailed:
+			s.Failed++
+			s.SkippedBy[fr.Reason]++
+		case FileNotProcessed:
+			s.NotProcessed++
+		case FileHeldBack:
+			s.HeldBack++
+		}
+		for _, d := range fr.Diagnostics {
+			switch d.Severity {
+			case SeverityError:
+				s.Errors++
+			case SeverityWarning:
+				s.Warnings++
+			default:
+				s.Infos++
+			}
+			if strings.HasPrefix(d.Code, "M") {
+				f := d
+				f.File = fr.Path
+				res.Findings = append(res.Findings, f)
+			}
+		}
+		for _, c := range oc.comps {
+			c.Diagnostics = sortDiagnostics(c.Diagnostics)
+			res.Compositions = append(res.Compositions, c)
+			s.Compositions++
+			if c.Legacy {
+				s.LegacyCompositions++
+			}
+			switch c.Status {
+			case CompositionConverted:
+				s.ConvertedCompositions++
+			case CompositionPhase1:
+				s.Phase1Compositions++
+			case CompositionFailed:
+				s.FailedCompositions++
+			case CompositionHeldBack:
+				s.HeldBackCompositions++
+			}
+			if v := c.Verification; v != nil {
+				switch v.Status {
+				case VerifyEquivalent:
+					s.VerifiedEquivalent++
+				case VerifyIntendedChange:
+					s.IntendedChanges++
+				case VerifyKnownGaps:
+					s.KnownGaps++
+				case VerifyDifferences:
+					s.Differences++
+				case VerifyError:
+					s.VerifyErrors++
+				case VerifyUnverified:
+					s.Unverified++
+				}
+				if v.Fails || v.Status == VerifyDifferences {
+					s.Failing++
+				}
+				for _, sm := range v.Samples {
+					if sm.Status == VerifyInconclusive {
+						s.InconclusiveSamples++
+					}
+					for _, d := range sm.Differences {
+						if d.Code != "" {
+							s.GapCodes[d.Code]++
+						}
+					}
+				}
+			}
+		}
+	}
+	s.Findings = len(res.Findings)
+	if len(s.SkippedBy) == 0 {
+		s.SkippedBy = nil
+	}
+	if len(s.GapCodes) == 0 {
+		s.GapCodes = nil
+	}
+	return res
+}

@@ -1,0 +1,747 @@
+package migrate
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"io/fs"
+	"strings"
+
+	"github.com/pkg/errors"
+
+	"github.com/xpmigrate/xpmigrate/internal/atomicfile"
+	"github.com/xpmigrate/xpmigrate/internal/regularfile"
+	"github.com/xpmigrate/xpmigrate/render"
+)
+
+// migrate handles one file.
+func (r *runner) migrate(ctx context.Context, f *scanned) *outcome {
+	if ctx.Err() != nil {
+		return notProcessed(f)
+	}
+	if f.kind != entryOther && r.o.Progress != nil {
+		r.mu.Lock()
+		r.o.Progress.Started(f.rel)
+		r.mu.Unlock()
+	}
+	oc := &outcome{emit: true, file: FileResult{Path: f.rel, Compositions: f.compositions}}
+	switch {
+	case f.kind == entrySkipped:
+		oc.file.Status, oc.file.Reason, oc.file.Detail = FileSkipped, f.why, f.whyDetail
+		return oc
+	case f.dupOf != "":
+		oc.file.Status, oc.file.Reason, oc.file.Detail = FileSkipped, ReasonDuplicate, "same file as "+f.dupOf
+		return oc
+	case f.kind == entryOther && isTemplateFile(f.rel):
+		if fd := r.legacyTemplate(f); fd != nil {
+			oc.file.Status, oc.file.Reason, oc.file.Detail = FileSkipped, ReasonTemplate, "template file ("+templateExt(f.rel)+"), not YAML"
+			oc.file.Diagnostics = append(oc.file.Diagnostics, *fd)
+			if r.o.Write == WriteOut {
+				if err := copyOut(r.outAbs, f.rel, f.real, f.mode); err != nil {
+					oc.file.Status, oc.file.Reason, oc.file.Detail = FileFailed, ReasonWriteError, err.Error()
+				}
+			}
+			return oc
+		}
+		fallthrough
+	case f.kind == entryOther:
+		oc.emit = false
+		if r.o.Write == WriteOut {
+			if err := copyOut(r.outAbs, f.rel, f.real, f.mode); err != nil {
+				oc.emit = true
+				oc.file.Status, oc.file.Reason, oc.file.Detail = FileFailed, ReasonWriteError, err.Error()
+			}
+		}
+		return oc
+	case f.reason != "":
+		return r.skipWhole(f, oc)
+	case f.compositions > 0 && r.ix.patchFiles[f.rel]:
+		f.reason, f.detail = ReasonKustomizePatch, "kustomize patch file: patches are fragments, not Compositions"
+		return r.skipWhole(f, oc)
+	}
+
+	data, err := regularfile.ReadFile(f.real)
+	var nr *regularfile.NotRegularError
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		oc.file.Status, oc.file.Reason, oc.file.Detail = FileSkipped, ReasonVanished, "deleted during the run"
+		return oc
+	case errors.As(err, &nr):
+		oc.file.Status, oc.file.Reason, oc.file.Detail = FileSkipped, ReasonNotRegular, notRegularDetail(nr.Mode)
+		return oc
+	case err != nil:
+		oc.file.Status, oc.file.Reason, oc.file.Detail = FileFailed, ReasonUnreadable, err.Error()
+		return oc
+	case sha256.Sum256(data) != f.sum:
+		oc.file.Status, oc.file.Reason, oc.file.Detail = FileSkipped, ReasonModified, "changed by something else during the run"
+		return oc
+	}
+
+	if f.compositions == 0 {
+		oc.file.Status = FileUnchanged
+		oc.file.Diagnostics = r.fileFindings(f)
+		r.keep(f, data)
+		if r.o.Write == WriteOut {
+			if err := writeOut(r.outAbs, f.rel, data, f.mode); err != nil {
+				oc.file.Status, oc.file.Reason, oc.file.Detail = FileFailed, ReasonWriteError, err.Error()
+			} else {
+				oc.file.Written = true
+			}
+		}
+		return oc
+	}
+
+	return r.convert(ctx, f, data, oc)
+}
+
+func notProcessed(f *scanned) *outcome {
+	return &outcome{file: FileResult{Path: f.rel, Status: FileNotProcessed, Compositions: f.compositions}, emit: f.kind != entryOther}
+}
+
+// skipWhole reports a file skipped as a whole, copying it to Out.
+func (r *runner) skipWhole(f *scanned, oc *outcome) *outcome {
+	oc.file.Status, oc.file.Reason, oc.file.Detail = FileSkipped, f.reason, f.detail
+	if f.reason == ReasonUnreadable || f.reason == ReasonAliasBomb {
+		oc.file.Status = FileFailed
+	}
+	if f.reason == ReasonKustomizePatch {
+		oc.file.Diagnostics = append(oc.file.Diagnostics, r.ix.kustomize[f.rel]...)
+		for _, d := range f.docs {
+			if isComposition(d.apiVersion, d.kind) {
+				oc.comps = append(oc.comps, CompositionResult{File: f.rel, Document: d.index, Line: d.line, Name: d.name, CompositeType: typeOf(d.obj), Legacy: isLegacy(d.obj), Status: CompositionSkipped})
+			}
+		}
+	}
+	if f.legacyHint {
+		oc.file.Diagnostics = append(oc.file.Diagnostics, Finding{Code: "M402", Severity: SeverityWarning, Document: -1, Line: f.line,
+			Message: fmt.Sprintf("file seems to hold a Composition in mode Resources but was skipped (%s): %s", f.detail, legacyFix(f.reason))})
+	}
+	if r.o.Write == WriteOut && f.reason != ReasonVanished && f.reason != ReasonUnreadable {
+		if err := copyOut(r.outAbs, f.rel, f.real, f.mode); err == nil {
+			oc.file.Written = true
+		}
+	}
+	return oc
+}
+
+func typeOf(obj map[string]any) string {
+	av, _ := nestedString(obj, "spec", "compositeTypeRef", "apiVersion")
+	k, _ := nestedString(obj, "spec", "compositeTypeRef", "kind")
+	if av == "" && k == "" {
+		return ""
+	}
+	return av + ", Kind=" + k
+}
+
+// keep remembers a file's final content when a duplicate needs it.
+func (r *runner) keep(f *scanned, final []byte) {
+	if !r.needs[f.real] {
+		return
+	}
+	r.mu.Lock()
+	r.finalFor[f.real] = final
+	r.mu.Unlock()
+}
+
+// convert converts, verifies and writes one file with Compositions.
+func (r *runner) convert(ctx context.Context, f *scanned, data []byte, oc *outcome) *outcome { //nolint:gocyclo // One file's whole path; splitting it is issue 15's redesign.
+	req := ConvertRequest{Path: f.rel, Data: data, Format: f.format, Target: r.o.Target, Phase1: r.o.Phase1,
+		PatchAndTransform: r.o.PatchAndTransform, EnvironmentConfigs: r.o.EnvironmentConfigs}
+	var extra []Finding
+	if n, ok := r.fnPT[f.rel]; ok {
+		req.PatchAndTransform = n.name
+		if n.ambiguous {
+			extra = append(extra, ambiguousFn("function-patch-and-transform"))
+		}
+	}
+	if n, ok := r.fnEC[f.rel]; ok {
+		req.EnvironmentConfigs = n.name
+		if n.ambiguous {
+			extra = append(extra, ambiguousFn("function-environment-configs"))
+		}
+	}
+	comps := r.compositionsOf(f)
+	req.XRDs = r.xrdsOf(f, comps)
+
+	resp, err := r.o.Converter.Convert(ctx, req)
+	if err != nil {
+		oc.file.Status, oc.file.Reason, oc.file.Detail = FileFailed, ReasonConversionError, err.Error()
+		for i := range comps {
+			comps[i].Status = CompositionFailed
+		}
+		oc.comps = comps
+		oc.file.Diagnostics = r.withLeftovers(f, comps, extra)
+		r.copyOriginal(f, data, oc)
+		return oc
+	}
+	out := resp.Data
+	before, after := splitFile(data, f.format), splitFile(out, f.format)
+	if len(before) != len(after) {
+		oc.file.Status, oc.file.Reason, oc.file.Detail = FileFailed, ReasonConversionError,
+			fmt.Sprintf("the converter's output has %d documents where the input has %d", len(after), len(before))
+		for i := range comps {
+			comps[i].Status = CompositionFailed
+		}
+		oc.comps = comps
+		oc.file.Diagnostics = r.withLeftovers(f, comps, extra)
+		r.copyOriginal(f, data, oc)
+		return oc
+	}
+	docStatus := map[int]string{}
+	docData := map[int]DocumentStatus{}
+	for _, d := range resp.Documents {
+		docStatus[d.Index] = d.Status
+		docData[d.Index] = d
+	}
+
+	diags := append([]Diagnostic(nil), resp.Diagnostics...)
+	for i := range comps {
+		c := &comps[i]
+		c.Diagnostics = diagsFor(diags, c)
+		changed := before[c.Document] != after[c.Document]
+		st, known := docStatus[c.Document]
+		if !known || c.Item >= 0 {
+			st = fallbackStatus(c, changed, after[c.Document])
+		}
+		switch {
+		case hasError(c.Diagnostics) || st == DocFailed:
+			c.Status = CompositionFailed
+		case st == DocUnchanged || st == DocSkipped || !changed:
+			c.Status = CompositionUnchanged
+			if c.Legacy && !r.o.Phase1 {
+				c.Status = CompositionFailed
+				c.Diagnostics = append(c.Diagnostics, Diagnostic{Code: "M402", Severity: SeverityError, Document: c.Document, Line: c.Line, Composition: c.Name,
+					Message: "the converter left this Composition in mode Resources without saying why"})
+			}
+		case c.Legacy && r.o.Phase1:
+			c.Status = CompositionPhase1
+		case c.Legacy:
+			c.Status = CompositionConverted
+		default:
+			c.Status = CompositionChanged
+		}
+		if r.o.KeepSources {
+			c.Before, c.After = before[c.Document], after[c.Document]
+		}
+		if r.o.Verify && c.Status == CompositionConverted {
+			c.Verification = r.verifyDoc(ctx, f, c, before[c.Document], after[c.Document], docData[c.Document])
+		}
+		if r.base != nil && !c.Legacy && c.Status != CompositionFailed {
+			extra = append(extra, r.verifyBase(ctx, f, c, before[c.Document])...)
+		}
+	}
+	oc.comps = comps
+
+	// Findings over the final content: what the scan found, less what the
+	// converter fixed or reported itself, at the converted paths.
+	findings := r.finalFindings(f, comps, diags)
+	findings = append(findings, extra...)
+	for _, c := range comps {
+		if c.Status == CompositionFailed {
+			findings = append(findings, Finding{Code: "M402", Severity: SeverityWarning, Document: c.Document, Line: c.Line, Composition: c.Name,
+				Message: "Composition is still in mode Resources (its conversion failed): Crossplane v2 no longer runs it"})
+		}
+	}
+	oc.file.Diagnostics = sortDiagnostics(append(diags, findings...))
+
+	changed := !bytes.Equal(data, out)
+	var refused, held []string
+	for _, c := range comps {
+		switch {
+		case c.Status == CompositionFailed && c.Legacy:
+			refused = append(refused, fmt.Sprintf("%s (document %d): %s", c.Name, c.Document, strings.TrimPrefix(firstError(c.Diagnostics), ": ")))
+		case c.Verification != nil && (c.Verification.Fails || c.Verification.Status == VerifyDifferences) && c.Status == CompositionConverted:
+			held = append(held, c.Name)
+		}
+	}
+	switch {
+	case len(refused) > 0:
+		// One rule for convert and migrate: a file is written only when
+		// every legacy Composition in it converts.
+		oc.file.Status, oc.file.Reason, oc.file.Detail = FileFailed, ReasonConversionError, "not written: the converter refused "+strings.Join(refused, "; ")
+		for i := range comps {
+			if comps[i].Status == CompositionConverted {
+				comps[i].Status = CompositionHeldBack
+			}
+		}
+		changed = false
+	case len(held) > 0 && !r.o.Force && r.o.Write != WriteNone:
+		oc.file.Status, oc.file.Reason, oc.file.Detail = FileHeldBack, ReasonVerification,
+			"not written: the conversion of "+strings.Join(held, ", ")+" renders differently from the legacy form (or has breaking gaps nobody accepted); fix it, accept the gaps, or write it anyway with --force"
+		for i := range comps {
+			if comps[i].Status == CompositionConverted {
+				comps[i].Status = CompositionHeldBack
+			}
+		}
+		changed = false
+	case changed:
+		oc.file.Status = FileConverted
+	default:
+		oc.file.Status = FileUnchanged
+	}
+	if changed && r.o.Diff {
+		oc.file.Diff = UnifiedDiff("a/"+f.rel, "b/"+f.rel, data, out)
+	}
+
+	if ctx.Err() != nil {
+		// Cancelled while converting: leave the file as it was.
+		return notProcessed(f)
+	}
+	final := data
+	if changed {
+		final = out
+	}
+	// The write waits for the disk, not a core: the caller runs it
+	// while the next file converts.
+	oc.write = func() {
+		r.write(f, oc, data, out, final, changed)
+	}
+	return oc
+}
+
+// write writes a converted file as the run's mode says, and completes its
+// outcome.
+func (r *runner) write(f *scanned, oc *outcome, data, out, final []byte, changed bool) {
+	switch r.o.Write {
+	case WriteInPlace:
+		if !changed {
+			break
+		}
+		if f.mode&0o200 == 0 && !r.o.Force {
+			oc.file.Status, oc.file.Reason, oc.file.Detail = FileFailed, ReasonReadOnly, "the file is read-only; make it writable, write it anyway with --force, or write a converted copy with --out"
+			final = data
+			r.unwritten(oc)
+			break
+		}
+		lost, err := atomicfile.Replace(f.real, out, atomicfile.ReplaceOptions{
+			Check:          func() error { return unchangedSince(f.real, f.sum) },
+			AllowHardLinks: r.o.Force,
+		})
+		var hl *atomicfile.HardLinkError
+		switch {
+		case errors.As(err, &hl):
+			oc.file.Status, oc.file.Reason, oc.file.Detail = FileFailed, ReasonHardLinked,
+				fmt.Sprintf("the file has %d names (hard links) and replacing it would split them; write it anyway with --force (the other names keep the old content), or write a converted copy with --out", hl.Links)
+		case errors.Is(err, fs.ErrNotExist):
+			oc.file.Status, oc.file.Reason, oc.file.Detail = FileSkipped, ReasonVanished, "deleted during the run"
+		case errors.Is(err, errModified):
+			oc.file.Status, oc.file.Reason, oc.file.Detail = FileSkipped, ReasonModified, "changed by something else during the run"
+		case err != nil:
+			oc.file.Status, oc.file.Reason, oc.file.Detail = FileFailed, ReasonWriteError, err.Error()
+		default:
+			oc.file.Written = true
+			if len(lost) > 0 {
+				oc.file.Diagnostics = append(oc.file.Diagnostics, Finding{Code: "M408", Severity: SeverityWarning, Document: -1,
+					Message: "written in place, but not kept: " + strings.Join(lost, "; ")})
+			}
+		}
+		if !oc.file.Written {
+			final = data
+			r.unwritten(oc)
+		}
+	case WriteOut:
+		if err := writeOut(r.outAbs, f.rel, final, f.mode); err != nil {
+			oc.file.Status, oc.file.Reason, oc.file.Detail = FileFailed, ReasonWriteError, err.Error()
+		} else {
+			oc.file.Written = true
+		}
+	}
+	r.keep(f, final)
+}
+
+// splitFile returns the text of each document of a file, by index.
+func splitFile(data []byte, format string) []string {
+	if format == "json" {
+		return []string{string(data)}
+	}
+	docs := render.SplitDocuments(data)
+	out := make([]string, len(docs))
+	for i, d := range docs {
+		out[i] = string(d.Raw)
+	}
+	return out
+}
+
+// fallbackStatus reads the converter's output for a Composition when the
+// converter did not say what it did with it.
+func fallbackStatus(c *CompositionResult, changed bool, after string) string {
+	if !changed {
+		return DocUnchanged
+	}
+	v, err := decodeAny([]byte(after))
+	if err != nil {
+		return DocFailed
+	}
+	obj, _ := v.(map[string]any)
+	if c.Item >= 0 {
+		items := nestedSlice(obj, "items")
+		if c.Item >= len(items) {
+			return DocFailed
+		}
+		obj, _ = items[c.Item].(map[string]any)
+	}
+	if obj == nil || !isComposition(str(obj["apiVersion"]), str(obj["kind"])) {
+		return DocFailed
+	}
+	return DocConverted
+}
+
+// finalFindings returns the v2-readiness findings of a file after
+// conversion. For a converted Composition the scan's findings are kept at
+// their new paths, less those the converter resolved or reported itself:
+// server fields it strips (C302), the external secret store reference it
+// drops for v2 (C202, C303), and XR writes outside status (C209).
+func (r *runner) finalFindings(f *scanned, comps []CompositionResult, diags []Diagnostic) []Finding {
+	converted := map[int]bool{}
+	for _, c := range comps {
+		if c.Status == CompositionConverted {
+			converted[c.Document] = true
+		}
+	}
+	codes := map[int]map[string]bool{}
+	for _, d := range diags {
+		if codes[d.Document] == nil {
+			codes[d.Document] = map[string]bool{}
+		}
+		codes[d.Document][d.Code] = true
+	}
+	var out []Finding
+	for _, d := range f.docs {
+		for _, fd := range d.findings {
+			if isComposition(d.apiVersion, d.kind) && converted[d.index] {
+				cs := codes[d.index]
+				switch {
+				case fd.Code == "M405" && cs["C209"],
+					fd.Code == "M406" && cs["C302"],
+					fd.Code == "M403" && (cs["C202"] || cs["C303"]):
+					continue
+				}
+				fd.Path = pipelinePath(fd.Path, d.ptStep)
+			}
+			out = append(out, fd)
+		}
+	}
+	return append(out, r.ix.kustomize[f.rel]...)
+}
+
+// pipelinePath maps a path in a legacy Composition to the path the same
+// content has after conversion.
+func pipelinePath(p string, ptStep int) string {
+	prefix := ""
+	if strings.HasPrefix(p, "items[") {
+		if i := strings.Index(p, "]."); i >= 0 {
+			prefix, p = p[:i+2], p[i+2:]
+		}
+	}
+	in := fmt.Sprintf("spec.pipeline[%d].input.", ptStep)
+	for _, from := range []string{"spec.resources", "spec.patchSets", "spec.environment.patches"} {
+		if p == from || strings.HasPrefix(p, from+"[") || strings.HasPrefix(p, from+".") {
+			return prefix + in + strings.TrimPrefix(p, "spec.")
+		}
+	}
+	return prefix + p
+}
+
+// unwritten marks the Compositions of a file whose new content was not
+// written: those converted are still legacy.
+func (r *runner) unwritten(oc *outcome) {
+	for i := range oc.comps {
+		c := &oc.comps[i]
+		if c.Status != CompositionConverted && c.Status != CompositionPhase1 && c.Status != CompositionChanged {
+			continue
+		}
+		if c.Status == CompositionConverted {
+			oc.file.Diagnostics = append(oc.file.Diagnostics, Finding{Code: "M402", Severity: SeverityWarning, Document: c.Document, Line: c.Line, Composition: c.Name,
+				Message: "Composition is still in mode Resources: its file was not written (" + oc.file.Reason + ")"})
+		}
+		c.Status = CompositionSkipped
+	}
+}
+
+func ambiguousFn(repo string) Finding {
+	return Finding{Code: "M407", Severity: SeverityInfo, Document: -1,
+		Message: fmt.Sprintf("Function manifests or Configuration dependencies in this package name %s differently; the converter's default name was used: pass the name explicitly", repo)}
+}
+
+// copyOriginal copies an unconverted file to Out.
+func (r *runner) copyOriginal(f *scanned, data []byte, oc *outcome) {
+	r.keep(f, data)
+	if r.o.Write != WriteOut {
+		return
+	}
+	if err := writeOut(r.outAbs, f.rel, data, f.mode); err == nil {
+		oc.file.Written = true
+	}
+}
+
+// withLeftovers returns findings for a file whose conversion failed as a
+// whole.
+func (r *runner) withLeftovers(f *scanned, comps []CompositionResult, extra []Finding) []Diagnostic {
+	out := r.fileFindings(f)
+	out = append(out, extra...)
+	for _, c := range comps {
+		if c.Legacy {
+			out = append(out, Finding{Code: "M402", Severity: SeverityWarning, Document: c.Document, Line: c.Line, Composition: c.Name,
+				Message: "Composition is still in mode Resources (its file could not be converted): Crossplane v2 no longer runs it"})
+		}
+	}
+	return sortDiagnostics(out)
+}
+
+// compositionsOf lists the Compositions of a file, as the scan found them.
+func (r *runner) compositionsOf(f *scanned) []CompositionResult {
+	var out []CompositionResult
+	for _, d := range f.docs {
+		if d.obj == nil || !isComposition(d.apiVersion, d.kind) {
+			continue
+		}
+		out = append(out, CompositionResult{File: f.rel, Document: d.index, Item: d.item, Line: d.line, Name: d.name, CompositeType: typeOf(d.obj), Legacy: isLegacy(d.obj)})
+	}
+	return out
+}
+
+// xrdsOf returns the XRDs of the types of a file's Compositions, the
+// nearest of each, once each.
+func (r *runner) xrdsOf(f *scanned, comps []CompositionResult) []map[string]any {
+	var out []map[string]any
+	seen := map[*xrdInfo]bool{}
+	for _, c := range comps {
+		ci := r.ix.byPosition[sourceName(f.rel, c.Document, c.Item)]
+		if ci == nil {
+			continue
+		}
+		if x := r.ix.xrdFor(f.rel, ci.typeRef); x != nil && !seen[x] {
+			seen[x] = true
+			out = append(out, x.obj)
+		}
+	}
+	return out
+}
+
+// fileFindings returns the findings of a file as it is.
+func (r *runner) fileFindings(f *scanned) []Finding {
+	var out []Finding
+	for _, d := range f.docs {
+		out = append(out, d.findings...)
+	}
+	return append(out, r.ix.kustomize[f.rel]...)
+}
+
+func diagsFor(diags []Diagnostic, c *CompositionResult) []Diagnostic {
+	var out []Diagnostic
+	for _, d := range diags {
+		if d.Document == c.Document && (d.Composition == "" || d.Composition == c.Name) {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+func hasError(ds []Diagnostic) bool {
+	for _, d := range ds {
+		if d.Severity == SeverityError {
+			return true
+		}
+	}
+	return false
+}
+
+// verifyBase verifies a Composition that is mode: Pipeline in the work
+// tree against its legacy form at the base revision (converted in this
+// change, by xpmigrate or by hand), with the samples of both trees. A
+// Composition that was already mode: Pipeline at the base is reported as
+// changed, not verified as a migration.
+func (r *runner) verifyBase(ctx context.Context, f *scanned, c *CompositionResult, doc string) []Finding {
+	b := r.base
+	if lc, ok := b.legacyFor(f.rel, c.Name); ok {
+		legacy, err := b.document(lc)
+		if err != nil {
+			c.Verification = &Verification{Status: VerifyError, Error: err.Error()}
+			return nil
+		}
+		converted := []byte(doc)
+		if c.Item >= 0 {
+			if converted, err = listItem(doc, c.Item); err != nil {
+				c.Verification = &Verification{Status: VerifyError, Error: err.Error()}
+				return nil
+			}
+		}
+		c.Base = b.where(lc)
+		if !r.o.Verify {
+			return nil
+		}
+		req := VerifyRequest{File: f.rel, Name: c.Name, Legacy: legacy, Converted: converted, Synthesize: r.o.Synthesize, Target: r.o.Target, Accept: r.o.Accept}
+		seen := map[string]bool{}
+		if ci := r.ix.byPosition[sourceName(f.rel, c.Document, c.Item)]; ci != nil {
+			xrd := r.ix.xrdFor(f.rel, ci.typeRef)
+			if xrd != nil {
+				req.XRD = xrd.obj
+			}
+			for _, s := range r.ix.samplesFor(ci, xrd, r.o.MaxSamples) {
+				seen[s.source] = true
+				req.Samples = append(req.Samples, Sample{Source: s.source, Object: s.obj})
+			}
+			req.Extra = r.ix.envConfigsFor(f.rel)
+		}
+		// The base tree's samples that the work tree no longer has: a
+		// change that deletes its examples is still checked against them.
+		bxrd := b.ix.xrdFor(lc.file, lc.typeRef)
+		if req.XRD == nil && bxrd != nil {
+			req.XRD = bxrd.obj
+		}
+		for _, s := range b.ix.samplesFor(lc, bxrd, r.o.MaxSamples) {
+			if !seen[s.source] {
+				req.Samples = append(req.Samples, Sample{Source: b.ref + ":" + s.source, Object: s.obj})
+			}
+		}
+		if len(req.Extra) == 0 {
+			req.Extra = b.ix.envConfigsFor(lc.file)
+		}
+		if len(req.Samples) == 0 && req.Synthesize == 0 {
+			c.Verification = &Verification{Status: VerifyUnverified,
+				Reason: "no samples: no XR or claim of its type was found in the tree or at " + b.ref,
+				Hint:   "add an example XR or claim beside the Composition, or generate samples from the XRD with --synthesize N"}
+			return nil
+		}
+		v, err := r.o.Verifier.Verify(ctx, req)
+		switch {
+		case err != nil:
+			v = &Verification{Status: VerifyError, Error: err.Error()}
+		case v == nil:
+			v = &Verification{}
+		}
+		deriveStatus(v)
+		c.Verification = v
+		return nil
+	}
+	pc, ok := b.pipelineAt(f.rel, c.Name)
+	if !ok {
+		return nil
+	}
+	old, err := b.document(pc)
+	if err != nil || string(old) == doc || c.Item >= 0 {
+		return nil
+	}
+	return []Finding{{Code: "M412", Severity: SeverityInfo, Document: c.Document, Line: c.Line, Composition: c.Name,
+		Message: fmt.Sprintf("changed since %s, not a migration: the Composition was already mode Pipeline at %s, so it is not verified against a legacy form", b.ref, b.where(pc))}}
+}
+
+// verifyDoc runs the equivalence check for one converted Composition,
+// given its document before and after.
+func (r *runner) verifyDoc(ctx context.Context, f *scanned, c *CompositionResult, before, after string, conv DocumentStatus) *Verification {
+	req := VerifyRequest{File: f.rel, Name: c.Name, Legacy: []byte(before), Converted: []byte(after), Synthesize: r.o.Synthesize, Target: r.o.Target}
+	if c.Item < 0 && f.format != "json" {
+		req.LegacyJSON, req.ConvertedJSON = conv.Before, conv.After
+		for _, d := range f.docs {
+			if d.index != c.Document || d.item >= 0 || conv.Lines == nil {
+				continue
+			}
+			// The converter's lines are the file's; verify counts from
+			// the document's first line.
+			first := d.line
+			req.LegacyLines = func(path []any) (int, bool) {
+				l, ok := conv.Lines(path)
+				return l - first + 1, ok
+			}
+		}
+	}
+	if c.Item >= 0 {
+		var err error
+		if req.Legacy, err = listItem(before, c.Item); err == nil {
+			req.Converted, err = listItem(after, c.Item)
+		}
+		if err != nil {
+			return &Verification{Status: VerifyError, Error: err.Error()}
+		}
+	}
+	if ci := r.ix.byPosition[sourceName(f.rel, c.Document, c.Item)]; ci != nil {
+		xrd := r.ix.xrdFor(f.rel, ci.typeRef)
+		if xrd != nil {
+			req.XRD = xrd.obj
+		}
+		for _, s := range r.ix.samplesFor(ci, xrd, r.o.MaxSamples) {
+			req.Samples = append(req.Samples, Sample{Source: s.source, Object: s.obj})
+		}
+		req.Extra = r.ix.envConfigsFor(f.rel)
+	}
+	if len(req.Samples) == 0 && req.Synthesize == 0 {
+		return &Verification{Status: VerifyUnverified,
+			Reason: "no samples: no XR or claim of its type was found in the tree",
+			Hint:   "add an example XR or claim beside the Composition, or generate samples from the XRD with --synthesize N"}
+	}
+	req.Accept = r.o.Accept
+	v, err := r.o.Verifier.Verify(ctx, req)
+	if err != nil {
+		return &Verification{Status: VerifyError, Error: err.Error()}
+	}
+	if v == nil {
+		v = &Verification{}
+	}
+	deriveStatus(v)
+	return v
+}
+
+// listItem returns item i of a List document as YAML.
+func listItem(doc string, i int) ([]byte, error) {
+	v, err := decodeAny([]byte(doc))
+	if err != nil {
+		return nil, err
+	}
+	obj, _ := v.(map[string]any)
+	items := nestedSlice(obj, "items")
+	if i >= len(items) {
+		return nil, errors.Errorf("the List has no item %d", i)
+	}
+	return render.MarshalYAML(items[i])
+}
+
+// templateExts are the names of template files that may hold a
+// Composition once rendered; migrate reads them only to find legacy
+// Compositions it cannot convert.
+var templateExts = []string{".yaml.in", ".yml.in", ".yaml.tpl", ".yml.tpl", ".yaml.tmpl", ".yml.tmpl", ".yaml.gotmpl", ".yaml.j2", ".tpl", ".tmpl", ".gotmpl"}
+
+func isTemplateFile(rel string) bool { return templateExt(rel) != "" }
+
+func templateExt(rel string) string {
+	l := strings.ToLower(rel)
+	for _, e := range templateExts {
+		if strings.HasSuffix(l, e) {
+			return e
+		}
+	}
+	return ""
+}
+
+// legacyTemplate returns the leftover finding for a template file that
+// seems to hold a legacy Composition, or nil. Only regular files are read.
+func (r *runner) legacyTemplate(f *scanned) *Finding {
+	data, err := regularfile.ReadFile(f.real)
+	if err != nil || len(data) > maxTemplateSize || !looksLegacy(data) {
+		return nil
+	}
+	return &Finding{Code: "M402", Severity: SeverityWarning, Document: -1, Line: firstMatchLine(data),
+		Message: "template file seems to hold a Composition in mode Resources: " + legacyFix(ReasonTemplate)}
+}
+
+// maxTemplateSize bounds what is read of a template file.
+const maxTemplateSize = 16 << 20
+
+// legacyFix says what to do about a legacy Composition migrate could not
+// convert, by why it was skipped.
+func legacyFix(reason string) string {
+	switch reason {
+	case ReasonTemplate, ReasonYtt:
+		return "inside a template: render it and convert the output, or convert the template by hand"
+	}
+	return "convert it by hand, or convert the rendered output and port the change back"
+}
+
+// firstMatchLine is the line of the first `kind: Composition`, or 0.
+func firstMatchLine(data []byte) int {
+	loc := kindComp.FindIndex(data)
+	if loc == nil {
+		return 0
+	}
+	return bytes.Count(data[:loc[0]], []byte("\n")) + 1
+}

@@ -1,0 +1,209 @@
+package migrate
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// serverFields are the metadata fields the API server populates; a
+// manifest that has them was exported from a cluster (conversion.md §1.5).
+var serverFields = []string{"uid", "resourceVersion", "generation", "creationTimestamp", "managedFields", "selfLink"}
+
+const lastApplied = "kubectl.kubernetes.io/last-applied-configuration"
+
+// claimOnlyPaths are XR paths that only legacy XRs bound to a claim have;
+// v2-style XRs keep that machinery under spec.crossplane or not at all
+// (conversion.md §11 N13).
+var claimOnlyPaths = []string{"spec.claimRef", "spec.compositionRef", "spec.resourceRefs", "spec.writeConnectionSecretToRef"}
+
+// docFindings returns the v2-readiness findings for one document of a
+// file's final content. skipXRWrites suppresses M405 (the converter already
+// reported C209 for this Composition).
+func docFindings(d docInfo, skipXRWrites bool) []Finding {
+	if d.obj == nil {
+		return nil
+	}
+	var out []Finding
+	add := func(code, sev, p, msg string) {
+		f := Finding{Code: code, Severity: sev, Document: d.index, Line: d.line, Path: p, Message: msg}
+		if isComposition(d.apiVersion, d.kind) {
+			f.Composition = d.name
+		}
+		out = append(out, f)
+	}
+	prefix := ""
+	if d.item >= 0 {
+		prefix = fmt.Sprintf("items[%d].", d.item)
+	}
+
+	// M406: server-populated fields.
+	var present []string
+	md := nestedMap(d.obj, "metadata")
+	for _, f := range serverFields {
+		if _, ok := md[f]; ok {
+			present = append(present, "metadata."+f)
+		}
+	}
+	if _, ok := nestedMap(md, "annotations")[lastApplied]; ok {
+		present = append(present, "metadata.annotations["+lastApplied+"]")
+	}
+	if _, ok := d.obj["status"]; ok && (isComposition(d.apiVersion, d.kind) || isXRD(d.apiVersion, d.kind)) {
+		present = append(present, "status")
+	}
+	if len(present) > 0 {
+		add("M406", SeverityInfo, prefix+"metadata",
+			fmt.Sprintf("%s %q was exported from a cluster: it carries server-populated fields (%s); remove them before applying it", d.kind, d.name, strings.Join(present, ", ")))
+	}
+
+	// M403: external secret stores.
+	spec := nestedMap(d.obj, "spec")
+	if _, ok := spec["publishConnectionDetailsWithStoreConfigRef"]; ok {
+		add("M403", SeverityWarning, prefix+"spec.publishConnectionDetailsWithStoreConfigRef",
+			"publishConnectionDetailsWithStoreConfigRef: external secret stores are removed in Crossplane v2; convert with --target v2 once the cluster runs v2, or move to connection Secrets")
+	}
+	if _, ok := spec["publishConnectionDetailsTo"]; ok {
+		add("M403", SeverityWarning, prefix+"spec.publishConnectionDetailsTo",
+			"publishConnectionDetailsTo: external secret stores are removed in Crossplane v2; use writeConnectionSecretToRef")
+	}
+
+	if !isComposition(d.apiVersion, d.kind) {
+		return out
+	}
+	for _, ps := range compositionPatches(d.obj) {
+		p := ps.patch
+		typ, _ := p["type"].(string)
+		if typ == "" {
+			typ = "FromCompositeFieldPath"
+		}
+		switch typ {
+		case "FromCompositeFieldPath", "CombineFromComposite":
+			for _, from := range patchSources(p) {
+				if cp := claimOnly(from); cp != "" {
+					add("M404", SeverityInfo, prefix+ps.path,
+						fmt.Sprintf("patch reads %s, which only claim-bound legacy XRs have (%s); v2-style XRs (namespaced or cluster scope) do not", from, cp))
+				}
+			}
+		case "ToCompositeFieldPath", "CombineToComposite":
+			if skipXRWrites {
+				continue
+			}
+			to, _ := p["toFieldPath"].(string)
+			if to == "" {
+				to, _ = p["fromFieldPath"].(string)
+			}
+			if to != "status" && !strings.HasPrefix(to, "status.") && !strings.HasPrefix(to, "status[") {
+				add("M405", SeverityWarning, prefix+ps.path,
+					fmt.Sprintf("patch writes XR field %s outside status; Pipeline mode persists only the XR's status, so the write will silently do nothing: move the value under status", to))
+			}
+		}
+	}
+	return out
+}
+
+// claimOnly returns the claim-only path or label a field path reads, or "".
+func claimOnly(from string) string {
+	for _, cp := range claimOnlyPaths {
+		if from == cp || strings.HasPrefix(from, cp+".") || strings.HasPrefix(from, cp+"[") {
+			return cp
+		}
+	}
+	for _, l := range []string{"metadata.labels[crossplane.io/claim-", "metadata.labels.crossplane.io/claim-"} {
+		if strings.HasPrefix(from, l) {
+			return "label crossplane.io/claim-*"
+		}
+	}
+	return ""
+}
+
+// patchSources returns the XR field paths a patch reads.
+func patchSources(p map[string]any) []string {
+	var out []string
+	if f, ok := p["fromFieldPath"].(string); ok && f != "" {
+		out = append(out, f)
+	}
+	for _, v := range nestedSlice(p, "combine", "variables") {
+		vm, _ := v.(map[string]any)
+		if f, ok := vm["fromFieldPath"].(string); ok && f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// A located patch.
+type patchAt struct {
+	path  string
+	patch map[string]any
+}
+
+// compositionPatches returns every patch of a Composition, legacy or
+// pipeline (function-patch-and-transform input), with its YAML path.
+func compositionPatches(comp map[string]any) []patchAt {
+	var out []patchAt
+	collect := func(base string, root map[string]any) {
+		for i, r := range nestedSlice(root, "resources") {
+			rm, _ := r.(map[string]any)
+			for j, p := range nestedSlice(rm, "patches") {
+				if pm, ok := p.(map[string]any); ok {
+					out = append(out, patchAt{path: fmt.Sprintf("%sresources[%d].patches[%d]", base, i, j), patch: pm})
+				}
+			}
+		}
+		for i, s := range nestedSlice(root, "patchSets") {
+			sm, _ := s.(map[string]any)
+			for j, p := range nestedSlice(sm, "patches") {
+				if pm, ok := p.(map[string]any); ok {
+					out = append(out, patchAt{path: fmt.Sprintf("%spatchSets[%d].patches[%d]", base, i, j), patch: pm})
+				}
+			}
+		}
+		for j, p := range nestedSlice(root, "environment", "patches") {
+			if pm, ok := p.(map[string]any); ok {
+				out = append(out, patchAt{path: fmt.Sprintf("%senvironment.patches[%d]", base, j), patch: pm})
+			}
+		}
+	}
+	spec := nestedMap(comp, "spec")
+	if isLegacy(comp) {
+		collect("spec.", spec)
+		return out
+	}
+	for i, s := range nestedSlice(spec, "pipeline") {
+		sm, _ := s.(map[string]any)
+		in := nestedMap(sm, "input")
+		if k, _ := in["kind"].(string); k != "Resources" || groupOf(str(in["apiVersion"])) != "pt.fn.crossplane.io" {
+			continue
+		}
+		collect(fmt.Sprintf("spec.pipeline[%d].input.", i), in)
+	}
+	return out
+}
+
+func str(v any) string {
+	s, _ := v.(string)
+	return s
+}
+
+// sortDiagnostics orders diagnostics by document then code, keeping the
+// order they were found in otherwise (resources, then patches, as in the
+// file), and drops exact duplicates.
+func sortDiagnostics(ds []Diagnostic) []Diagnostic {
+	sort.SliceStable(ds, func(i, j int) bool {
+		a, b := ds[i], ds[j]
+		if a.Document != b.Document {
+			return a.Document < b.Document
+		}
+		return a.Code < b.Code
+	})
+	seen := make(map[Diagnostic]bool, len(ds))
+	out := ds[:0]
+	for _, d := range ds {
+		if seen[d] {
+			continue
+		}
+		seen[d] = true
+		out = append(out, d)
+	}
+	return out
+}

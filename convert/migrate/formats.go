@@ -1,0 +1,197 @@
+package migrate
+
+import (
+	"encoding/json"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/pkg/errors"
+
+	"github.com/xpmigrate/xpmigrate/internal/sarif"
+)
+
+// Output formats of a run for CI systems, written on stdout by `migrate
+// --format`: the same problems as WriteGitHub, in JUnit XML and SARIF 2.1.0;
+// FormatJSON is the JSON report.
+const (
+	FormatText   = "text"
+	FormatGitHub = "github"
+	FormatJSON   = "json"
+	FormatJUnit  = "junit"
+	FormatSARIF  = "sarif"
+)
+
+// Formats lists the output formats of WriteFormat.
+var Formats = []string{FormatText, FormatGitHub, FormatJSON, FormatJUnit, FormatSARIF}
+
+// WriteFormat writes the run in a format for CI systems. FormatText writes
+// nothing (the summary goes to stderr). root prefixes file paths.
+func WriteFormat(w io.Writer, format string, res *Result, root string) error {
+	switch format {
+	case FormatText:
+		return nil
+	case FormatGitHub:
+		return WriteGitHub(w, res, root)
+	case FormatJSON:
+		return WriteReport(w, ReportJSON, res)
+	case FormatJUnit:
+		return writeJUnit(w, res, root)
+	case FormatSARIF:
+		return writeSARIF(w, res, root)
+	}
+	return errors.Errorf("unknown format %q: want one of %s", format, strings.Join(Formats, ", "))
+}
+
+type junitSuites struct {
+	XMLName  xml.Name     `xml:"testsuites"`
+	Name     string       `xml:"name,attr"`
+	Tests    int          `xml:"tests,attr"`
+	Failures int          `xml:"failures,attr"`
+	Skipped  int          `xml:"skipped,attr"`
+	Suites   []junitSuite `xml:"testsuite"`
+}
+
+type junitSuite struct {
+	Name     string      `xml:"name,attr"`
+	Tests    int         `xml:"tests,attr"`
+	Failures int         `xml:"failures,attr"`
+	Skipped  int         `xml:"skipped,attr"`
+	Cases    []junitCase `xml:"testcase"`
+}
+
+type junitCase struct {
+	Name      string        `xml:"name,attr"`
+	Classname string        `xml:"classname,attr"`
+	File      string        `xml:"file,attr,omitempty"`
+	Failure   *junitFailure `xml:"failure,omitempty"`
+	Skipped   *junitSkipped `xml:"skipped,omitempty"`
+	SystemOut string        `xml:"system-out,omitempty"`
+}
+
+type junitFailure struct {
+	Message string `xml:"message,attr"`
+	Type    string `xml:"type,attr"`
+	Text    string `xml:",chardata"`
+}
+
+type junitSkipped struct {
+	Message string `xml:"message,attr"`
+}
+
+// writeJUnit writes one test case per Composition (and per failed file
+// without one): it fails on an error-level problem, is skipped when its
+// verification proved nothing, and carries warnings and notices as output.
+func writeJUnit(w io.Writer, res *Result, root string) error {
+	byComp := map[string][]problem{}
+	byFile := map[string][]problem{}
+	for _, p := range problems(res) {
+		if p.Composition != "" {
+			k := p.File + "\x00" + p.Composition
+			byComp[k] = append(byComp[k], p)
+			continue
+		}
+		byFile[p.File] = append(byFile[p.File], p)
+	}
+	suite := junitSuite{Name: "xpmigrate migrate"}
+	add := func(c junitCase, ps []problem, unverified string) {
+		var fail, info strings.Builder
+		for _, p := range ps {
+			b := &info
+			if p.Level == "error" {
+				b = &fail
+			}
+			fmt.Fprintf(b, "%s: %s\n", p.Level, p.Message)
+		}
+		switch {
+		case fail.Len() > 0:
+			c.Failure = &junitFailure{Message: strings.SplitN(fail.String(), "\n", 2)[0], Type: "xpmigrate", Text: fail.String()}
+			suite.Failures++
+		case unverified != "":
+			c.Skipped = &junitSkipped{Message: unverified}
+			suite.Skipped++
+		}
+		c.SystemOut = info.String()
+		suite.Cases = append(suite.Cases, c)
+		suite.Tests++
+	}
+	for _, c := range res.Compositions {
+		unverified := ""
+		if v := c.Verification; v != nil && v.Status == VerifyUnverified {
+			unverified = "unverified: " + v.Reason
+		}
+		add(junitCase{Name: fmt.Sprintf("%s (%s#%d)", c.Name, c.File, c.Document), Classname: "migrate." + strings.ReplaceAll(c.File, "/", "."), File: path.Join(root, c.File)},
+			byComp[c.File+"\x00"+c.Name], unverified)
+	}
+	files := make([]string, 0, len(byFile))
+	for f := range byFile {
+		files = append(files, f)
+	}
+	sort.Strings(files)
+	for _, f := range files {
+		add(junitCase{Name: f, Classname: "migrate.files", File: path.Join(root, f)}, byFile[f], "")
+	}
+	doc := junitSuites{Name: "xpmigrate", Tests: suite.Tests, Failures: suite.Failures, Skipped: suite.Skipped, Suites: []junitSuite{suite}}
+	if _, err := io.WriteString(w, xml.Header); err != nil {
+		return err
+	}
+	enc := xml.NewEncoder(w)
+	enc.Indent("", "  ")
+	if err := enc.Encode(doc); err != nil {
+		return errors.Wrap(err, "cannot encode JUnit report")
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
+}
+
+// ruleTexts describe the rules that are not diagnostic or gap codes.
+var ruleTexts = map[string]string{
+	"file-failed":        "xpmigrate cannot migrate the file.",
+	"held-back":          "The file converts, but a conversion in it fails verification, so it was not written.",
+	"composition-failed": "The converter refuses the Composition.",
+	"not-migrated":       "The Composition still needs converting.",
+	"verification-error": "The equivalence check could not run.",
+	"unverified":         "No sample proved anything about the conversion.",
+	"inconclusive":       "Both sides failed to render a sample.",
+	"unexplained":        "The conversion renders differently from the legacy Composition, and no known gap explains it.",
+}
+
+// writeSARIF writes the run's problems as SARIF 2.1.0 results, one rule per
+// code.
+func writeSARIF(w io.Writer, res *Result, root string) error {
+	ps := problems(res)
+	ids := map[string]bool{}
+	for _, p := range ps {
+		ids[p.Rule] = true
+	}
+	sorted := make([]string, 0, len(ids))
+	for id := range ids {
+		sorted = append(sorted, id)
+	}
+	sort.Strings(sorted)
+	index := map[string]int{}
+	driver := sarif.Driver{Name: "xpmigrate migrate", Rules: []sarif.Rule{}}
+	for i, id := range sorted {
+		index[id] = i
+		text := ruleTexts[id]
+		if text == "" {
+			text = "xpmigrate code " + id + " (see the diagnostics and gaps reference)."
+		}
+		driver.Rules = append(driver.Rules, sarif.Rule{ID: id, ShortDescription: sarif.Message{Text: text}, Help: sarif.Message{Text: text}})
+	}
+	var results []sarif.Result
+	for _, p := range ps {
+		level := p.Level
+		if level == "notice" {
+			level = "note"
+		}
+		results = append(results, sarif.Result{RuleID: p.Rule, RuleIndex: index[p.Rule], Level: level,
+			Message: sarif.Message{Text: p.Message}, Locations: sarif.At(path.Join(root, p.File), p.Line)})
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return errors.Wrap(enc.Encode(sarif.New(driver, results)), "cannot encode SARIF report")
+}

@@ -1,0 +1,411 @@
+package migrate
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/pkg/errors"
+
+	"github.com/xpmigrate/xpmigrate/convert"
+	"github.com/xpmigrate/xpmigrate/convert/yamledit"
+)
+
+// findingCodes lists a result's findings as "file: code severity".
+func findingCodes(res *Result, prefix string) []string {
+	var out []string
+	for _, f := range res.Findings {
+		if strings.HasPrefix(f.Code, prefix) {
+			out = append(out, f.File+": "+f.Code+" "+f.Severity)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func TestWireFunctionsTxtar(t *testing.T) {
+	real := func(o *Options, _, _ string) {
+		o.Converter = NewConverter(convert.Options{})
+		o.Verify = false
+		o.WireFunctions = true
+	}
+	cases := map[string]txtarCase{
+		"Configurations": {
+			reason:  "Each Configuration gets a dependency on the functions its converted Compositions use, unless it has one (an unsupported constraint is reported), and pinned manifests go to its examples directory, named as Crossplane names the dependency.",
+			archive: "functions-configuration.txtar",
+			opts:    real,
+			check: func(t *testing.T, _ string, res *Result, _ *hooks) {
+				want := []string{"legacy/crossplane.yaml: M410 warning"}
+				if diff := cmp.Diff(want, findingCodes(res, "M41")); diff != "" {
+					t.Errorf("findings: -want, +got:\n%s", diff)
+				}
+			},
+		},
+		"NoConfiguration": {
+			reason:  "Without a Configuration the manifests go beside the Compositions; an existing Function of a package at a release the target does not support is reported, its name used, and not duplicated.",
+			archive: "functions-plain.txtar",
+			opts:    real,
+			check: func(t *testing.T, _ string, res *Result, _ *hooks) {
+				want := []string{"cluster/functions.yaml: M409 warning"}
+				if diff := cmp.Diff(want, findingCodes(res, "M409")); diff != "" {
+					t.Errorf("findings: -want, +got:\n%s", diff)
+				}
+			},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			runTxtarCase(t, tc)
+		})
+	}
+}
+
+func TestWireFunctionsOptions(t *testing.T) {
+	tree := map[string]string{
+		"apis/bucket.yaml": "apiVersion: apiextensions.crossplane.io/v1\nkind: Composition\nmetadata:\n  name: buckets\nspec:\n  compositeTypeRef:\n    apiVersion: example.org/v1\n    kind: XBucket\n  resources:\n  - name: bucket\n    base:\n      apiVersion: s3.aws.upbound.io/v1beta1\n      kind: Bucket\n",
+	}
+	cases := map[string]struct {
+		reason    string
+		opts      Options
+		wantFiles []string
+		wantErr   bool
+		changed   bool
+	}{
+		"FunctionsOut": {
+			reason:    "--functions-out puts the manifests where the user says.",
+			opts:      Options{WireFunctions: true, FunctionsOut: "platform/functions.yaml"},
+			wantFiles: []string{"apis/bucket.yaml", "platform/functions.yaml"},
+		},
+		"FunctionsNone": {
+			reason:    "--functions-out none writes no manifests.",
+			opts:      Options{WireFunctions: true, FunctionsOut: FunctionsNone},
+			wantFiles: []string{"apis/bucket.yaml"},
+		},
+		"OutsideTree": {
+			reason:    "A path outside the tree is refused before anything is written.",
+			opts:      Options{WireFunctions: true, FunctionsOut: "../functions.yaml"},
+			wantFiles: []string{"apis/bucket.yaml"},
+			wantErr:   true,
+		},
+		"IntoACompositionFile": {
+			reason:    "Manifests are not appended to a file the run converts.",
+			opts:      Options{WireFunctions: true, FunctionsOut: "apis/bucket.yaml"},
+			wantFiles: []string{"apis/bucket.yaml"},
+			wantErr:   true,
+		},
+		"Off": {
+			reason:    "Without WireFunctions nothing is added (the library's zero value).",
+			opts:      Options{},
+			wantFiles: []string{"apis/bucket.yaml"},
+		},
+		"CheckCountsTheNewFile": {
+			reason:    "With --check the manifests file that would be written is a change, and nothing is written.",
+			opts:      Options{WireFunctions: true, Write: WriteNone, Check: true},
+			wantFiles: []string{"apis/bucket.yaml"},
+			changed:   true,
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			root := t.TempDir()
+			writeTree(t, root, tree)
+			o := tc.opts
+			o.Root, o.Converter, o.Jobs = root, NewConverter(convert.Options{}), 2
+			res, err := Run(t.Context(), o)
+			if (err != nil) != tc.wantErr {
+				t.Fatalf("%s\nRun(...): want error %v, got %v", tc.reason, tc.wantErr, err)
+			}
+			if diff := cmp.Diff(tc.wantFiles, sortedKeys(readTree(t, root))); diff != "" {
+				t.Errorf("%s\nfiles after Run(...): -want, +got:\n%s", tc.reason, diff)
+			}
+			if tc.changed && (res == nil || !res.Changed()) {
+				t.Errorf("%s\nRun(...): want a change reported", tc.reason)
+			}
+			if tc.changed {
+				var got []string
+				for _, f := range res.Files {
+					if f.Status == FileConverted {
+						got = append(got, f.Path)
+					}
+				}
+				if diff := cmp.Diff([]string{"apis/bucket.yaml", "apis/functions.yaml"}, got); diff != "" {
+					t.Errorf("%s\nfiles that would change: -want, +got:\n%s", tc.reason, diff)
+				}
+			}
+		})
+	}
+}
+
+// TestWireFunctionsWritableFirst checks that a crossplane.yaml that cannot
+// be written fails the run before any Composition is written.
+func TestWireFunctionsWritableFirst(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{
+		"crossplane.yaml":  "apiVersion: meta.pkg.crossplane.io/v1\nkind: Configuration\nmetadata:\n  name: p\n",
+		"apis/bucket.yaml": "apiVersion: apiextensions.crossplane.io/v1\nkind: Composition\nmetadata:\n  name: buckets\nspec:\n  compositeTypeRef:\n    apiVersion: example.org/v1\n    kind: XBucket\n  resources:\n  - name: bucket\n    base:\n      apiVersion: s3.aws.upbound.io/v1beta1\n      kind: Bucket\n",
+	})
+	if err := os.Chmod(filepath.Join(root, "crossplane.yaml"), 0o444); err != nil {
+		t.Fatal(err)
+	}
+	before := readTree(t, root)
+	_, err := Run(t.Context(), Options{Root: root, Converter: NewConverter(convert.Options{}), WireFunctions: true, Jobs: 2})
+	var ie *InvalidOptionsError
+	if !errors.As(err, &ie) {
+		t.Fatalf("Run(...): want an InvalidOptionsError, got %v", err)
+	}
+	if diff := cmp.Diff(before, readTree(t, root)); diff != "" {
+		t.Errorf("Run(...) with a read-only crossplane.yaml changed the tree: -want, +got:\n%s", diff)
+	}
+}
+
+func TestFunctionPinChecks(t *testing.T) {
+	type want struct {
+		code, severity string
+	}
+	cases := map[string]struct {
+		reason   string
+		target   string
+		ec       bool
+		manifest string // a Function's spec.package, or
+		version  string // a dependency's version constraint
+		want     want
+	}{
+		"PTVerifiedRelease": {
+			reason:   "The release verify emulates is supported.",
+			target:   "v1",
+			manifest: "xpkg.crossplane.io/crossplane-contrib/function-patch-and-transform:v0.10.8",
+		},
+		"PTSameLine": {
+			reason:   "v0.10.0–v0.10.8 behave the same for legacy XRs.",
+			target:   "v1",
+			manifest: "xpkg.upbound.io/crossplane-contrib/function-patch-and-transform:v0.10.0",
+		},
+		"PTTooOld": {
+			reason:   "v0.2.1 runs patches differently (phases, readiness): not supported.",
+			target:   "v1",
+			manifest: "xpkg.upbound.io/crossplane-contrib/function-patch-and-transform:v0.2.1",
+			want:     want{"M409", "warning"},
+		},
+		"PTNextLineOnV1": {
+			reason:   "A line nobody examined is not supported on v1.",
+			target:   "v1",
+			manifest: "xpkg.crossplane.io/crossplane-contrib/function-patch-and-transform:v0.11.0",
+			want:     want{"M409", "warning"},
+		},
+		"PTNextLineOnV2": {
+			reason:   "On v2 any release from v0.10.0 is.",
+			target:   "v2",
+			manifest: "xpkg.crossplane.io/crossplane-contrib/function-patch-and-transform:v0.11.0",
+		},
+		"PTDigest": {
+			reason:   "A digest hides the release: reported as info.",
+			target:   "v1",
+			manifest: "xpkg.crossplane.io/crossplane-contrib/function-patch-and-transform@sha256:0123",
+			want:     want{"M409", "info"},
+		},
+		"ECv07OnV1": {
+			reason:   "EC v0.7+ gets no EnvironmentConfigs on Crossplane 1.x (D43).",
+			target:   "v1",
+			ec:       true,
+			manifest: "xpkg.crossplane.io/crossplane-contrib/function-environment-configs:v0.7.1",
+			want:     want{"M409", "warning"},
+		},
+		"ECv06OnV2": {
+			reason:   "EC v0.6 speaks only the v1 protocol.",
+			target:   "v2",
+			ec:       true,
+			manifest: "xpkg.crossplane.io/crossplane-contrib/function-environment-configs:v0.6.0",
+			want:     want{"M409", "warning"},
+		},
+		"DependencyBounded": {
+			reason:  "A constraint within v0.10.x that admits the pin is supported on v1.",
+			target:  "v1",
+			version: ">=v0.10.8, <v0.11.0",
+		},
+		"DependencyUnbounded": {
+			reason:  "An open constraint lets Crossplane 1.x install an unexamined release.",
+			target:  "v1",
+			version: ">=v0.10.8",
+			want:    want{"M410", "warning"},
+		},
+		"DependencyUnboundedV2": {
+			reason:  "On v2 an open constraint from v0.10 is fine.",
+			target:  "v2",
+			version: ">=v0.10.8",
+		},
+		"DependencyTooLow": {
+			reason:  "A constraint that admits v0.2.1 is not supported.",
+			target:  "v2",
+			version: ">=v0.2.1",
+			want:    want{"M410", "warning"},
+		},
+		"DependencyExactInLine": {
+			reason:  "An exact release of the supported line is supported, even if not the one verified.",
+			target:  "v1",
+			version: "v0.10.2",
+		},
+		"DependencyAdmitsNothing": {
+			reason:  "A constraint no release satisfies installs nothing.",
+			target:  "v1",
+			version: ">v0.10.8, <v0.10.8",
+			want:    want{"M410", "warning"},
+		},
+		"DependencyEmpty": {
+			reason:  "No version bounds nothing.",
+			target:  "v1",
+			version: "",
+			want:    want{"M410", "warning"},
+		},
+		"DependencyECTilde": {
+			reason:  "~v0.6.0 stays in v0.6.x.",
+			target:  "v1",
+			ec:      true,
+			version: "~v0.6.0",
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			pt, ec := functionPins(tc.target)
+			p := pt
+			if tc.ec {
+				p = ec
+			}
+			var fd *Finding
+			if tc.manifest != "" {
+				fd = p.checkManifest("fn", tc.manifest, tc.target)
+			} else {
+				fd = p.checkDependency("spec.dependsOn[0].version", p.pkg, tc.version, tc.target)
+			}
+			var got want
+			if fd != nil {
+				got = want{fd.Code, fd.Severity}
+			}
+			if diff := cmp.Diff(tc.want, got, cmp.AllowUnexported(want{})); diff != "" {
+				t.Errorf("%s\ncheck: -want, +got:\n%s", tc.reason, diff)
+			}
+		})
+	}
+}
+
+func TestAddDependencyNodes(t *testing.T) {
+	pt, ec := functionPins("v1")
+	cases := map[string]struct {
+		reason string
+		in     string
+		want   string
+	}{
+		"NoDependsOn": {
+			reason: "A Configuration without dependencies gets spec.dependsOn.",
+			in:     "apiVersion: meta.pkg.crossplane.io/v1\nkind: Configuration\nmetadata:\n  name: p # the package\nspec:\n  crossplane:\n    version: \">=v1.18.0\"\n",
+			want:   "apiVersion: meta.pkg.crossplane.io/v1\nkind: Configuration\nmetadata:\n  name: p # the package\nspec:\n  crossplane:\n    version: \">=v1.18.0\"\n  dependsOn:\n  - function: xpkg.crossplane.io/crossplane-contrib/function-environment-configs\n    version: \">=v0.6.0, <v0.7.0\"\n  - function: xpkg.crossplane.io/crossplane-contrib/function-patch-and-transform\n    version: \">=v0.10.8, <v0.11.0\"\n",
+		},
+		"NoSpec": {
+			reason: "A Configuration without spec gets one.",
+			in:     "apiVersion: meta.pkg.crossplane.io/v1\nkind: Configuration\nmetadata:\n  name: p\n",
+			want:   "apiVersion: meta.pkg.crossplane.io/v1\nkind: Configuration\nmetadata:\n  name: p\nspec:\n  dependsOn:\n  - function: xpkg.crossplane.io/crossplane-contrib/function-environment-configs\n    version: \">=v0.6.0, <v0.7.0\"\n  - function: xpkg.crossplane.io/crossplane-contrib/function-patch-and-transform\n    version: \">=v0.10.8, <v0.11.0\"\n",
+		},
+		"PackageForm": {
+			reason: "A list that names packages with apiVersion, kind and package gets entries in that form; the flow entry and the comment stay.",
+			in:     "apiVersion: meta.pkg.crossplane.io/v1\nkind: Configuration\nmetadata:\n  name: p\nspec:\n  dependsOn:\n  # providers\n  - {apiVersion: pkg.crossplane.io/v1, kind: Provider, package: xpkg.upbound.io/upbound/provider-aws-s3, version: \">=v1.0.0\"}\n",
+			want:   "apiVersion: meta.pkg.crossplane.io/v1\nkind: Configuration\nmetadata:\n  name: p\nspec:\n  dependsOn:\n  # providers\n  - {apiVersion: pkg.crossplane.io/v1, kind: Provider, package: xpkg.upbound.io/upbound/provider-aws-s3, version: \">=v1.0.0\"}\n  - apiVersion: pkg.crossplane.io/v1\n    kind: Function\n    package: xpkg.crossplane.io/crossplane-contrib/function-environment-configs\n    version: \">=v0.6.0, <v0.7.0\"\n  - apiVersion: pkg.crossplane.io/v1\n    kind: Function\n    package: xpkg.crossplane.io/crossplane-contrib/function-patch-and-transform\n    version: \">=v0.10.8, <v0.11.0\"\n",
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			d, err := yamledit.Parse([]byte(tc.in))
+			if err != nil {
+				t.Fatal(err)
+			}
+			addDependencyNodes(d.Top(), []wantFunction{{pin: ec}, {pin: pt}})
+			got, err := d.Encode()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.want, string(got)); diff != "" {
+				t.Errorf("%s\naddDependencyNodes(...): -want, +got:\n%s", tc.reason, diff)
+			}
+		})
+	}
+}
+
+// TestWireFunctionsOut checks that with Options.Out the wiring goes to the
+// copy and the tree stays as it was.
+func TestWireFunctionsOut(t *testing.T) {
+	root := t.TempDir()
+	tree := map[string]string{
+		"crossplane.yaml":  "apiVersion: meta.pkg.crossplane.io/v1\nkind: Configuration\nmetadata:\n  name: p\n",
+		"apis/bucket.yaml": "apiVersion: apiextensions.crossplane.io/v1\nkind: Composition\nmetadata:\n  name: buckets\nspec:\n  compositeTypeRef:\n    apiVersion: example.org/v1\n    kind: XBucket\n  resources:\n  - name: bucket\n    base:\n      apiVersion: s3.aws.upbound.io/v1beta1\n      kind: Bucket\n",
+	}
+	writeTree(t, root, tree)
+	out := filepath.Join(t.TempDir(), "out")
+	if _, err := Run(t.Context(), Options{Root: root, Converter: NewConverter(convert.Options{}), WireFunctions: true, Write: WriteOut, Out: out, Jobs: 2}); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(tree, readTree(t, root)); diff != "" {
+		t.Errorf("Run(...) with Out changed the tree: -want, +got:\n%s", diff)
+	}
+	got := readTree(t, out)
+	if diff := cmp.Diff([]string{"apis/bucket.yaml", "crossplane.yaml", "examples/functions.yaml"}, sortedKeys(got)); diff != "" {
+		t.Errorf("files under Out: -want, +got:\n%s", diff)
+	}
+	want := "apiVersion: meta.pkg.crossplane.io/v1\nkind: Configuration\nmetadata:\n  name: p\nspec:\n  dependsOn:\n  - function: xpkg.crossplane.io/crossplane-contrib/function-patch-and-transform\n    version: \">=v0.10.8, <v0.11.0\"\n"
+	if diff := cmp.Diff(want, got["crossplane.yaml"]); diff != "" {
+		t.Errorf("crossplane.yaml under Out: -want, +got:\n%s", diff)
+	}
+	if !strings.Contains(got["apis/bucket.yaml"], "name: crossplane-contrib-function-patch-and-transform") {
+		t.Errorf("the converted Composition does not use the name Crossplane gives the dependency:\n%s", got["apis/bucket.yaml"])
+	}
+}
+
+func TestRewriteKustomizeTxtar(t *testing.T) {
+	tc := txtarCase{
+		reason:  "JSON 6902 operations on content conversion copies as it is are rewritten to the converted place; the others keep M401.",
+		archive: "kustomize-rewrite.txtar",
+		opts: func(o *Options, _, _ string) {
+			o.Converter = NewConverter(convert.Options{})
+			o.Verify = false
+		},
+		check: func(t *testing.T, _ string, res *Result, _ *hooks) {
+			want := []string{
+				"overlays/prod/any.yaml: M401 warning",
+				"overlays/prod/kustomization.yaml: M401 warning",
+				"overlays/prod/kustomization.yaml: M411 info",
+				"overlays/prod/kustomization.yaml: M411 info",
+				"overlays/prod/kustomization.yaml: M411 info",
+				"overlays/prod/kustomization.yaml: M411 info",
+			}
+			if diff := cmp.Diff(want, findingCodes(res, "M4")); diff != "" {
+				t.Errorf("findings: -want, +got:\n%s", diff)
+			}
+		},
+	}
+	runTxtarCase(t, tc)
+}
+
+// TestWireFunctionsSharedFile checks that one --functions-out file for
+// scopes that name a function differently holds one Function of it and
+// says which Compositions use another name.
+func TestWireFunctionsSharedFile(t *testing.T) {
+	comp := "apiVersion: apiextensions.crossplane.io/v1\nkind: Composition\nmetadata:\n  name: %s\nspec:\n  compositeTypeRef:\n    apiVersion: example.org/v1\n    kind: X%s\n  resources:\n  - name: r\n    base:\n      apiVersion: v1\n      kind: ConfigMap\n"
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{
+		"pkg/crossplane.yaml": "apiVersion: meta.pkg.crossplane.io/v1\nkind: Configuration\nmetadata:\n  name: p\n",
+		"pkg/a.yaml":          fmt.Sprintf(comp, "a", "A"),
+		"plain/b.yaml":        fmt.Sprintf(comp, "b", "B"),
+	})
+	res, err := Run(t.Context(), Options{Root: root, Converter: NewConverter(convert.Options{}), WireFunctions: true, FunctionsOut: "fns.yaml", Jobs: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := readTree(t, root)["fns.yaml"]
+	if n := strings.Count(got, "kind: Function"); n != 1 {
+		t.Errorf("fns.yaml: want one Function, got %d:\n%s", n, got)
+	}
+	if diff := cmp.Diff([]string{"fns.yaml: M407 info"}, findingCodes(res, "M407")); diff != "" {
+		t.Errorf("findings: -want, +got:\n%s", diff)
+	}
+}

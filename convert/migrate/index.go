@@ -1,0 +1,403 @@
+package migrate
+
+import (
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/xpmigrate/xpmigrate/convert"
+	"github.com/xpmigrate/xpmigrate/internal/samples"
+)
+
+// An index is what the scan learned about the whole tree.
+type index struct {
+	compositions []*compInfo
+	// byType holds Compositions by compositeTypeRef "apiVersion|kind".
+	byType map[string][]*compInfo
+
+	xrds []*xrdInfo
+	// samples are the documents that may be XRs or claims, by
+	// "apiVersion|kind" and by "group|kind".
+	samples        []*sampleInfo
+	samplesByType  map[string][]*sampleInfo
+	samplesByGroup map[string][]*sampleInfo
+	// byPosition holds Compositions by "file#doc.item".
+	byPosition map[string]*compInfo
+
+	envConfigs []located
+	functions  []located
+	configs    []located
+
+	// patchFiles are the files kustomizations use as patches.
+	patchFiles map[string]bool
+	// kustomize are the kustomize findings, by file.
+	kustomize map[string][]Finding
+
+	// scopes are the directories that hold a crossplane.yaml, deepest
+	// first; they bound function-name resolution.
+	scopes []string
+}
+
+// A located is an object and where it is.
+type located struct {
+	file string
+	doc  int
+	obj  map[string]any
+}
+
+type compInfo struct {
+	file      string
+	doc, item int
+	name      string
+	typeRef   string // "apiVersion|kind"
+	labels    map[string]string
+	legacy    bool
+	// ptStep is the index the patch-and-transform step gets once
+	// converted.
+	ptStep int
+}
+
+type xrdInfo struct {
+	file       string
+	obj        map[string]any
+	group      string
+	kind       string
+	claimKind  string
+	versions   map[string]bool
+	referenced string // referenceable version
+}
+
+type sampleInfo struct {
+	order  int // position in index.samples: path order
+	file   string
+	doc    int
+	item   int
+	obj    map[string]any
+	source string
+}
+
+// buildIndex indexes the scanned files.
+func buildIndex(files []*scanned) *index {
+	ix := &index{byType: map[string][]*compInfo{}, patchFiles: map[string]bool{}, kustomize: map[string][]Finding{},
+		samplesByType: map[string][]*sampleInfo{}, samplesByGroup: map[string][]*sampleInfo{}, byPosition: map[string]*compInfo{}}
+	var others []*sampleInfo
+	fixtures := samples.NewFilter(nil)
+	for _, f := range files {
+		if f.reason != "" {
+			continue
+		}
+		if base := path.Base(f.rel); base == "crossplane.yaml" {
+			ix.scopes = append(ix.scopes, path.Dir(f.rel))
+		}
+		for _, d := range f.docs {
+			if d.obj == nil {
+				continue
+			}
+			fixtures.Observe(f.rel, d.obj)
+			switch {
+			case isComposition(d.apiVersion, d.kind):
+				c := &compInfo{file: f.rel, doc: d.index, item: d.item, name: d.name, legacy: isLegacy(d.obj), ptStep: d.ptStep}
+				av, _ := nestedString(d.obj, "spec", "compositeTypeRef", "apiVersion")
+				k, _ := nestedString(d.obj, "spec", "compositeTypeRef", "kind")
+				c.typeRef = av + "|" + k
+				c.labels = stringMap(nestedMap(d.obj, "metadata", "labels"))
+				ix.compositions = append(ix.compositions, c)
+				ix.byType[c.typeRef] = append(ix.byType[c.typeRef], c)
+				ix.byPosition[sourceName(c.file, c.doc, c.item)] = c
+			case isXRD(d.apiVersion, d.kind):
+				x := &xrdInfo{file: f.rel, obj: d.obj, versions: map[string]bool{}}
+				x.group, _ = nestedString(d.obj, "spec", "group")
+				x.kind, _ = nestedString(d.obj, "spec", "names", "kind")
+				x.claimKind, _ = nestedString(d.obj, "spec", "claimNames", "kind")
+				for _, v := range nestedSlice(d.obj, "spec", "versions") {
+					vm, _ := v.(map[string]any)
+					n, _ := vm["name"].(string)
+					x.versions[n] = true
+					if r, _ := vm["referenceable"].(bool); r || x.referenced == "" {
+						x.referenced = n
+					}
+				}
+				ix.xrds = append(ix.xrds, x)
+			case d.kind == "EnvironmentConfig" && groupOf(d.apiVersion) == "apiextensions.crossplane.io":
+				ix.envConfigs = append(ix.envConfigs, located{file: f.rel, doc: d.index, obj: d.obj})
+			case d.kind == "Function" && groupOf(d.apiVersion) == "pkg.crossplane.io":
+				ix.functions = append(ix.functions, located{file: f.rel, doc: d.index, obj: d.obj})
+			case d.kind == "Configuration" && groupOf(d.apiVersion) == "meta.pkg.crossplane.io":
+				ix.configs = append(ix.configs, located{file: f.rel, doc: d.index, obj: d.obj})
+			case isKustomization(f.rel, d):
+				// Handled below, once every file is known.
+			case strings.Contains(groupOf(d.apiVersion), "."):
+				others = append(others, &sampleInfo{file: f.rel, doc: d.index, item: d.item, obj: d.obj, source: sampleName(f.rel, d.index, d.item)})
+			}
+		}
+	}
+	sort.Slice(ix.scopes, func(i, j int) bool { return len(ix.scopes[i]) > len(ix.scopes[j]) })
+	ix.kustomizeScan(files)
+
+	// A document is a sample when its type is a Composition's type, or an
+	// XRD's composite or claim type. Kustomize patches are fragments, and
+	// test-framework fixtures and unnamed objects are not samples either
+	// (the rules verify's examples follow).
+	for _, s := range others {
+		if ix.patchFiles[s.file] || fixtures.Reason(s.file, s.obj) != "" {
+			continue
+		}
+		av, _ := s.obj["apiVersion"].(string)
+		k, _ := s.obj["kind"].(string)
+		isSample := false
+		if _, ok := ix.byType[av+"|"+k]; ok {
+			isSample = true
+		}
+		for _, x := range ix.xrds {
+			if isSample {
+				break
+			}
+			if groupOf(av) == x.group && (k == x.kind || (k == x.claimKind && k != "")) {
+				isSample = true
+			}
+		}
+		if isSample {
+			s.order = len(ix.samples)
+			ix.samples = append(ix.samples, s)
+			ix.samplesByType[av+"|"+k] = append(ix.samplesByType[av+"|"+k], s)
+			ix.samplesByGroup[groupOf(av)+"|"+k] = append(ix.samplesByGroup[groupOf(av)+"|"+k], s)
+		}
+	}
+	return ix
+}
+
+// sampleName names a sample in reports as verify does: the file and the
+// document's 1-based position ("examples/xr.yaml#1"), and for an item of
+// a List document its 1-based position in the List ("#1.2").
+func sampleName(file string, doc, item int) string {
+	if item >= 0 {
+		return fmt.Sprintf("%s#%d.%d", file, doc+1, item+1)
+	}
+	return fmt.Sprintf("%s#%d", file, doc+1)
+}
+
+func sourceName(file string, doc, item int) string {
+	if item >= 0 {
+		return fmt.Sprintf("%s#%d.%d", file, doc, item)
+	}
+	return fmt.Sprintf("%s#%d", file, doc)
+}
+
+func stringMap(m map[string]any) map[string]string {
+	if len(m) == 0 {
+		return nil
+	}
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		if s, ok := v.(string); ok {
+			out[k] = s
+		}
+	}
+	return out
+}
+
+// xrdFor returns the XRD of a Composition's type nearest to file, or nil.
+func (ix *index) xrdFor(file, typeRef string) *xrdInfo {
+	av, kind, _ := strings.Cut(typeRef, "|")
+	var best *xrdInfo
+	bestScore := -1
+	for _, x := range ix.xrds {
+		if x.group != groupOf(av) || x.kind != kind {
+			continue
+		}
+		if sc := commonPrefix(file, x.file); sc > bestScore {
+			best, bestScore = x, sc
+		}
+	}
+	return best
+}
+
+// samplesFor returns the samples for a Composition, nearest first, at most
+// max (0 means no limit).
+func (ix *index) samplesFor(c *compInfo, xrd *xrdInfo, max int) []*sampleInfo {
+	av, kind, _ := strings.Cut(c.typeRef, "|")
+	type scored struct {
+		s     *sampleInfo
+		score int
+	}
+	candidates := ix.samplesByType[av+"|"+kind]
+	if xrd != nil && xrd.claimKind != "" {
+		candidates = append(candidates[:len(candidates):len(candidates)], ix.samplesByGroup[xrd.group+"|"+xrd.claimKind]...)
+	}
+	var out []scored
+	for _, s := range candidates {
+		if !selects(s.obj, c) {
+			continue
+		}
+		out = append(out, scored{s: s, score: commonPrefix(c.file, s.file)})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].score != out[j].score {
+			return out[i].score > out[j].score
+		}
+		return out[i].s.order < out[j].s.order
+	})
+	if max > 0 && len(out) > max {
+		out = out[:max]
+	}
+	res := make([]*sampleInfo, len(out))
+	for i := range out {
+		res[i] = out[i].s
+	}
+	return res
+}
+
+// selects reports whether an XR or claim would use Composition c: its
+// compositionRef names c, or its compositionSelector matches c's labels,
+// or it has neither (any Composition of its type may be picked).
+func selects(obj map[string]any, c *compInfo) bool {
+	for _, base := range [][]string{{"spec"}, {"spec", "crossplane"}} {
+		if ref, ok := nestedString(obj, append(base, "compositionRef", "name")...); ok && ref != "" {
+			return ref == c.name
+		}
+		if sel := nestedMap(obj, append(base, "compositionSelector", "matchLabels")...); len(sel) > 0 {
+			for k, v := range sel {
+				vs, _ := v.(string)
+				if c.labels[k] != vs {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	return true
+}
+
+// commonPrefix counts the leading directory segments two paths share.
+func commonPrefix(a, b string) int {
+	as := strings.Split(path.Dir(a), "/")
+	bs := strings.Split(path.Dir(b), "/")
+	n := 0
+	for n < len(as) && n < len(bs) && as[n] == bs[n] && as[n] != "." {
+		n++
+	}
+	return n
+}
+
+// scopeOf returns the package scope of a file: the deepest directory
+// holding a crossplane.yaml that contains it, or "" (the whole tree).
+func (ix *index) scopeOf(file string) string {
+	for _, s := range ix.scopes {
+		if s == "." || strings.HasPrefix(file, s+"/") {
+			if s == "." {
+				return ""
+			}
+			return s
+		}
+	}
+	return ""
+}
+
+func inScope(scope, file string) bool {
+	return scope == "" || strings.HasPrefix(file, scope+"/")
+}
+
+// envConfigsFor returns the EnvironmentConfigs a Composition's renders may
+// select: those in its package scope, and of several with the same name the
+// nearest to the Composition (in a tree of many repositories, each has its
+// own).
+func (ix *index) envConfigsFor(file string) []map[string]any {
+	scope := ix.scopeOf(file)
+	type pick struct {
+		obj   map[string]any
+		score int
+	}
+	byName := map[string]pick{}
+	var names []string
+	for _, e := range ix.envConfigs {
+		if !inScope(scope, e.file) {
+			continue
+		}
+		n, _ := nestedString(e.obj, "metadata", "name")
+		sc := commonPrefix(file, e.file)
+		p, ok := byName[n]
+		if !ok {
+			names = append(names, n)
+		}
+		if !ok || sc > p.score {
+			byName[n] = pick{obj: e.obj, score: sc}
+		}
+	}
+	out := make([]map[string]any, 0, len(names))
+	for _, n := range names {
+		out = append(out, byName[n].obj)
+	}
+	return out
+}
+
+// functionName resolves the name of the function whose repository is repo
+// (such as "function-patch-and-transform") for a file, as conversion.md
+// §4.3 orders it: a Function manifest in the file's scope whose package is
+// that repository, then a Configuration in scope that depends on it (named
+// as Crossplane names dependencies). It returns "" to keep the default,
+// and ambiguous true when candidates disagree.
+func (ix *index) functionName(file, repo string) (name string, ambiguous bool) {
+	scope := ix.scopeOf(file)
+	var names []string
+	for _, f := range ix.functions {
+		if !inScope(scope, f.file) {
+			continue
+		}
+		pkg, _ := nestedString(f.obj, "spec", "package")
+		if packageRepo(pkg) == repo {
+			if n, _ := nestedString(f.obj, "metadata", "name"); n != "" {
+				names = appendUnique(names, n)
+			}
+		}
+	}
+	if len(names) == 0 {
+		for _, c := range ix.configs {
+			if !inScope(scope, c.file) {
+				continue
+			}
+			for _, d := range nestedSlice(c.obj, "spec", "dependsOn") {
+				dm, _ := d.(map[string]any)
+				pkg, _ := dm["package"].(string)
+				if pkg == "" {
+					pkg, _ = dm["function"].(string)
+				}
+				if packageRepo(pkg) == repo {
+					names = appendUnique(names, convert.PackageName(pkg))
+				}
+			}
+		}
+	}
+	switch len(names) {
+	case 0:
+		return "", false
+	case 1:
+		return names[0], false
+	}
+	return "", true
+}
+
+func appendUnique(s []string, v string) []string {
+	for _, x := range s {
+		if x == v {
+			return s
+		}
+	}
+	return append(s, v)
+}
+
+// packageRepo returns the last path segment of a package reference without
+// tag or digest: xpkg.upbound.io/crossplane-contrib/function-x:v0.1.0 gives
+// function-x.
+func packageRepo(pkg string) string {
+	if i := strings.IndexByte(pkg, '@'); i >= 0 {
+		pkg = pkg[:i]
+	}
+	if i := strings.LastIndexByte(pkg, '/'); i >= 0 {
+		pkg = pkg[i+1:]
+	}
+	if i := strings.IndexByte(pkg, ':'); i >= 0 {
+		pkg = pkg[:i]
+	}
+	return pkg
+}

@@ -1,0 +1,239 @@
+package migrate
+
+import (
+	"fmt"
+	"path"
+	"strings"
+)
+
+// isKustomization reports whether a document is a kustomization: a file
+// named kustomization.yaml (.yml, Kustomization) or a document of kind
+// Kustomization in the kustomize.config.k8s.io group.
+func isKustomization(rel string, d docInfo) bool {
+	switch path.Base(rel) {
+	case "kustomization.yaml", "kustomization.yml", "Kustomization":
+		return d.item < 0
+	}
+	return d.kind == "Kustomization" && groupOf(d.apiVersion) == "kustomize.config.k8s.io"
+}
+
+// compositionPaths are the parts of a legacy Composition that conversion
+// moves into the pipeline; a patch into them no longer applies.
+var compositionPaths = []string{"resources", "patchSets", "environment"}
+
+// kustomizeScan finds the patches kustomizations apply, marks the files
+// they live in, and records a finding for each patch that writes into
+// spec.resources, spec.patchSets or spec.environment of a Composition.
+func (ix *index) kustomizeScan(files []*scanned) {
+	byRel := map[string]*scanned{}
+	for _, f := range files {
+		byRel[f.rel] = f
+	}
+	// First every patch file is known, so that the Compositions in them
+	// are not taken for the Compositions the patches target.
+	type found struct {
+		f *scanned
+		d docInfo
+		p kpatch
+	}
+	var all []found
+	for _, f := range files {
+		if f.reason != "" {
+			continue
+		}
+		for _, d := range f.docs {
+			if d.obj == nil || !isKustomization(f.rel, d) {
+				continue
+			}
+			for _, p := range kustomizePatches(d.obj) {
+				all = append(all, found{f, d, p})
+				if p.inline == "" {
+					ix.patchFiles[path.Clean(path.Join(path.Dir(f.rel), p.path))] = true
+				}
+			}
+		}
+	}
+	for _, k := range all {
+		f, d, p := k.f, k.d, k.p
+		if p.inline != "" {
+			v, err := decodeAny([]byte(p.inline))
+			if err != nil {
+				continue
+			}
+			ix.checkPatch(f.rel, d.index, d.line, p.at+".patch", p, v)
+			continue
+		}
+		pf := byRel[path.Clean(path.Join(path.Dir(f.rel), p.path))]
+		if pf == nil || pf.reason != "" {
+			continue
+		}
+		for _, pd := range pf.docs {
+			var v any = pd.obj
+			if pd.list != nil {
+				v = pd.list
+			}
+			if v == nil || pd.item >= 0 {
+				continue
+			}
+			ix.checkPatch(pf.rel, pd.index, pd.line, "", p, v)
+		}
+	}
+}
+
+// A kpatch is one patch entry of a kustomization.
+type kpatch struct {
+	path   string // file, relative to the kustomization
+	inline string // inline patch text
+	// target selects what a JSON 6902 patch (or a targeted patch) applies
+	// to: kind and name, empty when unset.
+	targetKind, targetName string
+	json6902               bool
+	// at locates the entry in the kustomization, such as patches[1].
+	at string
+}
+
+func kustomizePatches(k map[string]any) []kpatch {
+	var out []kpatch
+	for i, v := range nestedSlice(k, "patchesStrategicMerge") {
+		s, _ := v.(string)
+		if s == "" {
+			continue
+		}
+		at := fmt.Sprintf("patchesStrategicMerge[%d]", i)
+		if strings.Contains(s, "\n") || strings.Contains(s, ":") && !strings.HasSuffix(s, ".yaml") && !strings.HasSuffix(s, ".yml") {
+			out = append(out, kpatch{inline: s, at: at})
+			continue
+		}
+		out = append(out, kpatch{path: s, at: at})
+	}
+	for _, field := range []string{"patchesJson6902", "patches"} {
+		for i, v := range nestedSlice(k, field) {
+			m, _ := v.(map[string]any)
+			if m == nil {
+				continue
+			}
+			p := kpatch{json6902: field == "patchesJson6902", at: fmt.Sprintf("%s[%d]", field, i)}
+			p.path, _ = m["path"].(string)
+			p.inline, _ = m["patch"].(string)
+			p.targetKind, _ = nestedString(m, "target", "kind")
+			p.targetName, _ = nestedString(m, "target", "name")
+			if p.path == "" && p.inline == "" {
+				continue
+			}
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// checkPatch records a finding when patch content v (a JSON 6902 op list
+// or a strategic-merge object) writes into a Composition's resources,
+// patchSets or environment.
+func (ix *index) checkPatch(file string, doc, line int, where string, p kpatch, v any) {
+	switch t := v.(type) {
+	case []any:
+		if p.targetKind != "" && p.targetKind != "Composition" {
+			return
+		}
+		for i, op := range t {
+			om, _ := op.(map[string]any)
+			pth, _ := om["path"].(string)
+			opn, _ := om["op"].(string)
+			for _, cp := range compositionPaths {
+				if pth == "/spec/"+cp || strings.HasPrefix(pth, "/spec/"+cp+"/") {
+					ix.addKustomize(file, Finding{
+						Code: "M401", Severity: SeverityWarning, Document: doc, Line: line,
+						Composition: p.targetName,
+						Path:        fmt.Sprintf("%s[%d].path", where, i),
+						Message: fmt.Sprintf("kustomize patch (%s %s) writes into spec.%s of Composition %q, which conversion moves: %s",
+							opn, pth, cp, orAny(p.targetName), ix.pointerFix(pth, p.targetName)),
+					})
+					break
+				}
+			}
+		}
+	case map[string]any:
+		k, _ := t["kind"].(string)
+		av, _ := t["apiVersion"].(string)
+		if !isComposition(av, k) {
+			if p.targetKind != "Composition" || k != "" {
+				return
+			}
+		}
+		name, _ := nestedString(t, "metadata", "name")
+		if name == "" {
+			name = p.targetName
+		}
+		spec := nestedMap(t, "spec")
+		for _, cp := range compositionPaths {
+			if _, ok := spec[cp]; !ok {
+				continue
+			}
+			ix.addKustomize(file, Finding{
+				Code: "M401", Severity: SeverityWarning, Document: doc, Line: line,
+				Composition: name, Path: strings.TrimPrefix(where+".spec."+cp, "."),
+				Message: fmt.Sprintf("kustomize strategic-merge patch sets spec.%s of Composition %q; after conversion that content lives in %s, and a merge patch cannot reach it (it would replace the whole spec.pipeline list): turn it into a JSON 6902 patch on %s/... with the content as the converted Composition holds it",
+					cp, orAny(name), ix.inputPointer(cp, name), ix.inputPointer(cp, name)),
+			})
+		}
+	}
+}
+
+func (ix *index) addKustomize(file string, f Finding) {
+	ix.kustomize[file] = append(ix.kustomize[file], f)
+}
+
+func orAny(name string) string {
+	if name == "" {
+		return "*"
+	}
+	return name
+}
+
+// stepOf returns the index the patch-and-transform step of the legacy
+// Composition named name gets, when every legacy Composition of that name
+// agrees.
+func (ix *index) stepOf(name string) (int, bool) {
+	step, found := 0, false
+	for _, c := range ix.compositions {
+		if !c.legacy || c.name != name || name == "" || ix.patchFiles[c.file] {
+			continue
+		}
+		if found && c.ptStep != step {
+			return 0, false
+		}
+		step, found = c.ptStep, true
+	}
+	return step, found
+}
+
+// inputPointer is the JSON pointer of spec.<cp> of a Composition once
+// converted ("/spec/pipeline/<step>/input/<cp>"; environment configs go to
+// the environment-configs step's input).
+func (ix *index) inputPointer(cp, name string) string {
+	step, ok := ix.stepOf(name)
+	s := "<step>"
+	if ok {
+		s = fmt.Sprint(step)
+	}
+	if cp == "environment" {
+		return "/spec/pipeline/0/input/spec (environmentConfigs) and /spec/pipeline/" + s + "/input/environment (patches)"
+	}
+	return "/spec/pipeline/" + s + "/input/" + cp
+}
+
+// pointerFix says what to do with a JSON 6902 operation on pth.
+func (ix *index) pointerFix(pth, name string) string {
+	step, ok := ix.stepOf(name)
+	if !ok {
+		return "give the patch a target that names the Composition, so that migrate can rewrite it, or point it at the converted Composition's spec.pipeline[].input by hand"
+	}
+	if np, safe := pipelinePointer(pth, step); safe {
+		return fmt.Sprintf("once the Composition is converted, the path is %s (migrate rewrites it when it converts the Composition in the same run)", np)
+	}
+	rest := strings.TrimPrefix(pth, "/spec/")
+	if strings.HasPrefix(rest, "environment") {
+		return fmt.Sprintf("the environment moves to the pipeline (%s): rewrite the operation by hand against the converted Composition", ix.inputPointer("environment", name))
+	}
+	return fmt.Sprintf("the content moves to /spec/pipeline/%d/input/%s in converted form (named templates, policies and transforms as function-patch-and-transform reads them): rewrite the path to it and the value as the converted Composition holds it", step, rest)
+}

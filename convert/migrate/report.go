@@ -1,0 +1,280 @@
+package migrate
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/pkg/errors"
+)
+
+// Report formats.
+const (
+	ReportJSON     = "json"
+	ReportMarkdown = "md"
+	ReportHTML     = "html"
+)
+
+// ReportFormat returns the report format a file name asks for by its
+// extension: .json, .md (or .markdown), .html (or .htm).
+func ReportFormat(name string) (string, error) {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".json":
+		return ReportJSON, nil
+	case ".md", ".markdown":
+		return ReportMarkdown, nil
+	case ".html", ".htm":
+		return ReportHTML, nil
+	}
+	return "", errors.Errorf("report %q: the name must end in .json, .md or .html", name)
+}
+
+// WriteReport writes r in format.
+func WriteReport(w io.Writer, format string, r *Result) error {
+	switch format {
+	case ReportJSON:
+		return WriteJSON(w, r)
+	case ReportMarkdown:
+		return WriteMarkdown(w, r)
+	case ReportHTML:
+		return WriteHTML(w, r)
+	}
+	return errors.Errorf("unknown report format %q", format)
+}
+
+// jsonReport is the JSON report's shape; ReportVersion changes when it
+// does incompatibly.
+type jsonReport struct {
+	ReportVersion int                 `json:"reportVersion"`
+	Mode          string              `json:"mode"`
+	Check         bool                `json:"check,omitempty"`
+	Cancelled     bool                `json:"cancelled,omitempty"`
+	Summary       Summary             `json:"summary"`
+	Files         []FileResult        `json:"files"`
+	Compositions  []CompositionResult `json:"compositions"`
+	Findings      []Finding           `json:"findings"`
+}
+
+// WriteJSON writes the machine-readable report: the summary, every file
+// and Composition with its diagnostics and verification, and the findings.
+func WriteJSON(w io.Writer, r *Result) error {
+	rep := jsonReport{ReportVersion: 1, Mode: r.Mode, Check: r.Check, Cancelled: r.Cancelled, Summary: r.Summary,
+		Files: r.Files, Compositions: r.Compositions, Findings: r.Findings}
+	if rep.Files == nil {
+		rep.Files = []FileResult{}
+	}
+	if rep.Compositions == nil {
+		rep.Compositions = []CompositionResult{}
+	}
+	if rep.Findings == nil {
+		rep.Findings = []Finding{}
+	}
+	b, err := json.MarshalIndent(rep, "", "  ")
+	if err != nil {
+		return errors.Wrap(err, "cannot encode the report")
+	}
+	b = append(b, '\n')
+	_, err = w.Write(b)
+	return errors.Wrap(err, "cannot write the report")
+}
+
+// WriteMarkdown writes the report as GitHub-flavoured Markdown, for pull
+// request comments and job summaries.
+func WriteMarkdown(w io.Writer, r *Result) error {
+	var b strings.Builder
+	s := r.Summary
+	b.WriteString("# xpmigrate migrate report\n\n")
+	fmt.Fprintf(&b, "**%s**\n\n", mdEscape(Headline(r)))
+	if r.Cancelled {
+		b.WriteString("> **Cancelled.** Files not processed were left as they were.\n\n")
+	}
+	b.WriteString("## Summary\n\n| | |\n|---|---|\n")
+	row := func(k string, v any) { fmt.Fprintf(&b, "| %s | %v |\n", k, v) }
+	row("Files", s.Files)
+	row("Converted", s.Converted)
+	row("Unchanged", s.Unchanged)
+	row("Skipped", s.Skipped)
+	row("Failed", s.Failed)
+	if s.NotProcessed > 0 {
+		row("Not processed", s.NotProcessed)
+	}
+	row("Compositions (legacy)", fmt.Sprintf("%d (%d)", s.Compositions, s.LegacyCompositions))
+	row("Compositions converted", s.ConvertedCompositions)
+	row("Compositions failed", s.FailedCompositions)
+	row("Verified equivalent", s.VerifiedEquivalent)
+	row("Intended changes", s.IntendedChanges)
+	row("Known gaps", s.KnownGaps)
+	row("Different", s.Differences)
+	row("Verifications failing", s.Failing)
+	row("Verification errors", s.VerifyErrors)
+	row("Unverified", s.Unverified)
+	row("Inconclusive samples", s.InconclusiveSamples)
+	row("Diagnostics and findings (all files)", s.Errors+s.Warnings+s.Infos)
+	row("of which repository findings (M-codes)", s.Findings)
+	if len(s.GapCodes) > 0 {
+		row("Classified differences by gap code (benign ones included)", countList(s.GapCodes))
+	}
+
+	if len(r.Compositions) > 0 {
+		b.WriteString("\n## Compositions\n\n| Composition | File | Status | Verification | Diagnostics |\n|---|---|---|---|---|\n")
+		for _, c := range r.Compositions {
+			v := "–"
+			if c.Verification != nil {
+				v = string(c.Verification.Status)
+			}
+			fmt.Fprintf(&b, "| %s | %s#%d | %s | %s | %s |\n", mdEscape(c.Name), mdEscape(c.File), c.Document, c.Status, v, mdEscape(diagCounts(c.Diagnostics)))
+		}
+	}
+
+	var skipped []FileResult
+	for _, f := range r.Files {
+		if f.Status == FileSkipped || f.Status == FileFailed || f.Status == FileNotProcessed {
+			skipped = append(skipped, f)
+		}
+	}
+	if len(skipped) > 0 {
+		b.WriteString("\n## Skipped and failed files\n\n| File | Status | Reason | Detail |\n|---|---|---|---|\n")
+		for _, f := range skipped {
+			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", mdEscape(f.Path), f.Status, mdEscape(f.Reason), mdEscape(f.Detail))
+		}
+	}
+
+	var diffs []CompositionResult
+	for _, c := range r.Compositions {
+		if v := c.Verification; v != nil && (v.Status != VerifyEquivalent || v.Fails || hasInconclusive(v)) {
+			diffs = append(diffs, c)
+		}
+	}
+	if len(diffs) > 0 {
+		b.WriteString("\n## Verification differences\n")
+		for _, c := range diffs {
+			fmt.Fprintf(&b, "\n### %s (%s#%d): %s\n\n", mdEscape(c.Name), mdEscape(c.File), c.Document, c.Verification.Status)
+			if c.Verification.Error != "" {
+				fmt.Fprintf(&b, "Error: %s\n\n", mdEscape(c.Verification.Error))
+			}
+			if c.Verification.Reason != "" {
+				fmt.Fprintf(&b, "Unverified: %s. Hint: %s\n\n", mdEscape(c.Verification.Reason), mdEscape(c.Verification.Hint))
+			}
+			for _, sm := range c.Verification.Samples {
+				if sm.Status == VerifyEquivalent {
+					continue
+				}
+				fmt.Fprintf(&b, "- sample %s: %s", mdCode(sm.Source), sm.Status)
+				if sm.Error != "" {
+					fmt.Fprintf(&b, ": %s", mdEscape(sm.Error))
+				}
+				if sm.Ready != "" {
+					fmt.Fprintf(&b, " (XR Ready: legacy %s)", mdEscape(strings.Replace(sm.Ready, " -> ", ", pipeline ", 1)))
+				}
+				if sm.Status == VerifyInconclusive {
+					fmt.Fprintf(&b, ": both sides failed, nothing was proven. Legacy: %s; pipeline: %s. Hint: %s", mdEscape(sm.LegacyError), mdEscape(sm.PipelineError), mdEscape(sm.Hint))
+				}
+				b.WriteString("\n")
+				for _, d := range sm.Differences {
+					code := d.Code
+					switch {
+					case code == "":
+						code = "unexplained"
+					case d.Accepted != "":
+						code += ", " + d.Class + ", accepted"
+					case d.Class != "":
+						code += ", " + d.Class
+					}
+					fmt.Fprintf(&b, "  - %s (%s): legacy %s, pipeline %s", mdCode(d.Path), mdEscape(code), mdCode(oneLine(d.Legacy)), mdCode(oneLine(d.Pipeline)))
+					if d.Message != "" {
+						fmt.Fprintf(&b, ": %s", mdEscape(d.Message))
+					}
+					b.WriteString("\n")
+				}
+			}
+		}
+	}
+
+	var diags []Diagnostic
+	for _, f := range r.Files {
+		for _, d := range f.Diagnostics {
+			d.File = f.Path
+			diags = append(diags, d)
+		}
+	}
+	if len(diags) > 0 {
+		b.WriteString("\n## Diagnostics and findings\n\n| File | Doc | Code | Severity | Composition | Path | Message |\n|---|---|---|---|---|---|---|\n")
+		for _, d := range diags {
+			fmt.Fprintf(&b, "| %s | %d | %s | %s | %s | %s | %s |\n", mdEscape(d.File), d.Document, d.Code, d.Severity, mdEscape(d.Composition), mdEscape(d.Path), mdEscape(d.Message))
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return errors.Wrap(err, "cannot write the report")
+}
+
+func diagCounts(ds []Diagnostic) string {
+	if len(ds) == 0 {
+		return "–"
+	}
+	m := map[string]int{}
+	for _, d := range ds {
+		m[d.Code]++
+	}
+	return countList(m)
+}
+
+// mdEscaper makes text from the tree (names, paths, messages) inert in
+// Markdown and in the HTML GitHub renders from it: HTML special
+// characters become entities (no tag, no autolink), a backslash, "|" and
+// a backtick are backslash-escaped (no extra table cell, no code span),
+// "](" cannot end a link or image text, and line breaks become spaces
+// (no new block). Field values stay mid-line, where nothing else starts
+// a block or a link definition.
+var mdEscaper = strings.NewReplacer(
+	"&", "&amp;", "<", "&lt;", ">", "&gt;",
+	`\`, `\\`, "|", `\|`, "`", "\\`", "](", `]\(`,
+	"\n", " ", "\r", "",
+)
+
+func mdEscape(s string) string { return mdEscaper.Replace(s) }
+
+// mdCode writes s as a Markdown code span that no backtick in s can close
+// early: the fence is one backtick longer than the longest run in s.
+func mdCode(s string) string {
+	s = strings.NewReplacer("\n", " ", "\r", "").Replace(s)
+	longest, run := 0, 0
+	for _, c := range s {
+		if c == '`' {
+			run++
+			longest = max(longest, run)
+			continue
+		}
+		run = 0
+	}
+	fence := strings.Repeat("`", longest+1)
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") || s == "" {
+		s = " " + s + " "
+	}
+	return fence + s + fence
+}
+
+func oneLine(s string) string {
+	s = strings.TrimSpace(s)
+	s = strings.ReplaceAll(s, "\n", " ")
+	s = strings.ReplaceAll(s, "`", "'")
+	if len(s) > 80 {
+		s = s[:77] + "..."
+	}
+	if s == "" {
+		return "(absent)"
+	}
+	return s
+}
+
+// hasInconclusive reports whether a verification has an inconclusive
+// sample.
+func hasInconclusive(v *Verification) bool {
+	for _, s := range v.Samples {
+		if s.Status == VerifyInconclusive {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,67 @@
+package migrate
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestReports compares the JSON and Markdown reports of two archives with
+// their goldens (refreshed with -update), twice, to catch nondeterminism.
+func TestReports(t *testing.T) {
+	cases := map[string]struct {
+		reason  string
+		archive string
+		format  string
+	}{
+		"VerifyJSON":     {reason: "Verdicts, samples and differences in JSON.", archive: "verify.txtar", format: ReportJSON},
+		"VerifyMarkdown": {reason: "Verdicts and differences in Markdown.", archive: "verify.txtar", format: ReportMarkdown},
+		"SkippedJSON":    {reason: "Skipped files and leftover findings in JSON.", archive: "skipped.txtar", format: ReportJSON},
+		"KustomizeMD":    {reason: "Kustomize findings in Markdown.", archive: "kustomize.txtar", format: ReportMarkdown},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			var got [2]string
+			for i := range got {
+				res, _ := runTxtarCase(t, txtarCase{archive: tc.archive, noGolden: true})
+				var b bytes.Buffer
+				if err := WriteReport(&b, tc.format, res); err != nil {
+					t.Fatal(err)
+				}
+				got[i] = b.String()
+			}
+			if diff := cmp.Diff(got[0], got[1]); diff != "" {
+				t.Errorf("%s\nWriteReport(...): two runs differ: -first, +second:\n%s", tc.reason, diff)
+			}
+			if tc.format == ReportJSON && !json.Valid([]byte(got[0])) {
+				t.Errorf("%s\nWriteReport(...): invalid JSON", tc.reason)
+			}
+			golden := filepath.Join("testdata", "reports", name+"."+tc.format)
+			if *update {
+				if err := os.WriteFile(golden, []byte(got[0]), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(string(want), got[0]); diff != "" {
+				t.Errorf("%s\nWriteReport(...): -want, +got:\n%s", tc.reason, diff)
+			}
+		})
+	}
+}
+
+func TestReportFormat(t *testing.T) {
+	for name, want := range map[string]string{"r.json": ReportJSON, "R.MD": ReportMarkdown, "x/r.markdown": ReportMarkdown, "r.html": ReportHTML, "r.htm": ReportHTML, "r.txt": ""} {
+		got, err := ReportFormat(name)
+		if got != want || (want == "") != (err != nil) {
+			t.Errorf("ReportFormat(%q): want %q, got %q, %v", name, want, got, err)
+		}
+	}
+}

@@ -1,0 +1,530 @@
+package migrate
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/json"
+	"io/fs"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/pkg/errors"
+	yaml3 "go.yaml.in/yaml/v3"
+	kjson "k8s.io/apimachinery/pkg/util/json"
+	"sigs.k8s.io/yaml"
+
+	"github.com/xpmigrate/xpmigrate/convert/yamledit"
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
+	"github.com/xpmigrate/xpmigrate/internal/regularfile"
+	"github.com/xpmigrate/xpmigrate/render"
+)
+
+// A docInfo is what the scan keeps of one document (or one item of a
+// `kind: List` document).
+type docInfo struct {
+	// index is the document's 0-based index in its file, item its index
+	// in a List document (-1 otherwise), line the line it starts on.
+	index, item, line int
+
+	apiVersion, kind, name, namespace string
+
+	// obj is the decoded object. For Compositions only the fields the
+	// index needs are kept (see slimComposition).
+	obj map[string]any
+	// list is set for a document that is a sequence (a JSON 6902 patch).
+	list []any
+	// findings are the document's v2-readiness findings as it is.
+	findings []Finding
+	// ptStep is, for a legacy Composition, the index the
+	// patch-and-transform step will have once converted (1 after an
+	// environment-configs step, else 0).
+	ptStep int
+	// analysed reports that findings and ptStep are set (by the slim
+	// scan, from the whole document).
+	analysed bool
+}
+
+// A scanned is one candidate file after the scan.
+type scanned struct {
+	entry
+	// sum and size identify the content the scan read.
+	sum  [sha256.Size]byte
+	size int64
+	// format is "yaml" or "json".
+	format string
+	// reason and detail are set when the file is skipped as a whole.
+	reason, detail string
+	// line is where a parse error is, 0 when unknown.
+	line int
+	// docs are the decoded documents.
+	docs []docInfo
+	// compositions counts the Composition documents (and List items).
+	compositions int
+	// legacyHint reports that a skipped file seems to hold a legacy
+	// Composition.
+	legacyHint bool
+	// dupOf is set when the same file is migrated under another path.
+	dupOf string
+}
+
+var (
+	kindComp     = regexp.MustCompile(`(?m)^\s*kind:\s*["']?Composition["']?\s*(#.*)?$`)
+	modePipeline = regexp.MustCompile(`(?m)^\s*mode:\s*["']?Pipeline["']?\s*(#.*)?$`)
+)
+
+// scanFile reads and classifies one candidate file.
+func scanFile(e entry) *scanned {
+	s := &scanned{entry: e, format: formatOf(e.rel)}
+	data, err := regularfile.ReadFile(e.real)
+	if err != nil {
+		var nr *regularfile.NotRegularError
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			s.reason, s.detail = ReasonVanished, "deleted during the run"
+			return s
+		case errors.As(err, &nr):
+			s.reason, s.detail = ReasonNotRegular, notRegularDetail(nr.Mode)
+			return s
+		}
+		s.reason, s.detail = ReasonUnreadable, err.Error()
+		return s
+	}
+	s.sum = sha256.Sum256(data)
+	s.size = int64(len(data))
+	s.classify(data)
+	return s
+}
+
+// classify fills s from data: skip reasons, or documents.
+func (s *scanned) classify(data []byte) {
+	if isBinary(data) {
+		s.reason, s.detail = ReasonUnparseable, "binary data, not YAML or JSON text"
+		return
+	}
+	if s.format == "yaml" && hasYttAnnotation(data) {
+		s.reason, s.detail = ReasonYtt, "ytt template (#@ annotations)"
+		s.legacyHint = looksLegacy(data)
+		return
+	}
+	docs, line, err := decodeFileSlim(data, s.format)
+	if err != nil {
+		s.line = line
+		var ee *yamledit.ExpansionError
+		if errors.As(err, &ee) {
+			s.reason, s.detail, s.line = ReasonAliasBomb, ee.Error(), ee.Line
+			return
+		}
+		s.legacyHint = looksLegacy(data)
+		if bytes.Contains(data, []byte("{{")) {
+			s.reason, s.detail = ReasonTemplate, "Helm/Go-template syntax that is not valid YAML"
+			return
+		}
+		s.reason, s.detail = ReasonUnparseable, err.Error()
+		return
+	}
+	if templated(data) {
+		// Template actions that happen to parse as YAML (a flow mapping
+		// for `{{ .Values.name }}`) but that kubectl cannot read.
+		s.reason, s.detail = ReasonTemplate, "Helm/Go-template syntax that kubectl cannot read"
+		s.legacyHint = looksLegacy(data)
+		return
+	}
+	s.docs = docs
+	for i := range docs {
+		d := &docs[i]
+		if isComposition(d.apiVersion, d.kind) {
+			s.compositions++
+		}
+		if !d.analysed {
+			d.findings = docFindings(*d, false)
+			d.ptStep = ptStepOf(d.obj)
+		}
+	}
+}
+
+// templated reports whether a Composition document of data holds template
+// actions ({{ … }}) outside strings, which kubectl cannot read.
+func templated(data []byte) bool {
+	if !bytes.Contains(data, []byte("{{")) || !kindComp.Match(data) {
+		return false
+	}
+	for _, d := range render.SplitDocuments(data) {
+		if !bytes.Contains(d.Raw, []byte("{{")) || !kindComp.Match(d.Raw) {
+			continue
+		}
+		if _, err := yaml.YAMLToJSON(d.Raw); err != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// isBinary reports whether data is not text: a NUL byte or invalid UTF-8
+// (YAML and JSON are UTF-8 here; a UTF-16 stream starts with its byte
+// order mark and is left to the YAML reader).
+func isBinary(data []byte) bool {
+	if bytes.HasPrefix(data, []byte{0xfe, 0xff}) || bytes.HasPrefix(data, []byte{0xff, 0xfe}) {
+		return false
+	}
+	return bytes.IndexByte(data, 0) >= 0 || !utf8.Valid(data)
+}
+
+// ptStepOf returns the index the patch-and-transform step of a legacy
+// Composition gets: 1 when an environment-configs step goes first
+// (conversion.md §4.1, §7.1).
+func ptStepOf(obj map[string]any) int {
+	if !isComposition(str(obj["apiVersion"]), str(obj["kind"])) || !isLegacy(obj) {
+		return 0
+	}
+	env := nestedMap(obj, "spec", "environment")
+	if len(nestedSlice(env, "environmentConfigs")) > 0 || len(nestedMap(env, "defaultData")) > 0 {
+		return 1
+	}
+	return 0
+}
+
+// hasYttAnnotation reports whether data has a ytt annotation: "#@" at the
+// start of a line or after whitespace.
+func hasYttAnnotation(data []byte) bool {
+	for i := 0; ; {
+		j := bytes.Index(data[i:], []byte("#@"))
+		if j < 0 {
+			return false
+		}
+		at := i + j
+		if at == 0 || data[at-1] == ' ' || data[at-1] == '\t' || data[at-1] == '\n' || data[at-1] == '\r' {
+			return true
+		}
+		i = at + 2
+	}
+}
+
+// looksLegacy reports whether text that cannot be parsed seems to hold a
+// Composition not in Pipeline mode.
+func looksLegacy(data []byte) bool {
+	return kindComp.Match(data) && !modePipeline.Match(data)
+}
+
+func formatOf(rel string) string {
+	if strings.EqualFold(filepath.Ext(rel), ".json") {
+		return "json"
+	}
+	return "yaml"
+}
+
+// decodeFileSlim decodes every document of a file for the scan (on error
+// it returns the line the failing document starts on): a Composition document is
+// parsed into YAML nodes and only what the index needs is kept (see
+// slimComposition), which is several times cheaper than decoding it.
+func decodeFileSlim(data []byte, format string) ([]docInfo, int, error) {
+	return decodeDocs(data, format, true)
+}
+
+func decodeDocs(data []byte, format string, slimCompositions bool) ([]docInfo, int, error) {
+	var raws []render.Document
+	if format == "json" {
+		raws = []render.Document{{Index: 0, Line: 1, Raw: data}}
+	} else {
+		raws = render.SplitDocuments(data)
+	}
+	var out []docInfo
+	for _, r := range raws {
+		if slimCompositions && format == "yaml" && kindComp.Match(r.Raw) {
+			// Other errors fall through to the reader every command uses
+			// (kubectl's), for its verdict and its line.
+			if d, ok, err := slimDoc(r); err != nil {
+				if ee := expansionError(r, err); ee != nil {
+					return nil, ee.Line, ee
+				}
+			} else if ok {
+				out = append(out, d)
+				continue
+			}
+		}
+		v, err := decodeAny(r.Raw)
+		if err != nil {
+			if format == "yaml" {
+				if ee := expansionError(r, aliasesOf(r.Raw)); ee != nil {
+					return nil, ee.Line, ee
+				}
+			}
+			de := render.NewDocumentError("", r, err)
+			return nil, de.Line, errors.Errorf("line %d (document %d): %s", de.Line, de.Document, de.Msg)
+		}
+		switch t := v.(type) {
+		case map[string]any:
+			d := newDocInfo(r.Index, -1, r.Line, t)
+			out = append(out, d)
+			if d.apiVersion == "v1" && d.kind == "List" {
+				items, _ := t["items"].([]any)
+				for i, it := range items {
+					if m, ok := it.(map[string]any); ok {
+						out = append(out, newDocInfo(r.Index, i, r.Line, m))
+					}
+				}
+			}
+		case []any:
+			out = append(out, docInfo{index: r.Index, item: -1, line: r.Line, list: t})
+		}
+	}
+	return out, 0, nil
+}
+
+// expansionError returns err as an *yamledit.ExpansionError whose line
+// counts from the start of the file, or nil when err is not one.
+func expansionError(r render.Document, err error) *yamledit.ExpansionError {
+	var ee *yamledit.ExpansionError
+	if !errors.As(err, &ee) {
+		return nil
+	}
+	out := *ee
+	out.Line += r.Line - 1
+	return &out
+}
+
+// aliasesOf checks a document that failed to decode against the alias
+// budget (yamledit.CheckAliases), so that an alias bomb is told from
+// other errors.
+func aliasesOf(raw []byte) error {
+	var n yaml3.Node
+	if err := yaml3.Unmarshal(raw, &n); err != nil {
+		return nil //nolint:nilerr // Not YAML: not an alias bomb either.
+	}
+	return yamledit.CheckAliases(&n)
+}
+
+func newDocInfo(index, item, line int, m map[string]any) docInfo {
+	d := docInfo{index: index, item: item, line: line, obj: m}
+	d.apiVersion, _ = m["apiVersion"].(string)
+	d.kind, _ = m["kind"].(string)
+	d.name, _ = nestedString(m, "metadata", "name")
+	d.namespace, _ = nestedString(m, "metadata", "namespace")
+	return d
+}
+
+// decodeAny decodes one YAML or JSON document as the API server would
+// (YAML 1.1 scalars, integers as int64). It returns nil for an empty
+// document.
+func decodeAny(raw []byte) (any, error) {
+	j, err := yaml.YAMLToJSON(raw)
+	if err != nil {
+		return nil, err
+	}
+	j = bytes.TrimSpace(j)
+	if len(j) == 0 || bytes.Equal(j, []byte("null")) {
+		return nil, nil
+	}
+	var v any
+	if err := kjson.Unmarshal(j, &v); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// isComposition reports whether apiVersion and kind name a Composition, in
+// any version (the converter reports versions it does not handle).
+func isComposition(apiVersion, kind string) bool {
+	return kind == "Composition" && groupOf(apiVersion) == "apiextensions.crossplane.io"
+}
+
+func isXRD(apiVersion, kind string) bool {
+	return kind == "CompositeResourceDefinition" && groupOf(apiVersion) == "apiextensions.crossplane.io"
+}
+
+// groupOf returns the API group of an apiVersion, "" for the core group.
+func groupOf(apiVersion string) string {
+	i := strings.LastIndexByte(apiVersion, '/')
+	if i < 0 {
+		return ""
+	}
+	return apiVersion[:i]
+}
+
+// isLegacy reports whether a Composition object is in mode Resources.
+func isLegacy(obj map[string]any) bool {
+	m, _ := nestedString(obj, "spec", "mode")
+	return m == "" || m == "Resources"
+}
+
+func nestedString(o map[string]any, path ...string) (string, bool) {
+	v := jsonobj.Value(o, path...)
+	s, ok := v.(string)
+	return s, ok
+}
+
+func nestedMap(o map[string]any, path ...string) map[string]any {
+	m, _ := jsonobj.Value(o, path...).(map[string]any)
+	return m
+}
+
+func nestedSlice(o map[string]any, path ...string) []any {
+	s, _ := jsonobj.Value(o, path...).([]any)
+	return s
+}
+
+// slimDoc parses a document that looks like a Composition into YAML nodes
+// and, when it is one, returns its findings and what the index needs:
+// apiVersion, kind, metadata.name and labels, spec.compositeTypeRef and
+// spec.mode, and whether spec.resources, spec.patchSets and
+// spec.environment are set. It returns ok false for anything else (which
+// the caller decodes fully).
+func slimDoc(r render.Document) (docInfo, bool, error) {
+	if j, ok := yamledit.PlainJSON(r.Raw); ok {
+		// Plain block YAML (as generated and converted Compositions
+		// mostly are) reads faster as JSON.
+		return slimPlain(r, j)
+	}
+	return slimNodes(r)
+}
+
+// slimNodes is slimDoc through YAML nodes.
+func slimNodes(r render.Document) (docInfo, bool, error) {
+	var n yaml3.Node
+	if err := yaml3.Unmarshal(r.Raw, &n); err != nil {
+		return docInfo{}, false, err
+	}
+	// looseValue expands aliases: within the budget of every reader.
+	if err := yamledit.CheckAliases(&n); err != nil {
+		return docInfo{}, false, err
+	}
+	if n.Kind != yaml3.DocumentNode || len(n.Content) != 1 {
+		return docInfo{}, false, nil
+	}
+	loose, ok := looseValue(n.Content[0]).(map[string]any)
+	if !ok || !isComposition(str(loose["apiVersion"]), str(loose["kind"])) {
+		return docInfo{}, false, nil
+	}
+	d := newDocInfo(r.Index, -1, r.Line, loose)
+	d.findings = docFindings(d, false)
+	d.ptStep = ptStepOf(loose)
+	d.analysed = true
+	d.obj = slimComposition(loose)
+	return d, true, nil
+}
+
+// slimPlain is slimDoc for a document in the plain subset of block YAML,
+// from its JSON. In that subset every scalar reads as its own text, a
+// string, a boolean, null or a decimal integer, so the loose values are
+// those looseValue gives.
+func slimPlain(r render.Document, j []byte) (docInfo, bool, error) {
+	var v any
+	if m, ok := jsonobj.DecodePlainObject(j); ok {
+		v = m
+	} else {
+		dec := json.NewDecoder(bytes.NewReader(j))
+		dec.UseNumber()
+		if err := dec.Decode(&v); err != nil {
+			return docInfo{}, false, err
+		}
+	}
+	loose, ok := looseJSON(v).(map[string]any)
+	if !ok || !isComposition(str(loose["apiVersion"]), str(loose["kind"])) {
+		return docInfo{}, false, nil
+	}
+	d := newDocInfo(r.Index, -1, r.Line, loose)
+	d.findings = docFindings(d, false)
+	d.ptStep = ptStepOf(loose)
+	d.analysed = true
+	d.obj = slimComposition(loose)
+	return d, true, nil
+}
+
+// looseJSON turns decoded JSON (numbers as json.Number, or int64: the
+// plain subset's numbers are integers written as encoding/json writes
+// them) into loose values: every scalar its text, nil for null.
+func looseJSON(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		for k, e := range t {
+			t[k] = looseJSON(e)
+		}
+		return t
+	case []any:
+		for i, e := range t {
+			t[i] = looseJSON(e)
+		}
+		return t
+	case bool:
+		return strconv.FormatBool(t)
+	case json.Number:
+		return t.String()
+	case int64:
+		return strconv.FormatInt(t, 10)
+	}
+	return v
+}
+
+// slimComposition keeps what the index needs of a Composition.
+func slimComposition(obj map[string]any) map[string]any {
+	m := map[string]any{"apiVersion": obj["apiVersion"], "kind": obj["kind"]}
+	if md, ok := obj["metadata"].(map[string]any); ok {
+		m["metadata"] = map[string]any{"name": md["name"], "labels": md["labels"]}
+	}
+	spec := map[string]any{}
+	if sp, ok := obj["spec"].(map[string]any); ok {
+		spec["compositeTypeRef"] = sp["compositeTypeRef"]
+		if mode, ok := sp["mode"]; ok {
+			spec["mode"] = mode
+		}
+		// Kustomize checks only ask whether these are set.
+		for _, k := range compositionPaths {
+			if _, ok := sp[k]; ok {
+				spec[k] = true
+			}
+		}
+	}
+	m["spec"] = spec
+	return m
+}
+
+// looseValue turns a YAML node into plain values with every scalar a
+// string (nil for null): enough for names, labels, modes, patch types and
+// field paths, and much cheaper than decoding as the API server would.
+func looseValue(n *yaml3.Node) any {
+	n = resolve(n)
+	if n == nil {
+		return nil
+	}
+	switch n.Kind {
+	case yaml3.MappingNode:
+		m := make(map[string]any, len(n.Content)/2)
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := resolve(n.Content[i])
+			if k.Tag == "!!merge" {
+				if mm, ok := looseValue(n.Content[i+1]).(map[string]any); ok {
+					for mk, mv := range mm {
+						if _, set := m[mk]; !set {
+							m[mk] = mv
+						}
+					}
+				}
+				continue
+			}
+			m[k.Value] = looseValue(n.Content[i+1])
+		}
+		return m
+	case yaml3.SequenceNode:
+		s := make([]any, len(n.Content))
+		for i, c := range n.Content {
+			s[i] = looseValue(c)
+		}
+		return s
+	case yaml3.ScalarNode:
+		if n.Tag == "!!null" {
+			return nil
+		}
+		return n.Value
+	}
+	return nil
+}
+
+// resolve follows aliases.
+func resolve(n *yaml3.Node) *yaml3.Node {
+	for n != nil && n.Kind == yaml3.AliasNode {
+		n = n.Alias
+	}
+	return n
+}

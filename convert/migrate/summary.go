@@ -1,0 +1,200 @@
+package migrate
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// WriteSummary writes the human summary of a run: counts of files and
+// Compositions, the skipped and failed files with their reasons, the
+// verification verdicts with known gaps by code, the Compositions with
+// unexplained differences, and the findings by code.
+func WriteSummary(w io.Writer, r *Result) error {
+	var b strings.Builder
+	s := r.Summary
+	verb := map[string]string{"in-place": "written in place", "out": "written to the output tree", "none": "nothing written"}[r.Mode]
+	if r.Cancelled {
+		b.WriteString("migrate: cancelled; files not processed were left as they were\n")
+	}
+	fmt.Fprintf(&b, "files: %d: %d converted, %d unchanged, %d skipped, %d failed", s.Files, s.Converted, s.Unchanged, s.Skipped, s.Failed)
+	if s.HeldBack > 0 {
+		fmt.Fprintf(&b, ", %d held back", s.HeldBack)
+	}
+	if s.NotProcessed > 0 {
+		fmt.Fprintf(&b, ", %d not processed", s.NotProcessed)
+	}
+	fmt.Fprintf(&b, " (%s)\n", verb)
+	if len(s.SkippedBy) > 0 {
+		fmt.Fprintf(&b, "  skipped or failed by reason: %s\n", countList(s.SkippedBy))
+	}
+	for _, f := range r.Files {
+		if f.Status == FileSkipped || f.Status == FileFailed || f.Status == FileHeldBack {
+			fmt.Fprintf(&b, "  %-8s %s: %s (%s)\n", f.Status, f.Path, f.Reason, f.Detail)
+		}
+	}
+	fmt.Fprintf(&b, "compositions: %d (%d legacy): %d converted, %d failed", s.Compositions, s.LegacyCompositions, s.ConvertedCompositions, s.FailedCompositions)
+	if s.HeldBackCompositions > 0 {
+		fmt.Fprintf(&b, ", %d converted but held back", s.HeldBackCompositions)
+	}
+	if s.Phase1Compositions > 0 {
+		fmt.Fprintf(&b, ", %d named for phase 1 (still mode Resources)", s.Phase1Compositions)
+	}
+	b.WriteString("\n")
+	for _, c := range r.Compositions {
+		if c.Status == CompositionFailed {
+			fmt.Fprintf(&b, "  failed   %s#%d %s%s\n", c.File, c.Document, c.Name, firstError(c.Diagnostics))
+		}
+	}
+	if verified := s.VerifiedEquivalent + s.IntendedChanges + s.KnownGaps + s.Differences + s.VerifyErrors + s.Unverified; verified > 0 {
+		fmt.Fprintf(&b, "verification: %d equivalent, %d with intended changes, %d with known gaps, %d different, %d errors, %d unverified; %d failing",
+			s.VerifiedEquivalent, s.IntendedChanges, s.KnownGaps, s.Differences, s.VerifyErrors, s.Unverified, s.Failing)
+		if s.InconclusiveSamples > 0 {
+			fmt.Fprintf(&b, "; %d inconclusive samples", s.InconclusiveSamples)
+		}
+		b.WriteString("\n")
+		if len(s.GapCodes) > 0 {
+			fmt.Fprintf(&b, "  classified differences by gap code (benign ones included): %s\n", countList(s.GapCodes))
+		}
+		for _, c := range r.Compositions {
+			v := c.Verification
+			if v == nil {
+				continue
+			}
+			switch {
+			case v.Status == VerifyDifferences || v.Status == VerifyError:
+				fmt.Fprintf(&b, "  %-11s %s#%d %s\n", v.Status, c.File, c.Document, c.Name)
+			case v.Fails:
+				fmt.Fprintf(&b, "  %-11s %s#%d %s: breaking gaps %s not accepted (--accept or the annotation xpmigrate.io/accept-gaps)\n", "failing", c.File, c.Document, c.Name, strings.Join(failingCodes(v), ","))
+			case v.Status == VerifyUnverified && v.Reason != "":
+				fmt.Fprintf(&b, "  %-11s %s#%d %s: %s\n", "WARN", c.File, c.Document, c.Name, v.Reason)
+			}
+		}
+	}
+	if ws := converterWarnings(r); len(ws) > 0 {
+		fmt.Fprintf(&b, "converter warnings: %d\n", len(ws))
+		for _, w := range ws {
+			at := w.File
+			if w.Line > 0 {
+				at += ":" + strconv.Itoa(w.Line)
+			}
+			fmt.Fprintf(&b, "  %s: %s: %s\n", at, w.Code, w.Message)
+		}
+	}
+	if len(r.Findings) > 0 {
+		codes := map[string]int{}
+		for _, f := range r.Findings {
+			codes[f.Code]++
+		}
+		fmt.Fprintf(&b, "findings: %d: %s\n", len(r.Findings), countList(codes))
+		const maxListed = 30
+		listed, more := 0, 0
+		for _, f := range r.Findings {
+			if f.Severity == SeverityInfo {
+				continue
+			}
+			if listed == maxListed {
+				more++
+				continue
+			}
+			listed++
+			at := f.File
+			if f.Document >= 0 {
+				at = fmt.Sprintf("%s#%d", f.File, f.Document)
+			}
+			if f.Path != "" {
+				at += " " + f.Path
+			}
+			fmt.Fprintf(&b, "  %s %s %s: %s\n", f.Code, f.Severity, at, f.Message)
+		}
+		if more > 0 {
+			fmt.Fprintf(&b, "  … and %d more warnings and errors (see --report)\n", more)
+		}
+	}
+	b.WriteString(Headline(r) + "\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func firstError(ds []Diagnostic) string {
+	for _, d := range ds {
+		if d.Severity == SeverityError {
+			return ": " + d.Code + " " + d.Message
+		}
+	}
+	return ""
+}
+
+// countList renders counts as "a 2, b 1", sorted by key.
+func countList(m map[string]int) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s %d", k, m[k])
+	}
+	return strings.Join(parts, ", ")
+}
+
+// failingCodes returns the sorted codes of a verification's breaking gaps
+// nobody accepted.
+func failingCodes(v *Verification) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, sm := range v.Samples {
+		if sm.Status == VerifyInconclusive {
+			continue
+		}
+		for _, d := range sm.Differences {
+			if d.Class == "breaking" && d.Accepted == "" && !seen[d.Code] {
+				seen[d.Code] = true
+				out = append(out, d.Code)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Headline is the run's verdict in one line, for the top of every report:
+// what was converted, what is wrong, and whether the change is safe to
+// merge ("yes", "no", or "not proven" when nothing failed but some
+// conversion was not verified).
+func Headline(r *Result) string {
+	s := r.Summary
+	var parts []string
+	parts = append(parts, fmt.Sprintf("%s converted", plural(s.ConvertedCompositions, "Composition")))
+	add := func(n int, what string) {
+		if n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, what))
+		}
+	}
+	add(s.Differences, "render differently")
+	add(s.Failing-s.Differences, "have breaking gaps nobody accepted")
+	add(s.HeldBackCompositions, "held back")
+	add(s.FailedCompositions, "could not be converted")
+	add(s.Failed, "files failed")
+	add(s.LegacyLeft, "files still hold a legacy Composition")
+	add(s.Unverified, "unverified")
+	add(s.InconclusiveSamples, "samples inconclusive")
+	safe := "yes"
+	switch {
+	case r.Cancelled || r.Failed() || r.HasDifferences() || s.HeldBack > 0 || s.LegacyLeft > 0:
+		safe = "no"
+	case r.Unproven():
+		safe = "not proven"
+	}
+	return strings.Join(parts, "; ") + ": safe to merge? " + safe
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}

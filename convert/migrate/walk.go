@@ -1,0 +1,239 @@
+package migrate
+
+import (
+	"context"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/pkg/errors"
+
+	"github.com/xpmigrate/xpmigrate/internal/atomicfile"
+	"github.com/xpmigrate/xpmigrate/internal/regularfile"
+)
+
+// An entryKind classifies what the walk found.
+type entryKind int
+
+const (
+	// entryCandidate is a .yaml, .yml or .json file to migrate.
+	entryCandidate entryKind = iota
+	// entryOther is any other file that is not ignored: copied verbatim
+	// to Options.Out, otherwise left alone.
+	entryOther
+	// entrySkipped is a path reported as skipped (symlink problems).
+	entrySkipped
+)
+
+// An entry is one file (or skipped path) of the tree.
+type entry struct {
+	kind entryKind
+	// rel is the slash-separated path relative to the root.
+	rel string
+	// real is the absolute path of the file itself, symlinks resolved.
+	real string
+	// linked reports whether rel goes through a symlink.
+	linked bool
+	// mode is the real file's permission bits.
+	mode fs.FileMode
+	// why and whyDetail say why an entrySkipped was skipped.
+	why, whyDetail string
+}
+
+// A walker lists a tree.
+type walker struct {
+	root     string // absolute, symlinks resolved
+	include  globSet
+	exclude  globSet
+	skipReal string // absolute real path not to descend into (Options.Out)
+	entries  []entry
+	// temps are the temporary files of atomic writes found in the tree
+	// (left by a killed run): never input, never copied.
+	temps []entry
+}
+
+// walk lists the tree at root in lexical path order, honouring .gitignore
+// files, the include and exclude globs, and never descending into .git or
+// skipReal. Symlinked directories are followed when their target is inside
+// the tree and is not one of their own ancestors (a loop).
+func walk(ctx context.Context, root string, include, exclude globSet, skipReal string) (*walker, error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, errors.Wrapf(err, "cannot resolve %q", root)
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return nil, errors.Wrapf(err, "cannot resolve %q", root)
+	}
+	fi, err := os.Stat(real)
+	if err != nil {
+		return nil, errors.Wrapf(err, "cannot read %q", root)
+	}
+	if !fi.IsDir() {
+		return nil, errors.Errorf("%q is not a directory", root)
+	}
+	w := &walker{root: real, include: include, exclude: exclude, skipReal: skipReal}
+	if err := w.dir(ctx, "", real, nil, []string{real}); err != nil {
+		return nil, err
+	}
+	sort.SliceStable(w.entries, func(i, j int) bool { return w.entries[i].rel < w.entries[j].rel })
+	sort.SliceStable(w.temps, func(i, j int) bool { return w.temps[i].rel < w.temps[j].rel })
+	return w, nil
+}
+
+// dir lists the directory rel whose real path is realDir. chain holds the
+// real paths of rel and its ancestors, to detect loops.
+func (w *walker) dir(ctx context.Context, rel, realDir string, ign ignoreStack, chain []string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	// A .gitignore that is not a regular file (a FIFO would block the
+	// read) is reported with the directory's other special files.
+	if data, err := regularfile.ReadFile(filepath.Join(realDir, ".gitignore")); err == nil {
+		ign = append(ign[:len(ign):len(ign)], parseIgnoreFile(rel, data))
+	}
+	des, err := os.ReadDir(realDir)
+	if err != nil {
+		return errors.Wrapf(err, "cannot read directory %q", displayPath(rel))
+	}
+	// os.ReadDir sorts by name; path order needs "a/x" before "a-b", so
+	// sort directories as if their names ended in "/".
+	sortEntries(des)
+	for _, de := range des {
+		name := de.Name()
+		crel := path.Join(rel, name)
+		creal := filepath.Join(realDir, name)
+		isLink := de.Type()&fs.ModeSymlink != 0
+		isDir := de.IsDir()
+		linked := isLink || realDir != filepath.Join(w.root, filepath.FromSlash(rel))
+		if isLink {
+			target, err := filepath.EvalSymlinks(creal)
+			if err != nil {
+				if isCandidateName(name) && !ign.ignored(crel, false) && !w.exclude.match(crel, false) {
+					w.entries = append(w.entries, entry{kind: entrySkipped, rel: crel, why: ReasonBrokenSymlink, whyDetail: "symlink to a missing file"})
+				}
+				continue
+			}
+			fi, err := os.Stat(target)
+			if err != nil {
+				continue
+			}
+			isDir = fi.IsDir()
+			if !within(w.root, target) {
+				if ign.ignored(crel, isDir) || w.exclude.match(crel, isDir) || (!isDir && !isCandidateName(name)) {
+					continue
+				}
+				w.entries = append(w.entries, entry{kind: entrySkipped, rel: crel, why: ReasonSymlinkOutside, whyDetail: "symlink to a path outside the tree"})
+				continue
+			}
+			creal = target
+		}
+		if name == ".git" && isDir {
+			continue
+		}
+		if ign.ignored(crel, isDir) {
+			continue
+		}
+		if !isDir && !isLink && atomicfile.IsTemporary(name) {
+			if !w.exclude.match(crel, false) {
+				w.temps = append(w.temps, entry{kind: entrySkipped, rel: crel, real: creal})
+			}
+			continue
+		}
+		if isDir {
+			if w.skipReal != "" && (creal == w.skipReal || within(w.skipReal, creal)) {
+				continue
+			}
+			if w.exclude.match(crel, true) {
+				continue
+			}
+			if isLink {
+				if loop := inChain(chain, creal); loop {
+					w.entries = append(w.entries, entry{kind: entrySkipped, rel: crel, why: ReasonSymlinkLoop, whyDetail: "symlink to a directory that contains it"})
+					continue
+				}
+			}
+			if err := w.dir(ctx, crel, creal, ign, append(chain[:len(chain):len(chain)], creal)); err != nil {
+				return err
+			}
+			continue
+		}
+		fi, err := os.Stat(creal)
+		if err != nil {
+			// Vanished between the listing and now: nothing to report.
+			continue
+		}
+		if !fi.Mode().IsRegular() {
+			if !w.exclude.match(crel, false) {
+				w.entries = append(w.entries, entry{kind: entrySkipped, rel: crel, why: ReasonNotRegular, whyDetail: notRegularDetail(fi.Mode())})
+			}
+			continue
+		}
+		e := entry{kind: entryOther, rel: crel, real: creal, linked: linked, mode: fi.Mode().Perm()}
+		if isCandidateName(name) && !w.exclude.match(crel, false) && (len(w.include) == 0 || w.include.match(crel, false)) {
+			e.kind = entryCandidate
+		}
+		w.entries = append(w.entries, e)
+	}
+	return nil
+}
+
+// notRegularDetail says why a special file was skipped.
+func notRegularDetail(m fs.FileMode) string {
+	return regularfile.Kind(m) + ", not a regular file: not opened"
+}
+
+// sortEntries orders directory entries so that the walk yields paths in
+// lexical order of their slash-separated form.
+func sortEntries(des []fs.DirEntry) {
+	key := func(de fs.DirEntry) string {
+		if de.IsDir() {
+			return de.Name() + "/"
+		}
+		return de.Name()
+	}
+	// Insertion sort: directories are small and ReadDir is nearly sorted.
+	for i := 1; i < len(des); i++ {
+		for j := i; j > 0 && key(des[j]) < key(des[j-1]); j-- {
+			des[j], des[j-1] = des[j-1], des[j]
+		}
+	}
+}
+
+// isCandidateName reports whether a file name has an extension the
+// migrator reads.
+func isCandidateName(name string) bool {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".yaml", ".yml", ".json":
+		return true
+	}
+	return false
+}
+
+// within reports whether p is inside dir (or is dir).
+func within(dir, p string) bool {
+	if p == dir {
+		return true
+	}
+	return strings.HasPrefix(p, strings.TrimSuffix(dir, string(filepath.Separator))+string(filepath.Separator))
+}
+
+func inChain(chain []string, p string) bool {
+	for _, c := range chain {
+		if c == p {
+			return true
+		}
+	}
+	return false
+}
+
+// displayPath names a relative path for messages.
+func displayPath(rel string) string {
+	if rel == "" {
+		return "."
+	}
+	return rel
+}
