@@ -11,6 +11,7 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
+	pt "github.com/xpmigrate/xpmigrate/patchandtransform"
 )
 
 // A location is where a patch list lives; it decides which patch types are
@@ -484,14 +485,13 @@ func (c *composition) listKeyMerge(t *yaml.Node, patches []placedPatch) {
 		if (typ != fromComposite && typ != combineFromComp) || yamledit.Get(p, "policy") == nil || !ok || strings.Contains(to, "[*]") {
 			continue
 		}
-		segs, err := fieldpath.Parse(to)
-		if err != nil {
+		if _, err := fieldpath.Parse(to); err != nil {
 			continue // C216
 		}
 		// A key that reads as an integer (`l[-1]`) was meant as a list
 		// index: wherever the field is a list, in the base or in the
 		// existing resource, the apply-time merge fails natively.
-		if k := indexLikeKey(segs); k != "" {
+		if k := pt.IndexLikeKey(to); k != "" {
 			c.warnf("C218", yamledit.Get(p, "toFieldPath"), pp.path+".toFieldPath", "%s has a policy and writes %s, whose [%s] is a key, not a list index: natively the apply-time merge fails the reconcile wherever that field holds a list (in the base or the existing resource), even while the source is absent; the function has no apply-time merge; fix the path", typ, to, k)
 			continue
 		}
@@ -511,20 +511,6 @@ func (c *composition) listKeyMerge(t *yaml.Node, patches []placedPatch) {
 		}
 		c.warnf("C218", yamledit.Get(p, "toFieldPath"), pp.path+".toFieldPath", "%s has a policy and writes %s, which the base's shape does not allow (a key of a list): natively the apply-time merge fails the reconcile, even while the source is absent; the function has no apply-time merge; fix the path", typ, to)
 	}
-}
-
-// indexLikeKey returns the first field segment of a path that reads as an
-// integer (a key such as "-1" that looks like a list index), or "".
-func indexLikeKey(segs fieldpath.Segments) string {
-	for _, sg := range segs {
-		if sg.Type != fieldpath.SegmentField {
-			continue
-		}
-		if _, err := strconv.Atoi(sg.Field); err == nil {
-			return sg.Field
-		}
-	}
-	return ""
 }
 
 // wildcardMerge warns about a patch with a policy whose toFieldPath has a
@@ -603,7 +589,7 @@ func (c *composition) xrListWrite(p *yaml.Node, path, typ string) {
 	}
 	n := yamledit.Get(p, "toFieldPath")
 	to, ok := yamledit.Str(n)
-	if !ok || !listPath(to) {
+	if !ok || !pt.ListPath(to) {
 		return
 	}
 	if list, i, ok := oneIndex(to); ok {
@@ -678,22 +664,4 @@ func oneIndex(s string) (string, uint, bool) {
 		return "", 0, false
 	}
 	return segs[:at].String(), segs[at].Index, true
-}
-
-// listPath reports whether a field path has an index, a wildcard, or a
-// bracketed key that looks like an index (`[-1]`).
-func listPath(s string) bool {
-	segs, err := fieldpath.Parse(s)
-	if err != nil {
-		return false // C216
-	}
-	for _, sg := range segs {
-		if sg.Type == fieldpath.SegmentIndex || sg.Field == "*" {
-			return true
-		}
-		if _, err := strconv.Atoi(sg.Field); err == nil {
-			return true
-		}
-	}
-	return false
 }

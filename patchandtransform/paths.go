@@ -3,6 +3,7 @@ package patchandtransform
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -239,4 +240,40 @@ func jsonCopy(v any) (any, bool) {
 		}
 	}
 	return normalizeScalar(v)
+}
+
+// IndexLikeKey returns the first field name of a field path that reads as
+// an integer (`l[-1]`): written in brackets as if it were a list index, the
+// parser takes it as a key, which fails wherever the field holds a list.
+// It returns "" when there is none, or the path does not parse.
+func IndexLikeKey(path string) string {
+	segs, err := fieldpath.Parse(path)
+	if err != nil {
+		return ""
+	}
+	for _, sg := range segs {
+		if sg.Type != fieldpath.SegmentField {
+			continue
+		}
+		if _, err := strconv.Atoi(sg.Field); err == nil {
+			return sg.Field
+		}
+	}
+	return ""
+}
+
+// ListPath reports whether a field path reaches into a list: it has an
+// index, a wildcard, or an index-like key (see IndexLikeKey). A path that
+// does not parse reaches nothing.
+func ListPath(path string) bool {
+	segs, err := fieldpath.Parse(path)
+	if err != nil {
+		return false
+	}
+	for _, sg := range segs {
+		if sg.Type == fieldpath.SegmentIndex || sg.Field == "*" {
+			return true
+		}
+	}
+	return IndexLikeKey(path) != ""
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/fieldpath"
+
+	pt "github.com/xpmigrate/xpmigrate/patchandtransform"
 )
 
 // warningRules classify the differences the converter's warnings predict
@@ -68,9 +70,9 @@ var ruleWildcardMerge = rule{
 			return "", false
 		}
 		for _, t := range c.v.pipeline.Templates {
-			for _, pt := range t.Patches {
-				if strings.Contains(pt.To, "[*]") || touches(t.Base, pt.To) && !has(t.Base, pt.To) || indexLikeKey(pt.To) {
-					return fmt.Sprintf("%s of resource %q writes %s; legacy failed: %s; pipeline: %s", pt, t.Name, pt.To, l, orNone(p)), true
+			for _, q := range t.Patches {
+				if strings.Contains(q.To, "[*]") || touches(t.Base, q.To) && !has(t.Base, q.To) || pt.IndexLikeKey(q.To) != "" {
+					return fmt.Sprintf("%s of resource %q writes %s; legacy failed: %s; pipeline: %s", q, t.Name, q.To, l, orNone(p)), true
 				}
 			}
 		}
@@ -92,7 +94,7 @@ var ruleXRListWrite = rule{
 			var out []ownedPatch
 			for _, t := range c.v.pipeline.Templates {
 				for _, p := range t.Patches {
-					if p.writesXR() && listPath(p.To) {
+					if p.writesXR() && pt.ListPath(p.To) {
 						out = append(out, ownedPatch{template: t.Name, patch: p})
 					}
 				}
@@ -119,24 +121,6 @@ var ruleXRListWrite = rule{
 		}
 		return "", false
 	},
-}
-
-// listPath reports whether a field path has an index, a wildcard, or a
-// bracketed key that looks like an index (`[-1]`).
-func listPath(s string) bool {
-	segs, err := fieldpath.Parse(s)
-	if err != nil {
-		return false
-	}
-	for _, sg := range segs {
-		if sg.Type == fieldpath.SegmentIndex || sg.Field == "*" {
-			return true
-		}
-		if _, err := strconv.Atoi(sg.Field); err == nil {
-			return true
-		}
-	}
-	return false
 }
 
 // listPrefix returns the path of the list a path indexes or expands: the
@@ -492,23 +476,4 @@ func orNone(s string) string {
 		return "no error"
 	}
 	return s
-}
-
-// indexLikeKey reports whether a field path has a key that reads as an
-// integer (`l[-1]`): meant as a list index, it fails legacy's apply-time
-// merge wherever the field is a list (converter warning C218).
-func indexLikeKey(path string) bool {
-	segs, err := fieldpath.Parse(path)
-	if err != nil {
-		return false
-	}
-	for _, sg := range segs {
-		if sg.Type != fieldpath.SegmentField {
-			continue
-		}
-		if _, err := strconv.Atoi(sg.Field); err == nil {
-			return true
-		}
-	}
-	return false
 }
