@@ -404,29 +404,7 @@ func (c *composition) xrWrite(p *yaml.Node, path, typ string, loc location) {
 
 // integerVerb returns the first integer verb (%d, %x, %05d, …) of a Go
 // format, or "".
-func integerVerb(f string) string {
-	for i := 0; i < len(f); i++ {
-		if f[i] != '%' {
-			continue
-		}
-		j := i + 1
-		for j < len(f) && strings.IndexByte("+-# 0123456789.[]*", f[j]) >= 0 {
-			j++
-		}
-		if j >= len(f) {
-			return ""
-		}
-		if f[j] == '%' {
-			i = j
-			continue
-		}
-		if strings.IndexByte("dxXobcOU", f[j]) >= 0 {
-			return f[i : j+1]
-		}
-		i = j
-	}
-	return ""
-}
+func integerVerb(f string) string { return firstVerb(f, "dxXobcOU") }
 
 // numberVerbs are the verbs that print an int64 and a float64 of the same
 // value differently: natively an integer reaches a format as int64, in the
@@ -437,7 +415,12 @@ const numberVerbs = "dxXobcOUqeEfFgGTtp"
 
 // numberVerb returns the first verb of a Go format that prints integers
 // differently as float64 (%d, %q, %x, %5.2f, %T, %[2]d, …), or "".
-func numberVerb(f string) string {
+func numberVerb(f string) string { return firstVerb(f, numberVerbs) }
+
+// firstVerb returns the first verb of a Go format that is one of verbs,
+// with its flags, width, precision and argument index ("%05d"), or "".
+// "%%" is a literal percent sign.
+func firstVerb(f, verbs string) string {
 	for i := 0; i < len(f); i++ {
 		if f[i] != '%' {
 			continue
@@ -449,11 +432,7 @@ func numberVerb(f string) string {
 		if j >= len(f) {
 			return ""
 		}
-		if f[j] == '%' && j == i+1 {
-			i = j
-			continue
-		}
-		if strings.IndexByte(numberVerbs, f[j]) >= 0 {
+		if strings.IndexByte(verbs, f[j]) >= 0 {
 			return f[i : j+1]
 		}
 		i = j
