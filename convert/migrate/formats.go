@@ -2,7 +2,6 @@ package migrate
 
 import (
 	"encoding/json"
-	"encoding/xml"
 	"fmt"
 	"io"
 	"path"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/pkg/errors"
 
+	"github.com/xpmigrate/xpmigrate/internal/junit"
 	"github.com/xpmigrate/xpmigrate/internal/sarif"
 )
 
@@ -46,42 +46,6 @@ func WriteFormat(w io.Writer, format string, res *Result, root string) error {
 	return errors.Errorf("unknown format %q: want one of %s", format, strings.Join(Formats, ", "))
 }
 
-type junitSuites struct {
-	XMLName  xml.Name     `xml:"testsuites"`
-	Name     string       `xml:"name,attr"`
-	Tests    int          `xml:"tests,attr"`
-	Failures int          `xml:"failures,attr"`
-	Skipped  int          `xml:"skipped,attr"`
-	Suites   []junitSuite `xml:"testsuite"`
-}
-
-type junitSuite struct {
-	Name     string      `xml:"name,attr"`
-	Tests    int         `xml:"tests,attr"`
-	Failures int         `xml:"failures,attr"`
-	Skipped  int         `xml:"skipped,attr"`
-	Cases    []junitCase `xml:"testcase"`
-}
-
-type junitCase struct {
-	Name      string        `xml:"name,attr"`
-	Classname string        `xml:"classname,attr"`
-	File      string        `xml:"file,attr,omitempty"`
-	Failure   *junitFailure `xml:"failure,omitempty"`
-	Skipped   *junitSkipped `xml:"skipped,omitempty"`
-	SystemOut string        `xml:"system-out,omitempty"`
-}
-
-type junitFailure struct {
-	Message string `xml:"message,attr"`
-	Type    string `xml:"type,attr"`
-	Text    string `xml:",chardata"`
-}
-
-type junitSkipped struct {
-	Message string `xml:"message,attr"`
-}
-
 // writeJUnit writes one test case per Composition (and per failed file
 // without one): it fails on an error-level problem, is skipped when its
 // verification proved nothing, and carries warnings and notices as output.
@@ -96,8 +60,8 @@ func writeJUnit(w io.Writer, res *Result, root string) error {
 		}
 		byFile[p.File] = append(byFile[p.File], p)
 	}
-	suite := junitSuite{Name: "xpmigrate migrate"}
-	add := func(c junitCase, ps []problem, unverified string) {
+	suite := junit.Suite{Name: "xpmigrate migrate"}
+	add := func(c junit.Case, ps []problem, unverified string) {
 		var fail, info strings.Builder
 		for _, p := range ps {
 			b := &info
@@ -108,10 +72,10 @@ func writeJUnit(w io.Writer, res *Result, root string) error {
 		}
 		switch {
 		case fail.Len() > 0:
-			c.Failure = &junitFailure{Message: strings.SplitN(fail.String(), "\n", 2)[0], Type: "xpmigrate", Text: fail.String()}
+			c.Failure = &junit.Failure{Message: strings.SplitN(fail.String(), "\n", 2)[0], Type: "xpmigrate", Text: fail.String()}
 			suite.Failures++
 		case unverified != "":
-			c.Skipped = &junitSkipped{Message: unverified}
+			c.Skipped = &junit.Skipped{Message: unverified}
 			suite.Skipped++
 		}
 		c.SystemOut = info.String()
@@ -123,7 +87,7 @@ func writeJUnit(w io.Writer, res *Result, root string) error {
 		if v := c.Verification; v != nil && v.Status == VerifyUnverified {
 			unverified = "unverified: " + v.Reason
 		}
-		add(junitCase{Name: fmt.Sprintf("%s (%s#%d)", c.Name, c.File, c.Document), Classname: "migrate." + strings.ReplaceAll(c.File, "/", "."), File: path.Join(root, c.File)},
+		add(junit.Case{Name: fmt.Sprintf("%s (%s#%d)", c.Name, c.File, c.Document), Classname: "migrate." + strings.ReplaceAll(c.File, "/", "."), File: path.Join(root, c.File)},
 			byComp[c.File+"\x00"+c.Name], unverified)
 	}
 	files := make([]string, 0, len(byFile))
@@ -132,19 +96,9 @@ func writeJUnit(w io.Writer, res *Result, root string) error {
 	}
 	sort.Strings(files)
 	for _, f := range files {
-		add(junitCase{Name: f, Classname: "migrate.files", File: path.Join(root, f)}, byFile[f], "")
+		add(junit.Case{Name: f, Classname: "migrate.files", File: path.Join(root, f)}, byFile[f], "")
 	}
-	doc := junitSuites{Name: "xpmigrate", Tests: suite.Tests, Failures: suite.Failures, Skipped: suite.Skipped, Suites: []junitSuite{suite}}
-	if _, err := io.WriteString(w, xml.Header); err != nil {
-		return err
-	}
-	enc := xml.NewEncoder(w)
-	enc.Indent("", "  ")
-	if err := enc.Encode(doc); err != nil {
-		return errors.Wrap(err, "cannot encode JUnit report")
-	}
-	_, err := io.WriteString(w, "\n")
-	return err
+	return junit.Write(w, junit.Suites{Name: "xpmigrate", Tests: suite.Tests, Failures: suite.Failures, Skipped: suite.Skipped, Suites: []junit.Suite{suite}})
 }
 
 // ruleTexts describe the rules that are not diagnostic or gap codes.

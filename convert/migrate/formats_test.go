@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/xpmigrate/xpmigrate/internal/junit"
 	"github.com/xpmigrate/xpmigrate/internal/sarif"
 )
 
@@ -40,7 +41,7 @@ func TestWriteFormats(t *testing.T) {
 	if err := WriteFormat(&ju, FormatJUnit, res, "repo"); err != nil {
 		t.Fatal(err)
 	}
-	var suites junitSuites
+	var suites junit.Suites
 	if err := xml.Unmarshal(ju.Bytes(), &suites); err != nil {
 		t.Fatalf("JUnit output does not parse: %v\n%s", err, ju.String())
 	}

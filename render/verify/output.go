@@ -3,7 +3,6 @@ package verify
 import (
 	"bytes"
 	"encoding/json"
-	"encoding/xml"
 	"fmt"
 	"io"
 	"sort"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/pkg/errors"
 
+	"github.com/xpmigrate/xpmigrate/internal/junit"
 	"github.com/xpmigrate/xpmigrate/internal/sarif"
 	"github.com/xpmigrate/xpmigrate/render"
 )
@@ -479,48 +479,11 @@ func (r *Report) differenceLocation(d *Difference) location {
 	return location{file: r.Legacy, line: d.Line}
 }
 
-// JUnit XML, as the Ant/Jenkins schema most CI systems read defines it.
-type junitSuites struct {
-	XMLName  xml.Name     `xml:"testsuites"`
-	Name     string       `xml:"name,attr"`
-	Tests    int          `xml:"tests,attr"`
-	Failures int          `xml:"failures,attr"`
-	Errors   int          `xml:"errors,attr"`
-	Suites   []junitSuite `xml:"testsuite"`
-}
-
-type junitSuite struct {
-	Name     string      `xml:"name,attr"`
-	Tests    int         `xml:"tests,attr"`
-	Failures int         `xml:"failures,attr"`
-	Errors   int         `xml:"errors,attr"`
-	Skipped  int         `xml:"skipped,attr"`
-	Cases    []junitCase `xml:"testcase"`
-}
-
-type junitCase struct {
-	Name      string        `xml:"name,attr"`
-	Classname string        `xml:"classname,attr"`
-	File      string        `xml:"file,attr,omitempty"`
-	Failure   *junitFailure `xml:"failure,omitempty"`
-	Skipped   *junitSkipped `xml:"skipped,omitempty"`
-	SystemOut string        `xml:"system-out,omitempty"`
-}
-
-type junitSkipped struct {
-	Message string `xml:"message,attr"`
-}
-
-type junitFailure struct {
-	Message string `xml:"message,attr"`
-	Type    string `xml:"type,attr"`
-	Text    string `xml:",chardata"`
-}
-
+// JUnit XML (internal/junit): one suite, a case per sample.
 func writeJUnit(w io.Writer, r *Report) error {
-	suite := junitSuite{Name: r.Composition}
+	suite := junit.Suite{Name: r.Composition}
 	for _, s := range r.Samples {
-		c := junitCase{Name: s.Sample, Classname: "verify." + r.Composition, File: r.Legacy}
+		c := junit.Case{Name: s.Sample, Classname: "verify." + r.Composition, File: r.Legacy}
 		var fail, info bytes.Buffer
 		failures := 0
 		for i := range s.Differences {
@@ -536,10 +499,10 @@ func writeJUnit(w io.Writer, r *Report) error {
 		}
 		switch {
 		case s.Verdict == Inconclusive:
-			c.Skipped = &junitSkipped{Message: fmt.Sprintf("inconclusive: both sides failed (legacy: %s; pipeline: %s). Hint: %s", s.LegacyError, s.PipelineError, s.Hint)}
+			c.Skipped = &junit.Skipped{Message: fmt.Sprintf("inconclusive: both sides failed (legacy: %s; pipeline: %s). Hint: %s", s.LegacyError, s.PipelineError, s.Hint)}
 			suite.Skipped++
 		case failures > 0:
-			c.Failure = &junitFailure{
+			c.Failure = &junit.Failure{
 				Message: fmt.Sprintf("%s: %d differences fail verification", s.Verdict, failures),
 				Type:    string(s.Verdict),
 				Text:    fail.String(),
@@ -551,24 +514,14 @@ func writeJUnit(w io.Writer, r *Report) error {
 		suite.Tests++
 	}
 	if len(r.Samples) == 0 {
-		suite.Cases = append(suite.Cases, junitCase{
+		suite.Cases = append(suite.Cases, junit.Case{
 			Name: "unverified", Classname: "verify." + r.Composition, File: r.Legacy,
-			Skipped: &junitSkipped{Message: fmt.Sprintf("unverified: %s. Hint: %s", r.Reason, r.Hint)},
+			Skipped: &junit.Skipped{Message: fmt.Sprintf("unverified: %s. Hint: %s", r.Reason, r.Hint)},
 		})
 		suite.Tests++
 		suite.Skipped++
 	}
-	doc := junitSuites{Name: "xpmigrate verify", Tests: suite.Tests, Failures: suite.Failures, Suites: []junitSuite{suite}}
-	if _, err := io.WriteString(w, xml.Header); err != nil {
-		return err
-	}
-	enc := xml.NewEncoder(w)
-	enc.Indent("", "  ")
-	if err := enc.Encode(doc); err != nil {
-		return errors.Wrap(err, "cannot encode JUnit report")
-	}
-	_, err := io.WriteString(w, "\n")
-	return err
+	return junit.Write(w, junit.Suites{Name: "xpmigrate verify", Tests: suite.Tests, Failures: suite.Failures, Suites: []junit.Suite{suite}})
 }
 
 // GitHub Actions workflow commands: one annotation per failing
