@@ -645,7 +645,7 @@ func (r *runner) result(outs []*outcome) *Result {
 				case VerifyUnverified:
 					s.Unverified++
 				}
-				if v.Fails || v.Status == VerifyDifferences {
+				if v.failing() {
 					s.Failing++
 				}
 				for _, sm := range v.Samples {

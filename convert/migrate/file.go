@@ -251,7 +251,7 @@ func (r *runner) convert(ctx context.Context, f *scanned, data []byte, oc *outco
 		switch {
 		case c.Status == CompositionFailed && c.Legacy:
 			refused = append(refused, fmt.Sprintf("%s (document %d): %s", c.Name, c.Document, strings.TrimPrefix(firstError(c.Diagnostics), ": ")))
-		case c.Verification != nil && (c.Verification.Fails || c.Verification.Status == VerifyDifferences) && c.Status == CompositionConverted:
+		case c.Verification.failing() && c.Status == CompositionConverted:
 			held = append(held, c.Name)
 		}
 	}

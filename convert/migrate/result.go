@@ -214,6 +214,13 @@ type Difference struct {
 	Message string `json:"message,omitempty"`
 }
 
+// failing reports whether a verification fails the run: Fails, or an
+// unexplained difference a Verifier reported without setting Fails. A nil
+// verification does not fail.
+func (v *Verification) failing() bool {
+	return v != nil && (v.Fails || v.Status == VerifyDifferences)
+}
+
 // deriveStatus fills v.Status from its samples when the Verifier left it
 // empty.
 func deriveStatus(v *Verification) {
