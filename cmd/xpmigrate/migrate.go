@@ -415,13 +415,10 @@ func checkWritableFile(path string) error {
 	if err != nil || !fi.IsDir() {
 		return errors.Errorf("cannot write %q: directory %q does not exist", path, dir)
 	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".xpmigrate-tmp-probe-*")
-	if err != nil {
+	if err := atomicfile.Probe(dir, filepath.Base(path)); err != nil {
 		return errors.Wrapf(err, "cannot write %q", path)
 	}
-	name := tmp.Name()
-	_ = tmp.Close()
-	return os.Remove(name)
+	return nil
 }
 
 // writeReportFile writes the report atomically: to a temporary file beside

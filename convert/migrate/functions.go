@@ -18,6 +18,7 @@ import (
 
 	"github.com/xpmigrate/xpmigrate/convert"
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
+	"github.com/xpmigrate/xpmigrate/internal/atomicfile"
 )
 
 // FunctionsNone as Options.FunctionsOut writes no Function manifests (the
@@ -277,13 +278,10 @@ func checkWritable(p string) error {
 		}
 		dir = parent
 	}
-	tmp, err := os.CreateTemp(dir, ".xpmigrate-probe-*")
-	if err != nil {
+	if err := atomicfile.Probe(dir, filepath.Base(p)); err != nil {
 		return errors.Wrapf(err, "cannot write %q", p)
 	}
-	name := tmp.Name()
-	_ = tmp.Close()
-	return os.Remove(name)
+	return nil
 }
 
 // A wantFunction is a Function the converted Compositions of a scope use.

@@ -206,3 +206,17 @@ func write(dst string, data []byte, m *meta, check func() error, sync bool) (los
 	}
 	return lost, nil
 }
+
+// Probe reports whether a new file can be created in dir, by creating and
+// removing a temporary file named as Write names those for a target called
+// name (so that RemoveStale recognises one a killed process left). It
+// leaves nothing behind.
+func Probe(dir, name string) error {
+	tmp, err := os.CreateTemp(dir, "."+name+tempMark+"*")
+	if err != nil {
+		return err
+	}
+	p := tmp.Name()
+	_ = tmp.Close()
+	return os.Remove(p)
+}
