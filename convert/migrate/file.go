@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"io/fs"
+	"os"
 	"strings"
 
 	"github.com/pkg/errors"
@@ -716,8 +717,11 @@ func templateExt(rel string) string {
 // legacyTemplate returns the leftover finding for a template file that
 // seems to hold a legacy Composition, or nil. Only regular files are read.
 func (r *runner) legacyTemplate(f *scanned) *Finding {
+	if fi, err := os.Stat(f.real); err != nil || fi.Size() > maxTemplateSize {
+		return nil
+	}
 	data, err := regularfile.ReadFile(f.real)
-	if err != nil || len(data) > maxTemplateSize || !looksLegacy(data) {
+	if err != nil || !looksLegacy(data) {
 		return nil
 	}
 	return &Finding{Code: "M402", Severity: SeverityWarning, Document: -1, Line: firstMatchLine(data),
