@@ -9,6 +9,7 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 	"k8s.io/apimachinery/pkg/util/validation"
 
+	"github.com/xpmigrate/xpmigrate/crossplane"
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
 )
 
@@ -239,7 +240,7 @@ func (c *composition) unknownSpecKeys(spec *yaml.Node) {
 		if slices.Contains(specKeys, k.Value) || k.Value == "<<" {
 			return
 		}
-		if c.r.o.Target == TargetV2 {
+		if c.r.o.Target == crossplane.V2 {
 			c.errorf("C191", k, "spec."+k.Value, "unknown field: Crossplane v2 rejects it under strict field validation; remove it")
 			return
 		}
@@ -251,7 +252,7 @@ func (c *composition) unknownSpecKeys(spec *yaml.Node) {
 // publishConnectionDetailsWithStoreConfigRef (conversion spec §3).
 func (c *composition) storeConfigRef(spec *yaml.Node) {
 	v := yamledit.Get(spec, "publishConnectionDetailsWithStoreConfigRef")
-	if v == nil || c.r.o.Target != TargetV2 {
+	if v == nil || c.r.o.Target != crossplane.V2 {
 		return
 	}
 	k := yamledit.Key(spec, "publishConnectionDetailsWithStoreConfigRef")
@@ -467,7 +468,7 @@ func (c *composition) names(res *yaml.Node) bool {
 				continue
 			}
 			seen[name] = i
-			if c.r.o.Target == TargetV2 && len(validation.IsDNS1123Label(name)) > 0 {
+			if c.r.o.Target == crossplane.V2 && len(validation.IsDNS1123Label(name)) > 0 {
 				c.infof("C307", yamledit.Get(t, "name"), idx("spec.resources", i)+".name", "resource name %q is not a DNS-1123 label: Crossplane v2.0.0 derived composed resource names from it and failed; use v2.0.1 or later, or rename it", name)
 			}
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/pkg/errors"
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/xpmigrate/xpmigrate/crossplane"
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
 )
 
@@ -255,7 +256,7 @@ func (r *run) runFindings() {
 	}
 	r.add(Diagnostic{Code: "C318", Document: -1, Message: "Pipeline mode applies composed resources with server-side apply and migrates their managed fields once; a field a template stops rendering is then removed from the object"})
 	r.add(Diagnostic{Code: "C319", Document: -1, Message: "XRs pinned to a revision (compositionUpdatePolicy: Manual or a revision selector) keep running the Resources-mode revision on 1.x; Crossplane v2 stops reconciling them until they move to a Pipeline revision"})
-	if r.usedEC && r.o.Target == TargetV1 && r.o.compensate(CompensateECVersion) {
+	if r.usedEC && r.o.Target == crossplane.V1 && r.o.compensate(CompensateECVersion) {
 		r.add(Diagnostic{Code: "C324", Document: -1, Message: fmt.Sprintf("install function-environment-configs %s on Crossplane 1.x: releases from v0.7.0 on receive no EnvironmentConfigs there (silently empty environment); move to %s after the upgrade to v2", ECVersionV1, ECVersionV2)})
 	}
 }

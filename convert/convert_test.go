@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/xpmigrate/xpmigrate/crossplane"
 )
 
 // compositionYAML returns a Composition whose spec holds body (indented two
@@ -218,7 +220,7 @@ func TestConvert(t *testing.T) {
 		"UnknownSpecKeyV2": {
 			reason: "An unknown spec key is refused for v2 (C191).",
 			in:     compositionYAML(oneResource("    - {fromFieldPath: a}\n") + "  revisionActivationPolicy: Automatic\n"),
-			opts:   Options{Target: TargetV2},
+			opts:   Options{Target: crossplane.V2},
 			want:   []Code{"C191"},
 		},
 		"UnknownPatchKey": {
@@ -250,7 +252,7 @@ func TestConvert(t *testing.T) {
 		"NonDNSNameV2": {
 			reason: "A template name that is not a DNS label is reported for v2 (C307).",
 			in:     compositionYAML("  resources:\n  - {name: My_DB, base: {apiVersion: v1, kind: A}}\n"),
-			opts:   Options{Target: TargetV2},
+			opts:   Options{Target: crossplane.V2},
 			want:   []Code{"C307"},
 		},
 		"XRStyleV2": {

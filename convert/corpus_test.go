@@ -13,6 +13,7 @@ import (
 
 	sigsyaml "sigs.k8s.io/yaml"
 
+	"github.com/xpmigrate/xpmigrate/crossplane"
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
 	"github.com/xpmigrate/xpmigrate/environment"
 	"github.com/xpmigrate/xpmigrate/patchandtransform/function"
@@ -240,7 +241,7 @@ func TestKubectlViews(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		inputs = append(inputs, input{e, b, Options{}}, input{e + " (v2)", b, Options{Target: TargetV2}})
+		inputs = append(inputs, input{e, b, Options{}}, input{e + " (v2)", b, Options{Target: crossplane.V2}})
 	}
 	for _, f := range corpusFiles(t) {
 		inputs = append(inputs, input{f.rel, f.data, Options{Source: f.rel}})

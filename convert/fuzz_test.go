@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"testing"
 
+	"github.com/xpmigrate/xpmigrate/crossplane"
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
 )
 
@@ -31,7 +32,7 @@ func FuzzConvert(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in []byte, v2 bool) {
 		opts := Options{Source: "fuzz.yaml"}
 		if v2 {
-			opts.Target = TargetV2
+			opts.Target = crossplane.V2
 		}
 		res, err := Convert(in, opts)
 		if err != nil {

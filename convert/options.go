@@ -6,23 +6,8 @@ import (
 
 	"github.com/pkg/errors"
 	"k8s.io/apimachinery/pkg/util/validation"
-)
 
-// A Target is the Crossplane release line the converted Composition is
-// applied to (conversion spec §0).
-type Target string
-
-// Targets.
-const (
-	// TargetV1 is Crossplane 1.18–1.20, the default: a legacy Composition
-	// must be converted, applied and proven while the cluster still runs
-	// 1.x. function-environment-configs is pinned to v0.6.0 (the last
-	// release 1.x can feed EnvironmentConfigs to).
-	TargetV1 Target = "v1"
-
-	// TargetV2 is Crossplane ≥ 2.0 with legacy XRs: external secret store
-	// references are dropped and function-environment-configs is ≥ v0.7.
-	TargetV2 Target = "v2"
+	"github.com/xpmigrate/xpmigrate/crossplane"
 )
 
 // A NameStrategy says how unnamed resource templates are named.
@@ -97,8 +82,8 @@ type Options struct {
 	// Source names the input in diagnostics (a file name, or "-").
 	Source string
 
-	// Target is the Crossplane release line; empty means TargetV1.
-	Target Target
+	// Target is the Crossplane release line; empty means crossplane.V1.
+	Target crossplane.Target
 
 	// Phase1 writes the first step of the two-phase rollout instead of the
 	// Pipeline Composition: the Resources-mode Composition as it is, with
@@ -182,8 +167,8 @@ func IsInvalidOption(err error) bool {
 func (o Options) complete() (Options, error) {
 	switch o.Target {
 	case "":
-		o.Target = TargetV1
-	case TargetV1, TargetV2:
+		o.Target = crossplane.V1
+	case crossplane.V1, crossplane.V2:
 	default:
 		return o, &OptionError{errors.Errorf("unknown target %q (want v1 or v2)", o.Target)}
 	}
@@ -228,7 +213,7 @@ func (o Options) compensate(id string) bool { return !slices.Contains(o.NoCompen
 
 // ecVersion is the function-environment-configs release for the target.
 func (o Options) ecVersion() string {
-	if o.Target == TargetV2 || !o.compensate(CompensateECVersion) {
+	if o.Target == crossplane.V2 || !o.compensate(CompensateECVersion) {
 		return ECVersionV2
 	}
 	return ECVersionV1

@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/xpmigrate/xpmigrate/crossplane"
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
 	"github.com/xpmigrate/xpmigrate/environment"
 	"github.com/xpmigrate/xpmigrate/patchandtransform/function"
@@ -77,7 +78,7 @@ func (c *composition) validateOutput(spec *yaml.Node) {
 	if m, _ := yamledit.Str(yamledit.Get(spec, "mode")); m != "Pipeline" {
 		c.errorf("C190", spec, "spec.mode", "mode must be Pipeline after conversion")
 	}
-	if c.r.o.Target == TargetV2 && yamledit.Key(spec, "publishConnectionDetailsWithStoreConfigRef") != nil {
+	if c.r.o.Target == crossplane.V2 && yamledit.Key(spec, "publishConnectionDetailsWithStoreConfigRef") != nil {
 		c.errorf("C191", spec, "spec.publishConnectionDetailsWithStoreConfigRef", "Crossplane v2 has no publishConnectionDetailsWithStoreConfigRef")
 	}
 	steps := yamledit.Resolve(yamledit.Get(spec, "pipeline"))

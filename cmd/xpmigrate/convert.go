@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/xpmigrate/xpmigrate/crossplane"
 	"github.com/xpmigrate/xpmigrate/convert"
 	"github.com/xpmigrate/xpmigrate/convert/migrate"
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
@@ -150,7 +151,7 @@ FILE would change.`,
 	f.StringVar(&o.format, "output-format", "", "output format: yaml (edits the input, keeping its layout) or json (default: json for a JSON input, else yaml)")
 	f.StringVar(&o.format, "format", "", "alias of --output-format")
 
-	f.StringVar(&o.target, "target", string(convert.TargetV1), "Crossplane line the output is for: v1 (1.18–1.20, function-environment-configs v0.6.0) or v2")
+	f.StringVar(&o.target, "target", string(crossplane.V1), "Crossplane line the output is for: v1 (1.18–1.20, function-environment-configs v0.6.0) or v2")
 	f.BoolVar(&o.phase1, "phase1", false, "write phase one of the rollout instead: the Resources-mode Composition with its unnamed templates named")
 	f.StringVar(&o.phase1Out, "phase1-out", "", "also write phase one of the rollout to this file when templates were unnamed")
 	f.StringVar(&o.nameStrategy, "name-strategy", string(convert.NameByIndex), "names for unnamed templates: index (resource-<i>) or kind (<kind>-<i>)")
@@ -189,7 +190,7 @@ func (o *convertOptions) validate() error {
 	}
 	for _, err := range []error{
 		oneOf("format", o.format, "", "yaml", "json"),
-		oneOf("target", o.target, string(convert.TargetV1), string(convert.TargetV2)),
+		oneOf("target", o.target, string(crossplane.V1), string(crossplane.V2)),
 		oneOf("name-strategy", o.nameStrategy, string(convert.NameByIndex), string(convert.NameByKind)),
 		oneOf("diagnostics-format", o.diagnosticsFormat, "text", "json"),
 		oneOf("assume-env-flag", o.assumeEnvFlag, "on", "off"),
@@ -226,7 +227,7 @@ func (o *convertOptions) validate() error {
 func (o *convertOptions) library(source string, configuration []byte, xrds []map[string]any) convert.Options {
 	return convert.Options{
 		Source:             source,
-		Target:             convert.Target(o.target),
+		Target:             crossplane.Target(o.target),
 		Phase1:             o.phase1,
 		NameStrategy:       convert.NameStrategy(o.nameStrategy),
 		PTFunction:         o.ptFunction,

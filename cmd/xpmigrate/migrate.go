@@ -18,6 +18,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/xpmigrate/xpmigrate/crossplane"
 	"github.com/xpmigrate/xpmigrate/convert"
 	"github.com/xpmigrate/xpmigrate/convert/migrate"
 	"github.com/xpmigrate/xpmigrate/internal/atomicfile"
@@ -346,7 +347,7 @@ func (o *migrateOptions) batchOptions(dir string) (migrate.Options, error) {
 	bo := migrate.Options{
 		Root: dir, Include: o.include, Exclude: o.exclude,
 		Check: o.check, Diff: o.diff, Phase1: o.phase1,
-		Target: o.target, Verify: o.verify && !o.phase1, Synthesize: o.synthesize, MaxSamples: o.maxSamples,
+		Target: crossplane.Target(o.target), Verify: o.verify && !o.phase1, Synthesize: o.synthesize, MaxSamples: o.maxSamples,
 		Jobs: o.jobs, PatchAndTransform: o.ptFunction, EnvironmentConfigs: o.ecFunction,
 		Accept: o.accept, Base: o.base, AllowLegacy: o.allowLegacy, Force: o.force,
 		WireFunctions: o.wireFunctions, FunctionsOut: o.functionsOut,

@@ -9,6 +9,7 @@ import (
 	"github.com/pkg/errors"
 	"github.com/spf13/cobra"
 
+	"github.com/xpmigrate/xpmigrate/crossplane"
 	"github.com/xpmigrate/xpmigrate/internal/regularfile"
 	"github.com/xpmigrate/xpmigrate/render"
 	"github.com/xpmigrate/xpmigrate/render/engine"
@@ -105,7 +106,7 @@ func runRender(ctx context.Context, s streams, o *renderOptions) error {
 	); err != nil {
 		return err
 	}
-	eo := engine.Options{Loops: o.loops, UntilStable: o.untilStable, Target: o.target}
+	eo := engine.Options{Loops: o.loops, UntilStable: o.untilStable, Target: crossplane.Target(o.target)}
 	switch o.profile {
 	case "crank-v1.20":
 		eo.Profile = pipeline.CrankV120

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/xpmigrate/xpmigrate/crossplane"
 	"github.com/xpmigrate/xpmigrate/convert/migrate"
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/regularfile"
@@ -146,7 +147,7 @@ unverified Composition; 2 invalid input; 1 error.`,
 }
 
 func runVerify(ctx context.Context, s streams, o *verifyOptions) error {
-	if o.target != verify.TargetV1 && o.target != verify.TargetV2 {
+	if !crossplane.Target(o.target).Valid() || o.target == "" {
 		return usageError{err: errors.Errorf("--target must be v1 or v2, not %q", o.target)}
 	}
 	if err := firstError(
@@ -186,7 +187,7 @@ func runVerify(ctx context.Context, s streams, o *verifyOptions) error {
 		Extra:               in.extra,
 		XRD:                 in.xrd,
 		Loops:               o.loops,
-		Target:              o.target,
+		Target:              crossplane.Target(o.target),
 		EnvironmentFunction: o.environmentFunction,
 		Strict:              o.strict,
 		Accept:              o.accept,

@@ -38,7 +38,7 @@ func (a converterAdapter) Convert(_ context.Context, req ConvertRequest) (*Conve
 	o := a.base
 	o.Source = req.Path
 	if req.Target != "" {
-		o.Target = convert.Target(req.Target)
+		o.Target = req.Target
 	}
 	o.Phase1 = o.Phase1 || req.Phase1
 	if o.PTFunction == "" {

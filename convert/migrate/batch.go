@@ -12,6 +12,7 @@ import (
 	"github.com/pkg/errors"
 
 	"github.com/xpmigrate/xpmigrate/convert"
+	"github.com/xpmigrate/xpmigrate/crossplane"
 	"github.com/xpmigrate/xpmigrate/internal/atomicfile"
 )
 
@@ -64,9 +65,9 @@ type Options struct {
 	// report).
 	KeepSources bool
 
-	// Target is "v1" (default) or "v2", passed to the converter and the
-	// verifier.
-	Target string
+	// Target is the Crossplane line (V1 for ""), passed to the converter
+	// and the verifier.
+	Target crossplane.Target
 	// Phase1 asks the converter for step one of the unnamed-template
 	// rollout instead of the conversion; nothing is verified.
 	Phase1 bool
@@ -360,13 +361,10 @@ func (o *Options) defaults() error {
 	if o.Verify && o.Verifier == nil {
 		return invalid("verification needs a verifier")
 	}
-	switch o.Target {
-	case "":
-		o.Target = "v1"
-	case "v1", "v2":
-	default:
+	if !o.Target.Valid() {
 		return invalid("target must be v1 or v2, not %q", o.Target)
 	}
+	o.Target = o.Target.OrDefault()
 	if o.Write == WriteOut && o.Out == "" {
 		return invalid("writing a copy needs an output directory")
 	}

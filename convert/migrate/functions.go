@@ -18,6 +18,7 @@ import (
 
 	"github.com/xpmigrate/xpmigrate/convert"
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
+	"github.com/xpmigrate/xpmigrate/crossplane"
 	"github.com/xpmigrate/xpmigrate/internal/atomicfile"
 )
 
@@ -53,10 +54,10 @@ type functionPin struct {
 // EC: v0.7+ speaks only the required-resources protocol, which Crossplane
 // 1.x does not know: it gets no EnvironmentConfigs there (D43, C1). So
 // v0.6.x on v1, v0.7.x on v2.
-func functionPins(target string) (pt, ec functionPin) {
+func functionPins(target crossplane.Target) (pt, ec functionPin) {
 	pt = functionPin{repo: "function-patch-and-transform", pkg: convert.PTPackage, pin: convert.PTVersion}
 	ec = functionPin{repo: "function-environment-configs", pkg: convert.ECPackage}
-	if target == "v2" {
+	if target == crossplane.V2 {
 		pt.ok = versionRange{lo: semver{minor: 10}, noHi: true}
 		pt.constraint, pt.supported = ">="+convert.PTVersion, "v0.10.0 or later"
 		ec.pin = convert.ECVersionV2
@@ -86,7 +87,7 @@ func packageTag(pkg string) string {
 
 // checkManifest returns a finding when a Function manifest's package is
 // not at a release the target supports, or its release cannot be told.
-func (p functionPin) checkManifest(name, pkg, target string) *Finding {
+func (p functionPin) checkManifest(name, pkg string, target crossplane.Target) *Finding {
 	want := p.pkg + ":" + p.pin
 	tag := packageTag(pkg)
 	v, ok := parseSemver(tag)
@@ -106,7 +107,7 @@ func (p functionPin) checkManifest(name, pkg, target string) *Finding {
 // checkDependency returns a finding when a Configuration dependency's
 // version constraint lets Crossplane install a release the target does not
 // support.
-func (p functionPin) checkDependency(at, pkg, version, target string) *Finding {
+func (p functionPin) checkDependency(at, pkg, version string, target crossplane.Target) *Finding {
 	fix := fmt.Sprintf("set its version to %q", p.constraint)
 	if strings.HasPrefix(version, "sha256:") {
 		return &Finding{Code: "M410", Severity: SeverityInfo, Path: at,
@@ -547,7 +548,7 @@ func manifestText(fns []wantFunction) []byte {
 // newFunctionsFile writes a new file of Function manifests.
 func (r *runner) newFunctionsFile(rel string, fns []wantFunction) *outcome {
 	oc := &outcome{emit: true, file: FileResult{Path: rel, Status: FileConverted}}
-	data := append([]byte("# Functions the Compositions converted by xpmigrate migrate use, pinned for\n# target "+r.o.Target+".\n"), manifestText(fns)...)
+	data := append([]byte("# Functions the Compositions converted by xpmigrate migrate use, pinned for\n# target "+string(r.o.Target)+".\n"), manifestText(fns)...)
 	if r.o.Diff {
 		oc.file.Diff = UnifiedDiff("/dev/null", "b/"+rel, nil, data)
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/xpmigrate/xpmigrate/convert"
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
+	"github.com/xpmigrate/xpmigrate/crossplane"
 )
 
 // findingCodes lists a result's findings as "file: code severity".
@@ -168,7 +169,7 @@ func TestFunctionPinChecks(t *testing.T) {
 	}
 	cases := map[string]struct {
 		reason   string
-		target   string
+		target   crossplane.Target
 		ec       bool
 		manifest string // a Function's spec.package, or
 		version  string // a dependency's version constraint

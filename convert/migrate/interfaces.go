@@ -1,6 +1,10 @@
 package migrate
 
-import "context"
+import (
+	"context"
+
+	"github.com/xpmigrate/xpmigrate/crossplane"
+)
 
 // Severities of a Diagnostic, as conversion.md defines them.
 const (
@@ -42,8 +46,8 @@ type ConvertRequest struct {
 	// Format is "yaml" or "json" (files named *.json). A JSON file must
 	// come back as JSON.
 	Format string
-	// Target is the Crossplane line to convert for: "v1" or "v2".
-	Target string
+	// Target is the Crossplane line to convert for.
+	Target crossplane.Target
 	// Phase1 asks for step one of the unnamed-template rollout: the
 	// Composition stays in mode Resources, with generated names added to
 	// unnamed templates.
@@ -145,8 +149,8 @@ type VerifyRequest struct {
 	Extra []map[string]any
 	// Synthesize asks for this many generated samples on top of Samples.
 	Synthesize int
-	// Target is "v1" or "v2", as for the conversion.
-	Target string
+	// Target is the Crossplane line, as for the conversion.
+	Target crossplane.Target
 	// Accept lists breaking gap codes the user accepts (--accept).
 	Accept []string
 }

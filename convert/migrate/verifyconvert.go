@@ -4,18 +4,19 @@ import (
 	"strings"
 
 	"github.com/xpmigrate/xpmigrate/convert"
+	"github.com/xpmigrate/xpmigrate/crossplane"
 	"github.com/xpmigrate/xpmigrate/render"
 	"github.com/xpmigrate/xpmigrate/render/verify"
 )
 
 // VerifyConverter is the verify.Converter that xpmigrate's own converter
 // implements, for `verify` without a converted Composition: it converts for
-// the target ("v1" or "v2"), names anonymous templates as the converter
+// the target, names anonymous templates as the converter
 // does by default, and refuses a Composition the converter refuses, naming
 // the findings. It lives here, above both, so that verify never imports the
 // converter.
-func VerifyConverter(composition []byte, target string) ([]byte, error) {
-	res, err := convert.Convert(composition, convert.Options{Target: convert.Target(target), AckUnnamed: true})
+func VerifyConverter(composition []byte, target crossplane.Target) ([]byte, error) {
+	res, err := convert.Convert(composition, convert.Options{Target: target, AckUnnamed: true})
 	if err != nil {
 		if convert.IsInvalidInput(err) || convert.IsInvalidOption(err) {
 			return nil, render.InvalidInput(err)

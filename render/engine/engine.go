@@ -8,6 +8,7 @@ import (
 
 	"github.com/pkg/errors"
 
+	"github.com/xpmigrate/xpmigrate/crossplane"
 	"github.com/xpmigrate/xpmigrate/environment"
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/patchandtransform/native"
@@ -68,9 +69,9 @@ type Options struct {
 	// most MaxStableLoops times. It overrides Loops.
 	UntilStable bool
 
-	// Target is the Crossplane line the pipeline side emulates: "v1"
-	// (Crossplane v1.20.11, the default) or "v2".
-	Target string
+	// Target is the Crossplane line the pipeline side emulates:
+	// crossplane.V1 (Crossplane v1.20.11, the default for "") or V2.
+	Target crossplane.Target
 
 	// Profile chooses what the pipeline engine reproduces where crossplane
 	// render and the reconciler differ. The default is crossplane render
@@ -269,7 +270,7 @@ func newPipeline(req Request, o Options) (func(context.Context, map[string]any, 
 		Credentials:               creds,
 		ObservedConnectionDetails: req.ObservedConnectionDetails,
 	}
-	if o.Target == "v2" {
+	if o.Target == crossplane.V2 {
 		po.Dialect = pipeline.V2
 	}
 	// Every reconcile composes with the same Composition: read it once.

@@ -5,6 +5,7 @@ import (
 
 	"github.com/pkg/errors"
 
+	"github.com/xpmigrate/xpmigrate/crossplane"
 	"github.com/xpmigrate/xpmigrate/environment"
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/render"
@@ -28,9 +29,9 @@ type BuiltinSet map[string]pipeline.Runner
 
 // Builtins returns the built-in functions for a target: on "v1" (Crossplane
 // v1.18–v1.20) function-environment-configs v0.6, on "v2" v0.7.
-func Builtins(target string) BuiltinSet {
+func Builtins(target crossplane.Target) BuiltinSet {
 	ec := environment.FunctionV06
-	if target == "v2" {
+	if target == crossplane.V2 {
 		ec = environment.FunctionV07
 	}
 	return BuiltinSet{

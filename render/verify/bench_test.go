@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/xpmigrate/xpmigrate/crossplane"
 )
 
 // benchComposition is a legacy Composition with n templates, each with a
@@ -92,7 +94,7 @@ func benchSamples(n int) []Sample {
 // until both sides are stable (3 reconciles each).
 func BenchmarkVerify(b *testing.B) {
 	legacy := []byte(benchComposition(20))
-	converted, err := referenceConvert(legacy, TargetV1)
+	converted, err := referenceConvert(legacy, crossplane.V1)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -115,7 +117,7 @@ func BenchmarkVerify(b *testing.B) {
 // every patch fires.
 func TestBenchComposition(t *testing.T) {
 	legacy := []byte(benchComposition(20))
-	converted, err := referenceConvert(legacy, TargetV1)
+	converted, err := referenceConvert(legacy, crossplane.V1)
 	if err != nil {
 		t.Fatal(err)
 	}

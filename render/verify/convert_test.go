@@ -5,6 +5,7 @@ import (
 
 	"github.com/pkg/errors"
 
+	"github.com/xpmigrate/xpmigrate/crossplane"
 	"github.com/xpmigrate/xpmigrate/render"
 )
 
@@ -13,7 +14,7 @@ import (
 // the real converter adds). It produced the hand-checked converted.yaml of
 // testdata/corpus, and lets tests exercise Options.Convert until the real
 // converter is plugged in.
-func referenceConvert(composition []byte, _ string) ([]byte, error) {
+func referenceConvert(composition []byte, _ crossplane.Target) ([]byte, error) {
 	c, err := render.DecodeObject(composition)
 	if err != nil {
 		return nil, err

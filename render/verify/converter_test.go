@@ -4,14 +4,15 @@ import (
 	"strings"
 
 	"github.com/xpmigrate/xpmigrate/convert"
+	"github.com/xpmigrate/xpmigrate/crossplane"
 	"github.com/xpmigrate/xpmigrate/render"
 )
 
 // Convert converts with xpmigrate's converter, as the migrate package's
 // VerifyConverter does; the tests use it where they give Verify no
 // converted Composition. (Verify itself never imports the converter.)
-func Convert(composition []byte, target string) ([]byte, error) {
-	res, err := convert.Convert(composition, convert.Options{Target: convert.Target(target), AckUnnamed: true})
+func Convert(composition []byte, target crossplane.Target) ([]byte, error) {
+	res, err := convert.Convert(composition, convert.Options{Target: target, AckUnnamed: true})
 	if err != nil {
 		if convert.IsInvalidInput(err) || convert.IsInvalidOption(err) {
 			return nil, render.InvalidInput(err)

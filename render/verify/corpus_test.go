@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/xpmigrate/xpmigrate/crossplane"
 	"github.com/xpmigrate/xpmigrate/render"
 )
 
@@ -95,7 +96,7 @@ func TestCorpusConversions(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := referenceConvert(legacy, TargetV1)
+			got, err := referenceConvert(legacy, crossplane.V1)
 			if err != nil {
 				t.Fatal(err)
 			}

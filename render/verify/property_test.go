@@ -11,6 +11,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/xpmigrate/xpmigrate/convert"
+	"github.com/xpmigrate/xpmigrate/crossplane"
 )
 
 // The property tests below generate random one-patch legacy Compositions
@@ -293,7 +294,7 @@ type propertyResult struct {
 
 func runPropertyCase(t *testing.T, c propertyCase) propertyResult {
 	t.Helper()
-	res, err := convert.Convert([]byte(c.composition), convert.Options{Target: convert.TargetV1, AckUnnamed: true})
+	res, err := convert.Convert([]byte(c.composition), convert.Options{Target: crossplane.V1, AckUnnamed: true})
 	if err != nil {
 		t.Fatalf("convert.Convert(...): %v\n%s", err, c)
 	}

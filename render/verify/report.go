@@ -3,6 +3,8 @@ package verify
 import (
 	"fmt"
 	"strings"
+
+	"github.com/xpmigrate/xpmigrate/crossplane"
 )
 
 // A Verdict is the outcome of verifying one sample, or a Composition.
@@ -64,8 +66,8 @@ type Report struct {
 	// Composition is the Composition's name.
 	Composition string `json:"composition"`
 
-	Target string `json:"target"`
-	Strict bool   `json:"strict,omitempty"`
+	Target crossplane.Target `json:"target"`
+	Strict bool              `json:"strict,omitempty"`
 
 	// Verdict is the worst verdict of the conclusive samples, or
 	// Unverified when no sample was conclusive.

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/xpmigrate/xpmigrate/crossplane"
 	"github.com/xpmigrate/xpmigrate/render"
 )
 
@@ -250,7 +251,7 @@ var ruleEnvironmentNotDelivered = rule{
 	fix: "Pin function-environment-configs to v0.6.0 while the cluster runs Crossplane 1.x " +
 		"(`xpmigrate convert --target v1 --emit-functions`); move to v0.7 after the upgrade to v2.",
 	match: func(c *ruleContext, d *Difference) (string, bool) {
-		if c.v.o.Target != TargetV1 || c.v.ecVersion != "v0.7" || !c.v.pipeline.Environment {
+		if c.v.o.Target != crossplane.V1 || c.v.ecVersion != "v0.7" || !c.v.pipeline.Environment {
 			return "", false
 		}
 		if len(c.pipelineEnvironment()) > 2 { // apiVersion and kind at most

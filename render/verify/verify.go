@@ -12,6 +12,7 @@ import (
 	"github.com/pkg/errors"
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/xpmigrate/xpmigrate/crossplane"
 	"github.com/xpmigrate/xpmigrate/environment"
 	"github.com/xpmigrate/xpmigrate/render"
 	"github.com/xpmigrate/xpmigrate/render/builtin/environmentconfigs"
@@ -20,9 +21,9 @@ import (
 )
 
 // A Converter converts a legacy Composition document (YAML) to its
-// mode: Pipeline form for a target ("v1" or "v2"), as `xpmigrate convert`
+// mode: Pipeline form for a target (V1 or V2), as `xpmigrate convert`
 // does. Verify calls it when it is given no converted Composition.
-type Converter func(composition []byte, target string) ([]byte, error)
+type Converter func(composition []byte, target crossplane.Target) ([]byte, error)
 
 // A Document is a YAML file's content and where it came from.
 type Document struct {
@@ -63,12 +64,6 @@ type Sample struct {
 	XR map[string]any
 }
 
-// Target lines of Crossplane the pipeline side emulates.
-const (
-	TargetV1 = "v1"
-	TargetV2 = "v2"
-)
-
 // Options tune Verify.
 type Options struct {
 	// Observed are the composed resources that exist, the same for both
@@ -93,9 +88,9 @@ type Options struct {
 	// are stable (at most engine.MaxStableLoops).
 	Loops int
 
-	// Target is the Crossplane line the pipeline side emulates, "v1" (the
+	// Target is the Crossplane line the pipeline side emulates, V1 (the
 	// default) or "v2".
-	Target string
+	Target crossplane.Target
 
 	// EnvironmentFunction is the function-environment-configs release the
 	// pipeline runs: "v0.6" or "v0.7". Empty pairs it with Target (v0.6 for
@@ -132,10 +127,8 @@ type Options struct {
 // Converter, a cancelled context. A reconcile that fails on one side is a
 // difference, not an error.
 func Verify(ctx context.Context, legacy, converted Document, samples []Sample, o Options) (*Report, error) {
-	if o.Target == "" {
-		o.Target = TargetV1
-	}
-	if o.Target != TargetV1 && o.Target != TargetV2 {
+	o.Target = o.Target.OrDefault()
+	if !o.Target.Valid() {
 		return nil, render.InvalidInputf("unknown target %q: want v1 or v2", o.Target)
 	}
 	lc, err := loadComposition(legacy)
@@ -244,11 +237,11 @@ func anonymousNames(legacy map[string]any, converted *model) func(int) string {
 
 // builtins returns the in-process functions for a target and a
 // function-environment-configs release, and the release's name.
-func builtins(target, ec string) (engine.BuiltinSet, string) {
+func builtins(target crossplane.Target, ec string) (engine.BuiltinSet, string) {
 	set := engine.Builtins(target)
 	switch ec {
 	case "":
-		if target == TargetV2 {
+		if target == crossplane.V2 {
 			return set, "v0.7"
 		}
 		return set, "v0.6"
