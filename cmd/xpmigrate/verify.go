@@ -14,8 +14,8 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"github.com/xpmigrate/xpmigrate/crossplane"
 	"github.com/xpmigrate/xpmigrate/convert/migrate"
+	"github.com/xpmigrate/xpmigrate/crossplane"
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/regularfile"
 	"github.com/xpmigrate/xpmigrate/internal/samples"

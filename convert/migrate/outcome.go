@@ -1,0 +1,109 @@
+package migrate
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/pkg/errors"
+
+	"github.com/xpmigrate/xpmigrate/internal/atomicfile"
+	"github.com/xpmigrate/xpmigrate/internal/errkind"
+)
+
+// InvalidInput reports that unusable options are invalid input (exit 2).
+func (e *InvalidOptionsError) InvalidInput() bool { return true }
+
+// InvalidInput reports that an unreadable base revision is invalid input
+// (exit 2).
+func (e *BaseError) InvalidInput() bool { return true }
+
+// OutputOptions say what a finished run writes besides the summary.
+type OutputOptions struct {
+	// Root is the migrated tree, as Options.Root.
+	Root string
+	// Diff writes every file's diff to the output stream.
+	Diff bool
+	// Format is what the output stream gets (one of Formats).
+	Format string
+	// Report is a file to write the report to, in ReportFormat.
+	Report, ReportFormat string
+}
+
+// WriteOutputs writes what a finished run reports: the stale temporary
+// files found, the diffs (o.Diff) and the o.Format output on out, the
+// summary on errOut, and the report file.
+func (r *Result) WriteOutputs(out, errOut io.Writer, o OutputOptions) error {
+	if n := len(r.StaleTemporaries); n > 0 {
+		what := "found %d temporary files left by an interrupted run (left as they are: this run does not write in place): %s\n"
+		if r.StaleRemoved {
+			what = "removed %d temporary files left by an interrupted run: %s\n"
+		}
+		fmt.Fprintf(errOut, what, n, strings.Join(r.StaleTemporaries, ", "))
+	}
+	if o.Diff {
+		for _, f := range r.Files {
+			if f.Diff != "" {
+				fmt.Fprint(out, f.Diff)
+			}
+		}
+	}
+	if err := WriteSummary(errOut, r); err != nil {
+		return errors.Wrap(err, "cannot write the summary")
+	}
+	if err := WriteFormat(out, o.Format, r, o.Root); err != nil {
+		return errors.Wrap(err, "cannot write the output")
+	}
+	if o.Report == "" {
+		return nil
+	}
+	if err := WriteReportFile(o.Report, o.ReportFormat, r); err != nil {
+		return err
+	}
+	fmt.Fprintf(errOut, "report written to %s\n", o.Report)
+	return nil
+}
+
+// WriteReportFile writes the report atomically: to a temporary file beside
+// path, renamed over it.
+func WriteReportFile(path, format string, r *Result) error {
+	var b bytes.Buffer
+	if err := WriteReport(&b, format, r); err != nil {
+		return err
+	}
+	if err := atomicfile.Write(path, b.Bytes(), 0o644, nil); err != nil {
+		return errors.Wrapf(err, "cannot write report %q", path)
+	}
+	return nil
+}
+
+// Err returns how a finished run ends, given Run's error: nil when it
+// passed; an errkind invalid input error when a file was refused as
+// unusable input; an errkind findings error when a verification fails,
+// or, with check, a legacy Composition is left or a file would change,
+// or, with requireVerified, a Composition is not proven; any other error
+// when the run was cancelled or a file or Composition failed.
+func (r *Result) Err(runErr error, check, requireVerified bool) error {
+	switch {
+	case r.Cancelled:
+		return errors.New("cancelled: files not processed were left as they were")
+	case runErr != nil:
+		return errors.Wrap(runErr, "cannot migrate")
+	case len(r.Refused()) > 0:
+		f := r.Refused()[0]
+		return errkind.InvalidInputf("%s: %s: refused (%d files refused)", f.Path, f.Detail, len(r.Refused()))
+	case r.Failed():
+		return errors.Errorf("%d files and %d Compositions failed, %d verifications could not run",
+			r.Summary.Failed, r.Summary.FailedCompositions, r.Summary.VerifyErrors)
+	case r.HasDifferences():
+		return errkind.Findingsf("%d verifications fail: %d render differently from their legacy form, the others have breaking gaps nobody accepted", r.Summary.Failing, r.Summary.Differences)
+	case check && r.HasLegacyLeft():
+		return errkind.Findingsf("%d files still hold a legacy Composition (see the M402 findings); exempt one on purpose with --allow-legacy", r.Summary.LegacyLeft)
+	case requireVerified && r.Unproven():
+		return errkind.Findingsf("--require-verified: %d Compositions unverified, %d samples inconclusive", r.Summary.Unverified, r.Summary.InconclusiveSamples)
+	case check && r.Changed():
+		return errkind.Findingsf("%d files would change", r.Summary.Converted)
+	}
+	return nil
+}
