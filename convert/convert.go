@@ -11,8 +11,8 @@ import (
 	"github.com/pkg/errors"
 	yaml "go.yaml.in/yaml/v3"
 
-	"github.com/xpmigrate/xpmigrate/crossplane"
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
+	"github.com/xpmigrate/xpmigrate/crossplane"
 )
 
 // A Status is what happened to one document.

@@ -6,8 +6,8 @@ import (
 	"regexp"
 	"testing"
 
-	"github.com/xpmigrate/xpmigrate/crossplane"
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
+	"github.com/xpmigrate/xpmigrate/crossplane"
 )
 
 // FuzzConvert checks that Convert never panics, and that whatever it
