@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/xpmigrate/xpmigrate/render/verify"
 )
 
 // cmdAliasBomb is a "billion laughs" Composition (387 million nodes once
@@ -272,19 +274,19 @@ func TestVerifyLooksBesideOnlyWhenNeeded(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			o := &verifyOptions{legacy: filepath.Join(dir, "comp.yaml"), synthesize: tc.synthesize}
+			o := verify.Sources{Legacy: filepath.Join(dir, "comp.yaml"), Synthesize: tc.synthesize}
 			if tc.samples != "" {
-				o.xr = filepath.Join(dir, "samples", "xr.yaml")
-				if err := os.MkdirAll(filepath.Dir(o.xr), 0o755); err != nil {
+				o.XR = filepath.Join(dir, "samples", "xr.yaml")
+				if err := os.MkdirAll(filepath.Dir(o.XR), 0o755); err != nil {
 					t.Fatal(err)
 				}
-				if err := os.WriteFile(o.xr, []byte(tc.samples), 0o644); err != nil {
+				if err := os.WriteFile(o.XR, []byte(tc.samples), 0o644); err != nil {
 					t.Fatal(err)
 				}
 			}
 			cfs := &countingFS{FS: os.DirFS("/")}
-			o.fsys = cfs
-			in, err := loadVerifyInput(context.Background(), o)
+			o.FS = cfs
+			in, err := verify.Load(context.Background(), o)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -296,10 +298,10 @@ func TestVerifyLooksBesideOnlyWhenNeeded(t *testing.T) {
 				}
 			}
 			if diff := cmp.Diff(tc.wantOpened, opened); diff != "" {
-				t.Errorf("%s\nloadVerifyInput(...): files opened beside the Composition: -want, +got:\n%s", tc.reason, diff)
+				t.Errorf("%s\nverify.Load(...): files opened beside the Composition: -want, +got:\n%s", tc.reason, diff)
 			}
 			var names []string
-			for _, s := range in.samples {
+			for _, s := range in.Samples {
 				n := s.Name
 				if i := strings.LastIndex(n, "samples/"); i >= 0 {
 					n = n[i:]
@@ -310,10 +312,10 @@ func TestVerifyLooksBesideOnlyWhenNeeded(t *testing.T) {
 				names = append(names, n)
 			}
 			if diff := cmp.Diff(tc.wantSamples, names); diff != "" {
-				t.Errorf("%s\nloadVerifyInput(...): samples: -want, +got:\n%s", tc.reason, diff)
+				t.Errorf("%s\nverify.Load(...): samples: -want, +got:\n%s", tc.reason, diff)
 			}
-			if got := in.xrd != nil; got != tc.wantXRD {
-				t.Errorf("%s\nloadVerifyInput(...): XRD found %t, want %t", tc.reason, got, tc.wantXRD)
+			if got := in.XRD != nil; got != tc.wantXRD {
+				t.Errorf("%s\nverify.Load(...): XRD found %t, want %t", tc.reason, got, tc.wantXRD)
 			}
 		})
 	}

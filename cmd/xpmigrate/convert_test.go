@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +10,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/xpmigrate/xpmigrate/convert"
+	"github.com/xpmigrate/xpmigrate/convert/migrate"
 )
 
 const convertLegacy = `# Queues.
@@ -110,41 +112,28 @@ func runConvert(t *testing.T, stdin string, args ...string) (int, string, string
 		root.AddCommand(newConvertCmd(s, nil))
 	}
 	root.SetArgs(append([]string{"convert"}, args...))
-	return exitCode(root.Execute(), s), out.String(), errOut.String()
+	return exitCodeReported(root.Execute(), s), out.String(), errOut.String()
 }
 
-// exitCode maps an error to the exit code as run does.
-func exitCode(err error, s streams) int {
-	if err == nil {
-		return exitOK
-	}
-	var ec exitCodeError
-	if errors.As(err, &ec) {
-		if ec.err != nil {
-			_, _ = s.ErrOut.Write([]byte("xpmigrate: " + ec.err.Error() + "\n"))
-		}
-		return ec.code
-	}
-	_, _ = s.ErrOut.Write([]byte("xpmigrate: " + err.Error() + "\n"))
-	var ue usageError
-	if errors.As(err, &ue) {
-		return exitInvalid
-	}
-	return exitError
+// exitCodeReported reports err on the error stream and maps it to the
+// exit code, as run does.
+func exitCodeReported(err error, s streams) int {
+	report(s.ErrOut, err)
+	return exitCode(err)
 }
 
 func TestConvertCmdFlags(t *testing.T) {
 	cases := map[string]struct {
 		reason  string
 		args    []string
-		want    *convertOptions
+		want    migrate.FileOptions
 		wantErr bool
 	}{
 		"Defaults": {
 			reason: "No flags: stdin, YAML, target v1, index names, text findings.",
 			args:   nil,
-			want: &convertOptions{target: "v1", nameStrategy: "index", ptStep: "patch-and-transform",
-				ecStep: "environment-configs", assumeEnvFlag: "on", diagnosticsFormat: "text"},
+			want: migrate.FileOptions{DiagnosticsFormat: "text", Convert: convert.Options{Target: "v1", NameStrategy: "index",
+				PTStep: "patch-and-transform", ECStep: "environment-configs"}},
 		},
 		"Everything": {
 			reason: "Every flag reaches the options.",
@@ -152,10 +141,12 @@ func TestConvertCmdFlags(t *testing.T) {
 				"--emit-functions", "--function-patch-and-transform-ref", "pt", "--ec-function", "ec", "--strict", "--ack-unnamed",
 				"--keep-server-fields", "--move-env-patches", "--fix-enum-case", "--assume-env-flag", "off", "--xr-style", "v2",
 				"--no-compensate", "K1,K2", "--fix-quirk", "C325", "--xrd", "xrd.yaml", "--diagnostics-format", "json", "--phase1-out", "p1.yaml", "--configuration", "crossplane.yaml"},
-			want: &convertOptions{file: "c.yaml", output: "out.yaml", format: "json", target: "v2", nameStrategy: "kind",
-				emitFunctions: true, ptFunction: "pt", ecFunction: "ec", ptStep: "patch-and-transform", ecStep: "environment-configs",
-				strict: true, ackUnnamed: true, keepServerFields: true, moveEnvPatches: true, fixEnumCase: true, assumeEnvFlag: "off",
-				xrStyle: "v2", noCompensate: []string{"K1", "K2"}, fixQuirks: []string{"C325"}, xrds: []string{"xrd.yaml"}, diagnosticsFormat: "json", phase1Out: "p1.yaml", configuration: "crossplane.yaml"},
+			want: migrate.FileOptions{File: "c.yaml", Output: "out.yaml", Format: "json", XRDs: []string{"xrd.yaml"},
+				DiagnosticsFormat: "json", Phase1Out: "p1.yaml", Configuration: "crossplane.yaml",
+				Convert: convert.Options{Target: "v2", NameStrategy: "kind",
+					EmitFunctions: true, PTFunction: "pt", ECFunction: "ec", PTStep: "patch-and-transform", ECStep: "environment-configs",
+					Strict: true, AckUnnamed: true, KeepServerFields: true, MoveEnvPatches: true, FixEnumCase: true, EnvironmentFlagOff: true,
+					XRStyleV2: true, NoCompensate: []string{"K1", "K2"}, FixQuirks: []string{"C325"}}},
 		},
 		"BadTarget":        {reason: "The target is v1 or v2.", args: []string{"--target", "v3"}, wantErr: true},
 		"BadFormat":        {reason: "The format is yaml or json.", args: []string{"--format", "toml"}, wantErr: true},
@@ -168,26 +159,26 @@ func TestConvertCmdFlags(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			var got *convertOptions
+			var got migrate.FileOptions
 			var out, errOut bytes.Buffer
 			s := streams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}
 			root := newRootCmd(s)
 			if c, _, err := root.Find([]string{"convert"}); err == nil && c.Name() == "convert" {
 				root.RemoveCommand(c)
 			}
-			root.AddCommand(newConvertCmd(s, func(o *convertOptions) error { got = o; return nil }))
+			root.AddCommand(newConvertCmd(s, func(o migrate.FileOptions) error { got = o; return nil }))
 			root.SetArgs(append([]string{"convert"}, tc.args...))
 			err := root.Execute()
 			if (err != nil) != tc.wantErr {
 				t.Fatalf("\n%s\nExecute(): want error %v, got %v", tc.reason, tc.wantErr, err)
 			}
 			if tc.wantErr {
-				if code := exitCode(err, s); code != exitInvalid {
+				if code := exitCodeReported(err, s); code != exitInvalid {
 					t.Errorf("\n%s\nexit code: want %d, got %d", tc.reason, exitInvalid, code)
 				}
 				return
 			}
-			if diff := cmp.Diff(tc.want, got, cmp.AllowUnexported(convertOptions{}), cmpopts.EquateEmpty()); diff != "" {
+			if diff := cmp.Diff(tc.want, got, cmpopts.IgnoreUnexported(convert.Options{}), cmpopts.EquateEmpty()); diff != "" {
 				t.Errorf("\n%s\noptions: -want, +got:\n%s", tc.reason, diff)
 			}
 		})

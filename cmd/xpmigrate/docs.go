@@ -8,12 +8,12 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/pkg/errors"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/xpmigrate/xpmigrate/convert"
 	"github.com/xpmigrate/xpmigrate/internal/docgen"
+	"github.com/xpmigrate/xpmigrate/internal/errkind"
 	"github.com/xpmigrate/xpmigrate/render/verify"
 )
 
@@ -80,7 +80,7 @@ func checkDocs(s streams, dir string, files []docgen.File) error {
 	for _, c := range changes {
 		fmt.Fprintf(s.ErrOut, "%-9s %s\n", c.Kind, filepath.Join(dir, filepath.FromSlash(c.Name)))
 	}
-	return exitCodeError{code: exitDifferences, err: errors.Errorf("%s is out of date (%d pages): run make docs", dir, len(changes))}
+	return errkind.Findingsf("%s is out of date (%d pages): run make docs", dir, len(changes))
 }
 
 func verbFor(k docgen.ChangeKind) string {

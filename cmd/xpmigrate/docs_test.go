@@ -92,8 +92,7 @@ func TestDocsCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, stderr, err := executeDocs("docs", "--check", dir)
-	var ec exitCodeError
-	if !errors.As(err, &ec) || ec.code != exitDifferences {
+	if exitCode(err) != exitDifferences {
 		t.Fatalf("docs --check on a stale directory: got %v, want exit %d", err, exitDifferences)
 	}
 	var listed []string

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -80,8 +79,14 @@ func (differingVerifier) Verify(_ context.Context, req migrate.VerifyRequest) (*
 // exit code run() would give, stdout and stderr.
 func executeMigrate(t *testing.T, deps migrateDeps, args ...string) (int, string, string) {
 	t.Helper()
+	return executeMigrateOn(t, streams{}, deps, args...)
+}
+
+// executeMigrateOn is executeMigrate with the terminal state of s.
+func executeMigrateOn(t *testing.T, s streams, deps migrateDeps, args ...string) (int, string, string) {
+	t.Helper()
 	var out, errOut bytes.Buffer
-	s := streams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}
+	s.In, s.Out, s.ErrOut = strings.NewReader(""), &out, &errOut
 	root := newRootCmd(s)
 	// Replace the registered command with one using deps.
 	if c, _, err := root.Find([]string{"migrate"}); err == nil && c != root {
@@ -90,22 +95,10 @@ func executeMigrate(t *testing.T, deps migrateDeps, args ...string) (int, string
 	root.AddCommand(newMigrateCmdWith(s, deps))
 	root.SetArgs(append([]string{"migrate"}, args...))
 	err := root.Execute()
-	code := exitOK
-	var ec exitCodeError
-	var ue usageError
-	switch {
-	case err == nil:
-	case errors.As(err, &ec):
-		code = ec.code
-	case errors.As(err, &ue):
-		code = exitInvalid
-	default:
-		code = exitError
-	}
 	if err != nil {
 		errOut.WriteString("xpmigrate: " + err.Error() + "\n")
 	}
-	return code, out.String(), errOut.String()
+	return exitCode(err), out.String(), errOut.String()
 }
 
 func migrateTree(t *testing.T, files map[string]string) string {
@@ -148,8 +141,10 @@ func TestMigrateCommand(t *testing.T) {
 		tree   map[string]string
 		// args are the arguments after the tree's path; {out} and
 		// {report} are replaced by paths in a scratch directory.
-		args  []string
-		deps  migrateDeps
+		args []string
+		deps migrateDeps
+		// tty is the terminal state of the streams.
+		tty   streams
 		setup func(t *testing.T, dir string)
 		check func(t *testing.T, dir, scratch string)
 		want  want
@@ -283,7 +278,7 @@ func TestMigrateCommand(t *testing.T) {
 			reason: "On a terminal the progress is a bar redrawn in place, cleared at the end.",
 			tree:   legacyTree,
 			args:   []string{"--dry-run"},
-			deps:   migrateDeps{tty: func(streams) (bool, int) { return true, 60 }},
+			tty:    streams{ErrTTY: true, ErrWidth: 60},
 			want:   want{code: exitOK, errOut: []string{"\r\x1b[K[", "] 1/2 ", "files: 3:"}},
 		},
 		"OutAndCheck": {
@@ -352,7 +347,7 @@ func TestMigrateCommand(t *testing.T) {
 				a = strings.ReplaceAll(a, "{report}", filepath.Join(scratch, "report"))
 				args = append(args, a)
 			}
-			code, out, errOut := executeMigrate(t, tc.deps, args...)
+			code, out, errOut := executeMigrateOn(t, tc.tty, tc.deps, args...)
 			if code != tc.want.code {
 				t.Errorf("%s\nmigrate %v: exit code: want %d, got %d\nstderr:\n%s", tc.reason, tc.args, tc.want.code, code, errOut)
 			}

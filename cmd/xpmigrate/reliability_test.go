@@ -5,7 +5,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -184,8 +183,7 @@ func TestMigrateCancelDoesNotWaitForAStuckFile(t *testing.T) {
 	go func() { errc <- root.ExecuteContext(ctx) }()
 	select {
 	case err := <-errc:
-		var ec exitCodeError
-		if !errors.As(err, &ec) || ec.code != exitError {
+		if exitCode(err) != exitError {
 			t.Errorf("migrate cancelled while a file is stuck: got %v, want exit %d", err, exitError)
 		}
 		b, rerr := os.ReadFile(filepath.Join(dir, "comp.yaml"))

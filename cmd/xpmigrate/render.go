@@ -3,32 +3,26 @@ package main
 import (
 	"context"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/pkg/errors"
 	"github.com/spf13/cobra"
 
 	"github.com/xpmigrate/xpmigrate/crossplane"
-	"github.com/xpmigrate/xpmigrate/internal/regularfile"
+	"github.com/xpmigrate/xpmigrate/internal/errkind"
 	"github.com/xpmigrate/xpmigrate/render"
 	"github.com/xpmigrate/xpmigrate/render/engine"
 	"github.com/xpmigrate/xpmigrate/render/pipeline"
 )
 
+// renderOptions are the flags of `xpmigrate render`, bound to the
+// engine's sources and options and to render.Print's.
 type renderOptions struct {
-	xr, composition, functions string
-
-	observed, extra, credentials, xrd string
-	contextFiles, contextValues       map[string]string
-
-	includeResults, includeFullXR, includeContext, includeConnectionDetails bool
-
-	timeout     time.Duration
-	loops       int
-	untilStable bool
-	target      string
-	profile     string
+	src           engine.Sources
+	engine        engine.Options
+	print         render.PrintOptions
+	includeFullXR bool
+	timeout       time.Duration
 }
 
 func newRenderCmd(s streams) *cobra.Command {
@@ -65,191 +59,70 @@ come from --extra-resources.`,
   xpmigrate render claim.yaml composition.yaml --xrd definition.yaml`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) < 2 || len(args) > 3 {
-				return usageError{err: errors.Errorf("render takes 2 or 3 arguments (an XR, a Composition and optionally Functions), got %d", len(args))}
+				return errkind.InvalidInputf("render takes 2 or 3 arguments (an XR, a Composition and optionally Functions), got %d", len(args))
 			}
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o.xr, o.composition = args[0], args[1]
+			o.src.XR, o.src.Composition = args[0], args[1]
 			if len(args) == 3 {
-				o.functions = args[2]
+				o.src.Functions = args[2]
 			}
 			return runRender(cmd.Context(), s, o)
 		},
 	}
 	f := cmd.Flags()
-	f.StringVarP(&o.observed, "observed-resources", "o", "", "file or directory of observed composed resources")
-	f.StringVarP(&o.extra, "extra-resources", "e", "", "file or directory of other cluster objects (EnvironmentConfigs, Secrets, anything functions require)")
-	f.StringVar(&o.credentials, "function-credentials", "", "file or directory of Secrets for pipeline steps' credentials")
-	f.StringVar(&o.xrd, "xrd", "", "the CompositeResourceDefinition; lets the first argument be a claim")
-	f.StringToStringVar(&o.contextFiles, "context-files", nil, "seed context keys from JSON files (key=file,...)")
-	f.StringToStringVar(&o.contextValues, "context-values", nil, "seed context keys with JSON values (key=value,...); wins over --context-files")
-	f.BoolVarP(&o.includeResults, "include-function-results", "r", false, "print non-fatal function results as Result documents")
+	f.StringVarP(&o.src.Observed, "observed-resources", "o", "", "file or directory of observed composed resources")
+	f.StringVarP(&o.src.Extra, "extra-resources", "e", "", "file or directory of other cluster objects (EnvironmentConfigs, Secrets, anything functions require)")
+	f.StringVar(&o.src.Credentials, "function-credentials", "", "file or directory of Secrets for pipeline steps' credentials")
+	f.StringVar(&o.src.XRD, "xrd", "", "the CompositeResourceDefinition; lets the first argument be a claim")
+	f.StringToStringVar(&o.src.ContextFiles, "context-files", nil, "seed context keys from JSON files (key=file,...)")
+	f.StringToStringVar(&o.src.ContextValues, "context-values", nil, "seed context keys with JSON values (key=value,...); wins over --context-files")
+	f.BoolVarP(&o.print.IncludeResults, "include-function-results", "r", false, "print non-fatal function results as Result documents")
 	f.BoolVarP(&o.includeFullXR, "include-full-xr", "x", false, "print the input XR's spec and metadata in the XR document")
-	f.BoolVarP(&o.includeContext, "include-context", "c", false, "print the final pipeline context as a Context document")
-	f.BoolVar(&o.includeConnectionDetails, "include-connection-details", false, "print the XR's connection details as the Secret Crossplane would publish")
+	f.BoolVarP(&o.print.IncludeContext, "include-context", "c", false, "print the final pipeline context as a Context document")
+	f.BoolVar(&o.print.IncludeConnectionDetails, "include-connection-details", false, "print the XR's connection details as the Secret Crossplane would publish")
 	f.DurationVar(&o.timeout, "timeout", time.Minute, "how long the whole render may take (1s–24h)")
-	f.IntVar(&o.loops, "loops", 1, "how many reconciles to simulate, feeding each one's composed resources back as observed (1–100)")
-	f.BoolVar(&o.untilStable, "until-stable", false, fmt.Sprintf("reconcile until the output stops changing (at most %d times)", engine.MaxStableLoops))
-	f.StringVar(&o.target, "target", "v1", "Crossplane line the pipeline side emulates: v1 (v1.20.11, function-environment-configs v0.6) or v2 (function-environment-configs v0.7)")
-	f.StringVar(&o.profile, "profile", "crank-v1.20", "pipeline output profile: crank-v1.20 (as crossplane render prints) or reconciler (as the cluster would keep it)")
+	f.IntVar(&o.engine.Loops, "loops", 1, "how many reconciles to simulate, feeding each one's composed resources back as observed (1–100)")
+	f.BoolVar(&o.engine.UntilStable, "until-stable", false, fmt.Sprintf("reconcile until the output stops changing (at most %d times)", engine.MaxStableLoops))
+	stringEnumFlag(f, &o.engine.Target, "target", crossplane.V1, "Crossplane line the pipeline side emulates: v1 (v1.20.11, function-environment-configs v0.6) or v2 (function-environment-configs v0.7)", crossplane.Targets...)
+	enumFlag(f, &o.engine.Profile, "profile", "", pipeline.CrankV120, "pipeline output profile: crank-v1.20 (as crossplane render prints) or reconciler (as the cluster would keep it)",
+		[]string{pipeline.CrankV120.String(), pipeline.Reconciler.String()}, []pipeline.Profile{pipeline.CrankV120, pipeline.Reconciler})
 	return cmd
 }
 
 func runRender(ctx context.Context, s streams, o *renderOptions) error {
-	if o.target != "v1" && o.target != "v2" {
-		return usageError{err: errors.Errorf("--target must be v1 or v2, not %q", o.target)}
-	}
 	if err := firstError(
-		inRange("loops", o.loops, 1, maxLoops),
+		inRange("loops", o.engine.Loops, 1, maxLoops),
 		durationInRange("timeout", o.timeout, minTimeout, maxTimeout),
 	); err != nil {
 		return err
 	}
-	eo := engine.Options{Loops: o.loops, UntilStable: o.untilStable, Target: crossplane.Target(o.target)}
-	switch o.profile {
-	case "crank-v1.20":
-		eo.Profile = pipeline.CrankV120
-	case "reconciler":
-		eo.Profile = pipeline.Reconciler
-	default:
-		return usageError{err: errors.Errorf("--profile must be crank-v1.20 or reconciler, not %q", o.profile)}
-	}
-
-	req, err := loadRenderRequest(o)
+	req, err := engine.LoadRequest(o.src)
 	if err != nil {
-		return inputExit(err)
+		return err
 	}
-
 	ctx, cancel := context.WithTimeout(ctx, o.timeout)
 	defer cancel()
-	res, err := engine.Render(ctx, req, eo)
+	res, err := engine.Render(ctx, req, o.engine)
 	if err != nil {
-		var ie *render.InputError
-		if errors.As(err, &ie) {
-			return inputExit(err)
+		if errkind.IsInvalidInput(err) {
+			return err
 		}
 		return errors.Wrap(err, "cannot render composite resource")
 	}
-	out := res.Outcome
 	if o.includeFullXR {
-		if err := render.IncludeFullXR(out, req.XR); err != nil {
-			return inputExit(err)
+		if err := render.IncludeFullXR(res.Outcome, req.XR); err != nil {
+			return errkind.InvalidInput(err)
 		}
 	}
-	if o.loops > 1 || o.untilStable {
-		switch {
-		case o.untilStable && res.Stable:
-			fmt.Fprintf(s.ErrOut, "stable after %d reconciles\n", res.Loops-1)
-		case o.untilStable:
-			fmt.Fprintf(s.ErrOut, "not stable after %d reconciles\n", res.Loops)
-		default:
-			fmt.Fprintf(s.ErrOut, "rendered %d reconciles\n", res.Loops)
-		}
+	switch {
+	case o.engine.UntilStable && res.Stable:
+		fmt.Fprintf(s.ErrOut, "stable after %d reconciles\n", res.Loops-1)
+	case o.engine.UntilStable:
+		fmt.Fprintf(s.ErrOut, "not stable after %d reconciles\n", res.Loops)
+	case o.engine.Loops > 1:
+		fmt.Fprintf(s.ErrOut, "rendered %d reconciles\n", res.Loops)
 	}
-	return render.Print(s.Out, out, render.PrintOptions{
-		IncludeResults:           o.includeResults,
-		IncludeContext:           o.includeContext,
-		IncludeConnectionDetails: o.includeConnectionDetails,
-	})
-}
-
-func loadRenderRequest(o *renderOptions) (engine.Request, error) {
-	var req engine.Request
-	xr, err := loadOne(o.xr, "composite resource")
-	if err != nil {
-		return req, err
-	}
-	req.XR = xr
-	if req.Composition, err = loadOne(o.composition, "composition"); err != nil {
-		return req, err
-	}
-	if o.functions != "" {
-		if req.Functions, err = loadAll(o.functions, "functions"); err != nil {
-			return req, err
-		}
-	}
-	if o.observed != "" {
-		if req.Observed, err = loadAll(o.observed, "observed composed resources"); err != nil {
-			return req, err
-		}
-	}
-	if o.extra != "" {
-		if req.Extra, err = loadExtra(o.extra, nil); err != nil {
-			return req, err
-		}
-	}
-	if o.credentials != "" {
-		if req.Credentials, err = loadAll(o.credentials, "function credentials"); err != nil {
-			return req, err
-		}
-	}
-	if o.xrd != "" {
-		if req.XRD, err = loadOne(o.xrd, "XRD"); err != nil {
-			return req, err
-		}
-	}
-	values := map[string][]byte{}
-	for k, path := range o.contextFiles {
-		b, err := regularfile.ReadFile(path)
-		if err != nil {
-			return req, render.InvalidInput(errors.Wrapf(err, "cannot read context file for key %q", k))
-		}
-		values[k] = b
-	}
-	for k, v := range o.contextValues {
-		values[k] = []byte(v)
-	}
-	if len(values) > 0 {
-		if req.Context, err = pipeline.ContextFromJSON(values); err != nil {
-			return req, render.InvalidInput(err)
-		}
-	}
-	return req, nil
-}
-
-// loadOne reads the first object of a YAML file, as crossplane render does.
-func loadOne(path, what string) (map[string]any, error) {
-	docs, err := render.LoadFile(path)
-	if err != nil {
-		return nil, errors.Wrapf(err, "cannot load %s", what)
-	}
-	if len(docs) == 0 {
-		return nil, render.InvalidInputf("cannot load %s: %q holds no YAML document", what, path)
-	}
-	return docs[0].Object, nil
-}
-
-func loadAll(path, what string) ([]map[string]any, error) {
-	docs, err := render.LoadPath(path)
-	if err != nil {
-		return nil, errors.Wrapf(err, "cannot load %s from %q", what, path)
-	}
-	return render.Objects(docs), nil
-}
-
-// loadExtra reads the extra resources at path and appends them to more
-// (extra objects read elsewhere): one copy of an EnvironmentConfig given
-// in several API versions, and a conflict naming both files.
-func loadExtra(path string, more []render.Document) ([]map[string]any, error) {
-	var docs []render.Document
-	if path != "" {
-		var err error
-		if docs, err = render.LoadPath(path); err != nil {
-			return nil, errors.Wrapf(err, "cannot load extra resources from %q", path)
-		}
-	}
-	objs, err := engine.DistinctExtra(append(docs, more...))
-	if err != nil {
-		return nil, errors.Wrap(err, "cannot load extra resources")
-	}
-	return objs, nil
-}
-
-// inputExit marks err as invalid input (exit 2).
-func inputExit(err error) error {
-	if strings.TrimSpace(err.Error()) == "" {
-		return err
-	}
-	return exitCodeError{code: exitInvalid, err: err}
+	return render.Print(s.Out, res.Outcome, o.print)
 }

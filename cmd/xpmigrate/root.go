@@ -1,12 +1,15 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
 
+	"github.com/pkg/errors"
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/xpmigrate/xpmigrate/internal/errkind"
 )
 
 // Exit codes shared by every command.
@@ -17,60 +20,65 @@ const (
 	exitDifferences = 3 // changes needed (--check) or differences found (verify)
 )
 
-// streams holds the three standard streams, so commands can be tested with
-// buffers.
+// streams holds the three standard streams and what they are connected
+// to, so commands can be tested with buffers, and decide progress bars
+// and colour from one place.
 type streams struct {
 	In     io.Reader
 	Out    io.Writer
 	ErrOut io.Writer
+
+	// InTTY, OutTTY and ErrTTY report whether each stream is a terminal;
+	// ErrWidth is the error stream's terminal width (0: unknown).
+	InTTY, OutTTY, ErrTTY bool
+	ErrWidth              int
+	// NoColor is set by the NO_COLOR environment variable.
+	NoColor bool
 }
 
 func defaultStreams() streams {
-	return streams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr}
-}
-
-// usageError marks an error as bad usage or invalid input (exit 2).
-type usageError struct{ err error }
-
-func (e usageError) Error() string { return e.err.Error() }
-func (e usageError) Unwrap() error { return e.err }
-
-// exitCodeError carries a specific exit code with an optional message.
-type exitCodeError struct {
-	code int
-	err  error
-}
-
-func (e exitCodeError) Error() string {
-	if e.err == nil {
-		return ""
+	s := streams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr}
+	s.InTTY = term.IsTerminal(int(os.Stdin.Fd()))
+	s.OutTTY = term.IsTerminal(int(os.Stdout.Fd()))
+	if s.ErrTTY = term.IsTerminal(int(os.Stderr.Fd())); s.ErrTTY {
+		if w, _, err := term.GetSize(int(os.Stderr.Fd())); err == nil {
+			s.ErrWidth = w
+		}
 	}
-	return e.err.Error()
+	_, s.NoColor = os.LookupEnv("NO_COLOR")
+	return s
 }
-func (e exitCodeError) Unwrap() error { return e.err }
 
-// run builds the command tree, runs it with args and maps the outcome to an
-// exit code. It is the only place errors become exit codes.
+// exitCode maps the outcome of a command to the exit code: the only place
+// errors become exit codes, by their kind (internal/errkind).
+func exitCode(err error) int {
+	switch {
+	case err == nil:
+		return exitOK
+	case errkind.IsFindings(err):
+		return exitDifferences
+	case errkind.IsInvalidInput(err):
+		return exitInvalid
+	}
+	return exitError
+}
+
+// report writes err to w as the last line of a run: nothing for none, or
+// for findings the output already described.
+func report(w io.Writer, err error) {
+	if err != nil && err.Error() != "" {
+		fmt.Fprintf(w, "xpmigrate: %v\n", err)
+	}
+}
+
+// run builds the command tree, runs it with args, reports the error and
+// returns the exit code.
 func run(args []string, s streams) int {
 	root := newRootCmd(s)
 	root.SetArgs(args)
 	err := root.Execute()
-	if err == nil {
-		return exitOK
-	}
-	var ec exitCodeError
-	if errors.As(err, &ec) {
-		if ec.err != nil {
-			fmt.Fprintf(s.ErrOut, "xpmigrate: %v\n", ec.err)
-		}
-		return ec.code
-	}
-	fmt.Fprintf(s.ErrOut, "xpmigrate: %v\n", err)
-	var ue usageError
-	if errors.As(err, &ue) {
-		return exitInvalid
-	}
-	return exitError
+	report(s.ErrOut, err)
+	return exitCode(err)
 }
 
 func newRootCmd(s streams) *cobra.Command {
@@ -92,7 +100,11 @@ function-environment-configs, renders both in process, and compares them.`,
 	root.SetOut(s.Out)
 	root.SetErr(s.ErrOut)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
-		return usageError{err: err}
+		var ee *enumError
+		if errors.As(err, &ee) {
+			return errkind.InvalidInput(ee)
+		}
+		return errkind.InvalidInput(err)
 	})
 
 	root.AddCommand(newVersionCmd(s), newRenderCmd(s), newVerifyCmd(s), newConvertCmd(s, nil), newMigrateCmd(s), newDocsCmd(s))

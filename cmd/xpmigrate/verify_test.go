@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -136,18 +135,7 @@ func executeVerify(t *testing.T, args []string) (int, string, string) {
 	root.AddCommand(newVerifyCmd(s))
 	root.SetArgs(append([]string{"verify"}, args...))
 	err := root.Execute()
-	code := exitOK
-	var ec exitCodeError
-	var ue usageError
-	switch {
-	case err == nil:
-	case errors.As(err, &ec):
-		code = ec.code
-	case errors.As(err, &ue):
-		code = exitInvalid
-	default:
-		code = exitError
-	}
+	code := exitCode(err)
 	if err != nil && code != exitDifferences {
 		errOut.WriteString(err.Error())
 	}
