@@ -53,6 +53,9 @@ func (e *enumValue[T]) Set(s string) error {
 
 func (e *enumValue[T]) Type() string { return "string" }
 
+// allowed returns the names the flag takes.
+func (e *enumValue[T]) allowed() []string { return e.names }
+
 // An enumError is a value outside an enum flag's names: a usage error
 // whose message names the flag and what it takes (the flag error handler
 // of the root command reports it without pflag's prefix).
@@ -98,7 +101,7 @@ func stringEnumFlag[T ~string](f *pflag.FlagSet, p *T, name string, def T, usage
 type enumSliceValue struct {
 	name    string
 	p       *[]string
-	allowed []string
+	names   []string
 	changed bool
 }
 
@@ -119,8 +122,8 @@ func (e *enumSliceValue) Set(s string) error {
 		return err
 	}
 	for _, it := range items {
-		if !slices.Contains(e.allowed, it) {
-			return &enumError{flag: e.name, value: it, names: e.allowed}
+		if !slices.Contains(e.names, it) {
+			return &enumError{flag: e.name, value: it, names: e.names}
 		}
 	}
 	if !e.changed {
@@ -133,10 +136,13 @@ func (e *enumSliceValue) Set(s string) error {
 
 func (e *enumSliceValue) Type() string { return "stringSlice" }
 
+// allowed returns the names the flag's items take.
+func (e *enumSliceValue) allowed() []string { return e.names }
+
 // enumSliceFlag defines a flag --name whose comma-separated items are each
 // one of allowed.
 func enumSliceFlag(f *pflag.FlagSet, p *[]string, name, usage string, allowed []string) {
-	f.Var(&enumSliceValue{name: name, p: p, allowed: allowed}, name, usage)
+	f.Var(&enumSliceValue{name: name, p: p, names: allowed}, name, usage)
 }
 
 // inRange returns a usage error (exit 2) naming the flag and its range
