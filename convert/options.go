@@ -165,13 +165,11 @@ func IsInvalidOption(err error) bool {
 
 // complete validates the options and fills in the defaults.
 func (o Options) complete() (Options, error) {
-	switch o.Target {
-	case "":
-		o.Target = crossplane.V1
-	case crossplane.V1, crossplane.V2:
-	default:
-		return o, &OptionError{errors.Errorf("unknown target %q (want v1 or v2)", o.Target)}
+	t, err := crossplane.ParseTarget(string(o.Target))
+	if err != nil {
+		return o, &OptionError{err}
 	}
+	o.Target = t
 	switch o.NameStrategy {
 	case "":
 		o.NameStrategy = NameByIndex

@@ -38,17 +38,3 @@ func ParseTarget(s string) (Target, error) {
 	}
 	return "", errors.Errorf("unknown target %q (want v1 or v2)", s)
 }
-
-// OrDefault returns t, or V1 when t is empty.
-func (t Target) OrDefault() Target {
-	if t == "" {
-		return V1
-	}
-	return t
-}
-
-// Valid reports whether t is a known target (the empty one included).
-func (t Target) Valid() bool {
-	_, err := ParseTarget(string(t))
-	return err == nil
-}

@@ -24,15 +24,6 @@ func TestParseTarget(t *testing.T) {
 			if got != tc.want {
 				t.Errorf("\n%s\nParseTarget(%q): want %q, got %q", tc.reason, tc.in, tc.want, got)
 			}
-			if Target(tc.in).Valid() == tc.wantErr {
-				t.Errorf("\n%s\nTarget(%q).Valid(): want %t", tc.reason, tc.in, !tc.wantErr)
-			}
 		})
-	}
-	if got := Target("").OrDefault(); got != V1 {
-		t.Errorf("Target(\"\").OrDefault(): want v1, got %q", got)
-	}
-	if got := V2.OrDefault(); got != V2 {
-		t.Errorf("V2.OrDefault(): want v2, got %q", got)
 	}
 }

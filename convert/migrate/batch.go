@@ -361,10 +361,11 @@ func (o *Options) defaults() error {
 	if o.Verify && o.Verifier == nil {
 		return invalid("verification needs a verifier")
 	}
-	if !o.Target.Valid() {
-		return invalid("target must be v1 or v2, not %q", o.Target)
+	t, err := crossplane.ParseTarget(string(o.Target))
+	if err != nil {
+		return &InvalidOptionsError{err: err}
 	}
-	o.Target = o.Target.OrDefault()
+	o.Target = t
 	if o.Write == WriteOut && o.Out == "" {
 		return invalid("writing a copy needs an output directory")
 	}

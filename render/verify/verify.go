@@ -127,10 +127,11 @@ type Options struct {
 // Converter, a cancelled context. A reconcile that fails on one side is a
 // difference, not an error.
 func Verify(ctx context.Context, legacy, converted Document, samples []Sample, o Options) (*Report, error) {
-	o.Target = o.Target.OrDefault()
-	if !o.Target.Valid() {
-		return nil, render.InvalidInputf("unknown target %q: want v1 or v2", o.Target)
+	t, err := crossplane.ParseTarget(string(o.Target))
+	if err != nil {
+		return nil, render.InvalidInput(err)
 	}
+	o.Target = t
 	lc, err := loadComposition(legacy)
 	if err != nil {
 		return nil, err
