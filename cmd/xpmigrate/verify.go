@@ -109,7 +109,7 @@ unverified Composition; 2 invalid input; 1 error.`,
 	f.StringSliceVar(&o.verify.Accept, "accept", nil, "breaking gap codes to accept, so they are reported but do not fail (e.g. D21,D30); repeatable")
 	f.BoolVarP(&o.write.Verbose, "verbose", "v", false, "text output: show benign differences in full and list every patch no sample exercised")
 	stringEnumFlag(f, &o.verify.Target, "target", crossplane.V1, "Crossplane line the pipeline side emulates: v1 (1.18-1.20) or v2", crossplane.Targets...)
-	f.StringVar(&o.verify.EnvironmentFunction, "environment-function", "", "function-environment-configs release the pipeline runs: v0.6 or v0.7 (default: paired with --target)")
+	stringEnumFlag(f, &o.verify.EnvironmentFunction, "environment-function", "", "function-environment-configs release the pipeline runs: v0.6 or v0.7 (default: paired with --target)", "", "v0.6", "v0.7")
 	f.DurationVar(&o.timeout, "timeout", 5*time.Minute, "how long verification may take (1s–24h)")
 	return cmd
 }
