@@ -214,14 +214,9 @@ func runMigrate(ctx context.Context, s streams, deps migrateDeps, o *migrateOpti
 	}
 	bo.Progress = migrate.NewProgress(s.ErrOut, s.ErrTTY, s.ErrWidth)
 
-	res, runErr, ok := runCancellable(ctx, bo, cancelGrace)
-	switch {
-	case !ok:
-		return errors.Errorf("cancelled: stopped waiting %s for the files in progress; every file is either old or new", cancelGrace)
-	case errkind.IsInvalidInput(runErr):
+	res, runErr := migrate.RunWithin(ctx, bo, cancelGrace)
+	if res == nil {
 		return runErr
-	case res == nil:
-		return errors.Wrap(runErr, "cannot migrate")
 	}
 	if err := res.WriteOutputs(s.Out, s.ErrOut, out); err != nil {
 		return err
@@ -232,35 +227,6 @@ func runMigrate(ctx context.Context, s streams, deps migrateDeps, o *migrateOpti
 // cancelGrace is how long a cancelled migration may take to finish the
 // files in progress before the command stops waiting for it.
 const cancelGrace = 800 * time.Millisecond
-
-// runCancellable runs the migration and returns its outcome, or ok false
-// when ctx is cancelled and the run has not returned within grace: Ctrl-C
-// ends the command within that time whatever a file operation waits for.
-// Every write is a rename, so a file left behind is either old or new.
-func runCancellable(ctx context.Context, bo migrate.Options, grace time.Duration) (*migrate.Result, error, bool) { //nolint:revive // ok last reads best here.
-	type outcome struct {
-		res *migrate.Result
-		err error
-	}
-	done := make(chan outcome, 1)
-	go func() {
-		res, err := migrate.Run(ctx, bo)
-		done <- outcome{res, err}
-	}()
-	select {
-	case o := <-done:
-		return o.res, o.err, true
-	case <-ctx.Done():
-	}
-	t := time.NewTimer(grace)
-	defer t.Stop()
-	select {
-	case o := <-done:
-		return o.res, o.err, true
-	case <-t.C:
-		return nil, ctx.Err(), false
-	}
-}
 
 // batchOptions checks the flags against each other and completes
 // migrate.Options from those that do not map one to one.

@@ -2,9 +2,11 @@ package migrate
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/pkg/errors"
 
@@ -106,4 +108,52 @@ func (r *Result) Err(runErr error, check, requireVerified bool) error {
 		return errkind.Findingsf("%d files would change", r.Summary.Converted)
 	}
 	return nil
+}
+
+// RunWithin is Run that returns at most grace after ctx is cancelled:
+// Ctrl-C ends the command within that time whatever a file operation waits
+// for. When the run has not returned by then, the result is nil and the
+// error says so; every write is a rename, so a file left behind is either
+// old or new. Without a result the error is ready for the user (invalid
+// options and base revisions as they are, others as "cannot migrate");
+// with one, Result.Err says how the run ends.
+func RunWithin(ctx context.Context, o Options, grace time.Duration) (*Result, error) {
+	res, err := runWithin(ctx, o, grace)
+	var sr *stillRunningError
+	if res == nil && err != nil && !errkind.IsInvalidInput(err) && !errors.As(err, &sr) {
+		err = errors.Wrap(err, "cannot migrate")
+	}
+	return res, err
+}
+
+func runWithin(ctx context.Context, o Options, grace time.Duration) (*Result, error) {
+	type outcome struct {
+		res *Result
+		err error
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		res, err := Run(ctx, o)
+		done <- outcome{res, err}
+	}()
+	select {
+	case out := <-done:
+		return out.res, out.err
+	case <-ctx.Done():
+	}
+	t := time.NewTimer(grace)
+	defer t.Stop()
+	select {
+	case out := <-done:
+		return out.res, out.err
+	case <-t.C:
+		return nil, &stillRunningError{grace: grace}
+	}
+}
+
+// A stillRunningError is a cancelled run RunWithin stopped waiting for.
+type stillRunningError struct{ grace time.Duration }
+
+func (e *stillRunningError) Error() string {
+	return fmt.Sprintf("cancelled: stopped waiting %s for the files in progress; every file is either old or new", e.grace)
 }
