@@ -269,9 +269,7 @@ func newPipeline(req Request, o Options) (func(context.Context, map[string]any, 
 		Context:                   req.Context,
 		Credentials:               creds,
 		ObservedConnectionDetails: req.ObservedConnectionDetails,
-	}
-	if o.Target == crossplane.V2 {
-		po.Dialect = pipeline.V2
+		Dialect:                   o.Target,
 	}
 	// Every reconcile composes with the same Composition: read it once.
 	c := pipeline.NewComposer(req.Composition)

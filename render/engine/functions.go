@@ -27,8 +27,8 @@ const RuntimeBuiltin = "Builtin"
 // A BuiltinSet maps a built-in function's name to its implementation.
 type BuiltinSet map[string]pipeline.Runner
 
-// Builtins returns the built-in functions for a target: on "v1" (Crossplane
-// v1.18–v1.20) function-environment-configs v0.6, on "v2" v0.7.
+// Builtins returns the built-in functions for a target: on crossplane.V1
+// (Crossplane v1.18–v1.20) function-environment-configs v0.6, on V2 v0.7.
 func Builtins(target crossplane.Target) BuiltinSet {
 	ec := environment.FunctionV06
 	if target == crossplane.V2 {

@@ -13,6 +13,7 @@ import (
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/structpb"
 
+	"github.com/xpmigrate/xpmigrate/crossplane"
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/render"
 )
@@ -465,7 +466,7 @@ func (e *engine) effectiveXR(d *fnv1.State, unready []string, refs []objectRef) 
 	}
 
 	refsPath := []string{"spec", "resourceRefs"}
-	if e.o.Dialect == V2 && nestedMap(xr, "spec", "crossplane") != nil {
+	if e.o.Dialect == crossplane.V2 && nestedMap(xr, "spec", "crossplane") != nil {
 		refsPath = []string{"spec", "crossplane", "resourceRefs"}
 	}
 	setNested(xr, resourceRefs(refs), refsPath...)

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/pkg/errors"
+
+	"github.com/xpmigrate/xpmigrate/crossplane"
 )
 
 // A Profile chooses whose behaviour Compose copies where `crossplane render`
@@ -42,34 +44,6 @@ func (p Profile) String() string {
 	}
 }
 
-// A Dialect is the requirements protocol the composer speaks (pipeline spec
-// §2.3 and trap C1).
-type Dialect uint8
-
-const (
-	// V1 is Crossplane v1.x: only requirements.extra_resources is honoured,
-	// answered in extra_resources; selectors have no namespace. The zero
-	// value.
-	V1 Dialect = iota
-
-	// V2 is Crossplane v2.x: requirements.extra_resources and
-	// requirements.resources are both honoured, answered in extra_resources
-	// and required_resources; selectors may carry a namespace.
-	V2
-)
-
-// String names the dialect.
-func (d Dialect) String() string {
-	switch d {
-	case V1:
-		return "v1"
-	case V2:
-		return "v2"
-	default:
-		return "unknown"
-	}
-}
-
 // FixedConditionTime is the lastTransitionTime `crossplane render` stamps on
 // every condition.
 const FixedConditionTime = "2024-01-01T00:00:00Z"
@@ -84,8 +58,14 @@ type Options struct {
 	// Profile chooses render or reconciler behaviour.
 	Profile Profile
 
-	// Dialect chooses the requirements protocol.
-	Dialect Dialect
+	// Dialect is the Crossplane line whose requirements protocol the
+	// composer speaks (pipeline spec §2.3 and trap C1). crossplane.V1 (also
+	// for ""): only requirements.extra_resources is honoured, answered in
+	// extra_resources; selectors have no namespace. crossplane.V2:
+	// requirements.extra_resources and requirements.resources are both
+	// honoured, answered in extra_resources and required_resources;
+	// selectors may carry a namespace.
+	Dialect crossplane.Target
 
 	// ExtraResources is the pool of "cluster" objects that requirements are
 	// answered from (crossplane render --extra-resources).

@@ -9,6 +9,8 @@ import (
 	"github.com/pkg/errors"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/structpb"
+
+	"github.com/xpmigrate/xpmigrate/crossplane"
 )
 
 // maxRequirementsIterations bounds the requirements loop: a function is
@@ -25,7 +27,7 @@ type fetcher interface {
 // changing (pipeline spec §2.3). Each time they change, the resources they
 // select are fetched afresh into the request, and the response's context is
 // carried into the next call. A FATAL result ends the loop at once.
-func runWithRequirements(ctx context.Context, r Runner, req *fnv1.RunFunctionRequest, f fetcher, d Dialect) (*fnv1.RunFunctionResponse, error) {
+func runWithRequirements(ctx context.Context, r Runner, req *fnv1.RunFunctionRequest, f fetcher, d crossplane.Target) (*fnv1.RunFunctionResponse, error) {
 	var prev *fnv1.Requirements
 	for range maxRequirementsIterations + 1 {
 		rsp, err := r.RunFunction(ctx, req)
@@ -46,7 +48,7 @@ func runWithRequirements(ctx context.Context, r Runner, req *fnv1.RunFunctionReq
 		if err := fetchAll(f, cur.GetExtraResources(), req.ExtraResources); err != nil {
 			return nil, err
 		}
-		if d == V2 {
+		if d == crossplane.V2 {
 			req.RequiredResources = make(map[string]*fnv1.Resources)
 			if err := fetchAll(f, cur.GetResources(), req.RequiredResources); err != nil {
 				return nil, err
@@ -180,7 +182,7 @@ func (c *candidate) hasLabels(want map[string]string) bool {
 // match too.
 type filteringFetcher struct {
 	pool    []*candidate
-	dialect Dialect
+	dialect crossplane.Target
 }
 
 func (f *filteringFetcher) Fetch(sel *fnv1.ResourceSelector) (*fnv1.Resources, error) {
@@ -192,7 +194,7 @@ func (f *filteringFetcher) Fetch(sel *fnv1.ResourceSelector) (*fnv1.Resources, e
 		if !c.is(sel, false) {
 			continue
 		}
-		if f.dialect == V2 && sel.Namespace != nil && c.namespace != sel.GetNamespace() {
+		if f.dialect == crossplane.V2 && sel.Namespace != nil && c.namespace != sel.GetNamespace() {
 			continue
 		}
 		// crank compares matchName even for a label selector, whose
@@ -222,12 +224,12 @@ func (f *filteringFetcher) Fetch(sel *fnv1.ResourceSelector) (*fnv1.Resources, e
 // kind and label equality. V1 keeps pool order; V2 sorts by namespace/name.
 type clusterFetcher struct {
 	pool    []*candidate
-	dialect Dialect
+	dialect crossplane.Target
 }
 
 func (f *clusterFetcher) Fetch(sel *fnv1.ResourceSelector) (*fnv1.Resources, error) {
 	if sel == nil {
-		if f.dialect == V2 {
+		if f.dialect == crossplane.V2 {
 			return nil, errors.New("you must specify a resource selector")
 		}
 		return nil, errors.New("resource selector should not be nil")
@@ -238,7 +240,7 @@ func (f *clusterFetcher) Fetch(sel *fnv1.ResourceSelector) (*fnv1.Resources, err
 			if !c.is(sel, true) || c.name != m.MatchName {
 				continue
 			}
-			if f.dialect == V2 && c.namespace != sel.GetNamespace() {
+			if f.dialect == crossplane.V2 && c.namespace != sel.GetNamespace() {
 				continue
 			}
 			r, err := c.resourceAs(sel.GetApiVersion())
@@ -254,12 +256,12 @@ func (f *clusterFetcher) Fetch(sel *fnv1.ResourceSelector) (*fnv1.Resources, err
 			if !c.is(sel, true) || !c.hasLabels(m.MatchLabels.GetLabels()) {
 				continue
 			}
-			if f.dialect == V2 && sel.GetNamespace() != "" && c.namespace != sel.GetNamespace() {
+			if f.dialect == crossplane.V2 && sel.GetNamespace() != "" && c.namespace != sel.GetNamespace() {
 				continue
 			}
 			found = append(found, c)
 		}
-		if f.dialect == V2 {
+		if f.dialect == crossplane.V2 {
 			sort.SliceStable(found, func(i, j int) bool {
 				return found[i].namespace+"/"+found[i].name < found[j].namespace+"/"+found[j].name
 			})
@@ -274,7 +276,7 @@ func (f *clusterFetcher) Fetch(sel *fnv1.ResourceSelector) (*fnv1.Resources, err
 		}
 		return out, nil
 	}
-	if f.dialect == V2 {
+	if f.dialect == crossplane.V2 {
 		return nil, errors.Errorf("unsupported required resource selector type %T", sel.GetMatch())
 	}
 	return nil, errors.New("cannot get extra resource by name: unknown resource selector type")

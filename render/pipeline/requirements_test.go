@@ -8,6 +8,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"google.golang.org/protobuf/testing/protocmp"
+
+	"github.com/xpmigrate/xpmigrate/crossplane"
 )
 
 func byName(apiVersion, kind, name string) *fnv1.ResourceSelector {
@@ -148,7 +150,7 @@ func TestRequirementsV2(t *testing.T) {
 	}{
 		"Reconciler": {
 			reason: "The cluster fetcher sorts label matches by namespace/name and gets by namespace and name.",
-			o:      Options{Profile: Reconciler, Dialect: V2, ExtraResources: []map[string]any{b, a}},
+			o:      Options{Profile: Reconciler, Dialect: crossplane.V2, ExtraResources: []map[string]any{b, a}},
 			want: want{
 				extra:    map[string]*fnv1.Resources{"all": {Items: []*fnv1.Resource{{Resource: st(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"cm","namespace":"a","labels":{"k":"v"}}}`)}, {Resource: st(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"cm","namespace":"b","labels":{"k":"v"}}}`)}}}},
 				required: map[string]*fnv1.Resources{"in-b": {Items: []*fnv1.Resource{{Resource: st(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"cm","namespace":"b","labels":{"k":"v"}}}`)}}}},

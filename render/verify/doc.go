@@ -55,5 +55,5 @@
 //
 // Without a converted Composition Verify calls Options.Convert, a
 // Converter: a function from the legacy Composition's YAML and a target
-// ("v1" or "v2") to the converted YAML.
+// (a crossplane.Target) to the converted YAML.
 package verify

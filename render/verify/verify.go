@@ -89,7 +89,7 @@ type Options struct {
 	Loops int
 
 	// Target is the Crossplane line the pipeline side emulates, V1 (the
-	// default) or "v2".
+	// default) or V2.
 	Target crossplane.Target
 
 	// EnvironmentFunction is the function-environment-configs release the
