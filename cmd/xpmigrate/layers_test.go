@@ -13,8 +13,8 @@ import (
 // orchestration that converts and then verifies lives above both).
 var layers = [][]string{
 	// Shared helpers and the YAML editor: no domain package.
-	{"internal/atomicfile", "internal/benchdata", "internal/docgen", "internal/jsonobj", "internal/protostruct",
-		"internal/junit", "internal/regularfile", "internal/samples", "internal/sarif", "convert/yamledit"},
+	{"internal/atomicfile", "internal/benchdata", "internal/docgen", "internal/gitignore", "internal/jsonobj", "internal/protostruct",
+		"internal/junit", "internal/regularfile", "internal/samples", "internal/sarif", "internal/udiff", "convert/yamledit"},
 	{"patchandtransform"},
 	{"patchandtransform/function", "patchandtransform/native", "environment"},
 	{"render"},

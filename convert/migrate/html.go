@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/pkg/errors"
+
+	"github.com/xpmigrate/xpmigrate/internal/udiff"
 )
 
 // WriteHTML writes the report as one self-contained HTML page (inline
@@ -178,7 +180,7 @@ func buildHTMLView(r *Result) htmlView {
 				}
 				if sm.Legacy != "" || sm.Pipeline != "" {
 					hs.HasRenders = true
-					if d := UnifiedDiff("legacy render", "pipeline render", []byte(sm.Legacy), []byte(sm.Pipeline)); d != "" {
+					if d := udiff.Unified("legacy render", "pipeline render", []byte(sm.Legacy), []byte(sm.Pipeline)); d != "" {
 						hs.Diff = diffLines2HTML(d)
 					} else {
 						hs.Diff = []diffLine{{Class: "ctx", Text: "(the renders are identical)"}}
@@ -247,11 +249,11 @@ func diffLines2HTML(d string) []diffLine {
 // sideBySide lines up before and after: unchanged lines side by side,
 // removed lines on the left against added lines on the right.
 func sideBySide(before, after string) []sbsRow {
-	bl, al := splitLines(before), splitLines(after)
+	bl, al := udiff.SplitLines(before), udiff.SplitLines(after)
 	// Lines are matched by their content without indentation, so a block
 	// the conversion moved under the pipeline step (the same lines, more
 	// deeply indented) shows as moved, not as deleted and added.
-	ops := diffLines(trimIndent(bl), trimIndent(al))
+	ops := udiff.Lines(trimIndent(bl), trimIndent(al))
 	var rows []sbsRow
 	ln, rn := 1, 1
 	clean := func(s string) string {
@@ -259,7 +261,7 @@ func sideBySide(before, after string) []sbsRow {
 		return strings.Replace(s, "\n\\ No newline at end of file", "", 1)
 	}
 	for i := 0; i < len(ops); {
-		if ops[i].kind == ' ' {
+		if ops[i].Kind == ' ' {
 			l, r := bl[ln-1], al[rn-1]
 			row := sbsRow{LNum: fmt.Sprint(ln), RNum: fmt.Sprint(rn), Left: clean(l), Right: clean(r)}
 			if l != r {
@@ -272,11 +274,11 @@ func sideBySide(before, after string) []sbsRow {
 			continue
 		}
 		var dels, adds []string
-		for i < len(ops) && ops[i].kind == '-' {
+		for i < len(ops) && ops[i].Kind == '-' {
 			dels = append(dels, bl[ln-1+len(dels)])
 			i++
 		}
-		for i < len(ops) && ops[i].kind == '+' {
+		for i < len(ops) && ops[i].Kind == '+' {
 			adds = append(adds, al[rn-1+len(adds)])
 			i++
 		}
