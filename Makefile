@@ -81,7 +81,7 @@ FUZZ_TARGETS := \
 	./internal/udiff:FuzzUnifiedDiff \
 	./convert/yamledit:FuzzCheckAliases \
 	./convert/migrate:FuzzScan \
-	./convert/migrate:FuzzMarkdownReport \
+	./convert/migrate/report:FuzzMarkdownReport \
 	./patchandtransform:FuzzCombine \
 	./render/engine:FuzzRender \
 	./render/verify:FuzzConvertVerify

@@ -22,6 +22,7 @@ var layers = [][]string{
 	{"render/engine"},
 	{"convert", "render/verify"},
 	{"convert/migrate"},
+	{"convert/migrate/report"},
 	{"cmd/xpmigrate"},
 }
 

@@ -1,4 +1,4 @@
-package migrate
+package report
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/pkg/errors"
 
+	"github.com/xpmigrate/xpmigrate/convert/migrate"
 	"github.com/xpmigrate/xpmigrate/internal/udiff"
 )
 
@@ -17,7 +18,7 @@ import (
 // side-by-side before/after of its document and, per sample, the unified
 // diff between the legacy and the pipeline render. Before/after needs
 // Options.KeepSources; renders need a Verifier that returns them.
-func WriteHTML(w io.Writer, r *Result) error {
+func WriteHTML(w io.Writer, r *migrate.Result) error {
 	v := buildHTMLView(r)
 	if err := htmlPage.Execute(w, v); err != nil {
 		return errors.Wrap(err, "cannot write the HTML report")
@@ -50,7 +51,7 @@ type htmlComp struct {
 	Type        string
 	Status      string
 	Verify      string
-	Diagnostics []Diagnostic
+	Diagnostics []migrate.Diagnostic
 	DiagSummary string
 	SideBySide  []sbsRow
 	HasSources  bool
@@ -65,7 +66,7 @@ type htmlSample struct {
 	Source      string
 	Status      string
 	Error       string
-	Differences []Difference
+	Differences []migrate.Difference
 	Diff        []diffLine
 	HasRenders  bool
 	Ready       string
@@ -88,18 +89,18 @@ type htmlFile struct {
 	Status      string
 	Reason      string
 	Detail      string
-	Diagnostics []Diagnostic
+	Diagnostics []migrate.Diagnostic
 	Diff        []diffLine
 }
 
 type htmlFinding struct {
-	Finding
+	migrate.Finding
 	FileID string
 }
 
-func buildHTMLView(r *Result) htmlView {
+func buildHTMLView(r *migrate.Result) htmlView {
 	s := r.Summary
-	v := htmlView{Cancelled: r.Cancelled, Mode: r.Mode, Headline: Headline(r)}
+	v := htmlView{Cancelled: r.Cancelled, Mode: r.Mode, Headline: migrate.Headline(r)}
 	v.HeadlineOK = strings.HasSuffix(v.Headline, "? yes")
 	add := func(k string, n int, class string) {
 		if n == 0 {
@@ -130,10 +131,10 @@ func buildHTMLView(r *Result) htmlView {
 	add("Diagnostics and findings (all files)", s.Errors+s.Warnings+s.Infos, "")
 	add("of which repository findings (M-codes)", s.Findings, "warn")
 	if len(s.SkippedBy) > 0 {
-		v.Summary = append(v.Summary, kv{Key: "Skipped or failed by reason", Value: countList(s.SkippedBy)})
+		v.Summary = append(v.Summary, kv{Key: "Skipped or failed by reason", Value: migrate.CountList(s.SkippedBy)})
 	}
 	if len(s.GapCodes) > 0 {
-		v.Summary = append(v.Summary, kv{Key: "Classified differences by gap code (benign ones included)", Value: countList(s.GapCodes)})
+		v.Summary = append(v.Summary, kv{Key: "Classified differences by gap code (benign ones included)", Value: migrate.CountList(s.GapCodes)})
 	}
 
 	// The files table lists every file worth a look, so every link to a
@@ -144,7 +145,7 @@ func buildHTMLView(r *Result) htmlView {
 		hasComp[c.File] = true
 	}
 	for _, f := range r.Files {
-		if f.Status == FileUnchanged && len(f.Diagnostics) == 0 && !hasComp[f.Path] {
+		if f.Status == migrate.FileUnchanged && len(f.Diagnostics) == 0 && !hasComp[f.Path] {
 			continue
 		}
 		id := fmt.Sprintf("f-%d", len(v.Files))
@@ -166,7 +167,7 @@ func buildHTMLView(r *Result) htmlView {
 		if vr := c.Verification; vr != nil {
 			hc.Verify = string(vr.Status)
 			hc.VerifyError = vr.Error
-			if vr.Fails && vr.Status == VerifyKnownGaps {
+			if vr.Fails && vr.Status == migrate.VerifyKnownGaps {
 				hc.Verify = "known-gaps (failing)"
 			}
 			if vr.Reason != "" {
@@ -175,7 +176,7 @@ func buildHTMLView(r *Result) htmlView {
 			hc.Unexercised = vr.Unexercised
 			for j, sm := range vr.Samples {
 				hs := htmlSample{ID: fmt.Sprintf("%s-s-%d", hc.ID, j), Source: sm.Source, Status: string(sm.Status), Error: sm.Error, Differences: sm.Differences, Ready: sm.Ready}
-				if sm.Status == VerifyInconclusive {
+				if sm.Status == migrate.VerifyInconclusive {
 					hs.Error = fmt.Sprintf("Both sides failed, nothing was proven. Legacy: %s. Pipeline: %s. Hint: %s", sm.LegacyError, sm.PipelineError, sm.Hint)
 				}
 				if sm.Legacy != "" || sm.Pipeline != "" {
@@ -198,7 +199,7 @@ func buildHTMLView(r *Result) htmlView {
 }
 
 // severityCounts renders "2 errors, 1 info" for a list of diagnostics.
-func severityCounts(ds []Diagnostic) string {
+func severityCounts(ds []migrate.Diagnostic) string {
 	if len(ds) == 0 {
 		return "–"
 	}
@@ -207,12 +208,12 @@ func severityCounts(ds []Diagnostic) string {
 		n[d.Severity]++
 	}
 	var parts []string
-	for _, sev := range []string{SeverityError, SeverityWarning, SeverityInfo} {
+	for _, sev := range []string{migrate.SeverityError, migrate.SeverityWarning, migrate.SeverityInfo} {
 		if n[sev] == 0 {
 			continue
 		}
 		word := sev
-		if sev == SeverityInfo {
+		if sev == migrate.SeverityInfo {
 			word = "info"
 		} else if n[sev] > 1 {
 			word += "s"
