@@ -45,9 +45,9 @@ type composition struct {
 	intended       []string            // codes of the quirks fixed on request
 	xrIndexed      []indexedWrite      // ToComposite writes of XR list items (C217)
 	fallNode       *yaml.Node
-	inJSON         []byte    // the input, as kubectl reads it
-	outJSON        []byte    // the whole output document as kubectl will read it (base "" only)
-	outView        *jsonView // outJSON, indexed
+	inJSON         []byte // the input, as kubectl reads it
+
+	outputCache // performance only
 }
 
 // errorf, warnf and infof report a finding about node n at path (relative
@@ -87,30 +87,10 @@ func (c *composition) report(code Code, n *yaml.Node, path, msg string) {
 
 // convert converts the Composition in place (conversion spec §2, §3).
 func (c *composition) convert() {
-	if c.failed {
+	spec, mode, ok := checkPass{c}.run()
+	if !ok {
 		return
 	}
-	if n, path := templateLike(c.node, ""); n != nil {
-		c.errorf("C102", n, path, "this looks like a template (Helm or similar), not YAML: render it first")
-		return
-	}
-	c.dropDuplicateKeys(c.node, "", 0)
-	spec := yamledit.Get(c.node, "spec")
-	if !yamledit.IsMap(spec) {
-		c.errorf("C107", spec, "spec", "a Composition needs a spec with resources")
-		return
-	}
-	spec = yamledit.Resolve(spec)
-	mode := "Resources"
-	if m := yamledit.Get(spec, "mode"); m != nil && !yamledit.IsNull(m) {
-		s, ok := yamledit.Str(m)
-		if !ok || (s != "Resources" && s != "Pipeline") {
-			c.errorf("C103", m, "spec.mode", "unknown mode %q (want Resources or Pipeline)", yamledit.Resolve(m).Value)
-			return
-		}
-		mode = s
-	}
-	c.alphaFunctions(spec)
 	switch {
 	case c.r.o.Phase1 && mode == "Resources":
 		c.phase1(spec)
@@ -119,7 +99,7 @@ func (c *composition) convert() {
 	case mode == "Resources":
 		c.resourcesMode(spec)
 	default:
-		c.pipelineMode(spec)
+		pipelinePass{c}.pipelineMode(spec)
 	}
 }
 
@@ -195,7 +175,7 @@ func idx(path string, i int) string { return path + "[" + strconv.Itoa(i) + "]" 
 
 // stripServerFields removes what `kubectl get -o yaml` adds (conversion
 // spec §1.5).
-func (c *composition) stripServerFields() {
+func (c normalisePass) stripServerFields() {
 	if c.r.o.KeepServerFields {
 		return
 	}
@@ -234,7 +214,7 @@ var specKeys = []string{
 
 // unknownSpecKeys reports spec keys the API server would prune (C203), or,
 // for target v2, refuses them (C191).
-func (c *composition) unknownSpecKeys(spec *yaml.Node) {
+func (c normalisePass) unknownSpecKeys(spec *yaml.Node) {
 	yamledit.Pairs(spec, func(_ int, k, v *yaml.Node) {
 		if slices.Contains(specKeys, k.Value) || k.Value == "<<" {
 			return
@@ -249,7 +229,7 @@ func (c *composition) unknownSpecKeys(spec *yaml.Node) {
 
 // storeConfigRef applies the target rule for
 // publishConnectionDetailsWithStoreConfigRef (conversion spec §3).
-func (c *composition) storeConfigRef(spec *yaml.Node) {
+func (c normalisePass) storeConfigRef(spec *yaml.Node) {
 	v := yamledit.Get(spec, "publishConnectionDetailsWithStoreConfigRef")
 	if v == nil || c.r.o.Target != TargetV2 {
 		return
@@ -269,7 +249,7 @@ func (c *composition) storeConfigRef(spec *yaml.Node) {
 // From 1.14 on the API server pruned the field and ran the rest of the
 // Composition as it was, so the conversion converts that rest and drops
 // the field, with C214. Phase 1 keeps the document as it is.
-func (c *composition) alphaFunctions(spec *yaml.Node) {
+func (c checkPass) alphaFunctions(spec *yaml.Node) {
 	k := yamledit.Key(spec, "functions")
 	if k == nil {
 		return
@@ -290,7 +270,7 @@ func (c *composition) alphaFunctions(spec *yaml.Node) {
 // conversion writes `resources: []` into the function input, so that both
 // refuse the base alone, and overlays that add resources (at their new
 // place) complete it. It reports whether the resources were missing.
-func (c *composition) noResources(spec *yaml.Node) bool {
+func (c checkPass) noResources(spec *yaml.Node) bool {
 	k := yamledit.Key(spec, "resources")
 	res := yamledit.Resolve(yamledit.Get(spec, "resources"))
 	if k != nil && !yamledit.IsNull(res) && (!yamledit.IsSeq(res) || len(res.Content) > 0) {
@@ -319,7 +299,7 @@ func (c *composition) noResources(spec *yaml.Node) bool {
 // phase1 names the unnamed templates and changes nothing else (the first
 // step of the rollout of conversion spec §11 N1).
 func (c *composition) phase1(spec *yaml.Node) {
-	if c.noResources(spec) {
+	if (checkPass{c}).noResources(spec) {
 		return
 	}
 	res := yamledit.Resolve(yamledit.Get(spec, "resources"))
@@ -327,61 +307,33 @@ func (c *composition) phase1(spec *yaml.Node) {
 		c.errorf("C107", res, "spec.resources", "spec.resources must be a list of resource templates")
 		return
 	}
-	if c.names(res) {
+	if (normalisePass{c}).names(res) {
 		c.changed = true
 	}
 }
 
-// resourcesMode is the full conversion (conversion spec §3–§10).
+// resourcesMode is the full conversion (conversion spec §3–§10): the
+// passes in order.
 func (c *composition) resourcesMode(spec *yaml.Node) {
-	if p := yamledit.Get(spec, "pipeline"); !yamledit.IsEmpty(p) {
-		c.errorf("C104", p, "spec.pipeline", "a Resources-mode Composition with pipeline steps is ambiguous (native ignored them): remove the steps, or set mode: Pipeline and move the resources into a step by hand")
+	res := checkPass{c}.resources(spec)
+	if res == nil {
 		return
 	}
-	c.noResources(spec)
-	res := yamledit.Resolve(yamledit.Get(spec, "resources"))
-	if !yamledit.IsSeq(res) {
-		c.errorf("C107", res, "spec.resources", "spec.resources must be a list of resource templates")
-		return
-	}
-	c.stripServerFields()
-	c.unknownSpecKeys(spec)
-	if k := yamledit.Key(spec, "writeConnectionSecretsToNamespace"); k != nil && c.r.o.XRStyleV2 {
-		c.infof("C322", k, "spec.writeConnectionSecretsToNamespace", "v2-style XRs have no native connection secret: the function composes a Secret itself when its input sets writeConnectionSecretToRef")
-	}
-	c.names(res)
-
-	if c.r.o.EnvironmentFlagOff {
-		c.dropEnvironmentPatches(spec)
-	}
-	c.envWrite = envWrites(spec)
-	c.sets = map[string]bool{}
-	sets := yamledit.Resolve(yamledit.Get(spec, "patchSets"))
-	if sets != nil && !yamledit.IsNull(sets) {
-		c.patchSetsAt(sets, "spec.patchSets")
-	}
-	for i, t := range res.Content {
-		c.template(t, idx("spec.resources", i))
-	}
-	env := c.environment(spec)
-	c.xrIndexedWrites()
-	c.storeConfigRef(spec)
-	c.nativeValidation()
-	if c.fallible != "" && !c.failed {
-		c.infof("C317", c.fallNode, c.fallible, "a patch that fails (a transform that cannot convert, match or map its input) now fails the whole XR with a fatal result; natively only that resource was skipped")
-	}
+	env := normalisePass{c}.run(spec, res)
+	v := validatePass{c}
+	v.input()
 	if c.failed {
 		return
 	}
-	c.assemble(spec, res, env)
-	c.annotateIntended()
-	c.validateOutput(spec)
+	pipelinePass{c}.assemble(spec, res, env)
+	compensatePass{c}.annotateIntended()
+	v.validateOutput(spec)
 	c.changed = true
 }
 
 // assemble replaces spec.resources, spec.patchSets and spec.environment by
 // the pipeline (conversion spec §3, §4, §5).
-func (c *composition) assemble(spec, res *yaml.Node, env *envSplit) {
+func (c pipelinePass) assemble(spec, res *yaml.Node, env *envSplit) {
 	input := yamledit.NewMap()
 	yamledit.Set(input, "apiVersion", yamledit.NewString(PTInputAPIVersion))
 	yamledit.Set(input, "kind", yamledit.NewString(PTInputKind))
@@ -428,7 +380,7 @@ func (c *composition) assemble(spec, res *yaml.Node, env *envSplit) {
 }
 
 // step returns a pipeline step.
-func (c *composition) step(name, fn string, input *yaml.Node) *yaml.Node {
+func (c pipelinePass) step(name, fn string, input *yaml.Node) *yaml.Node {
 	ref := yamledit.NewMap()
 	yamledit.Set(ref, "name", yamledit.NewString(fn))
 	s := yamledit.NewMap()
@@ -440,7 +392,7 @@ func (c *composition) step(name, fn string, input *yaml.Node) *yaml.Node {
 
 // names names the templates when none is named, and checks the names
 // otherwise (conversion spec §6.2). It reports whether it added names.
-func (c *composition) names(res *yaml.Node) bool {
+func (c normalisePass) names(res *yaml.Node) bool {
 	var named, unnamed []int
 	for i, t := range res.Content {
 		if s, ok := yamledit.Str(yamledit.Get(t, "name")); ok && s == "" || yamledit.IsNull(yamledit.Get(t, "name")) {
@@ -496,7 +448,7 @@ func (c *composition) names(res *yaml.Node) bool {
 }
 
 // generatedName is the name of unnamed template i (conversion spec §6.2).
-func (c *composition) generatedName(t *yaml.Node, i int) string {
+func (c normalisePass) generatedName(t *yaml.Node, i int) string {
 	if c.r.o.NameStrategy == NameByKind {
 		if k, ok := yamledit.Str(yamledit.Get(yamledit.Get(t, "base"), "kind")); ok && k != "" {
 			return fmt.Sprintf("%s-%d", strings.ToLower(k), i)
@@ -510,7 +462,7 @@ func (c *composition) generatedName(t *yaml.Node, i int) string {
 var templateKeys = []string{"name", "base", "patches", "connectionDetails", "readinessChecks"}
 
 // template normalises one resource template (conversion spec §6).
-func (c *composition) template(t *yaml.Node, path string) {
+func (c normalisePass) template(t *yaml.Node, path string) {
 	t = yamledit.Resolve(t)
 	if !yamledit.IsMap(t) {
 		c.errorf("C110", t, path, "a resource template must be an object with a base")
@@ -538,7 +490,7 @@ func (c *composition) template(t *yaml.Node, path string) {
 // dropUnknown removes keys the function input does not know from mapping
 // m. The API server pruned them from the legacy Composition, so dropping
 // them is what it saw; the function would refuse them.
-func (c *composition) dropUnknown(m *yaml.Node, path string, known []string) {
+func (c normalisePass) dropUnknown(m *yaml.Node, path string, known []string) {
 	m = yamledit.Resolve(m)
 	if !yamledit.IsMap(m) {
 		return
@@ -563,7 +515,7 @@ func dropNull(m *yaml.Node, key string) {
 
 // dropDuplicateKeys removes the earlier of two equal keys in a mapping:
 // kubectl keeps only the last, so the earlier never reached the cluster.
-func (c *composition) dropDuplicateKeys(n *yaml.Node, path string, depth int) {
+func (c checkPass) dropDuplicateKeys(n *yaml.Node, path string, depth int) {
 	if n == nil || depth > 200 || n.Kind == yaml.AliasNode {
 		return
 	}
@@ -643,7 +595,7 @@ func hasDuplicateKeys(n *yaml.Node, depth int) bool {
 // blockStyle writes the Composition and its spec in block style when they
 // were flow collections (JSON, or `spec: {…}`): the new pipeline is block
 // style, and a flow collection cannot hold one.
-func (c *composition) blockStyle(spec *yaml.Node) {
+func (c pipelinePass) blockStyle(spec *yaml.Node) {
 	c.node.Style &^= yaml.FlowStyle
 	spec.Style &^= yaml.FlowStyle
 }
@@ -655,7 +607,7 @@ const IntendedChangesAnnotation = "xpmigrate.io/intended-changes"
 
 // annotateIntended writes IntendedChangesAnnotation when a quirk was fixed,
 // merged with the codes already listed, sorted.
-func (c *composition) annotateIntended() {
+func (c compensatePass) annotateIntended() {
 	if len(c.intended) == 0 {
 		return
 	}

@@ -16,7 +16,7 @@ var lintCodes = []Code{"C208", "C209", "C210", "C211", "C315", "C317"}
 // pipelineMode handles a Composition that is already a pipeline: leftover
 // Resources-mode fields are removed, a native environment is converted
 // (conversion spec §7.7), and the patch-and-transform steps are linted.
-func (c *composition) pipelineMode(spec *yaml.Node) {
+func (c pipelinePass) pipelineMode(spec *yaml.Node) {
 	for _, k := range []string{"resources", "patchSets"} {
 		if kn := yamledit.Key(spec, k); kn != nil {
 			yamledit.Delete(spec, k)
@@ -33,9 +33,9 @@ func (c *composition) pipelineMode(spec *yaml.Node) {
 	}
 	c.lintSteps(spec)
 	if c.changed {
-		c.stripServerFields()
+		normalisePass{c.composition}.stripServerFields()
 		c.expandEarlyAliases()
-		c.validateOutput(spec)
+		validatePass{c.composition}.validateOutput(spec)
 	}
 }
 
@@ -43,8 +43,8 @@ func (c *composition) pipelineMode(spec *yaml.Node) {
 // Composition (Crossplane 1.14–1.17 style): an environment-configs step
 // goes first, the environment patches (ignored natively in Pipeline mode)
 // are dropped, or moved with --move-env-patches.
-func (c *composition) pipelineEnvironment(spec *yaml.Node) {
-	env := c.environment(spec)
+func (c pipelinePass) pipelineEnvironment(spec *yaml.Node) {
+	env := normalisePass{c.composition}.environment(spec)
 	yamledit.Delete(spec, "environment")
 	if env == nil || c.failed {
 		return
@@ -104,7 +104,7 @@ func ptSteps(steps *yaml.Node) []int {
 // moveEnvPatches appends the environment patches to the
 // environment.patches of the only patch-and-transform step (C113 when
 // there is not exactly one).
-func (c *composition) moveEnvPatches(steps *yaml.Node, env *envSplit) {
+func (c pipelinePass) moveEnvPatches(steps *yaml.Node, env *envSplit) {
 	pts := ptSteps(steps)
 	if len(pts) != 1 {
 		c.errorf("C113", env.patchesKey, "spec.environment.patches", "cannot move the environment patches: the pipeline has %d patch-and-transform steps, not exactly one", len(pts))
@@ -126,7 +126,7 @@ func (c *composition) moveEnvPatches(steps *yaml.Node, env *envSplit) {
 
 // lintSteps reports the §11 findings for every patch-and-transform step.
 // It works on a copy: linting never changes the input.
-func (c *composition) lintSteps(spec *yaml.Node) {
+func (c pipelinePass) lintSteps(spec *yaml.Node) {
 	steps := yamledit.Get(spec, "pipeline")
 	if !yamledit.IsSeq(steps) {
 		return
@@ -138,14 +138,14 @@ func (c *composition) lintSteps(spec *yaml.Node) {
 			visited: map[*yaml.Node]bool{}, sets: map[string]bool{}, lint: true}
 		path := idx("spec.pipeline", i) + ".input"
 		if sets := yamledit.Get(in, "patchSets"); yamledit.IsSeq(sets) {
-			l.patchSetsAt(sets, path+".patchSets")
+			normalisePass{l}.patchSetsAt(sets, path+".patchSets")
 		}
 		if e := yamledit.Get(yamledit.Get(in, "environment"), "patches"); yamledit.IsSeq(e) {
-			l.patches(e, path+".environment.patches", locEnvironment)
+			normalisePass{l}.patches(e, path+".environment.patches", locEnvironment)
 		}
 		if res := yamledit.Resolve(yamledit.Get(in, "resources")); yamledit.IsSeq(res) {
 			for j, t := range res.Content {
-				l.template(t, idx(path+".resources", j))
+				normalisePass{l}.template(t, idx(path+".resources", j))
 			}
 		}
 		if l.fallible != "" {

@@ -25,7 +25,7 @@ type chain struct {
 
 // transforms normalises a patch's transforms (conversion spec §8.6), and
 // follows what the value can be from transform to transform.
-func (c *composition) transforms(seq *yaml.Node, path string, ch *chain) {
+func (c normalisePass) transforms(seq *yaml.Node, path string, ch *chain) {
 	seq = yamledit.Resolve(seq)
 	if !yamledit.IsSeq(seq) {
 		c.errorf("C120", seq, path, "transforms must be a list")
@@ -42,7 +42,7 @@ func (c *composition) transforms(seq *yaml.Node, path string, ch *chain) {
 
 // transform normalises transform i of seq. It reports whether it inserted
 // a transform before it.
-func (c *composition) transform(seq *yaml.Node, i int, path string, ch *chain) (inserted bool) {
+func (c normalisePass) transform(seq *yaml.Node, i int, path string, ch *chain) (inserted bool) {
 	tn := seq.Content[i]
 	if !c.once(tn) {
 		return false
@@ -119,7 +119,7 @@ func (c *composition) fallibleAt(path string, n *yaml.Node) {
 
 // subType infers the type of a math or string block from the one field
 // that is set. It returns the type, or "" after reporting an error.
-func (c *composition) subType(block *yaml.Node, path, what string, fields [][2]string) string {
+func (c normalisePass) subType(block *yaml.Node, path, what string, fields [][2]string) string {
 	var present [][2]string
 	for _, f := range fields {
 		if v := yamledit.Get(block, f[0]); v != nil && !yamledit.IsNull(v) {
@@ -140,7 +140,7 @@ func (c *composition) subType(block *yaml.Node, path, what string, fields [][2]s
 	return "-"
 }
 
-func (c *composition) math(m *yaml.Node, path string) {
+func (c normalisePass) math(m *yaml.Node, path string) {
 	if !yamledit.IsMap(m) {
 		c.errorf("C120", m, path, "math must be an object")
 		return
@@ -177,7 +177,7 @@ func lowerFirst(s string) string {
 
 // stringTransform normalises a string block, and inserts the K1
 // compensation before it. It reports whether it inserted one.
-func (c *composition) stringTransform(seq *yaml.Node, i int, s *yaml.Node, path, tpath string, ch *chain) bool {
+func (c normalisePass) stringTransform(seq *yaml.Node, i int, s *yaml.Node, path, tpath string, ch *chain) bool {
 	if !yamledit.IsMap(s) {
 		c.errorf("C120", s, path, "string must be an object")
 		return false
@@ -237,7 +237,7 @@ func (c *composition) stringTransform(seq *yaml.Node, i int, s *yaml.Node, path,
 				c.warnf("C215", yamledit.Get(s, "fmt"), path+".fmt", "format %q uses %s: integers reach the function as float64 and print differently (%s); convert the value first (a convert transform to int64 or string before this one) or use %%v", f, verb, verbExample(verb))
 			}
 		}
-		return c.integerFormat(seq, i, s, path, tpath, ch)
+		return compensatePass{c.composition}.integerFormat(seq, i, s, path, tpath, ch)
 	}
 	return false
 }
@@ -255,7 +255,7 @@ func (c *composition) stringTransform(seq *yaml.Node, i int, s *yaml.Node, path,
 // EnvironmentConfig data, map and match values, float arithmetic).
 // Elsewhere the difference stays, with C212. --fix-quirk C325 inserts the
 // convert wherever the value can be a number, on purpose.
-func (c *composition) integerFormat(seq *yaml.Node, i int, s *yaml.Node, path, tpath string, ch *chain) bool {
+func (c compensatePass) integerFormat(seq *yaml.Node, i int, s *yaml.Node, path, tpath string, ch *chain) bool {
 	f, ok := yamledit.Str(yamledit.Get(s, "fmt"))
 	verb := integerVerb(f)
 	k := ch.kinds
@@ -308,7 +308,7 @@ func (c *composition) integerFormat(seq *yaml.Node, i int, s *yaml.Node, path, t
 
 // insertIntConvert inserts {type: convert, convert: {toType: int64}} before
 // transform i of seq.
-func (c *composition) insertIntConvert(seq *yaml.Node, i int, tpath string, s *yaml.Node) {
+func (c compensatePass) insertIntConvert(seq *yaml.Node, i int, tpath string, s *yaml.Node) {
 	conv := yamledit.NewMap()
 	yamledit.Set(conv, "toType", yamledit.NewString("int64"))
 	t := yamledit.NewMap()
@@ -331,7 +331,7 @@ func patchPathOf(tpath string) string {
 
 // match writes `type: literal` on every pattern without a type, which the
 // function requires at run time (conversion spec §8.6).
-func (c *composition) match(m *yaml.Node, path, tpath string) {
+func (c normalisePass) match(m *yaml.Node, path, tpath string) {
 	if !yamledit.IsMap(m) {
 		c.errorf("C120", m, path, "match must be an object")
 		return
@@ -374,7 +374,7 @@ func (c *composition) match(m *yaml.Node, path, tpath string) {
 // format, and a number is an int64 natively and a float64 in the function:
 // to int64 with format quantity, native passes an integer through and the
 // function fails; to float64, the other way round.
-func (c *composition) numberConvert(block *yaml.Node, path string) {
+func (c normalisePass) numberConvert(block *yaml.Node, path string) {
 	to, _ := yamledit.Str(yamledit.Get(block, "toType"))
 	f, _ := yamledit.Str(yamledit.Get(block, "format"))
 	if (f != "quantity" && f != "json") || (to != "int" && to != "int64" && to != "float64") {
