@@ -345,8 +345,8 @@ func TestPipelinePass(t *testing.T) {
 				"        base: {apiVersion: nop.crossplane.io/v1alpha1, kind: NopResource}\n",
 		},
 		"Environment": {
-			reason: "An environment adds an environment-configs step before patch-and-transform.",
-			in:     passHead + "  environment:\n    environmentConfigs:\n    - type: Reference\n      ref: {name: e}\n  resources:\n  - name: a\n" + base,
+			reason:   "An environment adds an environment-configs step before patch-and-transform.",
+			in:       passHead + "  environment:\n    environmentConfigs:\n    - type: Reference\n      ref: {name: e}\n  resources:\n  - name: a\n" + base,
 			findings: []string{"C310 spec.environment", "C311 spec.environment", "C309 spec.environment.policy.resolve"},
 			out: passHead + "  mode: Pipeline\n  pipeline:\n  - step: environment-configs\n    functionRef:\n      name: function-environment-configs\n    input:\n" +
 				"      apiVersion: environmentconfigs.fn.crossplane.io/v1beta1\n      kind: Input\n      spec:\n        environmentConfigs:\n        - type: Reference\n          ref: {name: e}\n" +
@@ -413,9 +413,12 @@ func TestValidatePass(t *testing.T) {
 			findings: []string{"C190 spec.compositeTypeRef.apiVersion"},
 		},
 		"InputFallible": {
-			reason:   "The first transform that can fail is reported once validation passes (C317).",
-			in:       passHead + "  resources:\n  - name: a\n" + base,
-			validate: func(v validatePass) { v.fallible, v.fallNode = "spec.resources[0].patches[0].transforms[0]", v.node; v.input() },
+			reason: "The first transform that can fail is reported once validation passes (C317).",
+			in:     passHead + "  resources:\n  - name: a\n" + base,
+			validate: func(v validatePass) {
+				v.fallible, v.fallNode = "spec.resources[0].patches[0].transforms[0]", v.node
+				v.input()
+			},
 			findings: []string{"C317 spec.resources[0].patches[0].transforms[0]"},
 		},
 		"OutputValid": {
@@ -453,8 +456,8 @@ func TestValidatePass(t *testing.T) {
 			findings: []string{"C192 "},
 		},
 		"RoundTripMetadata": {
-			reason:   "Metadata the conversion changed is an error (C192).",
-			in:       passHead + "  resources: []\n",
+			reason: "Metadata the conversion changed is an error (C192).",
+			in:     passHead + "  resources: []\n",
 			validate: func(v validatePass) {
 				v.checkRoundTrip([]byte(`{"apiVersion":"apiextensions.crossplane.io/v1","kind":"Composition","metadata":{"name":"d"},"spec":{"compositeTypeRef":{"apiVersion":"acme.io/v1","kind":"X"},"resources":[]}}`))
 			},
