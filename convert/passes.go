@@ -1,11 +1,5 @@
 package convert
 
-import (
-	yaml "go.yaml.in/yaml/v3"
-
-	"github.com/xpmigrate/xpmigrate/convert/yamledit"
-)
-
 // A Composition converts in passes, each a small value over the
 // Composition being converted (the domain state, and where findings go):
 //
@@ -25,9 +19,17 @@ import (
 //     output as the functions read it (§13), and the document read back as
 //     kubectl reads it (C192).
 //
-// The passes run in that order, except that normalisePass consults
-// compensatePass at each Format transform, where it knows what the value
-// can be. Findings come out in the order the passes report them.
+// A Resources-mode Composition runs checkPass, normalisePass (which
+// consults compensatePass at each Format transform, where it knows what the
+// value can be), validatePass on the input, and, when nothing failed,
+// pipelinePass, compensatePass's annotation and validatePass on the output
+// (composition.resourcesMode); validatePass reads the encoded document back
+// last (run.document). A Pipeline-mode Composition runs checkPass and
+// pipelinePass.pipelineMode. Findings come out in the order the passes
+// report them. Each pass lives in its own file (check.go, normalise.go with
+// patches.go, transforms.go, connection.go and environment.go,
+// compensate.go, pipeline.go, validate.go) and has its own table test
+// (passes_test.go).
 type (
 	checkPass      struct{ *composition }
 	normalisePass  struct{ *composition }
@@ -43,87 +45,4 @@ type (
 type outputCache struct {
 	outJSON []byte    // the whole output document as kubectl will read it (base "" only)
 	outView *jsonView // outJSON, indexed
-}
-
-// run checks the Composition, and returns its spec and mode, and false
-// when it cannot convert.
-func (c checkPass) run() (spec *yaml.Node, mode string, ok bool) {
-	if c.failed {
-		return nil, "", false
-	}
-	if n, path := templateLike(c.node, ""); n != nil {
-		c.errorf("C102", n, path, "this looks like a template (Helm or similar), not YAML: render it first")
-		return nil, "", false
-	}
-	c.dropDuplicateKeys(c.node, "", 0)
-	spec = yamledit.Get(c.node, "spec")
-	if !yamledit.IsMap(spec) {
-		c.errorf("C107", spec, "spec", "a Composition needs a spec with resources")
-		return nil, "", false
-	}
-	spec = yamledit.Resolve(spec)
-	mode = "Resources"
-	if m := yamledit.Get(spec, "mode"); m != nil && !yamledit.IsNull(m) {
-		s, ok := yamledit.Str(m)
-		if !ok || (s != "Resources" && s != "Pipeline") {
-			c.errorf("C103", m, "spec.mode", "unknown mode %q (want Resources or Pipeline)", yamledit.Resolve(m).Value)
-			return nil, "", false
-		}
-		mode = s
-	}
-	c.alphaFunctions(spec)
-	return spec, mode, true
-}
-
-// resources checks the resources of a Resources-mode Composition, and
-// returns them, or nil when the Composition cannot convert.
-func (c checkPass) resources(spec *yaml.Node) *yaml.Node {
-	if p := yamledit.Get(spec, "pipeline"); !yamledit.IsEmpty(p) {
-		c.errorf("C104", p, "spec.pipeline", "a Resources-mode Composition with pipeline steps is ambiguous (native ignored them): remove the steps, or set mode: Pipeline and move the resources into a step by hand")
-		return nil
-	}
-	c.noResources(spec)
-	res := yamledit.Resolve(yamledit.Get(spec, "resources"))
-	if !yamledit.IsSeq(res) {
-		c.errorf("C107", res, "spec.resources", "spec.resources must be a list of resource templates")
-		return nil
-	}
-	return res
-}
-
-// run normalises a Resources-mode Composition whose resources are res, and
-// returns its environment divided between the two functions.
-func (c normalisePass) run(spec, res *yaml.Node) *envSplit {
-	c.stripServerFields()
-	c.unknownSpecKeys(spec)
-	if k := yamledit.Key(spec, "writeConnectionSecretsToNamespace"); k != nil && c.r.o.XRStyleV2 {
-		c.infof("C322", k, "spec.writeConnectionSecretsToNamespace", "v2-style XRs have no native connection secret: the function composes a Secret itself when its input sets writeConnectionSecretToRef")
-	}
-	c.names(res)
-
-	if c.r.o.EnvironmentFlagOff {
-		c.dropEnvironmentPatches(spec)
-	}
-	c.envWrite = envWrites(spec)
-	c.sets = map[string]bool{}
-	sets := yamledit.Resolve(yamledit.Get(spec, "patchSets"))
-	if sets != nil && !yamledit.IsNull(sets) {
-		c.patchSetsAt(sets, "spec.patchSets")
-	}
-	for i, t := range res.Content {
-		c.template(t, idx("spec.resources", i))
-	}
-	env := c.environment(spec)
-	c.xrIndexedWrites()
-	c.storeConfigRef(spec)
-	return env
-}
-
-// input validates the normalised input as native Crossplane does, and
-// reports the first transform that can fail (C317).
-func (c validatePass) input() {
-	c.nativeValidation()
-	if c.fallible != "" && !c.failed {
-		c.infof("C317", c.fallNode, c.fallible, "a patch that fails (a transform that cannot convert, match or map its input) now fails the whole XR with a fatal result; natively only that resource was skipped")
-	}
 }

@@ -389,48 +389,11 @@ func listItem(doc map[string]any, base string) map[string]any {
 	return m
 }
 
-// expandEarlyAliases replaces each alias that would come before its anchor
-// (or whose anchor is gone) by a copy of what it names (C306).
-func (c pipelinePass) expandEarlyAliases() {
-	if !hasAlias(c.doc.Top(), 0) {
-		return
+// input validates the normalised input as native Crossplane does, and
+// reports the first transform that can fail (C317).
+func (c validatePass) input() {
+	c.nativeValidation()
+	if c.fallible != "" && !c.failed {
+		c.infof("C317", c.fallNode, c.fallible, "a patch that fails (a transform that cannot convert, match or map its input) now fails the whole XR with a fatal result; natively only that resource was skipped")
 	}
-	defined := map[*yaml.Node]bool{}
-	var walk func(n *yaml.Node, path string, depth int)
-	walk = func(n *yaml.Node, path string, depth int) {
-		if n == nil || depth > 1000 {
-			return
-		}
-		defined[n] = true
-		for i, ch := range n.Content {
-			p := path
-			switch {
-			case n.Kind == yaml.MappingNode && i%2 == 1:
-				p = joinPath(path, n.Content[i-1].Value)
-			case n.Kind == yaml.SequenceNode:
-				p = idx(path, i)
-			}
-			if ch.Kind == yaml.AliasNode && ch.Alias != nil && !defined[ch.Alias] {
-				n.Content[i] = yamledit.Clone(ch.Alias)
-				c.infof("C306", ch, strings.TrimPrefix(p, trimDot(c.base)+"."), "expanded the alias *%s: after the move it would come before its anchor", ch.Value)
-				ch = n.Content[i]
-			}
-			walk(ch, p, depth+1)
-		}
-	}
-	walk(c.doc.Top(), "", 0)
-}
-
-// hasAlias reports whether an alias is at or below n, as deep as
-// expandEarlyAliases looks.
-func hasAlias(n *yaml.Node, depth int) bool {
-	if n == nil || depth > 1000 {
-		return false
-	}
-	for _, ch := range n.Content {
-		if ch.Kind == yaml.AliasNode || hasAlias(ch, depth+1) {
-			return true
-		}
-	}
-	return false
 }
