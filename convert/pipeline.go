@@ -34,9 +34,9 @@ func (c pipelinePass) pipelineMode(spec *yaml.Node) {
 	}
 	c.lintSteps(spec)
 	if c.changed {
-		normalisePass{c.composition}.stripServerFields()
+		normalisePass(c).stripServerFields()
 		c.expandEarlyAliases()
-		validatePass{c.composition}.validateOutput(spec)
+		validatePass(c).validateOutput(spec)
 	}
 }
 
@@ -45,7 +45,7 @@ func (c pipelinePass) pipelineMode(spec *yaml.Node) {
 // goes first, the environment patches (ignored natively in Pipeline mode)
 // are dropped, or moved with --move-env-patches.
 func (c pipelinePass) pipelineEnvironment(spec *yaml.Node) {
-	env := normalisePass{c.composition}.environment(spec)
+	env := normalisePass(c).environment(spec)
 	yamledit.Delete(spec, "environment")
 	if env == nil || c.failed {
 		return

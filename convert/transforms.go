@@ -235,7 +235,7 @@ func (c normalisePass) stringTransform(seq *yaml.Node, i int, s *yaml.Node, path
 				c.warnf("C215", yamledit.Get(s, "fmt"), path+".fmt", "format %q uses %s: integers reach the function as float64 and print differently (%s); convert the value first (a convert transform to int64 or string before this one) or use %%v", f, verb, verbExample(verb))
 			}
 		}
-		return compensatePass{c.composition}.integerFormat(seq, i, s, path, tpath, ch)
+		return compensatePass(c).integerFormat(seq, i, s, path, tpath, ch)
 	}
 	return false
 }
