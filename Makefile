@@ -77,11 +77,11 @@ FUZZ_TARGETS := \
 	./convert/yamledit:FuzzTreeJSON \
 	./internal/jsonobj:FuzzDecodePlainObject \
 	./render:FuzzSplitDocuments \
-	./convert/migrate:FuzzCompilePattern \
-	./convert/migrate:FuzzUnifiedDiff \
+	./internal/gitignore:FuzzCompilePattern \
+	./internal/udiff:FuzzUnifiedDiff \
 	./convert/yamledit:FuzzCheckAliases \
 	./convert/migrate:FuzzScan \
-	./convert/migrate:FuzzMarkdownReport \
+	./convert/migrate/report:FuzzMarkdownReport \
 	./patchandtransform:FuzzCombine \
 	./render/engine:FuzzRender \
 	./render/verify:FuzzConvertVerify

@@ -16,10 +16,10 @@ import (
 	"golang.org/x/term"
 
 	"github.com/xpmigrate/xpmigrate/convert"
-	"github.com/xpmigrate/xpmigrate/convert/migrate"
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
 	"github.com/xpmigrate/xpmigrate/internal/atomicfile"
 	"github.com/xpmigrate/xpmigrate/internal/regularfile"
+	"github.com/xpmigrate/xpmigrate/internal/udiff"
 	"github.com/xpmigrate/xpmigrate/render"
 )
 
@@ -299,7 +299,7 @@ func convertRun(s streams, o *convertOptions) error {
 	switch {
 	case o.check || o.diff:
 		if o.diff {
-			if _, err := io.WriteString(s.Out, migrate.UnifiedDiff(source, source+" (converted)", in, out)); err != nil {
+			if _, err := io.WriteString(s.Out, udiff.Unified(source, source+" (converted)", in, out)); err != nil {
 				return err
 			}
 		}

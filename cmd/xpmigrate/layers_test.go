@@ -13,8 +13,8 @@ import (
 // orchestration that converts and then verifies lives above both).
 var layers = [][]string{
 	// Shared helpers and the YAML editor: no domain package.
-	{"internal/atomicfile", "internal/benchdata", "internal/docgen", "internal/jsonobj", "internal/protostruct",
-		"internal/junit", "internal/regularfile", "internal/samples", "internal/sarif", "convert/yamledit"},
+	{"internal/atomicfile", "internal/benchdata", "internal/docgen", "internal/gitignore", "internal/jsonobj", "internal/protostruct",
+		"internal/junit", "internal/regularfile", "internal/samples", "internal/sarif", "internal/udiff", "convert/yamledit"},
 	{"patchandtransform"},
 	{"patchandtransform/function", "patchandtransform/native", "environment"},
 	{"render"},
@@ -22,6 +22,7 @@ var layers = [][]string{
 	{"render/engine"},
 	{"convert", "render/verify"},
 	{"convert/migrate"},
+	{"convert/migrate/report"},
 	{"cmd/xpmigrate"},
 }
 

@@ -20,6 +20,7 @@ import (
 
 	"github.com/xpmigrate/xpmigrate/convert"
 	"github.com/xpmigrate/xpmigrate/convert/migrate"
+	"github.com/xpmigrate/xpmigrate/convert/migrate/report"
 	"github.com/xpmigrate/xpmigrate/internal/atomicfile"
 	"github.com/xpmigrate/xpmigrate/render/verify"
 )
@@ -208,12 +209,12 @@ func runMigrate(ctx context.Context, s streams, deps migrateDeps, dir string, o 
 	}
 	format := ""
 	if o.report != "" {
-		if format, err = migrate.ReportFormat(o.report); err != nil {
+		if format, err = report.FileFormat(o.report); err != nil {
 			return usageError{err: err}
 		}
 	}
-	if !slices.Contains(migrate.Formats, o.format) {
-		return usageError{err: errors.Errorf("--format must be one of %s, not %q", strings.Join(migrate.Formats, ", "), o.format)}
+	if !slices.Contains(report.Formats, o.format) {
+		return usageError{err: errors.Errorf("--format must be one of %s, not %q", strings.Join(report.Formats, ", "), o.format)}
 	}
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 		return usageError{err: errors.Errorf("%q is not a directory", dir)}
@@ -225,7 +226,7 @@ func runMigrate(ctx context.Context, s streams, deps migrateDeps, dir string, o 
 			return usageError{err: errors.Wrap(err, "--report")}
 		}
 	}
-	html := format == migrate.ReportHTML
+	html := format == report.HTML
 	bo.KeepSources = html
 	if deps.converter != nil {
 		bo.Converter = deps.converter(o)
@@ -275,7 +276,7 @@ func runMigrate(ctx context.Context, s streams, deps migrateDeps, dir string, o 
 	if err := migrate.WriteSummary(s.ErrOut, res); err != nil {
 		return errors.Wrap(err, "cannot write the summary")
 	}
-	if err := migrate.WriteFormat(s.Out, o.format, res, dir); err != nil {
+	if err := report.WriteFormat(s.Out, o.format, res, dir); err != nil {
 		return errors.Wrap(err, "cannot write the output")
 	}
 	if o.report != "" {
@@ -425,7 +426,7 @@ func checkWritableFile(path string) error {
 // path, renamed over it.
 func writeReportFile(path, format string, res *migrate.Result) error {
 	var b bytes.Buffer
-	if err := migrate.WriteReport(&b, format, res); err != nil {
+	if err := report.Write(&b, format, res); err != nil {
 		return err
 	}
 	if err := atomicfile.Write(path, b.Bytes(), 0o644, nil); err != nil {
