@@ -233,7 +233,7 @@ func (f Function) Run(in *Input, req FunctionRequest) (*FunctionResponse, error)
 	xr, _ := observed.(map[string]any)
 	r, err := requirements(in, xr)
 	if err != nil {
-		return rsp, errors.Wrap(err, "cannot build requirements")
+		return rsp, errors.Wrap(err, msgBuildRequirements)
 	}
 	rsp.Requirements = r
 
@@ -310,8 +310,8 @@ func requirements(in *Input, xr map[string]any) (Requirements, error) {
 					v, err := fieldpath.Pave(xr).GetString(*m.ValueFromFieldPath)
 					if err != nil {
 						if !m.optional() {
-							return nil, &SelectError{input: true, Source: i, Label: j, FieldPath: *m.ValueFromFieldPath,
-								err: errors.Wrapf(err, "cannot get value from field path %q", *m.ValueFromFieldPath)}
+							return nil, &SelectError{input: true, Source: i, Label: j, FieldPath: *m.ValueFromFieldPath, Reason: SelectReasonLabel,
+								err: errors.Wrapf(err, formatLabelValue, *m.ValueFromFieldPath)}
 						}
 						continue
 					}

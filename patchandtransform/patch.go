@@ -201,7 +201,7 @@ func patchToMultiple(path string, value any, to *fieldpath.Paved, mo *MergeOptio
 		return errors.Errorf("cannot expand wildcards for segments: %q: %s", path, msg)
 	}
 	if len(paths) == 0 {
-		return errors.Errorf("cannot expand ToFieldPath %s", path)
+		return &ExpandError{Path: path}
 	}
 	for _, p := range paths {
 		if err := mergeValue(to, p, value, mo); err != nil {
