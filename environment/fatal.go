@@ -10,7 +10,24 @@ import (
 const (
 	msgBuildRequirements = "cannot build requirements"
 	formatLabelValue     = "cannot get value from field path %q"
+	formatConfigNotFound = "Required environment config %q not found"
 )
+
+// FindConfigNotFound finds, in a fatal result's message of the function,
+// the name of a Required EnvironmentConfig referenced by name that does not
+// exist.
+func FindConfigNotFound(msg string) (string, bool) {
+	prefix, _, _ := strings.Cut(formatConfigNotFound, "%q")
+	i := strings.Index(msg, prefix)
+	if i < 0 {
+		return "", false
+	}
+	var name string
+	if _, err := fmt.Sscanf(msg[i:], formatConfigNotFound, &name); err != nil {
+		return "", false
+	}
+	return name, true
+}
 
 // A LabelValueFatal is what the function's fatal result says when a label's
 // valueFromFieldPath could not be read from the XR. A fatal result crosses

@@ -390,7 +390,7 @@ func (f Function) selected(in *Input, res Resources) ([]*group, []Tie, error) {
 				if in.Spec.Policy != nil && in.Spec.Policy.Resolution != nil && *in.Spec.Policy.Resolution == ResolutionPolicyOptional {
 					continue
 				}
-				return nil, nil, &SelectError{input: true, Source: i, Label: -1, err: errors.Wrapf(errors.Errorf("Required environment config %q not found", name),
+				return nil, nil, &SelectError{input: true, Source: i, Label: -1, err: errors.Wrapf(errors.Errorf(formatConfigNotFound, name),
 					"cannot process environment config %q by reference, %q", name, key)}
 			case len(objs) > 1:
 				return nil, nil, &SelectError{input: true, Source: i, Label: -1, err: errors.Wrapf(errors.Errorf("expected exactly one %s %q, got %d", f.Version.noun(), name, len(objs)),

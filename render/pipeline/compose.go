@@ -277,7 +277,7 @@ func (e *engine) request(s step, d *fnv1.State, fctx *structpb.Struct, tag bool)
 		}
 		sec, ok := e.o.Credentials.Get(cs.SecretRef.Namespace, cs.SecretRef.Name)
 		if !ok {
-			return nil, errors.Errorf("cannot get credentials from secret %q: secret %q not found", cs.SecretRef.Name, cs.SecretRef.Name)
+			return nil, &SecretNotFoundError{Name: cs.SecretRef.Name}
 		}
 		if req.Credentials == nil {
 			req.Credentials = map[string]*fnv1.Credentials{}

@@ -27,3 +27,13 @@ type UnnamedResourceError struct{}
 func (e *UnnamedResourceError) Error() string {
 	return fmt.Sprintf("encountered composed resource without required %q annotation", AnnotationCompositionResourceName)
 }
+
+// A SecretNotFoundError is a step's credentials Secret that is not among
+// the inputs.
+type SecretNotFoundError struct {
+	Name string
+}
+
+func (e *SecretNotFoundError) Error() string {
+	return fmt.Sprintf("cannot get credentials from secret %q: secret %q not found", e.Name, e.Name)
+}
