@@ -167,7 +167,7 @@ func TestBothSidesFailIsInconclusive(t *testing.T) {
 				t.Errorf("\n%s\nVerify(...).Fails(true): false, want true (--require-verified fails)", tc.reason)
 			}
 			var b strings.Builder
-			if err := Write(&b, r, WriteOptions{Format: FormatText}); err != nil {
+			if err := WriteText(&b, r); err != nil {
 				t.Fatal(err)
 			}
 			for _, want := range []string{"WARN xbuckets: unverified", "WARN xr-0: inconclusive", "legacy:   ", "pipeline: ", "hint: "} {
@@ -604,7 +604,7 @@ func TestReadyFlipShown(t *testing.T) {
 		t.Errorf("Verify(...): no difference for the XR's Ready condition: %v", summary(r))
 	}
 	var b strings.Builder
-	if err := Write(&b, r, WriteOptions{Format: FormatText}); err != nil {
+	if err := WriteText(&b, r); err != nil {
 		t.Fatal(err)
 	}
 	if want := "XR Ready: legacy False, pipeline True"; !strings.Contains(strings.SplitN(b.String(), "\n", 4)[2], want) {
