@@ -330,15 +330,15 @@ var ruleNumberPrinted = rule{
 					if !formatter || f.Resource != t.Name || string(f.Type) != pt.Type || f.Index != pt.Index {
 						continue
 					}
-					// The error shows the float64's text, or the patch
-					// prints an integer with a number verb.
+					// The patch's error shows the float64's text, or the
+					// patch prints an integer with a number verb.
 					integer := false
 					for _, s := range pt.sources() {
 						if v, ok := c.legacySource(ownedPatch{template: t.Name, patch: pt}, s); ok && hasInteger(v) {
 							integer = true
 						}
 					}
-					if floatPrinted.MatchString(p) || integer && numberFormat(pt) {
+					if floatPrinted.MatchString(f.Cause) || integer && numberFormat(pt) {
 						return fmt.Sprintf("%s of resource %q formats a number, and a later transform fails on the float64's text: %s", pt, t.Name, p), true
 					}
 				}
