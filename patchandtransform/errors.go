@@ -3,6 +3,8 @@ package patchandtransform
 import (
 	"fmt"
 	"strings"
+
+	"github.com/crossplane/crossplane-runtime/v2/pkg/fieldpath"
 )
 
 // The errors below are failures that callers tell apart. Their text is
@@ -82,4 +84,48 @@ func (e *ExpandError) Error() string { return fmt.Sprintf(formatExpand, e.Path) 
 // holds an ExpandError's text.
 func HasExpandError(msg string) bool {
 	return strings.Contains(msg, strings.TrimSuffix(formatExpand, "%s"))
+}
+
+// A PathError is a patch whose field path does not parse. Its text is
+// crossplane-runtime's (fieldpath has no error type for it).
+type PathError struct {
+	// Path is the field path that does not parse.
+	Path string
+
+	Err error
+}
+
+func (e *PathError) Error() string { return e.Err.Error() }
+
+// Unwrap returns fieldpath's error.
+func (e *PathError) Unwrap() error { return e.Err }
+
+// Cause returns fieldpath's error, for errors.Cause (and so
+// fieldpath.IsNotFound) as for errors.Unwrap.
+func (e *PathError) Cause() error { return e.Err }
+
+// asPathError returns err as a PathError when it is fieldpath's failure to
+// parse one of the patch's paths, and err otherwise. crossplane-runtime
+// gives that failure no type: its text ("cannot parse path %q: ...") is
+// read here, in the one place that calls fieldpath for patches.
+func asPathError(p Patch, err error) error {
+	if err == nil || IsNotFound(err) {
+		return err
+	}
+	paths := []string{p.EffectiveToFieldPath()}
+	if p.FromFieldPath != nil {
+		paths = append(paths, *p.FromFieldPath)
+	}
+	if p.Combine != nil {
+		for _, v := range p.Combine.Variables {
+			paths = append(paths, v.FromFieldPath)
+		}
+	}
+	msg := err.Error()
+	for _, path := range paths {
+		if _, perr := fieldpath.Parse(path); perr != nil && strings.Contains(msg, fmt.Sprintf("cannot parse path %q", path)) {
+			return &PathError{Path: path, Err: err}
+		}
+	}
+	return err
 }

@@ -64,3 +64,49 @@ func TestExpandError(t *testing.T) {
 		t.Errorf("HasExpandError(another message): want false")
 	}
 }
+
+func TestPathError(t *testing.T) {
+	str := func(s string) *string { return &s }
+	cases := map[string]struct {
+		reason   string
+		patch    Patch
+		wantPath string
+		notFound bool
+	}{
+		"ToFieldPathDoesNotParse": {
+			reason:   "writing to a path that does not parse is a PathError, with fieldpath's text",
+			patch:    Patch{Type: PatchTypeFromCompositeFieldPath, FromFieldPath: str("spec.a"), ToFieldPath: str("spec.b.")},
+			wantPath: "spec.b.",
+		},
+		"FromFieldPathDoesNotParse": {
+			reason:   "reading from a path that does not parse is a PathError",
+			patch:    Patch{Type: PatchTypeFromCompositeFieldPath, FromFieldPath: str("spec.a["), ToFieldPath: str("spec.b")},
+			wantPath: "spec.a[",
+		},
+		"SourceAbsent": {
+			reason:   "an absent source stays a not-found error, whatever the other path",
+			patch:    Patch{Type: PatchTypeFromCompositeFieldPath, FromFieldPath: str("spec.missing"), ToFieldPath: str("spec.b."), Policy: &Policy{FromFieldPath: ptr(FromFieldPathPolicyRequired)}},
+			notFound: true,
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			from := fieldpath.Pave(map[string]any{"spec": map[string]any{"a": "x"}})
+			to := fieldpath.Pave(map[string]any{})
+			err := Apply(Native, tc.patch, from, to)
+			if err == nil {
+				t.Fatalf("\n%s\nApply(...): want an error", tc.reason)
+			}
+			if got := IsNotFound(err); got != tc.notFound {
+				t.Errorf("\n%s\nIsNotFound(Apply(...)): want %t, got %t (%v)", tc.reason, tc.notFound, got, err)
+			}
+			var pe *PathError
+			if got := errors.As(err, &pe); got != (tc.wantPath != "") {
+				t.Fatalf("\n%s\nApply(...): PathError %t, want %t (%v)", tc.reason, got, tc.wantPath != "", err)
+			}
+			if pe != nil && pe.Path != tc.wantPath {
+				t.Errorf("\n%s\nApply(...): PathError for %q, want %q", tc.reason, pe.Path, tc.wantPath)
+			}
+		})
+	}
+}

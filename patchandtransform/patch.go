@@ -57,9 +57,9 @@ func Apply(d Dialect, p Patch, from, to *fieldpath.Paved) error {
 	t := p.EffectiveType()
 	switch {
 	case t.IsFieldPath():
-		return applyFieldPath(d, p, from, to)
+		return asPathError(p, applyFieldPath(d, p, from, to))
 	case t.IsCombine():
-		return applyCombine(d, p, from, to)
+		return asPathError(p, applyCombine(d, p, from, to))
 	}
 	if d == Function {
 		// function-patch-and-transform ignores what it cannot dispatch.

@@ -465,6 +465,9 @@ func mergeReplace(path string, live map[string]any, desired *fieldpath.Paved, mo
 		return nil
 	}
 	if err != nil {
+		if perr != nil {
+			return &pt.PathError{Path: path, Err: err}
+		}
 		return err
 	}
 	merged := fieldpath.Pave(copyAlong(live, segs, perr))

@@ -34,10 +34,8 @@ var ruleUnparseablePath = rule{
 	fix: "Fix the path. Natively the patch skipped its resource, or failed the reconcile for a ToComposite " +
 		"patch or one with a policy; the function fails the whole pipeline.",
 	match: func(c *ruleContext, _ *Difference) (string, bool) {
-		// A side failed, and a path of the converted patches does not
-		// parse: the error is the path's (fieldpath's own error has no
-		// type to match).
-		if c.legacySide().Err == nil && c.pipeSide().Err == nil {
+		_, legacyFailed := errorAs[*pt.PathError](c.legacySide().Err)
+		if !legacyFailed && !c.pipelinePathFailed(c.pipeSide().Err) {
 			return "", false
 		}
 		l, p := errText(c.legacySide().Err), errText(c.pipeSide().Err)
@@ -55,6 +53,34 @@ var ruleUnparseablePath = rule{
 		}
 		return "", false
 	},
+}
+
+// pipelinePathFailed reports whether the pipeline failed on a patch with a
+// path that does not parse.
+func (c *ruleContext) pipelinePathFailed(err error) bool {
+	f, ok := c.ptFatal(err)
+	if !ok {
+		return false
+	}
+	ps := c.v.pipeline.EnvPatches
+	if f.Resource != "" {
+		t, ok := c.v.pipeline.template(f.Resource)
+		if !ok {
+			return false
+		}
+		ps = t.Patches
+	}
+	for _, q := range ps {
+		if q.Index != f.Index {
+			continue
+		}
+		for _, s := range append([]string{q.From, q.To}, q.Vars...) {
+			if _, err := fieldpath.Parse(s); s != "" && err != nil {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // D15, C218: legacy's apply-time merge of a patch with a policy reads a
