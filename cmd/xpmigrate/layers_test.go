@@ -21,7 +21,7 @@ var layers = [][]string{
 	{"render/builtin/environmentconfigs", "render/builtin/patchandtransform", "render/legacy", "render/pipeline"},
 	{"render/engine"},
 	{"convert", "render/verify"},
-	{"convert/migrate"},
+	{"convert/migrate", "render/verify/format"},
 	{"convert/migrate/report"},
 	{"cmd/xpmigrate"},
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/xpmigrate/xpmigrate/internal/samples"
 	"github.com/xpmigrate/xpmigrate/render"
 	"github.com/xpmigrate/xpmigrate/render/verify"
+	"github.com/xpmigrate/xpmigrate/render/verify/format"
 )
 
 type verifyOptions struct {
@@ -156,10 +157,10 @@ func runVerify(ctx context.Context, s streams, o *verifyOptions) error {
 	); err != nil {
 		return err
 	}
-	format := verify.Format(o.format)
+	outFormat := format.Format(o.format)
 	known := false
-	for _, f := range verify.Formats {
-		known = known || f == format
+	for _, f := range format.Formats {
+		known = known || f == outFormat
 	}
 	if !known {
 		return usageError{err: errors.Errorf("--format must be one of text, json, junit, sarif, github, not %q", o.format)}
@@ -199,7 +200,7 @@ func runVerify(ctx context.Context, s streams, o *verifyOptions) error {
 		}
 		return errors.Wrap(err, "cannot verify")
 	}
-	if err := verify.Write(s.Out, rep, verify.WriteOptions{Format: format, TTY: o.tty, NoColor: o.noColor, Verbose: o.verbose}); err != nil {
+	if err := format.Write(s.Out, rep, format.Options{Format: outFormat, TTY: o.tty, NoColor: o.noColor, Verbose: o.verbose}); err != nil {
 		return errors.Wrap(err, "cannot write report")
 	}
 	if rep.Fails(o.requireVerified) {

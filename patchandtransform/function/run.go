@@ -340,7 +340,7 @@ func (r *run) compose(p *Prepared, req Request) (*State, map[string]any, error) 
 			if pt.IsNotFound(err) && optional(p) {
 				continue
 			}
-			return nil, nil, errors.Wrapf(err, "cannot apply the %q environment patch at index %d", t, i)
+			return nil, nil, &PatchError{Type: t, Index: i, Cause: err}
 		}
 	}
 
@@ -460,7 +460,7 @@ func (r *run) render(t Template, b base, observed map[string]Resource, desired m
 		switch {
 		case err == nil:
 		case !pt.IsNotFound(err):
-			return nil, errors.Wrapf(err, "cannot render composed resource %q %q patch at index %d", t.Name, typ, i)
+			return nil, &PatchError{Resource: t.Name, Type: typ, Index: i, Cause: err}
 		case !p.Policy.Required():
 			// The path may appear later; the patch is skipped for now.
 		case toComposed && !exists:

@@ -176,7 +176,7 @@ func newEngine(xr map[string]any, observed []map[string]any, o Options) (*engine
 				continue
 			}
 			if name == "" {
-				return nil, errors.Wrap(errors.Errorf("encountered composed resource without required %q annotation", AnnotationCompositionResourceName), "cannot get existing composed resources")
+				return nil, errors.Wrap(&UnnamedResourceError{}, "cannot get existing composed resources")
 			}
 		}
 		// crank keys an unannotated resource by "", and a later resource
@@ -277,7 +277,7 @@ func (e *engine) request(s step, d *fnv1.State, fctx *structpb.Struct, tag bool)
 		}
 		sec, ok := e.o.Credentials.Get(cs.SecretRef.Namespace, cs.SecretRef.Name)
 		if !ok {
-			return nil, errors.Errorf("cannot get credentials from secret %q: secret %q not found", cs.SecretRef.Name, cs.SecretRef.Name)
+			return nil, &SecretNotFoundError{Name: cs.SecretRef.Name}
 		}
 		if req.Credentials == nil {
 			req.Credentials = map[string]*fnv1.Credentials{}
@@ -308,7 +308,7 @@ func (e *engine) results(stepName string, rs []*fnv1.Result) error {
 		ev := TargetedEvent{Reason: reason, Message: r.GetMessage(), Detail: detail, Target: targetOf(r.Target)}
 		switch r.GetSeverity() {
 		case fnv1.Severity_SEVERITY_FATAL:
-			return errors.Errorf("pipeline step %q returned a fatal result: %s", stepName, r.GetMessage())
+			return &FatalResultError{Step: stepName, Message: r.GetMessage()}
 		case fnv1.Severity_SEVERITY_WARNING:
 			ev.Type = render.EventWarning
 		case fnv1.Severity_SEVERITY_NORMAL:
