@@ -314,3 +314,27 @@ func (f *fields) add(t reflect.Type, index []int) bool {
 	}
 	return true
 }
+
+// MemberTexts returns the JSON text (Marshal's) of each member of the
+// object x, as json.Unmarshal into a map[string]json.RawMessage gives it
+// from x's text; null gives a nil map. It reports false for anything else,
+// and for members the text would change (keys that are not UTF-8) or that
+// are not plain JSON data.
+func MemberTexts(x any) (map[string]json.RawMessage, bool) {
+	if x == nil {
+		return nil, true
+	}
+	m, ok := x.(map[string]any)
+	if !ok || m == nil {
+		return nil, false
+	}
+	out := make(map[string]json.RawMessage, len(m))
+	for k, e := range m {
+		b, ok := appendJSON(nil, e)
+		if !ok || !utf8.ValidString(k) {
+			return nil, false
+		}
+		out[k] = b
+	}
+	return out, true
+}

@@ -33,22 +33,9 @@ func (p *treePairs) UnmarshalJSON(b []byte) error {
 }
 
 func (p *treePairs) UnmarshalTree(x any) bool {
-	if x == nil {
-		return true
-	}
-	m, ok := x.(map[string]any)
-	if !ok || m == nil {
-		return false
-	}
-	p.Pairs = make(map[string]json.RawMessage, len(m))
-	for k, e := range m {
-		b, err := Marshal(e)
-		if err != nil {
-			return false
-		}
-		p.Pairs[k] = b
-	}
-	return true
+	pairs, ok := MemberTexts(x)
+	p.Pairs = pairs
+	return ok
 }
 
 // treeDoc has a field of every kind DecodeTree reads.

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 )
 
 // The types in this file mirror the Go types that function-patch-and-transform
@@ -184,6 +186,28 @@ type MapTransform struct {
 // UnmarshalJSON reads the pairs.
 func (m *MapTransform) UnmarshalJSON(b []byte) error {
 	return json.Unmarshal(b, &m.Pairs)
+}
+
+// UnmarshalTree reads the pairs from a JSON tree, as UnmarshalJSON reads
+// them from text (jsonobj.TreeUnmarshaler): a null value is an empty JSON.
+func (m *MapTransform) UnmarshalTree(x any) bool {
+	texts, ok := jsonobj.MemberTexts(x)
+	if !ok {
+		return false
+	}
+	if texts == nil {
+		m.Pairs = nil
+		return true
+	}
+	m.Pairs = make(map[string]JSON, len(texts))
+	for k, b := range texts {
+		var j JSON
+		if string(b) != "null" {
+			j = JSON(b)
+		}
+		m.Pairs[k] = j
+	}
+	return true
 }
 
 // MarshalJSON writes the pairs.

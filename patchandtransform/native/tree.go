@@ -1,9 +1,7 @@
 package native
 
 import (
-	"encoding/json"
 	"reflect"
-	"unicode/utf8"
 
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	pt "github.com/xpmigrate/xpmigrate/patchandtransform"
@@ -83,21 +81,7 @@ func skipBase(t reflect.Type, member string) bool {
 // UnmarshalTree reads the pairs object from a JSON tree, as UnmarshalJSON
 // reads it from text (jsonobj.TreeUnmarshaler).
 func (m *MapTransform) UnmarshalTree(x any) bool {
-	if x == nil {
-		return true // null leaves the pairs nil
-	}
-	o, ok := x.(map[string]any)
-	if !ok || o == nil {
-		return false
-	}
-	pairs := make(map[string]json.RawMessage, len(o))
-	for k, e := range o {
-		b, err := jsonobj.Marshal(e)
-		if err != nil || !utf8.ValidString(k) {
-			return false
-		}
-		pairs[k] = b
-	}
+	pairs, ok := jsonobj.MemberTexts(x)
 	m.Pairs = pairs
-	return true
+	return ok
 }
