@@ -94,7 +94,7 @@ func (d *treeDecoder) value(v reflect.Value, x any) bool {
 	if ptr.Implements(unmarshalerType) || ptr.Implements(textUnmarshalerType) {
 		// Types that read JSON themselves get the value's text, as the
 		// text decoders give it to them.
-		b, ok := appendJSON(nil, x)
+		b, ok := Text(x)
 		return ok && json.Unmarshal(b, v.Addr().Interface()) == nil
 	}
 	if x == nil {
@@ -240,6 +240,12 @@ func (d *treeDecoder) ignorable(fs *fields, k string, e any) bool {
 	return ok
 }
 
+// Text returns the JSON text of x, Marshal's, when x is plain JSON data
+// that JSON can write (see Marshal), and false for anything else.
+func Text(x any) ([]byte, bool) {
+	return appendJSON(nil, x)
+}
+
 // fields are a struct type's members by JSON name, each the index of its
 // field (promoted fields of embedded structs included).
 type fields struct {
@@ -330,7 +336,7 @@ func MemberTexts(x any) (map[string]json.RawMessage, bool) {
 	}
 	out := make(map[string]json.RawMessage, len(m))
 	for k, e := range m {
-		b, ok := appendJSON(nil, e)
+		b, ok := Text(e)
 		if !ok || !utf8.ValidString(k) {
 			return nil, false
 		}

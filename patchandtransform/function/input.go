@@ -327,6 +327,18 @@ func (j *JSON) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// UnmarshalTree keeps the value's JSON text unless it is null
+// (jsonobj.TreeUnmarshaler).
+func (j *JSON) UnmarshalTree(x any) bool {
+	if x == nil {
+		*j = nil
+		return true
+	}
+	b, ok := jsonobj.Text(x)
+	*j = b
+	return ok
+}
+
 // MarshalJSON writes the value, or null when empty.
 func (j JSON) MarshalJSON() ([]byte, error) {
 	if len(j) == 0 {
@@ -343,6 +355,13 @@ type RawObject []byte
 func (r *RawObject) UnmarshalJSON(b []byte) error {
 	*r = append((*r)[:0], b...)
 	return nil
+}
+
+// UnmarshalTree keeps the value's JSON text (jsonobj.TreeUnmarshaler).
+func (r *RawObject) UnmarshalTree(x any) bool {
+	b, ok := jsonobj.Text(x)
+	*r = b
+	return ok
 }
 
 // MarshalJSON writes the value, or null when empty.
