@@ -292,7 +292,9 @@ func (f *fields) add(t reflect.Type, index []int) bool {
 			continue
 		}
 		name, opts, _ := strings.Cut(tag, ",")
-		if strings.Contains(","+opts+",", ",string,") {
+		if strings.Contains(","+opts+",", ",string,") || strings.ContainsAny(name, "\"\\") {
+			// encoding/json quotes the value, or uses the Go name for a
+			// tag name it finds invalid.
 			return false
 		}
 		at := append(append([]int(nil), index...), i)
