@@ -76,6 +76,8 @@ FUZZ_TARGETS := \
 	./convert/yamledit:FuzzSimpleJSON \
 	./convert/yamledit:FuzzTreeJSON \
 	./internal/jsonobj:FuzzDecodePlainObject \
+	./internal/jsonobj:FuzzDecodeTree \
+	./internal/protostruct:FuzzBuilder \
 	./render:FuzzSplitDocuments \
 	./internal/gitignore:FuzzCompilePattern \
 	./internal/udiff:FuzzUnifiedDiff \

@@ -61,3 +61,28 @@ func TestLayers(t *testing.T) {
 		}
 	}
 }
+
+// TestCoreSpeaksNoProtocol fails when the patch-and-transform core or the
+// environment package depends on the function protocol (protobuf Structs,
+// the function SDK, gRPC): the protocol belongs to the render/builtin
+// adapters (docs/architecture.md, STYLE.md "One P&T core").
+func TestCoreSpeaksNoProtocol(t *testing.T) {
+	protocol := []string{
+		"google.golang.org/protobuf/types/known/structpb",
+		"github.com/crossplane/function-sdk-go",
+		"google.golang.org/grpc",
+	}
+	cmd := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}}", "./patchandtransform/...", "./environment/...")
+	cmd.Dir = repoRoot
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	for _, dep := range strings.Fields(string(out)) {
+		for _, p := range protocol {
+			if dep == p || strings.HasPrefix(dep, p+"/") {
+				t.Errorf("the core depends on %s: the protocol belongs in the render/builtin adapters", dep)
+			}
+		}
+	}
+}

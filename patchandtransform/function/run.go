@@ -5,7 +5,6 @@ import (
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/fieldpath"
 	"github.com/pkg/errors"
-	"google.golang.org/protobuf/types/known/structpb"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
@@ -179,20 +178,6 @@ func Prepare(input map[string]any) *Prepared {
 		return &Prepared{err: errors.Wrap(err, "cannot get Function input")}
 	}
 	return prepare(in)
-}
-
-// PrepareStruct is Prepare(input.AsMap()), for an input as the protocol
-// carries it; a nil input is a nil map. It reads the Struct in place when
-// it can, which spares building the map.
-func PrepareStruct(input *structpb.Struct) *Prepared {
-	if in, ok := decodeStruct(input); ok {
-		return prepare(in)
-	}
-	var m map[string]any
-	if input != nil {
-		m = input.AsMap()
-	}
-	return Prepare(m)
 }
 
 // prepare is Prepare after decoding.

@@ -14,6 +14,7 @@ import (
 	"google.golang.org/protobuf/types/known/structpb"
 
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
+	"github.com/xpmigrate/xpmigrate/internal/protostruct"
 	"github.com/xpmigrate/xpmigrate/render"
 )
 
@@ -132,8 +133,8 @@ type engine struct {
 }
 
 func newEngine(xr map[string]any, observed []map[string]any, o Options) (*engine, error) {
-	var b builder
-	xs, err := b.toStruct(xr)
+	var b protostruct.Builder
+	xs, err := b.NewStruct(xr)
 	if err != nil {
 		return nil, errors.Wrap(err, "cannot build observed composite resource for RunFunctionRequest")
 	}
@@ -155,11 +156,11 @@ func newEngine(xr map[string]any, observed []map[string]any, o Options) (*engine
 		// The engine reads only strings, booleans and the shape of objects
 		// and lists from m. When cd converts directly, those are the same
 		// in cd as in what the Struct holds.
-		s, direct := b.structOf(cd)
+		s, direct := b.FromTree(cd)
 		m := cd
 		if !direct {
 			var err error
-			if s, err = b.toStruct(cd); err != nil {
+			if s, err = b.NewStruct(cd); err != nil {
 				return nil, errors.Wrapf(err, "cannot build observed composed resource %d for RunFunctionRequest", i)
 			}
 			m = s.AsMap()
