@@ -76,12 +76,14 @@ FUZZ_TARGETS := \
 	./convert/yamledit:FuzzSimpleJSON \
 	./convert/yamledit:FuzzTreeJSON \
 	./internal/jsonobj:FuzzDecodePlainObject \
+	./internal/jsonobj:FuzzDecodeTree \
+	./internal/protostruct:FuzzBuilder \
 	./render:FuzzSplitDocuments \
-	./convert/migrate:FuzzCompilePattern \
-	./convert/migrate:FuzzUnifiedDiff \
+	./internal/gitignore:FuzzCompilePattern \
+	./internal/udiff:FuzzUnifiedDiff \
 	./convert/yamledit:FuzzCheckAliases \
 	./convert/migrate:FuzzScan \
-	./convert/migrate:FuzzMarkdownReport \
+	./convert/migrate/report:FuzzMarkdownReport \
 	./patchandtransform:FuzzCombine \
 	./render/engine:FuzzRender \
 	./render/verify:FuzzConvertVerify

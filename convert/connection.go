@@ -13,7 +13,7 @@ var connectionDetailTypes = []string{"FromConnectionSecretKey", "FromFieldPath",
 
 // connectionDetails completes each connection detail's type and name with
 // the native rules (conversion spec §9).
-func (c *composition) connectionDetails(seq *yaml.Node, path string) {
+func (c normalisePass) connectionDetails(seq *yaml.Node, path string) {
 	seq = yamledit.Resolve(seq)
 	if !yamledit.IsSeq(seq) {
 		c.errorf("C123", seq, path, "connectionDetails must be a list")
@@ -102,7 +102,7 @@ var readinessTypes = []string{"MatchString", "MatchInteger", "NonEmpty", "MatchC
 
 // readinessChecks completes MatchCondition checks and checks the others
 // (conversion spec §10).
-func (c *composition) readinessChecks(seq *yaml.Node, path string) {
+func (c normalisePass) readinessChecks(seq *yaml.Node, path string) {
 	seq = yamledit.Resolve(seq)
 	if !yamledit.IsSeq(seq) {
 		c.errorf("C127", seq, path, "readinessChecks must be a list")

@@ -340,7 +340,7 @@ func (r *run) document(i int, c yamledit.Chunk, d *yamledit.Doc) ([]byte, error)
 		r.res.fallbacks++
 	}
 	for _, cp := range comps {
-		cp.checkRoundTrip(d.ReadBack())
+		validatePass{cp}.checkRoundTrip(d.ReadBack())
 		failed = failed || cp.failed
 	}
 	if failed {

@@ -316,7 +316,7 @@ func TestStepInputJSON(t *testing.T) {
 			if err != nil {
 				continue
 			}
-			c := &composition{outJSON: j}
+			c := validatePass{&composition{outputCache: outputCache{outJSON: j}}}
 			steps := yamledit.Resolve(yamledit.Get(yamledit.Get(d.Top(), "spec"), "pipeline"))
 			if !yamledit.IsSeq(steps) {
 				continue

@@ -30,7 +30,7 @@ var (
 
 // environment splits spec.environment (conversion spec §7). It returns nil
 // when there is none.
-func (c *composition) environment(spec *yaml.Node) *envSplit {
+func (c normalisePass) environment(spec *yaml.Node) *envSplit {
 	const path = "spec.environment"
 	envKey := yamledit.Key(spec, "environment")
 	env := yamledit.Get(spec, "environment")
@@ -64,7 +64,7 @@ func (c *composition) environment(spec *yaml.Node) *envSplit {
 
 // environmentSources validates environmentConfigs as native did (C111),
 // drops fields neither engine knows, and reports the policy findings.
-func (c *composition) environmentSources(env *yaml.Node, path string) {
+func (c normalisePass) environmentSources(env *yaml.Node, path string) {
 	srcs := yamledit.Resolve(yamledit.Get(env, "environmentConfigs"))
 	selector := false
 	if yamledit.IsSeq(srcs) {
@@ -104,7 +104,7 @@ func (c *composition) environmentSources(env *yaml.Node, path string) {
 	spec.Default()
 	errs := append(spec.ValidateSchema(), spec.Validate()...)
 	for _, fe := range errs {
-		c.errorf("C111", c.nodeAt(env, strings.TrimPrefix(fe.Field, "spec.environment")), fe.Field, "%s", fe.ErrorBody())
+		c.errorf("C111", nodeAt(env, strings.TrimPrefix(fe.Field, "spec.environment")), fe.Field, "%s", fe.ErrorBody())
 	}
 	if len(errs) > 0 {
 		return
@@ -135,7 +135,7 @@ func (c *composition) environmentSources(env *yaml.Node, path string) {
 // nodeAt finds the node at a relative field path such as
 // `.environmentConfigs[0].ref.name`, for the line of a finding. It returns
 // the deepest node found.
-func (c *composition) nodeAt(n *yaml.Node, path string) *yaml.Node {
+func nodeAt(n *yaml.Node, path string) *yaml.Node {
 	cur := n
 	for _, part := range strings.FieldsFunc(path, func(r rune) bool { return r == '.' || r == '[' || r == ']' }) {
 		next := yamledit.Get(cur, part)
@@ -155,7 +155,7 @@ func (c *composition) nodeAt(n *yaml.Node, path string) *yaml.Node {
 
 // ecInput builds the environment-configs input, or returns nil when no step
 // is needed (conversion spec §7.1, §7.3).
-func (c *composition) ecInput(env *yaml.Node, path string) *yaml.Node {
+func (c normalisePass) ecInput(env *yaml.Node, path string) *yaml.Node {
 	spec := yamledit.NewMap()
 	configs := !yamledit.IsEmpty(yamledit.Get(env, "environmentConfigs"))
 	data := !yamledit.IsEmpty(yamledit.Get(env, "defaultData"))
@@ -197,7 +197,7 @@ func (c *composition) ecInput(env *yaml.Node, path string) *yaml.Node {
 
 // dropEnvironmentPatches removes every environment patch type from
 // resource and patch set patches, for --assume-env-flag=off (C206).
-func (c *composition) dropEnvironmentPatches(spec *yaml.Node) {
+func (c normalisePass) dropEnvironmentPatches(spec *yaml.Node) {
 	drop := func(seq *yaml.Node, path string) {
 		seq = yamledit.Resolve(seq)
 		if !yamledit.IsSeq(seq) {

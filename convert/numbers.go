@@ -63,7 +63,7 @@ type source struct {
 // patchSource returns what the value of a single-source patch can be
 // before its transforms. Combine patches format their variables into a
 // string first.
-func (c *composition) patchSource(p *yaml.Node, typ string, loc location) source {
+func (c normalisePass) patchSource(p *yaml.Node, typ string, loc location) source {
 	from, _ := yamledit.Str(yamledit.Get(p, "fromFieldPath"))
 	switch {
 	case slices.Contains(combinePatchTypes, typ):

@@ -64,7 +64,7 @@ var (
 // enum checks the string value of node n against allowed values. With
 // --fix-enum-case a value that differs only in case is rewritten (C312).
 // It returns the (fixed) value and whether it is allowed.
-func (c *composition) enum(n *yaml.Node, path string, allowed []string) (string, bool) {
+func (c normalisePass) enum(n *yaml.Node, path string, allowed []string) (string, bool) {
 	s, ok := yamledit.Str(n)
 	if !ok {
 		return "", false
@@ -88,7 +88,7 @@ func (c *composition) enum(n *yaml.Node, path string, allowed []string) (string,
 
 // once reports whether shared node n (an anchor used through aliases) is
 // seen for the first time.
-func (c *composition) once(n *yaml.Node) bool {
+func (c normalisePass) once(n *yaml.Node) bool {
 	n = yamledit.Resolve(n)
 	if c.visited[n] {
 		return false
@@ -98,7 +98,7 @@ func (c *composition) once(n *yaml.Node) bool {
 }
 
 // patchSetsAt normalises the patch sets at path (conversion spec §5, §8).
-func (c *composition) patchSetsAt(sets *yaml.Node, at string) {
+func (c normalisePass) patchSetsAt(sets *yaml.Node, at string) {
 	sets = yamledit.Resolve(sets)
 	if !yamledit.IsSeq(sets) {
 		c.errorf("C116", sets, at, "patchSets must be a list")
@@ -123,7 +123,7 @@ func (c *composition) patchSetsAt(sets *yaml.Node, at string) {
 	}
 }
 
-func (c *composition) patches(seq *yaml.Node, path string, loc location) {
+func (c normalisePass) patches(seq *yaml.Node, path string, loc location) {
 	seq = yamledit.Resolve(seq)
 	if !yamledit.IsSeq(seq) {
 		c.errorf("C116", seq, path, "patches must be a list")
@@ -135,7 +135,7 @@ func (c *composition) patches(seq *yaml.Node, path string, loc location) {
 }
 
 // patch normalises one patch (conversion spec §8).
-func (c *composition) patch(pn *yaml.Node, path string, loc location) {
+func (c normalisePass) patch(pn *yaml.Node, path string, loc location) {
 	if !c.once(pn) {
 		return
 	}
@@ -215,7 +215,7 @@ func (c *composition) patch(pn *yaml.Node, path string, loc location) {
 // the reconcile), in the function the whole pipeline fails. While its
 // source is absent (Optional) it runs on neither side, so such a patch can
 // live unnoticed in a working Composition.
-func (c *composition) fieldPaths(p *yaml.Node, path string) {
+func (c normalisePass) fieldPaths(p *yaml.Node, path string) {
 	check := func(n *yaml.Node, at string) {
 		s, ok := yamledit.Str(n)
 		if !ok || s == "" {
@@ -236,7 +236,7 @@ func (c *composition) fieldPaths(p *yaml.Node, path string) {
 
 // claimMachinery reports, for --xr-style=v2, reads of XR fields that
 // v2-style XRs do not have (conversion spec §11 N13, C321).
-func (c *composition) claimMachinery(p *yaml.Node, path, typ string) {
+func (c normalisePass) claimMachinery(p *yaml.Node, path, typ string) {
 	var reads []string
 	switch typ {
 	case fromComposite:
@@ -266,7 +266,7 @@ func (c *composition) claimMachinery(p *yaml.Node, path, typ string) {
 
 // combine checks a Combine patch's required fields (conversion spec §8.3)
 // and warns about integer verbs (K4).
-func (c *composition) combine(p *yaml.Node, path, typ string) {
+func (c normalisePass) combine(p *yaml.Node, path, typ string) {
 	if s, ok := yamledit.Str(yamledit.Get(p, "toFieldPath")); !ok || s == "" {
 		c.errorf("C116", p, path+".toFieldPath", "a %s patch needs toFieldPath", typ)
 	}
@@ -310,7 +310,7 @@ func (c *composition) combine(p *yaml.Node, path, typ string) {
 
 // policy rewrites policy.mergeOptions as policy.toFieldPath and checks
 // policy.fromFieldPath (conversion spec §8.4, §8.5).
-func (c *composition) policy(p *yaml.Node, path, typ string, loc location) {
+func (c normalisePass) policy(p *yaml.Node, path, typ string, loc location) {
 	pol := yamledit.Get(p, "policy")
 	if pol == nil {
 		return
@@ -382,7 +382,7 @@ func writesComposed(typ string) bool {
 // does not persist (conversion spec §8.7, N2), and about environment
 // patches that write the XR's status, which native Crossplane lost
 // (legacy spec Q-4).
-func (c *composition) xrWrite(p *yaml.Node, path, typ string, loc location) {
+func (c normalisePass) xrWrite(p *yaml.Node, path, typ string, loc location) {
 	if typ != toComposite && typ != combineToComp && !(loc == locEnvironment && typ == fromEnvironment) {
 		return
 	}
@@ -451,7 +451,7 @@ func verbExample(verb string) string {
 // with a policy whose toFieldPath reads a key of a list the base sets
 // (`spec.l[-1]` where spec.l is a list) (C218): natively the apply-time
 // merge fails the reconcile, even while the source is absent.
-func (c *composition) listKeyMerge(t *yaml.Node, patches []placedPatch) {
+func (c normalisePass) listKeyMerge(t *yaml.Node, patches []placedPatch) {
 	b := yamledit.Get(t, "base")
 	if !yamledit.IsMap(b) {
 		return
@@ -497,7 +497,7 @@ func (c *composition) listKeyMerge(t *yaml.Node, patches []placedPatch) {
 // resources and XR alike) reads `[*]` as a key named "*", which fails the
 // reconcile whenever the field holds a list, even while the patch's source
 // is absent; the function has no apply-time merge.
-func (c *composition) wildcardMerge(p *yaml.Node, path, typ string, loc location) {
+func (c normalisePass) wildcardMerge(p *yaml.Node, path, typ string, loc location) {
 	if loc == locEnvironment || yamledit.Get(p, "policy") == nil {
 		return
 	}
@@ -522,7 +522,7 @@ type placedPatch struct {
 // effectivePatches returns a template's patches with the patches of the
 // PatchSets it names in their place, as the composer applies them. A patch
 // set's patch keeps its own path (spec.patchSets[i].patches[j]).
-func (c *composition) effectivePatches(patches *yaml.Node, path string) []placedPatch {
+func (c normalisePass) effectivePatches(patches *yaml.Node, path string) []placedPatch {
 	seq := yamledit.Resolve(patches)
 	if !yamledit.IsSeq(seq) {
 		return nil
@@ -562,7 +562,7 @@ func (c *composition) effectivePatches(patches *yaml.Node, path string) []placed
 // the items the XR has, a key of an existing list fails the reconcile. The
 // pipeline writes into the desired XR, which holds only what the patches
 // put there: the list is replaced whole, a wildcard finds nothing.
-func (c *composition) xrListWrite(p *yaml.Node, path, typ string) {
+func (c normalisePass) xrListWrite(p *yaml.Node, path, typ string) {
 	if typ != toComposite && typ != combineToComp {
 		return
 	}
@@ -593,7 +593,7 @@ type indexedWrite struct {
 // last (C217): then the pipeline's desired list is the XR's whole list, as
 // natively once every resource is observed. Otherwise legacy keeps the
 // items no patch writes and the pipeline drops them.
-func (c *composition) xrIndexedWrites() {
+func (c normalisePass) xrIndexedWrites() {
 	byList := map[string]map[uint]bool{}
 	for _, w := range c.xrIndexed {
 		if byList[w.list] == nil {

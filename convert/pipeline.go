@@ -3,6 +3,7 @@ package convert
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
 
@@ -16,7 +17,7 @@ var lintCodes = []Code{"C208", "C209", "C210", "C211", "C315", "C317"}
 // pipelineMode handles a Composition that is already a pipeline: leftover
 // Resources-mode fields are removed, a native environment is converted
 // (conversion spec §7.7), and the patch-and-transform steps are linted.
-func (c *composition) pipelineMode(spec *yaml.Node) {
+func (c pipelinePass) pipelineMode(spec *yaml.Node) {
 	for _, k := range []string{"resources", "patchSets"} {
 		if kn := yamledit.Key(spec, k); kn != nil {
 			yamledit.Delete(spec, k)
@@ -33,9 +34,9 @@ func (c *composition) pipelineMode(spec *yaml.Node) {
 	}
 	c.lintSteps(spec)
 	if c.changed {
-		c.stripServerFields()
+		normalisePass(c).stripServerFields()
 		c.expandEarlyAliases()
-		c.validateOutput(spec)
+		validatePass(c).validateOutput(spec)
 	}
 }
 
@@ -43,8 +44,8 @@ func (c *composition) pipelineMode(spec *yaml.Node) {
 // Composition (Crossplane 1.14–1.17 style): an environment-configs step
 // goes first, the environment patches (ignored natively in Pipeline mode)
 // are dropped, or moved with --move-env-patches.
-func (c *composition) pipelineEnvironment(spec *yaml.Node) {
-	env := c.environment(spec)
+func (c pipelinePass) pipelineEnvironment(spec *yaml.Node) {
+	env := normalisePass(c).environment(spec)
 	yamledit.Delete(spec, "environment")
 	if env == nil || c.failed {
 		return
@@ -104,7 +105,7 @@ func ptSteps(steps *yaml.Node) []int {
 // moveEnvPatches appends the environment patches to the
 // environment.patches of the only patch-and-transform step (C113 when
 // there is not exactly one).
-func (c *composition) moveEnvPatches(steps *yaml.Node, env *envSplit) {
+func (c pipelinePass) moveEnvPatches(steps *yaml.Node, env *envSplit) {
 	pts := ptSteps(steps)
 	if len(pts) != 1 {
 		c.errorf("C113", env.patchesKey, "spec.environment.patches", "cannot move the environment patches: the pipeline has %d patch-and-transform steps, not exactly one", len(pts))
@@ -126,7 +127,7 @@ func (c *composition) moveEnvPatches(steps *yaml.Node, env *envSplit) {
 
 // lintSteps reports the §11 findings for every patch-and-transform step.
 // It works on a copy: linting never changes the input.
-func (c *composition) lintSteps(spec *yaml.Node) {
+func (c pipelinePass) lintSteps(spec *yaml.Node) {
 	steps := yamledit.Get(spec, "pipeline")
 	if !yamledit.IsSeq(steps) {
 		return
@@ -138,14 +139,14 @@ func (c *composition) lintSteps(spec *yaml.Node) {
 			visited: map[*yaml.Node]bool{}, sets: map[string]bool{}, lint: true}
 		path := idx("spec.pipeline", i) + ".input"
 		if sets := yamledit.Get(in, "patchSets"); yamledit.IsSeq(sets) {
-			l.patchSetsAt(sets, path+".patchSets")
+			normalisePass{l}.patchSetsAt(sets, path+".patchSets")
 		}
 		if e := yamledit.Get(yamledit.Get(in, "environment"), "patches"); yamledit.IsSeq(e) {
-			l.patches(e, path+".environment.patches", locEnvironment)
+			normalisePass{l}.patches(e, path+".environment.patches", locEnvironment)
 		}
 		if res := yamledit.Resolve(yamledit.Get(in, "resources")); yamledit.IsSeq(res) {
 			for j, t := range res.Content {
-				l.template(t, idx(path+".resources", j))
+				normalisePass{l}.template(t, idx(path+".resources", j))
 			}
 		}
 		if l.fallible != "" {
@@ -170,4 +171,117 @@ func cloneTree(n *yaml.Node, depth int, budget *int) *yaml.Node {
 		c.Content = append(c.Content, cloneTree(ch, depth+1, budget))
 	}
 	return &c
+}
+
+// assemble replaces spec.resources, spec.patchSets and spec.environment by
+// the pipeline (conversion spec §3, §4, §5).
+func (c pipelinePass) assemble(spec, res *yaml.Node, env *envSplit) {
+	input := yamledit.NewMap()
+	yamledit.Set(input, "apiVersion", yamledit.NewString(PTInputAPIVersion))
+	yamledit.Set(input, "kind", yamledit.NewString(PTInputKind))
+	// Moved blocks keep their relative order (and their key nodes, so the
+	// comments above them move along).
+	yamledit.Pairs(spec, func(_ int, k, v *yaml.Node) {
+		switch k.Value {
+		case "environment":
+			if env != nil && env.patches != nil {
+				e := yamledit.NewMap()
+				e.Content = append(e.Content, env.patchesKey, env.patches)
+				input.Content = append(input.Content, k, e)
+			}
+		case "patchSets":
+			if !yamledit.IsEmpty(v) {
+				input.Content = append(input.Content, k, v)
+			}
+		case "resources":
+			input.Content = append(input.Content, yamledit.NewKey("resources"), v)
+		}
+	})
+
+	pipeline := yamledit.NewSeq()
+	if env != nil && env.ec != nil {
+		pipeline.Content = append(pipeline.Content, c.step(c.r.o.ECStep, c.r.ecFunction, env.ec))
+		c.usedEC = true
+	}
+	pipeline.Content = append(pipeline.Content, c.step(c.r.o.PTStep, c.r.ptFunction, input))
+
+	c.blockStyle(spec)
+	// An empty pipeline key (Resources mode ignores it) makes way.
+	yamledit.Delete(spec, "pipeline")
+	yamledit.Rename(spec, "resources", "pipeline")
+	yamledit.Set(spec, "pipeline", pipeline)
+	yamledit.Delete(spec, "patchSets")
+	yamledit.Delete(spec, "environment")
+	if m := yamledit.Get(spec, "mode"); m != nil && m.Kind == yaml.ScalarNode && !yamledit.IsNull(m) {
+		m.Value, m.Tag = "Pipeline", yamledit.TagStr
+	} else {
+		yamledit.Delete(spec, "mode")
+		yamledit.Insert(spec, yamledit.Index(spec, "pipeline"), "mode", yamledit.NewString("Pipeline"))
+	}
+	c.expandEarlyAliases()
+}
+
+// step returns a pipeline step.
+func (c pipelinePass) step(name, fn string, input *yaml.Node) *yaml.Node {
+	ref := yamledit.NewMap()
+	yamledit.Set(ref, "name", yamledit.NewString(fn))
+	s := yamledit.NewMap()
+	yamledit.Set(s, "step", yamledit.NewString(name))
+	yamledit.Set(s, "functionRef", ref)
+	yamledit.Set(s, "input", input)
+	return s
+}
+
+// blockStyle writes the Composition and its spec in block style when they
+// were flow collections (JSON, or `spec: {…}`): the new pipeline is block
+// style, and a flow collection cannot hold one.
+func (c pipelinePass) blockStyle(spec *yaml.Node) {
+	c.node.Style &^= yaml.FlowStyle
+	spec.Style &^= yaml.FlowStyle
+}
+
+// expandEarlyAliases replaces each alias that would come before its anchor
+// (or whose anchor is gone) by a copy of what it names (C306).
+func (c pipelinePass) expandEarlyAliases() {
+	if !hasAlias(c.doc.Top(), 0) {
+		return
+	}
+	defined := map[*yaml.Node]bool{}
+	var walk func(n *yaml.Node, path string, depth int)
+	walk = func(n *yaml.Node, path string, depth int) {
+		if n == nil || depth > 1000 {
+			return
+		}
+		defined[n] = true
+		for i, ch := range n.Content {
+			p := path
+			switch {
+			case n.Kind == yaml.MappingNode && i%2 == 1:
+				p = joinPath(path, n.Content[i-1].Value)
+			case n.Kind == yaml.SequenceNode:
+				p = idx(path, i)
+			}
+			if ch.Kind == yaml.AliasNode && ch.Alias != nil && !defined[ch.Alias] {
+				n.Content[i] = yamledit.Clone(ch.Alias)
+				c.infof("C306", ch, strings.TrimPrefix(p, trimDot(c.base)+"."), "expanded the alias *%s: after the move it would come before its anchor", ch.Value)
+				ch = n.Content[i]
+			}
+			walk(ch, p, depth+1)
+		}
+	}
+	walk(c.doc.Top(), "", 0)
+}
+
+// hasAlias reports whether an alias is at or below n, as deep as
+// expandEarlyAliases looks.
+func hasAlias(n *yaml.Node, depth int) bool {
+	if n == nil || depth > 1000 {
+		return false
+	}
+	for _, ch := range n.Content {
+		if ch.Kind == yaml.AliasNode || hasAlias(ch, depth+1) {
+			return true
+		}
+	}
+	return false
 }

@@ -1,8 +1,6 @@
 package convert
 
 import (
-	"fmt"
-	"slices"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
@@ -25,7 +23,7 @@ type chain struct {
 
 // transforms normalises a patch's transforms (conversion spec §8.6), and
 // follows what the value can be from transform to transform.
-func (c *composition) transforms(seq *yaml.Node, path string, ch *chain) {
+func (c normalisePass) transforms(seq *yaml.Node, path string, ch *chain) {
 	seq = yamledit.Resolve(seq)
 	if !yamledit.IsSeq(seq) {
 		c.errorf("C120", seq, path, "transforms must be a list")
@@ -42,7 +40,7 @@ func (c *composition) transforms(seq *yaml.Node, path string, ch *chain) {
 
 // transform normalises transform i of seq. It reports whether it inserted
 // a transform before it.
-func (c *composition) transform(seq *yaml.Node, i int, path string, ch *chain) (inserted bool) {
+func (c normalisePass) transform(seq *yaml.Node, i int, path string, ch *chain) (inserted bool) {
 	tn := seq.Content[i]
 	if !c.once(tn) {
 		return false
@@ -119,7 +117,7 @@ func (c *composition) fallibleAt(path string, n *yaml.Node) {
 
 // subType infers the type of a math or string block from the one field
 // that is set. It returns the type, or "" after reporting an error.
-func (c *composition) subType(block *yaml.Node, path, what string, fields [][2]string) string {
+func (c normalisePass) subType(block *yaml.Node, path, what string, fields [][2]string) string {
 	var present [][2]string
 	for _, f := range fields {
 		if v := yamledit.Get(block, f[0]); v != nil && !yamledit.IsNull(v) {
@@ -140,7 +138,7 @@ func (c *composition) subType(block *yaml.Node, path, what string, fields [][2]s
 	return "-"
 }
 
-func (c *composition) math(m *yaml.Node, path string) {
+func (c normalisePass) math(m *yaml.Node, path string) {
 	if !yamledit.IsMap(m) {
 		c.errorf("C120", m, path, "math must be an object")
 		return
@@ -177,7 +175,7 @@ func lowerFirst(s string) string {
 
 // stringTransform normalises a string block, and inserts the K1
 // compensation before it. It reports whether it inserted one.
-func (c *composition) stringTransform(seq *yaml.Node, i int, s *yaml.Node, path, tpath string, ch *chain) bool {
+func (c normalisePass) stringTransform(seq *yaml.Node, i int, s *yaml.Node, path, tpath string, ch *chain) bool {
 	if !yamledit.IsMap(s) {
 		c.errorf("C120", s, path, "string must be an object")
 		return false
@@ -237,88 +235,9 @@ func (c *composition) stringTransform(seq *yaml.Node, i int, s *yaml.Node, path,
 				c.warnf("C215", yamledit.Get(s, "fmt"), path+".fmt", "format %q uses %s: integers reach the function as float64 and print differently (%s); convert the value first (a convert transform to int64 or string before this one) or use %%v", f, verb, verbExample(verb))
 			}
 		}
-		return c.integerFormat(seq, i, s, path, tpath, ch)
+		return compensatePass(c).integerFormat(seq, i, s, path, tpath, ch)
 	}
 	return false
-}
-
-// integerFormat decides, for a Format transform, whether to insert a
-// convert to int64 before it (conversion spec §11.1 K1), and inserts it.
-// It reports whether it did.
-//
-// A %d prints an int64 as the integer and a float64 as %!d(float64=N).
-// Natively a value read through the Kubernetes decoder is int64 when
-// integral; in the function every number is float64. By default the
-// convert goes in only where it provably restores the native output (the
-// value is always such an integer, or already int64), and nothing goes in
-// where native printed the same as the function will (float64 from
-// EnvironmentConfig data, map and match values, float arithmetic).
-// Elsewhere the difference stays, with C212. --fix-quirk C325 inserts the
-// convert wherever the value can be a number, on purpose.
-func (c *composition) integerFormat(seq *yaml.Node, i int, s *yaml.Node, path, tpath string, ch *chain) bool {
-	f, ok := yamledit.Str(yamledit.Get(s, "fmt"))
-	verb := integerVerb(f)
-	k := ch.kinds
-	if !ok || verb == "" || k&(kindKubeInt|kindFloat) == 0 {
-		return false // Both sides print the same.
-	}
-	fmtNode := yamledit.Get(s, "fmt")
-	asInt, asFloat := fmt.Sprintf(f, int64(100)), fmt.Sprintf(f, float64(100))
-	provable := k&kindKubeInt != 0 && k&^(kindKubeInt|kindInt) == 0
-	fix := slices.Contains(c.r.o.FixQuirks, QuirkIntegerFormat)
-	switch {
-	case provable && c.r.o.compensate(CompensateIntegerFormat):
-		c.insertIntConvert(seq, i, tpath, s)
-		c.infof("C323", fmtNode, path+".fmt", "inserted {type: convert, convert: {toType: int64}} before this transform: %s is always an integer, int64 natively, and reaches the function as float64: without the convert %q would print %q where native printed %q for 100 (turn off with --no-compensate=K1)", ch.src.what, f, asFloat, asInt)
-		return true
-	case fix:
-		c.insertIntConvert(seq, i, tpath, s)
-		c.intended = append(c.intended, QuirkIntegerFormat)
-		was := fmt.Sprintf("native printed %q for 100 (a float64 there too)", asFloat)
-		if k&kindKubeInt != 0 {
-			was = fmt.Sprintf("native printed %q for an integer and %q for a float64 100", asInt, asFloat)
-		}
-		msg := fmt.Sprintf("quirk fixed on request: integer verb now prints the integer (intended change): inserted {type: convert, convert: {toType: int64}} before this transform, so %q prints %q when %s is 100, where %s", f, asInt, ch.src.what, was)
-		if k&kindFloat != 0 {
-			msg += "; a fraction is now truncated"
-		}
-		if k&kindString != 0 {
-			msg += "; a string is now parsed as an integer, and the patch fails when it is not one"
-		}
-		if k&(kindBool|kindOther) != 0 {
-			msg += "; a bool now prints 1 or 0, and null, an object or a list fails the patch"
-		}
-		c.infof("C325", fmtNode, path+".fmt", "%s", msg)
-		return true
-	case k&kindKubeInt != 0:
-		why := ""
-		if ch.src.why != "" {
-			why = " (" + ch.src.why + ")"
-		}
-		if provable {
-			c.warnf("C212", fmtNode, path+".fmt", "the patch at %s formats %s, always an integer, with %q: native printed %q (for 100) and the pipeline prints %q, because the function receives every number as float64, and --no-compensate K1 turned off the convert to int64 that restores native output", patchPathOf(tpath), ch.src.what, f, asInt, asFloat)
-			break
-		}
-		c.warnf("C212", fmtNode, path+".fmt", "the patch at %s formats %s with %q: where it holds an integer%s, native printed %q (for 100) and the pipeline prints %q, because the function receives every number as float64. The converter cannot prove the value is always an integer (natively it can be %s), so it inserted no convert and every other value prints as natively. Give the XRD that types the field (--xrd), fix the quirk on purpose with --fix-quirk C325 (a convert to int64: prints the integer, truncates fractions, fails on non-numeric strings), or convert the value in the Composition", patchPathOf(tpath), ch.src.what, f, why, asInt, asFloat, k.describe())
-	}
-	// Natively the value is float64 (or not a number) too: the function
-	// prints the same %!d(float64=N), faithfully.
-	return false
-}
-
-// insertIntConvert inserts {type: convert, convert: {toType: int64}} before
-// transform i of seq.
-func (c *composition) insertIntConvert(seq *yaml.Node, i int, tpath string, s *yaml.Node) {
-	conv := yamledit.NewMap()
-	yamledit.Set(conv, "toType", yamledit.NewString("int64"))
-	t := yamledit.NewMap()
-	yamledit.Set(t, "type", yamledit.NewString(transformConvert))
-	yamledit.Set(t, "convert", conv)
-	if seq.Style&yaml.FlowStyle != 0 {
-		t.Style, conv.Style = yaml.FlowStyle, yaml.FlowStyle
-	}
-	seq.Content = slices.Insert(seq.Content, i, t)
-	c.fallibleAt(tpath, s)
 }
 
 // patchPathOf returns the path of the patch a transform path belongs to.
@@ -331,7 +250,7 @@ func patchPathOf(tpath string) string {
 
 // match writes `type: literal` on every pattern without a type, which the
 // function requires at run time (conversion spec §8.6).
-func (c *composition) match(m *yaml.Node, path, tpath string) {
+func (c normalisePass) match(m *yaml.Node, path, tpath string) {
 	if !yamledit.IsMap(m) {
 		c.errorf("C120", m, path, "match must be an object")
 		return
@@ -374,7 +293,7 @@ func (c *composition) match(m *yaml.Node, path, tpath string) {
 // format, and a number is an int64 natively and a float64 in the function:
 // to int64 with format quantity, native passes an integer through and the
 // function fails; to float64, the other way round.
-func (c *composition) numberConvert(block *yaml.Node, path string) {
+func (c normalisePass) numberConvert(block *yaml.Node, path string) {
 	to, _ := yamledit.Str(yamledit.Get(block, "toType"))
 	f, _ := yamledit.Str(yamledit.Get(block, "format"))
 	if (f != "quantity" && f != "json") || (to != "int" && to != "int64" && to != "float64") {

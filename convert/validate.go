@@ -26,7 +26,7 @@ var baseErrPath = regexp.MustCompile(`^spec\.resources\[(\d+)\]\.base`)
 // above with a precise code, or by the output validation; what is left is
 // the template bases (C110) and the composite type reference, which the
 // output keeps as it is (C190).
-func (c *composition) nativeValidation() {
+func (c validatePass) nativeValidation() {
 	if c.inJSON == nil {
 		return
 	}
@@ -43,9 +43,9 @@ func (c *composition) nativeValidation() {
 			if c.reported(tpl) {
 				continue
 			}
-			c.errorf("C110", c.nodeAt(spec, strings.TrimPrefix(fe.Field, "spec")), fe.Field, "invalid base: %s", fe.ErrorBody())
+			c.errorf("C110", nodeAt(spec, strings.TrimPrefix(fe.Field, "spec")), fe.Field, "invalid base: %s", fe.ErrorBody())
 		case strings.HasPrefix(fe.Field, "spec.compositeTypeRef"):
-			c.errorf("C190", c.nodeAt(spec, strings.TrimPrefix(fe.Field, "spec")), fe.Field, "the Composition is invalid and stays so after conversion: %s", fe.ErrorBody())
+			c.errorf("C190", nodeAt(spec, strings.TrimPrefix(fe.Field, "spec")), fe.Field, "the Composition is invalid and stays so after conversion: %s", fe.ErrorBody())
 		}
 	}
 }
@@ -62,7 +62,7 @@ func (c *composition) reported(path string) bool {
 
 // validateOutput checks the converted Composition (conversion spec §13):
 // the pipeline, and every function input as the function itself reads it.
-func (c *composition) validateOutput(spec *yaml.Node) {
+func (c validatePass) validateOutput(spec *yaml.Node) {
 	if c.base == "" {
 		// The whole document's kubectl view: the function inputs are
 		// parts of it, and Encode checks the rendering against it.
@@ -112,7 +112,7 @@ func (c *composition) validateOutput(spec *yaml.Node) {
 
 // validatePT decodes and validates a patch-and-transform input exactly as
 // the function does, plus the run-time rule on match pattern types.
-func (c *composition) validatePT(in *yaml.Node, path string, j []byte) {
+func (c validatePass) validatePT(in *yaml.Node, path string, j []byte) {
 	if j == nil {
 		var err error
 		if j, err = yamledit.JSON(in); err != nil {
@@ -126,7 +126,7 @@ func (c *composition) validatePT(in *yaml.Node, path string, j []byte) {
 		return
 	}
 	if ferr := r.Validate(); ferr != nil && !(c.emptyResources && ferr.Type == field.ErrorTypeRequired && ferr.Field == "resources") {
-		c.errorf("C190", c.nodeAt(in, ferr.Field), path+"."+ferr.Field, "function-patch-and-transform would reject its input: %s", ferr.ErrorBody())
+		c.errorf("C190", nodeAt(in, ferr.Field), path+"."+ferr.Field, "function-patch-and-transform would reject its input: %s", ferr.ErrorBody())
 		return
 	}
 	// at gives the path of the transforms; it is built only for a finding.
@@ -170,7 +170,7 @@ func (c *composition) validatePT(in *yaml.Node, path string, j []byte) {
 
 // validateEC decodes an environment-configs input as the function does, for
 // the target's release, and applies the native source rules.
-func (c *composition) validateEC(in *yaml.Node, path string, j []byte) {
+func (c validatePass) validateEC(in *yaml.Node, path string, j []byte) {
 	if j == nil {
 		var err error
 		if j, err = yamledit.JSON(in); err != nil {
@@ -209,7 +209,7 @@ func isCombine(typ string) bool { return slices.Contains(combinePatchTypes, typ)
 // stepInputJSON returns the input of pipeline step i as kubectl reads it,
 // cut from the document's view (yamledit.JSON is the same for a part of a
 // tree as for the whole), or nil when there is no view to cut it from.
-func (c *composition) stepInputJSON(i int) []byte {
+func (c validatePass) stepInputJSON(i int) []byte {
 	if c.outView == nil {
 		v, ok := newJSONView(c.outJSON)
 		if !ok {
@@ -241,7 +241,7 @@ func (c *composition) stepInputJSON(i int) []byte {
 // checks that what the conversion does not rewrite is unchanged: apiVersion,
 // kind, metadata (server fields aside), the composite type reference and
 // the other top-level spec fields, and every template's base (C192).
-func (c *composition) checkRoundTrip(got []byte) {
+func (c validatePass) checkRoundTrip(got []byte) {
 	if c.inJSON == nil || c.lint {
 		return
 	}
@@ -390,48 +390,11 @@ func listItem(doc map[string]any, base string) map[string]any {
 	return m
 }
 
-// expandEarlyAliases replaces each alias that would come before its anchor
-// (or whose anchor is gone) by a copy of what it names (C306).
-func (c *composition) expandEarlyAliases() {
-	if !hasAlias(c.doc.Top(), 0) {
-		return
+// input validates the normalised input as native Crossplane does, and
+// reports the first transform that can fail (C317).
+func (c validatePass) input() {
+	c.nativeValidation()
+	if c.fallible != "" && !c.failed {
+		c.infof("C317", c.fallNode, c.fallible, "a patch that fails (a transform that cannot convert, match or map its input) now fails the whole XR with a fatal result; natively only that resource was skipped")
 	}
-	defined := map[*yaml.Node]bool{}
-	var walk func(n *yaml.Node, path string, depth int)
-	walk = func(n *yaml.Node, path string, depth int) {
-		if n == nil || depth > 1000 {
-			return
-		}
-		defined[n] = true
-		for i, ch := range n.Content {
-			p := path
-			switch {
-			case n.Kind == yaml.MappingNode && i%2 == 1:
-				p = joinPath(path, n.Content[i-1].Value)
-			case n.Kind == yaml.SequenceNode:
-				p = idx(path, i)
-			}
-			if ch.Kind == yaml.AliasNode && ch.Alias != nil && !defined[ch.Alias] {
-				n.Content[i] = yamledit.Clone(ch.Alias)
-				c.infof("C306", ch, strings.TrimPrefix(p, trimDot(c.base)+"."), "expanded the alias *%s: after the move it would come before its anchor", ch.Value)
-				ch = n.Content[i]
-			}
-			walk(ch, p, depth+1)
-		}
-	}
-	walk(c.doc.Top(), "", 0)
-}
-
-// hasAlias reports whether an alias is at or below n, as deep as
-// expandEarlyAliases looks.
-func hasAlias(n *yaml.Node, depth int) bool {
-	if n == nil || depth > 1000 {
-		return false
-	}
-	for _, ch := range n.Content {
-		if ch.Kind == yaml.AliasNode || hasAlias(ch, depth+1) {
-			return true
-		}
-	}
-	return false
 }

@@ -233,7 +233,7 @@ func (f Function) Run(in *Input, req FunctionRequest) (*FunctionResponse, error)
 	xr, _ := observed.(map[string]any)
 	r, err := requirements(in, xr)
 	if err != nil {
-		return rsp, errors.Wrap(err, "cannot build requirements")
+		return rsp, errors.Wrap(err, msgBuildRequirements)
 	}
 	rsp.Requirements = r
 
@@ -310,8 +310,8 @@ func requirements(in *Input, xr map[string]any) (Requirements, error) {
 					v, err := fieldpath.Pave(xr).GetString(*m.ValueFromFieldPath)
 					if err != nil {
 						if !m.optional() {
-							return nil, &SelectError{input: true, Source: i, Label: j, FieldPath: *m.ValueFromFieldPath,
-								err: errors.Wrapf(err, "cannot get value from field path %q", *m.ValueFromFieldPath)}
+							return nil, &SelectError{input: true, Source: i, Label: j, FieldPath: *m.ValueFromFieldPath, Reason: SelectReasonLabel,
+								err: errors.Wrapf(err, formatLabelValue, *m.ValueFromFieldPath)}
 						}
 						continue
 					}
@@ -390,7 +390,7 @@ func (f Function) selected(in *Input, res Resources) ([]*group, []Tie, error) {
 				if in.Spec.Policy != nil && in.Spec.Policy.Resolution != nil && *in.Spec.Policy.Resolution == ResolutionPolicyOptional {
 					continue
 				}
-				return nil, nil, &SelectError{input: true, Source: i, Label: -1, err: errors.Wrapf(errors.Errorf("Required environment config %q not found", name),
+				return nil, nil, &SelectError{input: true, Source: i, Label: -1, err: errors.Wrapf(errors.Errorf(formatConfigNotFound, name),
 					"cannot process environment config %q by reference, %q", name, key)}
 			case len(objs) > 1:
 				return nil, nil, &SelectError{input: true, Source: i, Label: -1, err: errors.Wrapf(errors.Errorf("expected exactly one %s %q, got %d", f.Version.noun(), name, len(objs)),

@@ -95,6 +95,10 @@ type SelectError struct {
 	// known.
 	Config string
 
+	// Reason says which step of the selection failed; empty for a broken
+	// source (no ref, no selector, an unknown type or mode).
+	Reason SelectReason
+
 	// input is true for the function's input, false for a Composition.
 	input bool
 
@@ -125,6 +129,28 @@ func (e *SelectError) Field() *field.Path {
 		return p
 	}
 }
+
+// A SelectReason says which step of a selection failed.
+type SelectReason string
+
+// Reasons of a SelectError.
+const (
+	// SelectReasonLabel: a label's value could not be read from the XR.
+	SelectReasonLabel SelectReason = "Label"
+
+	// SelectReasonSingle: a Single-mode selector matched no config, or
+	// more than one.
+	SelectReasonSingle SelectReason = "Single"
+
+	// SelectReasonMinMatch: a Multiple-mode selector matched fewer configs
+	// than its minMatch.
+	SelectReasonMinMatch SelectReason = "MinMatch"
+
+	// SelectReasonSort: the selected configs could not be sorted by the
+	// selector's sortByFieldPath (missing, or of mixed or unsortable
+	// types).
+	SelectReasonSort SelectReason = "Sort"
+)
 
 // Select picks the EnvironmentConfigs of a composite resource as Crossplane
 // v1.17.6 does before composing (legacy spec §8.3), and writes them to the
@@ -196,7 +222,7 @@ func selectByLabels(i int, s *Selector, xr map[string]any, configs *Set, sel *Se
 			if fieldpath.IsNotFound(err) && m.optional() {
 				continue
 			}
-			return ss, &SelectError{Source: i, Label: j, FieldPath: deref(m.ValueFromFieldPath),
+			return ss, &SelectError{Source: i, Label: j, FieldPath: deref(m.ValueFromFieldPath), Reason: SelectReasonLabel,
 				err: wrap(errors.Wrapf(err, "failed to resolve value for label at index %d", j))}
 		}
 		labels[m.Key] = v
@@ -215,12 +241,12 @@ func selectByLabels(i int, s *Selector, xr map[string]any, configs *Set, sel *Se
 	switch deref(s.Mode) {
 	case SelectorModeSingle:
 		if len(candidates) != 1 {
-			return ss, &SelectError{Source: i, Label: -1,
+			return ss, &SelectError{Source: i, Label: -1, Reason: SelectReasonSingle,
 				err: wrap(errors.Errorf("only 1 EnvironmentConfig can be selected in Single mode, found: %d", len(candidates)))}
 		}
 	case SelectorModeMultiple:
 		if s.MinMatch != nil && uint64(len(candidates)) < *s.MinMatch {
-			return ss, &SelectError{Source: i, Label: -1,
+			return ss, &SelectError{Source: i, Label: -1, Reason: SelectReasonMinMatch,
 				err: wrap(errors.Errorf("expected at least %d EnvironmentConfig(s) with matching labels, found: %d", *s.MinMatch, len(candidates)))}
 		}
 		path := deref(s.SortByFieldPath)
@@ -289,11 +315,11 @@ func sortNative(candidates []Config, path string) ([]Config, []Tie, *SelectError
 	for i, c := range candidates {
 		o, err := c.object(keys)
 		if err != nil {
-			return nil, nil, &SelectError{Label: -1, Config: c.Name, FieldPath: path, err: err}
+			return nil, nil, &SelectError{Label: -1, Config: c.Name, FieldPath: path, Reason: SelectReasonSort, err: err}
 		}
 		v, err := fieldpath.Pave(o).GetValue(path)
 		if err != nil {
-			return nil, nil, &SelectError{Label: -1, Config: c.Name, FieldPath: path, err: err}
+			return nil, nil, &SelectError{Label: -1, Config: c.Name, FieldPath: path, Reason: SelectReasonSort, err: err}
 		}
 		var k reflect.Kind
 		if v != nil {
@@ -302,12 +328,12 @@ func sortNative(candidates []Config, path string) ([]Config, []Tie, *SelectError
 		switch k {
 		case reflect.String, reflect.Int64, reflect.Float64:
 		default:
-			return nil, nil, &SelectError{Label: -1, Config: c.Name, FieldPath: path, err: errors.Errorf("unexpected type %T", v)}
+			return nil, nil, &SelectError{Label: -1, Config: c.Name, FieldPath: path, Reason: SelectReasonSort, err: errors.Errorf("unexpected type %T", v)}
 		}
 		if i == 0 {
 			kind = k
 		} else if k != kind {
-			return nil, nil, &SelectError{Label: -1, Config: c.Name, FieldPath: path,
+			return nil, nil, &SelectError{Label: -1, Config: c.Name, FieldPath: path, Reason: SelectReasonSort,
 				err: errors.Errorf("not matching types, got %[1]v (%[1]T), expected %[2]v", v, kind)}
 		}
 		p[i] = keyed{c: c, val: v}

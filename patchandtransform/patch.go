@@ -57,9 +57,9 @@ func Apply(d Dialect, p Patch, from, to *fieldpath.Paved) error {
 	t := p.EffectiveType()
 	switch {
 	case t.IsFieldPath():
-		return applyFieldPath(d, p, from, to)
+		return asPathError(p, applyFieldPath(d, p, from, to))
 	case t.IsCombine():
-		return applyCombine(d, p, from, to)
+		return asPathError(p, applyCombine(d, p, from, to))
 	}
 	if d == Function {
 		// function-patch-and-transform ignores what it cannot dispatch.
@@ -201,7 +201,7 @@ func patchToMultiple(path string, value any, to *fieldpath.Paved, mo *MergeOptio
 		return errors.Errorf("cannot expand wildcards for segments: %q: %s", path, msg)
 	}
 	if len(paths) == 0 {
-		return errors.Errorf("cannot expand ToFieldPath %s", path)
+		return &ExpandError{Path: path}
 	}
 	for _, p := range paths {
 		if err := mergeValue(to, p, value, mo); err != nil {

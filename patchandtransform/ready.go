@@ -55,11 +55,11 @@ func IsReady(d Dialect, o *fieldpath.Paved, checks []ReadinessCheck) (bool, erro
 			c = nativeUnsetToNil(c)
 		}
 		if err := validate(c); err != nil {
-			return false, errors.Wrapf(errors.Wrap(err, "invalid"), "cannot run readiness check at index %d", i)
+			return false, &ReadinessCheckError{Index: i, Err: errors.Wrap(err, "invalid")}
 		}
 		ready, err := runReadinessCheck(o, c)
 		if err != nil {
-			return false, errors.Wrapf(err, "cannot run readiness check at index %d", i)
+			return false, &ReadinessCheckError{Index: i, Err: err}
 		}
 		if !ready {
 			return false, nil

@@ -493,7 +493,7 @@ func resolveConvert(d Dialect, t ConvertTransform, input any) (any, error) {
 
 	conv := conversion(key, to, format)
 	if conv == nil {
-		return nil, errors.Errorf("conversion from %s to %s is not supported with format %s", from, to, format)
+		return nil, &ConvertFormatError{From: string(from), To: string(to), Format: string(format)}
 	}
 	out, err := conv(d, input)
 	if err != nil {

@@ -118,7 +118,7 @@ func runConvert(t *testing.T, stdin string, args ...string) (int, string, string
 // exitCodeReported reports err on the error stream and maps it to the
 // exit code, as run does.
 func exitCodeReported(err error, s streams) int {
-	report(s.ErrOut, err)
+	reportError(s.ErrOut, err)
 	return exitCode(err)
 }
 

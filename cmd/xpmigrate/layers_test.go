@@ -13,8 +13,8 @@ import (
 // orchestration that converts and then verifies lives above both).
 var layers = [][]string{
 	// Shared helpers and the YAML editor: no domain package.
-	{"internal/atomicfile", "internal/benchdata", "internal/docgen", "internal/jsonobj", "internal/protostruct",
-		"internal/junit", "internal/regularfile", "internal/samples", "internal/sarif", "convert/yamledit",
+	{"internal/atomicfile", "internal/benchdata", "internal/docgen", "internal/gitignore", "internal/jsonobj", "internal/protostruct",
+		"internal/junit", "internal/regularfile", "internal/samples", "internal/sarif", "internal/udiff", "convert/yamledit",
 		"crossplane", "internal/errkind"},
 	{"patchandtransform"},
 	{"patchandtransform/function", "patchandtransform/native", "environment"},
@@ -22,7 +22,8 @@ var layers = [][]string{
 	{"render/builtin/environmentconfigs", "render/builtin/patchandtransform", "render/legacy", "render/pipeline"},
 	{"render/engine"},
 	{"convert", "render/verify"},
-	{"convert/migrate"},
+	{"convert/migrate", "render/verify/format"},
+	{"convert/migrate/report"},
 	{"cmd/xpmigrate"},
 }
 
@@ -57,6 +58,31 @@ func TestLayers(t *testing.T) {
 			}
 			if rq, ok := rank[q]; ok && rq >= r {
 				t.Errorf("%s imports %s: layer %d may import only layers below it, and %s is in layer %d", p, q, r, q, rq)
+			}
+		}
+	}
+}
+
+// TestCoreSpeaksNoProtocol fails when the patch-and-transform core or the
+// environment package depends on the function protocol (protobuf Structs,
+// the function SDK, gRPC): the protocol belongs to the render/builtin
+// adapters (docs/architecture.md, STYLE.md "One P&T core").
+func TestCoreSpeaksNoProtocol(t *testing.T) {
+	protocol := []string{
+		"google.golang.org/protobuf/types/known/structpb",
+		"github.com/crossplane/function-sdk-go",
+		"google.golang.org/grpc",
+	}
+	cmd := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}}", "./patchandtransform/...", "./environment/...")
+	cmd.Dir = repoRoot
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	for _, dep := range strings.Fields(string(out)) {
+		for _, p := range protocol {
+			if dep == p || strings.HasPrefix(dep, p+"/") {
+				t.Errorf("the core depends on %s: the protocol belongs in the render/builtin adapters", dep)
 			}
 		}
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/xpmigrate/xpmigrate/convert"
 	"github.com/xpmigrate/xpmigrate/convert/migrate"
+	"github.com/xpmigrate/xpmigrate/convert/migrate/report"
 	"github.com/xpmigrate/xpmigrate/crossplane"
 	"github.com/xpmigrate/xpmigrate/internal/atomicfile"
 	"github.com/xpmigrate/xpmigrate/internal/errkind"
@@ -166,7 +167,7 @@ failed, or with --require-verified a Composition was not proven.`,
 	f.IntVar(&o.run.MaxSamples, "max-samples", migrate.DefaultMaxSamples, "verify each Composition with at most this many examples, nearest first (1–1000; negative: all)")
 	f.IntVar(&o.run.Jobs, "jobs", min(runtime.NumCPU(), maxJobs), "files to handle at once (1–256)")
 	f.StringVar(&o.report, "report", "", "write a report to this file: .json, .md or .html")
-	stringEnumFlag(f, &o.format, "format", migrate.FormatText, "what is printed on stdout: text (nothing; the summary is on stderr), github (workflow commands that annotate files in GitHub Actions), json (the JSON report), junit or sarif (the same problems for CI dashboards and code scanning)", migrate.Formats...)
+	stringEnumFlag(f, &o.format, "format", report.FormatText, "what is printed on stdout: text (nothing; the summary is on stderr), github (workflow commands that annotate files in GitHub Actions), json (the JSON report), junit or sarif (the same problems for CI dashboards and code scanning)", report.Formats...)
 	stringEnumFlag(f, &o.run.Target, "target", crossplane.V1, "Crossplane line the converted Compositions are for: v1 (1.18–1.20) or v2", crossplane.Targets...)
 	f.StringVar(&o.run.PatchAndTransform, "function-patch-and-transform-ref", "", "functionRef name for function-patch-and-transform (default: from Function manifests and Configuration dependencies in the tree, else function-patch-and-transform)")
 	f.StringVar(&o.run.EnvironmentConfigs, "function-environment-configs-ref", "", "functionRef name for function-environment-configs (default: as for --function-patch-and-transform-ref)")
@@ -186,9 +187,9 @@ func runMigrate(ctx context.Context, s streams, deps migrateDeps, o *migrateOpti
 	if err != nil {
 		return err
 	}
-	out := migrate.OutputOptions{Root: bo.Root, Diff: bo.Diff, Format: o.format, Report: o.report}
+	out := report.OutputOptions{Root: bo.Root, Diff: bo.Diff, Format: o.format, Report: o.report}
 	if o.report != "" {
-		if out.ReportFormat, err = migrate.ReportFormat(o.report); err != nil {
+		if out.ReportFormat, err = report.FileFormat(o.report); err != nil {
 			return errkind.InvalidInput(err)
 		}
 	}
@@ -202,7 +203,7 @@ func runMigrate(ctx context.Context, s streams, deps migrateDeps, o *migrateOpti
 			return errkind.InvalidInput(errors.Wrap(err, "--report"))
 		}
 	}
-	html := out.ReportFormat == migrate.ReportHTML
+	html := out.ReportFormat == report.HTML
 	bo.KeepSources = html
 	bo.Converter = migrate.NewConverter(o.convert)
 	if deps.converter != nil {
@@ -218,7 +219,7 @@ func runMigrate(ctx context.Context, s streams, deps migrateDeps, o *migrateOpti
 	if res == nil {
 		return runErr
 	}
-	if err := res.WriteOutputs(s.Out, s.ErrOut, out); err != nil {
+	if err := report.WriteOutputs(s.Out, s.ErrOut, res, out); err != nil {
 		return err
 	}
 	return res.Err(runErr, bo.Check, o.requireVerified)

@@ -63,9 +63,9 @@ func exitCode(err error) int {
 	return exitError
 }
 
-// report writes err to w as the last line of a run: nothing for none, or
+// reportError writes err to w as the last line of a run: nothing for none, or
 // for findings the output already described.
-func report(w io.Writer, err error) {
+func reportError(w io.Writer, err error) {
 	if err != nil && err.Error() != "" {
 		fmt.Fprintf(w, "xpmigrate: %v\n", err)
 	}
@@ -77,7 +77,7 @@ func run(args []string, s streams) int {
 	root := newRootCmd(s)
 	root.SetArgs(args)
 	err := root.Execute()
-	report(s.ErrOut, err)
+	reportError(s.ErrOut, err)
 	return exitCode(err)
 }
 

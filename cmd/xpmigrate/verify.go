@@ -12,6 +12,7 @@ import (
 	"github.com/xpmigrate/xpmigrate/crossplane"
 	"github.com/xpmigrate/xpmigrate/internal/errkind"
 	"github.com/xpmigrate/xpmigrate/render/verify"
+	"github.com/xpmigrate/xpmigrate/render/verify/format"
 )
 
 // verifyOptions are the flags of `xpmigrate verify`, bound to verify's
@@ -19,7 +20,7 @@ import (
 type verifyOptions struct {
 	src             verify.Sources
 	verify          verify.Options
-	write           verify.WriteOptions
+	write           format.Options
 	base            string
 	requireVerified bool
 	timeout         time.Duration
@@ -103,7 +104,7 @@ unverified Composition; 2 invalid input; 1 error.`,
 	f.StringVar(&o.src.XRD, "xrd", "", "the CompositeResourceDefinition (claims, --synthesize); found beside the Composition when absent")
 	f.IntVar(&o.src.Synthesize, "synthesize", 0, "generate N sample XRs from the XRD's schema (0–1000)")
 	f.IntVar(&o.verify.Loops, "loops", 0, "reconciles to simulate (0: until both sides are stable; at most 100)")
-	stringEnumFlag(f, &o.write.Format, "format", verify.FormatText, "output format: text, json, junit, sarif or github", verify.Formats...)
+	stringEnumFlag(f, &o.write.Format, "format", format.Text, "output format: text, json, junit, sarif or github", format.Formats...)
 	f.BoolVar(&o.verify.Strict, "strict", false, "fail on every known gap that persists, benign or accepted ones too, not only on unexplained differences and breaking gaps")
 	f.BoolVar(&o.requireVerified, "require-verified", false, "fail (exit 3) when a sample is inconclusive or the Composition is unverified (use in CI)")
 	f.StringSliceVar(&o.verify.Accept, "accept", nil, "breaking gap codes to accept, so they are reported but do not fail (e.g. D21,D30); repeatable")
@@ -154,7 +155,7 @@ func runVerify(ctx context.Context, s streams, o *verifyOptions) error {
 	}
 	wo := o.write
 	wo.TTY, wo.NoColor = s.OutTTY, s.NoColor
-	if err := verify.Write(s.Out, rep, wo); err != nil {
+	if err := format.Write(s.Out, rep, wo); err != nil {
 		return errors.Wrap(err, "cannot write report")
 	}
 	if rep.Fails(o.requireVerified) {

@@ -14,6 +14,7 @@ import (
 	"github.com/xpmigrate/xpmigrate/convert"
 	"github.com/xpmigrate/xpmigrate/crossplane"
 	"github.com/xpmigrate/xpmigrate/internal/atomicfile"
+	"github.com/xpmigrate/xpmigrate/internal/gitignore"
 )
 
 // A WriteMode says where a run writes.
@@ -156,7 +157,7 @@ type runner struct {
 	o  Options
 	ix *index
 	// allowLegacy are Options.AllowLegacy compiled.
-	allowLegacy globSet
+	allowLegacy gitignore.Globs
 	// base is the tree at Options.Base, nil without it.
 	base     *baseTree
 	outAbs   string
@@ -203,16 +204,16 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if err := o.defaults(); err != nil {
 		return nil, err
 	}
-	include, err := compileGlobs(o.Include)
+	include, err := gitignore.CompileGlobs(o.Include)
 	if err != nil {
 		return nil, &InvalidOptionsError{err: errors.Wrap(err, "--include")}
 	}
-	exclude, err := compileGlobs(o.Exclude)
+	exclude, err := gitignore.CompileGlobs(o.Exclude)
 	if err != nil {
 		return nil, &InvalidOptionsError{err: errors.Wrap(err, "--exclude")}
 	}
 	r := &runner{o: o, finalFor: map[string][]byte{}, needs: map[string]bool{}}
-	if r.allowLegacy, err = compileGlobs(o.AllowLegacy); err != nil {
+	if r.allowLegacy, err = gitignore.CompileGlobs(o.AllowLegacy); err != nil {
 		return nil, &InvalidOptionsError{err: errors.Wrap(err, "--allow-legacy")}
 	}
 	if o.Write == WriteOut {
@@ -571,7 +572,7 @@ func (r *runner) result(outs []*outcome) *Result {
 		fr.Diagnostics = sortDiagnostics(fr.Diagnostics)
 		for _, d := range fr.Diagnostics {
 			if d.Code == "M402" {
-				if r.allowLegacy.match(fr.Path, false) {
+				if r.allowLegacy.Match(fr.Path, false) {
 					s.LegacyAllowed++
 				} else {
 					s.LegacyLeft++

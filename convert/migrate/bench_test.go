@@ -201,7 +201,10 @@ func BenchmarkMigrateBase(b *testing.B) {
 
 func gitBench(b *testing.B, dir string, args ...string) {
 	b.Helper()
-	cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=bench", "-c", "user.email=bench@example.org", "-c", "commit.gpgsign=false"}, args...)...)
+	cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=bench", "-c", "user.email=bench@example.org", "-c", "commit.gpgsign=false",
+		// No background gc: it would still be writing into .git when the
+		// benchmark's temporary directory is removed.
+		"-c", "gc.auto=0", "-c", "maintenance.auto=false"}, args...)...)
 	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_SYSTEM=/dev/null")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		b.Fatalf("git %v: %v\n%s", args, err, out)

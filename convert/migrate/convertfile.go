@@ -13,6 +13,7 @@ import (
 	"github.com/xpmigrate/xpmigrate/internal/atomicfile"
 	"github.com/xpmigrate/xpmigrate/internal/errkind"
 	"github.com/xpmigrate/xpmigrate/internal/regularfile"
+	"github.com/xpmigrate/xpmigrate/internal/udiff"
 	"github.com/xpmigrate/xpmigrate/render"
 )
 
@@ -113,7 +114,7 @@ func ConvertFile(o FileOptions, out, errOut io.Writer) error {
 	switch {
 	case o.Check || o.Diff:
 		if o.Diff {
-			if _, err := io.WriteString(out, UnifiedDiff(source, source+" (converted)", in, result)); err != nil {
+			if _, err := io.WriteString(out, udiff.Unified(source, source+" (converted)", in, result)); err != nil {
 				return err
 			}
 		}

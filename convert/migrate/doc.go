@@ -55,7 +55,8 @@
 // paths, XR writes outside status, and server fields in exported
 // manifests.
 //
-// Run returns a Result that the report writers (WriteJSON, WriteMarkdown,
-// WriteHTML) and the summary render; none of them reads the clock, the
-// environment or an absolute path, so reports are byte-identical across runs.
+// Run returns a Result that WriteSummary and the report writers of package
+// convert/migrate/report (JSON, Markdown, HTML, and the CI formats) render;
+// none of them reads the clock, the environment or an absolute path, so
+// reports are byte-identical across runs.
 package migrate

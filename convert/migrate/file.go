@@ -13,6 +13,7 @@ import (
 
 	"github.com/xpmigrate/xpmigrate/internal/atomicfile"
 	"github.com/xpmigrate/xpmigrate/internal/regularfile"
+	"github.com/xpmigrate/xpmigrate/internal/udiff"
 	"github.com/xpmigrate/xpmigrate/render"
 )
 
@@ -282,7 +283,7 @@ func (r *runner) convert(ctx context.Context, f *scanned, data []byte, oc *outco
 		oc.file.Status = FileUnchanged
 	}
 	if changed && r.o.Diff {
-		oc.file.Diff = UnifiedDiff("a/"+f.rel, "b/"+f.rel, data, out)
+		oc.file.Diff = udiff.Unified("a/"+f.rel, "b/"+f.rel, data, out)
 	}
 
 	if ctx.Err() != nil {

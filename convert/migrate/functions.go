@@ -20,6 +20,7 @@ import (
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
 	"github.com/xpmigrate/xpmigrate/crossplane"
 	"github.com/xpmigrate/xpmigrate/internal/atomicfile"
+	"github.com/xpmigrate/xpmigrate/internal/udiff"
 )
 
 // FunctionsNone as Options.FunctionsOut writes no Function manifests (the
@@ -550,7 +551,7 @@ func (r *runner) newFunctionsFile(rel string, fns []wantFunction) *outcome {
 	oc := &outcome{emit: true, file: FileResult{Path: rel, Status: FileConverted}}
 	data := append([]byte("# Functions the Compositions converted by xpmigrate migrate use, pinned for\n# target "+string(r.o.Target)+".\n"), manifestText(fns)...)
 	if r.o.Diff {
-		oc.file.Diff = UnifiedDiff("/dev/null", "b/"+rel, nil, data)
+		oc.file.Diff = udiff.Unified("/dev/null", "b/"+rel, nil, data)
 	}
 	dst := filepath.Join(r.o.Root, filepath.FromSlash(rel))
 	switch r.o.Write {
@@ -681,7 +682,7 @@ func (r *runner) editFile(oc *outcome, f *scanned, edit func([]byte) ([]byte, er
 	}
 	oc.file.Status = FileConverted
 	if r.o.Diff {
-		oc.file.Diff = UnifiedDiff("a/"+f.rel, "b/"+f.rel, data, out)
+		oc.file.Diff = udiff.Unified("a/"+f.rel, "b/"+f.rel, data, out)
 	}
 	switch r.o.Write {
 	case WriteInPlace:

@@ -1,4 +1,4 @@
-package migrate
+package migrate_test
 
 import (
 	"bytes"
@@ -15,6 +15,9 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/xpmigrate/xpmigrate/convert/migrate"
+	"github.com/xpmigrate/xpmigrate/convert/migrate/report"
 )
 
 var (
@@ -29,20 +32,16 @@ func htmlReport(t *testing.T) []byte {
 	t.Helper()
 	res := htmlResult(t)
 	var b bytes.Buffer
-	if err := WriteHTML(&b, res); err != nil {
+	if err := report.WriteHTML(&b, res); err != nil {
 		t.Fatal(err)
 	}
 	return b.Bytes()
 }
 
 // htmlResult is the run the HTML report tests show.
-func htmlResult(t *testing.T) *Result {
+func htmlResult(t *testing.T) *migrate.Result {
 	t.Helper()
-	res, _ := runTxtarCase(t, txtarCase{
-		archive:  "verify.txtar",
-		opts:     func(o *Options, _, _ string) { o.Synthesize, o.KeepSources, o.Diff = 1, true, true },
-		noGolden: true,
-	})
+	res := migrate.RunArchive(t, "verify.txtar", func(o *migrate.Options) { o.Synthesize, o.KeepSources, o.Diff = 1, true, true })
 	// A long line in every before/after view: it must wrap in its column.
 	long := "# " + strings.Repeat("a-very-long-comment-line ", 40) + "\n"
 	for i := range res.Compositions {
@@ -94,7 +93,7 @@ func checkLinks(t *testing.T, page string) {
 func TestWriteHTMLSelfContained(t *testing.T) {
 	page := string(htmlReport(t))
 	if m := externalRe.FindString(page); m != "" {
-		t.Errorf("WriteHTML(...): the page loads or links an external asset: %q", m)
+		t.Errorf("report.WriteHTML(...): the page loads or links an external asset: %q", m)
 	}
 	checkLinks(t, page)
 	for _, want := range []string{
@@ -103,12 +102,12 @@ func TestWriteHTMLSelfContained(t *testing.T) {
 		`<td class="mov">  resources:</td>`, `unexplained`, `<b>C208</b>`,
 	} {
 		if !strings.Contains(page, want) {
-			t.Errorf("WriteHTML(...): the page lacks %q", want)
+			t.Errorf("report.WriteHTML(...): the page lacks %q", want)
 		}
 	}
 	// Deterministic: a second run gives the same bytes.
 	if diff := cmp.Diff(page, string(htmlReport(t))); diff != "" {
-		t.Errorf("WriteHTML(...): two runs differ: -first, +second:\n%s", diff)
+		t.Errorf("report.WriteHTML(...): two runs differ: -first, +second:\n%s", diff)
 	}
 }
 
@@ -174,7 +173,7 @@ document.body.setAttribute("data-overflow", over ? "yes: " + over : "no");
 	}
 	if m := regexp.MustCompile(`<p id="headline" class="(ok|bad)">([^<]*safe to merge\? (yes|no|not proven))</p>`).FindStringSubmatch(dom); m == nil {
 		t.Errorf("the DOM Chromium built lacks the headline verdict")
-	} else if want := Headline(htmlResult(t)); m[2] != html.EscapeString(want) {
+	} else if want := migrate.Headline(htmlResult(t)); m[2] != html.EscapeString(want) {
 		t.Errorf("headline: want %q, got %q", want, m[2])
 	}
 	if !strings.Contains(dom, `data-overflow="no"`) {
@@ -191,21 +190,5 @@ document.body.setAttribute("data-overflow", over ? "yes: " + over : "no");
 	sort.Strings(hrefs)
 	if len(hrefs) < 8 {
 		t.Errorf("links in the DOM: want at least 8, got %v", hrefs)
-	}
-}
-
-// TestSideBySideMoved: the blocks a conversion moves under the pipeline
-// step (the same lines, more deeply indented) show as moved, and only what
-// the conversion adds or removes as added or removed.
-func TestSideBySideMoved(t *testing.T) {
-	before := "spec:\n  resources:\n  - name: a\n    base: {}\n"
-	after := "spec:\n  mode: Pipeline\n  pipeline:\n  - step: pt\n    input:\n      resources:\n      - name: a\n        base: {}\n"
-	var got []string
-	for _, r := range sideBySide(before, after) {
-		got = append(got, r.LClass+"|"+r.RClass)
-	}
-	want := []string{"|", "|add", "|add", "|add", "|add", "mov|mov", "mov|mov", "mov|mov"}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("sideBySide(...) classes: -want, +got:\n%s", diff)
 	}
 }

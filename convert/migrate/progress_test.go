@@ -52,30 +52,3 @@ func TestProgress(t *testing.T) {
 		})
 	}
 }
-
-// TestConverterWarnings: the converter's warnings reach the summary on
-// stderr (file:line: code: message) and the GitHub annotations (at their
-// own line), once each.
-func TestConverterWarnings(t *testing.T) {
-	w := Diagnostic{Code: "C204", Severity: SeverityWarning, Document: 0, Line: 15, Message: "named the unnamed templates"}
-	res := &Result{Files: []FileResult{{Path: "a.yaml", Status: FileConverted, Diagnostics: []Diagnostic{
-		w, w, // the same warning twice
-		{Code: "C313", Severity: SeverityInfo, Line: 20, Message: "transform type inferred"},
-		{Code: "C209", Severity: SeverityWarning, Line: 30, Message: "XR write outside status"},
-	}}}}
-	var sum, gh bytes.Buffer
-	if err := WriteSummary(&sum, res); err != nil {
-		t.Fatal(err)
-	}
-	if err := WriteGitHub(&gh, res, "."); err != nil {
-		t.Fatal(err)
-	}
-	wantSum := "converter warnings: 2\n  a.yaml:15: C204: named the unnamed templates\n  a.yaml:30: C209: XR write outside status\n"
-	if !bytes.Contains(sum.Bytes(), []byte(wantSum)) {
-		t.Errorf("WriteSummary(...): want\n%s\nin:\n%s", wantSum, sum.String())
-	}
-	wantGH := "::warning file=a.yaml,line=15::C204 named the unnamed templates\n::warning file=a.yaml,line=30::C209 XR write outside status\n"
-	if diff := cmp.Diff(wantGH, gh.String()); diff != "" {
-		t.Errorf("WriteGitHub(...): -want, +got:\n%s", diff)
-	}
-}

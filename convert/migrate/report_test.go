@@ -1,4 +1,4 @@
-package migrate
+package migrate_test
 
 import (
 	"bytes"
@@ -8,6 +8,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/xpmigrate/xpmigrate/convert/migrate"
+	"github.com/xpmigrate/xpmigrate/convert/migrate/report"
 )
 
 // TestReports compares the JSON and Markdown reports of two archives with
@@ -18,18 +21,18 @@ func TestReports(t *testing.T) {
 		archive string
 		format  string
 	}{
-		"VerifyJSON":     {reason: "Verdicts, samples and differences in JSON.", archive: "verify.txtar", format: ReportJSON},
-		"VerifyMarkdown": {reason: "Verdicts and differences in Markdown.", archive: "verify.txtar", format: ReportMarkdown},
-		"SkippedJSON":    {reason: "Skipped files and leftover findings in JSON.", archive: "skipped.txtar", format: ReportJSON},
-		"KustomizeMD":    {reason: "Kustomize findings in Markdown.", archive: "kustomize.txtar", format: ReportMarkdown},
+		"VerifyJSON":     {reason: "Verdicts, samples and differences in JSON.", archive: "verify.txtar", format: report.JSON},
+		"VerifyMarkdown": {reason: "Verdicts and differences in Markdown.", archive: "verify.txtar", format: report.Markdown},
+		"SkippedJSON":    {reason: "Skipped files and leftover findings in JSON.", archive: "skipped.txtar", format: report.JSON},
+		"KustomizeMD":    {reason: "Kustomize findings in Markdown.", archive: "kustomize.txtar", format: report.Markdown},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			var got [2]string
 			for i := range got {
-				res, _ := runTxtarCase(t, txtarCase{archive: tc.archive, noGolden: true})
+				res := migrate.RunArchive(t, tc.archive, nil)
 				var b bytes.Buffer
-				if err := WriteReport(&b, tc.format, res); err != nil {
+				if err := report.Write(&b, tc.format, res); err != nil {
 					t.Fatal(err)
 				}
 				got[i] = b.String()
@@ -37,11 +40,11 @@ func TestReports(t *testing.T) {
 			if diff := cmp.Diff(got[0], got[1]); diff != "" {
 				t.Errorf("%s\nWriteReport(...): two runs differ: -first, +second:\n%s", tc.reason, diff)
 			}
-			if tc.format == ReportJSON && !json.Valid([]byte(got[0])) {
+			if tc.format == report.JSON && !json.Valid([]byte(got[0])) {
 				t.Errorf("%s\nWriteReport(...): invalid JSON", tc.reason)
 			}
 			golden := filepath.Join("testdata", "reports", name+"."+tc.format)
-			if *update {
+			if migrate.Update() {
 				if err := os.WriteFile(golden, []byte(got[0]), 0o644); err != nil {
 					t.Fatal(err)
 				}
@@ -54,14 +57,5 @@ func TestReports(t *testing.T) {
 				t.Errorf("%s\nWriteReport(...): -want, +got:\n%s", tc.reason, diff)
 			}
 		})
-	}
-}
-
-func TestReportFormat(t *testing.T) {
-	for name, want := range map[string]string{"r.json": ReportJSON, "R.MD": ReportMarkdown, "x/r.markdown": ReportMarkdown, "r.html": ReportHTML, "r.htm": ReportHTML, "r.txt": ""} {
-		got, err := ReportFormat(name)
-		if got != want || (want == "") != (err != nil) {
-			t.Errorf("ReportFormat(%q): want %q, got %q, %v", name, want, got, err)
-		}
 	}
 }

@@ -28,7 +28,7 @@ func WriteSummary(w io.Writer, r *Result) error {
 	}
 	fmt.Fprintf(&b, " (%s)\n", verb)
 	if len(s.SkippedBy) > 0 {
-		fmt.Fprintf(&b, "  skipped or failed by reason: %s\n", countList(s.SkippedBy))
+		fmt.Fprintf(&b, "  skipped or failed by reason: %s\n", CountList(s.SkippedBy))
 	}
 	for _, f := range r.Files {
 		if f.Status == FileSkipped || f.Status == FileFailed || f.Status == FileHeldBack {
@@ -56,7 +56,7 @@ func WriteSummary(w io.Writer, r *Result) error {
 		}
 		b.WriteString("\n")
 		if len(s.GapCodes) > 0 {
-			fmt.Fprintf(&b, "  classified differences by gap code (benign ones included): %s\n", countList(s.GapCodes))
+			fmt.Fprintf(&b, "  classified differences by gap code (benign ones included): %s\n", CountList(s.GapCodes))
 		}
 		for _, c := range r.Compositions {
 			v := c.Verification
@@ -73,7 +73,7 @@ func WriteSummary(w io.Writer, r *Result) error {
 			}
 		}
 	}
-	if ws := converterWarnings(r); len(ws) > 0 {
+	if ws := r.ConverterWarnings(); len(ws) > 0 {
 		fmt.Fprintf(&b, "converter warnings: %d\n", len(ws))
 		for _, w := range ws {
 			at := w.File
@@ -88,7 +88,7 @@ func WriteSummary(w io.Writer, r *Result) error {
 		for _, f := range r.Findings {
 			codes[f.Code]++
 		}
-		fmt.Fprintf(&b, "findings: %d: %s\n", len(r.Findings), countList(codes))
+		fmt.Fprintf(&b, "findings: %d: %s\n", len(r.Findings), CountList(codes))
 		const maxListed = 30
 		listed, more := 0, 0
 		for _, f := range r.Findings {
@@ -127,8 +127,8 @@ func firstError(ds []Diagnostic) string {
 	return ""
 }
 
-// countList renders counts as "a 2, b 1", sorted by key.
-func countList(m map[string]int) string {
+// CountList renders counts as "a 2, b 1", sorted by key.
+func CountList(m map[string]int) string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
@@ -197,4 +197,26 @@ func plural(n int, what string) string {
 		return "1 " + what
 	}
 	return fmt.Sprintf("%d %ss", n, what)
+}
+
+// ConverterWarnings returns the converter's warnings (C-codes) of every
+// file, with File set, once each, in file and line order.
+func (res *Result) ConverterWarnings() []Diagnostic {
+	var out []Diagnostic
+	seen := map[string]bool{}
+	for _, f := range res.Files {
+		for _, d := range f.Diagnostics {
+			if d.Severity != SeverityWarning || !strings.HasPrefix(d.Code, "C") {
+				continue
+			}
+			k := fmt.Sprintf("%s\x00%d\x00%s\x00%s", f.Path, d.Line, d.Code, d.Message)
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+			d.File = f.Path
+			out = append(out, d)
+		}
+	}
+	return out
 }

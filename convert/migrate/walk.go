@@ -12,6 +12,7 @@ import (
 	"github.com/pkg/errors"
 
 	"github.com/xpmigrate/xpmigrate/internal/atomicfile"
+	"github.com/xpmigrate/xpmigrate/internal/gitignore"
 	"github.com/xpmigrate/xpmigrate/internal/regularfile"
 )
 
@@ -46,8 +47,8 @@ type entry struct {
 // A walker lists a tree.
 type walker struct {
 	root     string // absolute, symlinks resolved
-	include  globSet
-	exclude  globSet
+	include  gitignore.Globs
+	exclude  gitignore.Globs
 	skipReal string // absolute real path not to descend into (Options.Out)
 	entries  []entry
 	// temps are the temporary files of atomic writes found in the tree
@@ -59,7 +60,7 @@ type walker struct {
 // files, the include and exclude globs, and never descending into .git or
 // skipReal. Symlinked directories are followed when their target is inside
 // the tree and is not one of their own ancestors (a loop).
-func walk(ctx context.Context, root string, include, exclude globSet, skipReal string) (*walker, error) {
+func walk(ctx context.Context, root string, include, exclude gitignore.Globs, skipReal string) (*walker, error) {
 	abs, err := filepath.Abs(root)
 	if err != nil {
 		return nil, errors.Wrapf(err, "cannot resolve %q", root)
@@ -86,14 +87,14 @@ func walk(ctx context.Context, root string, include, exclude globSet, skipReal s
 
 // dir lists the directory rel whose real path is realDir. chain holds the
 // real paths of rel and its ancestors, to detect loops.
-func (w *walker) dir(ctx context.Context, rel, realDir string, ign ignoreStack, chain []string) error {
+func (w *walker) dir(ctx context.Context, rel, realDir string, ign gitignore.Stack, chain []string) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 	// A .gitignore that is not a regular file (a FIFO would block the
 	// read) is reported with the directory's other special files.
 	if data, err := regularfile.ReadFile(filepath.Join(realDir, ".gitignore")); err == nil {
-		ign = append(ign[:len(ign):len(ign)], parseIgnoreFile(rel, data))
+		ign = append(ign[:len(ign):len(ign)], gitignore.ParseFile(rel, data))
 	}
 	des, err := os.ReadDir(realDir)
 	if err != nil {
@@ -112,7 +113,7 @@ func (w *walker) dir(ctx context.Context, rel, realDir string, ign ignoreStack, 
 		if isLink {
 			target, err := filepath.EvalSymlinks(creal)
 			if err != nil {
-				if isCandidateName(name) && !ign.ignored(crel, false) && !w.exclude.match(crel, false) {
+				if isCandidateName(name) && !ign.Ignored(crel, false) && !w.exclude.Match(crel, false) {
 					w.entries = append(w.entries, entry{kind: entrySkipped, rel: crel, why: ReasonBrokenSymlink, whyDetail: "symlink to a missing file"})
 				}
 				continue
@@ -123,7 +124,7 @@ func (w *walker) dir(ctx context.Context, rel, realDir string, ign ignoreStack, 
 			}
 			isDir = fi.IsDir()
 			if !within(w.root, target) {
-				if ign.ignored(crel, isDir) || w.exclude.match(crel, isDir) || (!isDir && !isCandidateName(name)) {
+				if ign.Ignored(crel, isDir) || w.exclude.Match(crel, isDir) || (!isDir && !isCandidateName(name)) {
 					continue
 				}
 				w.entries = append(w.entries, entry{kind: entrySkipped, rel: crel, why: ReasonSymlinkOutside, whyDetail: "symlink to a path outside the tree"})
@@ -134,11 +135,11 @@ func (w *walker) dir(ctx context.Context, rel, realDir string, ign ignoreStack, 
 		if name == ".git" && isDir {
 			continue
 		}
-		if ign.ignored(crel, isDir) {
+		if ign.Ignored(crel, isDir) {
 			continue
 		}
 		if !isDir && !isLink && atomicfile.IsTemporary(name) {
-			if !w.exclude.match(crel, false) {
+			if !w.exclude.Match(crel, false) {
 				w.temps = append(w.temps, entry{kind: entrySkipped, rel: crel, real: creal})
 			}
 			continue
@@ -147,7 +148,7 @@ func (w *walker) dir(ctx context.Context, rel, realDir string, ign ignoreStack, 
 			if w.skipReal != "" && (creal == w.skipReal || within(w.skipReal, creal)) {
 				continue
 			}
-			if w.exclude.match(crel, true) {
+			if w.exclude.Match(crel, true) {
 				continue
 			}
 			if isLink {
@@ -167,13 +168,13 @@ func (w *walker) dir(ctx context.Context, rel, realDir string, ign ignoreStack, 
 			continue
 		}
 		if !fi.Mode().IsRegular() {
-			if !w.exclude.match(crel, false) {
+			if !w.exclude.Match(crel, false) {
 				w.entries = append(w.entries, entry{kind: entrySkipped, rel: crel, why: ReasonNotRegular, whyDetail: notRegularDetail(fi.Mode())})
 			}
 			continue
 		}
 		e := entry{kind: entryOther, rel: crel, real: creal, linked: linked, mode: fi.Mode().Perm()}
-		if isCandidateName(name) && !w.exclude.match(crel, false) && (len(w.include) == 0 || w.include.match(crel, false)) {
+		if isCandidateName(name) && !w.exclude.Match(crel, false) && (len(w.include) == 0 || w.include.Match(crel, false)) {
 			e.kind = entryCandidate
 		}
 		w.entries = append(w.entries, e)

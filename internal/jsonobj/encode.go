@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"unicode/utf8"
 )
 
 // Marshal returns the JSON text of a JSON value, byte for byte what
@@ -106,4 +107,42 @@ func appendFloat(b []byte, f float64) ([]byte, bool) {
 		return append(b, q...), true
 	}
 	return strconv.AppendFloat(b, f, 'f', -1, 64), true
+}
+
+// Verbatim reports whether v is a JSON tree that its JSON text (Marshal)
+// writes as it is: plain JSON data (objects, lists, strings, float64,
+// int64, int, bool and nil) without nil objects or lists (written null),
+// with strings and keys in UTF-8 (others are written with U+FFFD) and
+// numbers JSON can write (not NaN or an infinity). Decoding the text
+// gives v back, up to the Go types of its numbers.
+func Verbatim(v any) bool {
+	switch t := v.(type) {
+	case nil, bool, int64, int:
+		return true
+	case string:
+		return utf8.ValidString(t)
+	case float64:
+		return !math.IsNaN(t) && !math.IsInf(t, 0)
+	case map[string]any:
+		if t == nil {
+			return false
+		}
+		for k, e := range t {
+			if !utf8.ValidString(k) || !Verbatim(e) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		if t == nil {
+			return false
+		}
+		for _, e := range t {
+			if !Verbatim(e) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }

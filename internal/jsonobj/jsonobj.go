@@ -1,10 +1,17 @@
 // Package jsonobj holds the few operations xpmigrate's engines need on
 // Kubernetes objects held as JSON trees (map[string]any, []any, scalars):
 // deep copies and RFC 7386 JSON merge patches, as the API server applies
-// them.
+// them; json.Marshal's text of a tree without reflection (Marshal); and the
+// one decoder from a tree into Go types (DecodeTree), which gives what the
+// text decoder gives for the tree's text or says it cannot vouch for that.
 //
 //	live := jsonobj.DeepCopy(observed)
 //	live = jsonobj.MergePatch(live, jsonobj.WithoutStatus(desired))
+//
+//	var in Input
+//	if !jsonobj.DecodeTree(tree, &in, jsonobj.TreeOptions{Strict: true}) {
+//		// decode the text (Marshal(tree)) instead
+//	}
 package jsonobj
 
 // DeepCopyValue copies a JSON value: objects and lists are copied, scalars

@@ -11,6 +11,14 @@
 //	s.Fields["name"] = a.String("bucket")
 //	s.Fields["size"] = a.Number(3)
 //
+// A Builder is the one conversion from JSON trees to Structs: it gives
+// exactly what structpb.NewStruct gives (as Crossplane and the function SDK
+// build a request's or a response's objects), NaN and the infinities kept,
+// taking the Values from an Alloc:
+//
+//	var b protostruct.Builder
+//	s, err := b.NewStruct(obj)
+//
 // The Values an Alloc returns are ordinary messages. A slab stays in memory
 // while any Value cut from it is referenced.
 package protostruct

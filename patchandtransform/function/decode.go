@@ -5,13 +5,15 @@ import (
 
 	"github.com/pkg/errors"
 	kjson "sigs.k8s.io/json"
+
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 )
 
 // Decode reads the input as the function receives it: a JSON object (numbers
 // as float64, after the trip through a protobuf Struct). A nil input is an
 // empty one, as an absent input is upstream; validation then rejects it.
 func Decode(input map[string]any) (*Resources, error) {
-	if r, ok := decodeMap(input); ok {
+	if r, ok := decodeTree(input); ok {
 		return r, nil
 	}
 	b, err := json.Marshal(input)
@@ -39,4 +41,19 @@ func DecodeJSON(b []byte) (*Resources, error) {
 		return nil, strict[0]
 	}
 	return r, nil
+}
+
+// decodeTree reads the input straight from its JSON tree, giving what
+// DecodeJSON gives for the tree's JSON text, when jsonobj.DecodeTree can
+// vouch for that (strictly, as DecodeJSON decodes). A nil input goes
+// through the text, which reads it as an empty object.
+func decodeTree(input map[string]any) (*Resources, bool) {
+	if input == nil {
+		return nil, false
+	}
+	r := &Resources{}
+	if !jsonobj.DecodeTree(input, r, jsonobj.TreeOptions{Strict: true}) {
+		return nil, false
+	}
+	return r, true
 }

@@ -40,7 +40,7 @@
 //
 // Run does all three, then renders. A caller that runs one input many
 // times (every reconcile of a render sends the same one) reads it once with
-// Prepare, or PrepareStruct for the protocol's Struct, and calls
+// Prepare and calls
 // Prepared.Run; a caller that owns the request's objects, having just
 // decoded them, calls Prepared.RunOwned, which reads them in place.
 //

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"google.golang.org/protobuf/types/known/structpb"
 )
 
 // FuzzDecodeJSON checks that whatever decodes can be validated and converted
@@ -28,21 +27,13 @@ func FuzzDecodeJSON(f *testing.F) {
 		// Reading the tree directly must agree with reading its text.
 		var m map[string]any
 		if json.Unmarshal(b, &m) == nil {
-			if got, ok := decodeMap(m); ok {
+			if got, ok := decodeTree(m); ok {
 				want, err := decodeText(m)
 				if err != nil {
-					t.Fatalf("decodeMap(%s) read an input the text decoder rejects: %v", b, err)
+					t.Fatalf("decodeTree(%s) read an input the text decoder rejects: %v", b, err)
 				}
 				if diff := cmp.Diff(want, got); diff != "" {
-					t.Fatalf("decodeMap(%s): -want, +got:\n%s", b, diff)
-				}
-			}
-			// So must reading it as a Struct.
-			if s, err := structpb.NewStruct(m); err == nil {
-				want, wantOK := decodeMap(s.AsMap())
-				got, gotOK := decodeStruct(s)
-				if gotOK != wantOK || !cmp.Equal(want, got) {
-					t.Fatalf("decodeStruct(%s) = %v, %t; decodeMap(AsMap) gives %v, %t", b, got, gotOK, want, wantOK)
+					t.Fatalf("decodeTree(%s): -want, +got:\n%s", b, diff)
 				}
 			}
 		}

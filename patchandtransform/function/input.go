@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 )
 
 // The types in this file mirror the Go types that function-patch-and-transform
@@ -186,6 +188,28 @@ func (m *MapTransform) UnmarshalJSON(b []byte) error {
 	return json.Unmarshal(b, &m.Pairs)
 }
 
+// UnmarshalTree reads the pairs from a JSON tree, as UnmarshalJSON reads
+// them from text (jsonobj.TreeUnmarshaler): a null value is an empty JSON.
+func (m *MapTransform) UnmarshalTree(x any) bool {
+	texts, ok := jsonobj.MemberTexts(x)
+	if !ok {
+		return false
+	}
+	if texts == nil {
+		m.Pairs = nil
+		return true
+	}
+	m.Pairs = make(map[string]JSON, len(texts))
+	for k, b := range texts {
+		var j JSON
+		if string(b) != "null" {
+			j = JSON(b)
+		}
+		m.Pairs[k] = j
+	}
+	return true
+}
+
 // MarshalJSON writes the pairs.
 func (m MapTransform) MarshalJSON() ([]byte, error) {
 	return json.Marshal(m.Pairs)
@@ -303,6 +327,18 @@ func (j *JSON) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// UnmarshalTree keeps the value's JSON text unless it is null
+// (jsonobj.TreeUnmarshaler).
+func (j *JSON) UnmarshalTree(x any) bool {
+	if x == nil {
+		*j = nil
+		return true
+	}
+	b, ok := jsonobj.Text(x)
+	*j = b
+	return ok
+}
+
 // MarshalJSON writes the value, or null when empty.
 func (j JSON) MarshalJSON() ([]byte, error) {
 	if len(j) == 0 {
@@ -319,6 +355,13 @@ type RawObject []byte
 func (r *RawObject) UnmarshalJSON(b []byte) error {
 	*r = append((*r)[:0], b...)
 	return nil
+}
+
+// UnmarshalTree keeps the value's JSON text (jsonobj.TreeUnmarshaler).
+func (r *RawObject) UnmarshalTree(x any) bool {
+	b, ok := jsonobj.Text(x)
+	*r = b
+	return ok
 }
 
 // MarshalJSON writes the value, or null when empty.

@@ -5,7 +5,6 @@ import (
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/fieldpath"
 	"github.com/pkg/errors"
-	"google.golang.org/protobuf/types/known/structpb"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
@@ -181,20 +180,6 @@ func Prepare(input map[string]any) *Prepared {
 	return prepare(in)
 }
 
-// PrepareStruct is Prepare(input.AsMap()), for an input as the protocol
-// carries it; a nil input is a nil map. It reads the Struct in place when
-// it can, which spares building the map.
-func PrepareStruct(input *structpb.Struct) *Prepared {
-	if in, ok := decodeStruct(input); ok {
-		return prepare(in)
-	}
-	var m map[string]any
-	if input != nil {
-		m = input.AsMap()
-	}
-	return Prepare(m)
-}
-
 // prepare is Prepare after decoding.
 func prepare(in *Resources) *Prepared {
 	if ferr := in.Validate(); ferr != nil {
@@ -340,7 +325,7 @@ func (r *run) compose(p *Prepared, req Request) (*State, map[string]any, error) 
 			if pt.IsNotFound(err) && optional(p) {
 				continue
 			}
-			return nil, nil, errors.Wrapf(err, "cannot apply the %q environment patch at index %d", t, i)
+			return nil, nil, &PatchError{Type: t, Index: i, Cause: err}
 		}
 	}
 
@@ -460,7 +445,7 @@ func (r *run) render(t Template, b base, observed map[string]Resource, desired m
 		switch {
 		case err == nil:
 		case !pt.IsNotFound(err):
-			return nil, errors.Wrapf(err, "cannot render composed resource %q %q patch at index %d", t.Name, typ, i)
+			return nil, &PatchError{Resource: t.Name, Type: typ, Index: i, Cause: err}
 		case !p.Policy.Required():
 			// The path may appear later; the patch is skipped for now.
 		case toComposed && !exists:

@@ -117,7 +117,7 @@ func (c *composer) compose() (map[string][]byte, error) {
 			continue
 		}
 		if err := c.apply(cs); err != nil {
-			return nil, errors.Wrapf(err, "cannot apply composed resource %q", applyName(cs.template, cs.index))
+			return nil, &ApplyError{Resource: applyName(cs.template, cs.index), Err: err}
 		}
 	}
 
@@ -132,7 +132,7 @@ func (c *composer) compose() (map[string][]byte, error) {
 	}
 
 	if err := c.persist(); err != nil {
-		return nil, errors.Wrap(err, "cannot update composite resource")
+		return nil, &ApplyError{Err: err}
 	}
 	return conn, nil
 }
@@ -207,7 +207,7 @@ func (c *composer) render(i int, t native.Template, patches []pt.Patch, base map
 	u.SetName(ref.Name)
 	u.SetNamespace(ref.Namespace)
 	if old := schema.FromAPIVersionAndKind(ref.APIVersion, ref.Kind); !old.Empty() && u.GetKind() != old.Kind {
-		return nil, errors.Wrapf(errors.Errorf("cannot change the kind of a composed resource from %s to %s (possible composed resource template mismatch)", old, u.GroupVersionKind()),
+		return nil, errors.Wrapf(&KindChangeError{From: old, To: u.GroupVersionKind()},
 			"cannot parse base template of composed resource %q", cs.name)
 	}
 	cs.desired = fieldpath.Pave(u.Object)
@@ -418,7 +418,7 @@ func (c *composer) apply(cs *composedState) error {
 	live := c.cluster[at]
 	lu := &unstructured.Unstructured{Object: live}
 	if ctrl := metav1.GetControllerOf(lu); ctrl != nil && ctrl.UID != c.xrUID() {
-		return errors.Errorf("existing object is not controlled by UID %q", c.xrUID())
+		return &NotControlledError{UID: string(c.xrUID())}
 	}
 	if lu.GetAPIVersion() == usageAPIVersion && lu.GetKind() == usageKind && len(lu.GetOwnerReferences()) > 0 {
 		u.SetOwnerReferences(lu.GetOwnerReferences())
@@ -465,6 +465,9 @@ func mergeReplace(path string, live map[string]any, desired *fieldpath.Paved, mo
 		return nil
 	}
 	if err != nil {
+		if perr != nil {
+			return &pt.PathError{Path: path, Err: err}
+		}
 		return err
 	}
 	merged := fieldpath.Pave(copyAlong(live, segs, perr))
@@ -577,8 +580,7 @@ func (c *composer) observe(cs *composedState, conn map[string][]byte) error {
 			continue
 		}
 		if err := pt.Apply(pt.Native, p, applied, c.xr); err != nil {
-			return errors.Wrapf(errors.Wrapf(err, "cannot apply the %q patch at index %d", p.Type, j),
-				"cannot render ToComposite patches for composed resource %q", cs.name)
+			return &ToCompositeError{Resource: cs.name, Err: errors.Wrapf(err, "cannot apply the %q patch at index %d", p.Type, j)}
 		}
 	}
 

@@ -157,7 +157,7 @@ func (c *composer) configure() error {
 		return nil
 	}
 	if err := c.xr.SetValue("spec.writeConnectionSecretToRef", secretRef{Name: string(u.GetUID()), Namespace: *ns}); err != nil {
-		return errors.Wrap(err, "cannot update composite resource")
+		return &ApplyError{Err: err}
 	}
 	c.configured.secretRef = true
 	c.update()

@@ -15,6 +15,7 @@ import (
 
 	"github.com/xpmigrate/xpmigrate/crossplane"
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
+	"github.com/xpmigrate/xpmigrate/internal/protostruct"
 	"github.com/xpmigrate/xpmigrate/render"
 )
 
@@ -133,8 +134,8 @@ type engine struct {
 }
 
 func newEngine(xr map[string]any, observed []map[string]any, o Options) (*engine, error) {
-	var b builder
-	xs, err := b.toStruct(xr)
+	var b protostruct.Builder
+	xs, err := b.NewStruct(xr)
 	if err != nil {
 		return nil, errors.Wrap(err, "cannot build observed composite resource for RunFunctionRequest")
 	}
@@ -156,11 +157,11 @@ func newEngine(xr map[string]any, observed []map[string]any, o Options) (*engine
 		// The engine reads only strings, booleans and the shape of objects
 		// and lists from m. When cd converts directly, those are the same
 		// in cd as in what the Struct holds.
-		s, direct := b.structOf(cd)
+		s, direct := b.FromTree(cd)
 		m := cd
 		if !direct {
 			var err error
-			if s, err = b.toStruct(cd); err != nil {
+			if s, err = b.NewStruct(cd); err != nil {
 				return nil, errors.Wrapf(err, "cannot build observed composed resource %d for RunFunctionRequest", i)
 			}
 			m = s.AsMap()
@@ -177,7 +178,7 @@ func newEngine(xr map[string]any, observed []map[string]any, o Options) (*engine
 				continue
 			}
 			if name == "" {
-				return nil, errors.Wrap(errors.Errorf("encountered composed resource without required %q annotation", AnnotationCompositionResourceName), "cannot get existing composed resources")
+				return nil, errors.Wrap(&UnnamedResourceError{}, "cannot get existing composed resources")
 			}
 		}
 		// crank keys an unannotated resource by "", and a later resource
@@ -278,7 +279,7 @@ func (e *engine) request(s step, d *fnv1.State, fctx *structpb.Struct, tag bool)
 		}
 		sec, ok := e.o.Credentials.Get(cs.SecretRef.Namespace, cs.SecretRef.Name)
 		if !ok {
-			return nil, errors.Errorf("cannot get credentials from secret %q: secret %q not found", cs.SecretRef.Name, cs.SecretRef.Name)
+			return nil, &SecretNotFoundError{Name: cs.SecretRef.Name}
 		}
 		if req.Credentials == nil {
 			req.Credentials = map[string]*fnv1.Credentials{}
@@ -309,7 +310,7 @@ func (e *engine) results(stepName string, rs []*fnv1.Result) error {
 		ev := TargetedEvent{Reason: reason, Message: r.GetMessage(), Detail: detail, Target: targetOf(r.Target)}
 		switch r.GetSeverity() {
 		case fnv1.Severity_SEVERITY_FATAL:
-			return errors.Errorf("pipeline step %q returned a fatal result: %s", stepName, r.GetMessage())
+			return &FatalResultError{Step: stepName, Message: r.GetMessage()}
 		case fnv1.Severity_SEVERITY_WARNING:
 			ev.Type = render.EventWarning
 		case fnv1.Severity_SEVERITY_NORMAL:

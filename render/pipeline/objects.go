@@ -2,8 +2,6 @@ package pipeline
 
 import (
 	"encoding/json"
-	"math"
-	"unicode/utf8"
 
 	"github.com/pkg/errors"
 	"google.golang.org/protobuf/types/known/structpb"
@@ -19,38 +17,12 @@ const (
 	LabelClaimNamespace               = "crossplane.io/claim-namespace"
 )
 
-// toStruct converts a JSON-like object to a protobuf Struct, every number
-// becoming a float64 exactly as on the wire (rule N1). Plain JSON trees are
-// converted directly; anything else goes through JSON, so it accepts
-// whatever encoding/json does. Both give the same Struct.
+// toStruct converts an object to a protobuf Struct as Crossplane does for
+// an unstructured object (structpb.NewStruct): every number becomes a
+// float64, as on the wire (rule N1).
 func toStruct(obj map[string]any) (*structpb.Struct, error) {
-	var b builder
-	return b.toStruct(obj)
-}
-
-// A builder converts JSON trees to Structs, taking the Values of all the
-// trees it converts from one protostruct.Alloc.
-type builder struct {
-	a protostruct.Alloc
-}
-
-// toStruct is the package's toStruct.
-func (b *builder) toStruct(obj map[string]any) (*structpb.Struct, error) {
-	if obj == nil {
-		return &structpb.Struct{Fields: map[string]*structpb.Value{}}, nil
-	}
-	if s, ok := b.structOf(obj); ok {
-		return s, nil
-	}
-	j, err := json.Marshal(obj)
-	if err != nil {
-		return nil, errors.Wrap(err, "cannot encode object as JSON")
-	}
-	s := &structpb.Struct{}
-	if err := s.UnmarshalJSON(j); err != nil {
-		return nil, errors.Wrap(err, "cannot decode JSON into a protocol buffer Struct")
-	}
-	return s, nil
+	var b protostruct.Builder
+	return b.NewStruct(obj)
 }
 
 // structFromJSON decodes a JSON object into a Struct.
@@ -65,76 +37,10 @@ func structFromJSON(b []byte) (*structpb.Struct, error) {
 	return toStruct(m)
 }
 
-// toValue converts a JSON-like value to a protobuf Value.
+// toValue converts a value to a protobuf Value (structpb.NewValue).
 func toValue(v any) (*structpb.Value, error) {
-	var b builder
-	if pv, ok := b.valueOf(v); ok {
-		return pv, nil
-	}
-	j, err := json.Marshal(v)
-	if err != nil {
-		return nil, errors.Wrap(err, "cannot encode value as JSON")
-	}
-	pv := &structpb.Value{}
-	if err := pv.UnmarshalJSON(j); err != nil {
-		return nil, errors.Wrap(err, "cannot decode JSON into a protocol buffer Value")
-	}
-	return pv, nil
-}
-
-func (b *builder) structOf(m map[string]any) (*structpb.Struct, bool) {
-	s := b.a.Struct(len(m))
-	for k, e := range m {
-		v, ok := b.valueOf(e)
-		if !ok || !utf8.ValidString(k) {
-			return nil, false
-		}
-		s.Fields[k] = v
-	}
-	return s, true
-}
-
-// valueOf converts plain JSON data to a Value as a JSON round trip would:
-// float64(i) of an int64 is the nearest float, which is also what parsing
-// its decimal text gives.
-func (b *builder) valueOf(v any) (*structpb.Value, bool) {
-	switch t := v.(type) {
-	case nil:
-		return b.a.Null(), true
-	case string:
-		if !utf8.ValidString(t) {
-			return nil, false
-		}
-		return b.a.String(t), true
-	case bool:
-		return b.a.Bool(t), true
-	case int64:
-		return b.a.Number(float64(t)), true
-	case int:
-		return b.a.Number(float64(t)), true
-	case float64:
-		if math.IsNaN(t) || math.IsInf(t, 0) {
-			return nil, false
-		}
-		return b.a.Number(t), true
-	case map[string]any:
-		s, ok := b.structOf(t)
-		if !ok {
-			return nil, false
-		}
-		return b.a.StructValue(s), true
-	case []any:
-		vals := make([]*structpb.Value, len(t))
-		for i, e := range t {
-			ev, ok := b.valueOf(e)
-			if !ok {
-				return nil, false
-			}
-			vals[i] = ev
-		}
-		return b.a.ListValue(vals), true
-	}
-	return nil, false
+	var b protostruct.Builder
+	return b.NewValue(v)
 }
 
 // fromStruct returns the plain object a Struct holds; nil gives an empty

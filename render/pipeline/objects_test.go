@@ -35,3 +35,37 @@ func TestToStructMatchesJSON(t *testing.T) {
 		t.Errorf("toStruct(...): -want (JSON round trip), +got:\n%s", diff)
 	}
 }
+
+// TestToStructAsCrossplane checks that objects become Structs as
+// Crossplane's AsStruct makes them from an unstructured object
+// (structpb.NewStruct): NaN and the infinities, which JSON text cannot
+// hold, are kept, and a string that is not UTF-8 is refused.
+func TestToStructAsCrossplane(t *testing.T) {
+	cases := map[string]struct {
+		reason string
+		obj    map[string]any
+	}{
+		"NaN": {
+			reason: "The wire carries NaN and the infinities; a JSON round trip would fail.",
+			obj:    map[string]any{"spec": map[string]any{"nan": math.NaN(), "inf": math.Inf(-1)}},
+		},
+		"NotUTF8": {
+			reason: "NewStruct refuses a string that is not UTF-8, where JSON would replace its bytes.",
+			obj:    map[string]any{"spec": "\xff"},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			want, wantErr := structpb.NewStruct(tc.obj)
+			got, err := toStruct(tc.obj)
+			if (wantErr == nil) != (err == nil) {
+				t.Fatalf("\n%s\ntoStruct(...): error %v, want %v", tc.reason, err, wantErr)
+			}
+			if diff := cmp.Diff(want, got, protocmp.Transform(), cmp.Comparer(func(a, b float64) bool {
+				return math.Float64bits(a) == math.Float64bits(b)
+			})); diff != "" {
+				t.Errorf("\n%s\ntoStruct(...): -want, +got:\n%s", tc.reason, diff)
+			}
+		})
+	}
+}

@@ -36,9 +36,9 @@
 // Samples come from files, from FindExamples (examples beside the
 // Composition), or from Synthesize (generated from the XRD's schema so that
 // every patch fires); the report lists the patches no sample exercised.
-// Write prints a Report as text (a verdict line per sample and a unified
-// diff per difference), JSON, JUnit XML, SARIF 2.1.0 or GitHub workflow
-// commands.
+// Package render/verify/format prints a Report as text (a verdict line per
+// sample and a unified diff per difference), JSON, JUnit XML, SARIF 2.1.0
+// or GitHub workflow commands.
 //
 //	rep, err := verify.Verify(ctx,
 //		verify.Document{Path: "composition.yaml", Data: legacy},
@@ -48,7 +48,7 @@
 //	if err != nil {
 //		return err // invalid input (render.InputError) or a failed run
 //	}
-//	_ = verify.Write(os.Stdout, rep, verify.WriteOptions{Format: verify.FormatText})
+//	_ = format.Write(os.Stdout, rep, format.Options{Format: format.Text})
 //	if !rep.Equivalent() {
 //		// exit 3
 //	}

@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/xpmigrate/xpmigrate/render/verify"
+	"github.com/xpmigrate/xpmigrate/render/verify/format"
 )
 
 const legacy = `apiVersion: apiextensions.crossplane.io/v1
@@ -86,7 +87,7 @@ func Example() {
 
 	// As a GitHub workflow command: a warning, which an unaccepted
 	// breaking gap (or --strict) makes an error.
-	_ = verify.Write(os.Stdout, rep, verify.WriteOptions{Format: verify.FormatGitHub})
+	_ = format.Write(os.Stdout, rep, format.Options{Format: format.GitHub})
 	// Output:
 	// XR spec.region2: D5 [C209]
 	// verdict: known-gaps fails: false

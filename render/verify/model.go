@@ -53,6 +53,9 @@ type model struct {
 	// ptStep and ecStep are the steps' indexes in spec.pipeline, -1 when
 	// absent.
 	ptStep, ecStep int
+
+	// ptStepName and ecStepName are the steps' names.
+	ptStepName, ecStepName string
 }
 
 // A template is one resource template.
@@ -237,6 +240,7 @@ func pipelineModel(comp map[string]any) *model {
 		switch {
 		case strings.HasPrefix(av, "pt.fn.crossplane.io/") && m.ptStep < 0:
 			m.ptStep = i
+			m.ptStepName, _ = sm["step"].(string)
 			m.HasPT = true
 			sets := patchSets(asList(in["patchSets"]))
 			base := []any{"spec", "pipeline", i, "input"}
@@ -249,6 +253,7 @@ func pipelineModel(comp map[string]any) *model {
 			}
 		case strings.HasPrefix(av, "environmentconfigs.fn.crossplane.io/") && m.ecStep < 0:
 			m.ecStep = i
+			m.ecStepName, _ = sm["step"].(string)
 			m.Environment = true
 			es, _ := in["spec"].(map[string]any)
 			m.EnvDefaultData, _ = es["defaultData"].(map[string]any)

@@ -8,7 +8,11 @@ import (
 	"strings"
 
 	"github.com/xpmigrate/xpmigrate/crossplane"
+	"github.com/xpmigrate/xpmigrate/environment"
+	pt "github.com/xpmigrate/xpmigrate/patchandtransform"
 	"github.com/xpmigrate/xpmigrate/render"
+	"github.com/xpmigrate/xpmigrate/render/legacy"
+	"github.com/xpmigrate/xpmigrate/render/pipeline"
 )
 
 // rules are the known gaps, most specific first. Each has a test that
@@ -62,10 +66,10 @@ var ruleAnonymousExisting = rule{
 		"the existing composed resources; or annotate them with crossplane.io/composition-resource-name " +
 		"by hand. Then switch to the pipeline.",
 	match: func(c *ruleContext, _ *Difference) (string, bool) {
-		msg := errText(c.pipeSide().Err)
-		if !strings.Contains(msg, render.AnnotationCompositionResourceName) {
+		if _, ok := errorAs[*pipeline.UnnamedResourceError](c.pipeSide().Err); !ok {
 			return "", false
 		}
+		msg := errText(c.pipeSide().Err)
 		var anon []string
 		for _, t := range c.v.legacyModel.Templates {
 			if t.Anonymous {
@@ -117,11 +121,12 @@ var ruleFatalPatchError = rule{
 		"the transform handles, or convert the type first.",
 	match: func(c *ruleContext, _ *Difference) (string, bool) {
 		l, p := c.legacySide(), c.pipeSide()
-		if l.Err != nil || p.Err == nil || !strings.Contains(p.Err.Error(), "fatal result") {
+		f, ok := c.ptFatal(p.Err)
+		if l.Err != nil || !ok {
 			return "", false
 		}
 		for _, n := range c.legacyUnrendered() {
-			if strings.Contains(p.Err.Error(), fmt.Sprintf("%q", n)) {
+			if f.Resource == n {
 				return fmt.Sprintf("legacy skipped only resource %q (warning) and composed the others; the pipeline failed: %s", n, p.Err), true
 			}
 		}
@@ -138,12 +143,13 @@ var ruleRequiredToComposite = rule{
 		"ToComposite patch; the XR then reports the resource as unready instead of a reconcile error.",
 	match: func(c *ruleContext, _ *Difference) (string, bool) {
 		l, p := c.legacySide(), c.pipeSide()
-		if l.Err == nil || p.Err != nil || !strings.Contains(l.Err.Error(), "ToComposite") {
+		te, ok := errorAs[*legacy.ToCompositeError](l.Err)
+		if !ok || p.Err != nil {
 			return "", false
 		}
 		for _, t := range c.v.pipeline.Templates {
 			for _, pt := range t.Patches {
-				if pt.writesXR() && pt.Required && strings.Contains(l.Err.Error(), fmt.Sprintf("%q", t.Name)) {
+				if pt.writesXR() && pt.Required && te.Resource == t.Name {
 					return fmt.Sprintf("%s of resource %q is Required; legacy failed: %s", pt, t.Name, l.Err), true
 				}
 			}
@@ -339,7 +345,7 @@ var ruleResolvePinned = rule{
 		if c.v.legacyModel.EnvResolve == "Always" || !has(c.xr, "spec.environmentConfigRefs") {
 			return "", false
 		}
-		if d.Aspect == AspectError && strings.Contains(errText(c.pipeSide().Err), "environment") {
+		if d.Aspect == AspectError && c.environmentFailed(c.pipeSide().Err) {
 			return fmt.Sprintf("legacy reuses the XR's spec.environmentConfigRefs; the pipeline selects again and fails: %s", errText(c.pipeSide().Err)), true
 		}
 		if src, ok := c.environmentSource(d); ok {
@@ -419,10 +425,11 @@ var ruleSelectorNoLabels = rule{
 	fix: "Give the selector a label that always resolves (a Required field with an XRD default), or " +
 		"make the environment optional with policy.resolution: Optional and mode: Multiple.",
 	match: func(c *ruleContext, d *Difference) (string, bool) {
-		msg := errText(c.legacySide().Err)
-		if c.pipeSide().Err != nil || !strings.Contains(msg, "Single mode") {
+		se, ok := selectError(c.legacySide().Err)
+		if c.pipeSide().Err != nil || !ok || se.Reason != environment.SelectReasonSingle {
 			return "", false
 		}
+		msg := errText(c.legacySide().Err)
 		return fmt.Sprintf("legacy fails in Single mode with no match (%s); the pipeline skips the selector", msg), true
 	},
 }
@@ -625,7 +632,7 @@ var ruleReadinessError = rule{
 		"MatchTrue/MatchFalse on booleans), or use NonEmpty.",
 	match: func(c *ruleContext, _ *Difference) (string, bool) {
 		l, p := c.legacySide(), c.pipeSide()
-		if l.Err == nil || p.Err != nil || !strings.Contains(l.Err.Error(), "readiness check") {
+		if _, ok := errorAs[*pt.ReadinessCheckError](l.Err); !ok || p.Err != nil {
 			return "", false
 		}
 		return fmt.Sprintf("legacy failed: %s; the pipeline reports a warning and the resource as not ready", l.Err), true
@@ -640,7 +647,7 @@ var ruleKindChange = rule{
 		"and remove the old one, so the old resource is garbage-collected.",
 	match: func(c *ruleContext, _ *Difference) (string, bool) {
 		l, p := c.legacySide(), c.pipeSide()
-		if l.Err == nil || p.Err != nil || !strings.Contains(l.Err.Error(), "cannot change the kind of a composed resource") {
+		if _, ok := errorAs[*legacy.KindChangeError](l.Err); !ok || p.Err != nil {
 			return "", false
 		}
 		return fmt.Sprintf("legacy refuses: %s; the pipeline reuses the name for the new kind and leaves the old object behind", l.Err), true
@@ -655,7 +662,7 @@ var ruleControlledElsewhere = rule{
 		"XRs before migrating; neither engine should share a composed resource.",
 	match: func(c *ruleContext, _ *Difference) (string, bool) {
 		l, p := c.legacySide(), c.pipeSide()
-		if l.Err == nil || p.Err != nil || !strings.Contains(l.Err.Error(), "is not controlled by") {
+		if _, ok := errorAs[*legacy.NotControlledError](l.Err); !ok || p.Err != nil {
 			return "", false
 		}
 		return fmt.Sprintf("legacy fails: %s; the pipeline does not see the resource and composes a new one", l.Err), true
@@ -674,10 +681,14 @@ var ruleLabelNotString = rule{
 		if l.Err != nil || p.Err == nil {
 			return "", false
 		}
-		msg := p.Err.Error()
-		if !strings.Contains(msg, "cannot get value from field path") || !strings.Contains(msg, "not a string") {
+		f, ok := c.ecFatal(p.Err)
+		if !ok {
 			return "", false
 		}
+		if lv, ok := environment.ParseLabelValueFatal(f.Message); !ok || !lv.NotString {
+			return "", false
+		}
+		msg := p.Err.Error()
 		return fmt.Sprintf("legacy turned the value into text; the pipeline failed: %s", msg), true
 	},
 }
@@ -694,11 +705,12 @@ var ruleSortMissing = rule{
 		if l.Err == nil || p.Err != nil {
 			return "", false
 		}
-		msg := l.Err.Error()
-		if !strings.Contains(msg, "cannot select environment") ||
-			!(strings.Contains(msg, "no such field") || strings.Contains(msg, "not matching types") || strings.Contains(msg, "unexpected type")) {
+		// The sort failed, or (as natively) a label's field path is absent.
+		se, ok := selectError(l.Err)
+		if !ok || se.Reason != environment.SelectReasonSort && !notFound(se) {
 			return "", false
 		}
+		msg := l.Err.Error()
 		for _, cfg := range c.v.legacyModel.EnvConfigs {
 			if sel, ok := cfg["selector"].(map[string]any); ok && sel["mode"] == "Multiple" {
 				return fmt.Sprintf("legacy failed to sort the selected EnvironmentConfigs: %s; the pipeline sorts a missing value as the zero value", msg), true

@@ -9,6 +9,7 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/fieldpath"
 
 	pt "github.com/xpmigrate/xpmigrate/patchandtransform"
+	"github.com/xpmigrate/xpmigrate/render/legacy"
 )
 
 // warningRules classify the differences the converter's warnings predict
@@ -33,10 +34,11 @@ var ruleUnparseablePath = rule{
 	fix: "Fix the path. Natively the patch skipped its resource, or failed the reconcile for a ToComposite " +
 		"patch or one with a policy; the function fails the whole pipeline.",
 	match: func(c *ruleContext, _ *Difference) (string, bool) {
-		l, p := errText(c.legacySide().Err), errText(c.pipeSide().Err)
-		if !strings.Contains(l, "cannot parse path") && !strings.Contains(p, "cannot parse path") {
+		_, legacyFailed := errorAs[*pt.PathError](c.legacySide().Err)
+		if !legacyFailed && !c.pipelinePathFailed(c.pipeSide().Err) {
 			return "", false
 		}
+		l, p := errText(c.legacySide().Err), errText(c.pipeSide().Err)
 		for _, t := range c.v.pipeline.Templates {
 			for _, pt := range t.Patches {
 				for _, s := range append([]string{pt.From, pt.To}, pt.Vars...) {
@@ -53,6 +55,34 @@ var ruleUnparseablePath = rule{
 	},
 }
 
+// pipelinePathFailed reports whether the pipeline failed on a patch with a
+// path that does not parse.
+func (c *ruleContext) pipelinePathFailed(err error) bool {
+	f, ok := c.ptFatal(err)
+	if !ok {
+		return false
+	}
+	ps := c.v.pipeline.EnvPatches
+	if f.Resource != "" {
+		t, ok := c.v.pipeline.template(f.Resource)
+		if !ok {
+			return false
+		}
+		ps = t.Patches
+	}
+	for _, q := range ps {
+		if q.Index != f.Index {
+			continue
+		}
+		for _, s := range append([]string{q.From, q.To}, q.Vars...) {
+			if _, err := fieldpath.Parse(s); s != "" && err != nil {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // D15, C218: legacy's apply-time merge of a patch with a policy reads a
 // wildcard toFieldPath as a key named "*", and a bracketed key of a list
 // fails it as well.
@@ -65,10 +95,10 @@ var ruleWildcardMerge = rule{
 	match: func(c *ruleContext, _ *Difference) (string, bool) {
 		// The pipeline may fail too, for the same patch: [*] expands over
 		// nothing in its desired XR (C217).
-		l, p := errText(c.legacySide().Err), errText(c.pipeSide().Err)
-		if !(strings.Contains(l, "cannot apply composed resource") || strings.Contains(l, "cannot update composite resource")) {
+		if _, ok := errorAs[*legacy.ApplyError](c.legacySide().Err); !ok {
 			return "", false
 		}
+		l, p := errText(c.legacySide().Err), errText(c.pipeSide().Err)
 		for _, t := range c.v.pipeline.Templates {
 			for _, q := range t.Patches {
 				if strings.Contains(q.To, "[*]") || touches(t.Base, q.To) && !has(t.Base, q.To) || pt.IndexLikeKey(q.To) != "" {
@@ -108,14 +138,17 @@ var ruleXRListWrite = rule{
 				}
 			}
 		}
-		l, p := errText(c.legacy[c.final()-1].Err), errText(c.pipe[c.final()-1].Err)
-		toComposite := strings.Contains(l, "cannot render ToComposite patches") && p == ""
-		expand := l == "" && strings.Contains(p, "cannot expand ToFieldPath")
+		lerr, perr := c.legacy[c.final()-1].Err, c.pipe[c.final()-1].Err
+		te, toComposite := errorAs[*legacy.ToCompositeError](lerr)
+		toComposite = toComposite && perr == nil
+		pf, expand := c.ptFatal(perr)
+		expand = expand && lerr == nil && pf.Expand()
 		if !toComposite && !expand {
 			return "", false
 		}
+		l, p := errText(lerr), errText(perr)
 		for _, w := range listWriters() {
-			if strings.Contains(l+p, fmt.Sprintf("%q", w.template)) {
+			if toComposite && te.Resource == w.template || expand && pf.Resource == w.template {
 				return fmt.Sprintf("%s writes %s into the XR; legacy: %s; pipeline: %s", w, w.patch.To, orNone(l), orNone(p)), true
 			}
 		}
@@ -170,10 +203,14 @@ var ruleToCompositeFailure = rule{
 	match: func(c *ruleContext, _ *Difference) (string, bool) {
 		// The pipeline runs ToComposite patches only on observed
 		// resources, so it may fail a reconcile later than legacy.
-		l, p := errText(c.legacy[c.final()-1].Err), errText(c.pipe[c.final()-1].Err)
-		if !strings.Contains(l, "cannot render ToComposite patches") || !strings.Contains(p, "fatal result") || !strings.Contains(p, "cannot render composed resource") {
+		lerr, perr := c.legacy[c.final()-1].Err, c.pipe[c.final()-1].Err
+		if _, ok := errorAs[*legacy.ToCompositeError](lerr); !ok {
 			return "", false
 		}
+		if f, ok := c.ptFatal(perr); !ok || f.Resource == "" {
+			return "", false
+		}
+		l, p := errText(lerr), errText(perr)
 		return fmt.Sprintf("legacy failed after applying the composed resources: %s; the pipeline failed before applying any: %s", l, p), true
 	},
 }
@@ -190,17 +227,19 @@ var ruleObservedNotApplied = rule{
 	fix: "Make the patch accept the values the resource can hold before and after the apply, or read a field " +
 		"the composition does not set.",
 	match: func(c *ruleContext, _ *Difference) (string, bool) {
-		l, p := c.legacy[c.final()-1], errText(c.pipe[c.final()-1].Err)
-		if l.Err != nil || l.Outcome == nil || !strings.Contains(p, "cannot render composed resource") {
+		l, perr := c.legacy[c.final()-1], c.pipe[c.final()-1].Err
+		f, ok := c.ptFatal(perr)
+		if l.Err != nil || l.Outcome == nil || !ok || f.Resource == "" {
 			return "", false
 		}
+		p := errText(perr)
 		for _, t := range c.v.pipeline.Templates {
-			if !strings.Contains(p, fmt.Sprintf("%q", t.Name)) {
+			if f.Resource != t.Name {
 				continue
 			}
 			applied, observed := c.legacyApplied(t.Name), c.observed(t.Name)
 			for _, pt := range t.Patches {
-				if !pt.writesXR() || !strings.Contains(p, fmt.Sprintf("%q patch at index %d", pt.Type, pt.Index)) {
+				if !pt.writesXR() || string(f.Type) != pt.Type || f.Index != pt.Index {
 					continue
 				}
 				for _, s := range pt.sources() {
@@ -309,22 +348,23 @@ var ruleNumberPrinted = rule{
 	match: func(c *ruleContext, d *Difference) (string, bool) {
 		// A later transform fails on what the format printed: a map or
 		// match key the float64's text does not name.
-		if l, p := c.legacy[c.final()-1].Err, errText(c.pipe[c.final()-1].Err); l == nil && strings.Contains(p, "cannot render composed resource") {
+		if f, ok := c.ptFatal(c.pipe[c.final()-1].Err); c.legacy[c.final()-1].Err == nil && ok && f.Resource != "" {
+			p := errText(c.pipe[c.final()-1].Err)
 			for _, t := range c.v.pipeline.Templates {
 				for _, pt := range t.Patches {
 					formatter := pt.Fmt != "" || len(pt.transform("string")) > 0
-					if !formatter || !strings.Contains(p, fmt.Sprintf("%q %q patch at index %d", t.Name, pt.Type, pt.Index)) {
+					if !formatter || f.Resource != t.Name || string(f.Type) != pt.Type || f.Index != pt.Index {
 						continue
 					}
-					// The error shows the float64's text, or the patch
-					// prints an integer with a number verb.
+					// The patch's error shows the float64's text, or the
+					// patch prints an integer with a number verb.
 					integer := false
 					for _, s := range pt.sources() {
 						if v, ok := c.legacySource(ownedPatch{template: t.Name, patch: pt}, s); ok && hasInteger(v) {
 							integer = true
 						}
 					}
-					if floatPrinted.MatchString(p) || integer && numberFormat(pt) {
+					if floatPrinted.MatchString(f.Cause) || integer && numberFormat(pt) {
 						return fmt.Sprintf("%s of resource %q formats a number, and a later transform fails on the float64's text: %s", pt, t.Name, p), true
 					}
 				}
@@ -454,17 +494,33 @@ var ruleNumberConvert = rule{
 	match: func(c *ruleContext, _ *Difference) (string, bool) {
 		// Natively a failing patch of a composed resource is a warning
 		// event; in the function a fatal result.
-		msgs := []string{errText(c.legacySide().Err), errText(c.pipeSide().Err)}
+		// The legacy error, the pipeline's fatal result, then the legacy
+		// events, with the failure each carries.
+		type failure struct {
+			msg string
+			err *pt.ConvertFormatError
+		}
+		var fs []failure
+		if err := c.legacySide().Err; err != nil {
+			e, _ := errorAs[*pt.ConvertFormatError](err)
+			fs = append(fs, failure{msg: err.Error(), err: e})
+		}
+		if f, ok := fatalResult(c.pipeSide().Err); ok {
+			e, _ := pt.FindConvertFormatError(f.Message)
+			fs = append(fs, failure{msg: c.pipeSide().Err.Error(), err: e})
+		}
 		if out := c.legacySide().Outcome; out != nil {
-			for _, e := range out.Events {
-				msgs = append(msgs, e.Message)
+			for _, ev := range out.Events {
+				e, _ := pt.FindConvertFormatError(ev.Message)
+				fs = append(fs, failure{msg: ev.Message, err: e})
 			}
 		}
-		for _, e := range msgs {
-			if strings.Contains(e, "is not supported with format quantity") || strings.Contains(e, "is not supported with format json") {
-				if strings.Contains(e, "from int64 to float64") || strings.Contains(e, "from float64 to int64") {
-					return fmt.Sprintf("the number is an int64 on one side and a float64 on the other, and only equal types ignore the format: %s", e), true
-				}
+		for _, f := range fs {
+			if f.err == nil || f.err.Format != string(pt.ConvertTransformFormatQuantity) && f.err.Format != string(pt.ConvertTransformFormatJSON) {
+				continue
+			}
+			if f.err.From == "int64" && f.err.To == "float64" || f.err.From == "float64" && f.err.To == "int64" {
+				return fmt.Sprintf("the number is an int64 on one side and a float64 on the other, and only equal types ignore the format: %s", f.msg), true
 			}
 		}
 		return "", false

@@ -12,11 +12,19 @@ import (
 // and checks that every difference is classified by the rule that uses
 // the warning's code.
 func TestWarningGapRules(t *testing.T) {
-	cases := map[string]struct {
-		reason string
-		dir    string
-		want   []string
-	}{
+	for name, tc := range warningGapRuleCases() {
+		t.Run(name, func(t *testing.T) {
+			c := loadCase(t, filepath.Join("testdata", "gaps", tc.dir))
+			got := summary(c.verify(t))
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("%s\nVerify(%s): -want, +got:\n%s", tc.reason, tc.dir, diff)
+			}
+		})
+	}
+}
+
+func warningGapRuleCases() map[string]gapRuleCase {
+	return map[string]gapRuleCase{
 		"NumberVerbs": {
 			reason: "C211 (%x in a combine), C215 (%T in a Format) and %s on an integer: int64 natively, float64 in the function (D30)",
 			dir:    "number-verbs",
@@ -71,14 +79,5 @@ func TestWarningGapRules(t *testing.T) {
 			dir:    "xr-list-write",
 			want:   []string{"xr status.zones[0]: D6"},
 		},
-	}
-	for name, tc := range cases {
-		t.Run(name, func(t *testing.T) {
-			c := loadCase(t, filepath.Join("testdata", "gaps", tc.dir))
-			got := summary(c.verify(t))
-			if diff := cmp.Diff(tc.want, got); diff != "" {
-				t.Errorf("%s\nVerify(%s): -want, +got:\n%s", tc.reason, tc.dir, diff)
-			}
-		})
 	}
 }

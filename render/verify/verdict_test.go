@@ -92,7 +92,8 @@ func TestBothSidesFailIsInconclusive(t *testing.T) {
           value: prod
     policy:
       resolution: Required`,
-			extra: envConfigs,
+			extra:    envConfigs,
+			wantHint: "the EnvironmentConfig selection failed on both sides",
 		},
 		"SingleSelectorMatchesSeveral": {
 			reason: "A Single selector that matches several EnvironmentConfigs fails both sides.",
@@ -103,7 +104,8 @@ func TestBothSidesFailIsInconclusive(t *testing.T) {
         - key: env
           type: FromCompositeFieldPath
           valueFromFieldPath: spec.env`,
-			extra: envConfigs,
+			extra:    envConfigs,
+			wantHint: "the EnvironmentConfig selection failed on both sides",
 		},
 		"SelectorLabelFromAbsentField": {
 			reason: "A Required selector label read from an XR field that is absent fails both sides.",
@@ -114,7 +116,8 @@ func TestBothSidesFailIsInconclusive(t *testing.T) {
         - key: env
           type: FromCompositeFieldPath
           valueFromFieldPath: spec.missing`,
-			extra: envConfigs,
+			extra:    envConfigs,
+			wantHint: "the EnvironmentConfig selection failed on both sides",
 		},
 		"MinMatchNotMet": {
 			reason: "A Multiple selector whose minMatch is not met fails both sides.",
@@ -126,7 +129,8 @@ func TestBothSidesFailIsInconclusive(t *testing.T) {
         - key: env
           type: FromCompositeFieldPath
           valueFromFieldPath: spec.env`,
-			extra: envConfigs,
+			extra:    envConfigs,
+			wantHint: "the EnvironmentConfig selection failed on both sides",
 		},
 	}
 	for name, tc := range cases {
@@ -134,6 +138,14 @@ func TestBothSidesFailIsInconclusive(t *testing.T) {
 			o := Options{Convert: Convert}
 			if tc.extra != "" {
 				o.Extra = objects(t, tc.extra)
+			}
+			// The hint reads the errors' types: reworded engine errors
+			// give the same hint.
+			rewordErr = func(err error) error { return reworded{err: err} }
+			rr := verifyYAML(t, envComposition(tc.sources), "", envXR, o)
+			rewordErr = nil
+			if got := rr.Samples[0].Hint; !strings.Contains(got, tc.wantHint) || got == "" {
+				t.Errorf("\n%s\nVerify(...) with reworded engine errors: hint %q, want one containing %q", tc.reason, got, tc.wantHint)
 			}
 			r := verifyYAML(t, envComposition(tc.sources), "", envXR, o)
 			s := r.Samples[0]
@@ -155,7 +167,7 @@ func TestBothSidesFailIsInconclusive(t *testing.T) {
 				t.Errorf("\n%s\nVerify(...).Fails(true): false, want true (--require-verified fails)", tc.reason)
 			}
 			var b strings.Builder
-			if err := Write(&b, r, WriteOptions{Format: FormatText}); err != nil {
+			if err := WriteText(&b, r); err != nil {
 				t.Fatal(err)
 			}
 			for _, want := range []string{"WARN xbuckets: unverified", "WARN xr-0: inconclusive", "legacy:   ", "pipeline: ", "hint: "} {
@@ -592,7 +604,7 @@ func TestReadyFlipShown(t *testing.T) {
 		t.Errorf("Verify(...): no difference for the XR's Ready condition: %v", summary(r))
 	}
 	var b strings.Builder
-	if err := Write(&b, r, WriteOptions{Format: FormatText}); err != nil {
+	if err := WriteText(&b, r); err != nil {
 		t.Fatal(err)
 	}
 	if want := "XR Ready: legacy False, pipeline True"; !strings.Contains(strings.SplitN(b.String(), "\n", 4)[2], want) {

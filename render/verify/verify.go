@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -391,6 +390,9 @@ func (r *run) renderAll(ctx context.Context, loops int, untilStable bool) error 
 	}
 	// A Composition the API server would refuse composes nothing: the
 	// side fails, as it would in a cluster.
+	if rewordErr != nil {
+		err = rewordErr(err)
+	}
 	s := Side{Err: err}
 	if res == nil || res.Outcome == nil {
 		// The reconcile failed before it produced anything: the cluster
@@ -410,6 +412,10 @@ func (r *run) renderAll(ctx context.Context, loops int, untilStable bool) error 
 	r.sides = append(r.sides, s)
 	return nil
 }
+
+// rewordErr, set only by tests, replaces each engine error before it is
+// compared and classified: classification must not depend on the text.
+var rewordErr func(error) error
 
 // padTo repeats the last reconcile until the side has n: the engine is
 // deterministic, so a stable or failed side stays as it is.
@@ -480,7 +486,7 @@ func (v *verifier) sample(ctx context.Context, s Sample, cov *coverage) (*Sample
 		sr.PipelineError = last.Err.Error()
 	}
 	if sr.LegacyError != "" && sr.PipelineError != "" {
-		sr.Hint = missingInputHint(sr.LegacyError, sr.PipelineError)
+		sr.Hint = v.missingInputHint(l.sides[len(l.sides)-1].Err, p.sides[len(p.sides)-1].Err)
 	}
 	sr.Ready = readyFlip(l.sides[len(l.sides)-1], p.sides[len(p.sides)-1])
 	sr.verdict(v.o.Strict)
@@ -690,36 +696,37 @@ func intendedCodes() []string {
 	return out
 }
 
-var (
-	notFoundName = regexp.MustCompile(`(?i)(?:EnvironmentConfig|environment config)\S*\s+"([^"]+)"\s+not found|"([^"]+)" not found`)
-	secretName   = regexp.MustCompile(`(?i)secrets? "([^"]+)"`)
-)
-
 // missingInputHint guesses, from the errors of two sides that both failed,
 // which input the sample probably lacks. It only words a hint: verdicts
 // never depend on it.
-func missingInputHint(legacy, pipeline string) string {
-	both := legacy + "\n" + pipeline
-	lower := strings.ToLower(both)
+func (v *verifier) missingInputHint(legacy, pipe error) string {
+	// The environment step's fatal result, if the pipeline failed there.
+	var ec *pipeline.FatalResultError
+	if f, ok := fatalResult(pipe); ok && f.Step == v.pipeline.ecStepName {
+		ec = f
+	}
+	_, invalid := errorAs[*engine.InvalidCompositionError](legacy)
+	if _, ok := errorAs[*engine.InvalidCompositionError](pipe); ok {
+		invalid = true
+	}
+	nf, notFound := errorAs[*environment.NotFoundError](legacy)
+	name := ""
+	if notFound {
+		name = nf.Name
+	} else if ec != nil {
+		name, notFound = environment.FindConfigNotFound(ec.Message)
+	}
+	_, selection := selectError(legacy)
+	secret, secretMissing := errorAs[*pipeline.SecretNotFoundError](pipe)
 	switch {
-	case strings.Contains(lower, "invalid composition"):
+	case invalid:
 		return "the legacy Composition is invalid (the API server would refuse it, so no XR ever ran it): fix it, or verify the Composition the cluster actually runs"
-	case strings.Contains(lower, "environment") && strings.Contains(lower, "not found"):
-		if m := notFoundName.FindStringSubmatch(both); m != nil {
-			name := m[1]
-			if name == "" {
-				name = m[2]
-			}
-			return fmt.Sprintf("EnvironmentConfig %s is not among the inputs: pass it with -e (or --extra-resources)", name)
-		}
-		return "an EnvironmentConfig the Composition references is not among the inputs: pass it with -e"
-	case strings.Contains(lower, "environment") && (strings.Contains(lower, "select") || strings.Contains(lower, "match")):
+	case notFound:
+		return fmt.Sprintf("EnvironmentConfig %s is not among the inputs: pass it with -e (or --extra-resources)", name)
+	case selection || ec != nil:
 		return "the EnvironmentConfig selection failed on both sides: pass the EnvironmentConfigs the selectors should match with -e, and check the XR sets the fields the selector labels read"
-	case strings.Contains(lower, "secret"):
-		if m := secretName.FindStringSubmatch(both); m != nil {
-			return fmt.Sprintf("Secret %s is not among the inputs: pass it with -e", m[1])
-		}
-		return "a Secret the Composition reads is not among the inputs: pass it with -e"
+	case secretMissing:
+		return fmt.Sprintf("Secret %s is not among the inputs: pass it with -e", secret.Name)
 	}
 	return "both sides failed on this sample: check that the XR is valid for the Composition and that every object it reads is given (-e for EnvironmentConfigs and Secrets, -o for existing composed resources)"
 }

@@ -17,6 +17,7 @@ import (
 	"google.golang.org/protobuf/types/known/structpb"
 
 	"github.com/xpmigrate/xpmigrate/environment"
+	"github.com/xpmigrate/xpmigrate/internal/protostruct"
 )
 
 // responseTTL is the TTL the function SDK puts on every response.
@@ -70,7 +71,8 @@ func (f *Function) RunFunction(_ context.Context, req *fnv1.RunFunctionRequest) 
 		return fatal(rsp, runErr.Error()), nil
 	}
 	if out != nil && out.Environment != nil {
-		env, err := structpb.NewValue(out.Environment)
+		var b protostruct.Builder
+		env, err := b.NewValue(out.Environment)
 		if err != nil {
 			return fatal(rsp, errors.Wrap(err, "cannot encode the environment").Error()), nil
 		}

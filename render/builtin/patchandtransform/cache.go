@@ -35,7 +35,7 @@ type cacheEntry struct {
 // A nil cache remembers nothing.
 func (c *inputCache) prepare(in *structpb.Struct) *function.Prepared {
 	if c == nil || in == nil {
-		return function.PrepareStruct(in)
+		return prepare(in)
 	}
 	c.mu.Lock()
 	for _, e := range c.entries {
@@ -46,7 +46,7 @@ func (c *inputCache) prepare(in *structpb.Struct) *function.Prepared {
 	}
 	c.mu.Unlock()
 
-	p := function.PrepareStruct(in)
+	p := prepare(in)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, e := range c.entries {
@@ -57,4 +57,14 @@ func (c *inputCache) prepare(in *structpb.Struct) *function.Prepared {
 	c.entries[c.next] = cacheEntry{key: in, prepared: p}
 	c.next = (c.next + 1) % cacheSize
 	return p
+}
+
+// prepare reads an input as the function SDK hands it to the function: as
+// the map the Struct holds (AsMap), nil for none.
+func prepare(in *structpb.Struct) *function.Prepared {
+	var m map[string]any
+	if in != nil {
+		m = in.AsMap()
+	}
+	return function.Prepare(m)
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"maps"
 	"time"
-	"unicode/utf8"
 
 	fnv1 "github.com/crossplane/function-sdk-go/proto/v1"
 	"github.com/pkg/errors"
@@ -69,7 +68,7 @@ func (f Function) RunFunction(_ context.Context, req *fnv1.RunFunctionRequest) (
 		return nil, errors.Wrap(err, "cannot convert desired state")
 	}
 	if out.Context != nil {
-		if rsp.Context, err = b.newStruct(out.Context); err != nil {
+		if rsp.Context, err = b.NewStruct(out.Context); err != nil {
 			return nil, errors.Wrap(err, "cannot convert context")
 		}
 	}
@@ -126,73 +125,11 @@ func fromReady(r fnv1.Ready) function.Ready {
 	}
 }
 
-// A builder converts the function's objects to Structs, taking the Values
-// of all of them from one protostruct.Alloc.
+// A builder converts the function's objects to Structs as the function
+// SDK does (structpb.NewStruct), taking the Values of all of them from one
+// protostruct.Builder.
 type builder struct {
-	a protostruct.Alloc
-}
-
-// newStruct is structpb.NewStruct.
-func (b *builder) newStruct(m map[string]any) (*structpb.Struct, error) {
-	if s, ok := b.structOf(m); ok {
-		return s, nil
-	}
-	return structpb.NewStruct(m)
-}
-
-// structOf converts m as structpb.NewStruct does, for the values a JSON tree
-// holds. It reports false for anything else, and for what NewStruct
-// rejects: strings and keys that are not UTF-8.
-func (b *builder) structOf(m map[string]any) (*structpb.Struct, bool) {
-	s := b.a.Struct(len(m))
-	for k, e := range m {
-		if !utf8.ValidString(k) {
-			return nil, false
-		}
-		v, ok := b.valueOf(e)
-		if !ok {
-			return nil, false
-		}
-		s.Fields[k] = v
-	}
-	return s, true
-}
-
-func (b *builder) valueOf(v any) (*structpb.Value, bool) {
-	switch t := v.(type) {
-	case nil:
-		return b.a.Null(), true
-	case string:
-		if !utf8.ValidString(t) {
-			return nil, false
-		}
-		return b.a.String(t), true
-	case bool:
-		return b.a.Bool(t), true
-	case float64:
-		return b.a.Number(t), true
-	case int64:
-		return b.a.Number(float64(t)), true
-	case int:
-		return b.a.Number(float64(t)), true
-	case map[string]any:
-		s, ok := b.structOf(t)
-		if !ok {
-			return nil, false
-		}
-		return b.a.StructValue(s), true
-	case []any:
-		vals := make([]*structpb.Value, len(t))
-		for i, e := range t {
-			ev, ok := b.valueOf(e)
-			if !ok {
-				return nil, false
-			}
-			vals[i] = ev
-		}
-		return b.a.ListValue(vals), true
-	}
-	return nil, false
+	protostruct.Builder
 }
 
 // toState converts a State; nil for nil.
@@ -224,7 +161,7 @@ func (b *builder) toState(s *function.State) (*fnv1.State, error) {
 func (b *builder) toResource(r function.Resource) (*fnv1.Resource, error) {
 	out := &fnv1.Resource{ConnectionDetails: r.ConnectionDetails, Ready: toReady(r.Ready)}
 	if r.Resource != nil {
-		s, err := b.newStruct(r.Resource)
+		s, err := b.NewStruct(r.Resource)
 		if err != nil {
 			return nil, err
 		}

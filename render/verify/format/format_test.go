@@ -1,4 +1,4 @@
-package verify
+package format
 
 import (
 	"bytes"
@@ -16,11 +16,13 @@ import (
 	"k8s.io/kube-openapi/pkg/validation/spec"
 	"k8s.io/kube-openapi/pkg/validation/strfmt"
 	"k8s.io/kube-openapi/pkg/validation/validate"
+
+	"github.com/xpmigrate/xpmigrate/render/verify"
 )
 
 // reportFixture verifies testdata/report: a conversion with a changed
 // transform (unexplained) and known gaps, for two XRs.
-func reportFixture(t *testing.T) *Report {
+func reportFixture(t *testing.T) *verify.Report {
 	t.Helper()
 	return loadCase(t, "testdata/report").verify(t)
 }
@@ -28,18 +30,18 @@ func reportFixture(t *testing.T) *Report {
 func TestWriteGolden(t *testing.T) {
 	cases := map[string]struct {
 		reason string
-		opts   WriteOptions
+		opts   Options
 	}{
-		"text":       {reason: "Text without a terminal has no colour.", opts: WriteOptions{Format: FormatText}},
-		"text-color": {reason: "Text on a terminal is coloured.", opts: WriteOptions{Format: FormatText, TTY: true}},
+		"text":       {reason: "Text without a terminal has no colour.", opts: Options{Format: Text}},
+		"text-color": {reason: "Text on a terminal is coloured.", opts: Options{Format: Text, TTY: true}},
 		"text-no-color": {
 			reason: "NO_COLOR turns colour off on a terminal.",
-			opts:   WriteOptions{Format: FormatText, TTY: true, NoColor: true},
+			opts:   Options{Format: Text, TTY: true, NoColor: true},
 		},
-		"json":   {reason: "JSON is the report itself.", opts: WriteOptions{Format: FormatJSON}},
-		"junit":  {reason: "JUnit has one test case per sample.", opts: WriteOptions{Format: FormatJUnit}},
-		"sarif":  {reason: "SARIF has a rule per gap and a result per difference.", opts: WriteOptions{Format: FormatSARIF}},
-		"github": {reason: "GitHub workflow commands point at the legacy composition.", opts: WriteOptions{Format: FormatGitHub}},
+		"json":   {reason: "JSON is the report itself.", opts: Options{Format: JSON}},
+		"junit":  {reason: "JUnit has one test case per sample.", opts: Options{Format: JUnit}},
+		"sarif":  {reason: "SARIF has a rule per gap and a result per difference.", opts: Options{Format: SARIF}},
+		"github": {reason: "GitHub workflow commands point at the legacy composition.", opts: Options{Format: GitHub}},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -80,7 +82,7 @@ func TestWriteGolden(t *testing.T) {
 
 func TestWriteGitHubAnnotations(t *testing.T) {
 	var b bytes.Buffer
-	if err := Write(&b, reportFixture(t), WriteOptions{Format: FormatGitHub}); err != nil {
+	if err := Write(&b, reportFixture(t), Options{Format: GitHub}); err != nil {
 		t.Fatal(err)
 	}
 	var errorLines int
@@ -106,13 +108,13 @@ func TestWriteJUnitValidates(t *testing.T) {
 		t.Fatal(err)
 	}
 	schema := parseXSD(t, xsd)
-	for name, r := range map[string]*Report{
+	for name, r := range map[string]*verify.Report{
 		"Different":  reportFixture(t),
 		"Equivalent": loadCase(t, "testdata/corpus/aws-network").verify(t),
 	} {
 		t.Run(name, func(t *testing.T) {
 			var b bytes.Buffer
-			if err := Write(&b, r, WriteOptions{Format: FormatJUnit}); err != nil {
+			if err := Write(&b, r, Options{Format: JUnit}); err != nil {
 				t.Fatal(err)
 			}
 			for _, e := range schema.validate(b.Bytes()) {
@@ -157,13 +159,13 @@ func TestWriteSARIFValidates(t *testing.T) {
 		}
 		return validator.Validate(v).Errors
 	}
-	for name, r := range map[string]*Report{
+	for name, r := range map[string]*verify.Report{
 		"Different":  reportFixture(t),
 		"Equivalent": loadCase(t, "testdata/corpus/aws-network").verify(t),
 	} {
 		t.Run(name, func(t *testing.T) {
 			var b bytes.Buffer
-			if err := Write(&b, r, WriteOptions{Format: FormatSARIF}); err != nil {
+			if err := Write(&b, r, Options{Format: SARIF}); err != nil {
 				t.Fatal(err)
 			}
 			for _, e := range check(b.Bytes()) {

@@ -1,4 +1,4 @@
-package migrate
+package udiff
 
 import (
 	"math/rand"
@@ -47,7 +47,7 @@ func TestUnifiedDiff(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			got := UnifiedDiff("a", "b", []byte(tc.a), []byte(tc.b))
+			got := Unified("a", "b", []byte(tc.a), []byte(tc.b))
 			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Errorf("%s\nUnifiedDiff(...): -want, +got:\n%s", tc.reason, diff)
 			}
@@ -56,13 +56,13 @@ func TestUnifiedDiff(t *testing.T) {
 }
 
 // apply rebuilds both sides from an edit script.
-func apply(ops []editOp) (a, b []string) {
+func apply(ops []Op) (a, b []string) {
 	for _, op := range ops {
-		if op.kind != '+' {
-			a = append(a, op.line)
+		if op.Kind != '+' {
+			a = append(a, op.Line)
 		}
-		if op.kind != '-' {
-			b = append(b, op.line)
+		if op.Kind != '-' {
+			b = append(b, op.Line)
 		}
 	}
 	return a, b
@@ -102,19 +102,19 @@ func TestDiffLinesMinimal(t *testing.T) {
 	}
 	for i := 0; i < 2000; i++ {
 		a, b := gen(), gen()
-		ops := diffLines(a, b)
+		ops := Lines(a, b)
 		ga, gb := apply(ops)
 		if strings.Join(ga, "") != strings.Join(a, "") || strings.Join(gb, "") != strings.Join(b, "") {
-			t.Fatalf("diffLines(%q, %q) does not rebuild its inputs: %v", a, b, ops)
+			t.Fatalf("Lines(%q, %q) does not rebuild its inputs: %v", a, b, ops)
 		}
 		same := 0
 		for _, op := range ops {
-			if op.kind == ' ' {
+			if op.Kind == ' ' {
 				same++
 			}
 		}
 		if want := lcs(a, b); same != want {
-			t.Fatalf("diffLines(%q, %q): %d lines kept, want the LCS %d", a, b, same, want)
+			t.Fatalf("Lines(%q, %q): %d lines kept, want the LCS %d", a, b, same, want)
 		}
 	}
 }
@@ -123,13 +123,13 @@ func FuzzUnifiedDiff(f *testing.F) {
 	f.Add("a\nb\nc\n", "a\nc\nd")
 	f.Add("", "x")
 	f.Fuzz(func(t *testing.T, a, b string) {
-		ops := diffLines(splitLines(a), splitLines(b))
+		ops := Lines(SplitLines(a), SplitLines(b))
 		ga, gb := apply(ops)
-		if strings.Join(ga, "") != strings.Join(splitLines(a), "") || strings.Join(gb, "") != strings.Join(splitLines(b), "") {
-			t.Fatalf("diffLines does not rebuild its inputs")
+		if strings.Join(ga, "") != strings.Join(SplitLines(a), "") || strings.Join(gb, "") != strings.Join(SplitLines(b), "") {
+			t.Fatalf("Lines does not rebuild its inputs")
 		}
-		if (UnifiedDiff("a", "b", []byte(a), []byte(b)) == "") != (a == b) {
-			t.Fatalf("UnifiedDiff is empty exactly when the inputs are equal")
+		if (Unified("a", "b", []byte(a), []byte(b)) == "") != (a == b) {
+			t.Fatalf("Unified is empty exactly when the inputs are equal")
 		}
 	})
 }

@@ -1,4 +1,4 @@
-package migrate
+package udiff
 
 import (
 	"fmt"
@@ -9,31 +9,31 @@ import (
 // two texts is shown as one replacement, which is still a correct diff.
 const maxDiffEdits = 4000
 
-// An editOp is one line of an edit script.
-type editOp struct {
-	kind byte // ' ', '-', '+'
-	line string
+// An Op is one line of an edit script.
+type Op struct {
+	Kind byte // ' ', '-', '+'
+	Line string
 }
 
-// UnifiedDiff returns the unified diff (3 lines of context) that turns a
+// Unified returns the unified diff (3 lines of context) that turns a
 // into b, with the headers --- aName and +++ bName, or "" when they are
 // equal. Lines missing a final newline are marked as diff(1) marks them.
-func UnifiedDiff(aName, bName string, a, b []byte) string {
+func Unified(aName, bName string, a, b []byte) string {
 	if string(a) == string(b) {
 		return ""
 	}
-	al, bl := splitLines(string(a)), splitLines(string(b))
-	ops := diffLines(al, bl)
+	al, bl := SplitLines(string(a)), SplitLines(string(b))
+	ops := Lines(al, bl)
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "--- %s\n+++ %s\n", aName, bName)
 	writeHunks(&sb, ops, 3)
 	return sb.String()
 }
 
-// splitLines splits s into lines that keep their "\n"; a last line
+// SplitLines splits s into lines that keep their "\n"; a last line
 // without one gets the "\n\\ No newline at end of file\n" marker so that it
 // never compares equal to the same text with a newline.
-func splitLines(s string) []string {
+func SplitLines(s string) []string {
 	if s == "" {
 		return nil
 	}
@@ -46,8 +46,8 @@ func splitLines(s string) []string {
 	return lines
 }
 
-// diffLines returns an edit script from a to b.
-func diffLines(a, b []string) []editOp {
+// Lines returns an edit script from a to b.
+func Lines(a, b []string) []Op {
 	// Trim the common prefix and suffix: conversions touch one region.
 	pre := 0
 	for pre < len(a) && pre < len(b) && a[pre] == b[pre] {
@@ -57,19 +57,19 @@ func diffLines(a, b []string) []editOp {
 	for suf < len(a)-pre && suf < len(b)-pre && a[len(a)-1-suf] == b[len(b)-1-suf] {
 		suf++
 	}
-	var ops []editOp
+	var ops []Op
 	for _, l := range a[:pre] {
-		ops = append(ops, editOp{' ', l})
+		ops = append(ops, Op{' ', l})
 	}
 	ops = append(ops, myers(a[pre:len(a)-suf], b[pre:len(b)-suf])...)
 	for _, l := range a[len(a)-suf:] {
-		ops = append(ops, editOp{' ', l})
+		ops = append(ops, Op{' ', l})
 	}
 	return ops
 }
 
 // myers is Myers' O(ND) shortest edit script, keeping one V per step.
-func myers(a, b []string) []editOp {
+func myers(a, b []string) []Op {
 	n, m := len(a), len(b)
 	if n == 0 || m == 0 {
 		return replaceAll(a, b)
@@ -111,7 +111,7 @@ func myers(a, b []string) []editOp {
 	}
 	// Walk back through the trace: at step d, the point (x, y) was reached
 	// from the end of step d-1 on diagonal pk by one edit, then a snake.
-	var rev []editOp
+	var rev []Op
 	x, y := n, m
 	for d := found; d > 0; d-- {
 		prev := trace[d-1]
@@ -124,42 +124,42 @@ func myers(a, b []string) []editOp {
 		px := get(pk)
 		py := px - pk
 		for x > px && y > py {
-			rev = append(rev, editOp{' ', a[x-1]})
+			rev = append(rev, Op{' ', a[x-1]})
 			x--
 			y--
 		}
 		if x == px {
-			rev = append(rev, editOp{'+', b[y-1]})
+			rev = append(rev, Op{'+', b[y-1]})
 		} else {
-			rev = append(rev, editOp{'-', a[x-1]})
+			rev = append(rev, Op{'-', a[x-1]})
 		}
 		x, y = px, py
 	}
 	for x > 0 && y > 0 {
-		rev = append(rev, editOp{' ', a[x-1]})
+		rev = append(rev, Op{' ', a[x-1]})
 		x--
 		y--
 	}
-	ops := make([]editOp, len(rev))
+	ops := make([]Op, len(rev))
 	for i := range rev {
 		ops[len(rev)-1-i] = rev[i]
 	}
 	return ops
 }
 
-func replaceAll(a, b []string) []editOp {
-	ops := make([]editOp, 0, len(a)+len(b))
+func replaceAll(a, b []string) []Op {
+	ops := make([]Op, 0, len(a)+len(b))
 	for _, l := range a {
-		ops = append(ops, editOp{'-', l})
+		ops = append(ops, Op{'-', l})
 	}
 	for _, l := range b {
-		ops = append(ops, editOp{'+', l})
+		ops = append(ops, Op{'+', l})
 	}
 	return ops
 }
 
 // writeHunks writes the edit script as unified-diff hunks.
-func writeHunks(sb *strings.Builder, ops []editOp, context int) {
+func writeHunks(sb *strings.Builder, ops []Op, context int) {
 	i := 0
 	aLine, bLine := 1, 1
 	// Positions (in a and b) of every op.
@@ -167,7 +167,7 @@ func writeHunks(sb *strings.Builder, ops []editOp, context int) {
 	at := make([]pos, len(ops)+1)
 	for j, op := range ops {
 		at[j] = pos{aLine, bLine}
-		switch op.kind {
+		switch op.Kind {
 		case ' ':
 			aLine++
 			bLine++
@@ -180,7 +180,7 @@ func writeHunks(sb *strings.Builder, ops []editOp, context int) {
 	at[len(ops)] = pos{aLine, bLine}
 	for i < len(ops) {
 		// Find the next change.
-		for i < len(ops) && ops[i].kind == ' ' {
+		for i < len(ops) && ops[i].Kind == ' ' {
 			i++
 		}
 		if i >= len(ops) {
@@ -193,14 +193,14 @@ func writeHunks(sb *strings.Builder, ops []editOp, context int) {
 		// Extend while changes are within 2*context of each other.
 		end := i
 		for {
-			for end < len(ops) && ops[end].kind != ' ' {
+			for end < len(ops) && ops[end].Kind != ' ' {
 				end++
 			}
 			j := end
-			for j < len(ops) && ops[j].kind == ' ' && j-end < 2*context {
+			for j < len(ops) && ops[j].Kind == ' ' && j-end < 2*context {
 				j++
 			}
-			if j < len(ops) && ops[j].kind != ' ' {
+			if j < len(ops) && ops[j].Kind != ' ' {
 				end = j
 				continue
 			}
@@ -212,17 +212,17 @@ func writeHunks(sb *strings.Builder, ops []editOp, context int) {
 		}
 		var aCount, bCount int
 		for _, op := range ops[start:stop] {
-			if op.kind != '+' {
+			if op.Kind != '+' {
 				aCount++
 			}
-			if op.kind != '-' {
+			if op.Kind != '-' {
 				bCount++
 			}
 		}
 		fmt.Fprintf(sb, "@@ -%s +%s @@\n", hunkRange(at[start].a, aCount), hunkRange(at[start].b, bCount))
 		for _, op := range ops[start:stop] {
-			sb.WriteByte(op.kind)
-			sb.WriteString(op.line)
+			sb.WriteByte(op.Kind)
+			sb.WriteString(op.Line)
 		}
 		i = stop
 	}

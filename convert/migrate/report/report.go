@@ -1,4 +1,4 @@
-package migrate
+package report
 
 import (
 	"encoding/json"
@@ -8,37 +8,39 @@ import (
 	"strings"
 
 	"github.com/pkg/errors"
+
+	"github.com/xpmigrate/xpmigrate/convert/migrate"
 )
 
 // Report formats.
 const (
-	ReportJSON     = "json"
-	ReportMarkdown = "md"
-	ReportHTML     = "html"
+	JSON     = "json"
+	Markdown = "md"
+	HTML     = "html"
 )
 
-// ReportFormat returns the report format a file name asks for by its
+// FileFormat returns the report format a file name asks for by its
 // extension: .json, .md (or .markdown), .html (or .htm).
-func ReportFormat(name string) (string, error) {
+func FileFormat(name string) (string, error) {
 	switch strings.ToLower(filepath.Ext(name)) {
 	case ".json":
-		return ReportJSON, nil
+		return JSON, nil
 	case ".md", ".markdown":
-		return ReportMarkdown, nil
+		return Markdown, nil
 	case ".html", ".htm":
-		return ReportHTML, nil
+		return HTML, nil
 	}
 	return "", errors.Errorf("report %q: the name must end in .json, .md or .html", name)
 }
 
-// WriteReport writes r in format.
-func WriteReport(w io.Writer, format string, r *Result) error {
+// Write writes r in format.
+func Write(w io.Writer, format string, r *migrate.Result) error {
 	switch format {
-	case ReportJSON:
+	case JSON:
 		return WriteJSON(w, r)
-	case ReportMarkdown:
+	case Markdown:
 		return WriteMarkdown(w, r)
-	case ReportHTML:
+	case HTML:
 		return WriteHTML(w, r)
 	}
 	return errors.Errorf("unknown report format %q", format)
@@ -47,29 +49,29 @@ func WriteReport(w io.Writer, format string, r *Result) error {
 // jsonReport is the JSON report's shape; ReportVersion changes when it
 // does incompatibly.
 type jsonReport struct {
-	ReportVersion int                 `json:"reportVersion"`
-	Mode          string              `json:"mode"`
-	Check         bool                `json:"check,omitempty"`
-	Cancelled     bool                `json:"cancelled,omitempty"`
-	Summary       Summary             `json:"summary"`
-	Files         []FileResult        `json:"files"`
-	Compositions  []CompositionResult `json:"compositions"`
-	Findings      []Finding           `json:"findings"`
+	ReportVersion int                         `json:"reportVersion"`
+	Mode          string                      `json:"mode"`
+	Check         bool                        `json:"check,omitempty"`
+	Cancelled     bool                        `json:"cancelled,omitempty"`
+	Summary       migrate.Summary             `json:"summary"`
+	Files         []migrate.FileResult        `json:"files"`
+	Compositions  []migrate.CompositionResult `json:"compositions"`
+	Findings      []migrate.Finding           `json:"findings"`
 }
 
 // WriteJSON writes the machine-readable report: the summary, every file
 // and Composition with its diagnostics and verification, and the findings.
-func WriteJSON(w io.Writer, r *Result) error {
+func WriteJSON(w io.Writer, r *migrate.Result) error {
 	rep := jsonReport{ReportVersion: 1, Mode: r.Mode, Check: r.Check, Cancelled: r.Cancelled, Summary: r.Summary,
 		Files: r.Files, Compositions: r.Compositions, Findings: r.Findings}
 	if rep.Files == nil {
-		rep.Files = []FileResult{}
+		rep.Files = []migrate.FileResult{}
 	}
 	if rep.Compositions == nil {
-		rep.Compositions = []CompositionResult{}
+		rep.Compositions = []migrate.CompositionResult{}
 	}
 	if rep.Findings == nil {
-		rep.Findings = []Finding{}
+		rep.Findings = []migrate.Finding{}
 	}
 	b, err := json.MarshalIndent(rep, "", "  ")
 	if err != nil {
@@ -82,11 +84,11 @@ func WriteJSON(w io.Writer, r *Result) error {
 
 // WriteMarkdown writes the report as GitHub-flavoured Markdown, for pull
 // request comments and job summaries.
-func WriteMarkdown(w io.Writer, r *Result) error {
+func WriteMarkdown(w io.Writer, r *migrate.Result) error {
 	var b strings.Builder
 	s := r.Summary
 	b.WriteString("# xpmigrate migrate report\n\n")
-	fmt.Fprintf(&b, "**%s**\n\n", mdEscape(Headline(r)))
+	fmt.Fprintf(&b, "**%s**\n\n", mdEscape(migrate.Headline(r)))
 	if r.Cancelled {
 		b.WriteString("> **Cancelled.** Files not processed were left as they were.\n\n")
 	}
@@ -114,7 +116,7 @@ func WriteMarkdown(w io.Writer, r *Result) error {
 	row("Diagnostics and findings (all files)", s.Errors+s.Warnings+s.Infos)
 	row("of which repository findings (M-codes)", s.Findings)
 	if len(s.GapCodes) > 0 {
-		row("Classified differences by gap code (benign ones included)", countList(s.GapCodes))
+		row("Classified differences by gap code (benign ones included)", migrate.CountList(s.GapCodes))
 	}
 
 	if len(r.Compositions) > 0 {
@@ -128,9 +130,9 @@ func WriteMarkdown(w io.Writer, r *Result) error {
 		}
 	}
 
-	var skipped []FileResult
+	var skipped []migrate.FileResult
 	for _, f := range r.Files {
-		if f.Status == FileSkipped || f.Status == FileFailed || f.Status == FileNotProcessed {
+		if f.Status == migrate.FileSkipped || f.Status == migrate.FileFailed || f.Status == migrate.FileNotProcessed {
 			skipped = append(skipped, f)
 		}
 	}
@@ -141,9 +143,9 @@ func WriteMarkdown(w io.Writer, r *Result) error {
 		}
 	}
 
-	var diffs []CompositionResult
+	var diffs []migrate.CompositionResult
 	for _, c := range r.Compositions {
-		if v := c.Verification; v != nil && (v.Status != VerifyEquivalent || v.Fails || hasInconclusive(v)) {
+		if v := c.Verification; v != nil && (v.Status != migrate.VerifyEquivalent || v.Fails || hasInconclusive(v)) {
 			diffs = append(diffs, c)
 		}
 	}
@@ -158,7 +160,7 @@ func WriteMarkdown(w io.Writer, r *Result) error {
 				fmt.Fprintf(&b, "Unverified: %s. Hint: %s\n\n", mdEscape(c.Verification.Reason), mdEscape(c.Verification.Hint))
 			}
 			for _, sm := range c.Verification.Samples {
-				if sm.Status == VerifyEquivalent {
+				if sm.Status == migrate.VerifyEquivalent {
 					continue
 				}
 				fmt.Fprintf(&b, "- sample %s: %s", mdCode(sm.Source), sm.Status)
@@ -168,7 +170,7 @@ func WriteMarkdown(w io.Writer, r *Result) error {
 				if sm.Ready != "" {
 					fmt.Fprintf(&b, " (XR Ready: legacy %s)", mdEscape(strings.Replace(sm.Ready, " -> ", ", pipeline ", 1)))
 				}
-				if sm.Status == VerifyInconclusive {
+				if sm.Status == migrate.VerifyInconclusive {
 					fmt.Fprintf(&b, ": both sides failed, nothing was proven. Legacy: %s; pipeline: %s. Hint: %s", mdEscape(sm.LegacyError), mdEscape(sm.PipelineError), mdEscape(sm.Hint))
 				}
 				b.WriteString("\n")
@@ -192,7 +194,7 @@ func WriteMarkdown(w io.Writer, r *Result) error {
 		}
 	}
 
-	var diags []Diagnostic
+	var diags []migrate.Diagnostic
 	for _, f := range r.Files {
 		for _, d := range f.Diagnostics {
 			d.File = f.Path
@@ -209,7 +211,7 @@ func WriteMarkdown(w io.Writer, r *Result) error {
 	return errors.Wrap(err, "cannot write the report")
 }
 
-func diagCounts(ds []Diagnostic) string {
+func diagCounts(ds []migrate.Diagnostic) string {
 	if len(ds) == 0 {
 		return "–"
 	}
@@ -217,7 +219,7 @@ func diagCounts(ds []Diagnostic) string {
 	for _, d := range ds {
 		m[d.Code]++
 	}
-	return countList(m)
+	return migrate.CountList(m)
 }
 
 // mdEscaper makes text from the tree (names, paths, messages) inert in
@@ -270,9 +272,9 @@ func oneLine(s string) string {
 
 // hasInconclusive reports whether a verification has an inconclusive
 // sample.
-func hasInconclusive(v *Verification) bool {
+func hasInconclusive(v *migrate.Verification) bool {
 	for _, s := range v.Samples {
-		if s.Status == VerifyInconclusive {
+		if s.Status == migrate.VerifyInconclusive {
 			return true
 		}
 	}

@@ -1,4 +1,4 @@
-package migrate
+package report
 
 import (
 	"encoding/json"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/pkg/errors"
 
+	"github.com/xpmigrate/xpmigrate/convert/migrate"
 	"github.com/xpmigrate/xpmigrate/internal/junit"
 	"github.com/xpmigrate/xpmigrate/internal/sarif"
 )
@@ -30,14 +31,14 @@ var Formats = []string{FormatText, FormatGitHub, FormatJSON, FormatJUnit, Format
 
 // WriteFormat writes the run in a format for CI systems. FormatText writes
 // nothing (the summary goes to stderr). root prefixes file paths.
-func WriteFormat(w io.Writer, format string, res *Result, root string) error {
+func WriteFormat(w io.Writer, format string, res *migrate.Result, root string) error {
 	switch format {
 	case FormatText:
 		return nil
 	case FormatGitHub:
 		return WriteGitHub(w, res, root)
 	case FormatJSON:
-		return WriteReport(w, ReportJSON, res)
+		return Write(w, JSON, res)
 	case FormatJUnit:
 		return writeJUnit(w, res, root)
 	case FormatSARIF:
@@ -49,7 +50,7 @@ func WriteFormat(w io.Writer, format string, res *Result, root string) error {
 // writeJUnit writes one test case per Composition (and per failed file
 // without one): it fails on an error-level problem, is skipped when its
 // verification proved nothing, and carries warnings and notices as output.
-func writeJUnit(w io.Writer, res *Result, root string) error {
+func writeJUnit(w io.Writer, res *migrate.Result, root string) error {
 	byComp := map[string][]problem{}
 	byFile := map[string][]problem{}
 	for _, p := range problems(res) {
@@ -84,7 +85,7 @@ func writeJUnit(w io.Writer, res *Result, root string) error {
 	}
 	for _, c := range res.Compositions {
 		unverified := ""
-		if v := c.Verification; v != nil && v.Status == VerifyUnverified {
+		if v := c.Verification; v != nil && v.Status == migrate.VerifyUnverified {
 			unverified = "unverified: " + v.Reason
 		}
 		add(junit.Case{Name: fmt.Sprintf("%s (%s#%d)", c.Name, c.File, c.Document), Classname: "migrate." + strings.ReplaceAll(c.File, "/", "."), File: path.Join(root, c.File)},
@@ -115,7 +116,7 @@ var ruleTexts = map[string]string{
 
 // writeSARIF writes the run's problems as SARIF 2.1.0 results, one rule per
 // code.
-func writeSARIF(w io.Writer, res *Result, root string) error {
+func writeSARIF(w io.Writer, res *migrate.Result, root string) error {
 	ps := problems(res)
 	ids := map[string]bool{}
 	for _, p := range ps {

@@ -1,9 +1,11 @@
-package migrate
+package report
 
 import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/xpmigrate/xpmigrate/convert/migrate"
 )
 
 // stripCodeSpans removes Markdown code spans (a run of n backticks up to
@@ -68,15 +70,15 @@ func unescapedPipes(row string) int {
 
 func TestMarkdownReportEscapes(t *testing.T) {
 	hostile := "<img src=x onerror=alert(1)>|[click](javascript:alert(1))*x*_y_"
-	r := &Result{
+	r := &migrate.Result{
 		Mode: "none",
-		Files: []FileResult{{Path: "evil/" + hostile + ".yaml", Status: FileSkipped, Reason: ReasonUnparseable, Detail: hostile,
-			Diagnostics: []Diagnostic{{Code: "C204", Severity: SeverityWarning, Composition: hostile, Path: "spec." + hostile, Message: hostile}}}},
-		Compositions: []CompositionResult{{
-			File: "evil/" + hostile + ".yaml", Name: hostile, Status: CompositionConverted,
-			Verification: &Verification{Status: VerifyDifferences, Fails: true, Error: hostile, Samples: []SampleResult{{
-				Source: "x`<b>bold</b>`" + hostile + ".yaml", Status: VerifyDifferences, Error: hostile,
-				Differences: []Difference{{Path: "xr.spec.`<script>`" + hostile, Legacy: "`<script>`", Pipeline: hostile, Message: hostile}},
+		Files: []migrate.FileResult{{Path: "evil/" + hostile + ".yaml", Status: migrate.FileSkipped, Reason: migrate.ReasonUnparseable, Detail: hostile,
+			Diagnostics: []migrate.Diagnostic{{Code: "C204", Severity: migrate.SeverityWarning, Composition: hostile, Path: "spec." + hostile, Message: hostile}}}},
+		Compositions: []migrate.CompositionResult{{
+			File: "evil/" + hostile + ".yaml", Name: hostile, Status: migrate.CompositionConverted,
+			Verification: &migrate.Verification{Status: migrate.VerifyDifferences, Fails: true, Error: hostile, Samples: []migrate.SampleResult{{
+				Source: "x`<b>bold</b>`" + hostile + ".yaml", Status: migrate.VerifyDifferences, Error: hostile,
+				Differences: []migrate.Difference{{Path: "xr.spec.`<script>`" + hostile, Legacy: "`<script>`", Pipeline: hostile, Message: hostile}},
 			}}},
 		}},
 	}
@@ -141,15 +143,15 @@ func FuzzMarkdownReport(f *testing.F) {
 	f.Add("<img src=x onerror=alert(1)>", "a|b.yaml", "x`y`.yaml", "spec.`<s>`", "[x](javascript:1)", "``")
 	f.Add("a\\|b", "\\", "`", "``` ", "\r\n|", "<")
 	f.Fuzz(func(t *testing.T, name, path, source, diffPath, msg, value string) {
-		r := &Result{
+		r := &migrate.Result{
 			Mode: "none",
-			Files: []FileResult{{Path: path, Status: FileFailed, Reason: ReasonUnparseable, Detail: msg,
-				Diagnostics: []Diagnostic{{Code: "C204", Severity: SeverityWarning, Composition: name, Path: diffPath, Message: msg}}}},
-			Compositions: []CompositionResult{{
-				File: path, Name: name, Status: CompositionConverted,
-				Verification: &Verification{Status: VerifyDifferences, Fails: true, Error: msg, Reason: msg, Hint: msg, Samples: []SampleResult{{
-					Source: source, Status: VerifyInconclusive, Error: msg, LegacyError: msg, PipelineError: msg, Hint: msg, Ready: value,
-					Differences: []Difference{{Path: diffPath, Legacy: value, Pipeline: msg, Message: msg, Code: value}},
+			Files: []migrate.FileResult{{Path: path, Status: migrate.FileFailed, Reason: migrate.ReasonUnparseable, Detail: msg,
+				Diagnostics: []migrate.Diagnostic{{Code: "C204", Severity: migrate.SeverityWarning, Composition: name, Path: diffPath, Message: msg}}}},
+			Compositions: []migrate.CompositionResult{{
+				File: path, Name: name, Status: migrate.CompositionConverted,
+				Verification: &migrate.Verification{Status: migrate.VerifyDifferences, Fails: true, Error: msg, Reason: msg, Hint: msg, Samples: []migrate.SampleResult{{
+					Source: source, Status: migrate.VerifyInconclusive, Error: msg, LegacyError: msg, PipelineError: msg, Hint: msg, Ready: value,
+					Differences: []migrate.Difference{{Path: diffPath, Legacy: value, Pipeline: msg, Message: msg, Code: value}},
 				}}},
 			}},
 		}

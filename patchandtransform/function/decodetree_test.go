@@ -6,10 +6,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"google.golang.org/protobuf/types/known/structpb"
 )
 
-// decodeText decodes input the way Decode does without decodeMap: through
+// decodeText decodes input the way Decode does without decodeTree: through
 // its JSON text.
 func decodeText(input map[string]any) (*Resources, error) {
 	b, err := json.Marshal(input)
@@ -19,10 +18,10 @@ func decodeText(input map[string]any) (*Resources, error) {
 	return DecodeJSON(b)
 }
 
-// TestDecodeMap checks that reading an input straight from its JSON tree
+// TestDecodeTree checks that reading an input straight from its JSON tree
 // gives what reading its JSON text gives, and that the direct reader
 // declines whatever the text decoder would reject or read differently.
-func TestDecodeMap(t *testing.T) {
+func TestDecodeTree(t *testing.T) {
 	full := `{
 		"apiVersion": "pt.fn.crossplane.io/v1beta1", "kind": "Resources",
 		"patchSets": [{"name": "s", "patches": [{"type": "ToCompositeFieldPath", "fromFieldPath": "status.a", "toFieldPath": "status.b"}, null]}],
@@ -72,8 +71,13 @@ func TestDecodeMap(t *testing.T) {
 			direct: true,
 		},
 		"Metadata": {
-			reason: "Metadata is decoded into ObjectMeta, strictly; the text decoder does it.",
-			input:  parse(`{"metadata": {"name": "x"}}`),
+			reason: "Metadata is decoded into ObjectMeta, strictly.",
+			input:  parse(`{"metadata": {"name": "x", "labels": {"a": "b"}}}`),
+			direct: true,
+		},
+		"MetadataUnknown": {
+			reason: "Strictly: an unknown member of the metadata is the text decoder's error.",
+			input:  parse(`{"metadata": {"name": "x", "nickname": "y"}}`),
 		},
 		"UnknownMember": {
 			reason: "Strict decoding rejects unknown members.",
@@ -117,9 +121,9 @@ func TestDecodeMap(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			got, ok := decodeMap(tc.input)
+			got, ok := decodeTree(tc.input)
 			if ok != tc.direct {
-				t.Fatalf("\n%s\ndecodeMap(...): got ok %t, want %t", tc.reason, ok, tc.direct)
+				t.Fatalf("\n%s\ndecodeTree(...): got ok %t, want %t", tc.reason, ok, tc.direct)
 			}
 			if !ok {
 				return
@@ -129,65 +133,7 @@ func TestDecodeMap(t *testing.T) {
 				t.Fatalf("\n%s\ndecodeText(...): %v", tc.reason, err)
 			}
 			if diff := cmp.Diff(want, got); diff != "" {
-				t.Errorf("\n%s\ndecodeMap(...): -want, +got:\n%s", tc.reason, diff)
-			}
-			checkDecodeStruct(t, tc.input)
-		})
-	}
-}
-
-// checkDecodeStruct checks that decoding input as a Struct, in place, gives
-// what decoding the map the Struct makes gives.
-func checkDecodeStruct(t *testing.T, input map[string]any) {
-	t.Helper()
-	s, err := structpb.NewStruct(input)
-	if err != nil {
-		return
-	}
-	want, wantOK := decodeMap(s.AsMap())
-	got, gotOK := decodeStruct(s)
-	if gotOK != wantOK {
-		t.Fatalf("decodeStruct(...): got ok %t, decodeMap(AsMap) gives %t", gotOK, wantOK)
-	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("decodeStruct(...): -want (decodeMap of AsMap), +got:\n%s", diff)
-	}
-}
-
-// TestDecodeStructValues covers what only a Struct can hold: numbers JSON
-// cannot, which AsMap turns into strings, and nil messages.
-func TestDecodeStructValues(t *testing.T) {
-	for name, s := range map[string]*structpb.Struct{
-		"NaNName": {Fields: map[string]*structpb.Value{"resources": structpb.NewListValue(&structpb.ListValue{Values: []*structpb.Value{
-			structpb.NewStructValue(&structpb.Struct{Fields: map[string]*structpb.Value{"name": structpb.NewNumberValue(math.NaN())}}),
-		}})}},
-		"InfInteger": {Fields: map[string]*structpb.Value{"resources": structpb.NewListValue(&structpb.ListValue{Values: []*structpb.Value{
-			structpb.NewStructValue(&structpb.Struct{Fields: map[string]*structpb.Value{"name": structpb.NewStringValue("a"), "readinessChecks": structpb.NewListValue(&structpb.ListValue{Values: []*structpb.Value{
-				structpb.NewStructValue(&structpb.Struct{Fields: map[string]*structpb.Value{"matchInteger": structpb.NewNumberValue(math.Inf(1))}}),
-			}})}}),
-		}})}},
-		"NilMessages": {Fields: map[string]*structpb.Value{
-			"environment": {Kind: &structpb.Value_StructValue{}},
-			"patchSets":   {Kind: &structpb.Value_ListValue{}},
-			"kind":        {},
-			"resources": structpb.NewListValue(&structpb.ListValue{Values: []*structpb.Value{
-				structpb.NewStructValue(&structpb.Struct{Fields: map[string]*structpb.Value{"name": structpb.NewStringValue("a"), "base": {Kind: &structpb.Value_StructValue{}}, "patches": structpb.NewListValue(&structpb.ListValue{Values: []*structpb.Value{
-					structpb.NewStructValue(&structpb.Struct{Fields: map[string]*structpb.Value{"transforms": structpb.NewListValue(&structpb.ListValue{Values: []*structpb.Value{
-						structpb.NewStructValue(&structpb.Struct{Fields: map[string]*structpb.Value{"type": structpb.NewStringValue("map"), "map": {Kind: &structpb.Value_StructValue{}}}}),
-						{},
-					}})}}),
-				}})}}),
-			}}),
-		}},
-	} {
-		t.Run(name, func(t *testing.T) {
-			want, wantOK := decodeMap(s.AsMap())
-			got, gotOK := decodeStruct(s)
-			if gotOK != wantOK {
-				t.Fatalf("decodeStruct(...): got ok %t, decodeMap(AsMap) gives %t", gotOK, wantOK)
-			}
-			if diff := cmp.Diff(want, got); diff != "" {
-				t.Errorf("decodeStruct(...): -want (decodeMap of AsMap), +got:\n%s", diff)
+				t.Errorf("\n%s\ndecodeTree(...): -want, +got:\n%s", tc.reason, diff)
 			}
 		})
 	}

@@ -1,10 +1,12 @@
-package migrate
+package report
 
 import (
 	"fmt"
 	"io"
 	"path"
 	"strings"
+
+	"github.com/xpmigrate/xpmigrate/convert/migrate"
 )
 
 // WriteGitHub writes the run's problems as GitHub Actions workflow commands
@@ -13,7 +15,7 @@ import (
 // need converting in a --check run, verification differences, known gaps
 // (as warnings) and findings. root prefixes the paths, which are relative to
 // the migrated tree, so annotations point at files of the repository.
-func WriteGitHub(w io.Writer, res *Result, root string) error {
+func WriteGitHub(w io.Writer, res *migrate.Result, root string) error {
 	var b strings.Builder
 	for _, p := range problems(res) {
 		where := "file=" + escapeProperty(path.Join(root, p.File))
@@ -46,24 +48,24 @@ type problem struct {
 // problems lists the run's problems in a stable order: failed files,
 // then per Composition its failure, what is left to migrate, and its
 // verification, then the converter's warnings and the findings.
-func problems(res *Result) []problem {
+func problems(res *migrate.Result) []problem {
 	var out []problem
 	emit := func(level, file string, line int, rule, comp, msg string) {
 		out = append(out, problem{Level: level, File: file, Line: line, Rule: rule, Composition: comp, Message: msg})
 	}
 	for _, f := range res.Files {
 		switch f.Status {
-		case FileFailed:
+		case migrate.FileFailed:
 			emit("error", f.Path, 0, "file-failed", "", fmt.Sprintf("xpmigrate cannot migrate this file (%s): %s", f.Reason, f.Detail))
-		case FileHeldBack:
+		case migrate.FileHeldBack:
 			emit("error", f.Path, 0, "held-back", "", fmt.Sprintf("xpmigrate held this file back (%s): %s", f.Reason, f.Detail))
 		}
 	}
 	for _, c := range res.Compositions {
 		switch {
-		case c.Status == CompositionFailed:
+		case c.Status == migrate.CompositionFailed:
 			emit("error", c.File, c.Line, "composition-failed", c.Name, fmt.Sprintf("Composition %s cannot be converted: %s", c.Name, diagnosticsText(c.Diagnostics)))
-		case res.Check && (c.Status == CompositionConverted || c.Status == CompositionChanged || c.Status == CompositionPhase1):
+		case res.Check && (c.Status == migrate.CompositionConverted || c.Status == migrate.CompositionChanged || c.Status == migrate.CompositionPhase1):
 			emit("error", c.File, c.Line, "not-migrated", c.Name, fmt.Sprintf("Composition %s still needs migrating (run xpmigrate migrate)", c.Name))
 		}
 		v := c.Verification
@@ -73,14 +75,14 @@ func problems(res *Result) []problem {
 		if v.Error != "" {
 			emit("error", c.File, c.Line, "verification-error", c.Name, fmt.Sprintf("Composition %s: verification could not run: %s", c.Name, v.Error))
 		}
-		if v.Status == VerifyUnverified && v.Reason != "" {
+		if v.Status == migrate.VerifyUnverified && v.Reason != "" {
 			emit("warning", c.File, c.Line, "unverified", c.Name, fmt.Sprintf("Composition %s is unverified: %s. Hint: %s", c.Name, v.Reason, v.Hint))
 		}
 		for _, s := range v.Samples {
 			if s.Error != "" {
 				emit("error", c.File, c.Line, "verification-error", c.Name, fmt.Sprintf("Composition %s, sample %s: verification could not run: %s", c.Name, s.Source, s.Error))
 			}
-			if s.Status == VerifyInconclusive {
+			if s.Status == migrate.VerifyInconclusive {
 				emit("warning", c.File, c.Line, "inconclusive", c.Name, fmt.Sprintf("Composition %s, sample %s: inconclusive, both sides failed (legacy: %s; pipeline: %s). Hint: %s", c.Name, s.Source, s.LegacyError, s.PipelineError, s.Hint))
 				continue
 			}
@@ -99,15 +101,15 @@ func problems(res *Result) []problem {
 		}
 	}
 	// The converter's warnings, once each, at their own line.
-	for _, w := range converterWarnings(res) {
+	for _, w := range res.ConverterWarnings() {
 		emit("warning", w.File, w.Line, w.Code, w.Composition, w.Code+" "+w.Message)
 	}
 	for _, f := range res.Findings {
 		level := "notice"
 		switch f.Severity {
-		case SeverityError:
+		case migrate.SeverityError:
 			level = "error"
-		case SeverityWarning:
+		case migrate.SeverityWarning:
 			level = "warning"
 		}
 		emit(level, f.File, f.Line, f.Code, f.Composition, f.Code+" "+f.Message)
@@ -115,10 +117,10 @@ func problems(res *Result) []problem {
 	return out
 }
 
-func diagnosticsText(ds []Diagnostic) string {
+func diagnosticsText(ds []migrate.Diagnostic) string {
 	parts := make([]string, 0, len(ds))
 	for _, d := range ds {
-		if d.Severity == SeverityError {
+		if d.Severity == migrate.SeverityError {
 			parts = append(parts, d.Code+" "+d.Message)
 		}
 	}
@@ -136,26 +138,4 @@ func escapeData(s string) string {
 
 func escapeProperty(s string) string {
 	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
-}
-
-// converterWarnings returns the converter's warnings (C-codes) of every
-// file, with File set, once each, in file and line order.
-func converterWarnings(res *Result) []Diagnostic {
-	var out []Diagnostic
-	seen := map[string]bool{}
-	for _, f := range res.Files {
-		for _, d := range f.Diagnostics {
-			if d.Severity != SeverityWarning || !strings.HasPrefix(d.Code, "C") {
-				continue
-			}
-			k := fmt.Sprintf("%s\x00%d\x00%s\x00%s", f.Path, d.Line, d.Code, d.Message)
-			if seen[k] {
-				continue
-			}
-			seen[k] = true
-			d.File = f.Path
-			out = append(out, d)
-		}
-	}
-	return out
 }

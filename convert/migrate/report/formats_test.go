@@ -1,4 +1,4 @@
-package migrate
+package report
 
 import (
 	"bytes"
@@ -10,24 +10,25 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/xpmigrate/xpmigrate/convert/migrate"
 	"github.com/xpmigrate/xpmigrate/internal/junit"
 	"github.com/xpmigrate/xpmigrate/internal/sarif"
 )
 
 // formatsResult has one problem of each kind a CI system must see.
-func formatsResult() *Result {
-	return &Result{
-		Files: []FileResult{
-			{Path: "bad/helm.yaml", Status: FileFailed, Reason: ReasonReadOnly, Detail: "the file is read-only"},
-			{Path: "apis/a.yaml", Status: FileConverted, Diagnostics: []Diagnostic{{Code: "C204", Severity: SeverityWarning, Line: 9, Message: "named the unnamed templates"}}},
+func formatsResult() *migrate.Result {
+	return &migrate.Result{
+		Files: []migrate.FileResult{
+			{Path: "bad/helm.yaml", Status: migrate.FileFailed, Reason: migrate.ReasonReadOnly, Detail: "the file is read-only"},
+			{Path: "apis/a.yaml", Status: migrate.FileConverted, Diagnostics: []migrate.Diagnostic{{Code: "C204", Severity: migrate.SeverityWarning, Line: 9, Message: "named the unnamed templates"}}},
 		},
-		Compositions: []CompositionResult{
-			{File: "apis/a.yaml", Line: 3, Name: "a", Status: CompositionConverted, Verification: &Verification{Status: VerifyDifferences, Samples: []SampleResult{{
+		Compositions: []migrate.CompositionResult{
+			{File: "apis/a.yaml", Line: 3, Name: "a", Status: migrate.CompositionConverted, Verification: &migrate.Verification{Status: migrate.VerifyDifferences, Samples: []migrate.SampleResult{{
 				Source:      "examples/a.yaml#0",
-				Status:      VerifyDifferences,
-				Differences: []Difference{{Path: "composed[b].spec.size", Legacy: "small", Pipeline: "large"}},
+				Status:      migrate.VerifyDifferences,
+				Differences: []migrate.Difference{{Path: "composed[b].spec.size", Legacy: "small", Pipeline: "large"}},
 			}}}},
-			{File: "apis/b.yaml", Line: 1, Name: "b", Status: CompositionConverted, Verification: &Verification{Status: VerifyUnverified, Reason: "no samples", Hint: "add one"}},
+			{File: "apis/b.yaml", Line: 1, Name: "b", Status: migrate.CompositionConverted, Verification: &migrate.Verification{Status: migrate.VerifyUnverified, Reason: "no samples", Hint: "add one"}},
 		},
 	}
 }

@@ -1,4 +1,6 @@
-package verify
+// Package format writes a verification report in the output formats:
+// text, JSON, JUnit, SARIF and GitHub workflow commands.
+package format
 
 import (
 	"bytes"
@@ -13,6 +15,7 @@ import (
 	"github.com/xpmigrate/xpmigrate/internal/junit"
 	"github.com/xpmigrate/xpmigrate/internal/sarif"
 	"github.com/xpmigrate/xpmigrate/render"
+	"github.com/xpmigrate/xpmigrate/render/verify"
 )
 
 // A Format is an output format of Write.
@@ -20,18 +23,18 @@ type Format string
 
 // Output formats.
 const (
-	FormatText   Format = "text"
-	FormatJSON   Format = "json"
-	FormatJUnit  Format = "junit"
-	FormatSARIF  Format = "sarif"
-	FormatGitHub Format = "github"
+	Text   Format = "text"
+	JSON   Format = "json"
+	JUnit  Format = "junit"
+	SARIF  Format = "sarif"
+	GitHub Format = "github"
 )
 
 // Formats lists the output formats.
-var Formats = []Format{FormatText, FormatJSON, FormatJUnit, FormatSARIF, FormatGitHub}
+var Formats = []Format{Text, JSON, JUnit, SARIF, GitHub}
 
-// WriteOptions tune Write.
-type WriteOptions struct {
+// Options tune Write.
+type Options struct {
 	Format Format
 
 	// TTY says the stream is a terminal; NoColor says NO_COLOR is set.
@@ -45,19 +48,19 @@ type WriteOptions struct {
 }
 
 // Write writes the report in a format. Every format is deterministic.
-func Write(w io.Writer, r *Report, o WriteOptions) error {
+func Write(w io.Writer, r *verify.Report, o Options) error {
 	var b bytes.Buffer
 	var err error
 	switch o.Format {
-	case FormatText, "":
+	case Text, "":
 		err = writeText(&b, r, o.TTY && !o.NoColor, o.Verbose)
-	case FormatJSON:
+	case JSON:
 		err = writeJSON(&b, r)
-	case FormatJUnit:
+	case JUnit:
 		err = writeJUnit(&b, r)
-	case FormatSARIF:
+	case SARIF:
 		err = writeSARIF(&b, r)
-	case FormatGitHub:
+	case GitHub:
 		err = writeGitHub(&b, r)
 	default:
 		return errors.Errorf("unknown format %q", o.Format)
@@ -69,7 +72,7 @@ func Write(w io.Writer, r *Report, o WriteOptions) error {
 	return err
 }
 
-func writeJSON(w io.Writer, r *Report) error {
+func writeJSON(w io.Writer, r *verify.Report) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return errors.Wrap(enc.Encode(r), "cannot encode report")
@@ -94,7 +97,7 @@ func (p painter) paint(code, s string) string {
 	return code + s + ansiReset
 }
 
-func writeText(w io.Writer, r *Report, color, verbose bool) error {
+func writeText(w io.Writer, r *verify.Report, color, verbose bool) error {
 	p := painter(color)
 	fails := r.Fails(false)
 	fmt.Fprintf(w, "%s %s: %s\n", reportLabel(p, r, fails), r.Composition, reportSummary(r))
@@ -102,13 +105,13 @@ func writeText(w io.Writer, r *Report, color, verbose bool) error {
 	for _, a := range r.Assumptions {
 		fmt.Fprintf(w, "  assumed: %s\n", a)
 	}
-	if r.Verdict == Unverified {
+	if r.Verdict == verify.Unverified {
 		fmt.Fprintf(w, "%s %s: unverified: %s\n  hint: %s\n", p.paint(ansiYellow+ansiBold, "WARN"), r.Composition, r.Reason, r.Hint)
 	}
 	for i := range r.Samples {
 		s := &r.Samples[i]
 		fmt.Fprintf(w, "%s %s: %s\n", sampleLabel(p, s, r.Strict), s.Sample, sampleSummary(s))
-		if s.Verdict == Inconclusive {
+		if s.Verdict == verify.Inconclusive {
 			fmt.Fprintf(w, "  legacy:   %s\n  pipeline: %s\n  hint: %s\n", s.LegacyError, s.PipelineError, s.Hint)
 		}
 	}
@@ -155,11 +158,11 @@ func writeText(w io.Writer, r *Report, color, verbose bool) error {
 
 // differencePass orders differences in text output: 0 failing, 1 accepted
 // breaking gaps and intended changes, 2 benign (info).
-func differencePass(d *Difference, strict bool) int {
+func differencePass(d *verify.Difference, strict bool) int {
 	switch {
 	case d.Fails(strict):
 		return 0
-	case d.Gap.Class == ClassBenign:
+	case d.Gap.Class == verify.ClassBenign:
 		return 2
 	}
 	return 1
@@ -175,50 +178,50 @@ func strictNote(strict bool) string {
 // reportLabel is the Composition's verdict label: FAIL when verification
 // fails, WARN when it proved nothing or some samples were inconclusive,
 // GAPS when accepted breaking gaps remain, PASS otherwise.
-func reportLabel(p painter, r *Report, fails bool) string {
+func reportLabel(p painter, r *verify.Report, fails bool) string {
 	switch {
 	case fails:
 		return p.paint(ansiRed+ansiBold, "FAIL")
-	case r.Verdict == Unverified || r.InconclusiveSamples > 0:
+	case r.Verdict == verify.Unverified || r.InconclusiveSamples > 0:
 		return p.paint(ansiYellow+ansiBold, "WARN")
-	case r.Verdict == KnownGaps:
+	case r.Verdict == verify.KnownGaps:
 		return p.paint(ansiYellow+ansiBold, "GAPS")
 	}
 	return p.paint(ansiGreen+ansiBold, "PASS")
 }
 
-func sampleLabel(p painter, s *SampleReport, strict bool) string {
+func sampleLabel(p painter, s *verify.SampleReport, strict bool) string {
 	switch {
 	case s.Fails(strict):
 		return p.paint(ansiRed+ansiBold, "FAIL")
-	case s.Verdict == Inconclusive:
+	case s.Verdict == verify.Inconclusive:
 		return p.paint(ansiYellow+ansiBold, "WARN")
-	case s.Verdict == KnownGaps:
+	case s.Verdict == verify.KnownGaps:
 		return p.paint(ansiYellow+ansiBold, "GAPS")
 	}
 	return p.paint(ansiGreen+ansiBold, "PASS")
 }
 
 // reportSummary words the Composition's verdict in one line.
-func reportSummary(r *Report) string {
+func reportSummary(r *verify.Report) string {
 	switch r.Verdict {
-	case Unverified:
+	case verify.Unverified:
 		return "unverified: nothing was proven"
-	case Different, KnownGaps:
+	case verify.Different, verify.KnownGaps:
 		var parts []string
 		if r.Unexplained > 0 {
 			parts = append(parts, fmt.Sprintf("%s nothing explains (a bug in the conversion)", plural(r.Unexplained, "difference")))
 		}
-		codes := gapCodes(r, func(g *Gap) bool { return g.Class == ClassBreaking && !g.Accepted })
-		acc := gapCodes(r, func(g *Gap) bool { return g.Class == ClassBreaking && g.Accepted })
+		codes := gapCodes(r, func(g *verify.Gap) bool { return g.Class == verify.ClassBreaking && !g.Accepted })
+		acc := gapCodes(r, func(g *verify.Gap) bool { return g.Class == verify.ClassBreaking && g.Accepted })
 		if len(codes) > 0 {
-			parts = append(parts, fmt.Sprintf("breaking known gaps %s, not accepted (fix them, or accept with --accept %s or the annotation %s)", strings.Join(codes, ", "), strings.Join(codes, ","), AnnotationAcceptGaps))
+			parts = append(parts, fmt.Sprintf("breaking known gaps %s, not accepted (fix them, or accept with --accept %s or the annotation %s)", strings.Join(codes, ", "), strings.Join(codes, ","), verify.AnnotationAcceptGaps))
 		}
 		if len(acc) > 0 {
 			parts = append(parts, fmt.Sprintf("accepted breaking gaps %s", strings.Join(acc, ", ")))
 		}
 		return string(r.Verdict) + ": " + strings.Join(parts, "; ")
-	case IntendedChange:
+	case verify.IntendedChange:
 		return fmt.Sprintf("equivalent up to the intended changes %s you asked for", strings.Join(r.IntendedChanges, ", "))
 	}
 	s := "equivalent"
@@ -232,11 +235,11 @@ func reportSummary(r *Report) string {
 }
 
 // gapCodes returns the sorted codes of the gaps keep accepts.
-func gapCodes(r *Report, keep func(*Gap) bool) []string {
+func gapCodes(r *verify.Report, keep func(*verify.Gap) bool) []string {
 	seen := map[string]bool{}
 	var out []string
 	for _, s := range r.Samples {
-		if s.Verdict == Inconclusive {
+		if s.Verdict == verify.Inconclusive {
 			continue
 		}
 		for _, d := range s.Differences {
@@ -265,13 +268,13 @@ func plural(n int, what string) string {
 	return fmt.Sprintf("%d %ss", n, what)
 }
 
-func countsLine(r *Report) string {
-	byVerdict := map[Verdict]int{}
+func countsLine(r *verify.Report) string {
+	byVerdict := map[verify.Verdict]int{}
 	for _, s := range r.Samples {
 		byVerdict[s.Verdict]++
 	}
 	var vs []string
-	for _, v := range []Verdict{Equivalent, IntendedChange, KnownGaps, Different, Inconclusive} {
+	for _, v := range []verify.Verdict{verify.Equivalent, verify.IntendedChange, verify.KnownGaps, verify.Different, verify.Inconclusive} {
 		if byVerdict[v] > 0 {
 			vs = append(vs, fmt.Sprintf("%d %s", byVerdict[v], v))
 		}
@@ -284,17 +287,17 @@ func countsLine(r *Report) string {
 		samples, r.Unexplained, r.Breaking, r.AcceptedGaps, r.Benign, r.Intended)
 }
 
-func sampleSummary(s *SampleReport) string {
+func sampleSummary(s *verify.SampleReport) string {
 	var unexplained, breaking, accepted, benign, intended int
 	for _, d := range s.Differences {
 		switch {
 		case d.Gap == nil:
 			unexplained++
-		case d.Gap.Class == ClassIntended:
+		case d.Gap.Class == verify.ClassIntended:
 			intended++
-		case d.Gap.Class == ClassBreaking && d.Gap.Accepted:
+		case d.Gap.Class == verify.ClassBreaking && d.Gap.Accepted:
 			accepted++
-		case d.Gap.Class == ClassBreaking:
+		case d.Gap.Class == verify.ClassBreaking:
 			breaking++
 		default:
 			benign++
@@ -302,13 +305,13 @@ func sampleSummary(s *SampleReport) string {
 	}
 	var parts []string
 	switch s.Verdict {
-	case Inconclusive:
+	case verify.Inconclusive:
 		return fmt.Sprintf("inconclusive: both sides failed, nothing was proven (%d reconciles)", s.Loops)
-	case Equivalent:
+	case verify.Equivalent:
 		parts = append(parts, "equivalent")
-	case IntendedChange:
+	case verify.IntendedChange:
 		parts = append(parts, "intended change")
-	case KnownGaps:
+	case verify.KnownGaps:
 		parts = append(parts, "known gaps")
 	default:
 		parts = append(parts, "different")
@@ -332,7 +335,7 @@ func sampleSummary(s *SampleReport) string {
 }
 
 // classification names what explains a difference, in one line.
-func classification(d *Difference, strict bool) string {
+func classification(d *verify.Difference, strict bool) string {
 	if d.Gap == nil {
 		return "unexplained difference"
 	}
@@ -342,15 +345,15 @@ func classification(d *Difference, strict bool) string {
 	}
 	s += ": " + d.Gap.Title
 	switch {
-	case d.Gap.Class == ClassIntended:
+	case d.Gap.Class == verify.ClassIntended:
 		s = "intended change " + s
 	case d.Transient:
 		s = "benign (transient) " + s
-	case d.Gap.Class == ClassBreaking && d.Gap.Accepted && strict:
+	case d.Gap.Class == verify.ClassBreaking && d.Gap.Accepted && strict:
 		s = "breaking known gap, accepted (" + d.Gap.AcceptedBy + ") but failing with --strict, " + s
-	case d.Gap.Class == ClassBreaking && d.Gap.Accepted:
+	case d.Gap.Class == verify.ClassBreaking && d.Gap.Accepted:
 		s = "breaking known gap, accepted (" + d.Gap.AcceptedBy + "), " + s
-	case d.Gap.Class == ClassBreaking:
+	case d.Gap.Class == verify.ClassBreaking:
 		s = "breaking known gap " + s
 	case strict:
 		s = "benign known gap, failing with --strict, " + s
@@ -360,17 +363,17 @@ func classification(d *Difference, strict bool) string {
 	return s
 }
 
-func loops(d *Difference) string {
+func loops(d *verify.Difference) string {
 	if d.FirstLoop == d.LastLoop {
 		return fmt.Sprintf("reconcile %d", d.FirstLoop)
 	}
 	return fmt.Sprintf("reconciles %d-%d", d.FirstLoop, d.LastLoop)
 }
 
-func writeDifference(w io.Writer, p painter, s SampleReport, d *Difference, strict bool) {
+func writeDifference(w io.Writer, p painter, s verify.SampleReport, d *verify.Difference, strict bool) {
 	mark := p.paint(ansiRed, "✗")
 	switch {
-	case !d.Fails(strict) && d.Gap.Class == ClassBreaking:
+	case !d.Fails(strict) && d.Gap.Class == verify.ClassBreaking:
 		mark = p.paint(ansiYellow, "~")
 	case !d.Fails(strict):
 		mark = p.paint(ansiCyan, "i")
@@ -396,13 +399,13 @@ func writeDifference(w io.Writer, p painter, s SampleReport, d *Difference, stri
 
 // unifiedDiff shows the two values of a difference as a unified diff of
 // their YAML, under the path they are at.
-func unifiedDiff(d *Difference) []string {
+func unifiedDiff(d *verify.Difference) []string {
 	out := []string{"--- legacy", "+++ pipeline", "@@ " + d.Title() + " @@"}
 	a, b := valueLines(d.Legacy), valueLines(d.Pipeline)
 	return append(out, lineDiff(a, b)...)
 }
 
-func valueLines(v *Value) []string {
+func valueLines(v *verify.Value) []string {
 	if v == nil {
 		return nil
 	}
@@ -455,7 +458,7 @@ func lineDiff(a, b []string) []string {
 	return out
 }
 
-func patchRefText(file string, p PatchRef) string {
+func patchRefText(file string, p verify.PatchRef) string {
 	where := "environment"
 	if p.Resource != "" {
 		where = fmt.Sprintf("resource %q", p.Resource)
@@ -475,12 +478,12 @@ type location struct {
 
 // differenceLocation points at the patch or template of the legacy
 // Composition a difference comes from, or at the Composition.
-func (r *Report) differenceLocation(d *Difference) location {
+func differenceLocation(r *verify.Report, d *verify.Difference) location {
 	return location{file: r.Legacy, line: d.Line}
 }
 
 // JUnit XML (internal/junit): one suite, a case per sample.
-func writeJUnit(w io.Writer, r *Report) error {
+func writeJUnit(w io.Writer, r *verify.Report) error {
 	suite := junit.Suite{Name: r.Composition}
 	for _, s := range r.Samples {
 		c := junit.Case{Name: s.Sample, Classname: "verify." + r.Composition, File: r.Legacy}
@@ -489,7 +492,7 @@ func writeJUnit(w io.Writer, r *Report) error {
 		for i := range s.Differences {
 			d := &s.Differences[i]
 			var b *bytes.Buffer
-			if d.Fails(r.Strict) && s.Verdict != Inconclusive {
+			if d.Fails(r.Strict) && s.Verdict != verify.Inconclusive {
 				b = &fail
 				failures++
 			} else {
@@ -498,7 +501,7 @@ func writeJUnit(w io.Writer, r *Report) error {
 			writeDifference(b, false, s, d, r.Strict)
 		}
 		switch {
-		case s.Verdict == Inconclusive:
+		case s.Verdict == verify.Inconclusive:
 			c.Skipped = &junit.Skipped{Message: fmt.Sprintf("inconclusive: both sides failed (legacy: %s; pipeline: %s). Hint: %s", s.LegacyError, s.PipelineError, s.Hint)}
 			suite.Skipped++
 		case failures > 0:
@@ -526,24 +529,24 @@ func writeJUnit(w io.Writer, r *Report) error {
 
 // GitHub Actions workflow commands: one annotation per failing
 // difference, a warning per accepted gap.
-func writeGitHub(w io.Writer, r *Report) error {
-	if r.Verdict == Unverified {
+func writeGitHub(w io.Writer, r *verify.Report) error {
+	if r.Verdict == verify.Unverified {
 		fmt.Fprintf(w, "::warning file=%s,line=1,title=%s::%s\n", ghProperty(r.Legacy), ghProperty("unverified: "+r.Composition), ghData(r.Reason+". Hint: "+r.Hint))
 	}
 	for _, s := range r.Samples {
-		if s.Verdict == Inconclusive {
+		if s.Verdict == verify.Inconclusive {
 			fmt.Fprintf(w, "::warning file=%s,line=%d,title=%s::%s\n", ghProperty(r.Legacy), 1, ghProperty(s.Sample+": inconclusive"),
 				ghData(fmt.Sprintf("both sides failed, nothing was proven. legacy: %s; pipeline: %s. Hint: %s", s.LegacyError, s.PipelineError, s.Hint)))
 			continue
 		}
 		for i := range s.Differences {
 			d := &s.Differences[i]
-			loc := r.differenceLocation(d)
+			loc := differenceLocation(r, d)
 			level := "warning"
 			switch {
 			case d.Fails(r.Strict):
 				level = "error"
-			case d.Gap.Class != ClassBreaking:
+			case d.Gap.Class != verify.ClassBreaking:
 				level = "notice"
 			}
 			title := fmt.Sprintf("%s: %s", s.Sample, d.Title())
@@ -563,7 +566,7 @@ func writeGitHub(w io.Writer, r *Report) error {
 	return nil
 }
 
-func valueText(v *Value) string {
+func valueText(v *verify.Value) string {
 	if v == nil {
 		return "absent"
 	}
@@ -610,7 +613,7 @@ const (
 	unverifiedRule   = "unverified"
 )
 
-func writeSARIF(w io.Writer, r *Report) error {
+func writeSARIF(w io.Writer, r *verify.Report) error {
 	rules := map[string]sarifRule{unexplainedRule: {
 		ID:               unexplainedRule,
 		Name:             "UnexplainedDifference",
@@ -638,11 +641,11 @@ func writeSARIF(w io.Writer, r *Report) error {
 			}
 			level := "warning"
 			switch {
-			case s.Verdict == Inconclusive:
+			case s.Verdict == verify.Inconclusive:
 				level = "note"
 			case d.Fails(r.Strict):
 				level = "error"
-			case d.Gap.Class != ClassBreaking:
+			case d.Gap.Class != verify.ClassBreaking:
 				level = "note"
 			}
 			msg := fmt.Sprintf("%s: %s: %s", s.Sample, d.Title(), classification(d, r.Strict))
@@ -651,7 +654,7 @@ func writeSARIF(w io.Writer, r *Report) error {
 			} else {
 				msg += ": legacy " + valueText(d.Legacy) + ", pipeline " + valueText(d.Pipeline)
 			}
-			loc := r.differenceLocation(d)
+			loc := differenceLocation(r, d)
 			res := sarifResult{
 				RuleID:  id,
 				Level:   level,
@@ -678,7 +681,7 @@ func writeSARIF(w io.Writer, r *Report) error {
 	}
 	// Samples that proved nothing, and a Composition nothing verified.
 	for _, s := range r.Samples {
-		if s.Verdict != Inconclusive {
+		if s.Verdict != verify.Inconclusive {
 			continue
 		}
 		rules[inconclusiveRule] = sarifRule{ID: inconclusiveRule, Name: "InconclusiveSample",
@@ -691,7 +694,7 @@ func writeSARIF(w io.Writer, r *Report) error {
 			Properties: map[string]any{"sample": s.Sample, "verdict": string(s.Verdict)},
 		}})
 	}
-	if r.Verdict == Unverified {
+	if r.Verdict == verify.Unverified {
 		rules[unverifiedRule] = sarifRule{ID: unverifiedRule, Name: "UnverifiedComposition",
 			ShortDescription: sarifMessage{Text: "No sample was conclusive: the conversion is not verified."},
 			Help:             sarifMessage{Text: "Give samples with --xr, or generate them with --synthesize N; give the inputs they read with -e and -o."}}

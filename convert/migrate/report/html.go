@@ -1,4 +1,4 @@
-package migrate
+package report
 
 import (
 	"fmt"
@@ -7,6 +7,9 @@ import (
 	"strings"
 
 	"github.com/pkg/errors"
+
+	"github.com/xpmigrate/xpmigrate/convert/migrate"
+	"github.com/xpmigrate/xpmigrate/internal/udiff"
 )
 
 // WriteHTML writes the report as one self-contained HTML page (inline
@@ -15,7 +18,7 @@ import (
 // side-by-side before/after of its document and, per sample, the unified
 // diff between the legacy and the pipeline render. Before/after needs
 // Options.KeepSources; renders need a Verifier that returns them.
-func WriteHTML(w io.Writer, r *Result) error {
+func WriteHTML(w io.Writer, r *migrate.Result) error {
 	v := buildHTMLView(r)
 	if err := htmlPage.Execute(w, v); err != nil {
 		return errors.Wrap(err, "cannot write the HTML report")
@@ -48,7 +51,7 @@ type htmlComp struct {
 	Type        string
 	Status      string
 	Verify      string
-	Diagnostics []Diagnostic
+	Diagnostics []migrate.Diagnostic
 	DiagSummary string
 	SideBySide  []sbsRow
 	HasSources  bool
@@ -63,7 +66,7 @@ type htmlSample struct {
 	Source      string
 	Status      string
 	Error       string
-	Differences []Difference
+	Differences []migrate.Difference
 	Diff        []diffLine
 	HasRenders  bool
 	Ready       string
@@ -86,18 +89,18 @@ type htmlFile struct {
 	Status      string
 	Reason      string
 	Detail      string
-	Diagnostics []Diagnostic
+	Diagnostics []migrate.Diagnostic
 	Diff        []diffLine
 }
 
 type htmlFinding struct {
-	Finding
+	migrate.Finding
 	FileID string
 }
 
-func buildHTMLView(r *Result) htmlView {
+func buildHTMLView(r *migrate.Result) htmlView {
 	s := r.Summary
-	v := htmlView{Cancelled: r.Cancelled, Mode: r.Mode, Headline: Headline(r)}
+	v := htmlView{Cancelled: r.Cancelled, Mode: r.Mode, Headline: migrate.Headline(r)}
 	v.HeadlineOK = strings.HasSuffix(v.Headline, "? yes")
 	add := func(k string, n int, class string) {
 		if n == 0 {
@@ -128,10 +131,10 @@ func buildHTMLView(r *Result) htmlView {
 	add("Diagnostics and findings (all files)", s.Errors+s.Warnings+s.Infos, "")
 	add("of which repository findings (M-codes)", s.Findings, "warn")
 	if len(s.SkippedBy) > 0 {
-		v.Summary = append(v.Summary, kv{Key: "Skipped or failed by reason", Value: countList(s.SkippedBy)})
+		v.Summary = append(v.Summary, kv{Key: "Skipped or failed by reason", Value: migrate.CountList(s.SkippedBy)})
 	}
 	if len(s.GapCodes) > 0 {
-		v.Summary = append(v.Summary, kv{Key: "Classified differences by gap code (benign ones included)", Value: countList(s.GapCodes)})
+		v.Summary = append(v.Summary, kv{Key: "Classified differences by gap code (benign ones included)", Value: migrate.CountList(s.GapCodes)})
 	}
 
 	// The files table lists every file worth a look, so every link to a
@@ -142,7 +145,7 @@ func buildHTMLView(r *Result) htmlView {
 		hasComp[c.File] = true
 	}
 	for _, f := range r.Files {
-		if f.Status == FileUnchanged && len(f.Diagnostics) == 0 && !hasComp[f.Path] {
+		if f.Status == migrate.FileUnchanged && len(f.Diagnostics) == 0 && !hasComp[f.Path] {
 			continue
 		}
 		id := fmt.Sprintf("f-%d", len(v.Files))
@@ -164,7 +167,7 @@ func buildHTMLView(r *Result) htmlView {
 		if vr := c.Verification; vr != nil {
 			hc.Verify = string(vr.Status)
 			hc.VerifyError = vr.Error
-			if vr.Fails && vr.Status == VerifyKnownGaps {
+			if vr.Fails && vr.Status == migrate.VerifyKnownGaps {
 				hc.Verify = "known-gaps (failing)"
 			}
 			if vr.Reason != "" {
@@ -173,12 +176,12 @@ func buildHTMLView(r *Result) htmlView {
 			hc.Unexercised = vr.Unexercised
 			for j, sm := range vr.Samples {
 				hs := htmlSample{ID: fmt.Sprintf("%s-s-%d", hc.ID, j), Source: sm.Source, Status: string(sm.Status), Error: sm.Error, Differences: sm.Differences, Ready: sm.Ready}
-				if sm.Status == VerifyInconclusive {
+				if sm.Status == migrate.VerifyInconclusive {
 					hs.Error = fmt.Sprintf("Both sides failed, nothing was proven. Legacy: %s. Pipeline: %s. Hint: %s", sm.LegacyError, sm.PipelineError, sm.Hint)
 				}
 				if sm.Legacy != "" || sm.Pipeline != "" {
 					hs.HasRenders = true
-					if d := UnifiedDiff("legacy render", "pipeline render", []byte(sm.Legacy), []byte(sm.Pipeline)); d != "" {
+					if d := udiff.Unified("legacy render", "pipeline render", []byte(sm.Legacy), []byte(sm.Pipeline)); d != "" {
 						hs.Diff = diffLines2HTML(d)
 					} else {
 						hs.Diff = []diffLine{{Class: "ctx", Text: "(the renders are identical)"}}
@@ -196,7 +199,7 @@ func buildHTMLView(r *Result) htmlView {
 }
 
 // severityCounts renders "2 errors, 1 info" for a list of diagnostics.
-func severityCounts(ds []Diagnostic) string {
+func severityCounts(ds []migrate.Diagnostic) string {
 	if len(ds) == 0 {
 		return "–"
 	}
@@ -205,12 +208,12 @@ func severityCounts(ds []Diagnostic) string {
 		n[d.Severity]++
 	}
 	var parts []string
-	for _, sev := range []string{SeverityError, SeverityWarning, SeverityInfo} {
+	for _, sev := range []string{migrate.SeverityError, migrate.SeverityWarning, migrate.SeverityInfo} {
 		if n[sev] == 0 {
 			continue
 		}
 		word := sev
-		if sev == SeverityInfo {
+		if sev == migrate.SeverityInfo {
 			word = "info"
 		} else if n[sev] > 1 {
 			word += "s"
@@ -247,11 +250,11 @@ func diffLines2HTML(d string) []diffLine {
 // sideBySide lines up before and after: unchanged lines side by side,
 // removed lines on the left against added lines on the right.
 func sideBySide(before, after string) []sbsRow {
-	bl, al := splitLines(before), splitLines(after)
+	bl, al := udiff.SplitLines(before), udiff.SplitLines(after)
 	// Lines are matched by their content without indentation, so a block
 	// the conversion moved under the pipeline step (the same lines, more
 	// deeply indented) shows as moved, not as deleted and added.
-	ops := diffLines(trimIndent(bl), trimIndent(al))
+	ops := udiff.Lines(trimIndent(bl), trimIndent(al))
 	var rows []sbsRow
 	ln, rn := 1, 1
 	clean := func(s string) string {
@@ -259,7 +262,7 @@ func sideBySide(before, after string) []sbsRow {
 		return strings.Replace(s, "\n\\ No newline at end of file", "", 1)
 	}
 	for i := 0; i < len(ops); {
-		if ops[i].kind == ' ' {
+		if ops[i].Kind == ' ' {
 			l, r := bl[ln-1], al[rn-1]
 			row := sbsRow{LNum: fmt.Sprint(ln), RNum: fmt.Sprint(rn), Left: clean(l), Right: clean(r)}
 			if l != r {
@@ -272,11 +275,11 @@ func sideBySide(before, after string) []sbsRow {
 			continue
 		}
 		var dels, adds []string
-		for i < len(ops) && ops[i].kind == '-' {
+		for i < len(ops) && ops[i].Kind == '-' {
 			dels = append(dels, bl[ln-1+len(dels)])
 			i++
 		}
-		for i < len(ops) && ops[i].kind == '+' {
+		for i < len(ops) && ops[i].Kind == '+' {
 			adds = append(adds, al[rn-1+len(adds)])
 			i++
 		}

@@ -1,4 +1,4 @@
-package migrate
+package gitignore
 
 import (
 	"strings"
@@ -92,18 +92,18 @@ func TestPatternMatch(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			p, ok, err := compilePattern(tc.line)
+			p, ok, err := Compile(tc.line)
 			if err != nil || !ok {
 				t.Fatalf("%s\ncompilePattern(%q): ok %t, err %v", tc.reason, tc.line, ok, err)
 			}
 			for _, m := range tc.match {
-				if !p.match(m.rel, m.isDir) {
-					t.Errorf("%s\n%q.match(%q, dir %t): want true", tc.reason, tc.line, m.rel, m.isDir)
+				if !p.Match(m.rel, m.isDir) {
+					t.Errorf("%s\n%q.Match(%q, dir %t): want true", tc.reason, tc.line, m.rel, m.isDir)
 				}
 			}
 			for _, m := range tc.miss {
-				if p.match(m.rel, m.isDir) {
-					t.Errorf("%s\n%q.match(%q, dir %t): want false", tc.reason, tc.line, m.rel, m.isDir)
+				if p.Match(m.rel, m.isDir) {
+					t.Errorf("%s\n%q.Match(%q, dir %t): want false", tc.reason, tc.line, m.rel, m.isDir)
 				}
 			}
 		})
@@ -112,16 +112,16 @@ func TestPatternMatch(t *testing.T) {
 
 func TestCompilePatternSkips(t *testing.T) {
 	for _, line := range []string{"", "   ", "# comment", "/", "!"} {
-		if _, ok, err := compilePattern(line); ok || err != nil {
-			t.Errorf("compilePattern(%q): want ok false, no error; got ok %t, err %v", line, ok, err)
+		if _, ok, err := Compile(line); ok || err != nil {
+			t.Errorf("Compile(%q): want ok false, no error; got ok %t, err %v", line, ok, err)
 		}
 	}
 }
 
 func TestIgnoreStack(t *testing.T) {
-	st := ignoreStack{
-		parseIgnoreFile("", []byte("# root\n*.gen.yaml\n/out/\nsecret*\n")),
-		parseIgnoreFile("apis", []byte("!keep.gen.yaml\nlocal/\n")),
+	st := Stack{
+		ParseFile("", []byte("# root\n*.gen.yaml\n/out/\nsecret*\n")),
+		ParseFile("apis", []byte("!keep.gen.yaml\nlocal/\n")),
 	}
 	cases := map[string]struct {
 		reason string
@@ -140,7 +140,7 @@ func TestIgnoreStack(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			if got := st.ignored(tc.rel, tc.isDir); got != tc.want {
+			if got := st.Ignored(tc.rel, tc.isDir); got != tc.want {
 				t.Errorf("%s\nignored(%q, %t): want %t, got %t", tc.reason, tc.rel, tc.isDir, tc.want, got)
 			}
 		})
@@ -148,23 +148,23 @@ func TestIgnoreStack(t *testing.T) {
 }
 
 func TestGlobSet(t *testing.T) {
-	g, err := compileGlobs([]string{"apis/", "*.json", "examples/**/claim.yaml"})
+	g, err := CompileGlobs([]string{"apis/", "*.json", "examples/**/claim.yaml"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	got := map[string]bool{}
 	for _, p := range []string{"apis/a.yaml", "apis/x/b.yaml", "x/apis/c.yaml", "a.json", "d/e.json", "examples/claim.yaml", "examples/a/b/claim.yaml", "other.yaml"} {
-		got[p] = g.match(p, false)
+		got[p] = g.Match(p, false)
 	}
 	want := map[string]bool{
 		"apis/a.yaml": true, "apis/x/b.yaml": true, "x/apis/c.yaml": true, "a.json": true, "d/e.json": true,
 		"examples/claim.yaml": true, "examples/a/b/claim.yaml": true, "other.yaml": false,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("globSet.match: -want, +got:\n%s", diff)
+		t.Errorf("Globs.match: -want, +got:\n%s", diff)
 	}
-	if _, err := compileGlobs([]string{"!x"}); err == nil {
-		t.Errorf("compileGlobs([!x]): want an error for a negated glob")
+	if _, err := CompileGlobs([]string{"!x"}); err == nil {
+		t.Errorf("CompileGlobs([!x]): want an error for a negated glob")
 	}
 }
 
@@ -173,19 +173,19 @@ func FuzzCompilePattern(f *testing.F) {
 		f.Add(s, "a/b/c.yaml")
 	}
 	f.Fuzz(func(t *testing.T, line, rel string) {
-		p, ok, err := compilePattern(line)
+		p, ok, err := Compile(line)
 		if err != nil || !ok {
 			return
 		}
-		file, dir := p.match(rel, false), p.match(rel, true)
+		file, dir := p.Match(rel, false), p.Match(rel, true)
 		// A pattern ending in / names directories only.
 		if p.dirOnly && file {
 			t.Fatalf("pattern %q (directories only) matches the file %q", line, rel)
 		}
 		// Negation changes what a match means, never what matches.
 		if !p.negate && !strings.HasPrefix(line, "#") {
-			if n, ok, err := compilePattern("!" + line); err == nil && ok {
-				if !n.negate || n.match(rel, false) != file || n.match(rel, true) != dir {
+			if n, ok, err := Compile("!" + line); err == nil && ok {
+				if !n.negate || n.Match(rel, false) != file || n.Match(rel, true) != dir {
 					t.Fatalf("pattern %q and its negation match %q differently", line, rel)
 				}
 			}
@@ -193,10 +193,10 @@ func FuzzCompilePattern(f *testing.F) {
 		// A plain name (no glob, no slash, no escape) matches itself at
 		// any depth, and nothing that merely contains it.
 		if plain := strings.TrimSpace(line); plain == line && !strings.ContainsAny(line, "*?[]\\/!#") {
-			if !p.match(line, false) || !p.match("some/dir/"+line, false) {
+			if !p.Match(line, false) || !p.Match("some/dir/"+line, false) {
 				t.Fatalf("plain pattern %q does not match itself", line)
 			}
-			if p.match(line+"x", false) || p.match("x"+line, false) {
+			if p.Match(line+"x", false) || p.Match("x"+line, false) {
 				t.Fatalf("plain pattern %q matches a longer name", line)
 			}
 		}
@@ -207,12 +207,12 @@ func FuzzCompilePattern(f *testing.F) {
 // (each byte used to be read as a character of its own).
 func TestPatternNonASCII(t *testing.T) {
 	for line, rel := range map[string]string{"café.yaml": "x/café.yaml", "[é]*.yaml": "é1.yaml", `\é.yaml`: "é.yaml", "/naïve/": "naïve"} {
-		p, ok, err := compilePattern(line)
+		p, ok, err := Compile(line)
 		if err != nil || !ok {
-			t.Fatalf("compilePattern(%q): %v", line, err)
+			t.Fatalf("Compile(%q): %v", line, err)
 		}
-		if !p.match(rel, true) {
-			t.Errorf("compilePattern(%q).match(%q): false, want true", line, rel)
+		if !p.Match(rel, true) {
+			t.Errorf("Compile(%q).Match(%q): false, want true", line, rel)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package migrate
+package gitignore
 
 import (
 	"bufio"
@@ -10,7 +10,7 @@ import (
 	"github.com/pkg/errors"
 )
 
-// A pattern is one compiled gitignore line or --include/--exclude glob.
+// A Pattern is one compiled gitignore line or --include/--exclude glob.
 //
 // The grammar is gitignore's (https://git-scm.com/docs/gitignore):
 //
@@ -29,22 +29,22 @@ import (
 //
 // Not supported: git's core.ignoreCase, and .git/info/exclude and the
 // global excludes file (the tree, not the user's setup, decides).
-type pattern struct {
+type Pattern struct {
 	text    string
 	negate  bool
 	dirOnly bool
 	re      *regexp.Regexp
 }
 
-// compilePattern compiles one line. It returns ok false for blank lines and
+// Compile compiles one line. It returns ok false for blank lines and
 // comments.
-func compilePattern(line string) (pattern, bool, error) {
+func Compile(line string) (Pattern, bool, error) {
 	line = strings.TrimSuffix(line, "\r")
 	line = trimTrailingSpaces(line)
 	if line == "" || strings.HasPrefix(line, "#") {
-		return pattern{}, false, nil
+		return Pattern{}, false, nil
 	}
-	p := pattern{text: line}
+	p := Pattern{text: line}
 	switch {
 	case strings.HasPrefix(line, "!"):
 		p.negate = true
@@ -57,7 +57,7 @@ func compilePattern(line string) (pattern, bool, error) {
 		line = strings.TrimRight(line, "/")
 	}
 	if line == "" {
-		return pattern{}, false, nil
+		return Pattern{}, false, nil
 	}
 	anchored := strings.Contains(line, "/")
 	line = strings.TrimPrefix(line, "/")
@@ -84,7 +84,7 @@ func compilePattern(line string) (pattern, bool, error) {
 			continue
 		}
 		if err := translateSegment(&b, seg); err != nil {
-			return pattern{}, false, errors.Wrapf(err, "cannot compile pattern %q", p.text)
+			return Pattern{}, false, errors.Wrapf(err, "cannot compile pattern %q", p.text)
 		}
 		if !last {
 			b.WriteString("/")
@@ -93,7 +93,7 @@ func compilePattern(line string) (pattern, bool, error) {
 	b.WriteString("$")
 	re, err := regexp.Compile(b.String())
 	if err != nil {
-		return pattern{}, false, errors.Wrapf(err, "cannot compile pattern %q", p.text)
+		return Pattern{}, false, errors.Wrapf(err, "cannot compile pattern %q", p.text)
 	}
 	p.re = re
 	return p, true, nil
@@ -197,30 +197,30 @@ func classEnd(s string, i int) int {
 	return -1
 }
 
-// match reports whether rel (slash-separated, relative to the pattern's
+// Match reports whether rel (slash-separated, relative to the pattern's
 // base) matches.
-func (p pattern) match(rel string, isDir bool) bool {
+func (p Pattern) Match(rel string, isDir bool) bool {
 	if p.dirOnly && !isDir {
 		return false
 	}
 	return p.re.MatchString(rel)
 }
 
-// An ignoreFile is the patterns of one .gitignore, whose directory is base
+// A File is the patterns of one .gitignore, whose directory is base
 // (slash-separated, relative to the tree, "" for the root).
-type ignoreFile struct {
+type File struct {
 	base     string
-	patterns []pattern
+	patterns []Pattern
 }
 
-// parseIgnoreFile compiles a .gitignore. Lines that do not compile are
+// ParseFile compiles a .gitignore. Lines that do not compile are
 // dropped, as git drops them.
-func parseIgnoreFile(base string, data []byte) ignoreFile {
-	f := ignoreFile{base: base}
+func ParseFile(base string, data []byte) File {
+	f := File{base: base}
 	s := bufio.NewScanner(bytes.NewReader(data))
 	s.Buffer(make([]byte, 0, 64*1024), len(data)+1)
 	for s.Scan() {
-		p, ok, err := compilePattern(s.Text())
+		p, ok, err := Compile(s.Text())
 		if err != nil || !ok {
 			continue
 		}
@@ -229,13 +229,13 @@ func parseIgnoreFile(base string, data []byte) ignoreFile {
 	return f
 }
 
-// ignoreStack is the .gitignore files that apply in a directory, outermost
+// Stack is the .gitignore files that apply in a directory, outermost
 // first.
-type ignoreStack []ignoreFile
+type Stack []File
 
-// ignored reports whether rel is ignored: the last matching pattern wins,
+// Ignored reports whether rel is ignored: the last matching pattern wins,
 // deeper files winning over shallower ones.
-func (st ignoreStack) ignored(rel string, isDir bool) bool {
+func (st Stack) Ignored(rel string, isDir bool) bool {
 	ignored := false
 	for _, f := range st {
 		sub := rel
@@ -246,7 +246,7 @@ func (st ignoreStack) ignored(rel string, isDir bool) bool {
 			sub = rel[len(f.base)+1:]
 		}
 		for _, p := range f.patterns {
-			if p.match(sub, isDir) {
+			if p.Match(sub, isDir) {
 				ignored = !p.negate
 			}
 		}
@@ -254,14 +254,15 @@ func (st ignoreStack) ignored(rel string, isDir bool) bool {
 	return ignored
 }
 
-// A globSet is the --include or --exclude patterns, matched against paths
+// Globs is the --include, --exclude or --allow-legacy patterns, matched against paths
 // relative to the tree with gitignore's grammar (negation excluded).
-type globSet []pattern
+type Globs []Pattern
 
-func compileGlobs(globs []string) (globSet, error) {
-	var out globSet
+// CompileGlobs compiles globs; a blank or negated one is an error.
+func CompileGlobs(globs []string) (Globs, error) {
+	var out Globs
 	for _, g := range globs {
-		p, ok, err := compilePattern(g)
+		p, ok, err := Compile(g)
 		if err != nil {
 			return nil, err
 		}
@@ -273,15 +274,15 @@ func compileGlobs(globs []string) (globSet, error) {
 	return out, nil
 }
 
-// match reports whether rel, or one of its parent directories, matches.
-func (g globSet) match(rel string, isDir bool) bool {
+// Match reports whether rel, or one of its parent directories, matches.
+func (g Globs) Match(rel string, isDir bool) bool {
 	for _, p := range g {
-		if p.match(rel, isDir) {
+		if p.Match(rel, isDir) {
 			return true
 		}
 		// A pattern naming a directory covers its files.
 		for d := parentDir(rel); d != ""; d = parentDir(d) {
-			if p.match(d, true) {
+			if p.Match(d, true) {
 				return true
 			}
 		}
