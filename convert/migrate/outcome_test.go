@@ -2,7 +2,10 @@ package migrate
 
 import (
 	"context"
+	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/pkg/errors"
 
@@ -122,4 +125,34 @@ func TestOptionErrorsAreInvalidInput(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestRunWithin(t *testing.T) {
+	t.Run("StuckFile", func(t *testing.T) {
+		dir := t.TempDir()
+		writeTree(t, dir, map[string]string{"a.yaml": unnamedLegacy})
+		entered, release := make(chan struct{}), make(chan struct{})
+		defer close(release)
+		var once sync.Once
+		conv := &fakeConverter{hook: func(string) { once.Do(func() { close(entered) }); <-release }}
+		ctx, cancel := context.WithCancel(context.Background())
+		go func() { <-entered; cancel() }()
+		start := time.Now()
+		res, err := RunWithin(ctx, Options{Root: dir, Write: WriteNone, Converter: conv, Jobs: 1}, 50*time.Millisecond)
+		if res != nil || err == nil || !strings.HasPrefix(err.Error(), "cancelled: stopped waiting 50ms") {
+			t.Errorf("RunWithin(a stuck file, cancelled): want no result and the stopped-waiting error, got %v, %v", res, err)
+		}
+		if d := time.Since(start); d > 20*time.Second {
+			t.Errorf("RunWithin(a stuck file, cancelled): returned after %s", d)
+		}
+		if kind(err) != "error" {
+			t.Errorf("RunWithin(a stuck file, cancelled): want an error of no kind, got %s", kind(err))
+		}
+	})
+	t.Run("InvalidOptions", func(t *testing.T) {
+		res, err := RunWithin(context.Background(), Options{Root: t.TempDir()}, time.Second)
+		if res != nil || kind(err) != "invalid" || strings.HasPrefix(err.Error(), "cannot migrate") {
+			t.Errorf("RunWithin(no converter): want invalid input as it is, got %v, %v", res, err)
+		}
+	})
 }
