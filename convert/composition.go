@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
+	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
 
 // Group, version and kind of the function inputs the converter writes.
@@ -651,7 +652,7 @@ func (c *composition) blockStyle(spec *yaml.Node) {
 // IntendedChangesAnnotation lists, on a converted Composition, the codes of
 // the legacy quirks the conversion fixed on request (Options.FixQuirks):
 // the behaviour changes verify reports as intended.
-const IntendedChangesAnnotation = "xpmigrate.io/intended-changes"
+const IntendedChangesAnnotation = xp.AnnotationIntendedChanges
 
 // annotateIntended writes IntendedChangesAnnotation when a quirk was fixed,
 // merged with the codes already listed, sorted.

@@ -11,6 +11,7 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
+	"github.com/xpmigrate/xpmigrate/internal/xp"
 	pt "github.com/xpmigrate/xpmigrate/patchandtransform"
 )
 
@@ -258,7 +259,7 @@ func (c *composition) claimMachinery(p *yaml.Node, path, typ string) {
 				c.infof("C321", p, path, "reads %s: v2-style XRs keep this machinery under spec.crossplane and have no claim or connection secret reference", r)
 			}
 		}
-		if strings.Contains(r, "crossplane.io/claim-") {
+		if strings.Contains(r, xp.LabelClaimPrefix) {
 			c.infof("C321", p, path, "reads %s: v2-style XRs have no claim, so the crossplane.io/claim-* labels are never set", r)
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
 
 // serverFields are the metadata fields the API server populates; a
@@ -108,9 +110,9 @@ func claimOnly(from string) string {
 			return cp
 		}
 	}
-	for _, l := range []string{"metadata.labels[crossplane.io/claim-", "metadata.labels.crossplane.io/claim-"} {
+	for _, l := range []string{"metadata.labels[" + xp.LabelClaimPrefix, "metadata.labels." + xp.LabelClaimPrefix} {
 		if strings.HasPrefix(from, l) {
-			return "label crossplane.io/claim-*"
+			return "label " + xp.LabelClaimPrefix + "*"
 		}
 	}
 	return ""

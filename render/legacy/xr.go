@@ -13,17 +13,18 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
+	"github.com/xpmigrate/xpmigrate/internal/xp"
 	"github.com/xpmigrate/xpmigrate/render"
 )
 
 // Well-known keys.
 const (
-	labelComposite      = "crossplane.io/composite"
-	labelClaimName      = "crossplane.io/claim-name"
-	labelClaimNamespace = "crossplane.io/claim-namespace"
+	labelComposite      = xp.LabelComposite
+	labelClaimName      = xp.LabelClaimName
+	labelClaimNamespace = xp.LabelClaimNamespace
 
-	annotationResourceName = "crossplane.io/composition-resource-name"
-	annotationPaused       = "crossplane.io/paused"
+	annotationResourceName = xp.AnnotationCompositionResourceName
+	annotationPaused       = xp.AnnotationPaused
 )
 
 // Event and condition reasons the reconciler uses.

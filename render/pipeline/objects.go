@@ -9,14 +9,15 @@ import (
 	"google.golang.org/protobuf/types/known/structpb"
 
 	"github.com/xpmigrate/xpmigrate/internal/protostruct"
+	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
 
 // Well-known metadata keys.
 const (
-	AnnotationCompositionResourceName = "crossplane.io/composition-resource-name"
-	LabelComposite                    = "crossplane.io/composite"
-	LabelClaimName                    = "crossplane.io/claim-name"
-	LabelClaimNamespace               = "crossplane.io/claim-namespace"
+	AnnotationCompositionResourceName = xp.AnnotationCompositionResourceName
+	LabelComposite                    = xp.LabelComposite
+	LabelClaimName                    = xp.LabelClaimName
+	LabelClaimNamespace               = xp.LabelClaimNamespace
 )
 
 // toStruct converts a JSON-like object to a protobuf Struct, every number

@@ -1,5 +1,7 @@
 package verify
 
+import "github.com/xpmigrate/xpmigrate/internal/xp"
+
 // sameNormalized reports whether normalizeObject would make a and b equal,
 // without building the normalised copies. It may answer false when they
 // would be equal (the caller then normalises and diffs); it never answers
@@ -77,7 +79,7 @@ func isServerField(k string) bool {
 
 // claimLabel reports whether normalizeObject drops label k with value v.
 func claimLabel(k string, v any) bool {
-	return (k == "crossplane.io/claim-name" || k == "crossplane.io/claim-namespace") && v == ""
+	return (k == xp.LabelClaimName || k == xp.LabelClaimNamespace) && v == ""
 }
 
 func sameLabels(a, b map[string]any, repl replacer) bool {

@@ -13,6 +13,7 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/xpmigrate/xpmigrate/environment"
+	"github.com/xpmigrate/xpmigrate/internal/xp"
 	"github.com/xpmigrate/xpmigrate/render"
 	"github.com/xpmigrate/xpmigrate/render/builtin/environmentconfigs"
 	"github.com/xpmigrate/xpmigrate/render/engine"
@@ -552,8 +553,8 @@ func (v *verifier) prepareXR(in map[string]any) (map[string]any, error) {
 	if labels == nil {
 		labels = map[string]any{}
 	}
-	if s, _ := labels["crossplane.io/composite"].(string); s == "" {
-		labels["crossplane.io/composite"] = md["name"]
+	if s, _ := labels[xp.LabelComposite].(string); s == "" {
+		labels[xp.LabelComposite] = md["name"]
 		md["labels"] = labels
 	}
 	if ns := stringAt(v.legacy.obj, "spec", "writeConnectionSecretsToNamespace"); ns != "" {
