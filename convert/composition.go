@@ -206,13 +206,13 @@ func (c *composition) stripServerFields() {
 	}
 	md := yamledit.Resolve(yamledit.Get(c.node, "metadata"))
 	if yamledit.IsMap(md) {
-		for _, k := range []string{"uid", "resourceVersion", "generation", "creationTimestamp", "managedFields", "selfLink"} {
+		for _, k := range xp.ServerFields {
 			if yamledit.Delete(md, k) {
 				removed = append(removed, "metadata."+k)
 			}
 		}
 		if an := yamledit.Resolve(yamledit.Get(md, "annotations")); yamledit.IsMap(an) {
-			const lac = "kubectl.kubernetes.io/last-applied-configuration"
+			const lac = xp.AnnotationLastApplied
 			if yamledit.Delete(an, lac) {
 				removed = append(removed, "metadata.annotations["+lac+"]")
 				if len(an.Content) == 0 {

@@ -8,12 +8,6 @@ import (
 	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
 
-// serverFields are the metadata fields the API server populates; a
-// manifest that has them was exported from a cluster (conversion.md §1.5).
-var serverFields = []string{"uid", "resourceVersion", "generation", "creationTimestamp", "managedFields", "selfLink"}
-
-const lastApplied = "kubectl.kubernetes.io/last-applied-configuration"
-
 // claimOnlyPaths are XR paths that only legacy XRs bound to a claim have;
 // v2-style XRs keep that machinery under spec.crossplane or not at all
 // (conversion.md §11 N13).
@@ -42,13 +36,13 @@ func docFindings(d docInfo, skipXRWrites bool) []Finding {
 	// M406: server-populated fields.
 	var present []string
 	md := nestedMap(d.obj, "metadata")
-	for _, f := range serverFields {
+	for _, f := range xp.ServerFields {
 		if _, ok := md[f]; ok {
 			present = append(present, "metadata."+f)
 		}
 	}
-	if _, ok := nestedMap(md, "annotations")[lastApplied]; ok {
-		present = append(present, "metadata.annotations["+lastApplied+"]")
+	if _, ok := nestedMap(md, "annotations")[xp.AnnotationLastApplied]; ok {
+		present = append(present, "metadata.annotations["+xp.AnnotationLastApplied+"]")
 	}
 	if _, ok := d.obj["status"]; ok && (isComposition(d.apiVersion, d.kind) || isXRD(d.apiVersion, d.kind)) {
 		present = append(present, "status")

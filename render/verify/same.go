@@ -39,7 +39,7 @@ func sameMetadata(a, b map[string]any, repl replacer) bool {
 	for _, pair := range [2][2]map[string]any{{a, b}, {b, a}} {
 		x, y := pair[0], pair[1]
 		for k, xv := range x {
-			if isServerField(k) {
+			if xp.IsServerField(k) {
 				continue
 			}
 			yv, ok := y[k]
@@ -66,15 +66,6 @@ func sameMetadata(a, b map[string]any, repl replacer) bool {
 		}
 	}
 	return true
-}
-
-func isServerField(k string) bool {
-	for _, f := range serverFields {
-		if k == f {
-			return true
-		}
-	}
-	return false
 }
 
 // claimLabel reports whether normalizeObject drops label k with value v.
