@@ -15,10 +15,10 @@ import (
 
 // Group, version and kind of the function inputs the converter writes.
 const (
-	PTInputAPIVersion = "pt.fn.crossplane.io/v1beta1"
-	PTInputKind       = "Resources"
-	ECInputAPIVersion = "environmentconfigs.fn.crossplane.io/v1beta1"
-	ECInputKind       = "Input"
+	PTInputAPIVersion = xp.PTInputAPIVersion
+	PTInputKind       = xp.PTInputKind
+	ECInputAPIVersion = xp.ECInputAPIVersion
+	ECInputKind       = xp.ECInputKind
 )
 
 // composition is one Composition being converted.

@@ -8,6 +8,7 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
+	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
 
 // resolveFunctions picks the functionRef names (conversion spec §4.3): the
@@ -62,7 +63,7 @@ func (r *run) resolveFunctions(docs []*yamledit.Doc, chunks []yamledit.Chunk) {
 func functionManifest(n *yaml.Node) (name, pkg string, ok bool) {
 	av, _ := yamledit.Str(yamledit.Get(n, "apiVersion"))
 	kind, _ := yamledit.Str(yamledit.Get(n, "kind"))
-	if (av != "pkg.crossplane.io/v1" && av != "pkg.crossplane.io/v1beta1") || kind != "Function" {
+	if !xp.IsFunctionAPIVersion(av) || kind != "Function" {
 		return "", "", false
 	}
 	name, _ = yamledit.Str(yamledit.Get(yamledit.Get(n, "metadata"), "name"))
@@ -175,6 +176,6 @@ func (r *run) emitFunctions(out *bytes.Buffer, docs []*yamledit.Doc) {
 		if out.Len() > 0 && !bytes.HasSuffix(out.Bytes(), []byte("\n")) {
 			out.WriteByte('\n')
 		}
-		fmt.Fprintf(out, "---\napiVersion: pkg.crossplane.io/v1\nkind: Function\nmetadata:\n  name: %s\nspec:\n  package: %s:%s\n", f.name, f.pkg, f.version)
+		fmt.Fprintf(out, "---\napiVersion: "+xp.FunctionAPIVersion+"\nkind: Function\nmetadata:\n  name: %s\nspec:\n  package: %s:%s\n", f.name, f.pkg, f.version)
 	}
 }

@@ -128,7 +128,7 @@ func ConnectionSecret(o *Outcome) map[string]any {
 		"apiVersion": "v1",
 		"kind":       "Secret",
 		"metadata":   md,
-		"type":       "connection.crossplane.io/v1alpha1",
+		"type":       xp.SecretTypeConnection,
 		"data":       data,
 	}
 }

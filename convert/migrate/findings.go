@@ -168,7 +168,7 @@ func compositionPatches(comp map[string]any) []patchAt {
 	for i, s := range nestedSlice(spec, "pipeline") {
 		sm, _ := s.(map[string]any)
 		in := nestedMap(sm, "input")
-		if k, _ := in["kind"].(string); k != "Resources" || groupOf(str(in["apiVersion"])) != "pt.fn.crossplane.io" {
+		if k, _ := in["kind"].(string); k != xp.PTInputKind || xp.Group(str(in["apiVersion"])) != xp.GroupPTInput {
 			continue
 		}
 		collect(fmt.Sprintf("spec.pipeline[%d].input.", i), in)

@@ -19,6 +19,7 @@ import (
 	"github.com/xpmigrate/xpmigrate/convert"
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
 	"github.com/xpmigrate/xpmigrate/internal/atomicfile"
+	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
 
 // FunctionsNone as Options.FunctionsOut writes no Function manifests (the
@@ -539,7 +540,7 @@ func manifestText(fns []wantFunction) []byte {
 		if i > 0 {
 			b.WriteString("---\n")
 		}
-		fmt.Fprintf(&b, "apiVersion: pkg.crossplane.io/v1\nkind: Function\nmetadata:\n  name: %s\nspec:\n  package: %s:%s\n", fn.name, fn.pin.pkg, fn.pin.pin)
+		fmt.Fprintf(&b, "apiVersion: "+xp.FunctionAPIVersion+"\nkind: Function\nmetadata:\n  name: %s\nspec:\n  package: %s:%s\n", fn.name, fn.pin.pkg, fn.pin.pin)
 	}
 	return b.Bytes()
 }
@@ -615,7 +616,7 @@ func (r *runner) addDependencies(oc *outcome, f *scanned, fns []wantFunction) {
 func isConfigurationNode(n *yaml3.Node) bool {
 	av, _ := yamledit.Str(yamledit.Get(n, "apiVersion"))
 	k, _ := yamledit.Str(yamledit.Get(n, "kind"))
-	return k == "Configuration" && groupOf(av) == "meta.pkg.crossplane.io"
+	return k == "Configuration" && xp.Group(av) == xp.GroupMetaPkg
 }
 
 // addDependencyNodes appends a dependency per function to spec.dependsOn,
@@ -641,7 +642,7 @@ func addDependencyNodes(top *yaml3.Node, fns []wantFunction) {
 	for _, fn := range fns {
 		m := yamledit.NewMap()
 		if byPackage {
-			yamledit.Set(m, "apiVersion", yamledit.NewString("pkg.crossplane.io/v1"))
+			yamledit.Set(m, "apiVersion", yamledit.NewString(xp.FunctionAPIVersion))
 			yamledit.Set(m, "kind", yamledit.NewString("Function"))
 			yamledit.Set(m, "package", yamledit.NewString(fn.pin.pkg))
 		} else {

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
 
 // The types in this file mirror the Go types that function-patch-and-transform
@@ -15,8 +17,8 @@ import (
 // APIVersion and Kind name the input type. Decoding does not check them, as
 // upstream does not.
 const (
-	APIVersion = "pt.fn.crossplane.io/v1beta1"
-	Kind       = "Resources"
+	APIVersion = xp.PTInputAPIVersion
+	Kind       = xp.PTInputKind
 )
 
 // Resources is the input of function-patch-and-transform.

@@ -14,6 +14,7 @@ import (
 
 	"github.com/xpmigrate/xpmigrate/environment"
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
+	"github.com/xpmigrate/xpmigrate/internal/xp"
 	pt "github.com/xpmigrate/xpmigrate/patchandtransform"
 	"github.com/xpmigrate/xpmigrate/patchandtransform/native"
 	"github.com/xpmigrate/xpmigrate/render"
@@ -21,7 +22,7 @@ import (
 
 // The Usage kind, whose live owner references survive an apply.
 const (
-	usageAPIVersion = "apiextensions.crossplane.io/v1beta1"
+	usageAPIVersion = xp.GroupAPIExtensions + "/v1beta1"
 	usageKind       = "Usage"
 )
 

@@ -4,11 +4,13 @@ import (
 	"encoding/base64"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
 
 // SecretTypeConnection is the type of the Secrets Crossplane publishes
 // connection details to.
-const SecretTypeConnection = "connection.crossplane.io/v1alpha1"
+const SecretTypeConnection = xp.SecretTypeConnection
 
 // ConnectionSecret returns the Secret the reconcile would publish an XR's
 // connection details to (spec §9.10), or nil when the XR has no

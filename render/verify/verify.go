@@ -282,7 +282,7 @@ func loadComposition(d Document) (*composition, error) {
 		if err != nil {
 			return nil, render.InvalidInput(errors.Wrapf(err, "%s: document 1 (line %d)", d.Path, docs[0].Line))
 		}
-		if obj != nil && obj["kind"] == "Composition" && obj["apiVersion"] == "apiextensions.crossplane.io/v1" {
+		if obj != nil && obj["kind"] == "Composition" && obj["apiVersion"] == xp.CompositionAPIVersion {
 			return &composition{doc: d, obj: obj, raw: docs[0].Raw, line: docs[0].Line}, nil
 		}
 	}
@@ -291,7 +291,7 @@ func loadComposition(d Document) (*composition, error) {
 		if err != nil {
 			return nil, render.InvalidInput(render.NewDocumentError(d.Path, doc, err))
 		}
-		if obj == nil || obj["kind"] != "Composition" || obj["apiVersion"] != "apiextensions.crossplane.io/v1" {
+		if obj == nil || obj["kind"] != "Composition" || obj["apiVersion"] != xp.CompositionAPIVersion {
 			continue
 		}
 		return &composition{doc: d, obj: obj, raw: doc.Raw, line: doc.Line}, nil
