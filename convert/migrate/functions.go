@@ -55,8 +55,8 @@ type functionPin struct {
 // 1.x does not know: it gets no EnvironmentConfigs there (D43, C1). So
 // v0.6.x on v1, v0.7.x on v2.
 func functionPins(target string) (pt, ec functionPin) {
-	pt = functionPin{repo: "function-patch-and-transform", pkg: convert.PTPackage, pin: convert.PTVersion}
-	ec = functionPin{repo: "function-environment-configs", pkg: convert.ECPackage}
+	pt = functionPin{repo: xp.FunctionPatchAndTransform, pkg: xp.PackagePatchAndTransform, pin: convert.PTVersion}
+	ec = functionPin{repo: xp.FunctionEnvironmentConfigs, pkg: xp.PackageEnvironmentConfigs}
 	if target == "v2" {
 		pt.ok = versionRange{lo: semver{minor: 10}, noHi: true}
 		pt.constraint, pt.supported = ">="+convert.PTVersion, "v0.10.0 or later"
@@ -436,9 +436,9 @@ func (r *runner) ptStepOf(f *scanned, c CompositionResult) int {
 // usedName returns the functionRef name the converter was given for a
 // file (its default when none).
 func (r *runner) usedName(file string, p functionPin) string {
-	forced, names, def := r.o.PatchAndTransform, r.fnPT, convert.DefaultPTFunction
-	if p.repo == "function-environment-configs" {
-		forced, names, def = r.o.EnvironmentConfigs, r.fnEC, convert.DefaultECFunction
+	forced, names, def := r.o.PatchAndTransform, r.fnPT, xp.FunctionPatchAndTransform
+	if p.repo == xp.FunctionEnvironmentConfigs {
+		forced, names, def = r.o.EnvironmentConfigs, r.fnEC, xp.FunctionEnvironmentConfigs
 	}
 	if forced != "" {
 		return forced

@@ -16,8 +16,8 @@ import (
 
 // Names of the functions xpmigrate runs in process.
 const (
-	BuiltinPatchAndTransform  = "function-patch-and-transform"
-	BuiltinEnvironmentConfigs = "function-environment-configs"
+	BuiltinPatchAndTransform  = xp.FunctionPatchAndTransform
+	BuiltinEnvironmentConfigs = xp.FunctionEnvironmentConfigs
 )
 
 // RuntimeBuiltin is the value of the render.crossplane.io/runtime
