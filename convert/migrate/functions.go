@@ -458,7 +458,7 @@ func (r *runner) defaultFunctionName(file, pkg string) string {
 		return ""
 	}
 	if r.hasConfiguration(path.Join(r.ix.scopeOf(file), "crossplane.yaml")) {
-		return convert.PackageName(pkg)
+		return xp.PackageName(pkg)
 	}
 	return ""
 }

@@ -6,7 +6,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/xpmigrate/xpmigrate/convert"
 	"github.com/xpmigrate/xpmigrate/internal/samples"
 	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
@@ -364,7 +363,7 @@ func (ix *index) functionName(file, repo string) (name string, ambiguous bool) {
 					pkg, _ = dm["function"].(string)
 				}
 				if packageRepo(pkg) == repo {
-					names = appendUnique(names, convert.PackageName(pkg))
+					names = appendUnique(names, xp.PackageName(pkg))
 				}
 			}
 		}
