@@ -8,10 +8,6 @@ import (
 	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
 
-// SecretTypeConnection is the type of the Secrets Crossplane publishes
-// connection details to.
-const SecretTypeConnection = xp.SecretTypeConnection
-
 // ConnectionSecret returns the Secret the reconcile would publish an XR's
 // connection details to (spec §9.10), or nil when the XR has no
 // spec.writeConnectionSecretToRef. xr is the XR as persisted (an Outcome's
@@ -46,7 +42,7 @@ func ConnectionSecret(xr map[string]any, details map[string][]byte) map[string]a
 				"blockOwnerDeletion": true,
 			}},
 		},
-		"type": SecretTypeConnection,
+		"type": xp.SecretTypeConnection,
 		"data": data,
 	}
 }

@@ -17,16 +17,6 @@ import (
 	"github.com/xpmigrate/xpmigrate/render"
 )
 
-// Well-known keys.
-const (
-	labelComposite      = xp.LabelComposite
-	labelClaimName      = xp.LabelClaimName
-	labelClaimNamespace = xp.LabelClaimNamespace
-
-	annotationResourceName = xp.AnnotationCompositionResourceName
-	annotationPaused       = xp.AnnotationPaused
-)
-
 // Event and condition reasons the reconciler uses.
 const (
 	reasonCompose = "ComposeResources"
@@ -103,7 +93,7 @@ func plainSecretRef(v any) (*secretRef, bool) {
 
 func isPaused(xr map[string]any) bool {
 	u := &unstructured.Unstructured{Object: xr}
-	return u.GetAnnotations()[annotationPaused] == "true"
+	return u.GetAnnotations()[xp.AnnotationPaused] == "true"
 }
 
 // update models a full update (PUT) of the XR: spec and metadata are
@@ -137,12 +127,12 @@ func setOrDelete(m map[string]any, k string, v any) {
 // store configurator (alpha) is not modelled.
 func (c *composer) configure() error {
 	u := &unstructured.Unstructured{Object: c.xr.UnstructuredContent()}
-	if u.GetLabels()[labelComposite] == "" {
+	if u.GetLabels()[xp.LabelComposite] == "" {
 		labels := u.GetLabels()
 		if labels == nil {
 			labels = map[string]string{}
 		}
-		labels[labelComposite] = u.GetName()
+		labels[xp.LabelComposite] = u.GetName()
 		u.SetLabels(labels)
 		c.configured.label = true
 		c.update()
@@ -352,7 +342,7 @@ func (c *composer) printedXR() map[string]any {
 	md := changes(mapAt(c.input, "metadata"), mapAt(c.stored, "metadata"))
 	if c.configured.label {
 		if l, ok := md["labels"].(map[string]any); ok {
-			delete(l, labelComposite)
+			delete(l, xp.LabelComposite)
 			if len(l) == 0 {
 				delete(md, "labels")
 			}

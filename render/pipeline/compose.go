@@ -14,6 +14,7 @@ import (
 	"google.golang.org/protobuf/types/known/structpb"
 
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
+	"github.com/xpmigrate/xpmigrate/internal/xp"
 	"github.com/xpmigrate/xpmigrate/render"
 )
 
@@ -164,7 +165,7 @@ func newEngine(xr map[string]any, observed []map[string]any, o Options) (*engine
 			}
 			m = s.AsMap()
 		}
-		name := nestedStringMap(m, "metadata", "annotations")[AnnotationCompositionResourceName]
+		name := nestedStringMap(m, "metadata", "annotations")[xp.AnnotationCompositionResourceName]
 		if o.Profile == Reconciler {
 			// The reconciler reads composed resources through the XR's
 			// references: unnamed ones cannot be read, and those another
@@ -176,7 +177,7 @@ func newEngine(xr map[string]any, observed []map[string]any, o Options) (*engine
 				continue
 			}
 			if name == "" {
-				return nil, errors.Wrap(errors.Errorf("encountered composed resource without required %q annotation", AnnotationCompositionResourceName), "cannot get existing composed resources")
+				return nil, errors.Wrap(errors.Errorf("encountered composed resource without required %q annotation", xp.AnnotationCompositionResourceName), "cannot get existing composed resources")
 			}
 		}
 		// crank keys an unannotated resource by "", and a later resource

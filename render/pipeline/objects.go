@@ -9,15 +9,6 @@ import (
 	"google.golang.org/protobuf/types/known/structpb"
 
 	"github.com/xpmigrate/xpmigrate/internal/protostruct"
-	"github.com/xpmigrate/xpmigrate/internal/xp"
-)
-
-// Well-known metadata keys.
-const (
-	AnnotationCompositionResourceName = xp.AnnotationCompositionResourceName
-	LabelComposite                    = xp.LabelComposite
-	LabelClaimName                    = xp.LabelClaimName
-	LabelClaimNamespace               = xp.LabelClaimNamespace
 )
 
 // toStruct converts a JSON-like object to a protobuf Struct, every number
