@@ -12,6 +12,7 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
+	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
 
 // A Status is what happened to one document.
@@ -389,8 +390,8 @@ func (r *run) recognise(i int, c yamledit.Chunk, d *yamledit.Doc, n *yaml.Node, 
 	}
 	apiVersion, _ := yamledit.Str(yamledit.Get(n, "apiVersion"))
 	kind, _ := yamledit.Str(yamledit.Get(n, "kind"))
-	group, version := splitAPIVersion(apiVersion)
-	if group != "apiextensions.crossplane.io" {
+	group, version := xp.SplitAPIVersion(apiVersion)
+	if group != xp.GroupAPIExtensions {
 		return nil
 	}
 	name, _ := yamledit.Str(yamledit.Get(yamledit.Get(n, "metadata"), "name"))
@@ -415,15 +416,6 @@ func (r *run) recognise(i int, c yamledit.Chunk, d *yamledit.Doc, n *yaml.Node, 
 		return cp
 	}
 	return cp
-}
-
-func splitAPIVersion(s string) (string, string) {
-	for i := len(s) - 1; i >= 0; i-- {
-		if s[i] == '/' {
-			return s[:i], s[i+1:]
-		}
-	}
-	return "", s
 }
 
 func trimDot(s string) string {

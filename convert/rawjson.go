@@ -3,6 +3,8 @@ package convert
 import (
 	"bytes"
 	"sort"
+
+	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
 
 // The helpers below read JSON as encoding/json writes it (compact, keys
@@ -187,10 +189,13 @@ func jsonStringEnd(b []byte, i int) (int, bool) {
 }
 
 // serverKeys are the keys stripServer removes, as JSON strings.
-var serverKeys = [][]byte{
-	[]byte(`"uid"`), []byte(`"resourceVersion"`), []byte(`"generation"`), []byte(`"creationTimestamp"`),
-	[]byte(`"managedFields"`), []byte(`"selfLink"`), []byte(`"kubectl.kubernetes.io/last-applied-configuration"`),
-}
+var serverKeys = func() [][]byte {
+	var ks [][]byte
+	for _, k := range xp.ServerFields {
+		ks = append(ks, []byte(`"`+k+`"`))
+	}
+	return append(ks, []byte(`"`+xp.AnnotationLastApplied+`"`))
+}()
 
 // keptByText reports whether the parts of a whole-document Composition
 // that checkRoundTrip compares have the same text in before and after

@@ -14,6 +14,7 @@ import (
 
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
 	"github.com/xpmigrate/xpmigrate/environment"
+	"github.com/xpmigrate/xpmigrate/internal/xp"
 	"github.com/xpmigrate/xpmigrate/patchandtransform/function"
 	"github.com/xpmigrate/xpmigrate/patchandtransform/native"
 )
@@ -352,14 +353,14 @@ func withoutIntended(md map[string]any) map[string]any {
 func stripServer(md map[string]any) map[string]any {
 	out := map[string]any{}
 	for k, v := range md {
-		switch k {
-		case "uid", "resourceVersion", "generation", "creationTimestamp", "managedFields", "selfLink":
+		switch {
+		case xp.IsServerField(k):
 			continue
-		case "annotations":
+		case k == "annotations":
 			an, _ := v.(map[string]any)
 			kept := map[string]any{}
 			for ak, av := range an {
-				if ak != "kubectl.kubernetes.io/last-applied-configuration" {
+				if ak != xp.AnnotationLastApplied {
 					kept[ak] = av
 				}
 			}

@@ -14,6 +14,7 @@ import (
 	"github.com/xpmigrate/xpmigrate/internal/atomicfile"
 	"github.com/xpmigrate/xpmigrate/internal/regularfile"
 	"github.com/xpmigrate/xpmigrate/internal/udiff"
+	"github.com/xpmigrate/xpmigrate/internal/xp"
 	"github.com/xpmigrate/xpmigrate/render"
 )
 
@@ -154,13 +155,13 @@ func (r *runner) convert(ctx context.Context, f *scanned, data []byte, oc *outco
 	if n, ok := r.fnPT[f.rel]; ok {
 		req.PatchAndTransform = n.name
 		if n.ambiguous {
-			extra = append(extra, ambiguousFn("function-patch-and-transform"))
+			extra = append(extra, ambiguousFn(xp.FunctionPatchAndTransform))
 		}
 	}
 	if n, ok := r.fnEC[f.rel]; ok {
 		req.EnvironmentConfigs = n.name
 		if n.ambiguous {
-			extra = append(extra, ambiguousFn("function-environment-configs"))
+			extra = append(extra, ambiguousFn(xp.FunctionEnvironmentConfigs))
 		}
 	}
 	comps := r.compositionsOf(f)

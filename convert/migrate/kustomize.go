@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"path"
 	"strings"
+
+	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
 
 // isKustomization reports whether a document is a kustomization: a file
@@ -14,7 +16,7 @@ func isKustomization(rel string, d docInfo) bool {
 	case "kustomization.yaml", "kustomization.yml", "Kustomization":
 		return d.item < 0
 	}
-	return d.kind == "Kustomization" && groupOf(d.apiVersion) == "kustomize.config.k8s.io"
+	return d.kind == "Kustomization" && xp.Group(d.apiVersion) == "kustomize.config.k8s.io"
 }
 
 // compositionPaths are the parts of a legacy Composition that conversion

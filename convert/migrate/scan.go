@@ -19,6 +19,7 @@ import (
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/regularfile"
+	"github.com/xpmigrate/xpmigrate/internal/xp"
 	"github.com/xpmigrate/xpmigrate/render"
 )
 
@@ -327,20 +328,11 @@ func decodeAny(raw []byte) (any, error) {
 // isComposition reports whether apiVersion and kind name a Composition, in
 // any version (the converter reports versions it does not handle).
 func isComposition(apiVersion, kind string) bool {
-	return kind == "Composition" && groupOf(apiVersion) == "apiextensions.crossplane.io"
+	return kind == "Composition" && xp.Group(apiVersion) == xp.GroupAPIExtensions
 }
 
 func isXRD(apiVersion, kind string) bool {
-	return kind == "CompositeResourceDefinition" && groupOf(apiVersion) == "apiextensions.crossplane.io"
-}
-
-// groupOf returns the API group of an apiVersion, "" for the core group.
-func groupOf(apiVersion string) string {
-	i := strings.LastIndexByte(apiVersion, '/')
-	if i < 0 {
-		return ""
-	}
-	return apiVersion[:i]
+	return kind == "CompositeResourceDefinition" && xp.Group(apiVersion) == xp.GroupAPIExtensions
 }
 
 // isLegacy reports whether a Composition object is in mode Resources.

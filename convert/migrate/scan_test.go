@@ -5,7 +5,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/xpmigrate/xpmigrate/convert"
+	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
 
 func TestClassify(t *testing.T) {
@@ -158,8 +158,8 @@ func TestDependencyName(t *testing.T) {
 		"index.docker.io/a/very-long-name-" + long(): ("a-very-long-name-" + long())[:63],
 	}
 	for in, want := range cases {
-		if got := convert.PackageName(in); got != want {
-			t.Errorf("convert.PackageName(%q): want %q, got %q", in, want, got)
+		if got := xp.PackageName(in); got != want {
+			t.Errorf("xp.PackageName(%q): want %q, got %q", in, want, got)
 		}
 	}
 	if got := packageRepo("xpkg.upbound.io/crossplane-contrib/function-patch-and-transform:v0.7.0"); got != "function-patch-and-transform" {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/xpmigrate/xpmigrate/environment"
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
+	"github.com/xpmigrate/xpmigrate/internal/xp"
 	"github.com/xpmigrate/xpmigrate/patchandtransform/native"
 	"github.com/xpmigrate/xpmigrate/render"
 	"github.com/xpmigrate/xpmigrate/render/legacy"
@@ -374,7 +375,7 @@ func pruneAll(objs []map[string]any) []map[string]any {
 func checkCompatible(xr, comp map[string]any) error {
 	av, _ := comp["apiVersion"].(string)
 	k, _ := comp["kind"].(string)
-	if av != "apiextensions.crossplane.io/v1" || k != "Composition" {
+	if av != xp.CompositionAPIVersion || k != "Composition" {
 		return render.InvalidInputf("not a composition: %s/%s", k, name(comp))
 	}
 	wantKind, _ := nestedString(comp, "spec", "compositeTypeRef", "kind")

@@ -9,6 +9,8 @@ import (
 	"github.com/pkg/errors"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/structpb"
+
+	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
 
 // maxRequirementsIterations bounds the requirements loop: a function is
@@ -146,7 +148,7 @@ func (c *candidate) is(sel *fnv1.ResourceSelector, anyVersion bool) bool {
 	if group(c.apiVersion) != group(sel.GetApiVersion()) {
 		return false
 	}
-	return anyVersion || (c.kind == "EnvironmentConfig" && group(c.apiVersion) == "apiextensions.crossplane.io")
+	return anyVersion || (c.kind == "EnvironmentConfig" && group(c.apiVersion) == xp.GroupAPIExtensions)
 }
 
 // resourceAs returns the candidate as the API server would serve it at

@@ -12,6 +12,7 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/xpmigrate/xpmigrate/environment"
+	"github.com/xpmigrate/xpmigrate/internal/xp"
 	"github.com/xpmigrate/xpmigrate/render"
 	"github.com/xpmigrate/xpmigrate/render/builtin/environmentconfigs"
 	"github.com/xpmigrate/xpmigrate/render/engine"
@@ -280,7 +281,7 @@ func loadComposition(d Document) (*composition, error) {
 		if err != nil {
 			return nil, render.InvalidInput(errors.Wrapf(err, "%s: document 1 (line %d)", d.Path, docs[0].Line))
 		}
-		if obj != nil && obj["kind"] == "Composition" && obj["apiVersion"] == "apiextensions.crossplane.io/v1" {
+		if obj != nil && obj["kind"] == "Composition" && obj["apiVersion"] == xp.CompositionAPIVersion {
 			return &composition{doc: d, obj: obj, raw: docs[0].Raw, line: docs[0].Line}, nil
 		}
 	}
@@ -289,7 +290,7 @@ func loadComposition(d Document) (*composition, error) {
 		if err != nil {
 			return nil, render.InvalidInput(render.NewDocumentError(d.Path, doc, err))
 		}
-		if obj == nil || obj["kind"] != "Composition" || obj["apiVersion"] != "apiextensions.crossplane.io/v1" {
+		if obj == nil || obj["kind"] != "Composition" || obj["apiVersion"] != xp.CompositionAPIVersion {
 			continue
 		}
 		return &composition{doc: d, obj: obj, raw: doc.Raw, line: doc.Line}, nil
@@ -558,8 +559,8 @@ func (v *verifier) prepareXR(in map[string]any) (map[string]any, error) {
 	if labels == nil {
 		labels = map[string]any{}
 	}
-	if s, _ := labels["crossplane.io/composite"].(string); s == "" {
-		labels["crossplane.io/composite"] = md["name"]
+	if s, _ := labels[xp.LabelComposite].(string); s == "" {
+		labels[xp.LabelComposite] = md["name"]
 		md["labels"] = labels
 	}
 	if ns := stringAt(v.legacy.obj, "spec", "writeConnectionSecretsToNamespace"); ns != "" {
