@@ -73,10 +73,10 @@ FUZZ_TARGETS := \
 	./environment:FuzzInput \
 	./convert:FuzzConvert \
 	./convert/yamledit:FuzzEncode \
-	./convert/yamledit:FuzzSimpleJSON \
+	./internal/manifest:FuzzSimpleJSON \
 	./convert/yamledit:FuzzTreeJSON \
 	./internal/jsonobj:FuzzDecodePlainObject \
-	./render:FuzzSplitDocuments \
+	./internal/manifest:FuzzSplitDocuments \
 	./convert/migrate:FuzzCompilePattern \
 	./convert/migrate:FuzzUnifiedDiff \
 	./convert/yamledit:FuzzCheckAliases \

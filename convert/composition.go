@@ -10,6 +10,8 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
+
+	"github.com/xpmigrate/xpmigrate/internal/manifest"
 )
 
 // Group, version and kind of the function inputs the converter writes.
@@ -45,9 +47,9 @@ type composition struct {
 	intended       []string            // codes of the quirks fixed on request
 	xrIndexed      []indexedWrite      // ToComposite writes of XR list items (C217)
 	fallNode       *yaml.Node
-	inJSON         []byte    // the input, as kubectl reads it
-	outJSON        []byte    // the whole output document as kubectl will read it (base "" only)
-	outView        *jsonView // outJSON, indexed
+	inJSON         []byte             // the input, as kubectl reads it
+	outJSON        []byte             // the whole output document as kubectl will read it (base "" only)
+	outView        *manifest.JSONView // outJSON, indexed
 }
 
 // errorf, warnf and infof report a finding about node n at path (relative

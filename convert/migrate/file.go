@@ -14,6 +14,8 @@ import (
 	"github.com/xpmigrate/xpmigrate/internal/atomicfile"
 	"github.com/xpmigrate/xpmigrate/internal/regularfile"
 	"github.com/xpmigrate/xpmigrate/render"
+
+	"github.com/xpmigrate/xpmigrate/internal/manifest"
 )
 
 // migrate handles one file.
@@ -353,10 +355,10 @@ func (r *runner) write(f *scanned, oc *outcome, data, out, final []byte, changed
 
 // splitFile returns the text of each document of a file, by index.
 func splitFile(data []byte, format string) []string {
-	if format == "json" {
-		return []string{string(data)}
+	docs := manifest.Whole(data)
+	if format != "json" {
+		docs = manifest.Split(data)
 	}
-	docs := render.SplitDocuments(data)
 	out := make([]string, len(docs))
 	for i, d := range docs {
 		out[i] = string(d.Raw)

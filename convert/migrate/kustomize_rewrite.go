@@ -13,7 +13,7 @@ import (
 	"github.com/pkg/errors"
 	yaml3 "go.yaml.in/yaml/v3"
 
-	"github.com/xpmigrate/xpmigrate/convert/yamledit"
+	"github.com/xpmigrate/xpmigrate/internal/manifest"
 )
 
 // pipelinePointer maps a JSON pointer into a legacy Composition to where
@@ -327,11 +327,11 @@ func (r *runner) inlineEdits(f *scanned, doc int, p kpatch, step int) []opEdit {
 	if err != nil {
 		return nil
 	}
-	chunks := yamledit.Split(data)
-	if doc >= len(chunks) {
+	docs := manifest.Split(data)
+	if doc >= len(docs) {
 		return nil
 	}
-	c := chunks[doc]
+	c := docs[doc]
 	var n yaml3.Node
 	if err := yaml3.Unmarshal(c.Text, &n); err != nil || len(n.Content) != 1 {
 		return nil
@@ -366,7 +366,7 @@ func (r *runner) inlineEdits(f *scanned, doc int, p kpatch, step int) []opEdit {
 	if indent < 0 {
 		return nil
 	}
-	return jsonPatchEdits(v.Value, c.Line+first, indent, p.at+".patch", p.targetName, step)
+	return jsonPatchEdits(v.Value, c.TextLine+first, indent, p.at+".patch", p.targetName, step)
 }
 
 // readScanned reads a file of the tree as the scan read it.

@@ -19,7 +19,8 @@ import (
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/regularfile"
-	"github.com/xpmigrate/xpmigrate/render"
+
+	"github.com/xpmigrate/xpmigrate/internal/manifest"
 )
 
 // A docInfo is what the scan keeps of one document (or one item of a
@@ -151,7 +152,7 @@ func templated(data []byte) bool {
 	if !bytes.Contains(data, []byte("{{")) || !kindComp.Match(data) {
 		return false
 	}
-	for _, d := range render.SplitDocuments(data) {
+	for _, d := range manifest.Split(data) {
 		if !bytes.Contains(d.Raw, []byte("{{")) || !kindComp.Match(d.Raw) {
 			continue
 		}
@@ -224,11 +225,9 @@ func decodeFileSlim(data []byte, format string) ([]docInfo, int, error) {
 }
 
 func decodeDocs(data []byte, format string, slimCompositions bool) ([]docInfo, int, error) {
-	var raws []render.Document
-	if format == "json" {
-		raws = []render.Document{{Index: 0, Line: 1, Raw: data}}
-	} else {
-		raws = render.SplitDocuments(data)
+	raws := manifest.Whole(data)
+	if format != "json" {
+		raws = manifest.Split(data)
 	}
 	var out []docInfo
 	for _, r := range raws {
@@ -251,7 +250,7 @@ func decodeDocs(data []byte, format string, slimCompositions bool) ([]docInfo, i
 					return nil, ee.Line, ee
 				}
 			}
-			de := render.NewDocumentError("", r, err)
+			de := manifest.NewDocumentError("", r, err)
 			return nil, de.Line, errors.Errorf("line %d (document %d): %s", de.Line, de.Document, de.Msg)
 		}
 		switch t := v.(type) {
@@ -275,7 +274,7 @@ func decodeDocs(data []byte, format string, slimCompositions bool) ([]docInfo, i
 
 // expansionError returns err as an *yamledit.ExpansionError whose line
 // counts from the start of the file, or nil when err is not one.
-func expansionError(r render.Document, err error) *yamledit.ExpansionError {
+func expansionError(r manifest.Document, err error) *yamledit.ExpansionError {
 	var ee *yamledit.ExpansionError
 	if !errors.As(err, &ee) {
 		return nil
@@ -371,8 +370,8 @@ func nestedSlice(o map[string]any, path ...string) []any {
 // spec.mode, and whether spec.resources, spec.patchSets and
 // spec.environment are set. It returns ok false for anything else (which
 // the caller decodes fully).
-func slimDoc(r render.Document) (docInfo, bool, error) {
-	if j, ok := yamledit.PlainJSON(r.Raw); ok {
+func slimDoc(r manifest.Document) (docInfo, bool, error) {
+	if j, ok := manifest.PlainJSON(r.Raw); ok {
 		// Plain block YAML (as generated and converted Compositions
 		// mostly are) reads faster as JSON.
 		return slimPlain(r, j)
@@ -381,7 +380,7 @@ func slimDoc(r render.Document) (docInfo, bool, error) {
 }
 
 // slimNodes is slimDoc through YAML nodes.
-func slimNodes(r render.Document) (docInfo, bool, error) {
+func slimNodes(r manifest.Document) (docInfo, bool, error) {
 	var n yaml3.Node
 	if err := yaml3.Unmarshal(r.Raw, &n); err != nil {
 		return docInfo{}, false, err
@@ -409,7 +408,7 @@ func slimNodes(r render.Document) (docInfo, bool, error) {
 // from its JSON. In that subset every scalar reads as its own text, a
 // string, a boolean, null or a decimal integer, so the loose values are
 // those looseValue gives.
-func slimPlain(r render.Document, j []byte) (docInfo, bool, error) {
+func slimPlain(r manifest.Document, j []byte) (docInfo, bool, error) {
 	var v any
 	if m, ok := jsonobj.DecodePlainObject(j); ok {
 		v = m

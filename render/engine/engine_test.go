@@ -7,11 +7,13 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/xpmigrate/xpmigrate/render"
+
+	"github.com/xpmigrate/xpmigrate/internal/manifest"
 )
 
 func obj(t *testing.T, y string) map[string]any {
 	t.Helper()
-	o, err := render.DecodeObject([]byte(y))
+	o, err := manifest.DecodeObject([]byte(y))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/xpmigrate/xpmigrate/render"
+
+	"github.com/xpmigrate/xpmigrate/internal/manifest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata")
@@ -76,7 +78,7 @@ func TestCorpusGoldens(t *testing.T) {
 
 func loadFirst(t *testing.T, path string) map[string]any {
 	t.Helper()
-	docs, err := render.LoadFile(path)
+	docs, err := manifest.LoadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}

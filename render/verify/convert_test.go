@@ -6,6 +6,8 @@ import (
 	"github.com/pkg/errors"
 
 	"github.com/xpmigrate/xpmigrate/render"
+
+	"github.com/xpmigrate/xpmigrate/internal/manifest"
 )
 
 // referenceConvert converts a legacy Composition the way conversion spec
@@ -14,7 +16,7 @@ import (
 // testdata/corpus, and lets tests exercise Options.Convert until the real
 // converter is plugged in.
 func referenceConvert(composition []byte, _ string) ([]byte, error) {
-	c, err := render.DecodeObject(composition)
+	c, err := manifest.DecodeObject(composition)
 	if err != nil {
 		return nil, err
 	}

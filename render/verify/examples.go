@@ -8,7 +8,8 @@ import (
 	"strings"
 
 	"github.com/xpmigrate/xpmigrate/internal/samples"
-	"github.com/xpmigrate/xpmigrate/render"
+
+	"github.com/xpmigrate/xpmigrate/internal/manifest"
 )
 
 // Examples are the objects found beside a Composition.
@@ -62,7 +63,7 @@ func FindExamples(fsys fs.FS, dir string, legacy Document, xrd map[string]any) (
 	files := candidateFiles(fsys, dir)
 	type doc struct {
 		file string
-		d    render.Document
+		d    manifest.Document
 	}
 	var docs []doc
 	for _, f := range files {
@@ -70,8 +71,8 @@ func FindExamples(fsys fs.FS, dir string, legacy Document, xrd map[string]any) (
 		if err != nil {
 			continue
 		}
-		for _, d := range render.SplitDocuments(b) {
-			o, err := render.DecodeObject(d.Raw)
+		for _, d := range manifest.Split(b) {
+			o, err := manifest.DecodeObject(d.Raw)
 			if err != nil || o == nil {
 				continue
 			}

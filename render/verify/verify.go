@@ -17,6 +17,8 @@ import (
 	"github.com/xpmigrate/xpmigrate/render/builtin/environmentconfigs"
 	"github.com/xpmigrate/xpmigrate/render/engine"
 	"github.com/xpmigrate/xpmigrate/render/pipeline"
+
+	"github.com/xpmigrate/xpmigrate/internal/manifest"
 )
 
 // A Converter converts a legacy Composition document (YAML) to its
@@ -275,9 +277,9 @@ type composition struct {
 }
 
 func loadComposition(d Document) (*composition, error) {
-	docs := render.SplitDocuments(d.Data)
+	docs := manifest.Split(d.Data)
 	if len(d.JSON) > 0 && len(docs) == 1 {
-		obj, err := render.DecodeJSONObject(d.JSON)
+		obj, err := manifest.DecodeJSON(d.JSON)
 		if err != nil {
 			return nil, render.InvalidInput(errors.Wrapf(err, "%s: document 1 (line %d)", d.Path, docs[0].Line))
 		}
@@ -286,9 +288,9 @@ func loadComposition(d Document) (*composition, error) {
 		}
 	}
 	for _, doc := range docs {
-		obj, err := render.DecodeObject(doc.Raw)
+		obj, err := manifest.DecodeObject(doc.Raw)
 		if err != nil {
-			return nil, render.InvalidInput(render.NewDocumentError(d.Path, doc, err))
+			return nil, render.InvalidInput(manifest.NewDocumentError(d.Path, doc, err))
 		}
 		if obj == nil || obj["kind"] != "Composition" || obj["apiVersion"] != "apiextensions.crossplane.io/v1" {
 			continue
