@@ -386,7 +386,7 @@ func readXRDs(paths []string) ([]map[string]any, error) {
 		}
 		n := 0
 		for _, d := range manifest.Split(b) {
-			obj, err := manifest.DecodeObject(d.Raw)
+			obj, err := d.Decode()
 			if err != nil {
 				return nil, usageError{err: errors.Wrapf(err, "cannot read --xrd %q", p)}
 			}

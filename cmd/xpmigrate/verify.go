@@ -327,7 +327,7 @@ func onlyKinds(docs []manifest.Document, kinds map[string]bool) bool {
 func sampleKinds(legacy verify.Document, xrd map[string]any) map[string]bool {
 	out := map[string]bool{}
 	for _, d := range manifest.Split(legacy.Data) {
-		o, err := manifest.DecodeObject(d.Raw)
+		o, err := d.Decode()
 		if err != nil || o == nil || o["kind"] != "Composition" {
 			continue
 		}
@@ -354,7 +354,7 @@ func legacyFromBase(ctx context.Context, file, ref string, data []byte) (verify.
 	converted := verify.Document{Path: file, Data: data}
 	var name string
 	for _, d := range manifest.Split(data) {
-		obj, err := manifest.DecodeObject(d.Raw)
+		obj, err := d.Decode()
 		if err == nil && obj != nil && obj["kind"] == "Composition" {
 			name = jsonobj.String(obj, "metadata", "name")
 			break

@@ -161,7 +161,7 @@ func TestMigrateCorpus(t *testing.T) {
 			continue
 		}
 		for i := range b {
-			obj, _ := manifest.DecodeObject(b[i].Raw)
+			obj, _ := b[i].Decode()
 			if obj == nil || !isComposition(str(obj["apiVersion"]), str(obj["kind"])) {
 				if string(b[i].Raw) != string(a[i].Raw) {
 					t.Errorf("%s#%d: not a Composition, but changed", f.Path, i)

@@ -372,7 +372,7 @@ func fallbackStatus(c *CompositionResult, changed bool, after string) string {
 	if !changed {
 		return DocUnchanged
 	}
-	v, err := decodeAny([]byte(after))
+	v, err := manifest.DecodeValue([]byte(after))
 	if err != nil {
 		return DocFailed
 	}
@@ -687,7 +687,7 @@ func (r *runner) verifyDoc(ctx context.Context, f *scanned, c *CompositionResult
 
 // listItem returns item i of a List document as YAML.
 func listItem(doc string, i int) ([]byte, error) {
-	v, err := decodeAny([]byte(doc))
+	v, err := manifest.DecodeValue([]byte(doc))
 	if err != nil {
 		return nil, err
 	}

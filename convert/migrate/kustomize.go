@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"path"
 	"strings"
+
+	"github.com/xpmigrate/xpmigrate/internal/manifest"
 )
 
 // isKustomization reports whether a document is a kustomization: a file
@@ -56,7 +58,7 @@ func (ix *index) kustomizeScan(files []*scanned) {
 	for _, k := range all {
 		f, d, p := k.f, k.d, k.p
 		if p.inline != "" {
-			v, err := decodeAny([]byte(p.inline))
+			v, err := manifest.DecodeValue([]byte(p.inline))
 			if err != nil {
 				continue
 			}

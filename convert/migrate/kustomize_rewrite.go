@@ -332,8 +332,8 @@ func (r *runner) inlineEdits(f *scanned, doc int, p kpatch, step int) []opEdit {
 		return nil
 	}
 	c := docs[doc]
-	var n yaml3.Node
-	if err := yaml3.Unmarshal(c.Text, &n); err != nil || len(n.Content) != 1 {
+	n, err := c.Node()
+	if err != nil || len(n.Content) != 1 {
 		return nil
 	}
 	field, idx, ok := strings.Cut(strings.TrimSuffix(p.at, "]"), "[")
@@ -354,7 +354,7 @@ func (r *runner) inlineEdits(f *scanned, doc int, p kpatch, step int) []opEdit {
 	}
 	// The content starts on the line after the indicator, indented as its
 	// first line that is not blank.
-	lines := strings.Split(string(c.Text), "\n")
+	lines := strings.Split(string(c.Raw), "\n")
 	first := v.Line // 0-based index of the line after the indicator
 	indent := -1
 	for l := first; l < len(lines); l++ {
@@ -366,7 +366,7 @@ func (r *runner) inlineEdits(f *scanned, doc int, p kpatch, step int) []opEdit {
 	if indent < 0 {
 		return nil
 	}
-	return jsonPatchEdits(v.Value, c.TextLine+first, indent, p.at+".patch", p.targetName, step)
+	return jsonPatchEdits(v.Value, c.Line+first, indent, p.at+".patch", p.targetName, step)
 }
 
 // readScanned reads a file of the tree as the scan read it.

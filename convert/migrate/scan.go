@@ -13,8 +13,6 @@ import (
 
 	"github.com/pkg/errors"
 	yaml3 "go.yaml.in/yaml/v3"
-	kjson "k8s.io/apimachinery/pkg/util/json"
-	"sigs.k8s.io/yaml"
 
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
@@ -156,7 +154,7 @@ func templated(data []byte) bool {
 		if !bytes.Contains(d.Raw, []byte("{{")) || !kindComp.Match(d.Raw) {
 			continue
 		}
-		if _, err := yaml.YAMLToJSON(d.Raw); err != nil {
+		if _, err := d.JSON(); err != nil {
 			return true
 		}
 	}
@@ -243,10 +241,10 @@ func decodeDocs(data []byte, format string, slimCompositions bool) ([]docInfo, i
 				continue
 			}
 		}
-		v, err := decodeAny(r.Raw)
+		v, err := manifest.DecodeValue(r.Raw)
 		if err != nil {
 			if format == "yaml" {
-				if ee := expansionError(r, aliasesOf(r.Raw)); ee != nil {
+				if ee := expansionError(r, aliasesOf(r)); ee != nil {
 					return nil, ee.Line, ee
 				}
 			}
@@ -287,12 +285,12 @@ func expansionError(r manifest.Document, err error) *yamledit.ExpansionError {
 // aliasesOf checks a document that failed to decode against the alias
 // budget (yamledit.CheckAliases), so that an alias bomb is told from
 // other errors.
-func aliasesOf(raw []byte) error {
-	var n yaml3.Node
-	if err := yaml3.Unmarshal(raw, &n); err != nil {
+func aliasesOf(r manifest.Document) error {
+	n, err := r.Node()
+	if err != nil {
 		return nil //nolint:nilerr // Not YAML: not an alias bomb either.
 	}
-	return yamledit.CheckAliases(&n)
+	return yamledit.CheckAliases(n)
 }
 
 func newDocInfo(index, item, line int, m map[string]any) docInfo {
@@ -302,25 +300,6 @@ func newDocInfo(index, item, line int, m map[string]any) docInfo {
 	d.name, _ = nestedString(m, "metadata", "name")
 	d.namespace, _ = nestedString(m, "metadata", "namespace")
 	return d
-}
-
-// decodeAny decodes one YAML or JSON document as the API server would
-// (YAML 1.1 scalars, integers as int64). It returns nil for an empty
-// document.
-func decodeAny(raw []byte) (any, error) {
-	j, err := yaml.YAMLToJSON(raw)
-	if err != nil {
-		return nil, err
-	}
-	j = bytes.TrimSpace(j)
-	if len(j) == 0 || bytes.Equal(j, []byte("null")) {
-		return nil, nil
-	}
-	var v any
-	if err := kjson.Unmarshal(j, &v); err != nil {
-		return nil, err
-	}
-	return v, nil
 }
 
 // isComposition reports whether apiVersion and kind name a Composition, in
@@ -381,12 +360,12 @@ func slimDoc(r manifest.Document) (docInfo, bool, error) {
 
 // slimNodes is slimDoc through YAML nodes.
 func slimNodes(r manifest.Document) (docInfo, bool, error) {
-	var n yaml3.Node
-	if err := yaml3.Unmarshal(r.Raw, &n); err != nil {
+	n, err := r.Node()
+	if err != nil {
 		return docInfo{}, false, err
 	}
 	// looseValue expands aliases: within the budget of every reader.
-	if err := yamledit.CheckAliases(&n); err != nil {
+	if err := yamledit.CheckAliases(n); err != nil {
 		return docInfo{}, false, err
 	}
 	if n.Kind != yaml3.DocumentNode || len(n.Content) != 1 {

@@ -84,7 +84,7 @@ func composedView(t *testing.T, printed string) string {
 	t.Helper()
 	var out []string
 	for i, d := range manifest.Split([]byte(printed)) {
-		o, err := manifest.DecodeObject(d.Raw)
+		o, err := d.Decode()
 		if err != nil || o == nil {
 			continue
 		}

@@ -61,6 +61,25 @@ func DecodeJSON(j []byte) (map[string]any, error) {
 	return out, nil
 }
 
+// DecodeValue decodes one YAML or JSON document as the API server would,
+// whatever its top level: an object, or a list (a JSON 6902 patch). It
+// returns nil for an empty document.
+func DecodeValue(raw []byte) (any, error) {
+	j, err := JSON(raw)
+	if err != nil {
+		return nil, err
+	}
+	j = bytes.TrimSpace(j)
+	if len(j) == 0 || bytes.Equal(j, []byte("null")) {
+		return nil, nil
+	}
+	var v any
+	if err := kjson.Unmarshal(j, &v); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
 // LoadStream reads a YAML stream and decodes every non-empty document.
 // Errors name the source, the document and its line.
 func LoadStream(r io.Reader, source string) ([]Document, error) {

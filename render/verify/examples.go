@@ -72,7 +72,7 @@ func FindExamples(fsys fs.FS, dir string, legacy Document, xrd map[string]any) (
 			continue
 		}
 		for _, d := range manifest.Split(b) {
-			o, err := manifest.DecodeObject(d.Raw)
+			o, err := d.Decode()
 			if err != nil || o == nil {
 				continue
 			}

@@ -29,7 +29,7 @@ func FindXRD(fsys fs.FS, dir string, legacy Document) (map[string]any, error) {
 			if !bytes.Contains(d.Raw, mark) {
 				continue
 			}
-			o, err := manifest.DecodeObject(d.Raw)
+			o, err := d.Decode()
 			if err != nil || o == nil {
 				continue
 			}

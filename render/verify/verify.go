@@ -288,7 +288,7 @@ func loadComposition(d Document) (*composition, error) {
 		}
 	}
 	for _, doc := range docs {
-		obj, err := manifest.DecodeObject(doc.Raw)
+		obj, err := doc.Decode()
 		if err != nil {
 			return nil, render.InvalidInput(manifest.NewDocumentError(d.Path, doc, err))
 		}
