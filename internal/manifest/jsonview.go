@@ -186,4 +186,3 @@ func jsonStringEnd(b []byte, i int) (int, bool) {
 	}
 	return 0, false
 }
-
