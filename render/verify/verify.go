@@ -151,7 +151,7 @@ func Verify(ctx context.Context, legacy, converted Document, samples []Sample, o
 		if o.Convert == nil {
 			return nil, errors.New("cannot verify without a converted composition: give one, or a converter")
 		}
-		b, err := o.Convert(lc.raw, o.Target)
+		b, err := o.Convert(lc.src.Raw, o.Target)
 		if err != nil {
 			return nil, errors.Wrapf(err, "cannot convert %s", legacy.Path)
 		}
@@ -268,9 +268,8 @@ func builtins(target, ec string) (engine.BuiltinSet, string) {
 type composition struct {
 	doc Document
 	obj map[string]any
-	raw []byte // the Composition's own document
-	// line is the document's first line in its file.
-	line int
+	// src is the Composition's own document of the file.
+	src manifest.Document
 	// node is the document parsed, on first use (see root).
 	node   *yaml.Node
 	parsed bool
@@ -284,7 +283,7 @@ func loadComposition(d Document) (*composition, error) {
 			return nil, render.InvalidInput(errors.Wrapf(err, "%s: document 1 (line %d)", d.Path, docs[0].Line))
 		}
 		if obj != nil && obj["kind"] == "Composition" && obj["apiVersion"] == "apiextensions.crossplane.io/v1" {
-			return &composition{doc: d, obj: obj, raw: docs[0].Raw, line: docs[0].Line}, nil
+			return &composition{doc: d, obj: obj, src: docs[0]}, nil
 		}
 	}
 	for _, doc := range docs {
@@ -295,7 +294,7 @@ func loadComposition(d Document) (*composition, error) {
 		if obj == nil || obj["kind"] != "Composition" || obj["apiVersion"] != "apiextensions.crossplane.io/v1" {
 			continue
 		}
-		return &composition{doc: d, obj: obj, raw: doc.Raw, line: doc.Line}, nil
+		return &composition{doc: d, obj: obj, src: doc}, nil
 	}
 	return nil, render.InvalidInputf("%s: no apiextensions.crossplane.io/v1 Composition found", d.Path)
 }
