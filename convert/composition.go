@@ -10,7 +10,6 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
-
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
 )
 

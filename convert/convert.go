@@ -12,7 +12,6 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
-
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
 )
 

@@ -15,9 +15,8 @@ import (
 
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
 	"github.com/xpmigrate/xpmigrate/environment"
-	"github.com/xpmigrate/xpmigrate/patchandtransform/function"
-
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
+	"github.com/xpmigrate/xpmigrate/patchandtransform/function"
 )
 
 // corpusFile is one YAML file of the corpus.

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
-
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
 )
 

@@ -14,10 +14,9 @@ import (
 
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
 	"github.com/xpmigrate/xpmigrate/environment"
+	"github.com/xpmigrate/xpmigrate/internal/manifest"
 	"github.com/xpmigrate/xpmigrate/patchandtransform/function"
 	"github.com/xpmigrate/xpmigrate/patchandtransform/native"
-
-	"github.com/xpmigrate/xpmigrate/internal/manifest"
 )
 
 var baseErrPath = regexp.MustCompile(`^spec\.resources\[(\d+)\]\.base`)

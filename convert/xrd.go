@@ -6,7 +6,6 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/fieldpath"
 
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
-
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
 )
 

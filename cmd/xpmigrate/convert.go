@@ -18,9 +18,8 @@ import (
 	"github.com/xpmigrate/xpmigrate/convert"
 	"github.com/xpmigrate/xpmigrate/convert/migrate"
 	"github.com/xpmigrate/xpmigrate/internal/atomicfile"
-	"github.com/xpmigrate/xpmigrate/internal/regularfile"
-
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
+	"github.com/xpmigrate/xpmigrate/internal/regularfile"
 )
 
 // convertOptions are the flags and argument of `xpmigrate convert`.

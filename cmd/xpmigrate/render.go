@@ -9,12 +9,11 @@ import (
 	"github.com/pkg/errors"
 	"github.com/spf13/cobra"
 
+	"github.com/xpmigrate/xpmigrate/internal/manifest"
 	"github.com/xpmigrate/xpmigrate/internal/regularfile"
 	"github.com/xpmigrate/xpmigrate/render"
 	"github.com/xpmigrate/xpmigrate/render/engine"
 	"github.com/xpmigrate/xpmigrate/render/pipeline"
-
-	"github.com/xpmigrate/xpmigrate/internal/manifest"
 )
 
 type renderOptions struct {

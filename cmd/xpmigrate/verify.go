@@ -16,12 +16,11 @@ import (
 
 	"github.com/xpmigrate/xpmigrate/convert/migrate"
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
+	"github.com/xpmigrate/xpmigrate/internal/manifest"
 	"github.com/xpmigrate/xpmigrate/internal/regularfile"
 	"github.com/xpmigrate/xpmigrate/internal/samples"
 	"github.com/xpmigrate/xpmigrate/render"
 	"github.com/xpmigrate/xpmigrate/render/verify"
-
-	"github.com/xpmigrate/xpmigrate/internal/manifest"
 )
 
 type verifyOptions struct {

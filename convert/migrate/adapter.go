@@ -12,12 +12,11 @@ import (
 	yaml3 "go.yaml.in/yaml/v3"
 
 	"github.com/xpmigrate/xpmigrate/convert"
+	"github.com/xpmigrate/xpmigrate/internal/manifest"
 	"github.com/xpmigrate/xpmigrate/render"
 	"github.com/xpmigrate/xpmigrate/render/engine"
 	"github.com/xpmigrate/xpmigrate/render/pipeline"
 	"github.com/xpmigrate/xpmigrate/render/verify"
-
-	"github.com/xpmigrate/xpmigrate/internal/manifest"
 )
 
 // This file is the only one that knows the convert and render/verify

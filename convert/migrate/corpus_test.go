@@ -14,7 +14,6 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/xpmigrate/xpmigrate/convert"
-
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
 )
 

@@ -12,10 +12,9 @@ import (
 	"github.com/pkg/errors"
 
 	"github.com/xpmigrate/xpmigrate/internal/atomicfile"
+	"github.com/xpmigrate/xpmigrate/internal/manifest"
 	"github.com/xpmigrate/xpmigrate/internal/regularfile"
 	"github.com/xpmigrate/xpmigrate/render"
-
-	"github.com/xpmigrate/xpmigrate/internal/manifest"
 )
 
 // migrate handles one file.

@@ -19,7 +19,6 @@ import (
 	"github.com/xpmigrate/xpmigrate/convert"
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
 	"github.com/xpmigrate/xpmigrate/internal/atomicfile"
-
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
 )
 

@@ -13,7 +13,6 @@ import (
 
 	"github.com/xpmigrate/xpmigrate/convert"
 	"github.com/xpmigrate/xpmigrate/internal/benchdata"
-
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
 )
 

@@ -16,9 +16,8 @@ import (
 
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
-	"github.com/xpmigrate/xpmigrate/internal/regularfile"
-
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
+	"github.com/xpmigrate/xpmigrate/internal/regularfile"
 )
 
 // A docInfo is what the scan keeps of one document (or one item of a

@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/xpmigrate/xpmigrate/convert"
-
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
 )
 

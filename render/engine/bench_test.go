@@ -8,9 +8,8 @@ import (
 	"testing"
 
 	"github.com/xpmigrate/xpmigrate/internal/benchdata"
-	"github.com/xpmigrate/xpmigrate/render"
-
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
+	"github.com/xpmigrate/xpmigrate/render"
 )
 
 // benchComposition builds a legacy composition with n templates, each with

@@ -10,12 +10,11 @@ import (
 
 	"github.com/xpmigrate/xpmigrate/environment"
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
+	"github.com/xpmigrate/xpmigrate/internal/manifest"
 	"github.com/xpmigrate/xpmigrate/patchandtransform/native"
 	"github.com/xpmigrate/xpmigrate/render"
 	"github.com/xpmigrate/xpmigrate/render/legacy"
 	"github.com/xpmigrate/xpmigrate/render/pipeline"
-
-	"github.com/xpmigrate/xpmigrate/internal/manifest"
 )
 
 // MaxStableLoops bounds Options.UntilStable.

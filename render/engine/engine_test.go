@@ -6,9 +6,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/xpmigrate/xpmigrate/render"
-
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
+	"github.com/xpmigrate/xpmigrate/render"
 )
 
 func obj(t *testing.T, y string) map[string]any {

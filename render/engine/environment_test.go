@@ -8,9 +8,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/xpmigrate/xpmigrate/render"
-
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
+	"github.com/xpmigrate/xpmigrate/render"
 )
 
 const (

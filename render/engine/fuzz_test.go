@@ -7,10 +7,9 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/xpmigrate/xpmigrate/internal/manifest"
 	"github.com/xpmigrate/xpmigrate/render"
 	"github.com/xpmigrate/xpmigrate/render/pipeline"
-
-	"github.com/xpmigrate/xpmigrate/internal/manifest"
 )
 
 // FuzzRender renders arbitrary Compositions (legacy or pipeline, with the

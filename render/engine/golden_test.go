@@ -10,9 +10,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/xpmigrate/xpmigrate/render"
-
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
+	"github.com/xpmigrate/xpmigrate/render"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata")

@@ -5,9 +5,8 @@ import (
 
 	"github.com/pkg/errors"
 
-	"github.com/xpmigrate/xpmigrate/render"
-
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
+	"github.com/xpmigrate/xpmigrate/render"
 )
 
 // referenceConvert converts a legacy Composition the way conversion spec

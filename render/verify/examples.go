@@ -7,9 +7,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/xpmigrate/xpmigrate/internal/samples"
-
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
+	"github.com/xpmigrate/xpmigrate/internal/samples"
 )
 
 // Examples are the objects found beside a Composition.

@@ -13,12 +13,11 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/xpmigrate/xpmigrate/environment"
+	"github.com/xpmigrate/xpmigrate/internal/manifest"
 	"github.com/xpmigrate/xpmigrate/render"
 	"github.com/xpmigrate/xpmigrate/render/builtin/environmentconfigs"
 	"github.com/xpmigrate/xpmigrate/render/engine"
 	"github.com/xpmigrate/xpmigrate/render/pipeline"
-
-	"github.com/xpmigrate/xpmigrate/internal/manifest"
 )
 
 // A Converter converts a legacy Composition document (YAML) to its
