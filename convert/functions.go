@@ -8,6 +8,7 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
+	"github.com/xpmigrate/xpmigrate/internal/manifest"
 	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
 
@@ -15,7 +16,7 @@ import (
 // option, else a Function manifest in the input for that package, else the
 // name Crossplane gives the package as a Configuration dependency (C305),
 // else the default.
-func (r *run) resolveFunctions(docs []*yamledit.Doc, chunks []yamledit.Chunk) {
+func (r *run) resolveFunctions(docs []*yamledit.Doc, chunks []manifest.Document) {
 	r.ptFunction, r.ecFunction = r.o.PTFunction, r.o.ECFunction
 	manifests := map[string]string{} // repository name → metadata.name
 	for _, d := range docs {
@@ -78,7 +79,7 @@ func (r *run) configurationDependencies() []string {
 		return nil
 	}
 	var out []string
-	for _, c := range yamledit.Split(r.o.Configuration) {
+	for _, c := range manifest.Split(r.o.Configuration) {
 		d, err := yamledit.Parse(c.Text)
 		if err != nil || d == nil {
 			continue

@@ -6,6 +6,7 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/fieldpath"
 
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
+	"github.com/xpmigrate/xpmigrate/internal/manifest"
 	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
 
@@ -44,7 +45,7 @@ func xrdSchemas(xrds []map[string]any) []xrdSchema {
 
 // streamXRDs returns the CompositeResourceDefinitions among the documents
 // of the input stream.
-func streamXRDs(chunks []yamledit.Chunk, docs []*yamledit.Doc) []map[string]any {
+func streamXRDs(chunks []manifest.Document, docs []*yamledit.Doc) []map[string]any {
 	var out []map[string]any
 	for i, d := range docs {
 		if d == nil {
@@ -56,7 +57,7 @@ func streamXRDs(chunks []yamledit.Chunk, docs []*yamledit.Doc) []map[string]any 
 		if g, _ := xp.SplitAPIVersion(av); kind != "CompositeResourceDefinition" || g != xp.GroupAPIExtensions {
 			continue
 		}
-		j, err := yamledit.TextJSON(chunks[i].Text)
+		j, err := manifest.JSON(chunks[i].Text)
 		if err != nil {
 			continue
 		}

@@ -16,11 +16,10 @@ import (
 	"golang.org/x/term"
 
 	"github.com/xpmigrate/xpmigrate/convert"
-	"github.com/xpmigrate/xpmigrate/convert/yamledit"
 	"github.com/xpmigrate/xpmigrate/internal/atomicfile"
+	"github.com/xpmigrate/xpmigrate/internal/manifest"
 	"github.com/xpmigrate/xpmigrate/internal/regularfile"
 	"github.com/xpmigrate/xpmigrate/internal/udiff"
-	"github.com/xpmigrate/xpmigrate/render"
 )
 
 // convertOptions are the flags and argument of `xpmigrate convert`.
@@ -385,8 +384,8 @@ func readXRDs(paths []string) ([]map[string]any, error) {
 			return nil, usageError{err: errors.Wrapf(err, "cannot read --xrd %q", p)}
 		}
 		n := 0
-		for _, d := range render.SplitDocuments(b) {
-			obj, err := render.DecodeObject(d.Raw)
+		for _, d := range manifest.Split(b) {
+			obj, err := d.Decode()
 			if err != nil {
 				return nil, usageError{err: errors.Wrapf(err, "cannot read --xrd %q", p)}
 			}
@@ -451,16 +450,16 @@ func printDiagnostics(w io.Writer, o *convertOptions, source string, docs []conv
 // as a v1 List. Empty documents are dropped.
 func streamJSON(b []byte) ([]byte, error) {
 	var items []any
-	for _, c := range yamledit.Split(b) {
-		j, err := yamledit.TextJSON(c.Text)
+	for _, c := range manifest.Split(b) {
+		j, err := manifest.JSON(c.Text)
 		if err != nil {
-			return nil, errors.Wrapf(err, "cannot write the document at line %d as JSON", c.Line)
+			return nil, errors.Wrapf(err, "cannot write the document at line %d as JSON", c.TextLine)
 		}
 		dec := json.NewDecoder(bytes.NewReader(j))
 		dec.UseNumber()
 		var v any
 		if err := dec.Decode(&v); err != nil {
-			return nil, errors.Wrapf(err, "cannot write the document at line %d as JSON", c.Line)
+			return nil, errors.Wrapf(err, "cannot write the document at line %d as JSON", c.TextLine)
 		}
 		if v != nil {
 			items = append(items, v)

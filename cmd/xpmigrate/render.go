@@ -9,6 +9,7 @@ import (
 	"github.com/pkg/errors"
 	"github.com/spf13/cobra"
 
+	"github.com/xpmigrate/xpmigrate/internal/manifest"
 	"github.com/xpmigrate/xpmigrate/internal/regularfile"
 	"github.com/xpmigrate/xpmigrate/render"
 	"github.com/xpmigrate/xpmigrate/render/engine"
@@ -209,7 +210,7 @@ func loadRenderRequest(o *renderOptions) (engine.Request, error) {
 
 // loadOne reads the first object of a YAML file, as crossplane render does.
 func loadOne(path, what string) (map[string]any, error) {
-	docs, err := render.LoadFile(path)
+	docs, err := manifest.LoadFile(path)
 	if err != nil {
 		return nil, errors.Wrapf(err, "cannot load %s", what)
 	}
@@ -220,21 +221,21 @@ func loadOne(path, what string) (map[string]any, error) {
 }
 
 func loadAll(path, what string) ([]map[string]any, error) {
-	docs, err := render.LoadPath(path)
+	docs, err := manifest.LoadPath(path)
 	if err != nil {
 		return nil, errors.Wrapf(err, "cannot load %s from %q", what, path)
 	}
-	return render.Objects(docs), nil
+	return manifest.Objects(docs), nil
 }
 
 // loadExtra reads the extra resources at path and appends them to more
 // (extra objects read elsewhere): one copy of an EnvironmentConfig given
 // in several API versions, and a conflict naming both files.
-func loadExtra(path string, more []render.Document) ([]map[string]any, error) {
-	var docs []render.Document
+func loadExtra(path string, more []manifest.Document) ([]map[string]any, error) {
+	var docs []manifest.Document
 	if path != "" {
 		var err error
-		if docs, err = render.LoadPath(path); err != nil {
+		if docs, err = manifest.LoadPath(path); err != nil {
 			return nil, errors.Wrapf(err, "cannot load extra resources from %q", path)
 		}
 	}

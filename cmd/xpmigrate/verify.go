@@ -16,6 +16,7 @@ import (
 
 	"github.com/xpmigrate/xpmigrate/convert/migrate"
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
+	"github.com/xpmigrate/xpmigrate/internal/manifest"
 	"github.com/xpmigrate/xpmigrate/internal/regularfile"
 	"github.com/xpmigrate/xpmigrate/internal/samples"
 	"github.com/xpmigrate/xpmigrate/render"
@@ -257,9 +258,9 @@ func loadVerifyInput(ctx context.Context, o *verifyOptions) (*verifyInput, error
 	}
 	dir := strings.TrimPrefix(filepath.ToSlash(filepath.Dir(abs)), "/")
 
-	var extraBesideSamples []render.Document
+	var extraBesideSamples []manifest.Document
 	if o.xr != "" {
-		docs, err := render.LoadPath(o.xr)
+		docs, err := manifest.LoadPath(o.xr)
 		if err != nil {
 			return nil, errors.Wrap(err, "cannot load sample XRs")
 		}
@@ -312,7 +313,7 @@ func loadVerifyInput(ctx context.Context, o *verifyOptions) (*verifyInput, error
 }
 
 // onlyKinds reports whether every document is of one of kinds.
-func onlyKinds(docs []render.Document, kinds map[string]bool) bool {
+func onlyKinds(docs []manifest.Document, kinds map[string]bool) bool {
 	for _, d := range docs {
 		if k, _ := d.Object["kind"].(string); !kinds[k] {
 			return false
@@ -325,8 +326,8 @@ func onlyKinds(docs []render.Document, kinds map[string]bool) bool {
 // and the XRD's claim kind.
 func sampleKinds(legacy verify.Document, xrd map[string]any) map[string]bool {
 	out := map[string]bool{}
-	for _, d := range render.SplitDocuments(legacy.Data) {
-		o, err := render.DecodeObject(d.Raw)
+	for _, d := range manifest.Split(legacy.Data) {
+		o, err := d.Decode()
 		if err != nil || o == nil || o["kind"] != "Composition" {
 			continue
 		}
@@ -352,8 +353,8 @@ func isTerminal(w io.Writer) bool {
 func legacyFromBase(ctx context.Context, file, ref string, data []byte) (verify.Document, verify.Document, error) {
 	converted := verify.Document{Path: file, Data: data}
 	var name string
-	for _, d := range render.SplitDocuments(data) {
-		obj, err := render.DecodeObject(d.Raw)
+	for _, d := range manifest.Split(data) {
+		obj, err := d.Decode()
 		if err == nil && obj != nil && obj["kind"] == "Composition" {
 			name = jsonobj.String(obj, "metadata", "name")
 			break

@@ -19,6 +19,7 @@ import (
 	"github.com/xpmigrate/xpmigrate/convert"
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
 	"github.com/xpmigrate/xpmigrate/internal/atomicfile"
+	"github.com/xpmigrate/xpmigrate/internal/manifest"
 	"github.com/xpmigrate/xpmigrate/internal/udiff"
 	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
@@ -593,7 +594,9 @@ func (r *runner) addDependencies(oc *outcome, f *scanned, fns []wantFunction) {
 	r.editFile(oc, f, func(data []byte) ([]byte, error) {
 		var out bytes.Buffer
 		done := false
-		for _, c := range yamledit.Split(data) {
+		docs := manifest.Split(data)
+		out.Write(docs[0].Lead)
+		for _, c := range docs {
 			d, err := yamledit.Parse(c.Text)
 			if err != nil {
 				return nil, err

@@ -5,6 +5,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/xpmigrate/xpmigrate/internal/manifest"
 	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
 
@@ -58,7 +59,7 @@ func (ix *index) kustomizeScan(files []*scanned) {
 	for _, k := range all {
 		f, d, p := k.f, k.d, k.p
 		if p.inline != "" {
-			v, err := decodeAny([]byte(p.inline))
+			v, err := manifest.DecodeValue([]byte(p.inline))
 			if err != nil {
 				continue
 			}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/xpmigrate/xpmigrate/environment"
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
+	"github.com/xpmigrate/xpmigrate/internal/manifest"
 	"github.com/xpmigrate/xpmigrate/internal/xp"
 	"github.com/xpmigrate/xpmigrate/patchandtransform/native"
 	"github.com/xpmigrate/xpmigrate/render"
@@ -499,8 +500,8 @@ func repeatsEnvironmentConfigName(extra []map[string]any) bool {
 // an EnvironmentConfig given at several API versions: the first copy is
 // kept. Two EnvironmentConfigs of one name whose content differs are
 // invalid input naming both files and documents.
-func DistinctExtra(docs []render.Document) ([]map[string]any, error) {
-	objs := render.Objects(docs)
+func DistinctExtra(docs []manifest.Document) ([]map[string]any, error) {
+	objs := manifest.Objects(docs)
 	sources := make([]string, len(docs))
 	for i, d := range docs {
 		sources[i] = fmt.Sprintf("%s document %d", d.Source, d.Index+1)

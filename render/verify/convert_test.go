@@ -5,6 +5,7 @@ import (
 
 	"github.com/pkg/errors"
 
+	"github.com/xpmigrate/xpmigrate/internal/manifest"
 	"github.com/xpmigrate/xpmigrate/render"
 )
 
@@ -14,7 +15,7 @@ import (
 // testdata/corpus, and lets tests exercise Options.Convert until the real
 // converter is plugged in.
 func referenceConvert(composition []byte, _ string) ([]byte, error) {
-	c, err := render.DecodeObject(composition)
+	c, err := manifest.DecodeObject(composition)
 	if err != nil {
 		return nil, err
 	}
