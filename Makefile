@@ -73,12 +73,12 @@ FUZZ_TARGETS := \
 	./environment:FuzzInput \
 	./convert:FuzzConvert \
 	./convert/yamledit:FuzzEncode \
-	./convert/yamledit:FuzzSimpleJSON \
+	./internal/manifest:FuzzSimpleJSON \
 	./convert/yamledit:FuzzTreeJSON \
 	./internal/jsonobj:FuzzDecodePlainObject \
 	./internal/jsonobj:FuzzDecodeTree \
 	./internal/protostruct:FuzzBuilder \
-	./render:FuzzSplitDocuments \
+	./internal/manifest:FuzzSplitDocuments \
 	./internal/gitignore:FuzzCompilePattern \
 	./internal/udiff:FuzzUnifiedDiff \
 	./convert/yamledit:FuzzCheckAliases \

@@ -8,6 +8,7 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
+	pt "github.com/xpmigrate/xpmigrate/patchandtransform"
 )
 
 // integerFormat decides, for a Format transform, whether to insert a
@@ -78,7 +79,7 @@ func (c compensatePass) integerFormat(seq *yaml.Node, i int, s *yaml.Node, path,
 // transform i of seq.
 func (c compensatePass) insertIntConvert(seq *yaml.Node, i int, tpath string, s *yaml.Node) {
 	conv := yamledit.NewMap()
-	yamledit.Set(conv, "toType", yamledit.NewString("int64"))
+	yamledit.Set(conv, "toType", yamledit.NewString(string(pt.ConvertTransformTypeInt64)))
 	t := yamledit.NewMap()
 	yamledit.Set(t, "type", yamledit.NewString(transformConvert))
 	yamledit.Set(t, "convert", conv)

@@ -9,14 +9,15 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
+	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
 
 // Group, version and kind of the function inputs the converter writes.
 const (
-	PTInputAPIVersion = "pt.fn.crossplane.io/v1beta1"
-	PTInputKind       = "Resources"
-	ECInputAPIVersion = "environmentconfigs.fn.crossplane.io/v1beta1"
-	ECInputKind       = "Input"
+	PTInputAPIVersion = xp.PTInputAPIVersion
+	PTInputKind       = xp.PTInputKind
+	ECInputAPIVersion = xp.ECInputAPIVersion
+	ECInputKind       = xp.ECInputKind
 )
 
 // composition is one Composition being converted: the state the passes
@@ -128,13 +129,13 @@ func (c normalisePass) stripServerFields() {
 	}
 	md := yamledit.Resolve(yamledit.Get(c.node, "metadata"))
 	if yamledit.IsMap(md) {
-		for _, k := range []string{"uid", "resourceVersion", "generation", "creationTimestamp", "managedFields", "selfLink"} {
+		for _, k := range xp.ServerFields {
 			if yamledit.Delete(md, k) {
 				removed = append(removed, "metadata."+k)
 			}
 		}
 		if an := yamledit.Resolve(yamledit.Get(md, "annotations")); yamledit.IsMap(an) {
-			const lac = "kubectl.kubernetes.io/last-applied-configuration"
+			const lac = xp.AnnotationLastApplied
 			if yamledit.Delete(an, lac) {
 				removed = append(removed, "metadata.annotations["+lac+"]")
 				if len(an.Content) == 0 {
@@ -186,4 +187,4 @@ func (c *composition) resourcesMode(spec *yaml.Node) {
 // IntendedChangesAnnotation lists, on a converted Composition, the codes of
 // the legacy quirks the conversion fixed on request (Options.FixQuirks):
 // the behaviour changes verify reports as intended.
-const IntendedChangesAnnotation = "xpmigrate.io/intended-changes"
+const IntendedChangesAnnotation = xp.AnnotationIntendedChanges

@@ -7,9 +7,10 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
+	pt "github.com/xpmigrate/xpmigrate/patchandtransform"
 )
 
-var connectionDetailTypes = []string{"FromConnectionSecretKey", "FromFieldPath", "FromValue"}
+var connectionDetailTypes = names(pt.ConnectionDetailTypeFromConnectionSecretKey, pt.ConnectionDetailTypeFromFieldPath, pt.ConnectionDetailTypeFromValue)
 
 // connectionDetails completes each connection detail's type and name with
 // the native rules (conversion spec §9).
@@ -50,17 +51,17 @@ func (c normalisePass) connectionDetails(seq *yaml.Node, path string) {
 		} else {
 			switch {
 			case slices.Contains(sources, "value"):
-				typ = "FromValue"
+				typ = string(pt.ConnectionDetailTypeFromValue)
 			case slices.Contains(sources, "fromConnectionSecretKey"):
-				typ = "FromConnectionSecretKey"
+				typ = string(pt.ConnectionDetailTypeFromConnectionSecretKey)
 			case slices.Contains(sources, "fromFieldPath"):
-				typ = "FromFieldPath"
+				typ = string(pt.ConnectionDetailTypeFromFieldPath)
 			default:
 				c.errorf("C123", d, p, "a connection detail needs value, fromConnectionSecretKey or fromFieldPath (natively it failed at run time)")
 				continue
 			}
 		}
-		source := map[string]string{"FromValue": "value", "FromConnectionSecretKey": "fromConnectionSecretKey", "FromFieldPath": "fromFieldPath"}[typ]
+		source := map[pt.ConnectionDetailType]string{pt.ConnectionDetailTypeFromValue: "value", pt.ConnectionDetailTypeFromConnectionSecretKey: "fromConnectionSecretKey", pt.ConnectionDetailTypeFromFieldPath: "fromFieldPath"}[pt.ConnectionDetailType(typ)]
 		if !slices.Contains(sources, source) {
 			c.errorf("C123", d, p+"."+source, "a connection detail of type %s needs %s", typ, source)
 			continue
@@ -72,7 +73,7 @@ func (c normalisePass) connectionDetails(seq *yaml.Node, path string) {
 		}
 		if !hasName || name == "" {
 			key, ok := yamledit.Str(yamledit.Get(d, "fromConnectionSecretKey"))
-			if typ != "FromConnectionSecretKey" || !ok || key == "" {
+			if typ != string(pt.ConnectionDetailTypeFromConnectionSecretKey) || !ok || key == "" {
 				c.errorf("C124", d, p+".name", "connection detail of type %s needs a name", typ)
 				continue
 			}
@@ -98,7 +99,8 @@ func dropEmpty(m *yaml.Node, key string) {
 	}
 }
 
-var readinessTypes = []string{"MatchString", "MatchInteger", "NonEmpty", "MatchCondition", "MatchTrue", "MatchFalse", "None"}
+var readinessTypes = names(pt.ReadinessCheckTypeMatchString, pt.ReadinessCheckTypeMatchInteger, pt.ReadinessCheckTypeNonEmpty,
+	pt.ReadinessCheckTypeMatchCondition, pt.ReadinessCheckTypeMatchTrue, pt.ReadinessCheckTypeMatchFalse, pt.ReadinessCheckTypeNone)
 
 // readinessChecks completes MatchCondition checks and checks the others
 // (conversion spec §10).
@@ -125,9 +127,9 @@ func (c normalisePass) readinessChecks(seq *yaml.Node, path string) {
 			continue
 		}
 		fieldPath, _ := yamledit.Str(yamledit.Get(r, "fieldPath"))
-		switch typ {
-		case "None":
-		case "MatchCondition":
+		switch pt.ReadinessCheckType(typ) {
+		case pt.ReadinessCheckTypeNone:
+		case pt.ReadinessCheckTypeMatchCondition:
 			mc := yamledit.Get(r, "matchCondition")
 			if yamledit.IsNull(mc) || !yamledit.IsMap(mc) {
 				c.errorf("C126", r, p+".matchCondition", "a MatchCondition check needs matchCondition")
@@ -143,11 +145,11 @@ func (c normalisePass) readinessChecks(seq *yaml.Node, path string) {
 			if yamledit.Get(mc, "status") == nil {
 				yamledit.Set(mc, "status", yamledit.NewString("True"))
 			}
-		case "MatchString":
+		case pt.ReadinessCheckTypeMatchString:
 			if s, ok := yamledit.Str(yamledit.Get(r, "matchString")); fieldPath == "" || !ok || s == "" {
 				c.errorf("C127", r, p, "a MatchString check needs fieldPath and a non-empty matchString")
 			}
-		case "MatchInteger":
+		case pt.ReadinessCheckTypeMatchInteger:
 			mi := yamledit.Resolve(yamledit.Get(r, "matchInteger"))
 			if fieldPath == "" || mi == nil || mi.ShortTag() != yamledit.TagInt || strings.Trim(mi.Value, "+-0_") == "" {
 				c.errorf("C127", r, p, "a MatchInteger check needs fieldPath and a non-zero matchInteger")

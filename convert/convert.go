@@ -13,6 +13,8 @@ import (
 
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
 	"github.com/xpmigrate/xpmigrate/crossplane"
+	"github.com/xpmigrate/xpmigrate/internal/manifest"
+	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
 
 // A Status is what happened to one document.
@@ -139,17 +141,17 @@ func Convert(src []byte, opts Options) (*Result, error) {
 		return nil, err
 	}
 	r := &run{o: o, res: &Result{}}
-	chunks := yamledit.Split(src)
+	chunks := manifest.Split(src)
 	docs := make([]*yamledit.Doc, len(chunks))
 	for i, c := range chunks {
 		d, err := yamledit.Parse(c.Text)
 		if err != nil {
 			var se *yamledit.SyntaxError
-			line := c.Line
+			line := c.TextLine
 			msg := err.Error()
 			if errors.As(err, &se) {
 				if se.Line > 0 {
-					line = c.Line + se.Line - 1
+					line = c.TextLine + se.Line - 1
 				}
 				msg = se.Msg
 			}
@@ -161,7 +163,7 @@ func Convert(src []byte, opts Options) (*Result, error) {
 		var ee *yamledit.ExpansionError
 		if d != nil && errors.As(yamledit.CheckAliases(d.Node), &ee) {
 			return nil, &InputError{Diagnostic: Diagnostic{
-				Code: "C102", Severity: SeverityError, File: o.Source, Line: c.Line + ee.Line - 1, Document: i,
+				Code: "C102", Severity: SeverityError, File: o.Source, Line: c.TextLine + ee.Line - 1, Document: i,
 				Message: "cannot read YAML: " + ee.Message(),
 			}}
 		}
@@ -170,6 +172,7 @@ func Convert(src []byte, opts Options) (*Result, error) {
 	r.schemas = xrdSchemas(append(slices.Clone(o.XRDs), streamXRDs(chunks, docs)...))
 	r.resolveFunctions(docs, chunks)
 	var out bytes.Buffer
+	out.Write(chunks[0].Lead) // Comments before the first document.
 	for i, c := range chunks {
 		b, err := r.document(i, c, docs[i])
 		if err != nil {
@@ -262,8 +265,8 @@ func (r *run) runFindings() {
 }
 
 // document converts one document of the stream, and returns its bytes.
-func (r *run) document(i int, c yamledit.Chunk, d *yamledit.Doc) ([]byte, error) {
-	rep := DocumentReport{Index: i, Line: c.Line, Status: StatusSkipped}
+func (r *run) document(i int, c manifest.Document, d *yamledit.Doc) ([]byte, error) {
+	rep := DocumentReport{Index: i, Line: c.TextLine, Status: StatusSkipped}
 	defer func() { r.res.Documents = append(r.res.Documents, rep) }()
 	if d == nil {
 		return c.Text, nil
@@ -332,7 +335,7 @@ func (r *run) document(i int, c yamledit.Chunk, d *yamledit.Doc) ([]byte, error)
 		out, err = d.Encode()
 	}
 	if err != nil {
-		r.add(Diagnostic{Code: "C192", Document: i, Line: c.Line, Composition: rep.Name, Message: err.Error()})
+		r.add(Diagnostic{Code: "C192", Document: i, Line: c.TextLine, Composition: rep.Name, Message: err.Error()})
 		rep.Status = StatusFailed
 		return c.Text, nil
 	}
@@ -351,7 +354,7 @@ func (r *run) document(i int, c yamledit.Chunk, d *yamledit.Doc) ([]byte, error)
 	if len(comps) == 1 && comps[0].base == "" {
 		rep.Before, rep.After = comps[0].inJSON, d.ReadBack()
 		if lines != nil {
-			first := c.Line
+			first := c.TextLine
 			rep.Lines = func(path []any) (int, bool) {
 				l, ok := lines.Line(path)
 				if !ok {
@@ -383,28 +386,28 @@ func joinNames(names []string) string {
 
 // recognise returns the Composition in node n, or nil when n is not one
 // (conversion spec §1.2).
-func (r *run) recognise(i int, c yamledit.Chunk, d *yamledit.Doc, n *yaml.Node, base string) *composition {
+func (r *run) recognise(i int, c manifest.Document, d *yamledit.Doc, n *yaml.Node, base string) *composition {
 	n = yamledit.Resolve(n)
 	if !yamledit.IsMap(n) {
 		return nil
 	}
 	apiVersion, _ := yamledit.Str(yamledit.Get(n, "apiVersion"))
 	kind, _ := yamledit.Str(yamledit.Get(n, "kind"))
-	group, version := splitAPIVersion(apiVersion)
-	if group != "apiextensions.crossplane.io" {
+	group, version := xp.SplitAPIVersion(apiVersion)
+	if group != xp.GroupAPIExtensions {
 		return nil
 	}
 	name, _ := yamledit.Str(yamledit.Get(yamledit.Get(n, "metadata"), "name"))
 	switch kind {
 	case "CompositionRevision":
-		r.add(Diagnostic{Code: "C301", Document: i, Line: c.Line + n.Line - 1, Composition: name, Path: trimDot(base),
+		r.add(Diagnostic{Code: "C301", Document: i, Line: c.TextLine + n.Line - 1, Composition: name, Path: trimDot(base),
 			Message: "CompositionRevisions are never converted; convert the Composition and let Crossplane create a new revision"})
 		return nil
 	case "Composition":
 	default:
 		return nil
 	}
-	cp := &composition{r: r, doc: d, index: i, lineBase: c.Line - 1, base: base, name: name, node: n, visited: map[*yaml.Node]bool{}}
+	cp := &composition{r: r, doc: d, index: i, lineBase: c.TextLine - 1, base: base, name: name, node: n, visited: map[*yaml.Node]bool{}}
 	j, err := kubectlView(c.Text, base)
 	if err != nil {
 		cp.errorf("C102", n, "", "kubectl cannot read this document (a template?): %v", err)
@@ -418,15 +421,6 @@ func (r *run) recognise(i int, c yamledit.Chunk, d *yamledit.Doc, n *yaml.Node, 
 	return cp
 }
 
-func splitAPIVersion(s string) (string, string) {
-	for i := len(s) - 1; i >= 0; i-- {
-		if s[i] == '/' {
-			return s[:i], s[i+1:]
-		}
-	}
-	return "", s
-}
-
 func trimDot(s string) string {
 	if len(s) > 0 && s[len(s)-1] == '.' {
 		return s[:len(s)-1]
@@ -437,7 +431,7 @@ func trimDot(s string) string {
 // kubectlView returns the object at base ("" or "items[3].") of a
 // document as kubectl reads it, as JSON.
 func kubectlView(text []byte, base string) ([]byte, error) {
-	j, err := yamledit.TextJSON(text)
+	j, err := manifest.JSON(text)
 	if err != nil || base == "" {
 		return j, err
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
 	"github.com/xpmigrate/xpmigrate/crossplane"
 	"github.com/xpmigrate/xpmigrate/environment"
+	"github.com/xpmigrate/xpmigrate/internal/manifest"
 	"github.com/xpmigrate/xpmigrate/patchandtransform/function"
 )
 
@@ -150,13 +151,13 @@ func checkLinesKept(t *testing.T, name string, in, out []byte) {
 // the converter's own output validation.
 func checkInputs(t *testing.T, name string, in, out []byte) {
 	t.Helper()
-	for _, c := range yamledit.Split(out) {
+	for _, c := range manifest.Split(out) {
 		if bytes.Contains(in, c.Text) {
 			continue // Copied from the input.
 		}
-		j, err := yamledit.TextJSON(c.Text)
+		j, err := manifest.JSON(c.Text)
 		if err != nil {
-			t.Errorf("%s:%d: output is not YAML: %v", name, c.Line, err)
+			t.Errorf("%s:%d: output is not YAML: %v", name, c.TextLine, err)
 			continue
 		}
 		var obj map[string]any
@@ -178,7 +179,7 @@ func checkInputs(t *testing.T, name string, in, out []byte) {
 			case PTInputAPIVersion:
 				r, err := function.DecodeJSON(b)
 				if err != nil {
-					t.Errorf("%s:%d: function.DecodeJSON(input): %v", name, c.Line, err)
+					t.Errorf("%s:%d: function.DecodeJSON(input): %v", name, c.TextLine, err)
 					continue
 				}
 				ferr := r.Validate()
@@ -188,29 +189,29 @@ func checkInputs(t *testing.T, name string, in, out []byte) {
 					continue
 				}
 				if ferr != nil {
-					t.Errorf("%s:%d: input.Validate(): %v", name, c.Line, ferr)
+					t.Errorf("%s:%d: input.Validate(): %v", name, c.TextLine, ferr)
 				}
 			case ECInputAPIVersion:
 				if _, err := (environment.Function{Version: environment.FunctionV06}).DecodeInput(b); err != nil {
-					t.Errorf("%s:%d: DecodeInput(input): %v", name, c.Line, err)
+					t.Errorf("%s:%d: DecodeInput(input): %v", name, c.TextLine, err)
 				}
 			}
 		}
 	}
 }
 
-// TestCorpusTextJSON checks that yamledit.TextJSON, with its fast reader,
+// TestCorpusTextJSON checks that manifest.JSON, with its fast reader,
 // reads every document of the corpus, and of its conversion, exactly as
 // sigs.k8s.io/yaml does.
-func TestCorpusTextJSON(t *testing.T) {
+func TestCorpusJSON(t *testing.T) {
 	var docs int
 	check := func(name string, stream []byte) {
-		for _, c := range yamledit.Split(stream) {
+		for _, c := range manifest.Split(stream) {
 			docs++
 			want, werr := sigsyaml.YAMLToJSON(c.Text)
-			got, gerr := yamledit.TextJSON(c.Text)
+			got, gerr := manifest.JSON(c.Text)
 			if (werr != nil) != (gerr != nil) || !bytes.Equal(got, want) {
-				t.Errorf("%s:%d: TextJSON(...) = %s, %v; sigs.k8s.io/yaml reads %s, %v", name, c.Line, got, gerr, want, werr)
+				t.Errorf("%s:%d: JSON(...) = %s, %v; sigs.k8s.io/yaml reads %s, %v", name, c.TextLine, got, gerr, want, werr)
 			}
 		}
 	}
@@ -252,7 +253,7 @@ func TestKubectlViews(t *testing.T) {
 		if err != nil {
 			continue
 		}
-		inDocs, outDocs := yamledit.Split(in.data), yamledit.Split(res.Output)
+		inDocs, outDocs := manifest.Split(in.data), manifest.Split(res.Output)
 		for i, d := range res.Documents {
 			whole := d.Status == StatusConverted && d.Kind == "Composition"
 			if !whole {
@@ -307,7 +308,7 @@ func TestStepInputJSON(t *testing.T) {
 	}
 	var inputs int
 	for _, s := range streams {
-		for _, ch := range yamledit.Split(s) {
+		for _, ch := range manifest.Split(s) {
 			d, err := yamledit.Parse(ch.Text)
 			if err != nil || d == nil {
 				continue
@@ -332,7 +333,7 @@ func TestStepInputJSON(t *testing.T) {
 				}
 				inputs++
 				if got := c.stepInputJSON(i); !bytes.Equal(got, want) {
-					t.Errorf("line %d, step %d: stepInputJSON(...):\n-%s\n+%s", ch.Line, i, want, got)
+					t.Errorf("line %d, step %d: stepInputJSON(...):\n-%s\n+%s", ch.TextLine, i, want, got)
 				}
 			}
 		}

@@ -8,13 +8,15 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
+	"github.com/xpmigrate/xpmigrate/internal/manifest"
+	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
 
 // resolveFunctions picks the functionRef names (conversion spec §4.3): the
 // option, else a Function manifest in the input for that package, else the
 // name Crossplane gives the package as a Configuration dependency (C305),
 // else the default.
-func (r *run) resolveFunctions(docs []*yamledit.Doc, chunks []yamledit.Chunk) {
+func (r *run) resolveFunctions(docs []*yamledit.Doc, chunks []manifest.Document) {
 	r.ptFunction, r.ecFunction = r.o.PTFunction, r.o.ECFunction
 	manifests := map[string]string{} // repository name → metadata.name
 	for _, d := range docs {
@@ -22,7 +24,7 @@ func (r *run) resolveFunctions(docs []*yamledit.Doc, chunks []yamledit.Chunk) {
 			continue
 		}
 		if name, pkg, ok := functionManifest(d.Top()); ok {
-			repo := repository(pkg)
+			repo := xp.Repository(pkg)
 			if _, seen := manifests[repo]; !seen {
 				manifests[repo] = name
 			}
@@ -45,8 +47,8 @@ func (r *run) resolveFunctions(docs []*yamledit.Doc, chunks []yamledit.Chunk) {
 			return
 		}
 		for _, dep := range deps {
-			if repo := repository(dep); repo == want || strings.HasSuffix(repo, "/"+want) {
-				*set = PackageName(dep)
+			if repo := xp.Repository(dep); repo == want || strings.HasSuffix(repo, "/"+want) {
+				*set = xp.PackageName(dep)
 				r.add(Diagnostic{Code: "C305", Document: -1, Message: fmt.Sprintf("functionRef name %q derived from the Configuration dependency %q, as Crossplane names the package it installs", *set, dep)})
 				return
 			}
@@ -62,7 +64,7 @@ func (r *run) resolveFunctions(docs []*yamledit.Doc, chunks []yamledit.Chunk) {
 func functionManifest(n *yaml.Node) (name, pkg string, ok bool) {
 	av, _ := yamledit.Str(yamledit.Get(n, "apiVersion"))
 	kind, _ := yamledit.Str(yamledit.Get(n, "kind"))
-	if (av != "pkg.crossplane.io/v1" && av != "pkg.crossplane.io/v1beta1") || kind != "Function" {
+	if !xp.IsFunctionAPIVersion(av) || kind != "Function" {
 		return "", "", false
 	}
 	name, _ = yamledit.Str(yamledit.Get(yamledit.Get(n, "metadata"), "name"))
@@ -77,7 +79,7 @@ func (r *run) configurationDependencies() []string {
 		return nil
 	}
 	var out []string
-	for _, c := range yamledit.Split(r.o.Configuration) {
+	for _, c := range manifest.Split(r.o.Configuration) {
 		d, err := yamledit.Parse(c.Text)
 		if err != nil || d == nil {
 			continue
@@ -98,54 +100,6 @@ func (r *run) configurationDependencies() []string {
 		}
 	}
 	return out
-}
-
-// repository returns a package reference without its tag or digest.
-func repository(pkg string) string {
-	if i := strings.IndexByte(pkg, '@'); i >= 0 {
-		pkg = pkg[:i]
-	}
-	if i := strings.LastIndexByte(pkg, ':'); i > strings.LastIndexByte(pkg, '/') {
-		pkg = pkg[:i]
-	}
-	return pkg
-}
-
-// PackageName is the name Crossplane gives a package it installs from the
-// reference pkg, as a Configuration's dependency (or as `crossplane xpkg
-// install` does without --name): ToDNSLabel over the repository without its
-// registry host, tag and digest. As in go-containerregistry, which Crossplane
-// parses references with, the first path segment is a registry host only
-// when it has a '.' or a ':' ("localhost:5000" is one, "localhost" is not):
-// localhost/org/function-x gives localhost-org-function-x. convert and
-// migrate both name functions by this rule.
-func PackageName(pkg string) string {
-	repo := repository(pkg)
-	if first, rest, ok := strings.Cut(repo, "/"); ok && strings.ContainsAny(first, ".:") {
-		repo = rest
-	}
-	return ToDNSLabel(repo)
-}
-
-// ToDNSLabel turns a package repository path into the name Crossplane
-// gives a package it installs as a dependency: a-z and 0-9 kept, `.`, `/`,
-// `:` and `-` turned into `-`, everything else (upper case included)
-// dropped, cut at 63 characters, `-` trimmed from both ends.
-func ToDNSLabel(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
-			b.WriteRune(r)
-		case r == '.', r == '/', r == ':', r == '-':
-			b.WriteByte('-')
-		}
-	}
-	out := b.String()
-	if len(out) > 63 {
-		out = out[:63]
-	}
-	return strings.Trim(out, "-")
 }
 
 // emitFunctions appends Function manifests for the functions the converted
@@ -175,6 +129,6 @@ func (r *run) emitFunctions(out *bytes.Buffer, docs []*yamledit.Doc) {
 		if out.Len() > 0 && !bytes.HasSuffix(out.Bytes(), []byte("\n")) {
 			out.WriteByte('\n')
 		}
-		fmt.Fprintf(out, "---\napiVersion: pkg.crossplane.io/v1\nkind: Function\nmetadata:\n  name: %s\nspec:\n  package: %s:%s\n", f.name, f.pkg, f.version)
+		fmt.Fprintf(out, "---\napiVersion: "+xp.FunctionAPIVersion+"\nkind: Function\nmetadata:\n  name: %s\nspec:\n  package: %s:%s\n", f.name, f.pkg, f.version)
 	}
 }

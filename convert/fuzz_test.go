@@ -8,6 +8,7 @@ import (
 
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
 	"github.com/xpmigrate/xpmigrate/crossplane"
+	"github.com/xpmigrate/xpmigrate/internal/manifest"
 )
 
 // FuzzConvert checks that Convert never panics, and that whatever it
@@ -41,10 +42,10 @@ func FuzzConvert(f *testing.F) {
 			}
 			return
 		}
-		outDocs := yamledit.Split(res.Output)
+		outDocs := manifest.Split(res.Output)
 		for _, c := range outDocs {
 			if _, err := yamledit.Parse(c.Text); err != nil {
-				t.Fatalf("Convert(...): output document at line %d is not YAML: %v\n%s", c.Line, err, res.Output)
+				t.Fatalf("Convert(...): output document at line %d is not YAML: %v\n%s", c.TextLine, err, res.Output)
 			}
 		}
 		if res.Failed() {
@@ -55,9 +56,12 @@ func FuzzConvert(f *testing.F) {
 		}
 		// Every document that is not a Composition survives byte for byte,
 		// in its place.
-		inDocs := yamledit.Split(in)
+		inDocs := manifest.Split(in)
 		if len(inDocs) != len(outDocs) {
 			t.Fatalf("Convert(...): %d documents in, %d out", len(inDocs), len(outDocs))
+		}
+		if string(inDocs[0].Lead) != string(outDocs[0].Lead) {
+			t.Fatalf("Convert(...): the comments before the first document changed:\n-%q\n+%q", inDocs[0].Lead, outDocs[0].Lead)
 		}
 		for i := range inDocs {
 			if !mentionsComposition.Match(inDocs[i].Text) && string(inDocs[i].Text) != string(outDocs[i].Text) {

@@ -8,6 +8,7 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
+	pt "github.com/xpmigrate/xpmigrate/patchandtransform"
 )
 
 // valueKinds is what a value can be at one point of a patch's transform
@@ -141,7 +142,7 @@ func afterTransform(t *yaml.Node, typ string, in valueKinds) valueKinds {
 				out |= plainKinds(yamledit.Get(p, "result"))
 			}
 		}
-		if to, _ := yamledit.Str(yamledit.Get(block, "fallbackTo")); to == "Input" {
+		if to, _ := yamledit.Str(yamledit.Get(block, "fallbackTo")); to == string(pt.MatchFallbackToInput) {
 			return out | kindString
 		}
 		return out | plainKinds(yamledit.Get(block, "fallbackValue"))
@@ -150,7 +151,7 @@ func afterTransform(t *yaml.Node, typ string, in valueKinds) valueKinds {
 		if num == 0 {
 			return 0
 		}
-		if mt, _ := yamledit.Str(yamledit.Get(block, "type")); mt == "ClampMin" || mt == "ClampMax" {
+		if mt, _ := yamledit.Str(yamledit.Get(block, "type")); mt == string(pt.MathTransformTypeClampMin) || mt == string(pt.MathTransformTypeClampMax) {
 			return num | kindInt // The bound, as int64, or the input unchanged.
 		}
 		return num // A product keeps its Go type.
@@ -158,14 +159,14 @@ func afterTransform(t *yaml.Node, typ string, in valueKinds) valueKinds {
 		return kindString
 	case transformConvert:
 		to, _ := yamledit.Str(yamledit.Get(block, "toType"))
-		switch to {
-		case "string":
+		switch pt.ConvertTransformType(to) {
+		case pt.ConvertTransformTypeString:
 			return kindString
-		case "int", "int64":
+		case pt.ConvertTransformTypeInt, pt.ConvertTransformTypeInt64:
 			return kindInt
-		case "bool":
+		case pt.ConvertTransformTypeBool:
 			return kindBool
-		case "float64":
+		case pt.ConvertTransformTypeFloat64:
 			return kindFloat
 		default:
 			return kindOther

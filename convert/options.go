@@ -8,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 
 	"github.com/xpmigrate/xpmigrate/crossplane"
+	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
 
 // A NameStrategy says how unnamed resource templates are named.
@@ -51,8 +52,8 @@ var Quirks = []string{QuirkIntegerFormat}
 // Function packages and the versions the converted Compositions are
 // written for (conversion spec §0, §7.8).
 const (
-	PTPackage = "xpkg.crossplane.io/crossplane-contrib/function-patch-and-transform"
-	ECPackage = "xpkg.crossplane.io/crossplane-contrib/function-environment-configs"
+	PTPackage = xp.PackagePatchAndTransform
+	ECPackage = xp.PackageEnvironmentConfigs
 
 	// PTVersion is the function-patch-and-transform release the output is
 	// validated against. Any release ≥ v0.5.0 reads it.
@@ -70,8 +71,8 @@ const (
 // Default function and step names (the upstream CLI's, so that diffs
 // against files it converted stay small).
 const (
-	DefaultPTFunction = "function-patch-and-transform"
-	DefaultECFunction = "function-environment-configs"
+	DefaultPTFunction = xp.FunctionPatchAndTransform
+	DefaultECFunction = xp.FunctionEnvironmentConfigs
 	DefaultPTStep     = "patch-and-transform"
 	DefaultECStep     = "environment-configs"
 )

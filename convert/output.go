@@ -8,7 +8,7 @@ import (
 
 	"github.com/pkg/errors"
 
-	"github.com/xpmigrate/xpmigrate/convert/yamledit"
+	"github.com/xpmigrate/xpmigrate/internal/manifest"
 )
 
 // Output formats of a converted stream.
@@ -39,16 +39,16 @@ func OutputFormat(requested string, in []byte) string {
 // as a v1 List. Empty documents are dropped.
 func StreamJSON(b []byte) ([]byte, error) {
 	var items []any
-	for _, c := range yamledit.Split(b) {
-		j, err := yamledit.TextJSON(c.Text)
+	for _, c := range manifest.Split(b) {
+		j, err := manifest.JSON(c.Text)
 		if err != nil {
-			return nil, errors.Wrapf(err, "cannot write the document at line %d as JSON", c.Line)
+			return nil, errors.Wrapf(err, "cannot write the document at line %d as JSON", c.TextLine)
 		}
 		dec := json.NewDecoder(bytes.NewReader(j))
 		dec.UseNumber()
 		var v any
 		if err := dec.Decode(&v); err != nil {
-			return nil, errors.Wrapf(err, "cannot write the document at line %d as JSON", c.Line)
+			return nil, errors.Wrapf(err, "cannot write the document at line %d as JSON", c.TextLine)
 		}
 		if v != nil {
 			items = append(items, v)

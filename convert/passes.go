@@ -1,5 +1,7 @@
 package convert
 
+import "github.com/xpmigrate/xpmigrate/internal/manifest"
+
 // A Composition converts in passes, each a small value over the
 // Composition being converted (the domain state, and where findings go):
 //
@@ -43,6 +45,6 @@ type (
 // check so that none of them reads the document again. It is performance
 // only: no finding and no output byte depends on it.
 type outputCache struct {
-	outJSON []byte    // the whole output document as kubectl will read it (base "" only)
-	outView *jsonView // outJSON, indexed
+	outJSON []byte             // the whole output document as kubectl will read it (base "" only)
+	outView *manifest.JSONView // outJSON, indexed
 }

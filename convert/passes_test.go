@@ -10,6 +10,7 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
+	"github.com/xpmigrate/xpmigrate/internal/manifest"
 )
 
 // passComposition reads the first document of src as Convert does, and
@@ -21,7 +22,7 @@ func passComposition(t *testing.T, src string, opts Options) *composition {
 		t.Fatal(err)
 	}
 	r := &run{o: o, res: &Result{}}
-	chunks := yamledit.Split([]byte(src))
+	chunks := manifest.Split([]byte(src))
 	d, err := yamledit.Parse(chunks[0].Text)
 	if err != nil || d == nil {
 		t.Fatalf("yamledit.Parse(...): %v", err)

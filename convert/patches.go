@@ -11,7 +11,9 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
+	"github.com/xpmigrate/xpmigrate/internal/xp"
 	pt "github.com/xpmigrate/xpmigrate/patchandtransform"
+	"github.com/xpmigrate/xpmigrate/patchandtransform/function"
 )
 
 // A location is where a patch list lives; it decides which patch types are
@@ -24,24 +26,25 @@ const (
 	locEnvironment
 )
 
-// Patch types.
+// Patch types, policies and transform types: the core's enums, as the
+// strings the YAML holds.
 const (
-	fromComposite    = "FromCompositeFieldPath"
-	toComposite      = "ToCompositeFieldPath"
-	combineFromComp  = "CombineFromComposite"
-	combineToComp    = "CombineToComposite"
-	fromEnvironment  = "FromEnvironmentFieldPath"
-	toEnvironment    = "ToEnvironmentFieldPath"
-	combineFromEnv   = "CombineFromEnvironment"
-	combineToEnv     = "CombineToEnvironment"
-	patchSetType     = "PatchSet"
-	policyOptional   = "Optional"
-	policyRequired   = "Required"
-	transformMath    = "math"
-	transformMap     = "map"
-	transformMatch   = "match"
-	transformString  = "string"
-	transformConvert = "convert"
+	fromComposite    = string(pt.PatchTypeFromCompositeFieldPath)
+	toComposite      = string(pt.PatchTypeToCompositeFieldPath)
+	combineFromComp  = string(pt.PatchTypeCombineFromComposite)
+	combineToComp    = string(pt.PatchTypeCombineToComposite)
+	fromEnvironment  = string(pt.PatchTypeFromEnvironmentFieldPath)
+	toEnvironment    = string(pt.PatchTypeToEnvironmentFieldPath)
+	combineFromEnv   = string(pt.PatchTypeCombineFromEnvironment)
+	combineToEnv     = string(pt.PatchTypeCombineToEnvironment)
+	patchSetType     = string(pt.PatchTypePatchSet)
+	policyOptional   = string(pt.FromFieldPathPolicyOptional)
+	policyRequired   = string(pt.FromFieldPathPolicyRequired)
+	transformMath    = string(pt.TransformTypeMath)
+	transformMap     = string(pt.TransformTypeMap)
+	transformMatch   = string(pt.TransformTypeMatch)
+	transformString  = string(pt.TransformTypeString)
+	transformConvert = string(pt.TransformTypeConvert)
 )
 
 var (
@@ -56,10 +59,20 @@ var (
 	resourcePatchKeys = []string{"type", "fromFieldPath", "toFieldPath", "combine", "transforms", "policy", "patchSetName"}
 	otherPatchKeys    = []string{"type", "fromFieldPath", "toFieldPath", "combine", "transforms", "policy"}
 
-	toFieldPathPolicies = []string{
-		"Replace", "MergeObjects", "MergeObjectsAppendArrays", "ForceMergeObjects", "ForceMergeObjectsAppendArrays",
-	}
+	toFieldPathPolicies = names(
+		function.ToFieldPathPolicyReplace, function.ToFieldPathPolicyMergeObjects, function.ToFieldPathPolicyMergeObjectsAppendArrays,
+		function.ToFieldPathPolicyForceMergeObjects, function.ToFieldPathPolicyForceMergeObjectsAppendArrays,
+	)
 )
+
+// names returns enum values as the strings the YAML holds.
+func names[T ~string](vs ...T) []string {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = string(v)
+	}
+	return out
+}
 
 // enum checks the string value of node n against allowed values. With
 // --fix-enum-case a value that differs only in case is rewritten (C312).
@@ -258,7 +271,7 @@ func (c normalisePass) claimMachinery(p *yaml.Node, path, typ string) {
 				c.infof("C321", p, path, "reads %s: v2-style XRs keep this machinery under spec.crossplane and have no claim or connection secret reference", r)
 			}
 		}
-		if strings.Contains(r, "crossplane.io/claim-") {
+		if strings.Contains(r, xp.LabelClaimPrefix) {
 			c.infof("C321", p, path, "reads %s: v2-style XRs have no claim, so the crossplane.io/claim-* labels are never set", r)
 		}
 	}
@@ -277,7 +290,7 @@ func (c normalisePass) combine(p *yaml.Node, path, typ string) {
 	}
 	cp := path + ".combine"
 	c.dropUnknown(cb, cp, []string{"variables", "strategy", "string"})
-	if s, ok := yamledit.Str(yamledit.Get(cb, "strategy")); !ok || s != "string" {
+	if s, ok := yamledit.Str(yamledit.Get(cb, "strategy")); !ok || s != string(pt.CombineStrategyString) {
 		c.errorf("C116", cb, cp+".strategy", "combine needs strategy: string")
 	}
 	vars := yamledit.Resolve(yamledit.Get(cb, "variables"))
@@ -342,24 +355,24 @@ func (c normalisePass) policy(p *yaml.Node, path, typ string, loc location) {
 		} else {
 			keep, _ := yamledit.Bool(yamledit.Get(mo, "keepMapValues"))
 			appendSlice, _ := yamledit.Bool(yamledit.Get(mo, "appendSlice"))
-			policy := "ForceMergeObjects"
+			policy := function.ToFieldPathPolicyForceMergeObjects
 			switch {
 			case keep && appendSlice:
-				policy = "MergeObjectsAppendArrays"
+				policy = function.ToFieldPathPolicyMergeObjectsAppendArrays
 			case keep:
-				policy = "MergeObjects"
+				policy = function.ToFieldPathPolicyMergeObjects
 			case appendSlice:
-				policy = "ForceMergeObjectsAppendArrays"
+				policy = function.ToFieldPathPolicyForceMergeObjectsAppendArrays
 			}
 			yamledit.Delete(pol, "toFieldPath")
 			i := yamledit.Index(pol, "mergeOptions")
 			mk.Value = "toFieldPath"
-			pol.Content[2*i+1] = yamledit.NewString(policy)
+			pol.Content[2*i+1] = yamledit.NewString(string(policy))
 		}
 	} else if t := yamledit.Get(pol, "toFieldPath"); t != nil {
 		if yamledit.IsNull(t) {
 			yamledit.Delete(pol, "toFieldPath")
-		} else if _, ok := c.enum(t, pp+".toFieldPath", append(toFieldPathPolicies, "MergeObject", "AppendArray")); !ok {
+		} else if _, ok := c.enum(t, pp+".toFieldPath", append(toFieldPathPolicies, string(function.ToFieldPathPolicyMergeObject), string(function.ToFieldPathPolicyAppendArray))); !ok {
 			c.errorf("C118", t, pp+".toFieldPath", "unknown policy.toFieldPath %q", yamledit.Resolve(t).Value)
 		}
 	}

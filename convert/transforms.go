@@ -6,13 +6,14 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
+	pt "github.com/xpmigrate/xpmigrate/patchandtransform"
 )
 
 var (
 	transformTypes = []string{transformMath, transformMap, transformMatch, transformString, transformConvert}
-	mathTypes      = []string{"Multiply", "ClampMin", "ClampMax"}
-	stringTypes    = []string{"Format", "Convert", "TrimPrefix", "TrimSuffix", "Regexp", "Join", "Replace"}
-	patternTypes   = []string{"literal", "regexp"}
+	mathTypes      = names(pt.MathTransformTypeMultiply, pt.MathTransformTypeClampMin, pt.MathTransformTypeClampMax)
+	stringTypes    = names(pt.StringTransformTypeFormat, pt.StringTransformTypeConvert, pt.StringTransformTypeTrimPrefix, pt.StringTransformTypeTrimSuffix, pt.StringTransformTypeRegexp, pt.StringTransformTypeJoin, pt.StringTransformTypeReplace)
+	patternTypes   = names(pt.MatchPatternTypeLiteral, pt.MatchPatternTypeRegexp)
 )
 
 // A chain is what a patch's value can be while its transforms run.
@@ -150,7 +151,7 @@ func (c normalisePass) math(m *yaml.Node, path string) {
 		}
 		return
 	}
-	t := c.subType(m, path, "math", [][2]string{{"multiply", "Multiply"}, {"clampMin", "ClampMin"}, {"clampMax", "ClampMax"}})
+	t := c.subType(m, path, "math", [][2]string{{"multiply", string(pt.MathTransformTypeMultiply)}, {"clampMin", string(pt.MathTransformTypeClampMin)}, {"clampMax", string(pt.MathTransformTypeClampMax)}})
 	switch t {
 	case "-":
 		return
@@ -160,7 +161,7 @@ func (c normalisePass) math(m *yaml.Node, path string) {
 	}
 	dropNull(m, "type")
 	yamledit.Insert(m, 0, "type", yamledit.NewString(t))
-	if t != "Multiply" {
+	if t != string(pt.MathTransformTypeMultiply) {
 		c.inferred = append(c.inferred, path)
 		c.infof("C314", m, path+".type", "set type %s from %s; natively the type defaulted to Multiply, so this transform failed there (it works after conversion)", t, lowerFirst(t))
 	}
@@ -194,7 +195,7 @@ func (c normalisePass) stringTransform(seq *yaml.Node, i int, s *yaml.Node, path
 			c.errorf("C122", s, path+".type", "string transform with trim needs type TrimPrefix or TrimSuffix")
 			return false
 		}
-		t := c.subType(s, path, "string", [][2]string{{"fmt", "Format"}, {"convert", "Convert"}, {"regexp", "Regexp"}, {"join", "Join"}, {"trim", "-"}})
+		t := c.subType(s, path, "string", [][2]string{{"fmt", string(pt.StringTransformTypeFormat)}, {"convert", string(pt.StringTransformTypeConvert)}, {"regexp", string(pt.StringTransformTypeRegexp)}, {"join", string(pt.StringTransformTypeJoin)}, {"trim", "-"}})
 		switch t {
 		case "-":
 			return false
@@ -205,28 +206,28 @@ func (c normalisePass) stringTransform(seq *yaml.Node, i int, s *yaml.Node, path
 		typ = t
 		dropNull(s, "type")
 		yamledit.Insert(s, 0, "type", yamledit.NewString(typ))
-		if typ != "Format" {
+		if typ != string(pt.StringTransformTypeFormat) {
 			c.inferred = append(c.inferred, path)
 			c.infof("C313", s, path+".type", "set type %s from %s; natively the type defaulted to Format, so this transform failed there", typ, lowerFirst(typ))
 		}
 	}
-	switch typ {
-	case "Regexp":
+	switch pt.StringTransformType(typ) {
+	case pt.StringTransformTypeRegexp:
 		c.fallibleAt(tpath, s)
 		if re := yamledit.Resolve(yamledit.Get(s, "regexp")); yamledit.IsMap(re) {
 			c.dropUnknown(re, path+".regexp", []string{"match", "group"})
 		}
-	case "Join":
+	case pt.StringTransformTypeJoin:
 		if j := yamledit.Resolve(yamledit.Get(s, "join")); yamledit.IsMap(j) {
 			c.dropUnknown(j, path+".join", []string{"separator"})
 			if sep, ok := yamledit.Str(yamledit.Get(j, "separator")); ok && len(sep) > 1 {
 				c.warnf("C208", yamledit.Get(j, "separator"), path+".join.separator", "the function cuts only one trailing byte of a %d-byte separator: %q renders \"a%sb%s\" where native rendered \"a%sb\"", len(sep), sep, sep, sep[:len(sep)-1], sep)
 			}
 		}
-	case "Convert":
+	case pt.StringTransformTypeConvert:
 		// FromBase64 and ToJson can fail on bad input.
 		c.fallibleAt(tpath, s)
-	case "Format":
+	case pt.StringTransformTypeFormat:
 		f, ok := yamledit.Str(yamledit.Get(s, "fmt"))
 		if ok && integerVerb(f) == "" && ch.kinds&kindKubeInt != 0 {
 			// A verb K1 does not compensate, on a value that natively
@@ -259,7 +260,7 @@ func (c normalisePass) match(m *yaml.Node, path, tpath string) {
 	dropNull(m, "fallbackTo")
 	fb := yamledit.Get(m, "fallbackValue")
 	to, _ := yamledit.Str(yamledit.Get(m, "fallbackTo"))
-	if (fb == nil || yamledit.IsNull(fb)) && to != "Input" {
+	if (fb == nil || yamledit.IsNull(fb)) && to != string(pt.MatchFallbackToInput) {
 		c.fallibleAt(tpath, m)
 	}
 	pats := yamledit.Resolve(yamledit.Get(m, "patterns"))
@@ -281,7 +282,7 @@ func (c normalisePass) match(m *yaml.Node, path, tpath string) {
 		}
 		if n := yamledit.Get(p, "type"); n == nil || yamledit.IsNull(n) {
 			dropNull(p, "type")
-			yamledit.Insert(p, 0, "type", yamledit.NewString("literal"))
+			yamledit.Insert(p, 0, "type", yamledit.NewString(string(pt.MatchPatternTypeLiteral)))
 		} else if _, ok := c.enum(n, pp+".type", patternTypes); !ok {
 			c.errorf("C121", n, pp+".type", "unknown match pattern type %q (want literal or regexp)", yamledit.Resolve(n).Value)
 		}
@@ -296,7 +297,9 @@ func (c normalisePass) match(m *yaml.Node, path, tpath string) {
 func (c normalisePass) numberConvert(block *yaml.Node, path string) {
 	to, _ := yamledit.Str(yamledit.Get(block, "toType"))
 	f, _ := yamledit.Str(yamledit.Get(block, "format"))
-	if (f != "quantity" && f != "json") || (to != "int" && to != "int64" && to != "float64") {
+	format, toType := pt.ConvertTransformFormat(f), pt.ConvertTransformType(to)
+	if (format != pt.ConvertTransformFormatQuantity && format != pt.ConvertTransformFormatJSON) ||
+		(toType != pt.ConvertTransformTypeInt && toType != pt.ConvertTransformTypeInt64 && toType != pt.ConvertTransformTypeFloat64) {
 		return
 	}
 	c.warnf("C219", yamledit.Get(block, "format"), path+".format", "a convert to %s with format %s: a number input is an int64 natively and a float64 in the function, and only a conversion between equal types ignores the format, so one side passes the number through and the other fails; use format none for number inputs", to, f)

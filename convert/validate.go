@@ -15,6 +15,8 @@ import (
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
 	"github.com/xpmigrate/xpmigrate/crossplane"
 	"github.com/xpmigrate/xpmigrate/environment"
+	"github.com/xpmigrate/xpmigrate/internal/manifest"
+	"github.com/xpmigrate/xpmigrate/internal/xp"
 	"github.com/xpmigrate/xpmigrate/patchandtransform/function"
 	"github.com/xpmigrate/xpmigrate/patchandtransform/native"
 )
@@ -211,30 +213,30 @@ func isCombine(typ string) bool { return slices.Contains(combinePatchTypes, typ)
 // tree as for the whole), or nil when there is no view to cut it from.
 func (c validatePass) stepInputJSON(i int) []byte {
 	if c.outView == nil {
-		v, ok := newJSONView(c.outJSON)
+		v, ok := manifest.NewJSONView(c.outJSON)
 		if !ok {
 			return nil
 		}
 		c.outView = v
 	}
 	v := c.outView
-	doc, ok := v.members(v.all())
+	doc, ok := v.Members(v.All())
 	if !ok {
 		return nil
 	}
-	spec, ok := v.members(jsonGet(doc, "spec"))
+	spec, ok := v.Members(manifest.Get(doc, "spec"))
 	if !ok {
 		return nil
 	}
-	steps, ok := v.items(jsonGet(spec, "pipeline"))
+	steps, ok := v.Items(manifest.Get(spec, "pipeline"))
 	if !ok || i >= len(steps) {
 		return nil
 	}
-	step, ok := v.members(steps[i])
+	step, ok := v.Members(steps[i])
 	if !ok {
 		return nil
 	}
-	return v.text(jsonGet(step, "input"))
+	return v.Text(manifest.Get(step, "input"))
 }
 
 // checkRoundTrip reads the written document back as kubectl would, and
@@ -353,14 +355,14 @@ func withoutIntended(md map[string]any) map[string]any {
 func stripServer(md map[string]any) map[string]any {
 	out := map[string]any{}
 	for k, v := range md {
-		switch k {
-		case "uid", "resourceVersion", "generation", "creationTimestamp", "managedFields", "selfLink":
+		switch {
+		case xp.IsServerField(k):
 			continue
-		case "annotations":
+		case k == "annotations":
 			an, _ := v.(map[string]any)
 			kept := map[string]any{}
 			for ak, av := range an {
-				if ak != "kubectl.kubernetes.io/last-applied-configuration" {
+				if ak != xp.AnnotationLastApplied {
 					kept[ak] = av
 				}
 			}

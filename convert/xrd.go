@@ -6,6 +6,8 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/fieldpath"
 
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
+	"github.com/xpmigrate/xpmigrate/internal/manifest"
+	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
 
 // An xrdSchema is the OpenAPI schema of one version of a composite type.
@@ -43,7 +45,7 @@ func xrdSchemas(xrds []map[string]any) []xrdSchema {
 
 // streamXRDs returns the CompositeResourceDefinitions among the documents
 // of the input stream.
-func streamXRDs(chunks []yamledit.Chunk, docs []*yamledit.Doc) []map[string]any {
+func streamXRDs(chunks []manifest.Document, docs []*yamledit.Doc) []map[string]any {
 	var out []map[string]any
 	for i, d := range docs {
 		if d == nil {
@@ -52,10 +54,10 @@ func streamXRDs(chunks []yamledit.Chunk, docs []*yamledit.Doc) []map[string]any 
 		top := d.Top()
 		kind, _ := yamledit.Str(yamledit.Get(top, "kind"))
 		av, _ := yamledit.Str(yamledit.Get(top, "apiVersion"))
-		if g, _ := splitAPIVersion(av); kind != "CompositeResourceDefinition" || g != "apiextensions.crossplane.io" {
+		if g, _ := xp.SplitAPIVersion(av); kind != "CompositeResourceDefinition" || g != xp.GroupAPIExtensions {
 			continue
 		}
-		j, err := yamledit.TextJSON(chunks[i].Text)
+		j, err := manifest.JSON(chunks[i].Text)
 		if err != nil {
 			continue
 		}
@@ -73,7 +75,7 @@ func (c *composition) xrSchema() map[string]any {
 	ref := yamledit.Get(yamledit.Get(c.node, "spec"), "compositeTypeRef")
 	av, _ := yamledit.Str(yamledit.Get(ref, "apiVersion"))
 	kind, _ := yamledit.Str(yamledit.Get(ref, "kind"))
-	group, version := splitAPIVersion(av)
+	group, version := xp.SplitAPIVersion(av)
 	for _, s := range c.r.schemas {
 		if s.group == group && s.version == version && s.kind == kind {
 			return s.schema

@@ -15,12 +15,14 @@ import (
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	sigsjson "sigs.k8s.io/json"
 	"sigs.k8s.io/yaml"
+
+	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
 
 // EnvironmentConfig API group, versions and kind. Crossplane v1.17 served
 // v1alpha1 only; later releases serve v1beta1 too, with an identical schema.
 const (
-	Group           = "apiextensions.crossplane.io"
+	Group           = xp.GroupAPIExtensions
 	VersionV1Alpha1 = "v1alpha1"
 	VersionV1Beta1  = "v1beta1"
 	KindConfig      = "EnvironmentConfig"
@@ -32,8 +34,8 @@ const (
 // The in-memory environment's own apiVersion and kind, stamped by both
 // engines (native always, the function only when data sets neither).
 const (
-	EnvironmentAPIVersion = "internal.crossplane.io/v1alpha1"
-	EnvironmentKind       = "Environment"
+	EnvironmentAPIVersion = xp.EnvironmentAPIVersion
+	EnvironmentKind       = xp.EnvironmentKind
 )
 
 // A Config is one EnvironmentConfig: cluster-scoped, with metadata and a

@@ -14,17 +14,18 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	sigsjson "sigs.k8s.io/json"
 
+	"github.com/xpmigrate/xpmigrate/internal/xp"
 	pt "github.com/xpmigrate/xpmigrate/patchandtransform"
 )
 
 // ContextKeyEnvironment is the function context key the environment lives
 // under, read by function-patch-and-transform and by later functions.
-const ContextKeyEnvironment = "apiextensions.crossplane.io/environment"
+const ContextKeyEnvironment = xp.ContextKeyEnvironment
 
 // Function input group, version and kind.
 const (
-	InputAPIVersion = "environmentconfigs.fn.crossplane.io/v1beta1"
-	InputKind       = "Input"
+	InputAPIVersion = xp.ECInputAPIVersion
+	InputKind       = xp.ECInputKind
 )
 
 // A FunctionVersion is a release line of function-environment-configs. The

@@ -8,10 +8,11 @@ import (
 	"github.com/pkg/errors"
 
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
+	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
 
 // AnnotationCompositionResourceName names a composed resource's template.
-const AnnotationCompositionResourceName = "crossplane.io/composition-resource-name"
+const AnnotationCompositionResourceName = xp.AnnotationCompositionResourceName
 
 // PrintOptions select the optional documents, as crossplane render's flags
 // do.
@@ -127,7 +128,7 @@ func ConnectionSecret(o *Outcome) map[string]any {
 		"apiVersion": "v1",
 		"kind":       "Secret",
 		"metadata":   md,
-		"type":       "connection.crossplane.io/v1alpha1",
+		"type":       xp.SecretTypeConnection,
 		"data":       data,
 	}
 }

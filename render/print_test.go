@@ -118,34 +118,3 @@ kind: Context
 		}
 	}
 }
-
-func TestSplitDocuments(t *testing.T) {
-	in := "# leading comment\n---\na: 1\n---\n\n--- # trailing\nb: 2\n...\n"
-	docs := SplitDocuments([]byte(in))
-	type doc struct {
-		Line int
-		Raw  string
-	}
-	var got []doc
-	for _, d := range docs {
-		got = append(got, doc{d.Line, string(d.Raw)})
-	}
-	want := []doc{{3, "a: 1\n"}, {5, "\n"}, {7, "b: 2\n...\n"}}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("SplitDocuments(...): -want, +got:\n%s", diff)
-	}
-}
-
-func TestLoadStreamErrorsNameDocument(t *testing.T) {
-	_, err := LoadStream(bytes.NewReader([]byte("a: 1\n---\nb: [\n")), "x.yaml")
-	if err == nil {
-		t.Fatal("LoadStream(...): want error")
-	}
-	if want := "x.yaml:3: document 2:"; !bytes.Contains([]byte(err.Error()), []byte(want)) {
-		t.Errorf("LoadStream(...): error %q does not name %q", err, want)
-	}
-	var ie *InputError
-	if !asInputError(err, &ie) {
-		t.Errorf("LoadStream(...): want an InputError, got %T", err)
-	}
-}

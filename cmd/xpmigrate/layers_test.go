@@ -12,10 +12,14 @@ import (
 // never import each other (verify takes converted documents as values; the
 // orchestration that converts and then verifies lives above both).
 var layers = [][]string{
-	// Shared helpers and the YAML editor: no domain package.
+	// Shared helpers: no domain package.
 	{"internal/atomicfile", "internal/benchdata", "internal/docgen", "internal/gitignore", "internal/jsonobj", "internal/protostruct",
-		"internal/junit", "internal/regularfile", "internal/samples", "internal/sarif", "internal/udiff", "convert/yamledit",
+		"internal/junit", "internal/regularfile", "internal/samples", "internal/sarif", "internal/udiff", "internal/xp",
 		"crossplane", "internal/errkind"},
+	// The reading layer: splitting streams, numbering documents, kubectl's view.
+	{"internal/manifest"},
+	// The YAML editor, which reads back what it writes through the reading layer.
+	{"convert/yamledit"},
 	{"patchandtransform"},
 	{"patchandtransform/function", "patchandtransform/native", "environment"},
 	{"render"},

@@ -12,7 +12,7 @@ import (
 	yaml3 "go.yaml.in/yaml/v3"
 
 	"github.com/xpmigrate/xpmigrate/convert"
-	"github.com/xpmigrate/xpmigrate/convert/yamledit"
+	"github.com/xpmigrate/xpmigrate/internal/manifest"
 	"github.com/xpmigrate/xpmigrate/render"
 	"github.com/xpmigrate/xpmigrate/render/engine"
 	"github.com/xpmigrate/xpmigrate/render/pipeline"
@@ -52,7 +52,6 @@ func (a converterAdapter) Convert(_ context.Context, req ConvertRequest) (*Conve
 	if err != nil {
 		return nil, err
 	}
-	index := documentIndex(req.Data)
 	out := res.Output
 	if req.Format == "json" && !bytes.Equal(out, req.Data) {
 		// The converter edits YAML nodes; a JSON file stays JSON.
@@ -63,48 +62,14 @@ func (a converterAdapter) Convert(_ context.Context, req ConvertRequest) (*Conve
 	resp := &ConvertResponse{Data: out}
 	for _, d := range res.Diagnostics {
 		resp.Diagnostics = append(resp.Diagnostics, Diagnostic{
-			Code: string(d.Code), Severity: string(d.Severity), Document: index(d.Document), Line: d.Line,
+			Code: string(d.Code), Severity: string(d.Severity), Document: d.Document, Line: d.Line,
 			Composition: d.Composition, Path: d.Path, Message: d.Message,
 		})
 	}
 	for _, d := range res.Documents {
-		if i := index(d.Index); i >= 0 {
-			resp.Documents = append(resp.Documents, DocumentStatus{Index: i, Status: string(d.Status), Before: d.Before, After: d.After, Lines: d.Lines})
-		}
+		resp.Documents = append(resp.Documents, DocumentStatus{Index: d.Index, Status: string(d.Status), Before: d.Before, After: d.After, Lines: d.Lines})
 	}
 	return resp, nil
-}
-
-// documentIndex maps the converter's document numbers (yamledit.Split
-// chunks, where comment-only text before the first separator is a chunk of
-// its own) to render.SplitDocuments' (where it belongs to no document). A
-// chunk that opens with a separator line holds the document starting on
-// the next line; the first chunk, the document starting on its own line.
-func documentIndex(data []byte) func(int) int {
-	chunks := yamledit.Split(data)
-	byLine := map[int]int{}
-	for j, d := range render.SplitDocuments(data) {
-		byLine[d.Line] = j
-	}
-	m := make([]int, len(chunks))
-	for i, c := range chunks {
-		target := c.Line
-		first, _, _ := strings.Cut(string(c.Text), "\n")
-		if rest, ok := strings.CutPrefix(strings.TrimSuffix(first, "\r"), "---"); ok && (rest == "" || rest[0] == ' ' || rest[0] == '\t') {
-			target++
-		}
-		j, ok := byLine[target]
-		if !ok {
-			j = -1
-		}
-		m[i] = j
-	}
-	return func(i int) int {
-		if i < 0 || i >= len(m) {
-			return i
-		}
-		return m[i]
-	}
 }
 
 // yamlToOrderedJSON writes a YAML document as indented JSON, keeping the
@@ -441,11 +406,11 @@ func renders(ctx context.Context, req VerifyRequest, xr map[string]any, o verify
 		}
 		return b.String()
 	}
-	lobj, err := render.DecodeObject(req.Legacy)
+	lobj, err := manifest.DecodeObject(req.Legacy)
 	if err != nil {
 		return "", ""
 	}
-	cobj, err := render.DecodeObject(req.Converted)
+	cobj, err := manifest.DecodeObject(req.Converted)
 	if err != nil {
 		return "", ""
 	}

@@ -101,7 +101,7 @@ func TestAdapters(t *testing.T) {
 			want: want{status: CompositionConverted, verify: VerifyEquivalent, samples: []string{"xr.json#1"}},
 		},
 		"LeadingCommentDocument": {
-			reason: "The converter numbers a leading comment as a document; its findings still land on the Composition.",
+			reason: "A comment before the first separator belongs to no document: the converter's findings land on the Composition.",
 			files: map[string]string{
 				"composition.yaml": "# Licensed under Apache-2.0.\n---\n" + strings.Replace(adapterComposition, "  resources:\n", "  mode: Bogus\n  resources:\n", 1),
 			},

@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/xpmigrate/xpmigrate/render"
+	"github.com/xpmigrate/xpmigrate/internal/manifest"
 )
 
 func TestMigrateBadInputTxtar(t *testing.T) {
@@ -79,18 +79,18 @@ func FuzzScan(f *testing.F) {
 				continue
 			}
 			var raw []byte
-			for _, r := range render.SplitDocuments([]byte(in)) {
+			for _, r := range manifest.Split([]byte(in)) {
 				if r.Index == d.index {
 					raw = r.Raw
 				}
 			}
-			o, err := render.DecodeObject(raw)
+			o, err := manifest.DecodeObject(raw)
 			if err != nil || o == nil {
 				continue
 			}
 			strict := isComposition(str(o["apiVersion"]), str(o["kind"]))
 			if got := isComposition(d.apiVersion, d.kind); got != strict {
-				t.Fatalf("classify(%q): document %d is a Composition: scan %t, render.DecodeObject %t", in, d.index, got, strict)
+				t.Fatalf("classify(%q): document %d is a Composition: scan %t, manifest.DecodeObject %t", in, d.index, got, strict)
 			}
 		}
 	})

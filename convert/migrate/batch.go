@@ -11,10 +11,10 @@ import (
 
 	"github.com/pkg/errors"
 
-	"github.com/xpmigrate/xpmigrate/convert"
 	"github.com/xpmigrate/xpmigrate/crossplane"
 	"github.com/xpmigrate/xpmigrate/internal/atomicfile"
 	"github.com/xpmigrate/xpmigrate/internal/gitignore"
+	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
 
 // A WriteMode says where a run writes.
@@ -490,16 +490,16 @@ func (r *runner) resolveFunctions(files []*scanned) {
 			continue
 		}
 		if r.o.PatchAndTransform == "" {
-			n, amb := r.ix.functionName(f.rel, "function-patch-and-transform")
+			n, amb := r.ix.functionName(f.rel, xp.FunctionPatchAndTransform)
 			if n == "" && !amb {
-				n = r.defaultFunctionName(f.rel, convert.PTPackage)
+				n = r.defaultFunctionName(f.rel, xp.PackagePatchAndTransform)
 			}
 			r.fnPT[f.rel] = fnName{n, amb}
 		}
 		if r.o.EnvironmentConfigs == "" {
-			n, amb := r.ix.functionName(f.rel, "function-environment-configs")
+			n, amb := r.ix.functionName(f.rel, xp.FunctionEnvironmentConfigs)
 			if n == "" && !amb {
-				n = r.defaultFunctionName(f.rel, convert.ECPackage)
+				n = r.defaultFunctionName(f.rel, xp.PackageEnvironmentConfigs)
 			}
 			r.fnEC[f.rel] = fnName{n, amb}
 		}

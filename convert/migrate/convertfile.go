@@ -12,9 +12,9 @@ import (
 	"github.com/xpmigrate/xpmigrate/convert"
 	"github.com/xpmigrate/xpmigrate/internal/atomicfile"
 	"github.com/xpmigrate/xpmigrate/internal/errkind"
+	"github.com/xpmigrate/xpmigrate/internal/manifest"
 	"github.com/xpmigrate/xpmigrate/internal/regularfile"
 	"github.com/xpmigrate/xpmigrate/internal/udiff"
-	"github.com/xpmigrate/xpmigrate/render"
 )
 
 // FileOptions are what `xpmigrate convert` does with one file: where the
@@ -183,8 +183,8 @@ func readXRDs(paths []string) ([]map[string]any, error) {
 			return nil, errkind.InvalidInput(errors.Wrapf(err, "cannot read --xrd %q", p))
 		}
 		n := 0
-		for _, d := range render.SplitDocuments(b) {
-			obj, err := render.DecodeObject(d.Raw)
+		for _, d := range manifest.Split(b) {
+			obj, err := d.Decode()
 			if err != nil {
 				return nil, errkind.InvalidInput(errors.Wrapf(err, "cannot read --xrd %q", p))
 			}

@@ -14,7 +14,7 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/xpmigrate/xpmigrate/convert"
-	"github.com/xpmigrate/xpmigrate/render"
+	"github.com/xpmigrate/xpmigrate/internal/manifest"
 )
 
 // corpusDir returns ../shared/corpus beside the repository root, or skips.
@@ -154,13 +154,13 @@ func TestMigrateCorpus(t *testing.T) {
 		if f.Status != FileConverted {
 			continue
 		}
-		b, a := render.SplitDocuments([]byte(before[f.Path])), render.SplitDocuments([]byte(after[f.Path]))
+		b, a := manifest.Split([]byte(before[f.Path])), manifest.Split([]byte(after[f.Path]))
 		if len(b) != len(a) {
 			t.Errorf("%s: %d documents before, %d after", f.Path, len(b), len(a))
 			continue
 		}
 		for i := range b {
-			obj, _ := render.DecodeObject(b[i].Raw)
+			obj, _ := b[i].Decode()
 			if obj == nil || !isComposition(str(obj["apiVersion"]), str(obj["kind"])) {
 				if string(b[i].Raw) != string(a[i].Raw) {
 					t.Errorf("%s#%d: not a Composition, but changed", f.Path, i)

@@ -10,7 +10,7 @@ import (
 
 	"github.com/pkg/errors"
 
-	"github.com/xpmigrate/xpmigrate/render"
+	"github.com/xpmigrate/xpmigrate/internal/manifest"
 )
 
 // fakeConverter converts the simple Compositions the tests use, as text:
@@ -168,11 +168,11 @@ type fakeVerifier struct {
 var _ Verifier = &fakeVerifier{}
 
 func (f *fakeVerifier) Verify(_ context.Context, req VerifyRequest) (*Verification, error) {
-	legacy, err := render.DecodeObject(req.Legacy)
+	legacy, err := manifest.DecodeObject(req.Legacy)
 	if err != nil {
 		return nil, err
 	}
-	converted, err := render.DecodeObject(req.Converted)
+	converted, err := manifest.DecodeObject(req.Converted)
 	if err != nil {
 		return nil, err
 	}

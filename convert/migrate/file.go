@@ -12,8 +12,10 @@ import (
 	"github.com/pkg/errors"
 
 	"github.com/xpmigrate/xpmigrate/internal/atomicfile"
+	"github.com/xpmigrate/xpmigrate/internal/manifest"
 	"github.com/xpmigrate/xpmigrate/internal/regularfile"
 	"github.com/xpmigrate/xpmigrate/internal/udiff"
+	"github.com/xpmigrate/xpmigrate/internal/xp"
 	"github.com/xpmigrate/xpmigrate/render"
 )
 
@@ -154,13 +156,13 @@ func (r *runner) convert(ctx context.Context, f *scanned, data []byte, oc *outco
 	if n, ok := r.fnPT[f.rel]; ok {
 		req.PatchAndTransform = n.name
 		if n.ambiguous {
-			extra = append(extra, ambiguousFn("function-patch-and-transform"))
+			extra = append(extra, ambiguousFn(xp.FunctionPatchAndTransform))
 		}
 	}
 	if n, ok := r.fnEC[f.rel]; ok {
 		req.EnvironmentConfigs = n.name
 		if n.ambiguous {
-			extra = append(extra, ambiguousFn("function-environment-configs"))
+			extra = append(extra, ambiguousFn(xp.FunctionEnvironmentConfigs))
 		}
 	}
 	comps := r.compositionsOf(f)
@@ -354,10 +356,10 @@ func (r *runner) write(f *scanned, oc *outcome, data, out, final []byte, changed
 
 // splitFile returns the text of each document of a file, by index.
 func splitFile(data []byte, format string) []string {
-	if format == "json" {
-		return []string{string(data)}
+	docs := manifest.Whole(data)
+	if format != "json" {
+		docs = manifest.Split(data)
 	}
-	docs := render.SplitDocuments(data)
 	out := make([]string, len(docs))
 	for i, d := range docs {
 		out[i] = string(d.Raw)
@@ -371,7 +373,7 @@ func fallbackStatus(c *CompositionResult, changed bool, after string) string {
 	if !changed {
 		return DocUnchanged
 	}
-	v, err := decodeAny([]byte(after))
+	v, err := manifest.DecodeValue([]byte(after))
 	if err != nil {
 		return DocFailed
 	}
@@ -686,7 +688,7 @@ func (r *runner) verifyDoc(ctx context.Context, f *scanned, c *CompositionResult
 
 // listItem returns item i of a List document as YAML.
 func listItem(doc string, i int) ([]byte, error) {
-	v, err := decodeAny([]byte(doc))
+	v, err := manifest.DecodeValue([]byte(doc))
 	if err != nil {
 		return nil, err
 	}

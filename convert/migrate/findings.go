@@ -4,13 +4,9 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
-
-// serverFields are the metadata fields the API server populates; a
-// manifest that has them was exported from a cluster (conversion.md §1.5).
-var serverFields = []string{"uid", "resourceVersion", "generation", "creationTimestamp", "managedFields", "selfLink"}
-
-const lastApplied = "kubectl.kubernetes.io/last-applied-configuration"
 
 // claimOnlyPaths are XR paths that only legacy XRs bound to a claim have;
 // v2-style XRs keep that machinery under spec.crossplane or not at all
@@ -40,13 +36,13 @@ func docFindings(d docInfo, skipXRWrites bool) []Finding {
 	// M406: server-populated fields.
 	var present []string
 	md := nestedMap(d.obj, "metadata")
-	for _, f := range serverFields {
+	for _, f := range xp.ServerFields {
 		if _, ok := md[f]; ok {
 			present = append(present, "metadata."+f)
 		}
 	}
-	if _, ok := nestedMap(md, "annotations")[lastApplied]; ok {
-		present = append(present, "metadata.annotations["+lastApplied+"]")
+	if _, ok := nestedMap(md, "annotations")[xp.AnnotationLastApplied]; ok {
+		present = append(present, "metadata.annotations["+xp.AnnotationLastApplied+"]")
 	}
 	if _, ok := d.obj["status"]; ok && (isComposition(d.apiVersion, d.kind) || isXRD(d.apiVersion, d.kind)) {
 		present = append(present, "status")
@@ -108,9 +104,9 @@ func claimOnly(from string) string {
 			return cp
 		}
 	}
-	for _, l := range []string{"metadata.labels[crossplane.io/claim-", "metadata.labels.crossplane.io/claim-"} {
+	for _, l := range []string{"metadata.labels[" + xp.LabelClaimPrefix, "metadata.labels." + xp.LabelClaimPrefix} {
 		if strings.HasPrefix(from, l) {
-			return "label crossplane.io/claim-*"
+			return "label " + xp.LabelClaimPrefix + "*"
 		}
 	}
 	return ""
@@ -172,7 +168,7 @@ func compositionPatches(comp map[string]any) []patchAt {
 	for i, s := range nestedSlice(spec, "pipeline") {
 		sm, _ := s.(map[string]any)
 		in := nestedMap(sm, "input")
-		if k, _ := in["kind"].(string); k != "Resources" || groupOf(str(in["apiVersion"])) != "pt.fn.crossplane.io" {
+		if k, _ := in["kind"].(string); k != xp.PTInputKind || xp.Group(str(in["apiVersion"])) != xp.GroupPTInput {
 			continue
 		}
 		collect(fmt.Sprintf("spec.pipeline[%d].input.", i), in)

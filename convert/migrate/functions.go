@@ -20,7 +20,9 @@ import (
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
 	"github.com/xpmigrate/xpmigrate/crossplane"
 	"github.com/xpmigrate/xpmigrate/internal/atomicfile"
+	"github.com/xpmigrate/xpmigrate/internal/manifest"
 	"github.com/xpmigrate/xpmigrate/internal/udiff"
+	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
 
 // FunctionsNone as Options.FunctionsOut writes no Function manifests (the
@@ -56,8 +58,8 @@ type functionPin struct {
 // 1.x does not know: it gets no EnvironmentConfigs there (D43, C1). So
 // v0.6.x on v1, v0.7.x on v2.
 func functionPins(target crossplane.Target) (pt, ec functionPin) {
-	pt = functionPin{repo: "function-patch-and-transform", pkg: convert.PTPackage, pin: convert.PTVersion}
-	ec = functionPin{repo: "function-environment-configs", pkg: convert.ECPackage}
+	pt = functionPin{repo: xp.FunctionPatchAndTransform, pkg: xp.PackagePatchAndTransform, pin: convert.PTVersion}
+	ec = functionPin{repo: xp.FunctionEnvironmentConfigs, pkg: xp.PackageEnvironmentConfigs}
 	if target == crossplane.V2 {
 		pt.ok = versionRange{lo: semver{minor: 10}, noHi: true}
 		pt.constraint, pt.supported = ">="+convert.PTVersion, "v0.10.0 or later"
@@ -437,9 +439,9 @@ func (r *runner) ptStepOf(f *scanned, c CompositionResult) int {
 // usedName returns the functionRef name the converter was given for a
 // file (its default when none).
 func (r *runner) usedName(file string, p functionPin) string {
-	forced, names, def := r.o.PatchAndTransform, r.fnPT, convert.DefaultPTFunction
-	if p.repo == "function-environment-configs" {
-		forced, names, def = r.o.EnvironmentConfigs, r.fnEC, convert.DefaultECFunction
+	forced, names, def := r.o.PatchAndTransform, r.fnPT, xp.FunctionPatchAndTransform
+	if p.repo == xp.FunctionEnvironmentConfigs {
+		forced, names, def = r.o.EnvironmentConfigs, r.fnEC, xp.FunctionEnvironmentConfigs
 	}
 	if forced != "" {
 		return forced
@@ -459,7 +461,7 @@ func (r *runner) defaultFunctionName(file, pkg string) string {
 		return ""
 	}
 	if r.hasConfiguration(path.Join(r.ix.scopeOf(file), "crossplane.yaml")) {
-		return convert.PackageName(pkg)
+		return xp.PackageName(pkg)
 	}
 	return ""
 }
@@ -541,7 +543,7 @@ func manifestText(fns []wantFunction) []byte {
 		if i > 0 {
 			b.WriteString("---\n")
 		}
-		fmt.Fprintf(&b, "apiVersion: pkg.crossplane.io/v1\nkind: Function\nmetadata:\n  name: %s\nspec:\n  package: %s:%s\n", fn.name, fn.pin.pkg, fn.pin.pin)
+		fmt.Fprintf(&b, "apiVersion: "+xp.FunctionAPIVersion+"\nkind: Function\nmetadata:\n  name: %s\nspec:\n  package: %s:%s\n", fn.name, fn.pin.pkg, fn.pin.pin)
 	}
 	return b.Bytes()
 }
@@ -593,7 +595,9 @@ func (r *runner) addDependencies(oc *outcome, f *scanned, fns []wantFunction) {
 	r.editFile(oc, f, func(data []byte) ([]byte, error) {
 		var out bytes.Buffer
 		done := false
-		for _, c := range yamledit.Split(data) {
+		docs := manifest.Split(data)
+		out.Write(docs[0].Lead)
+		for _, c := range docs {
 			d, err := yamledit.Parse(c.Text)
 			if err != nil {
 				return nil, err
@@ -617,7 +621,7 @@ func (r *runner) addDependencies(oc *outcome, f *scanned, fns []wantFunction) {
 func isConfigurationNode(n *yaml3.Node) bool {
 	av, _ := yamledit.Str(yamledit.Get(n, "apiVersion"))
 	k, _ := yamledit.Str(yamledit.Get(n, "kind"))
-	return k == "Configuration" && groupOf(av) == "meta.pkg.crossplane.io"
+	return k == "Configuration" && xp.Group(av) == xp.GroupMetaPkg
 }
 
 // addDependencyNodes appends a dependency per function to spec.dependsOn,
@@ -643,7 +647,7 @@ func addDependencyNodes(top *yaml3.Node, fns []wantFunction) {
 	for _, fn := range fns {
 		m := yamledit.NewMap()
 		if byPackage {
-			yamledit.Set(m, "apiVersion", yamledit.NewString("pkg.crossplane.io/v1"))
+			yamledit.Set(m, "apiVersion", yamledit.NewString(xp.FunctionAPIVersion))
 			yamledit.Set(m, "kind", yamledit.NewString("Function"))
 			yamledit.Set(m, "package", yamledit.NewString(fn.pin.pkg))
 		} else {

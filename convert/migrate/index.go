@@ -6,8 +6,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/xpmigrate/xpmigrate/convert"
 	"github.com/xpmigrate/xpmigrate/internal/samples"
+	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
 
 // An index is what the scan learned about the whole tree.
@@ -119,15 +119,15 @@ func buildIndex(files []*scanned) *index {
 					}
 				}
 				ix.xrds = append(ix.xrds, x)
-			case d.kind == "EnvironmentConfig" && groupOf(d.apiVersion) == "apiextensions.crossplane.io":
+			case d.kind == "EnvironmentConfig" && xp.Group(d.apiVersion) == xp.GroupAPIExtensions:
 				ix.envConfigs = append(ix.envConfigs, located{file: f.rel, doc: d.index, obj: d.obj})
-			case d.kind == "Function" && groupOf(d.apiVersion) == "pkg.crossplane.io":
+			case d.kind == "Function" && xp.Group(d.apiVersion) == xp.GroupPkg:
 				ix.functions = append(ix.functions, located{file: f.rel, doc: d.index, obj: d.obj})
-			case d.kind == "Configuration" && groupOf(d.apiVersion) == "meta.pkg.crossplane.io":
+			case d.kind == "Configuration" && xp.Group(d.apiVersion) == xp.GroupMetaPkg:
 				ix.configs = append(ix.configs, located{file: f.rel, doc: d.index, obj: d.obj})
 			case isKustomization(f.rel, d):
 				// Handled below, once every file is known.
-			case strings.Contains(groupOf(d.apiVersion), "."):
+			case strings.Contains(xp.Group(d.apiVersion), "."):
 				others = append(others, &sampleInfo{file: f.rel, doc: d.index, item: d.item, obj: d.obj, source: sampleName(f.rel, d.index, d.item)})
 			}
 		}
@@ -153,7 +153,7 @@ func buildIndex(files []*scanned) *index {
 			if isSample {
 				break
 			}
-			if groupOf(av) == x.group && (k == x.kind || (k == x.claimKind && k != "")) {
+			if xp.Group(av) == x.group && (k == x.kind || (k == x.claimKind && k != "")) {
 				isSample = true
 			}
 		}
@@ -161,7 +161,7 @@ func buildIndex(files []*scanned) *index {
 			s.order = len(ix.samples)
 			ix.samples = append(ix.samples, s)
 			ix.samplesByType[av+"|"+k] = append(ix.samplesByType[av+"|"+k], s)
-			ix.samplesByGroup[groupOf(av)+"|"+k] = append(ix.samplesByGroup[groupOf(av)+"|"+k], s)
+			ix.samplesByGroup[xp.Group(av)+"|"+k] = append(ix.samplesByGroup[xp.Group(av)+"|"+k], s)
 		}
 	}
 	return ix
@@ -203,7 +203,7 @@ func (ix *index) xrdFor(file, typeRef string) *xrdInfo {
 	var best *xrdInfo
 	bestScore := -1
 	for _, x := range ix.xrds {
-		if x.group != groupOf(av) || x.kind != kind {
+		if x.group != xp.Group(av) || x.kind != kind {
 			continue
 		}
 		if sc := commonPrefix(file, x.file); sc > bestScore {
@@ -363,7 +363,7 @@ func (ix *index) functionName(file, repo string) (name string, ambiguous bool) {
 					pkg, _ = dm["function"].(string)
 				}
 				if packageRepo(pkg) == repo {
-					names = appendUnique(names, convert.PackageName(pkg))
+					names = appendUnique(names, xp.PackageName(pkg))
 				}
 			}
 		}

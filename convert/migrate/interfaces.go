@@ -67,8 +67,8 @@ type ConvertRequest struct {
 // A ConvertResponse is a converted file.
 //
 // Document indices (in Diagnostics and Documents) count documents as
-// render.SplitDocuments does: a leading separator opens the first document,
-// and comment-only text before it belongs to no document.
+// manifest.Split does: a leading separator opens the first document, and
+// comment-only text before it belongs to no document.
 type ConvertResponse struct {
 	// Data is the whole file after conversion. It equals the request's
 	// Data when nothing changed. Documents that are not Compositions, and

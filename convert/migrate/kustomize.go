@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"path"
 	"strings"
+
+	"github.com/xpmigrate/xpmigrate/internal/manifest"
+	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
 
 // isKustomization reports whether a document is a kustomization: a file
@@ -14,7 +17,7 @@ func isKustomization(rel string, d docInfo) bool {
 	case "kustomization.yaml", "kustomization.yml", "Kustomization":
 		return d.item < 0
 	}
-	return d.kind == "Kustomization" && groupOf(d.apiVersion) == "kustomize.config.k8s.io"
+	return d.kind == "Kustomization" && xp.Group(d.apiVersion) == "kustomize.config.k8s.io"
 }
 
 // compositionPaths are the parts of a legacy Composition that conversion
@@ -56,7 +59,7 @@ func (ix *index) kustomizeScan(files []*scanned) {
 	for _, k := range all {
 		f, d, p := k.f, k.d, k.p
 		if p.inline != "" {
-			v, err := decodeAny([]byte(p.inline))
+			v, err := manifest.DecodeValue([]byte(p.inline))
 			if err != nil {
 				continue
 			}

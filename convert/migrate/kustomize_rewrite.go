@@ -13,7 +13,7 @@ import (
 	"github.com/pkg/errors"
 	yaml3 "go.yaml.in/yaml/v3"
 
-	"github.com/xpmigrate/xpmigrate/convert/yamledit"
+	"github.com/xpmigrate/xpmigrate/internal/manifest"
 )
 
 // pipelinePointer maps a JSON pointer into a legacy Composition to where
@@ -327,13 +327,13 @@ func (r *runner) inlineEdits(f *scanned, doc int, p kpatch, step int) []opEdit {
 	if err != nil {
 		return nil
 	}
-	chunks := yamledit.Split(data)
-	if doc >= len(chunks) {
+	docs := manifest.Split(data)
+	if doc >= len(docs) {
 		return nil
 	}
-	c := chunks[doc]
-	var n yaml3.Node
-	if err := yaml3.Unmarshal(c.Text, &n); err != nil || len(n.Content) != 1 {
+	c := docs[doc]
+	n, err := c.Node()
+	if err != nil || len(n.Content) != 1 {
 		return nil
 	}
 	field, idx, ok := strings.Cut(strings.TrimSuffix(p.at, "]"), "[")
@@ -354,7 +354,7 @@ func (r *runner) inlineEdits(f *scanned, doc int, p kpatch, step int) []opEdit {
 	}
 	// The content starts on the line after the indicator, indented as its
 	// first line that is not blank.
-	lines := strings.Split(string(c.Text), "\n")
+	lines := strings.Split(string(c.Raw), "\n")
 	first := v.Line // 0-based index of the line after the indicator
 	indent := -1
 	for l := first; l < len(lines); l++ {

@@ -12,9 +12,8 @@ import (
 	yaml3 "go.yaml.in/yaml/v3"
 
 	"github.com/xpmigrate/xpmigrate/convert"
-	"github.com/xpmigrate/xpmigrate/convert/yamledit"
 	"github.com/xpmigrate/xpmigrate/internal/benchdata"
-	"github.com/xpmigrate/xpmigrate/render"
+	"github.com/xpmigrate/xpmigrate/internal/manifest"
 )
 
 // walkLine is verification's own walk (render/verify lineIndex.line): the
@@ -83,7 +82,7 @@ func TestLines(t *testing.T) {
 	conv := NewConverter(convert.Options{})
 	converted := 0
 	for _, f := range files {
-		docs := render.SplitDocuments(f.data)
+		docs := manifest.Split(f.data)
 		var resp *ConvertResponse
 		for _, doc := range docs {
 			info, ok, err := slimDoc(doc)
@@ -140,7 +139,7 @@ func TestLines(t *testing.T) {
 // TestSlimPlain checks that reading a Composition in the plain subset of
 // block YAML through its JSON finds what reading its YAML nodes finds.
 func TestSlimPlain(t *testing.T) {
-	var docs []render.Document
+	var docs []manifest.Document
 	err := filepath.WalkDir(corpusDir(t), func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".yaml") {
 			return err
@@ -149,16 +148,16 @@ func TestSlimPlain(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		docs = append(docs, render.SplitDocuments(b)...)
+		docs = append(docs, manifest.Split(b)...)
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	docs = append(docs, render.SplitDocuments([]byte(benchdata.Composition(7, 3)))...)
+	docs = append(docs, manifest.Split([]byte(benchdata.Composition(7, 3)))...)
 	plain := 0
 	for _, doc := range docs {
-		j, ok := yamledit.PlainJSON(doc.Raw)
+		j, ok := manifest.PlainJSON(doc.Raw)
 		if !ok {
 			continue
 		}

@@ -13,13 +13,12 @@ import (
 
 	"github.com/pkg/errors"
 	yaml3 "go.yaml.in/yaml/v3"
-	kjson "k8s.io/apimachinery/pkg/util/json"
-	"sigs.k8s.io/yaml"
 
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
+	"github.com/xpmigrate/xpmigrate/internal/manifest"
 	"github.com/xpmigrate/xpmigrate/internal/regularfile"
-	"github.com/xpmigrate/xpmigrate/render"
+	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
 
 // A docInfo is what the scan keeps of one document (or one item of a
@@ -151,11 +150,11 @@ func templated(data []byte) bool {
 	if !bytes.Contains(data, []byte("{{")) || !kindComp.Match(data) {
 		return false
 	}
-	for _, d := range render.SplitDocuments(data) {
+	for _, d := range manifest.Split(data) {
 		if !bytes.Contains(d.Raw, []byte("{{")) || !kindComp.Match(d.Raw) {
 			continue
 		}
-		if _, err := yaml.YAMLToJSON(d.Raw); err != nil {
+		if _, err := d.JSON(); err != nil {
 			return true
 		}
 	}
@@ -224,11 +223,9 @@ func decodeFileSlim(data []byte, format string) ([]docInfo, int, error) {
 }
 
 func decodeDocs(data []byte, format string, slimCompositions bool) ([]docInfo, int, error) {
-	var raws []render.Document
-	if format == "json" {
-		raws = []render.Document{{Index: 0, Line: 1, Raw: data}}
-	} else {
-		raws = render.SplitDocuments(data)
+	raws := manifest.Whole(data)
+	if format != "json" {
+		raws = manifest.Split(data)
 	}
 	var out []docInfo
 	for _, r := range raws {
@@ -244,14 +241,14 @@ func decodeDocs(data []byte, format string, slimCompositions bool) ([]docInfo, i
 				continue
 			}
 		}
-		v, err := decodeAny(r.Raw)
+		v, err := manifest.DecodeValue(r.Raw)
 		if err != nil {
 			if format == "yaml" {
-				if ee := expansionError(r, aliasesOf(r.Raw)); ee != nil {
+				if ee := expansionError(r, aliasesOf(r)); ee != nil {
 					return nil, ee.Line, ee
 				}
 			}
-			de := render.NewDocumentError("", r, err)
+			de := manifest.NewDocumentError("", r, err)
 			return nil, de.Line, errors.Errorf("line %d (document %d): %s", de.Line, de.Document, de.Msg)
 		}
 		switch t := v.(type) {
@@ -275,7 +272,7 @@ func decodeDocs(data []byte, format string, slimCompositions bool) ([]docInfo, i
 
 // expansionError returns err as an *yamledit.ExpansionError whose line
 // counts from the start of the file, or nil when err is not one.
-func expansionError(r render.Document, err error) *yamledit.ExpansionError {
+func expansionError(r manifest.Document, err error) *yamledit.ExpansionError {
 	var ee *yamledit.ExpansionError
 	if !errors.As(err, &ee) {
 		return nil
@@ -288,12 +285,12 @@ func expansionError(r render.Document, err error) *yamledit.ExpansionError {
 // aliasesOf checks a document that failed to decode against the alias
 // budget (yamledit.CheckAliases), so that an alias bomb is told from
 // other errors.
-func aliasesOf(raw []byte) error {
-	var n yaml3.Node
-	if err := yaml3.Unmarshal(raw, &n); err != nil {
+func aliasesOf(r manifest.Document) error {
+	n, err := r.Node()
+	if err != nil {
 		return nil //nolint:nilerr // Not YAML: not an alias bomb either.
 	}
-	return yamledit.CheckAliases(&n)
+	return yamledit.CheckAliases(n)
 }
 
 func newDocInfo(index, item, line int, m map[string]any) docInfo {
@@ -305,42 +302,14 @@ func newDocInfo(index, item, line int, m map[string]any) docInfo {
 	return d
 }
 
-// decodeAny decodes one YAML or JSON document as the API server would
-// (YAML 1.1 scalars, integers as int64). It returns nil for an empty
-// document.
-func decodeAny(raw []byte) (any, error) {
-	j, err := yaml.YAMLToJSON(raw)
-	if err != nil {
-		return nil, err
-	}
-	j = bytes.TrimSpace(j)
-	if len(j) == 0 || bytes.Equal(j, []byte("null")) {
-		return nil, nil
-	}
-	var v any
-	if err := kjson.Unmarshal(j, &v); err != nil {
-		return nil, err
-	}
-	return v, nil
-}
-
 // isComposition reports whether apiVersion and kind name a Composition, in
 // any version (the converter reports versions it does not handle).
 func isComposition(apiVersion, kind string) bool {
-	return kind == "Composition" && groupOf(apiVersion) == "apiextensions.crossplane.io"
+	return kind == "Composition" && xp.Group(apiVersion) == xp.GroupAPIExtensions
 }
 
 func isXRD(apiVersion, kind string) bool {
-	return kind == "CompositeResourceDefinition" && groupOf(apiVersion) == "apiextensions.crossplane.io"
-}
-
-// groupOf returns the API group of an apiVersion, "" for the core group.
-func groupOf(apiVersion string) string {
-	i := strings.LastIndexByte(apiVersion, '/')
-	if i < 0 {
-		return ""
-	}
-	return apiVersion[:i]
+	return kind == "CompositeResourceDefinition" && xp.Group(apiVersion) == xp.GroupAPIExtensions
 }
 
 // isLegacy reports whether a Composition object is in mode Resources.
@@ -371,8 +340,8 @@ func nestedSlice(o map[string]any, path ...string) []any {
 // spec.mode, and whether spec.resources, spec.patchSets and
 // spec.environment are set. It returns ok false for anything else (which
 // the caller decodes fully).
-func slimDoc(r render.Document) (docInfo, bool, error) {
-	if j, ok := yamledit.PlainJSON(r.Raw); ok {
+func slimDoc(r manifest.Document) (docInfo, bool, error) {
+	if j, ok := manifest.PlainJSON(r.Raw); ok {
 		// Plain block YAML (as generated and converted Compositions
 		// mostly are) reads faster as JSON.
 		return slimPlain(r, j)
@@ -381,13 +350,13 @@ func slimDoc(r render.Document) (docInfo, bool, error) {
 }
 
 // slimNodes is slimDoc through YAML nodes.
-func slimNodes(r render.Document) (docInfo, bool, error) {
-	var n yaml3.Node
-	if err := yaml3.Unmarshal(r.Raw, &n); err != nil {
+func slimNodes(r manifest.Document) (docInfo, bool, error) {
+	n, err := r.Node()
+	if err != nil {
 		return docInfo{}, false, err
 	}
 	// looseValue expands aliases: within the budget of every reader.
-	if err := yamledit.CheckAliases(&n); err != nil {
+	if err := yamledit.CheckAliases(n); err != nil {
 		return docInfo{}, false, err
 	}
 	if n.Kind != yaml3.DocumentNode || len(n.Content) != 1 {
@@ -409,7 +378,7 @@ func slimNodes(r render.Document) (docInfo, bool, error) {
 // from its JSON. In that subset every scalar reads as its own text, a
 // string, a boolean, null or a decimal integer, so the loose values are
 // those looseValue gives.
-func slimPlain(r render.Document, j []byte) (docInfo, bool, error) {
+func slimPlain(r manifest.Document, j []byte) (docInfo, bool, error) {
 	var v any
 	if m, ok := jsonobj.DecodePlainObject(j); ok {
 		v = m

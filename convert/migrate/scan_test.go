@@ -1,11 +1,14 @@
 package migrate
 
 import (
+	"context"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/xpmigrate/xpmigrate/convert"
+	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
 
 func TestClassify(t *testing.T) {
@@ -158,8 +161,8 @@ func TestDependencyName(t *testing.T) {
 		"index.docker.io/a/very-long-name-" + long(): ("a-very-long-name-" + long())[:63],
 	}
 	for in, want := range cases {
-		if got := convert.PackageName(in); got != want {
-			t.Errorf("convert.PackageName(%q): want %q, got %q", in, want, got)
+		if got := xp.PackageName(in); got != want {
+			t.Errorf("xp.PackageName(%q): want %q, got %q", in, want, got)
 		}
 	}
 	if got := packageRepo("xpkg.upbound.io/crossplane-contrib/function-patch-and-transform:v0.7.0"); got != "function-patch-and-transform" {
@@ -198,46 +201,78 @@ func TestSelects(t *testing.T) {
 	}
 }
 
-func TestDocumentIndex(t *testing.T) {
+// TestConverterNumbersAsScan: the converter's document numbers (in its
+// statuses and findings) are the scan's, so a finding lands on the
+// document the index knows, whatever comes before the first separator.
+func TestConverterNumbersAsScan(t *testing.T) {
+	comp := strings.Replace(adapterComposition, "  resources:\n", "  mode: Bogus\n  resources:\n", 1)
 	cases := map[string]struct {
 		reason string
 		data   string
-		// want maps the converter's document numbers to ours.
-		want []int
+		want   int
 	}{
 		"Plain": {
-			reason: "Without a leading separator both count alike.",
-			data:   "a: 1\n---\nb: 2\n",
-			want:   []int{0, 1},
+			reason: "Without a leading separator the Composition is the second document.",
+			data:   "a: 1\n---\n" + comp,
+			want:   1,
 		},
 		"LeadingSeparator": {
-			reason: "A leading separator opens the first document in both.",
-			data:   "---\na: 1\n---\nb: 2\n",
-			want:   []int{0, 1},
+			reason: "A leading separator opens the first document.",
+			data:   "---\na: 1\n---\n" + comp,
+			want:   1,
 		},
 		"LeadingComment": {
-			reason: "A comment before the first separator is a document for the converter only.",
-			data:   "# licence\n---\na: 1\n---\nb: 2\n",
-			want:   []int{-1, 0, 1},
+			reason: "A comment before the first separator belongs to no document.",
+			data:   "# licence\n---\na: 1\n---\n" + comp,
+			want:   1,
+		},
+		"LeadingEmptyDocuments": {
+			reason: "Nor do empty documents before the first one.",
+			data:   "# licence\n---\n# more\n---\n" + comp,
+			want:   0,
 		},
 		"EmptyDocuments": {
-			reason: "Empty documents count in both.",
-			data:   "a: 1\n---\n---\nb: 2\n",
-			want:   []int{0, 1, 2},
+			reason: "Empty documents after the first one count.",
+			data:   "a: 1\n---\n---\n" + comp,
+			want:   2,
 		},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			m := documentIndex([]byte(tc.data))
-			var got []int
-			for i := range tc.want {
-				got = append(got, m(i))
+			docs, _, err := decodeDocs([]byte(tc.data), "yaml", false)
+			if err != nil {
+				t.Fatal(err)
 			}
-			if diff := cmp.Diff(tc.want, got); diff != "" {
-				t.Errorf("%s\ndocumentIndex(...): -want, +got:\n%s", tc.reason, diff)
+			scanned := -1
+			for _, d := range docs {
+				if d.kind == "Composition" {
+					scanned = d.index
+				}
 			}
-			if m(-1) != -1 {
-				t.Errorf("%s\ndocumentIndex(...)(-1): want -1 (the whole file)", tc.reason)
+			resp, err := NewConverter(convert.Options{}).Convert(context.Background(), ConvertRequest{Path: "c.yaml", Data: []byte(tc.data), Format: "yaml"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var statuses, findings []int
+			for _, d := range resp.Documents {
+				if d.Status == DocFailed {
+					statuses = append(statuses, d.Index)
+				}
+			}
+			for _, d := range resp.Diagnostics {
+				if d.Code == "C103" {
+					findings = append(findings, d.Document)
+				}
+			}
+			want := []int{tc.want}
+			if diff := cmp.Diff(want, []int{scanned}); diff != "" {
+				t.Errorf("%s\nscan: -want, +got:\n%s", tc.reason, diff)
+			}
+			if diff := cmp.Diff(want, statuses); diff != "" {
+				t.Errorf("%s\nconverter's failed documents: -want, +got:\n%s", tc.reason, diff)
+			}
+			if diff := cmp.Diff(want, findings); diff != "" {
+				t.Errorf("%s\nconverter's C103 findings: -want, +got:\n%s", tc.reason, diff)
 			}
 		})
 	}

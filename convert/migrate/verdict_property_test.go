@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/xpmigrate/xpmigrate/convert"
-	"github.com/xpmigrate/xpmigrate/render"
+	"github.com/xpmigrate/xpmigrate/internal/manifest"
 )
 
 // TestCorpusVerdictProperties converts and verifies every corpus
@@ -82,8 +82,8 @@ var generated = regexp.MustCompile(`-(?:[bcdfghjklmnpqrstvwxz2456789]{5}|[0-9a-f
 func composedView(t *testing.T, printed string) string {
 	t.Helper()
 	var out []string
-	for i, d := range render.SplitDocuments([]byte(printed)) {
-		o, err := render.DecodeObject(d.Raw)
+	for i, d := range manifest.Split([]byte(printed)) {
+		o, err := d.Decode()
 		if err != nil || o == nil {
 			continue
 		}

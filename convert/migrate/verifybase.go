@@ -6,6 +6,7 @@ import (
 	"github.com/pkg/errors"
 
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
+	"github.com/xpmigrate/xpmigrate/internal/manifest"
 	"github.com/xpmigrate/xpmigrate/render"
 	"github.com/xpmigrate/xpmigrate/render/verify"
 )
@@ -18,8 +19,8 @@ import (
 func LegacyFromBase(ctx context.Context, ref, file string, data []byte) (verify.Document, verify.Document, error) {
 	converted := verify.Document{Path: file, Data: data}
 	var name string
-	for _, d := range render.SplitDocuments(data) {
-		obj, err := render.DecodeObject(d.Raw)
+	for _, d := range manifest.Split(data) {
+		obj, err := d.Decode()
 		if err == nil && obj != nil && obj["kind"] == "Composition" {
 			name = jsonobj.String(obj, "metadata", "name")
 			break

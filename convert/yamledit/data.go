@@ -10,6 +10,8 @@ import (
 	"github.com/pkg/errors"
 	yaml "go.yaml.in/yaml/v3"
 	sigsyaml "sigs.k8s.io/yaml"
+
+	"github.com/xpmigrate/xpmigrate/internal/manifest"
 )
 
 // JSON returns the data of node n as kubectl reads it (sigs.k8s.io/yaml:
@@ -40,18 +42,6 @@ func dataJSON(n *yaml.Node) ([]byte, error) {
 		return nil, err
 	}
 	return json.Marshal(v)
-}
-
-// TextJSON returns the data of a YAML document as kubectl reads it, as
-// compact JSON with sorted keys: exactly what sigs.k8s.io/yaml.YAMLToJSON
-// returns. Documents in a plain subset of block YAML are read by a fast
-// reader that gives the same bytes (simpleJSON); the rest by
-// sigs.k8s.io/yaml itself.
-func TextJSON(b []byte) ([]byte, error) {
-	if j, ok := simpleJSON(b); ok {
-		return j, nil
-	}
-	return sigsyaml.YAMLToJSON(b)
 }
 
 // maxExpanded bounds the nodes a document may expand to through aliases
@@ -192,7 +182,7 @@ func stringScalar(n *yaml.Node) (string, bool) {
 	} else if quoted {
 		return n.Value, true
 	}
-	if !IsYAML11Special(n.Value) && tag == TagStr {
+	if !manifest.IsYAML11Special(n.Value) && tag == TagStr {
 		return n.Value, true
 	}
 	return "", false
@@ -263,7 +253,7 @@ func (w *treeWriter) value(n *yaml.Node, depth int) bool {
 		return w.value(n.Content[0], depth+1)
 	case yaml.ScalarNode:
 		if s, ok := stringScalar(n); ok {
-			w.out = appendAnyJSONString(w.out, s)
+			w.out = manifest.AppendJSONString(w.out, s)
 			return true
 		}
 		v, err := scalar(n)
@@ -272,7 +262,7 @@ func (w *treeWriter) value(n *yaml.Node, depth int) bool {
 		}
 		switch t := v.(type) {
 		case string:
-			w.out = appendAnyJSONString(w.out, t)
+			w.out = manifest.AppendJSONString(w.out, t)
 		case json.RawMessage:
 			w.out = append(w.out, t...) // compact and escaped: it is json.Marshal's output
 		default:
@@ -330,7 +320,7 @@ func (w *treeWriter) mapping(m *yaml.Node, depth int) bool {
 		if i > 0 {
 			w.out = append(w.out, ',')
 		}
-		w.out = appendAnyJSONString(w.out, e.key)
+		w.out = manifest.AppendJSONString(w.out, e.key)
 		w.out = append(w.out, ':')
 		if !w.value(e.val, depth+1) {
 			return false
@@ -338,18 +328,4 @@ func (w *treeWriter) mapping(m *yaml.Node, depth int) bool {
 	}
 	w.out = append(w.out, '}')
 	return true
-}
-
-// appendAnyJSONString writes s as encoding/json does.
-func appendAnyJSONString(out []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c > 0x7e || c == '\\' {
-			b, err := json.Marshal(s)
-			if err != nil {
-				return append(out, `""`...) // cannot happen: strings always marshal
-			}
-			return append(out, b...)
-		}
-	}
-	return appendJSONString(out, s)
 }

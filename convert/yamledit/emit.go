@@ -8,6 +8,8 @@ import (
 
 	"github.com/pkg/errors"
 	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/xpmigrate/xpmigrate/internal/manifest"
 )
 
 // Encode writes the document, keeping the source text of everything that
@@ -31,7 +33,7 @@ func (d *Doc) encode(want []byte, werr error) ([]byte, error) {
 	if d.reliable {
 		if lines, ok := d.splice(); ok {
 			out := d.join(lines)
-			got, err := TextJSON(out)
+			got, err := manifest.JSON(out)
 			if werr != nil || (err == nil && bytes.Equal(got, want)) {
 				// When the tree cannot be read (an alias bomb, say) there
 				// is nothing to check against: the layout is kept.
@@ -44,7 +46,7 @@ func (d *Doc) encode(want []byte, werr error) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	got, err := TextJSON(plain)
+	got, err := manifest.JSON(plain)
 	if werr == nil && (err != nil || !bytes.Equal(got, want)) {
 		return nil, MismatchError{}
 	}
@@ -92,7 +94,7 @@ func (d *Doc) Plain() ([]byte, error) {
 
 func (d *Doc) startsWithSeparator() bool {
 	for _, l := range d.lines {
-		if isSeparator([]byte(l)) {
+		if manifest.IsSeparator([]byte(l)) {
 			return true
 		}
 		if !isBlank(l) && !isComment(l) && !strings.HasPrefix(l, "%") {
@@ -125,11 +127,11 @@ func (d *Doc) join(lines []string) []byte {
 // as kubectl reads them (YAML 1.1, aliases expanded). Unreadable documents
 // are never the same.
 func SameData(a, b []byte) bool {
-	ja, err := TextJSON(a)
+	ja, err := manifest.JSON(a)
 	if err != nil {
 		return false
 	}
-	jb, err := TextJSON(b)
+	jb, err := manifest.JSON(b)
 	if err != nil {
 		return false
 	}

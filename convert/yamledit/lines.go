@@ -6,12 +6,6 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 )
 
-// PlainJSON returns what sigs.k8s.io/yaml.YAMLToJSON returns for a
-// document written in the plain subset of block YAML that the fast reader
-// knows (see TextJSON), and false for any other document: the caller then
-// reads it some other way.
-func PlainJSON(b []byte) ([]byte, bool) { return simpleJSON(b) }
-
 // A LineTable records the lines of the nodes of a document along a few
 // routes, so that a report can point at them without the document's tree.
 type LineTable struct {

@@ -1,10 +1,11 @@
 package yamledit
 
 import (
-	"regexp"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/xpmigrate/xpmigrate/internal/manifest"
 )
 
 // Tags of the YAML core schema, as yaml.v3 writes them.
@@ -79,7 +80,7 @@ func Str(n *yaml.Node) (string, bool) {
 	} else if t != TagStr {
 		return "", false
 	}
-	if IsYAML11Special(n.Value) {
+	if manifest.IsYAML11Special(n.Value) {
 		return "", false
 	}
 	return n.Value, true
@@ -104,38 +105,11 @@ func Bool(n *yaml.Node) (value, ok bool) {
 	return false, false
 }
 
-var (
-	yaml11Int   = regexp.MustCompile(`^[-+]?(0b[01_]+|0[0-7_]+|(0|[1-9][0-9_]*)|0x[0-9a-fA-F_]+|[1-9][0-9_]*(:[0-5]?[0-9])+)$`)
-	yaml11Float = regexp.MustCompile(`^([-+]?([0-9][0-9_]*)?\.[0-9_]*([eE][-+]?[0-9]+)?|[-+]?[0-9][0-9_]*([eE][-+]?[0-9]+)|[-+]?[0-9][0-9_]*(:[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(inf|Inf|INF)|\.(nan|NaN|NAN))$`)
-)
-
-// IsYAML11Special reports whether a plain scalar s would be read as
-// something other than a string by a YAML 1.1 reader (kubectl's), or by a
-// YAML 1.2 one: booleans, nulls, numbers (octal, hex, binary, base 60) and
-// the empty string.
-func IsYAML11Special(s string) bool {
-	switch s {
-	case "", "~", "null", "Null", "NULL",
-		"y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON",
-		"n", "N", "no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF":
-		return true
-	}
-	if s == "." || s == "_" {
-		return false
-	}
-	// Every number either pattern matches starts with a sign, a digit or a
-	// dot; most scalars do not, and the regexps are the expensive part.
-	if c := s[0]; (c < '0' || c > '9') && c != '-' && c != '+' && c != '.' {
-		return false
-	}
-	return yaml11Int.MatchString(s) || yaml11Float.MatchString(s)
-}
-
 // NewString returns a new string scalar. It is written plain when that
 // reads back as the same string in YAML 1.1 and 1.2, else double-quoted.
 func NewString(s string) *yaml.Node {
 	n := &yaml.Node{Kind: yaml.ScalarNode, Tag: TagStr, Value: s}
-	if IsYAML11Special(s) {
+	if manifest.IsYAML11Special(s) {
 		n.Style = yaml.DoubleQuotedStyle
 	}
 	return n
@@ -292,7 +266,7 @@ func Rename(m *yaml.Node, key, newKey string) bool {
 	k.Value = newKey
 	k.Tag = TagStr
 	k.Style = 0
-	if IsYAML11Special(newKey) {
+	if manifest.IsYAML11Special(newKey) {
 		k.Style = yaml.DoubleQuotedStyle
 	}
 	return true

@@ -12,53 +12,6 @@ import (
 	sigsyaml "sigs.k8s.io/yaml"
 )
 
-// A Chunk is one document of a stream, byte for byte: the `---` line that
-// opens it (if any), and every line up to the next one.
-type Chunk struct {
-	// Text is the document's bytes. The chunks of a stream concatenate to
-	// the stream.
-	Text []byte
-
-	// Line is the 1-based line of the stream Text starts on.
-	Line int
-}
-
-// Split splits a YAML stream into documents on `---` lines. Nothing is
-// lost: concatenating the Text of the chunks gives b back. Lines before
-// the first `---` form a chunk of their own when they are not empty, even
-// if they hold only comments.
-func Split(b []byte) []Chunk {
-	var out []Chunk
-	start, startLine, line := 0, 1, 1
-	for pos := 0; pos < len(b); {
-		end := bytes.IndexByte(b[pos:], '\n')
-		next := len(b)
-		if end >= 0 {
-			next = pos + end + 1
-		}
-		if isSeparator(b[pos:next]) && pos > start {
-			out = append(out, Chunk{Text: b[start:pos:pos], Line: startLine})
-			start, startLine = pos, line
-		}
-		pos = next
-		line++
-	}
-	if start < len(b) || len(out) == 0 {
-		out = append(out, Chunk{Text: b[start:len(b):len(b)], Line: startLine})
-	}
-	return out
-}
-
-// isSeparator reports whether line (with its line break) is a `---`
-// document marker.
-func isSeparator(line []byte) bool {
-	if !bytes.HasPrefix(line, []byte("---")) {
-		return false
-	}
-	rest := line[3:]
-	return len(rest) == 0 || rest[0] == ' ' || rest[0] == '\t' || rest[0] == '\n' || rest[0] == '\r'
-}
-
 // A SyntaxError is YAML that cannot be parsed.
 type SyntaxError struct {
 	// Line is the 1-based line of the problem, relative to the parsed
@@ -193,7 +146,7 @@ type span struct {
 	sameLine   bool // a sequence item whose content starts on the dash line
 }
 
-// Parse parses one YAML document (a Chunk's Text). It returns nil and no
+// Parse parses one YAML document (a manifest.Document's Text). It returns nil and no
 // error when the text holds no document (only comments, blank lines or a
 // separator). Invalid YAML is a *SyntaxError. Text holding more than one
 // document is an error: split it first.

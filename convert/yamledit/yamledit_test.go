@@ -8,66 +8,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	yaml "go.yaml.in/yaml/v3"
-)
 
-func TestSplit(t *testing.T) {
-	cases := map[string]struct {
-		reason string
-		in     string
-		want   []Chunk
-	}{
-		"Single": {
-			reason: "A stream without separators is one chunk.",
-			in:     "a: 1\n",
-			want:   []Chunk{{Text: []byte("a: 1\n"), Line: 1}},
-		},
-		"Empty": {
-			reason: "An empty stream is one empty chunk.",
-			in:     "",
-			want:   []Chunk{{Text: []byte{}, Line: 1}},
-		},
-		"LeadingSeparator": {
-			reason: "A leading separator opens the first chunk.",
-			in:     "---\na: 1\n---\nb: 2\n",
-			want:   []Chunk{{Text: []byte("---\na: 1\n"), Line: 1}, {Text: []byte("---\nb: 2\n"), Line: 3}},
-		},
-		"CommentsBeforeFirstSeparator": {
-			reason: "Lines before the first separator form a chunk of their own.",
-			in:     "# head\n---\na: 1\n",
-			want:   []Chunk{{Text: []byte("# head\n"), Line: 1}, {Text: []byte("---\na: 1\n"), Line: 2}},
-		},
-		"SeparatorWithContent": {
-			reason: "`--- ` followed by content is a separator; `----` is not.",
-			in:     "a: 1\n--- # doc\nb: |\n  ----\n",
-			want:   []Chunk{{Text: []byte("a: 1\n"), Line: 1}, {Text: []byte("--- # doc\nb: |\n  ----\n"), Line: 2}},
-		},
-		"NoFinalNewline": {
-			reason: "The last chunk keeps a missing final line break.",
-			in:     "a: 1\n---\nb: 2",
-			want:   []Chunk{{Text: []byte("a: 1\n"), Line: 1}, {Text: []byte("---\nb: 2"), Line: 2}},
-		},
-		"CRLF": {
-			reason: "CRLF separators are separators.",
-			in:     "a: 1\r\n---\r\nb: 2\r\n",
-			want:   []Chunk{{Text: []byte("a: 1\r\n"), Line: 1}, {Text: []byte("---\r\nb: 2\r\n"), Line: 2}},
-		},
-	}
-	for name, tc := range cases {
-		t.Run(name, func(t *testing.T) {
-			got := Split([]byte(tc.in))
-			if diff := cmp.Diff(tc.want, got); diff != "" {
-				t.Errorf("\n%s\nSplit(...): -want, +got:\n%s", tc.reason, diff)
-			}
-			var all []byte
-			for _, c := range got {
-				all = append(all, c.Text...)
-			}
-			if !bytes.Equal(all, []byte(tc.in)) {
-				t.Errorf("\n%s\nSplit(...): chunks do not add up to the input", tc.reason)
-			}
-		})
-	}
-}
+	"github.com/xpmigrate/xpmigrate/internal/manifest"
+)
 
 func TestEncodeUnchanged(t *testing.T) {
 	cases := map[string]struct {
@@ -267,7 +210,7 @@ func TestJSON(t *testing.T) {
 			if err != nil {
 				t.Fatalf("\n%s\nJSON(...): %v", tc.reason, err)
 			}
-			want, err := TextJSON([]byte(tc.in))
+			want, err := manifest.JSON([]byte(tc.in))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -280,16 +223,8 @@ func TestJSON(t *testing.T) {
 
 func TestScalars(t *testing.T) {
 	for _, s := range []string{"yes", "On", "n", "0755", "0x1F", "1_000", "1:20", "1e3", ".inf", "~", "null", ""} {
-		if !IsYAML11Special(s) {
-			t.Errorf("IsYAML11Special(%q): want true", s)
-		}
 		if n := NewString(s); n.Style != yaml.DoubleQuotedStyle {
 			t.Errorf("NewString(%q): want double-quoted", s)
-		}
-	}
-	for _, s := range []string{"Pipeline", "resource-0", "v1.2.3", "a:b", "-x", ".", "True-ish"} {
-		if IsYAML11Special(s) {
-			t.Errorf("IsYAML11Special(%q): want false", s)
 		}
 	}
 	d, err := Parse([]byte("a: yes\nb: 'yes'\nc: off\nd: 1\n"))
@@ -336,7 +271,7 @@ func FuzzEncode(f *testing.F) {
 		if err != nil || d == nil {
 			return
 		}
-		want, err := TextJSON(in)
+		want, err := manifest.JSON(in)
 		if err != nil {
 			return // Not kubectl's YAML: nothing to compare with.
 		}

@@ -7,6 +7,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
+	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
 
 // The types in this file mirror the Go types that function-patch-and-transform
@@ -17,8 +18,8 @@ import (
 // APIVersion and Kind name the input type. Decoding does not check them, as
 // upstream does not.
 const (
-	APIVersion = "pt.fn.crossplane.io/v1beta1"
-	Kind       = "Resources"
+	APIVersion = xp.PTInputAPIVersion
+	Kind       = xp.PTInputKind
 )
 
 // Resources is the input of function-patch-and-transform.

@@ -8,17 +8,18 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/xpmigrate/xpmigrate/internal/xp"
 	pt "github.com/xpmigrate/xpmigrate/patchandtransform"
 )
 
 // ContextKeyEnvironment is the context key the composition environment lives
 // under. The function reads it before the environment patches and always
 // writes it back on success.
-const ContextKeyEnvironment = "apiextensions.crossplane.io/environment"
+const ContextKeyEnvironment = xp.ContextKeyEnvironment
 
 // SecretTypeConnection is the type of the connection Secret the function
 // composes for a Crossplane v2 XR.
-const SecretTypeConnection = "connection.crossplane.io/v1alpha1"
+const SecretTypeConnection = xp.SecretTypeConnection
 
 // Ready is the readiness a function reports for a desired resource. The
 // values are those of the protocol's Ready enum.
@@ -476,7 +477,7 @@ func environment(ctx map[string]any) map[string]any {
 	out := wireCopy(env)
 	u := &unstructured.Unstructured{Object: out}
 	if u.GroupVersionKind().Empty() {
-		u.SetGroupVersionKind(schema.GroupVersionKind{Group: "internal.crossplane.io", Version: "v1alpha1", Kind: "Environment"})
+		u.SetGroupVersionKind(schema.GroupVersionKind{Group: xp.GroupEnvironment, Version: xp.EnvironmentVersion, Kind: xp.EnvironmentKind})
 	}
 	return out
 }

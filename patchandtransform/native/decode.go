@@ -9,6 +9,7 @@ import (
 	"github.com/pkg/errors"
 
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
+	"github.com/xpmigrate/xpmigrate/internal/xp"
 	kjson "k8s.io/apimachinery/pkg/util/json"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"sigs.k8s.io/yaml"
@@ -16,7 +17,7 @@ import (
 
 // The group/version and kind Decode accepts.
 const (
-	APIVersion = "apiextensions.crossplane.io/v1"
+	APIVersion = xp.CompositionAPIVersion
 	Kind       = "Composition"
 )
 

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/xpmigrate/xpmigrate/internal/benchdata"
+	"github.com/xpmigrate/xpmigrate/internal/manifest"
 	"github.com/xpmigrate/xpmigrate/render"
 )
 
@@ -184,11 +185,11 @@ spec:
 // pipeline side of each composition. Divide ns/op by 3 for the cost of one
 // reconcile.
 func BenchmarkRenderConverted(b *testing.B) {
-	comp, err := render.DecodeObject([]byte(convertedComposition(20)))
+	comp, err := manifest.DecodeObject([]byte(convertedComposition(20)))
 	if err != nil {
 		b.Fatal(err)
 	}
-	xr, err := render.DecodeObject([]byte(`apiVersion: bench.example.org/v1
+	xr, err := manifest.DecodeObject([]byte(`apiVersion: bench.example.org/v1
 kind: XThing0
 metadata:
   name: thing-0
@@ -221,11 +222,11 @@ spec:
 // The legacy side is stable after 2 reconciles; ms/reconcile divides by the
 // reconciles that ran.
 func BenchmarkRenderLegacy(b *testing.B) {
-	comp, err := render.DecodeObject([]byte(benchdata.Composition(0, 20)))
+	comp, err := manifest.DecodeObject([]byte(benchdata.Composition(0, 20)))
 	if err != nil {
 		b.Fatal(err)
 	}
-	xr, err := render.DecodeObject([]byte(`apiVersion: bench.example.org/v1
+	xr, err := manifest.DecodeObject([]byte(`apiVersion: bench.example.org/v1
 kind: XThing0
 metadata:
   name: thing-0
@@ -258,7 +259,7 @@ spec:
 // composition as every legacy render does first: encode, decode, default,
 // validate.
 func BenchmarkNewLegacy(b *testing.B) {
-	comp, err := render.DecodeObject([]byte(benchdata.Composition(0, 20)))
+	comp, err := manifest.DecodeObject([]byte(benchdata.Composition(0, 20)))
 	if err != nil {
 		b.Fatal(err)
 	}

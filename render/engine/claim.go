@@ -6,6 +6,7 @@ import (
 	"github.com/pkg/errors"
 
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
+	"github.com/xpmigrate/xpmigrate/internal/xp"
 	"github.com/xpmigrate/xpmigrate/render"
 )
 
@@ -62,9 +63,9 @@ func XRFromClaim(claim, xrd map[string]any) (map[string]any, error) {
 	ckind, _ := claim["kind"].(string)
 	spec["claimRef"] = map[string]any{"apiVersion": cav, "kind": ckind, "name": cname, "namespace": cns}
 	labels := map[string]any{
-		"crossplane.io/claim-name":      cname,
-		"crossplane.io/claim-namespace": cns,
-		"crossplane.io/composite":       xrName,
+		xp.LabelClaimName:      cname,
+		xp.LabelClaimNamespace: cns,
+		xp.LabelComposite:      xrName,
 	}
 	return map[string]any{
 		"apiVersion": group + "/" + version,

@@ -11,6 +11,8 @@ import (
 	"github.com/xpmigrate/xpmigrate/crossplane"
 	"github.com/xpmigrate/xpmigrate/environment"
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
+	"github.com/xpmigrate/xpmigrate/internal/manifest"
+	"github.com/xpmigrate/xpmigrate/internal/xp"
 	"github.com/xpmigrate/xpmigrate/patchandtransform/native"
 	"github.com/xpmigrate/xpmigrate/render"
 	"github.com/xpmigrate/xpmigrate/render/legacy"
@@ -373,7 +375,7 @@ func pruneAll(objs []map[string]any) []map[string]any {
 func checkCompatible(xr, comp map[string]any) error {
 	av, _ := comp["apiVersion"].(string)
 	k, _ := comp["kind"].(string)
-	if av != "apiextensions.crossplane.io/v1" || k != "Composition" {
+	if av != xp.CompositionAPIVersion || k != "Composition" {
 		return render.InvalidInputf("not a composition: %s/%s", k, name(comp))
 	}
 	wantKind, _ := nestedString(comp, "spec", "compositeTypeRef", "kind")
@@ -497,8 +499,8 @@ func repeatsEnvironmentConfigName(extra []map[string]any) bool {
 // an EnvironmentConfig given at several API versions: the first copy is
 // kept. Two EnvironmentConfigs of one name whose content differs are
 // invalid input naming both files and documents.
-func DistinctExtra(docs []render.Document) ([]map[string]any, error) {
-	objs := render.Objects(docs)
+func DistinctExtra(docs []manifest.Document) ([]map[string]any, error) {
+	objs := manifest.Objects(docs)
 	sources := make([]string, len(docs))
 	for i, d := range docs {
 		sources[i] = fmt.Sprintf("%s document %d", d.Source, d.Index+1)

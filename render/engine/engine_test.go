@@ -6,12 +6,13 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/xpmigrate/xpmigrate/internal/manifest"
 	"github.com/xpmigrate/xpmigrate/render"
 )
 
 func obj(t *testing.T, y string) map[string]any {
 	t.Helper()
-	o, err := render.DecodeObject([]byte(y))
+	o, err := manifest.DecodeObject([]byte(y))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/xpmigrate/xpmigrate/internal/manifest"
 	"github.com/xpmigrate/xpmigrate/render"
 )
 
@@ -155,9 +156,9 @@ func TestEnvironmentConfigInSeveralVersions(t *testing.T) {
 // one copy of an EnvironmentConfig given in several versions, and that a
 // conflict names both files and documents.
 func TestDistinctExtra(t *testing.T) {
-	load := func(t *testing.T, source, y string) []render.Document {
+	load := func(t *testing.T, source, y string) []manifest.Document {
 		t.Helper()
-		docs, err := render.LoadStream(strings.NewReader(y), source)
+		docs, err := manifest.LoadStream(strings.NewReader(y), source)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -166,20 +167,20 @@ func TestDistinctExtra(t *testing.T) {
 	secret := "apiVersion: v1\nkind: Secret\nmetadata: {name: s, namespace: ns}\n"
 	cases := map[string]struct {
 		reason string
-		docs   func(t *testing.T) []render.Document
+		docs   func(t *testing.T) []manifest.Document
 		want   []string
 		err    string
 	}{
 		"CopiesKeepTheFirst": {
 			reason: "The v1beta1 copy of the v1alpha1 object is dropped; other objects stay in order.",
-			docs: func(t *testing.T) []render.Document {
+			docs: func(t *testing.T) []manifest.Document {
 				return append(load(t, "a.yaml", envV1Alpha1+"---\n"+secret), load(t, "b.yaml", envV1Beta1)...)
 			},
 			want: []string{"apiextensions.crossplane.io/v1alpha1 EnvironmentConfig prod", "v1 Secret s"},
 		},
 		"ConflictNamesFilesAndDocuments": {
 			reason: "A conflict names each copy's file and document.",
-			docs: func(t *testing.T) []render.Document {
+			docs: func(t *testing.T) []manifest.Document {
 				return append(load(t, "a.yaml", envV1Alpha1), load(t, "b.yaml", secret+"---\n"+envV1Beta1Other)...)
 			},
 			err: `EnvironmentConfig "prod" is given twice with different content: a.yaml document 1 and b.yaml document 2`,

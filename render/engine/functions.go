@@ -8,6 +8,7 @@ import (
 	"github.com/xpmigrate/xpmigrate/crossplane"
 	"github.com/xpmigrate/xpmigrate/environment"
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
+	"github.com/xpmigrate/xpmigrate/internal/xp"
 	"github.com/xpmigrate/xpmigrate/render"
 	"github.com/xpmigrate/xpmigrate/render/builtin/environmentconfigs"
 	ptfn "github.com/xpmigrate/xpmigrate/render/builtin/patchandtransform"
@@ -16,8 +17,8 @@ import (
 
 // Names of the functions xpmigrate runs in process.
 const (
-	BuiltinPatchAndTransform  = "function-patch-and-transform"
-	BuiltinEnvironmentConfigs = "function-environment-configs"
+	BuiltinPatchAndTransform  = xp.FunctionPatchAndTransform
+	BuiltinEnvironmentConfigs = xp.FunctionEnvironmentConfigs
 )
 
 // RuntimeBuiltin is the value of the render.crossplane.io/runtime
@@ -62,7 +63,7 @@ func resolveFunctions(comp map[string]any, fnObjs []map[string]any, builtins Bui
 	for _, f := range fnObjs {
 		av, _ := f["apiVersion"].(string)
 		k, _ := f["kind"].(string)
-		if k != "Function" || (av != "pkg.crossplane.io/v1" && av != "pkg.crossplane.io/v1beta1") {
+		if k != "Function" || !xp.IsFunctionAPIVersion(av) {
 			return nil, nil, render.InvalidInputf("not a function: %s/%s", k, nameOf(f))
 		}
 		byName[nameOf(f)] = f

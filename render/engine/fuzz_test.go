@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/xpmigrate/xpmigrate/internal/manifest"
 	"github.com/xpmigrate/xpmigrate/render"
 	"github.com/xpmigrate/xpmigrate/render/pipeline"
 )
@@ -34,11 +35,11 @@ func FuzzRender(f *testing.F) {
 	f.Add([]byte("apiVersion: apiextensions.crossplane.io/v1\nkind: Composition\nmetadata: {name: c}\nspec:\n  compositeTypeRef: {apiVersion: a/v1, kind: X}\n  resources: [{name: r, base: {apiVersion: b/v1, kind: Y}, patches: [{fromFieldPath: spec.a, toFieldPath: spec.b}]}]\n"),
 		[]byte("apiVersion: a/v1\nkind: X\nmetadata: {name: x}\nspec: {a: 1}\n"))
 	f.Fuzz(func(t *testing.T, comp, xr []byte) {
-		c, err := render.DecodeObject(comp)
+		c, err := manifest.DecodeObject(comp)
 		if err != nil || c == nil {
 			return
 		}
-		x, err := render.DecodeObject(xr)
+		x, err := manifest.DecodeObject(xr)
 		if err != nil || x == nil {
 			return
 		}

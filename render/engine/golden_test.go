@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/xpmigrate/xpmigrate/internal/manifest"
 	"github.com/xpmigrate/xpmigrate/render"
 )
 
@@ -76,7 +77,7 @@ func TestCorpusGoldens(t *testing.T) {
 
 func loadFirst(t *testing.T, path string) map[string]any {
 	t.Helper()
-	docs, err := render.LoadFile(path)
+	docs, err := manifest.LoadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}

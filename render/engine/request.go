@@ -4,6 +4,7 @@ import (
 	"github.com/pkg/errors"
 
 	"github.com/xpmigrate/xpmigrate/internal/errkind"
+	"github.com/xpmigrate/xpmigrate/internal/manifest"
 	"github.com/xpmigrate/xpmigrate/internal/regularfile"
 	"github.com/xpmigrate/xpmigrate/render"
 	"github.com/xpmigrate/xpmigrate/render/pipeline"
@@ -93,7 +94,7 @@ func loadRequest(s Sources) (Request, error) {
 // LoadOne reads the first object of a YAML file, as crossplane render
 // does; what names it in errors.
 func LoadOne(path, what string) (map[string]any, error) {
-	docs, err := render.LoadFile(path)
+	docs, err := manifest.LoadFile(path)
 	if err != nil {
 		return nil, errors.Wrapf(err, "cannot load %s", what)
 	}
@@ -106,22 +107,22 @@ func LoadOne(path, what string) (map[string]any, error) {
 // LoadAll reads every object of a file or directory; what names them in
 // errors.
 func LoadAll(path, what string) ([]map[string]any, error) {
-	docs, err := render.LoadPath(path)
+	docs, err := manifest.LoadPath(path)
 	if err != nil {
 		return nil, errors.Wrapf(err, "cannot load %s from %q", what, path)
 	}
-	return render.Objects(docs), nil
+	return manifest.Objects(docs), nil
 }
 
 // LoadExtra reads the extra resources at path ("" reads none) and appends
 // them to more (extra objects read elsewhere): one copy of an
 // EnvironmentConfig given in several API versions, and a conflict naming
 // both files.
-func LoadExtra(path string, more []render.Document) ([]map[string]any, error) {
-	var docs []render.Document
+func LoadExtra(path string, more []manifest.Document) ([]map[string]any, error) {
+	var docs []manifest.Document
 	if path != "" {
 		var err error
-		if docs, err = render.LoadPath(path); err != nil {
+		if docs, err = manifest.LoadPath(path); err != nil {
 			return nil, errors.Wrapf(err, "cannot load extra resources from %q", path)
 		}
 	}

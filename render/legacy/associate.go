@@ -8,6 +8,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	"github.com/xpmigrate/xpmigrate/internal/xp"
 	"github.com/xpmigrate/xpmigrate/patchandtransform/native"
 )
 
@@ -175,7 +176,7 @@ func (c *composer) associate(ts []native.Template) ([]reference, error) {
 			continue
 		}
 		u := &unstructured.Unstructured{Object: c.cluster[at]}
-		name := u.GetAnnotations()[annotationResourceName]
+		name := u.GetAnnotations()[xp.AnnotationCompositionResourceName]
 		if name == "" {
 			return byOrder(), nil
 		}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/xpmigrate/xpmigrate/environment"
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
+	"github.com/xpmigrate/xpmigrate/internal/xp"
 	pt "github.com/xpmigrate/xpmigrate/patchandtransform"
 	"github.com/xpmigrate/xpmigrate/patchandtransform/native"
 	"github.com/xpmigrate/xpmigrate/render"
@@ -21,7 +22,7 @@ import (
 
 // The Usage kind, whose live owner references survive an apply.
 const (
-	usageAPIVersion = "apiextensions.crossplane.io/v1beta1"
+	usageAPIVersion = xp.GroupAPIExtensions + "/v1beta1"
 	usageKind       = "Usage"
 )
 
@@ -273,7 +274,7 @@ func (c *composer) renderMetadata(u *unstructured.Unstructured, template string)
 // having changed nothing, for any other object.
 func renderPlainMetadata(o map[string]any, xr *unstructured.Unstructured, template string) bool {
 	xl := xr.GetLabels()
-	if xl[labelComposite] == "" {
+	if xl[xp.LabelComposite] == "" {
 		return false
 	}
 	md, found := o["metadata"].(map[string]any)
@@ -297,14 +298,14 @@ func renderPlainMetadata(o map[string]any, xr *unstructured.Unstructured, templa
 		md = map[string]any{}
 		o["metadata"] = md
 	}
-	md["generateName"] = xl[labelComposite] + "-"
+	md["generateName"] = xl[xp.LabelComposite] + "-"
 	if template != "" {
-		annotations[annotationResourceName] = template
+		annotations[xp.AnnotationCompositionResourceName] = template
 		md["annotations"] = annotations
 	}
-	labels[labelComposite] = xl[labelComposite]
-	labels[labelClaimName] = xl[labelClaimName]
-	labels[labelClaimNamespace] = xl[labelClaimNamespace]
+	labels[xp.LabelComposite] = xl[xp.LabelComposite]
+	labels[xp.LabelClaimName] = xl[xp.LabelClaimName]
+	labels[xp.LabelClaimNamespace] = xl[xp.LabelClaimNamespace]
 	md["labels"] = labels
 	md["ownerReferences"] = []any{map[string]any{
 		"apiVersion":         xr.GetAPIVersion(),
@@ -342,17 +343,17 @@ func plainStringMap(md map[string]any, key string) (map[string]any, bool) {
 // the Unstructured accessors.
 func renderMetadata(u, xr *unstructured.Unstructured, template string) error {
 	xl := xr.GetLabels()
-	if xl[labelComposite] == "" {
-		return errors.Errorf("cannot find top-level composite resource name label %q in composite resource metadata", labelComposite)
+	if xl[xp.LabelComposite] == "" {
+		return errors.Errorf("cannot find top-level composite resource name label %q in composite resource metadata", xp.LabelComposite)
 	}
-	u.SetGenerateName(xl[labelComposite] + "-")
+	u.SetGenerateName(xl[xp.LabelComposite] + "-")
 
 	if template != "" {
 		a := u.GetAnnotations()
 		if a == nil {
 			a = map[string]string{}
 		}
-		a[annotationResourceName] = template
+		a[xp.AnnotationCompositionResourceName] = template
 		u.SetAnnotations(a)
 	}
 
@@ -361,9 +362,9 @@ func renderMetadata(u, xr *unstructured.Unstructured, template string) error {
 	if l == nil {
 		l = map[string]string{}
 	}
-	l[labelComposite] = xl[labelComposite]
-	l[labelClaimName] = xl[labelClaimName]
-	l[labelClaimNamespace] = xl[labelClaimNamespace]
+	l[xp.LabelComposite] = xl[xp.LabelComposite]
+	l[xp.LabelClaimName] = xl[xp.LabelClaimName]
+	l[xp.LabelClaimNamespace] = xl[xp.LabelClaimNamespace]
 	u.SetLabels(l)
 
 	yes := true

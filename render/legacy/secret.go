@@ -4,11 +4,9 @@ import (
 	"encoding/base64"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-)
 
-// SecretTypeConnection is the type of the Secrets Crossplane publishes
-// connection details to.
-const SecretTypeConnection = "connection.crossplane.io/v1alpha1"
+	"github.com/xpmigrate/xpmigrate/internal/xp"
+)
 
 // ConnectionSecret returns the Secret the reconcile would publish an XR's
 // connection details to (spec §9.10), or nil when the XR has no
@@ -44,7 +42,7 @@ func ConnectionSecret(xr map[string]any, details map[string][]byte) map[string]a
 				"blockOwnerDeletion": true,
 			}},
 		},
-		"type": SecretTypeConnection,
+		"type": xp.SecretTypeConnection,
 		"data": data,
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
+	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
 
 // TestWriteConnectionSecretToRefShortcut checks the reading of
@@ -72,9 +73,9 @@ func TestSetResourceRefsShortcut(t *testing.T) {
 // declines.
 func TestRenderPlainMetadata(t *testing.T) {
 	xrs := []map[string]any{
-		{"apiVersion": "ex.org/v1", "kind": "XR", "metadata": map[string]any{"name": "x", "uid": "u-1", "labels": map[string]any{labelComposite: "x", labelClaimName: "c"}}},
-		{"apiVersion": "ex.org/v1", "kind": "XR", "metadata": map[string]any{"name": "x", "labels": map[string]any{labelComposite: "x"}}},
-		{"apiVersion": "ex.org/v1", "kind": "XR", "metadata": map[string]any{"name": "x", "labels": map[string]any{labelComposite: "x", "n": int64(3)}}},
+		{"apiVersion": "ex.org/v1", "kind": "XR", "metadata": map[string]any{"name": "x", "uid": "u-1", "labels": map[string]any{xp.LabelComposite: "x", xp.LabelClaimName: "c"}}},
+		{"apiVersion": "ex.org/v1", "kind": "XR", "metadata": map[string]any{"name": "x", "labels": map[string]any{xp.LabelComposite: "x"}}},
+		{"apiVersion": "ex.org/v1", "kind": "XR", "metadata": map[string]any{"name": "x", "labels": map[string]any{xp.LabelComposite: "x", "n": int64(3)}}},
 		{"apiVersion": "ex.org/v1", "kind": "XR", "metadata": map[string]any{"name": "x"}},
 	}
 	objs := []map[string]any{
@@ -82,7 +83,7 @@ func TestRenderPlainMetadata(t *testing.T) {
 		{"apiVersion": "v1", "kind": "K", "metadata": map[string]any{}},
 		{"apiVersion": "v1", "kind": "K", "metadata": nil},
 		{"apiVersion": "v1", "kind": "K", "metadata": "x"},
-		{"apiVersion": "v1", "kind": "K", "metadata": map[string]any{"name": "n", "labels": map[string]any{"a": "b", labelComposite: "old"}, "annotations": map[string]any{"c": "d"}}},
+		{"apiVersion": "v1", "kind": "K", "metadata": map[string]any{"name": "n", "labels": map[string]any{"a": "b", xp.LabelComposite: "old"}, "annotations": map[string]any{"c": "d"}}},
 		{"apiVersion": "v1", "kind": "K", "metadata": map[string]any{"labels": map[string]any{"a": int64(1)}}},
 		{"apiVersion": "v1", "kind": "K", "metadata": map[string]any{"labels": nil, "annotations": "x"}},
 		{"apiVersion": "v1", "kind": "K", "metadata": map[string]any{"annotations": map[string]any{"a": true}}},

@@ -13,17 +13,8 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
+	"github.com/xpmigrate/xpmigrate/internal/xp"
 	"github.com/xpmigrate/xpmigrate/render"
-)
-
-// Well-known keys.
-const (
-	labelComposite      = "crossplane.io/composite"
-	labelClaimName      = "crossplane.io/claim-name"
-	labelClaimNamespace = "crossplane.io/claim-namespace"
-
-	annotationResourceName = "crossplane.io/composition-resource-name"
-	annotationPaused       = "crossplane.io/paused"
 )
 
 // Event and condition reasons the reconciler uses.
@@ -102,7 +93,7 @@ func plainSecretRef(v any) (*secretRef, bool) {
 
 func isPaused(xr map[string]any) bool {
 	u := &unstructured.Unstructured{Object: xr}
-	return u.GetAnnotations()[annotationPaused] == "true"
+	return u.GetAnnotations()[xp.AnnotationPaused] == "true"
 }
 
 // update models a full update (PUT) of the XR: spec and metadata are
@@ -136,12 +127,12 @@ func setOrDelete(m map[string]any, k string, v any) {
 // store configurator (alpha) is not modelled.
 func (c *composer) configure() error {
 	u := &unstructured.Unstructured{Object: c.xr.UnstructuredContent()}
-	if u.GetLabels()[labelComposite] == "" {
+	if u.GetLabels()[xp.LabelComposite] == "" {
 		labels := u.GetLabels()
 		if labels == nil {
 			labels = map[string]string{}
 		}
-		labels[labelComposite] = u.GetName()
+		labels[xp.LabelComposite] = u.GetName()
 		u.SetLabels(labels)
 		c.configured.label = true
 		c.update()
@@ -351,7 +342,7 @@ func (c *composer) printedXR() map[string]any {
 	md := changes(mapAt(c.input, "metadata"), mapAt(c.stored, "metadata"))
 	if c.configured.label {
 		if l, ok := md["labels"].(map[string]any); ok {
-			delete(l, labelComposite)
+			delete(l, xp.LabelComposite)
 			if len(l) == 0 {
 				delete(md, "labels")
 			}

@@ -16,6 +16,7 @@ import (
 	"github.com/xpmigrate/xpmigrate/crossplane"
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/protostruct"
+	"github.com/xpmigrate/xpmigrate/internal/xp"
 	"github.com/xpmigrate/xpmigrate/render"
 )
 
@@ -166,7 +167,7 @@ func newEngine(xr map[string]any, observed []map[string]any, o Options) (*engine
 			}
 			m = s.AsMap()
 		}
-		name := nestedStringMap(m, "metadata", "annotations")[AnnotationCompositionResourceName]
+		name := nestedStringMap(m, "metadata", "annotations")[xp.AnnotationCompositionResourceName]
 		if o.Profile == Reconciler {
 			// The reconciler reads composed resources through the XR's
 			// references: unnamed ones cannot be read, and those another

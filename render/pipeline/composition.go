@@ -6,11 +6,13 @@ import (
 
 	"github.com/pkg/errors"
 	"google.golang.org/protobuf/types/known/structpb"
+
+	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
 
 // The Composition API a pipeline is read from.
 const (
-	CompositionAPIVersion   = "apiextensions.crossplane.io/v1"
+	CompositionAPIVersion   = xp.CompositionAPIVersion
 	CompositionKind         = "Composition"
 	ModePipeline            = "Pipeline"
 	CredentialsSourceSecret = "Secret"

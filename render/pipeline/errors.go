@@ -1,6 +1,10 @@
 package pipeline
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/xpmigrate/xpmigrate/internal/xp"
+)
 
 // The errors below are the function composer's failures that verify tells
 // apart. Their text is Crossplane's (goldens compare it); callers match
@@ -25,7 +29,7 @@ func (e *FatalResultError) Error() string {
 type UnnamedResourceError struct{}
 
 func (e *UnnamedResourceError) Error() string {
-	return fmt.Sprintf("encountered composed resource without required %q annotation", AnnotationCompositionResourceName)
+	return fmt.Sprintf("encountered composed resource without required %q annotation", xp.AnnotationCompositionResourceName)
 }
 
 // A SecretNotFoundError is a step's credentials Secret that is not among

@@ -6,6 +6,8 @@ import (
 	"sort"
 
 	"github.com/pkg/errors"
+
+	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
 
 // An ownerRef is a Kubernetes owner reference as the unstructured accessors
@@ -125,7 +127,7 @@ func newXRInfo(xr map[string]any) xrInfo {
 // reconciler derives composed names from. An XR without it is treated as
 // labelled with its own name.
 func (x xrInfo) namePrefix() string {
-	if p := x.labels[LabelComposite]; p != "" {
+	if p := x.labels[xp.LabelComposite]; p != "" {
 		return p
 	}
 	return x.name
@@ -140,7 +142,7 @@ func (x xrInfo) controllerRef() ownerRef {
 // desired composed resource (pipeline spec §2.5 step 3 and §3.1). It
 // updates cd's labels and annotations in place: cd must own them.
 func renderMetadata(cd map[string]any, x xrInfo, name string, p Profile) error {
-	annotations := map[string]string{AnnotationCompositionResourceName: name}
+	annotations := map[string]string{xp.AnnotationCompositionResourceName: name}
 	var labels map[string]string
 	var generateName string
 
@@ -148,16 +150,16 @@ func renderMetadata(cd map[string]any, x xrInfo, name string, p Profile) error {
 	case Reconciler:
 		generateName = x.namePrefix() + "-"
 		labels = map[string]string{
-			LabelComposite:      x.namePrefix(),
-			LabelClaimName:      x.labels[LabelClaimName],
-			LabelClaimNamespace: x.labels[LabelClaimNamespace],
+			xp.LabelComposite:      x.namePrefix(),
+			xp.LabelClaimName:      x.labels[xp.LabelClaimName],
+			xp.LabelClaimNamespace: x.labels[xp.LabelClaimNamespace],
 		}
 	default:
 		generateName = x.name + "-"
-		labels = map[string]string{LabelComposite: x.name}
+		labels = map[string]string{xp.LabelComposite: x.name}
 		if x.claimRef != nil {
-			labels[LabelClaimNamespace] = nestedString(x.claimRef, "namespace")
-			labels[LabelClaimName] = nestedString(x.claimRef, "name")
+			labels[xp.LabelClaimNamespace] = nestedString(x.claimRef, "namespace")
+			labels[xp.LabelClaimName] = nestedString(x.claimRef, "name")
 		}
 	}
 

@@ -9,14 +9,6 @@ import (
 	"github.com/xpmigrate/xpmigrate/internal/protostruct"
 )
 
-// Well-known metadata keys.
-const (
-	AnnotationCompositionResourceName = "crossplane.io/composition-resource-name"
-	LabelComposite                    = "crossplane.io/composite"
-	LabelClaimName                    = "crossplane.io/claim-name"
-	LabelClaimNamespace               = "crossplane.io/claim-namespace"
-)
-
 // toStruct converts an object to a protobuf Struct as Crossplane does for
 // an unstructured object (structpb.NewStruct): every number becomes a
 // float64, as on the wire (rule N1).

@@ -11,6 +11,7 @@ import (
 	"google.golang.org/protobuf/types/known/structpb"
 
 	"github.com/xpmigrate/xpmigrate/crossplane"
+	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
 
 // maxRequirementsIterations bounds the requirements loop: a function is
@@ -148,7 +149,7 @@ func (c *candidate) is(sel *fnv1.ResourceSelector, anyVersion bool) bool {
 	if group(c.apiVersion) != group(sel.GetApiVersion()) {
 		return false
 	}
-	return anyVersion || (c.kind == "EnvironmentConfig" && group(c.apiVersion) == "apiextensions.crossplane.io")
+	return anyVersion || (c.kind == "EnvironmentConfig" && group(c.apiVersion) == xp.GroupAPIExtensions)
 }
 
 // resourceAs returns the candidate as the API server would serve it at

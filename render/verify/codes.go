@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/pkg/errors"
+
+	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
 
 // A GapClass says whether a known gap changes what a platform team runs.
@@ -168,12 +170,12 @@ type QuirkFix struct {
 const (
 	// AnnotationIntendedChanges lists, comma-separated, the converter's
 	// opt-in fixes applied to a converted Composition.
-	AnnotationIntendedChanges = "xpmigrate.io/intended-changes"
+	AnnotationIntendedChanges = xp.AnnotationIntendedChanges
 
 	// AnnotationAcceptGaps lists, comma-separated, the breaking gap codes
 	// a person has accepted for a Composition, so that they do not fail
 	// verification (on the legacy or the converted Composition).
-	AnnotationAcceptGaps = "xpmigrate.io/accept-gaps"
+	AnnotationAcceptGaps = xp.AnnotationAcceptGaps
 )
 
 // CheckGapCodes returns an error naming the first code that is not in the

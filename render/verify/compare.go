@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
+	"github.com/xpmigrate/xpmigrate/internal/xp"
 	"github.com/xpmigrate/xpmigrate/render"
 )
 
@@ -566,10 +567,6 @@ func lowerAlnum(s string) bool {
 	return true
 }
 
-// serverFields are set by the API server and never by either engine's
-// logic.
-var serverFields = []string{"uid", "resourceVersion", "generation", "creationTimestamp", "managedFields", "selfLink"}
-
 // normalizeObject returns a deep copy of o with generated names replaced,
 // server fields removed, empty claim labels removed (D48), empty owner
 // reference uids removed, and integral floats turned into int64.
@@ -582,7 +579,7 @@ func normalizeObject(o map[string]any, repl replacer) map[string]any {
 	if !ok {
 		return out
 	}
-	for _, f := range serverFields {
+	for _, f := range xp.ServerFields {
 		delete(md, f)
 	}
 	if l, ok := md["labels"].(map[string]any); ok {

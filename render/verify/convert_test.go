@@ -6,6 +6,7 @@ import (
 	"github.com/pkg/errors"
 
 	"github.com/xpmigrate/xpmigrate/crossplane"
+	"github.com/xpmigrate/xpmigrate/internal/manifest"
 	"github.com/xpmigrate/xpmigrate/render"
 )
 
@@ -15,7 +16,7 @@ import (
 // testdata/corpus, and lets tests exercise Options.Convert until the real
 // converter is plugged in.
 func referenceConvert(composition []byte, _ crossplane.Target) ([]byte, error) {
-	c, err := render.DecodeObject(composition)
+	c, err := manifest.DecodeObject(composition)
 	if err != nil {
 		return nil, err
 	}

@@ -12,7 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/xpmigrate/xpmigrate/crossplane"
-	"github.com/xpmigrate/xpmigrate/render"
+	"github.com/xpmigrate/xpmigrate/internal/manifest"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files and the corpus conversions in testdata")
@@ -51,7 +51,7 @@ func loadCase(t testing.TB, dir string) verifyCase {
 	if b := read("xrd.yaml"); b != nil {
 		c.opts.XRD = objects(t, string(b))[0]
 	}
-	docs, err := render.LoadStream(strings.NewReader(string(read("xr.yaml"))), "xr.yaml")
+	docs, err := manifest.LoadStream(strings.NewReader(string(read("xr.yaml"))), "xr.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/xpmigrate/xpmigrate/internal/manifest"
 	"github.com/xpmigrate/xpmigrate/internal/samples"
-	"github.com/xpmigrate/xpmigrate/render"
 )
 
 // Examples are the objects found beside a Composition.
@@ -62,7 +62,7 @@ func FindExamples(fsys fs.FS, dir string, legacy Document, xrd map[string]any) (
 	files := candidateFiles(fsys, dir)
 	type doc struct {
 		file string
-		d    render.Document
+		d    manifest.Document
 	}
 	var docs []doc
 	for _, f := range files {
@@ -70,8 +70,8 @@ func FindExamples(fsys fs.FS, dir string, legacy Document, xrd map[string]any) (
 		if err != nil {
 			continue
 		}
-		for _, d := range render.SplitDocuments(b) {
-			o, err := render.DecodeObject(d.Raw)
+		for _, d := range manifest.Split(b) {
+			o, err := d.Decode()
 			if err != nil || o == nil {
 				continue
 			}

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"io/fs"
 
-	"github.com/xpmigrate/xpmigrate/render"
+	"github.com/xpmigrate/xpmigrate/internal/manifest"
 )
 
 // FindXRD looks for the CompositeResourceDefinition of the Composition's
@@ -25,11 +25,11 @@ func FindXRD(fsys fs.FS, dir string, legacy Document) (map[string]any, error) {
 		if err != nil || !bytes.Contains(b, mark) {
 			continue
 		}
-		for _, d := range render.SplitDocuments(b) {
+		for _, d := range manifest.Split(b) {
 			if !bytes.Contains(d.Raw, mark) {
 				continue
 			}
-			o, err := render.DecodeObject(d.Raw)
+			o, err := d.Decode()
 			if err != nil || o == nil {
 				continue
 			}

@@ -10,17 +10,17 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/xpmigrate/xpmigrate/render"
+	"github.com/xpmigrate/xpmigrate/internal/manifest"
 )
 
 // objects decodes a YAML stream.
 func objects(t testing.TB, s string) []map[string]any {
 	t.Helper()
-	docs, err := render.LoadStream(strings.NewReader(s), "test")
+	docs, err := manifest.LoadStream(strings.NewReader(s), "test")
 	if err != nil {
 		t.Fatal(err)
 	}
-	return render.Objects(docs)
+	return manifest.Objects(docs)
 }
 
 // verifyYAML runs Verify on inline YAML.

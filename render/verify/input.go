@@ -11,6 +11,7 @@ import (
 
 	"github.com/xpmigrate/xpmigrate/internal/errkind"
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
+	"github.com/xpmigrate/xpmigrate/internal/manifest"
 	"github.com/xpmigrate/xpmigrate/internal/regularfile"
 	"github.com/xpmigrate/xpmigrate/internal/samples"
 	"github.com/xpmigrate/xpmigrate/render"
@@ -109,9 +110,9 @@ func load(ctx context.Context, s Sources) (*Input, error) {
 	}
 	dir := strings.TrimPrefix(filepath.ToSlash(filepath.Dir(abs)), "/")
 
-	var extraBesideSamples []render.Document
+	var extraBesideSamples []manifest.Document
 	if s.XR != "" {
-		docs, err := render.LoadPath(s.XR)
+		docs, err := manifest.LoadPath(s.XR)
 		if err != nil {
 			return nil, errors.Wrap(err, "cannot load sample XRs")
 		}
@@ -164,7 +165,7 @@ func load(ctx context.Context, s Sources) (*Input, error) {
 }
 
 // onlyKinds reports whether every document is of one of kinds.
-func onlyKinds(docs []render.Document, kinds map[string]bool) bool {
+func onlyKinds(docs []manifest.Document, kinds map[string]bool) bool {
 	for _, d := range docs {
 		if k, _ := d.Object["kind"].(string); !kinds[k] {
 			return false
@@ -177,8 +178,8 @@ func onlyKinds(docs []render.Document, kinds map[string]bool) bool {
 // and the XRD's claim kind.
 func sampleKinds(legacy Document, xrd map[string]any) map[string]bool {
 	out := map[string]bool{}
-	for _, d := range render.SplitDocuments(legacy.Data) {
-		o, err := render.DecodeObject(d.Raw)
+	for _, d := range manifest.Split(legacy.Data) {
+		o, err := d.Decode()
 		if err != nil || o == nil || o["kind"] != "Composition" {
 			continue
 		}

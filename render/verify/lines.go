@@ -16,15 +16,14 @@ func newLineIndex(c *composition) lineIndex {
 	if c == nil {
 		return lineIndex{}
 	}
-	return lineIndex{c: c, offset: c.line - 1}
+	return lineIndex{c: c, offset: c.src.Line - 1}
 }
 
 // root parses the document on first use.
 func (c *composition) root() *yaml.Node {
 	if !c.parsed {
 		c.parsed = true
-		var doc yaml.Node
-		if err := yaml.Unmarshal(c.raw, &doc); err == nil && len(doc.Content) > 0 {
+		if doc, err := c.src.Node(); err == nil && len(doc.Content) > 0 {
 			c.node = doc.Content[0]
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/fieldpath"
+
+	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
 
 // Patch types, as both dialects spell them.
@@ -238,7 +240,7 @@ func pipelineModel(comp map[string]any) *model {
 		in, _ := sm["input"].(map[string]any)
 		av, _ := in["apiVersion"].(string)
 		switch {
-		case strings.HasPrefix(av, "pt.fn.crossplane.io/") && m.ptStep < 0:
+		case strings.HasPrefix(av, xp.GroupPTInput+"/") && m.ptStep < 0:
 			m.ptStep = i
 			m.ptStepName, _ = sm["step"].(string)
 			m.HasPT = true
@@ -251,7 +253,7 @@ func pipelineModel(comp map[string]any) *model {
 			if env, ok := in["environment"].(map[string]any); ok {
 				m.EnvPatches = readPatches(asList(env["patches"]), append(clonePath(base), "environment", "patches"))
 			}
-		case strings.HasPrefix(av, "environmentconfigs.fn.crossplane.io/") && m.ecStep < 0:
+		case strings.HasPrefix(av, xp.GroupECInput+"/") && m.ecStep < 0:
 			m.ecStep = i
 			m.ecStepName, _ = sm["step"].(string)
 			m.Environment = true

@@ -8,6 +8,7 @@ import (
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/fieldpath"
 
+	"github.com/xpmigrate/xpmigrate/internal/xp"
 	pt "github.com/xpmigrate/xpmigrate/patchandtransform"
 	"github.com/xpmigrate/xpmigrate/render/legacy"
 )
@@ -284,7 +285,7 @@ func (c *ruleContext) legacyApplied(name string) map[string]any {
 // resource name, or nil.
 func (c *ruleContext) observed(name string) map[string]any {
 	for _, o := range c.v.o.Observed {
-		if stringAt(o, "metadata", "annotations", "crossplane.io/composition-resource-name") == name {
+		if stringAt(o, "metadata", "annotations", xp.AnnotationCompositionResourceName) == name {
 			return o
 		}
 	}

@@ -1,5 +1,7 @@
 package verify
 
+import "github.com/xpmigrate/xpmigrate/internal/xp"
+
 // sameNormalized reports whether normalizeObject would make a and b equal,
 // without building the normalised copies. It may answer false when they
 // would be equal (the caller then normalises and diffs); it never answers
@@ -37,7 +39,7 @@ func sameMetadata(a, b map[string]any, repl replacer) bool {
 	for _, pair := range [2][2]map[string]any{{a, b}, {b, a}} {
 		x, y := pair[0], pair[1]
 		for k, xv := range x {
-			if isServerField(k) {
+			if xp.IsServerField(k) {
 				continue
 			}
 			yv, ok := y[k]
@@ -66,18 +68,9 @@ func sameMetadata(a, b map[string]any, repl replacer) bool {
 	return true
 }
 
-func isServerField(k string) bool {
-	for _, f := range serverFields {
-		if k == f {
-			return true
-		}
-	}
-	return false
-}
-
 // claimLabel reports whether normalizeObject drops label k with value v.
 func claimLabel(k string, v any) bool {
-	return (k == "crossplane.io/claim-name" || k == "crossplane.io/claim-namespace") && v == ""
+	return (k == xp.LabelClaimName || k == xp.LabelClaimNamespace) && v == ""
 }
 
 func sameLabels(a, b map[string]any, repl replacer) bool {

@@ -13,6 +13,8 @@ import (
 
 	"github.com/xpmigrate/xpmigrate/crossplane"
 	"github.com/xpmigrate/xpmigrate/environment"
+	"github.com/xpmigrate/xpmigrate/internal/manifest"
+	"github.com/xpmigrate/xpmigrate/internal/xp"
 	"github.com/xpmigrate/xpmigrate/render"
 	"github.com/xpmigrate/xpmigrate/render/builtin/environmentconfigs"
 	"github.com/xpmigrate/xpmigrate/render/engine"
@@ -142,7 +144,7 @@ func Verify(ctx context.Context, legacy, converted Document, samples []Sample, o
 		if o.Convert == nil {
 			return nil, errors.New("cannot verify without a converted composition: give one, or a converter")
 		}
-		b, err := o.Convert(lc.raw, o.Target)
+		b, err := o.Convert(lc.src.Raw, o.Target)
 		if err != nil {
 			return nil, errors.Wrapf(err, "cannot convert %s", legacy.Path)
 		}
@@ -259,34 +261,33 @@ func builtins(target crossplane.Target, ec string) (engine.BuiltinSet, string) {
 type composition struct {
 	doc Document
 	obj map[string]any
-	raw []byte // the Composition's own document
-	// line is the document's first line in its file.
-	line int
+	// src is the Composition's own document of the file.
+	src manifest.Document
 	// node is the document parsed, on first use (see root).
 	node   *yaml.Node
 	parsed bool
 }
 
 func loadComposition(d Document) (*composition, error) {
-	docs := render.SplitDocuments(d.Data)
+	docs := manifest.Split(d.Data)
 	if len(d.JSON) > 0 && len(docs) == 1 {
-		obj, err := render.DecodeJSONObject(d.JSON)
+		obj, err := manifest.DecodeJSON(d.JSON)
 		if err != nil {
 			return nil, render.InvalidInput(errors.Wrapf(err, "%s: document 1 (line %d)", d.Path, docs[0].Line))
 		}
-		if obj != nil && obj["kind"] == "Composition" && obj["apiVersion"] == "apiextensions.crossplane.io/v1" {
-			return &composition{doc: d, obj: obj, raw: docs[0].Raw, line: docs[0].Line}, nil
+		if obj != nil && obj["kind"] == "Composition" && obj["apiVersion"] == xp.CompositionAPIVersion {
+			return &composition{doc: d, obj: obj, src: docs[0]}, nil
 		}
 	}
 	for _, doc := range docs {
-		obj, err := render.DecodeObject(doc.Raw)
+		obj, err := doc.Decode()
 		if err != nil {
-			return nil, render.InvalidInput(render.NewDocumentError(d.Path, doc, err))
+			return nil, render.InvalidInput(manifest.NewDocumentError(d.Path, doc, err))
 		}
-		if obj == nil || obj["kind"] != "Composition" || obj["apiVersion"] != "apiextensions.crossplane.io/v1" {
+		if obj == nil || obj["kind"] != "Composition" || obj["apiVersion"] != xp.CompositionAPIVersion {
 			continue
 		}
-		return &composition{doc: d, obj: obj, raw: doc.Raw, line: doc.Line}, nil
+		return &composition{doc: d, obj: obj, src: doc}, nil
 	}
 	return nil, render.InvalidInputf("%s: no apiextensions.crossplane.io/v1 Composition found", d.Path)
 }
@@ -552,8 +553,8 @@ func (v *verifier) prepareXR(in map[string]any) (map[string]any, error) {
 	if labels == nil {
 		labels = map[string]any{}
 	}
-	if s, _ := labels["crossplane.io/composite"].(string); s == "" {
-		labels["crossplane.io/composite"] = md["name"]
+	if s, _ := labels[xp.LabelComposite].(string); s == "" {
+		labels[xp.LabelComposite] = md["name"]
 		md["labels"] = labels
 	}
 	if ns := stringAt(v.legacy.obj, "spec", "writeConnectionSecretsToNamespace"); ns != "" {

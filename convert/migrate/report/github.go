@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/xpmigrate/xpmigrate/convert/migrate"
+	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
 
 // WriteGitHub writes the run's problems as GitHub Actions workflow commands
@@ -18,11 +19,11 @@ import (
 func WriteGitHub(w io.Writer, res *migrate.Result, root string) error {
 	var b strings.Builder
 	for _, p := range problems(res) {
-		where := "file=" + escapeProperty(path.Join(root, p.File))
+		where := "file=" + xp.EscapeWorkflowProperty(path.Join(root, p.File))
 		if p.Line > 0 {
 			where += fmt.Sprintf(",line=%d", p.Line)
 		}
-		fmt.Fprintf(&b, "::%s %s::%s\n", p.Level, where, escapeData(p.Message))
+		fmt.Fprintf(&b, "::%s %s::%s\n", p.Level, where, xp.EscapeWorkflowData(p.Message))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -128,14 +129,4 @@ func diagnosticsText(ds []migrate.Diagnostic) string {
 		return "see the report"
 	}
 	return strings.Join(parts, "; ")
-}
-
-// escapeData and escapeProperty escape workflow-command text as the
-// runner expects.
-func escapeData(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
-}
-
-func escapeProperty(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/xpmigrate/xpmigrate/internal/junit"
 	"github.com/xpmigrate/xpmigrate/internal/sarif"
+	"github.com/xpmigrate/xpmigrate/internal/xp"
 	"github.com/xpmigrate/xpmigrate/render"
 	"github.com/xpmigrate/xpmigrate/render/verify"
 )
@@ -531,12 +532,12 @@ func writeJUnit(w io.Writer, r *verify.Report) error {
 // difference, a warning per accepted gap.
 func writeGitHub(w io.Writer, r *verify.Report) error {
 	if r.Verdict == verify.Unverified {
-		fmt.Fprintf(w, "::warning file=%s,line=1,title=%s::%s\n", ghProperty(r.Legacy), ghProperty("unverified: "+r.Composition), ghData(r.Reason+". Hint: "+r.Hint))
+		fmt.Fprintf(w, "::warning file=%s,line=1,title=%s::%s\n", xp.EscapeWorkflowProperty(r.Legacy), xp.EscapeWorkflowProperty("unverified: "+r.Composition), xp.EscapeWorkflowData(r.Reason+". Hint: "+r.Hint))
 	}
 	for _, s := range r.Samples {
 		if s.Verdict == verify.Inconclusive {
-			fmt.Fprintf(w, "::warning file=%s,line=%d,title=%s::%s\n", ghProperty(r.Legacy), 1, ghProperty(s.Sample+": inconclusive"),
-				ghData(fmt.Sprintf("both sides failed, nothing was proven. legacy: %s; pipeline: %s. Hint: %s", s.LegacyError, s.PipelineError, s.Hint)))
+			fmt.Fprintf(w, "::warning file=%s,line=%d,title=%s::%s\n", xp.EscapeWorkflowProperty(r.Legacy), 1, xp.EscapeWorkflowProperty(s.Sample+": inconclusive"),
+				xp.EscapeWorkflowData(fmt.Sprintf("both sides failed, nothing was proven. legacy: %s; pipeline: %s. Hint: %s", s.LegacyError, s.PipelineError, s.Hint)))
 			continue
 		}
 		for i := range s.Differences {
@@ -556,12 +557,12 @@ func writeGitHub(w io.Writer, r *verify.Report) error {
 			} else {
 				msg += ": legacy " + valueText(d.Legacy) + ", pipeline " + valueText(d.Pipeline)
 			}
-			fmt.Fprintf(w, "::%s file=%s,line=%d,title=%s::%s\n", level, ghProperty(loc.file), loc.line, ghProperty(title), ghData(msg))
+			fmt.Fprintf(w, "::%s file=%s,line=%d,title=%s::%s\n", level, xp.EscapeWorkflowProperty(loc.file), loc.line, xp.EscapeWorkflowProperty(title), xp.EscapeWorkflowData(msg))
 		}
 	}
 	if len(r.Unexercised) > 0 {
-		fmt.Fprintf(w, "::notice file=%s,line=%d,title=%s::%s\n", ghProperty(r.Legacy), r.Unexercised[0].Line, ghProperty("patches not exercised"),
-			ghData(fmt.Sprintf("%d patches of %s no sample made fire, the first at line %d; generate samples that do with --synthesize N", len(r.Unexercised), r.Composition, r.Unexercised[0].Line)))
+		fmt.Fprintf(w, "::notice file=%s,line=%d,title=%s::%s\n", xp.EscapeWorkflowProperty(r.Legacy), r.Unexercised[0].Line, xp.EscapeWorkflowProperty("patches not exercised"),
+			xp.EscapeWorkflowData(fmt.Sprintf("%d patches of %s no sample made fire, the first at line %d; generate samples that do with --synthesize N", len(r.Unexercised), r.Composition, r.Unexercised[0].Line)))
 	}
 	return nil
 }
@@ -578,16 +579,6 @@ func valueText(v *verify.Value) string {
 		b = append(b[:200], "…"...)
 	}
 	return string(b)
-}
-
-// ghData escapes a workflow command's message.
-func ghData(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
-}
-
-// ghProperty escapes a workflow command's property value.
-func ghProperty(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
 }
 
 // SARIF 2.1.0 (internal/sarif): one rule per gap code plus "unexplained",

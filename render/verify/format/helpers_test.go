@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/xpmigrate/xpmigrate/render"
+	"github.com/xpmigrate/xpmigrate/internal/manifest"
 	"github.com/xpmigrate/xpmigrate/render/verify"
 )
 
@@ -40,11 +40,11 @@ func loadCase(t testing.TB, dir string) verifyCase {
 		return b
 	}
 	objects := func(b []byte, name string) []map[string]any {
-		docs, err := render.LoadStream(strings.NewReader(string(b)), name)
+		docs, err := manifest.LoadStream(strings.NewReader(string(b)), name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return render.Objects(docs)
+		return manifest.Objects(docs)
 	}
 	c := verifyCase{
 		dir:       dir,
@@ -60,7 +60,7 @@ func loadCase(t testing.TB, dir string) verifyCase {
 	if b := read("xrd.yaml"); b != nil {
 		c.opts.XRD = objects(b, "test")[0]
 	}
-	docs, err := render.LoadStream(strings.NewReader(string(read("xr.yaml"))), "xr.yaml")
+	docs, err := manifest.LoadStream(strings.NewReader(string(read("xr.yaml"))), "xr.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,10 +1,34 @@
-package render
+package manifest
 
 import (
 	"fmt"
 	"regexp"
 	"strconv"
+
+	"github.com/pkg/errors"
 )
+
+// An InputError is bad input: unparseable YAML, a missing file, a document
+// of the wrong kind. Commands exit 2 for it.
+type InputError struct {
+	err error
+}
+
+func (e *InputError) Error() string { return e.err.Error() }
+func (e *InputError) Unwrap() error { return e.err }
+
+// InvalidInput wraps err as an InputError.
+func InvalidInput(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &InputError{err: err}
+}
+
+// InvalidInputf returns a new InputError.
+func InvalidInputf(format string, args ...any) error {
+	return &InputError{err: errors.Errorf(format, args...)}
+}
 
 // A DocumentError is a document of a file that cannot be read. Line counts
 // in the file, not in the document: the YAML readers number the lines of
@@ -31,8 +55,8 @@ func (e *DocumentError) Unwrap() error { return e.err }
 // (sigs.k8s.io/yaml and yaml.v2/v3 say "yaml: line N: ...").
 var yamlLine = regexp.MustCompile(`yaml: line (\d+): (.*)$`)
 
-// NewDocumentError returns err, the error of reading document d of source,
-// as a *DocumentError with the line counted in the file.
+// NewDocumentError returns err, the error of reading document d (its Raw)
+// of source, as a *DocumentError with the line counted in the file.
 func NewDocumentError(source string, d Document, err error) *DocumentError {
 	e := &DocumentError{Source: source, Document: d.Index + 1, Line: d.Line, Msg: err.Error(), err: err}
 	if m := yamlLine.FindStringSubmatch(e.Msg); m != nil {

@@ -1,4 +1,4 @@
-package render
+package manifest
 
 // InvalidInput reports that the error is invalid input: the command line
 // exits 2 for it (internal/errkind).

@@ -1,4 +1,4 @@
-package yamledit
+package manifest
 
 import (
 	"bytes"
@@ -401,3 +401,5 @@ func appendJSONString(out []byte, s string) []byte {
 	}
 	return append(out, '"')
 }
+
+func indentOf(s string) int { return len(s) - len(strings.TrimLeft(s, " ")) }

@@ -1,4 +1,4 @@
-package yamledit
+package manifest
 
 import (
 	"bytes"
