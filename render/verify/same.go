@@ -1,5 +1,7 @@
 package verify
 
+import "github.com/xpmigrate/xpmigrate/internal/jsonobj"
+
 // sameNormalized reports whether normalizeObject would make a and b equal,
 // without building the normalised copies. It may answer false when they
 // would be equal (the caller then normalises and diffs); it never answers
@@ -169,8 +171,8 @@ func sameValue(a, b any, repl replacer) bool {
 	case bool, nil:
 		return a == b
 	}
-	if _, ok := number(a); ok {
-		return equalValues(a, b)
+	if _, ok := jsonobj.NumberText(a); ok {
+		return jsonobj.Equal(a, b)
 	}
 	return false
 }
