@@ -24,6 +24,7 @@ var layers = [][]string{
 	{"render"},
 	{"render/builtin/environmentconfigs", "render/builtin/patchandtransform", "render/legacy", "render/pipeline"},
 	{"render/engine"},
+	{"render/verify/gaps"},
 	{"convert", "render/verify"},
 	{"convert/migrate", "render/verify/format"},
 	{"convert/migrate/report"},

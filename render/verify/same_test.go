@@ -3,6 +3,8 @@ package verify
 import (
 	"math/rand"
 	"testing"
+
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 )
 
 func TestSameNormalized(t *testing.T) {
@@ -78,7 +80,7 @@ func TestSameNormalized(t *testing.T) {
 			if got := sameNormalized(tc.a, tc.b, repl); got != tc.want {
 				t.Errorf("%s\nsameNormalized(...): got %v, want %v", tc.reason, got, tc.want)
 			}
-			if want := equalValues(normalizeObject(tc.a, repl), normalizeObject(tc.b, repl)); tc.want != want {
+			if want := jsonobj.Equal(normalizeObject(tc.a, repl), normalizeObject(tc.b, repl)); tc.want != want {
 				t.Errorf("%s\nthe test case is wrong: normalised, the objects are equal: %v", tc.reason, want)
 			}
 		})
@@ -158,7 +160,7 @@ func TestSameNormalizedNeverHides(t *testing.T) {
 		b, _ := mutate(a).(map[string]any)
 		if sameNormalized(a, b, repl) {
 			equal++
-			if !equalValues(normalizeObject(a, repl), normalizeObject(b, repl)) {
+			if !jsonobj.Equal(normalizeObject(a, repl), normalizeObject(b, repl)) {
 				t.Fatalf("sameNormalized(%v, %v): true, but normalised they differ", a, b)
 			}
 		}
