@@ -4,6 +4,8 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/xpmigrate/xpmigrate/internal/testutil"
 )
 
 // layers is the declared order of the module's packages, bottom first
@@ -14,7 +16,7 @@ import (
 var layers = [][]string{
 	// Shared helpers and the YAML editor: no domain package.
 	{"internal/atomicfile", "internal/benchdata", "internal/docgen", "internal/jsonobj", "internal/protostruct",
-		"internal/junit", "internal/regularfile", "internal/samples", "internal/sarif", "convert/yamledit"},
+		"internal/junit", "internal/regularfile", "internal/samples", "internal/sarif", "internal/testutil", "convert/yamledit"},
 	{"patchandtransform"},
 	{"patchandtransform/function", "patchandtransform/native", "environment"},
 	{"render"},
@@ -23,6 +25,9 @@ var layers = [][]string{
 	{"convert", "render/verify"},
 	{"convert/migrate"},
 	{"cmd/xpmigrate"},
+	// The e2e tier runs the binary; it imports no package of the module
+	// outside its build-tagged tests.
+	{"e2e"},
 }
 
 // TestLayers fails on any import edge outside the declared layer order, and
@@ -36,7 +41,7 @@ func TestLayers(t *testing.T) {
 		}
 	}
 	cmd := exec.Command("go", "list", "-f", "{{.ImportPath}}{{range .Imports}} {{.}}{{end}}", "./...")
-	cmd.Dir = repoRoot
+	cmd.Dir = testutil.RepoRoot(t)
 	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("go list: %v", err)

@@ -3,11 +3,12 @@ package migrate
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/xpmigrate/xpmigrate/internal/testutil"
 )
 
 // TestReports compares the JSON and Markdown reports of two archives with
@@ -41,18 +42,7 @@ func TestReports(t *testing.T) {
 				t.Errorf("%s\nWriteReport(...): invalid JSON", tc.reason)
 			}
 			golden := filepath.Join("testdata", "reports", name+"."+tc.format)
-			if *update {
-				if err := os.WriteFile(golden, []byte(got[0]), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(string(want), got[0]); diff != "" {
-				t.Errorf("%s\nWriteReport(...): -want, +got:\n%s", tc.reason, diff)
-			}
+			testutil.Golden(t, golden, []byte(got[0]))
 		})
 	}
 }
