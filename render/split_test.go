@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/xpmigrate/xpmigrate/internal/testutil"
 )
 
 // splitByScanner is how SplitDocuments read its input before it scanned the
@@ -57,7 +59,8 @@ func FuzzSplitDocuments(f *testing.F) {
 func TestSplitDocumentsRandom(t *testing.T) {
 	rng := rand.New(rand.NewSource(1))
 	parts := []string{"---", "--- # x", "---\t", "----", "a: 1", "# c", "", " ", "\r", "b", "...", "---x"}
-	for i := 0; i < 20000; i++ {
+	n := testutil.Cases(20000)
+	for i := 0; i < n; i++ {
 		var lines []string
 		for j := rng.Intn(8); j > 0; j-- {
 			lines = append(lines, parts[rng.Intn(len(parts))])

@@ -123,3 +123,12 @@ func Corpus(t testing.TB) string {
 	}
 	return dir
 }
+
+// Cases returns how many random cases a property loop of n cases runs:
+// n, or a tenth of it (at least one) under -short.
+func Cases(n int) int {
+	if testing.Short() {
+		return max(n/10, 1)
+	}
+	return n
+}
