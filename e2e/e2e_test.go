@@ -169,7 +169,7 @@ func cmdCptree(ts *testscript.TestScript, neg bool, args []string) {
 		if err != nil {
 			return err
 		}
-		b, err := os.ReadFile(p) //nolint:gosec // G304: a path the script names.
+		b, err := os.ReadFile(p)
 		if err != nil {
 			return err
 		}
@@ -177,7 +177,7 @@ func cmdCptree(ts *testscript.TestScript, neg bool, args []string) {
 		if err := os.MkdirAll(filepath.Dir(q), 0o750); err != nil {
 			return err
 		}
-		return os.WriteFile(q, b, 0o644) //nolint:gosec // G306: a copy of a tracked file, as a checkout writes it.
+		return os.WriteFile(q, b, 0o644)
 	})
 	ts.Check(err)
 }
@@ -193,7 +193,7 @@ func cmdReplace(ts *testscript.TestScript, neg bool, args []string) {
 	if !strings.Contains(text, args[1]) {
 		ts.Fatalf("%s has no %q to replace", args[0], args[1])
 	}
-	ts.Check(os.WriteFile(ts.MkAbs(args[0]), []byte(strings.Replace(text, args[1], args[2], 1)), 0o644)) //nolint:gosec // G306: the file keeps a checkout's mode.
+	ts.Check(os.WriteFile(ts.MkAbs(args[0]), []byte(strings.Replace(text, args[1], args[2], 1)), 0o644))
 }
 
 // stdout2env name: set the variable to the last command's stdout, trimmed.

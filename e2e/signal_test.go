@@ -49,7 +49,7 @@ func cmdInterrupt(ts *testscript.TestScript, neg bool, args []string) {
 	if fifo != "" {
 		p := ts.MkAbs(fifo)
 		ts.Check(syscall.Mkfifo(p, 0o600))
-		f, err := os.OpenFile(p, os.O_RDWR, 0) //nolint:gosec // G304: the script's own FIFO.
+		f, err := os.OpenFile(p, os.O_RDWR, 0)
 		ts.Check(err)
 		defer f.Close()
 		cmd.Stdin = f

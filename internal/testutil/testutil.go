@@ -24,10 +24,10 @@ func Update() bool { return *update }
 func Golden(t testing.TB, path string, got []byte) {
 	t.Helper()
 	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		if err := os.MkdirAll(filepath.Dir(path), 0o750); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(path, got, 0o644); err != nil { //nolint:gosec // G306: golden files are committed, world-readable like every source file.
+		if err := os.WriteFile(path, got, 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return
@@ -110,7 +110,7 @@ func LookupCorpus(t testing.TB) (string, bool) {
 	if !filepath.IsAbs(dir) {
 		dir = filepath.Join(RepoRoot(t), filepath.FromSlash(dir))
 	}
-	fi, err := os.Stat(dir)
+	fi, err := os.Stat(dir) //nolint:gosec // G703: the developer's own setting, read by tests only.
 	return dir, err == nil && fi.IsDir()
 }
 
