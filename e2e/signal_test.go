@@ -56,6 +56,8 @@ func cmdInterrupt(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	// A child left behind by a killed program must not hold the test.
+	cmd.WaitDelay = 2 * time.Second
 	ts.Check(cmd.Start())
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
