@@ -6,7 +6,7 @@ PKGS      := ./...
 FUZZTIME  ?= 60s
 BENCHTIME ?= 1s
 
-.PHONY: all build test vet bench fuzz demo clean docs check-docs cross check-fmt check-tidy test-race lint
+.PHONY: all build test vet bench fuzz demo clean docs check-docs cross check-fmt check-tidy test-race lint e2e
 
 all: build
 
@@ -16,14 +16,27 @@ build:
 vet:
 	$(GO) vet $(PKGS)
 
+# The unit tier (`go test ./...`, in process, no binary built), then the
+# e2e tier, the race detector and the fuzz targets.
 test: vet check-fmt check-tidy check-docs lint
 	$(GO) test -count=1 $(PKGS)
+	$(MAKE) e2e
 	$(MAKE) test-race
 	$(MAKE) fuzz FUZZTIME=$(CI_FUZZTIME)
 
 # CI runs every fuzz target briefly (crashers found are kept under
 # testdata/fuzz/ and fail the run); `make fuzz` runs them longer.
 CI_FUZZTIME ?= 2s
+
+# The e2e tier: tests behind the build tag e2e, named TestE2E*: the
+# testscript files of e2e/testdata/script (the binary built from this
+# checkout run as a user, the GitHub Action, the pre-commit hook or a shell
+# would run it) and the HTML report in headless Chromium. Suites that need
+# more than every machine has add their tag to E2E_TAGS.
+E2E_TAGS ?= e2e
+E2E_PKGS := ./e2e/... ./convert/migrate/
+e2e:
+	$(GO) test -tags '$(E2E_TAGS)' -count=1 -run '^TestE2E' $(E2E_PKGS)
 
 # gofmt and go mod tidy must have nothing to change.
 check-fmt:

@@ -17,6 +17,7 @@ import (
 	"github.com/xpmigrate/xpmigrate/crossplane"
 	"github.com/xpmigrate/xpmigrate/environment"
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
+	"github.com/xpmigrate/xpmigrate/internal/testutil"
 	"github.com/xpmigrate/xpmigrate/patchandtransform/function"
 )
 
@@ -28,7 +29,7 @@ type corpusFile struct {
 
 func corpusFiles(t testing.TB) []corpusFile {
 	t.Helper()
-	dir := corpusDir(t)
+	dir := testutil.Corpus(t)
 	var out []corpusFile
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {

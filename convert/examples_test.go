@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/xpmigrate/xpmigrate/crossplane"
+	"github.com/xpmigrate/xpmigrate/internal/testutil"
 )
 
 // TestExamples runs every before→after example of conversion spec §15 as a
@@ -110,8 +111,8 @@ func TestExamples(t *testing.T) {
 			if first.Failed() != tc.wantFailed {
 				t.Errorf("\n%s\nConvert(...).Failed(): want %v, got %v\n%s", tc.reason, tc.wantFailed, first.Failed(), render(first.Diagnostics))
 			}
-			golden(t, filepath.Join(dir, "golden.yaml"), first.Output)
-			golden(t, filepath.Join(dir, "diagnostics.golden"), []byte(render(first.Diagnostics)))
+			testutil.Golden(t, filepath.Join(dir, "golden.yaml"), first.Output)
+			testutil.Golden(t, filepath.Join(dir, "diagnostics.golden"), []byte(render(first.Diagnostics)))
 			if first.Failed() {
 				if !bytes.Equal(first.Output, in) {
 					t.Errorf("\n%s\nConvert(...): a failed conversion must leave the input as it is", tc.reason)

@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
+	"github.com/xpmigrate/xpmigrate/internal/testutil"
 )
 
 // TestRoundTrip converts a file that mixes comments, anchors and aliases,
@@ -31,7 +32,7 @@ func TestRoundTrip(t *testing.T) {
 	if res.Failed() {
 		t.Fatalf("Convert(...): failed:\n%s", render(res.Diagnostics))
 	}
-	golden(t, filepath.Join(dir, "golden.yaml"), res.Output)
+	testutil.Golden(t, filepath.Join(dir, "golden.yaml"), res.Output)
 
 	inDocs, outDocs := manifest.Split(in), manifest.Split(res.Output)
 	if len(inDocs) != len(outDocs) {

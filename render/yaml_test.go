@@ -8,6 +8,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"sigs.k8s.io/yaml"
+
+	"github.com/xpmigrate/xpmigrate/internal/testutil"
 )
 
 // viaJSON is the reference path MarshalYAML must match byte for byte.
@@ -79,7 +81,8 @@ func TestMarshalYAMLRandomTrees(t *testing.T) {
 			return l
 		}
 	}
-	for i := 0; i < 2000; i++ {
+	n := testutil.Cases(2000)
+	for i := 0; i < n; i++ {
 		v := map[string]any{"root": gen(0)}
 		got, err := MarshalYAML(v)
 		if err != nil {

@@ -15,30 +15,13 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/xpmigrate/xpmigrate/internal/testutil"
 	"github.com/xpmigrate/xpmigrate/render/verify"
 )
 
 // cmdAliasBomb is a "billion laughs" Composition (387 million nodes once
 // expanded); the alias that crosses the expansion budget is on line 15.
-const cmdAliasBomb = `apiVersion: apiextensions.crossplane.io/v1
-kind: Composition
-metadata:
-  name: bomb
-spec:
-  compositeTypeRef:
-    apiVersion: example.org/v1
-    kind: XBomb
-  a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]
-  b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]
-  c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]
-  d: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]
-  e: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]
-  f: &f [*e,*e,*e,*e,*e,*e,*e,*e,*e]
-  g: &g [*f,*f,*f,*f,*f,*f,*f,*f,*f]
-  h: &h [*g,*g,*g,*g,*g,*g,*g,*g,*g]
-  i: &i [*h,*h,*h,*h,*h,*h,*h,*h,*h]
-  resources: []
-`
+const cmdAliasBomb = testutil.AliasBomb
 
 // runWithin runs xpmigrate args in process and fails the test if it has
 // not returned within a generous deadline (a hang, not slowness).

@@ -1,16 +1,12 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
-	"flag"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -20,10 +16,8 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/xpmigrate/xpmigrate/internal/docgen"
+	"github.com/xpmigrate/xpmigrate/internal/testutil"
 )
-
-// repoRoot is the module root, from this package's directory.
-var repoRoot = filepath.Join("..", "..")
 
 // docsRoot returns the command tree with the hidden docs command, whether
 // or not newRootCmd registers it.
@@ -53,14 +47,12 @@ func runCLI(args ...string) (int, string, string) {
 	return code, out.String(), errb.String()
 }
 
-var update = flag.Bool("update", false, "rewrite docs/reference from the command tree (make docs)")
-
 // TestReferenceDocs is `make check-docs`: the pages under docs/reference
 // are what the command tree and convert.Registry generate. With -update
 // (`make docs`) it rewrites them instead.
 func TestReferenceDocs(t *testing.T) {
-	dir := filepath.Join(repoRoot, "docs", "reference")
-	if *update {
+	dir := filepath.Join(testutil.RepoRoot(t), "docs", "reference")
+	if testutil.Update() {
 		if _, stderr, err := executeDocs("docs", dir); err != nil {
 			t.Fatalf("xpmigrate docs: %v\n%s", err, stderr)
 		}
@@ -122,16 +114,17 @@ func TestDocsCommand(t *testing.T) {
 	}
 }
 
+// TestCompletion checks the completion scripts' contents; the e2e suite
+// (e2e/testdata/script/completion.txtar) has each shell parse its script.
 func TestCompletion(t *testing.T) {
 	cases := map[string]struct {
 		reason string
 		shell  string
 		marker string
-		check  []string // a syntax check, run when the shell is installed
 	}{
-		"Bash":       {reason: "bash completion V2", shell: "bash", marker: "__start_xpmigrate", check: []string{"bash", "-n"}},
-		"Zsh":        {reason: "a zsh completion function", shell: "zsh", marker: "#compdef xpmigrate", check: []string{"zsh", "-n"}},
-		"Fish":       {reason: "fish complete commands", shell: "fish", marker: "complete -c xpmigrate", check: []string{"fish", "--no-execute"}},
+		"Bash":       {reason: "bash completion V2", shell: "bash", marker: "__start_xpmigrate"},
+		"Zsh":        {reason: "a zsh completion function", shell: "zsh", marker: "#compdef xpmigrate"},
+		"Fish":       {reason: "fish complete commands", shell: "fish", marker: "complete -c xpmigrate"},
 		"PowerShell": {reason: "a PowerShell argument completer", shell: "powershell", marker: "Register-ArgumentCompleter"},
 	}
 	for name, tc := range cases {
@@ -142,19 +135,6 @@ func TestCompletion(t *testing.T) {
 			}
 			if !strings.Contains(stdout, tc.marker) {
 				t.Errorf("%s\nxpmigrate completion %s: the script has no %q", tc.reason, tc.shell, tc.marker)
-			}
-			if len(tc.check) == 0 {
-				return
-			}
-			if _, err := exec.LookPath(tc.check[0]); err != nil {
-				return
-			}
-			f := filepath.Join(t.TempDir(), "completion")
-			if err := os.WriteFile(f, []byte(stdout), 0o600); err != nil {
-				t.Fatal(err)
-			}
-			if out, err := exec.Command(tc.check[0], append(tc.check[1:], f)...).CombinedOutput(); err != nil {
-				t.Errorf("%s\n%s does not parse the script: %v\n%s", tc.reason, tc.check[0], err, out)
 			}
 		})
 	}
@@ -237,11 +217,11 @@ func TestHelpExamples(t *testing.T) {
 // hand-written docs (shell blocks and inline code) against the CLI, so a
 // renamed flag cannot leave the docs behind.
 func TestDocsCommandLines(t *testing.T) {
-	pages, err := filepath.Glob(filepath.Join(repoRoot, "docs", "*.md"))
+	pages, err := filepath.Glob(filepath.Join(testutil.RepoRoot(t), "docs", "*.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	pages = append(pages, filepath.Join(repoRoot, "README.md"))
+	pages = append(pages, filepath.Join(testutil.RepoRoot(t), "README.md"))
 	inline := regexp.MustCompile("`(xpmigrate [^`]+)`")
 	checked := 0
 	for _, p := range pages {
@@ -256,15 +236,15 @@ func TestDocsCommandLines(t *testing.T) {
 			whole bool
 		}
 		var snippets []snippet
-		for _, blk := range fencedBlocks(string(b)) {
-			switch blk.lang {
+		for _, blk := range testutil.FencedBlocks(string(b)) {
+			switch blk.Lang {
 			case "sh", "bash", "shell":
-				snippets = append(snippets, snippet{text: blk.text, whole: true})
+				snippets = append(snippets, snippet{text: blk.Text, whole: true})
 			}
 		}
 		prose := string(b)
-		for _, blk := range fencedBlocks(prose) {
-			prose = strings.Replace(prose, blk.text, "", 1)
+		for _, blk := range testutil.FencedBlocks(prose) {
+			prose = strings.Replace(prose, blk.Text, "", 1)
 		}
 		for _, m := range inline.FindAllStringSubmatch(prose, -1) {
 			if strings.ContainsAny(m[1], "<…") || strings.Contains(m[1], "...") {
@@ -475,162 +455,12 @@ func TestCommandLines(t *testing.T) {
 	}
 }
 
-// A fencedBlock is a fenced code block of a Markdown page.
-type fencedBlock struct {
-	lang string   // the first word of the info string
-	tags []string // the other words
-	text string
-}
-
-func fencedBlocks(md string) []fencedBlock {
-	var out []fencedBlock
-	sc := bufio.NewScanner(strings.NewReader(md))
-	var cur *fencedBlock
-	var fence string
-	var body []string
-	for sc.Scan() {
-		l := sc.Text()
-		trimmed := strings.TrimLeft(l, " ")
-		switch {
-		case cur == nil && strings.HasPrefix(trimmed, "```"):
-			fence = trimmed[:len(trimmed)-len(strings.TrimLeft(trimmed, "`"))]
-			info := strings.Fields(strings.TrimPrefix(trimmed, fence))
-			cur = &fencedBlock{}
-			if len(info) > 0 {
-				cur.lang, cur.tags = info[0], info[1:]
-			}
-			body = nil
-		case cur != nil && strings.TrimSpace(l) == fence:
-			cur.text = strings.Join(body, "\n")
-			out = append(out, *cur)
-			cur = nil
-		case cur != nil:
-			body = append(body, l)
-		}
-	}
-	return out
-}
-
-// buildXpmigrate builds the command into a fresh directory, with ldflags
-// when given, and returns the directory.
-func buildXpmigrate(t *testing.T, ldflags string) string {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("builds xpmigrate")
-	}
-	gobin, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go command")
-	}
-	dir := t.TempDir()
-	args := []string{"build", "-o", filepath.Join(dir, "xpmigrate"+exeSuffix())}
-	if ldflags != "" {
-		args = append(args, "-ldflags", ldflags)
-	}
-	out, err := exec.Command(gobin, append(args, ".")...).CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return dir
-}
-
-func exeSuffix() string {
-	if runtime.GOOS == "windows" {
-		return ".exe"
-	}
-	return ""
-}
-
-func needBash(t *testing.T) string {
-	t.Helper()
-	bash, err := exec.LookPath("bash")
-	if err != nil {
-		t.Skip("no bash")
-	}
-	return bash
-}
-
-// pathWith returns an environment whose PATH starts with dirs.
-func pathWith(env []string, dirs ...string) []string {
-	out := slices.DeleteFunc(slices.Clone(env), func(e string) bool { return strings.HasPrefix(e, "PATH=") })
-	return append(out, "PATH="+strings.Join(append(dirs, os.Getenv("PATH")), string(os.PathListSeparator)))
-}
-
-// copyFile copies src to dst with mode.
-func copyFile(t *testing.T, src, dst string, mode os.FileMode) {
-	t.Helper()
-	b, err := os.ReadFile(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(filepath.Dir(dst), 0o750); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(dst, b, mode); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// copyTree copies the files under src to dst.
-func copyTree(t *testing.T, src, dst string) {
-	t.Helper()
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		rel, err := filepath.Rel(src, p)
-		if err != nil {
-			return err
-		}
-		copyFile(t, p, filepath.Join(dst, rel), 0o644)
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-}
-
-// exampleRepo copies the bundled example repository (testdata/example-repo:
-// three legacy Compositions with their XRDs and examples) to a temporary
-// directory. With migrated, xpmigrate (from bin) has migrated the copy.
-func exampleRepo(t *testing.T, bin string, migrated bool) string {
-	t.Helper()
-	repo := t.TempDir()
-	copyTree(t, filepath.Join(repoRoot, "testdata", "example-repo"), repo)
-	if migrated {
-		cmd := exec.Command(filepath.Join(bin, "xpmigrate"+exeSuffix()), "migrate")
-		cmd.Dir = repo
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("xpmigrate migrate: %v\n%s", err, out)
-		}
-	}
-	return repo
-}
-
-// exitStatus returns a finished command's exit status.
-func exitStatus(t *testing.T, err error) int {
-	t.Helper()
-	var ee *exec.ExitError
-	switch {
-	case err == nil:
-		return 0
-	case errors.As(err, &ee):
-		return ee.ExitCode()
-	default:
-		t.Fatalf("cannot run: %v", err)
-		return -1
-	}
-}
-
-// TestGettingStarted follows docs/getting-started.md literally: the
-// install blocks are checked and stood in for by a fresh build, then every
-// `sh test` block runs, in order, in one bash session that starts in a copy
-// of the checkout's example repository, as a new user's terminal would, and
-// must end in a verified migration.
-func TestGettingStarted(t *testing.T) {
-	bash := needBash(t)
-	bin := buildXpmigrate(t, "")
-	page, err := os.ReadFile(filepath.Join(repoRoot, "docs", "getting-started.md"))
+// TestGettingStartedPage checks what docs/getting-started.md promises
+// before the e2e suite (e2e/testdata/script/getting_started.txtar) runs
+// its walkthrough: the install blocks build from a checkout, no release is
+// installed or pinned, and the walkthrough is tagged.
+func TestGettingStartedPage(t *testing.T) {
+	page, err := os.ReadFile(filepath.Join(testutil.RepoRoot(t), "docs", "getting-started.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -638,15 +468,15 @@ func TestGettingStarted(t *testing.T) {
 
 	var script []string
 	var install string
-	for _, b := range fencedBlocks(string(page)) {
-		if b.lang != "sh" {
+	for _, b := range testutil.FencedBlocks(string(page)) {
+		if b.Lang != "sh" {
 			continue
 		}
 		switch {
-		case slices.Contains(b.tags, "install"):
-			install += b.text + "\n"
-		case slices.Contains(b.tags, "test"):
-			script = append(script, b.text)
+		case slices.Contains(b.Tags, "install"):
+			install += b.Text + "\n"
+		case slices.Contains(b.Tags, "test"):
+			script = append(script, b.Text)
 		}
 	}
 	// No release exists: the page must not promise one.
@@ -659,38 +489,6 @@ func TestGettingStarted(t *testing.T) {
 	if len(script) < 5 {
 		t.Fatalf("getting-started.md has %d `sh test` blocks; is the tagging broken?", len(script))
 	}
-
-	// A checkout, as far as the walkthrough uses it: the example repository.
-	checkout := t.TempDir()
-	copyTree(t, filepath.Join(repoRoot, "testdata", "example-repo"), filepath.Join(checkout, "testdata", "example-repo"))
-	tmp := t.TempDir()
-	cmd := exec.Command(bash, "--noprofile", "--norc", "-euo", "pipefail", "-c", strings.Join(script, "\n"))
-	cmd.Dir = checkout
-	cmd.Env = append(pathWith(os.Environ(), bin), "TMPDIR="+tmp, "NO_COLOR=1")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("the getting-started commands fail: %v\n%s", err, out)
-	}
-	if !strings.Contains(string(out), "PASS") {
-		t.Errorf("xpmigrate verify never passed:\n%s", out)
-	}
-
-	// The migrated copy holds only Pipeline Compositions.
-	var migrated []string
-	_ = filepath.WalkDir(tmp, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && d.Name() == "composition.yaml" && strings.Contains(filepath.ToSlash(p), "/platform/") {
-			migrated = append(migrated, p)
-		}
-		return nil
-	})
-	if len(migrated) != 3 {
-		t.Fatalf("found %d compositions in the migrated copy, want 3", len(migrated))
-	}
-	for _, p := range migrated {
-		if b, err := os.ReadFile(p); err != nil || !strings.Contains(string(b), "mode: Pipeline") {
-			t.Errorf("%s is not a Pipeline Composition (%v)", p, err)
-		}
-	}
 }
 
 // modulePath reads the module path from go.mod, and checks that
@@ -698,7 +496,7 @@ func TestGettingStarted(t *testing.T) {
 // refuses modules with replace or exclude directives.
 func modulePath(t *testing.T) string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(repoRoot, "go.mod"))
+	b, err := os.ReadFile(filepath.Join(testutil.RepoRoot(t), "go.mod"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -740,16 +538,12 @@ type actionStep struct {
 	Env   map[string]string `yaml:"env"`
 }
 
-// TestGitHubAction parses action.yml and runs its steps as the runner would
-// (bash with -eo pipefail, the GITHUB_* files, inputs through env) against
-// a small repository, with xpmigrate built from this checkout by the
-// action's own install step. actions/setup-go is skipped: Go is here.
-func TestGitHubAction(t *testing.T) {
-	bash := needBash(t)
-	if testing.Short() {
-		t.Skip("builds xpmigrate")
-	}
-	b, err := os.ReadFile(filepath.Join(repoRoot, "action.yml"))
+// TestGitHubActionConfig parses action.yml and checks what the e2e suite
+// (e2e/testdata/script/action.txtar, which runs its steps as the runner
+// would) relies on: a composite action with the documented inputs, bash
+// steps that take every input through env, a step that runs the check.
+func TestGitHubActionConfig(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(testutil.RepoRoot(t), "action.yml"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -781,201 +575,9 @@ func TestGitHubAction(t *testing.T) {
 	if !ran {
 		t.Errorf("no step runs xpmigrate migrate --check --verify")
 	}
-	source, err := filepath.Abs(repoRoot)
-	if err != nil {
-		t.Fatal(err)
-	}
-
-	// The steps before the check install xpmigrate; they run once, the
-	// check once per case.
-	check := slices.IndexFunc(a.Runs.Steps, func(s actionStep) bool { return s.ID == "check" })
-	if check < 0 {
+	if !slices.ContainsFunc(a.Runs.Steps, func(s actionStep) bool { return s.ID == "check" }) {
 		t.Fatal("action.yml has no step with id check")
 	}
-	runner := &actionRunner{t: t, bash: bash, action: a, source: source, temp: t.TempDir()}
-	if status, out := runner.steps(a.Runs.Steps[:check], t.TempDir(), nil); status != 0 {
-		t.Fatalf("the action's install steps: exit %d\n%s", status, out)
-	}
-	if len(runner.path) == 0 {
-		t.Fatal("the install steps added nothing to GITHUB_PATH")
-	}
-	bin := runner.path[0]
-
-	cases := map[string]struct {
-		reason   string
-		migrated bool
-		inputs   map[string]string
-		want     int
-		wantOut  string
-		// pr commits the legacy repository as the pull request's base,
-		// then converts it and commits that; breakIt changes a patch of
-		// the conversion before.
-		pr, breakIt bool
-	}{
-		"LegacyCompositionFails": {
-			reason: "a legacy Composition not converted yet fails the check with exit 3",
-			want:   exitDifferences,
-		},
-		"MigratedRepositoryPasses": {
-			reason:   "a migrated repository whose conversions verify passes",
-			migrated: true,
-			want:     exitOK,
-		},
-		"ArgsSplitLikeAShell": {
-			reason: "args reach migrate split as a shell splits them: the quoted glob excludes every Composition",
-			inputs: map[string]string{"args": "--exclude '*/composition.yaml' --jobs 1"},
-			want:   exitOK,
-		},
-		"PathAndTarget": {
-			reason: "path and target reach migrate: the examples directory holds no Composition",
-			inputs: map[string]string{"path": "network/examples", "target": "v2"},
-			want:   exitOK,
-		},
-		"PullRequestConversionVerified": {
-			reason:  "in a pull request that converts the Compositions, the action verifies them against the base commit",
-			pr:      true,
-			want:    exitOK,
-			wantOut: "3 equivalent",
-		},
-		"PullRequestBrokenConversion": {
-			reason:  "a committed conversion that changed a patch fails against the base commit",
-			pr:      true,
-			breakIt: true,
-			want:    exitDifferences,
-			wantOut: "database/composition.yaml",
-		},
-		"RequireVerified": {
-			reason:  "require-verified reaches migrate: Compositions nothing verified fail the check, and say so",
-			inputs:  map[string]string{"args": "--exclude '**/examples/'", "require-verified": "true"},
-			want:    exitDifferences,
-			wantOut: "--require-verified: 3 Compositions unverified",
-		},
-		"AcceptReachesMigrate": {
-			reason:   "accept reaches migrate: an unknown gap code is refused as bad usage",
-			migrated: true,
-			inputs:   map[string]string{"accept": "D21,D99"},
-			want:     exitInvalid,
-		},
-	}
-	for name, tc := range cases {
-		t.Run(name, func(t *testing.T) {
-			repo := exampleRepo(t, bin, tc.migrated)
-			r := *runner
-			r.t = t
-			if tc.pr {
-				r.prBase = pullRequest(t, bin, repo, tc.breakIt)
-			}
-			status, out := r.steps(a.Runs.Steps[check:], repo, tc.inputs)
-			if status != tc.want {
-				t.Errorf("%s\naction: exit %d, want %d\n%s", tc.reason, status, tc.want, out)
-			}
-			if !strings.Contains(out, tc.wantOut) {
-				t.Errorf("%s\naction: output lacks %q:\n%s", tc.reason, tc.wantOut, out)
-			}
-			if o, _ := os.ReadFile(r.files["GITHUB_OUTPUT"]); !strings.Contains(string(o), "report=") {
-				t.Errorf("%s\nthe action set no report output", tc.reason)
-			}
-			if tc.want != exitOK {
-				return
-			}
-			if sum, _ := os.ReadFile(r.files["GITHUB_STEP_SUMMARY"]); len(bytes.TrimSpace(sum)) == 0 {
-				t.Errorf("%s\nthe action wrote no job summary", tc.reason)
-			}
-		})
-	}
-}
-
-// actionRunner runs the steps of a composite action roughly as the GitHub
-// runner does: each run step in bash with -eo pipefail, inputs and
-// expressions evaluated into the step's env, GITHUB_PATH lines prepended
-// to PATH for later steps.
-type actionRunner struct {
-	t      *testing.T
-	bash   string
-	action action
-	source string // github.action_path
-	temp   string // RUNNER_TEMP, shared by every run
-	path   []string
-	files  map[string]string
-	// prBase is github.event.pull_request.base.sha: empty outside a pull
-	// request.
-	prBase string
-}
-
-var actionExpr = regexp.MustCompile(`\$\{\{\s*([a-z]+)\.([A-Za-z0-9_.-]+)\s*\}\}`)
-
-// steps runs the run steps in workspace and returns the last exit status
-// and the output. A step that fails stops the run.
-func (r *actionRunner) steps(steps []actionStep, workspace string, inputs map[string]string) (int, string) {
-	t := r.t
-	t.Helper()
-	dir := t.TempDir()
-	r.files = map[string]string{}
-	for _, f := range []string{"GITHUB_PATH", "GITHUB_OUTPUT", "GITHUB_STEP_SUMMARY", "GITHUB_ENV"} {
-		r.files[f] = filepath.Join(dir, f)
-		if err := os.WriteFile(r.files[f], nil, 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-	var eval func(s string) string
-	eval = func(s string) string {
-		return actionExpr.ReplaceAllStringFunc(s, func(m string) string {
-			p := actionExpr.FindStringSubmatch(m)
-			switch {
-			case p[1] == "inputs":
-				if v, ok := inputs[p[2]]; ok {
-					return v
-				}
-				d := r.action.Inputs[p[2]].Default
-				if actionExpr.MatchString(d) {
-					return eval(d)
-				}
-				return d
-			case p[1] == "github" && p[2] == "action_path":
-				return r.source
-			case p[1] == "github" && p[2] == "workspace":
-				return workspace
-			case p[1] == "github" && p[2] == "event.pull_request.base.sha":
-				return r.prBase
-			}
-			t.Fatalf("action.yml uses %s, which the test does not provide", m)
-			return ""
-		})
-	}
-	var out bytes.Buffer
-	for _, s := range steps {
-		if s.Run == "" {
-			continue // uses: actions/setup-go; Go is here
-		}
-		script := filepath.Join(dir, "step.sh")
-		if err := os.WriteFile(script, []byte(s.Run), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		cmd := exec.Command(r.bash, "--noprofile", "--norc", "-eo", "pipefail", script)
-		cmd.Dir = workspace
-		cmd.Env = append(pathWith(os.Environ(), r.path...), "RUNNER_TEMP="+r.temp, "GITHUB_WORKSPACE="+workspace,
-			"GITHUB_ACTION_PATH="+r.source, "NO_COLOR=1")
-		for k, v := range r.files {
-			cmd.Env = append(cmd.Env, k+"="+v)
-		}
-		for k, v := range s.Env {
-			cmd.Env = append(cmd.Env, k+"="+eval(v))
-		}
-		cmd.Stdout, cmd.Stderr = &out, &out
-		if status := exitStatus(t, cmd.Run()); status != 0 {
-			return status, out.String()
-		}
-		added, err := os.ReadFile(r.files["GITHUB_PATH"])
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, l := range strings.Split(string(added), "\n") {
-			if l != "" && !slices.Contains(r.path, l) {
-				r.path = append([]string{l}, r.path...) // the runner prepends each line
-			}
-		}
-	}
-	return 0, out.String()
 }
 
 // hook is one entry of .pre-commit-hooks.yaml.
@@ -987,11 +589,12 @@ type hook struct {
 	PassFilenames *bool  `yaml:"pass_filenames"`
 }
 
-// TestPreCommitHook parses .pre-commit-hooks.yaml and runs the
-// xpmigrate-check hook's entry as pre-commit would (split into words, no
-// shell, no file names) against a small repository.
-func TestPreCommitHook(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join(repoRoot, ".pre-commit-hooks.yaml"))
+// TestPreCommitHookConfig parses .pre-commit-hooks.yaml and checks the
+// xpmigrate-check hook as pre-commit reads it; the e2e suite
+// (e2e/testdata/script/pre_commit.txtar) runs its entry.
+func TestPreCommitHookConfig(t *testing.T) {
+	root := testutil.RepoRoot(t)
+	b, err := os.ReadFile(filepath.Join(root, ".pre-commit-hooks.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1022,99 +625,11 @@ func TestPreCommitHook(t *testing.T) {
 	}
 	// pre-commit installs a golang hook with `go install ./...`, so the
 	// entry's program must be a main package of this module.
-	if _, err := os.Stat(filepath.Join(repoRoot, "cmd", entry[0], "main.go")); err != nil {
+	if _, err := os.Stat(filepath.Join(root, "cmd", entry[0], "main.go")); err != nil {
 		t.Errorf("entry runs %q, which is not a command of this module", entry[0])
 	}
 	if err := checkCommandLine(entry[1:]); err != nil {
 		t.Errorf("entry %q: %v", h.Entry, err)
-	}
-
-	bin := buildXpmigrate(t, "")
-	cases := map[string]struct {
-		reason string
-		// migrate converts the committed legacy repository in the work
-		// tree (the change being committed).
-		migrate bool
-		// noCommit leaves the repository without a commit.
-		noCommit bool
-		want     int
-	}{
-		"LegacyCompositionFails":        {reason: "a legacy Composition fails the commit", want: exitDifferences},
-		"ConversionVerifiedAgainstHEAD": {reason: "a commit that converts the legacy Compositions is verified against HEAD and passes", migrate: true, want: exitOK},
-		"FirstCommit":                   {reason: "in a repository without a commit, --base HEAD has nothing to compare with: the legacy Compositions still fail", noCommit: true, want: exitDifferences},
-	}
-	for name, tc := range cases {
-		t.Run(name, func(t *testing.T) {
-			repo := exampleRepo(t, bin, false)
-			gitIn(t, repo, "init", "-q")
-			if !tc.noCommit {
-				gitIn(t, repo, "add", "-A")
-				gitIn(t, repo, "commit", "-q", "-m", "legacy")
-			}
-			if tc.migrate {
-				m := exec.Command(filepath.Join(bin, "xpmigrate"+exeSuffix()), "migrate")
-				m.Dir = repo
-				if out, err := m.CombinedOutput(); err != nil {
-					t.Fatalf("migrate: %v\n%s", err, out)
-				}
-			}
-			cmd := exec.Command(filepath.Join(bin, entry[0]+exeSuffix()), entry[1:]...)
-			cmd.Dir = repo
-			cmd.Env = append(os.Environ(), "NO_COLOR=1")
-			out, err := cmd.CombinedOutput()
-			if got := exitStatus(t, err); got != tc.want {
-				t.Errorf("%s\n%s: exit %d, want %d\n%s", tc.reason, h.Entry, got, tc.want, out)
-			}
-			if tc.migrate && !strings.Contains(string(out), "3 equivalent") {
-				t.Errorf("%s\n%s: the conversions are not verified against HEAD:\n%s", tc.reason, h.Entry, out)
-			}
-		})
-	}
-}
-
-// pullRequest makes repo a git repository whose first commit holds the
-// legacy Compositions and whose second converts them (with one patch
-// changed when breakIt), and returns the first commit.
-func pullRequest(t *testing.T, bin, repo string, breakIt bool) string {
-	t.Helper()
-	gitIn(t, repo, "init", "-q")
-	gitIn(t, repo, "add", "-A")
-	gitIn(t, repo, "commit", "-q", "-m", "legacy")
-	out, err := exec.Command("git", "-C", repo, "rev-parse", "HEAD").Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := exec.Command(filepath.Join(bin, "xpmigrate"+exeSuffix()), "migrate")
-	m.Dir = repo
-	if o, err := m.CombinedOutput(); err != nil {
-		t.Fatalf("migrate: %v\n%s", err, o)
-	}
-	if breakIt {
-		p := filepath.Join(repo, "database", "composition.yaml")
-		b, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		broken := strings.Replace(string(b), "toFieldPath: spec.forProvider.region", "toFieldPath: spec.forProvider.zone", 1)
-		if broken == string(b) {
-			t.Fatal("database/composition.yaml has no region patch to break")
-		}
-		if err := os.WriteFile(p, []byte(broken), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	gitIn(t, repo, "add", "-A")
-	gitIn(t, repo, "commit", "-q", "-m", "converted")
-	return strings.TrimSpace(string(out))
-}
-
-// gitIn runs git in dir with a fixed identity and no user configuration.
-func gitIn(t *testing.T, dir string, args ...string) {
-	t.Helper()
-	cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=test", "-c", "user.email=test@example.org", "-c", "commit.gpgsign=false"}, args...)...)
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_SYSTEM=/dev/null")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("git %v: %v\n%s", args, err, out)
 	}
 }
 
@@ -1131,10 +646,11 @@ type goreleaser struct {
 }
 
 // TestReleaseConfig keeps .goreleaser.yaml and `make cross` in step (the
-// same six targets, pure Go) and checks that the release linker flags
-// reach the version command.
+// same six targets, pure Go, the same linker flags); the e2e suite
+// (e2e/testdata/script/release_ldflags.txtar) builds with the release
+// linker flags and checks that they reach the version command.
 func TestReleaseConfig(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join(repoRoot, ".goreleaser.yaml"))
+	b, err := os.ReadFile(filepath.Join(testutil.RepoRoot(t), ".goreleaser.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1155,7 +671,7 @@ func TestReleaseConfig(t *testing.T) {
 			release = append(release, goos+"/"+arch)
 		}
 	}
-	mk, err := os.ReadFile(filepath.Join(repoRoot, "Makefile"))
+	mk, err := os.ReadFile(filepath.Join(testutil.RepoRoot(t), "Makefile"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1184,15 +700,6 @@ func TestReleaseConfig(t *testing.T) {
 		}
 	}
 	modulePath(t)
-
-	bin := buildXpmigrate(t, strings.NewReplacer("{{.Version}}", "1.2.3", "{{.Commit}}", "0123abc").Replace(ldflags))
-	out, err := exec.Command(filepath.Join(bin, "xpmigrate"+exeSuffix()), "version").CombinedOutput()
-	if err != nil {
-		t.Fatalf("xpmigrate version: %v\n%s", err, out)
-	}
-	if got, want := string(out), "xpmigrate 1.2.3 (commit 0123abc)\n"; got != want {
-		t.Errorf("xpmigrate version built with the release ldflags: got %q, want %q", got, want)
-	}
 }
 
 // TestVersion checks the version command of a plain build.
@@ -1212,7 +719,7 @@ func TestVersion(t *testing.T) {
 func TestDocsLinks(t *testing.T) {
 	var pages []string
 	for _, glob := range []string{"README.md", "docs/*.md", "docs/reference/*.md"} {
-		m, err := filepath.Glob(filepath.Join(repoRoot, filepath.FromSlash(glob)))
+		m, err := filepath.Glob(filepath.Join(testutil.RepoRoot(t), filepath.FromSlash(glob)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -1225,8 +732,8 @@ func TestDocsLinks(t *testing.T) {
 			t.Fatal(err)
 		}
 		text := string(b)
-		for _, blk := range fencedBlocks(text) {
-			text = strings.Replace(text, blk.text, "", 1)
+		for _, blk := range testutil.FencedBlocks(text) {
+			text = strings.Replace(text, blk.Text, "", 1)
 		}
 		for _, m := range link.FindAllStringSubmatch(text, -1) {
 			target := m[1]
@@ -1260,8 +767,8 @@ func TestDocsLinks(t *testing.T) {
 // headingAnchors returns the anchors GitHub gives the headings of a page:
 // lower case, punctuation dropped, spaces as hyphens.
 func headingAnchors(md string) []string {
-	for _, blk := range fencedBlocks(md) {
-		md = strings.Replace(md, blk.text, "", 1)
+	for _, blk := range testutil.FencedBlocks(md) {
+		md = strings.Replace(md, blk.Text, "", 1)
 	}
 	var out []string
 	for _, l := range strings.Split(md, "\n") {
@@ -1290,7 +797,7 @@ func TestDocsCIConfig(t *testing.T) {
 	var a action
 	var hooks []hook
 	for f, v := range map[string]any{"action.yml": &a, ".pre-commit-hooks.yaml": &hooks} {
-		b, err := os.ReadFile(filepath.Join(repoRoot, f))
+		b, err := os.ReadFile(filepath.Join(testutil.RepoRoot(t), f))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -1298,7 +805,7 @@ func TestDocsCIConfig(t *testing.T) {
 			t.Fatalf("cannot parse %s: %v", f, err)
 		}
 	}
-	pages, err := filepath.Glob(filepath.Join(repoRoot, "docs", "*.md"))
+	pages, err := filepath.Glob(filepath.Join(testutil.RepoRoot(t), "docs", "*.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1308,8 +815,8 @@ func TestDocsCIConfig(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, blk := range fencedBlocks(string(b)) {
-			if blk.lang != "yaml" {
+		for _, blk := range testutil.FencedBlocks(string(b)) {
+			if blk.Lang != "yaml" {
 				continue
 			}
 			var doc struct {
@@ -1326,7 +833,7 @@ func TestDocsCIConfig(t *testing.T) {
 					} `yaml:"hooks"`
 				} `yaml:"repos"`
 			}
-			if err := yaml.Unmarshal([]byte(blk.text), &doc); err != nil {
+			if err := yaml.Unmarshal([]byte(blk.Text), &doc); err != nil {
 				continue // not a workflow or a pre-commit configuration
 			}
 			for _, j := range doc.Jobs {

@@ -4,6 +4,8 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/xpmigrate/xpmigrate/internal/testutil"
 )
 
 // layers is the declared order of the module's packages, bottom first
@@ -14,7 +16,7 @@ import (
 var layers = [][]string{
 	// Shared helpers: no domain package.
 	{"internal/atomicfile", "internal/benchdata", "internal/docgen", "internal/gitignore", "internal/jsonobj", "internal/protostruct",
-		"internal/junit", "internal/regularfile", "internal/samples", "internal/sarif", "internal/udiff", "internal/xp",
+		"internal/junit", "internal/regularfile", "internal/samples", "internal/sarif", "internal/testutil", "internal/udiff", "internal/xp",
 		"crossplane", "internal/errkind"},
 	// The reading layer: splitting streams, numbering documents, kubectl's view.
 	{"internal/manifest"},
@@ -25,10 +27,14 @@ var layers = [][]string{
 	{"render"},
 	{"render/builtin/environmentconfigs", "render/builtin/patchandtransform", "render/legacy", "render/pipeline"},
 	{"render/engine"},
+	{"render/verify/gaps"},
 	{"convert", "render/verify"},
 	{"convert/migrate", "render/verify/format"},
 	{"convert/migrate/report"},
 	{"cmd/xpmigrate"},
+	// The e2e tier runs the binary; it imports no package of the module
+	// outside its build-tagged tests.
+	{"e2e"},
 }
 
 // TestLayers fails on any import edge outside the declared layer order, and
@@ -42,7 +48,7 @@ func TestLayers(t *testing.T) {
 		}
 	}
 	cmd := exec.Command("go", "list", "-f", "{{.ImportPath}}{{range .Imports}} {{.}}{{end}}", "./...")
-	cmd.Dir = repoRoot
+	cmd.Dir = testutil.RepoRoot(t)
 	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("go list: %v", err)
@@ -78,7 +84,7 @@ func TestCoreSpeaksNoProtocol(t *testing.T) {
 		"google.golang.org/grpc",
 	}
 	cmd := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}}", "./patchandtransform/...", "./environment/...")
-	cmd.Dir = repoRoot
+	cmd.Dir = testutil.RepoRoot(t)
 	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("go list: %v", err)

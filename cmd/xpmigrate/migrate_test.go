@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/xpmigrate/xpmigrate/convert/migrate"
+	"github.com/xpmigrate/xpmigrate/internal/testutil"
 )
 
 const migrateLegacy = `# Things.
@@ -56,13 +57,8 @@ spec:
           kind: Bucket
 `
 
-const migrateXR = `apiVersion: example.org/v1
-kind: XThing
-metadata:
-  name: demo
-spec:
-  size: small
-`
+// migrateXR is an XR for migrateLegacy.
+const migrateXR = testutil.ThingsXR
 
 // differingVerifier finds an unexplained difference in every conversion.
 type differingVerifier struct{}

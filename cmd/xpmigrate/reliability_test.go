@@ -5,10 +5,8 @@ package main
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -192,97 +190,5 @@ func TestMigrateCancelDoesNotWaitForAStuckFile(t *testing.T) {
 		}
 	case <-time.After(30 * time.Second):
 		t.Fatal("migrate cancelled while a file is stuck: still running after 30s")
-	}
-}
-
-var (
-	binOnce sync.Once
-	binPath string
-	binErr  error
-)
-
-// binary builds xpmigrate once for the tests that send it signals.
-func binary(t *testing.T) string {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
-	binOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "xpmigrate-bin-")
-		if err != nil {
-			binErr = err
-			return
-		}
-		binPath = filepath.Join(dir, "xpmigrate")
-		if out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput(); err != nil {
-			binErr = fmt.Errorf("cannot build xpmigrate: %w\n%s", err, out)
-		}
-	})
-	if binErr != nil {
-		t.Fatal(binErr)
-	}
-	return binPath
-}
-
-func TestSIGINTDuringAFIFOWait(t *testing.T) {
-	cases := map[string]struct {
-		reason string
-		args   []string
-		// files are written in the working directory ("<fifo>": a FIFO).
-		files map[string]string
-		// stdinFIFO makes stdin a FIFO that nobody writes to or closes.
-		stdinFIFO bool
-	}{
-		"ConvertStdin": {
-			reason:    "convert - waits on a FIFO stdin that never ends; Ctrl-C ends it.",
-			args:      []string{"convert", "-"},
-			stdinFIFO: true,
-		},
-		"MigrateTreeWithFIFOs": {
-			reason: "migrate over a tree with FIFOs ends (it never waits on them), and Ctrl-C at any point ends it.",
-			args:   []string{"migrate", "--verify=false", "."},
-			files:  map[string]string{".gitignore": "<fifo>", "a.yaml": "<fifo>", "comp.yaml": migrateLegacy},
-		},
-	}
-	for name, tc := range cases {
-		t.Run(name, func(t *testing.T) {
-			bin := binary(t)
-			dir := t.TempDir()
-			writeSpecial(t, dir, tc.files)
-			cmd := exec.Command(bin, tc.args...)
-			cmd.Dir = dir
-			if tc.stdinFIFO {
-				p := filepath.Join(dir, "stdin")
-				if err := syscall.Mkfifo(p, 0o600); err != nil {
-					t.Skipf("cannot make a FIFO: %v", err)
-				}
-				// Opened read-write, so that neither side waits and the
-				// reader never sees the end.
-				f, err := os.OpenFile(p, os.O_RDWR, 0)
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer f.Close()
-				cmd.Stdin = f
-			}
-			var stderr bytes.Buffer
-			cmd.Stderr = &stderr
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			done := make(chan error, 1)
-			go func() { done <- cmd.Wait() }()
-			time.Sleep(300 * time.Millisecond) // Let it start; not an assertion.
-			_ = cmd.Process.Signal(os.Interrupt)
-			select {
-			case <-done:
-			case <-time.After(10 * time.Second):
-				_ = cmd.Process.Kill()
-				t.Fatalf("%s\nxpmigrate %s: still running 10s after SIGINT; stderr:\n%s", tc.reason, strings.Join(tc.args, " "), stderr.String())
-			}
-			if b, err := os.ReadFile(filepath.Join(dir, "comp.yaml")); err == nil && string(b) != migrateLegacy && !strings.Contains(string(b), "mode: Pipeline") {
-				t.Errorf("%s\ncomp.yaml is neither old nor new:\n%s", tc.reason, b)
-			}
-		})
 	}
 }

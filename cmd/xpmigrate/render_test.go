@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/xpmigrate/xpmigrate/internal/testutil"
 )
 
 func writeFiles(t *testing.T, files map[string]string) string {
@@ -24,58 +26,9 @@ func writeFiles(t *testing.T, files map[string]string) string {
 }
 
 const (
-	testXR = `apiVersion: example.org/v1
-kind: XThing
-metadata:
-  name: demo
-spec:
-  size: small
-`
-	testLegacy = `apiVersion: apiextensions.crossplane.io/v1
-kind: Composition
-metadata:
-  name: things
-spec:
-  compositeTypeRef:
-    apiVersion: example.org/v1
-    kind: XThing
-  resources:
-  - name: bucket
-    base:
-      apiVersion: s3.example.org/v1
-      kind: Bucket
-      spec: {}
-    patches:
-    - fromFieldPath: spec.size
-      toFieldPath: spec.forProvider.size
-`
-	testPipeline = `apiVersion: apiextensions.crossplane.io/v1
-kind: Composition
-metadata:
-  name: things
-spec:
-  compositeTypeRef:
-    apiVersion: example.org/v1
-    kind: XThing
-  mode: Pipeline
-  pipeline:
-  - step: patch-and-transform
-    functionRef:
-      name: function-patch-and-transform
-    input:
-      apiVersion: pt.fn.crossplane.io/v1beta1
-      kind: Resources
-      resources:
-      - name: bucket
-        base:
-          apiVersion: s3.example.org/v1
-          kind: Bucket
-          spec: {}
-        patches:
-        - type: FromCompositeFieldPath
-          fromFieldPath: spec.size
-          toFieldPath: spec.forProvider.size
-`
+	testXR       = testutil.ThingsXR
+	testLegacy   = testutil.ThingsLegacy
+	testPipeline = testutil.ThingsPipeline
 )
 
 func TestRenderCommand(t *testing.T) {

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/xpmigrate/xpmigrate/internal/testutil"
 )
 
 const (
@@ -72,54 +74,11 @@ spec:
 `
 	// A legacy composition with a readiness check that makes the first
 	// reconcile differ (transient), and a ToComposite into spec (a gap).
-	verifyGapLegacy = `apiVersion: apiextensions.crossplane.io/v1
-kind: Composition
-metadata:
-  name: things
-spec:
-  compositeTypeRef:
-    apiVersion: example.org/v1
-    kind: XThing
-  resources:
-  - name: bucket
-    base:
-      apiVersion: s3.example.org/v1
-      kind: Bucket
-      spec: {}
-    patches:
-    - fromFieldPath: spec.size
-      toFieldPath: spec.forProvider.size
-    - type: ToCompositeFieldPath
+	verifyGapLegacy = testutil.ThingsLegacy + `    - type: ToCompositeFieldPath
       fromFieldPath: spec.forProvider.size
       toFieldPath: spec.copy
 `
-	verifyGapPipeline = `apiVersion: apiextensions.crossplane.io/v1
-kind: Composition
-metadata:
-  name: things
-spec:
-  compositeTypeRef:
-    apiVersion: example.org/v1
-    kind: XThing
-  mode: Pipeline
-  pipeline:
-  - step: patch-and-transform
-    functionRef:
-      name: function-patch-and-transform
-    input:
-      apiVersion: pt.fn.crossplane.io/v1beta1
-      kind: Resources
-      resources:
-      - name: bucket
-        base:
-          apiVersion: s3.example.org/v1
-          kind: Bucket
-          spec: {}
-        patches:
-        - type: FromCompositeFieldPath
-          fromFieldPath: spec.size
-          toFieldPath: spec.forProvider.size
-        - type: ToCompositeFieldPath
+	verifyGapPipeline = testutil.ThingsPipeline + `        - type: ToCompositeFieldPath
           fromFieldPath: spec.forProvider.size
           toFieldPath: spec.copy
 `

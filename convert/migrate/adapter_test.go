@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/xpmigrate/xpmigrate/convert"
+	"github.com/xpmigrate/xpmigrate/internal/testutil"
 )
 
 const adapterXRD = `apiVersion: apiextensions.crossplane.io/v1
@@ -36,24 +37,7 @@ spec:
                 enum: [small, large]
 `
 
-const adapterComposition = `apiVersion: apiextensions.crossplane.io/v1
-kind: Composition
-metadata:
-  name: things
-spec:
-  compositeTypeRef:
-    apiVersion: example.org/v1
-    kind: XThing
-  resources:
-  - name: bucket
-    base:
-      apiVersion: s3.example.org/v1
-      kind: Bucket
-      spec: {}
-    patches:
-    - fromFieldPath: spec.size
-      toFieldPath: spec.forProvider.size
-      transforms:
+const adapterComposition = testutil.ThingsLegacy + `      transforms:
       - type: map
         map: {small: "1", large: "9"}
 `

@@ -3,7 +3,6 @@ package migrate
 import (
 	"bytes"
 	"context"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,9 +11,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
-)
 
-var update = flag.Bool("update", false, "rewrite the want/, out/ and summary sections of testdata/txtar archives")
+	"github.com/xpmigrate/xpmigrate/internal/testutil"
+)
 
 // A txtarCase runs the migrator over the mini-repository in/ of an archive
 // and compares the tree afterwards with want/ (in/ when absent), the copy
@@ -120,7 +119,7 @@ func runTxtarCase(t *testing.T, tc txtarCase) (*Result, string) {
 	if tc.noGolden {
 		return res, sum.String()
 	}
-	if *update {
+	if testutil.Update() {
 		var files []txtarFile
 		for _, f := range a.Files {
 			if strings.HasPrefix(f.Name, "in/") {

@@ -15,30 +15,8 @@ import (
 
 	"github.com/xpmigrate/xpmigrate/convert"
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
+	"github.com/xpmigrate/xpmigrate/internal/testutil"
 )
-
-// corpusDir returns ../shared/corpus beside the repository root, or skips.
-func corpusDir(t testing.TB) string {
-	t.Helper()
-	wd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for d := wd; ; d = filepath.Dir(d) {
-		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
-			c := filepath.Join(d, "..", "shared", "corpus")
-			if fi, err := os.Stat(c); err == nil && fi.IsDir() {
-				return c
-			}
-			break
-		}
-		if filepath.Dir(d) == d {
-			break
-		}
-	}
-	t.Skip("../shared/corpus not found beside the repository")
-	return ""
-}
 
 // copyTree copies every regular file of src to dst.
 func copyTree(t testing.TB, src, dst string) map[string]string {
@@ -72,7 +50,7 @@ func TestMigrateCorpus(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the corpus migration takes a while")
 	}
-	src := corpusDir(t)
+	src := testutil.Corpus(t)
 	root := filepath.Join(t.TempDir(), "corpus")
 	before := copyTree(t, src, root)
 

@@ -15,6 +15,3 @@ func RunArchive(t *testing.T, archive string, opts func(o *Options)) *Result {
 	res, _ := runTxtarCase(t, tc)
 	return res
 }
-
-// Update reports whether the test runs with -update.
-func Update() bool { return *update }

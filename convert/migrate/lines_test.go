@@ -14,6 +14,7 @@ import (
 	"github.com/xpmigrate/xpmigrate/convert"
 	"github.com/xpmigrate/xpmigrate/internal/benchdata"
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
+	"github.com/xpmigrate/xpmigrate/internal/testutil"
 )
 
 // walkLine is verification's own walk (render/verify lineIndex.line): the
@@ -56,7 +57,7 @@ func TestLines(t *testing.T) {
 		data []byte
 	}
 	var files []file
-	root := corpusDir(t)
+	root := testutil.Corpus(t)
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".yaml") {
 			return err
@@ -140,7 +141,7 @@ func TestLines(t *testing.T) {
 // block YAML through its JSON finds what reading its YAML nodes finds.
 func TestSlimPlain(t *testing.T) {
 	var docs []manifest.Document
-	err := filepath.WalkDir(corpusDir(t), func(p string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir(testutil.Corpus(t), func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".yaml") {
 			return err
 		}

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/xpmigrate/xpmigrate/internal/testutil"
 )
 
 // mkfifo makes a FIFO at rel under root, or skips the test.
@@ -105,28 +107,6 @@ func TestScanRefusesFIFOSwappedIn(t *testing.T) {
 	}
 }
 
-// aliasBomb is a "billion laughs" Composition: nine levels of nine
-// aliases, 387 million nodes once expanded.
-const aliasBomb = `apiVersion: apiextensions.crossplane.io/v1
-kind: Composition
-metadata:
-  name: bomb
-spec:
-  compositeTypeRef:
-    apiVersion: example.org/v1
-    kind: XBomb
-  a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]
-  b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]
-  c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]
-  d: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]
-  e: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]
-  f: &f [*e,*e,*e,*e,*e,*e,*e,*e,*e]
-  g: &g [*f,*f,*f,*f,*f,*f,*f,*f,*f]
-  h: &h [*g,*g,*g,*g,*g,*g,*g,*g,*g]
-  i: &i [*h,*h,*h,*h,*h,*h,*h,*h,*h]
-  resources: []
-`
-
 func TestScanAliasBomb(t *testing.T) {
 	cases := map[string]struct {
 		reason string
@@ -135,12 +115,12 @@ func TestScanAliasBomb(t *testing.T) {
 	}{
 		"Composition": {
 			reason: "A Composition that is an alias bomb is refused by the scan, naming the line, with the budget the other readers use.",
-			in:     aliasBomb,
+			in:     testutil.AliasBomb,
 			want:   "alias-bomb line 15: aliases expand the document to more than 4194304 nodes (an alias bomb?)",
 		},
 		"SecondDocument": {
 			reason: "The line counts from the start of the file.",
-			in:     "a: 1\n---\n" + aliasBomb,
+			in:     "a: 1\n---\n" + testutil.AliasBomb,
 			want:   "alias-bomb line 17: aliases expand the document to more than 4194304 nodes (an alias bomb?)",
 		},
 		"OtherDocument": {

@@ -3,7 +3,6 @@ package migrate_test
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -11,6 +10,7 @@ import (
 
 	"github.com/xpmigrate/xpmigrate/convert/migrate"
 	"github.com/xpmigrate/xpmigrate/convert/migrate/report"
+	"github.com/xpmigrate/xpmigrate/internal/testutil"
 )
 
 // TestReports compares the JSON and Markdown reports of two archives with
@@ -44,18 +44,7 @@ func TestReports(t *testing.T) {
 				t.Errorf("%s\nWriteReport(...): invalid JSON", tc.reason)
 			}
 			golden := filepath.Join("testdata", "reports", name+"."+tc.format)
-			if migrate.Update() {
-				if err := os.WriteFile(golden, []byte(got[0]), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(string(want), got[0]); diff != "" {
-				t.Errorf("%s\nWriteReport(...): -want, +got:\n%s", tc.reason, diff)
-			}
+			testutil.Golden(t, golden, []byte(got[0]))
 		})
 	}
 }

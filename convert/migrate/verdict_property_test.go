@@ -12,6 +12,7 @@ import (
 
 	"github.com/xpmigrate/xpmigrate/convert"
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
+	"github.com/xpmigrate/xpmigrate/internal/testutil"
 )
 
 // TestCorpusVerdictProperties converts and verifies every corpus
@@ -27,7 +28,7 @@ func TestCorpusVerdictProperties(t *testing.T) {
 		t.Skip("the corpus migration takes a while")
 	}
 	root := filepath.Join(t.TempDir(), "corpus")
-	copyTree(t, corpusDir(t), root)
+	copyTree(t, testutil.Corpus(t), root)
 	res, err := Run(context.Background(), Options{
 		Root:       root,
 		Converter:  NewConverter(convert.Options{}),

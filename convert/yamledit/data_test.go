@@ -11,6 +11,7 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
+	"github.com/xpmigrate/xpmigrate/internal/testutil"
 )
 
 // checkTreeJSON compares, for n and every collection below it, the JSON
@@ -40,7 +41,11 @@ func checkTreeJSON(t *testing.T, name string, n *yaml.Node, depth int) {
 // (when present) both ways.
 func TestTreeJSON(t *testing.T) {
 	var files []string
-	for _, dir := range []string{filepath.Join("..", "testdata"), filepath.Join("..", "..", "..", "shared", "corpus")} {
+	dirs := []string{filepath.Join("..", "testdata")}
+	if corpus, ok := testutil.LookupCorpus(t); ok {
+		dirs = append(dirs, corpus)
+	}
+	for _, dir := range dirs {
 		_ = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 			if err == nil && !d.IsDir() && (strings.HasSuffix(path, ".yaml") || strings.HasSuffix(path, ".yml")) {
 				files = append(files, path)

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/xpmigrate/xpmigrate/internal/testutil"
 )
 
 // randomValue returns a random JSON tree: every kind Marshal handles
@@ -67,7 +69,7 @@ func randomString(r *rand.Rand) string {
 // random trees, byte for byte, errors included.
 func TestMarshalMatchesEncodingJSON(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	for i := range 20000 {
+	for i := range testutil.Cases(20000) {
 		v := randomValue(r, 0)
 		want, wantErr := json.Marshal(v)
 		got, err := Marshal(v)

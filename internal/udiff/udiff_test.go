@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/xpmigrate/xpmigrate/internal/testutil"
 )
 
 func TestUnifiedDiff(t *testing.T) {
@@ -100,7 +102,8 @@ func TestDiffLinesMinimal(t *testing.T) {
 		}
 		return out
 	}
-	for i := 0; i < 2000; i++ {
+	n := testutil.Cases(2000)
+	for i := 0; i < n; i++ {
 		a, b := gen(), gen()
 		ops := Lines(a, b)
 		ga, gb := apply(ops)

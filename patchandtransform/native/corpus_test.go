@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"io/fs"
@@ -16,9 +15,9 @@ import (
 
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"sigs.k8s.io/yaml"
-)
 
-var corpus = flag.String("corpus", "/work/shared/corpus", "directory of real-world YAML to decode (skipped if absent)")
+	"github.com/xpmigrate/xpmigrate/internal/testutil"
+)
 
 // corpusDoc is one Resources-mode Composition found in the corpus.
 type corpusDoc struct {
@@ -85,12 +84,10 @@ func resourcesCompositions(t *testing.T, dir string) []corpusDoc {
 // about them (run with -v to see it). Real Compositions may be invalid
 // upstream too.
 func TestCorpus(t *testing.T) {
-	if _, err := os.Stat(*corpus); err != nil {
-		t.Skipf("no corpus at %s", *corpus)
-	}
-	docs := resourcesCompositions(t, *corpus)
+	dir := testutil.Corpus(t)
+	docs := resourcesCompositions(t, dir)
 	if len(docs) == 0 {
-		t.Fatalf("no Resources-mode Composition found in %s", *corpus)
+		t.Fatalf("no Resources-mode Composition found in %s", dir)
 	}
 	clean, cleanV120 := 0, 0
 	failures := map[string]int{}

@@ -3,7 +3,6 @@ package engine
 import (
 	"bytes"
 	"context"
-	"flag"
 	"os"
 	"path/filepath"
 	"testing"
@@ -11,10 +10,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
+	"github.com/xpmigrate/xpmigrate/internal/testutil"
 	"github.com/xpmigrate/xpmigrate/render"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata")
 
 // TestCorpusGoldens renders real compositions from the shared corpus
 // (testdata/corpus/<case>, sources and licences in SOURCES.tsv) with their
@@ -56,20 +54,7 @@ func TestCorpusGoldens(t *testing.T) {
 				if !bytes.Equal(outs[0], outs[1]) {
 					t.Fatalf("%s: two renders of the same input differ:\n%s", side, cmp.Diff(string(outs[0]), string(outs[1])))
 				}
-				golden := filepath.Join(dir, side+".golden.yaml")
-				if *update {
-					if err := os.WriteFile(golden, outs[0], 0o600); err != nil {
-						t.Fatal(err)
-					}
-					continue
-				}
-				want, err := os.ReadFile(golden)
-				if err != nil {
-					t.Fatalf("%s: cannot read golden file (run go test -update): %v", side, err)
-				}
-				if diff := cmp.Diff(string(want), string(outs[0])); diff != "" {
-					t.Errorf("%s: Render(%s): -want, +got:\n%s", side, dir, diff)
-				}
+				testutil.Golden(t, filepath.Join(dir, side+".golden.yaml"), outs[0])
 			}
 		})
 	}

@@ -14,11 +14,9 @@ import (
 
 	"github.com/xpmigrate/xpmigrate/environment"
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
+	"github.com/xpmigrate/xpmigrate/internal/testutil"
 	"github.com/xpmigrate/xpmigrate/patchandtransform/native"
 )
-
-// corpus is the shared corpus of real-world Compositions.
-const corpus = "../../../shared/corpus"
 
 // TestComposeCorpus renders a first reconcile of real `mode: Resources`
 // Compositions with their example XRs. It checks only that nothing is fatal
@@ -233,7 +231,7 @@ func corpusXR(t *testing.T, path string, c *native.Composition) map[string]any {
 // corpusDocuments splits a corpus file into its YAML documents.
 func corpusDocuments(t *testing.T, path string) [][]byte {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(corpus, filepath.FromSlash(path)))
+	b, err := os.ReadFile(filepath.Join(testutil.Corpus(t), filepath.FromSlash(path)))
 	if err != nil {
 		t.Skipf("corpus file not available: %v", err)
 	}

@@ -11,152 +11,12 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/xpmigrate/xpmigrate/render/verify/gaps"
+
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/xp"
 	"github.com/xpmigrate/xpmigrate/render"
 )
-
-// An Aspect is what a Difference is about.
-type Aspect string
-
-// Aspects of an outcome that Compare compares.
-const (
-	// AspectError: one side's reconcile failed and the other's did not.
-	AspectError Aspect = "error"
-
-	// AspectPresence: a composed resource is rendered (desired) on one side
-	// only.
-	AspectPresence Aspect = "presence"
-
-	// AspectResource: a field of a composed resource's desired object.
-	AspectResource Aspect = "resource"
-
-	// AspectReadiness: a composed resource's readiness.
-	AspectReadiness Aspect = "readiness"
-
-	// AspectSynced: a composed resource's synced flag.
-	AspectSynced Aspect = "synced"
-
-	// AspectDeleted: a composed resource is garbage collected on one side
-	// only.
-	AspectDeleted Aspect = "deleted"
-
-	// AspectXR: a field of the XR as the cluster would keep it (effective
-	// XR, pipeline spec §2.7), conditions excepted.
-	AspectXR Aspect = "xr"
-
-	// AspectCondition: the XR's Ready or Synced condition (status and
-	// reason; messages are never compared, pipeline spec D45).
-	AspectCondition Aspect = "condition"
-
-	// AspectConnection: one of the XR's connection details.
-	AspectConnection Aspect = "connection-detail"
-)
-
-// A Value is one side's value in a Difference. A nil *Value means absent.
-type Value struct {
-	V any
-}
-
-// MarshalJSON writes the value itself.
-func (v Value) MarshalJSON() ([]byte, error) { return jsonMarshal(v.V) }
-
-func present(v any) *Value { return &Value{V: v} }
-
-// A Difference is one thing the legacy and the converted Composition do
-// differently for one XR.
-type Difference struct {
-	Aspect Aspect `json:"aspect"`
-
-	// Resource is the composition resource name, for resource aspects.
-	Resource string `json:"resource,omitempty"`
-
-	// Path locates the field: in the desired object (AspectResource), in
-	// the effective XR (AspectXR), the condition type (AspectCondition) or
-	// the connection detail key (AspectConnection).
-	Path Path `json:"path,omitempty"`
-
-	// Legacy and Pipeline are the two sides' values; nil when absent.
-	// Connection detail values that come from a Secret (or whose origin
-	// Compare is not told) are redacted to their length and a hash.
-	Legacy   *Value `json:"legacy,omitempty"`
-	Pipeline *Value `json:"pipeline,omitempty"`
-
-	// FirstLoop and LastLoop are the first and last reconciles (1-based)
-	// the difference was seen in.
-	FirstLoop int `json:"firstLoop"`
-	LastLoop  int `json:"lastLoop"`
-
-	// Transient is true when the difference vanished by the last
-	// reconcile simulated.
-	Transient bool `json:"transient,omitempty"`
-
-	// Line is the line of the legacy Composition the difference comes
-	// from: the patch writing the field when one does, else the template,
-	// else the Composition.
-	Line int `json:"line,omitempty"`
-
-	// Gap explains the difference; nil when nothing does (a bug in the
-	// conversion or in an engine, which always fails verification).
-	Gap *Gap `json:"gap,omitempty"`
-
-	// raw are the unredacted values rules read.
-	rawLegacy, rawPipeline *Value
-}
-
-// key identifies a difference across reconciles.
-func (d *Difference) key() string {
-	return string(d.Aspect) + "\x00" + d.Resource + "\x00" + d.Path.String()
-}
-
-// Title names the difference in one line: "resource \"bucket\"
-// spec.forProvider.size", "XR status.size", "XR condition Ready".
-func (d *Difference) Title() string {
-	switch d.Aspect {
-	case AspectError:
-		return "reconcile error"
-	case AspectPresence:
-		return fmt.Sprintf("resource %q rendered", d.Resource)
-	case AspectResource:
-		return fmt.Sprintf("resource %q %s", d.Resource, d.Path)
-	case AspectReadiness:
-		return fmt.Sprintf("resource %q ready", d.Resource)
-	case AspectSynced:
-		return fmt.Sprintf("resource %q synced", d.Resource)
-	case AspectDeleted:
-		return fmt.Sprintf("resource %q garbage collected", d.Resource)
-	case AspectXR:
-		return fmt.Sprintf("XR %s", d.Path)
-	case AspectCondition:
-		return fmt.Sprintf("XR condition %s", d.Path)
-	case AspectConnection:
-		return fmt.Sprintf("XR connection detail %s", d.Path)
-	}
-	return string(d.Aspect)
-}
-
-// A Side is one engine's result for one reconcile.
-type Side struct {
-	// Outcome is what the reconcile left; nil when it produced nothing.
-	Outcome *render.Outcome
-
-	// Err is the reconcile's fatal error, if any.
-	Err error
-}
-
-// CompareOptions tune Compare.
-type CompareOptions struct {
-	// ResourceName names the legacy Composition's anonymous template at
-	// index i as the converted Composition names it. Nil means
-	// DefaultResourceName (`resource-<i>`, conversion spec §6.2).
-	ResourceName func(i int) string
-
-	// ShownConnectionDetails are the XR connection details whose values a
-	// difference may show: those read from a field or a constant, never
-	// from a Secret. The values of every other connection detail are
-	// redacted to their length and a hash.
-	ShownConnectionDetails map[string]bool
-}
 
 // DefaultResourceName is the name the converter gives an anonymous
 // template: `resource-<index>`, 0-based (conversion spec §6.2).
@@ -193,7 +53,7 @@ func Compare(legacy, pipeline Side, o CompareOptions) []Difference {
 
 	var out []Difference
 	add := func(d Difference) {
-		d.rawLegacy, d.rawPipeline = d.Legacy, d.Pipeline
+		d.SetRaw(d.Legacy, d.Pipeline)
 		out = append(out, d)
 	}
 
@@ -283,8 +143,8 @@ func Compare(legacy, pipeline Side, o CompareOptions) []Difference {
 		if pok {
 			d.Pipeline, rp = show(pv), present(string(pv))
 		}
+		d.SetRaw(rl, rp)
 		out = append(out, d)
-		out[len(out)-1].rawLegacy, out[len(out)-1].rawPipeline = rl, rp
 	}
 	return out
 }
@@ -351,7 +211,7 @@ func newView(s Side, names func(int) string, repl replacer, objName map[string]s
 	}
 
 	for _, cd := range out.Composed {
-		name := resourceName(cd, names)
+		name := gaps.ResourceName(cd, names)
 		if _, dup := v.composed[name]; !dup {
 			v.order = append(v.order, name)
 		}
@@ -432,7 +292,7 @@ func newView(s Side, names func(int) string, repl replacer, objName map[string]s
 // connection detail that any definition reads from the composed resource's
 // connection Secret (FromConnectionSecretKey) stays redacted, as does one
 // that neither Composition defines.
-func shownConnectionDetails(models ...*model) map[string]bool {
+func shownConnectionDetails(models ...*gaps.Model) map[string]bool {
 	shown := map[string]bool{}
 	secret := map[string]bool{}
 	for _, m := range models {
@@ -492,7 +352,7 @@ func generatedNames(out *render.Outcome, names func(int) string, repl *replacer,
 		return
 	}
 	for _, cd := range out.Composed {
-		name := resourceName(cd, names)
+		name := gaps.ResourceName(cd, names)
 		for _, obj := range [2]map[string]any{cd.Desired, cd.Applied} {
 			n, gn := stringAt(obj, "metadata", "name"), stringAt(obj, "metadata", "generateName")
 			if n == "" {
@@ -504,13 +364,6 @@ func generatedNames(out *render.Outcome, names func(int) string, repl *replacer,
 			}
 		}
 	}
-}
-
-func resourceName(cd render.ComposedResource, names func(int) string) string {
-	if cd.Name != "" {
-		return cd.Name
-	}
-	return names(cd.Index)
 }
 
 // resourceNames lists the resources of both sides: the legacy side's in
@@ -720,11 +573,11 @@ func diffValues(path Path, a, b any, report func(Path, *Value, *Value)) {
 			bv, bin := bm[k]
 			switch {
 			case ain && bin:
-				diffValues(path.child(k), av, bv, report)
+				diffValues(path.Child(k), av, bv, report)
 			case ain:
-				report(path.child(k), present(av), nil)
+				report(path.Child(k), present(av), nil)
 			default:
-				report(path.child(k), nil, present(bv))
+				report(path.Child(k), nil, present(bv))
 			}
 		}
 		return
@@ -733,66 +586,13 @@ func diffValues(path Path, a, b any, report func(Path, *Value, *Value)) {
 	bl, bok := b.([]any)
 	if aok && bok && len(al) == len(bl) {
 		for i := range al {
-			diffValues(path.index(i), al[i], bl[i], report)
+			diffValues(path.Index(i), al[i], bl[i], report)
 		}
 		return
 	}
-	if !equalValues(a, b) {
+	if !jsonobj.Equal(a, b) {
 		report(path, present(a), present(b))
 	}
-}
-
-// equalValues compares JSON values; numbers by value.
-func equalValues(a, b any) bool {
-	switch x := a.(type) {
-	case map[string]any:
-		y, ok := b.(map[string]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for k, v := range x {
-			w, ok := y[k]
-			if !ok || !equalValues(v, w) {
-				return false
-			}
-		}
-		return true
-	case []any:
-		y, ok := b.([]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for i := range x {
-			if !equalValues(x[i], y[i]) {
-				return false
-			}
-		}
-		return true
-	}
-	if an, ok := number(a); ok {
-		bn, ok := number(b)
-		return ok && an == bn
-	}
-	return a == b
-}
-
-// number returns a numeric value in a comparable form: integers as their
-// decimal text, other floats as their shortest text.
-func number(v any) (string, bool) {
-	switch t := v.(type) {
-	case int64:
-		return strconv.FormatInt(t, 10), true
-	case int:
-		return strconv.Itoa(t), true
-	case int32:
-		return strconv.FormatInt(int64(t), 10), true
-	case float64:
-		if t == math.Trunc(t) && math.Abs(t) < 1<<63 {
-			return strconv.FormatInt(int64(t), 10), true
-		}
-		return strconv.FormatFloat(t, 'g', -1, 64), true
-	}
-	return "", false
 }
 
 func unionKeys[V any](a, b map[string]V) []string {
@@ -814,6 +614,13 @@ func unionKeys[V any](a, b map[string]V) []string {
 	return out
 }
 
+func present(v any) *Value { return &Value{V: v} }
+
 func stringAt(o map[string]any, path ...string) string { return jsonobj.String(o, path...) }
 
 func valueAt(o map[string]any, path ...string) any { return jsonobj.Value(o, path...) }
+
+func asList(v any) []any {
+	l, _ := v.([]any)
+	return l
+}

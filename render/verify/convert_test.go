@@ -112,7 +112,7 @@ func convertPatches(ps []any) []any {
 			continue
 		}
 		if _, ok := pm["type"]; !ok {
-			pm["type"] = patchFromComposite
+			pm["type"] = "FromCompositeFieldPath"
 		}
 		if pol, ok := pm["policy"].(map[string]any); ok {
 			if mo, ok := pol["mergeOptions"]; ok {

@@ -2,7 +2,6 @@ package verify
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,9 +12,8 @@ import (
 
 	"github.com/xpmigrate/xpmigrate/crossplane"
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
+	"github.com/xpmigrate/xpmigrate/internal/testutil"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files and the corpus conversions in testdata")
 
 // A verifyCase is a directory of testdata: legacy.yaml, converted.yaml,
 // xr.yaml (XRs or claims) and optionally xrd.yaml, observed.yaml and
@@ -100,19 +98,7 @@ func TestCorpusConversions(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			golden := filepath.Join(dir, "converted.yaml")
-			if *update {
-				if err := os.WriteFile(golden, got, 0o600); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(string(want), string(got)); diff != "" {
-				t.Errorf("referenceConvert(%s): -want, +got:\n%s", dir, diff)
-			}
+			testutil.Golden(t, filepath.Join(dir, "converted.yaml"), got)
 		})
 	}
 }

@@ -2,6 +2,7 @@ package verify
 
 import (
 	"github.com/xpmigrate/xpmigrate/environment"
+	"github.com/xpmigrate/xpmigrate/render/verify/gaps"
 )
 
 // coverage records which legacy patches fired in at least one sample: a
@@ -9,13 +10,13 @@ import (
 // in some reconcile of the legacy side (the XR it was given, the composed
 // resource as applied or rendered, the environment the pipeline saw).
 type coverage struct {
-	m *model
+	m *gaps.Model
 	// fired[t][p] for template patches; env[p] for environment patches.
 	fired [][]bool
 	env   []bool
 }
 
-func newCoverage(m *model) *coverage {
+func newCoverage(m *gaps.Model) *coverage {
 	c := &coverage{m: m, env: make([]bool, len(m.EnvPatches))}
 	for _, t := range m.Templates {
 		c.fired = append(c.fired, make([]bool, len(t.Patches)))
@@ -59,16 +60,16 @@ func (c *coverage) record(xr map[string]any, legacy, pipe []Side) {
 			}
 			var from []map[string]any
 			switch {
-			case p.readsXR():
+			case p.ReadsXR():
 				from = xrs
-			case p.writesXR():
+			case p.WritesXR():
 				from = applied
-			case p.readsEnvironment():
+			case p.ReadsEnvironment():
 				from = envs
-			case p.writesEnvironment():
+			case p.WritesEnvironment():
 				from = desired
 			}
-			c.fired[ti][pi] = anyHasAll(from, p.sources())
+			c.fired[ti][pi] = anyHasAll(from, p.Sources())
 		}
 	}
 	for pi, p := range c.m.EnvPatches {
@@ -76,10 +77,10 @@ func (c *coverage) record(xr map[string]any, legacy, pipe []Side) {
 			continue
 		}
 		from := xrs
-		if p.writesXR() {
+		if p.WritesXR() {
 			from = envs
 		}
-		c.env[pi] = anyHasAll(from, p.sources())
+		c.env[pi] = anyHasAll(from, p.Sources())
 	}
 }
 
@@ -90,7 +91,7 @@ func anyHasAll(objs []map[string]any, paths []string) bool {
 	for _, o := range objs {
 		all := true
 		for _, p := range paths {
-			if !has(o, p) {
+			if !gaps.Has(o, p) {
 				all = false
 				break
 			}
@@ -106,8 +107,8 @@ func anyHasAll(objs []map[string]any, paths []string) bool {
 func (c *coverage) unexercised(comp *composition) []PatchRef {
 	lines := newLineIndex(comp)
 	var out []PatchRef
-	ref := func(res string, p patch) PatchRef {
-		return PatchRef{Resource: res, Index: p.Index, Type: p.Type, From: firstSource(p), To: p.To, PatchSet: p.PatchSet, Line: lines.line(p.yamlPath)}
+	ref := func(res string, p gaps.Patch) PatchRef {
+		return PatchRef{Resource: res, Index: p.Index, Type: p.Type, From: firstSource(p), To: p.To, PatchSet: p.PatchSet, Line: lines.line(p.YAMLPath)}
 	}
 	for ti, t := range c.m.Templates {
 		for pi, p := range t.Patches {
@@ -124,7 +125,7 @@ func (c *coverage) unexercised(comp *composition) []PatchRef {
 	return out
 }
 
-func firstSource(p patch) string {
+func firstSource(p gaps.Patch) string {
 	if p.From != "" {
 		return p.From
 	}

@@ -22,7 +22,9 @@
 // server fields, empty uids and claim labels, condition messages and
 // times, the order of spec.resourceRefs.
 //
-// Every difference is then classified by small rules (rules.go), each
+// Every difference is then classified by small rules (package
+// render/verify/gaps, which also holds the Difference and Gap types
+// and the catalogue that verify's API aliases), each
 // recognising one known semantic gap between the two engines by its code
 // in the pipeline spec's catalogue (D1–D48), with the converter's
 // diagnostic codes (C2xx, C3xx), the sections of the observed-differences

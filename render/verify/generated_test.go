@@ -6,6 +6,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/xpmigrate/xpmigrate/render"
+	"github.com/xpmigrate/xpmigrate/render/verify/gaps"
 )
 
 // TestGeneratedNamesEverywhere checks that the names each engine generates
@@ -144,7 +145,8 @@ func TestCompareConnectionDetails(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			var got []diff
 			for _, d := range Compare(tc.legacy, tc.pipeline, CompareOptions{ShownConnectionDetails: tc.shown}) {
-				got = append(got, diff{Path: d.Path.String(), Legacy: d.Legacy.value(), Pipeline: d.Pipeline.value(), RawLegacy: d.rawLegacy.value(), RawPip: d.rawPipeline.value()})
+				rl, rp := d.Raw()
+				got = append(got, diff{Path: d.Path.String(), Legacy: valueOf(d.Legacy), Pipeline: valueOf(d.Pipeline), RawLegacy: valueOf(rl), RawPip: valueOf(rp)})
 			}
 			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Errorf("%s\nCompare(...): -want, +got:\n%s", tc.reason, diff)
@@ -199,7 +201,7 @@ spec:
         - {name: extra, type: FromValue, value: "1"}
 `)[0]
 	want := map[string]bool{"host": true, "extra": true}
-	got := shownConnectionDetails(legacyModel(legacy, DefaultResourceName), pipelineModel(converted))
+	got := shownConnectionDetails(gaps.LegacyModel(legacy, DefaultResourceName), gaps.PipelineModel(converted))
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("shownConnectionDetails(...): -want, +got:\n%s", diff)
 	}
@@ -271,7 +273,7 @@ data: {password: czNjcmV0}
 	for _, s := range r.Samples {
 		for _, d := range s.Differences {
 			if d.Aspect == AspectConnection {
-				got[d.Path.String()] = [2]any{d.Legacy.value(), d.Pipeline.value()}
+				got[d.Path.String()] = [2]any{valueOf(d.Legacy), valueOf(d.Pipeline)}
 			}
 		}
 	}

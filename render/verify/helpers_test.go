@@ -93,3 +93,17 @@ func readFileIfExists(t testing.TB, path string) []byte {
 	}
 	return b
 }
+
+// valueOf returns a difference's value, nil when it is absent.
+func valueOf(v *Value) any {
+	if v == nil {
+		return nil
+	}
+	return v.V
+}
+
+// A reworded error says something else than the engine's error it wraps.
+type reworded struct{ err error }
+
+func (e reworded) Error() string { return "the engine failed (reworded)" }
+func (e reworded) Unwrap() error { return e.err }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/xpmigrate/xpmigrate/render"
+	"github.com/xpmigrate/xpmigrate/render/verify/gaps"
 )
 
 // A mutation breaks a converted Composition the way a buggy converter
@@ -18,9 +19,9 @@ type mutation struct {
 
 // ptInput returns the converted Composition's PT step input.
 func ptInput(comp map[string]any) map[string]any {
-	m := pipelineModel(comp)
+	m := gaps.PipelineModel(comp)
 	steps := asList(valueAt(comp, "spec", "pipeline"))
-	in, _ := steps[m.ptStep].(map[string]any)["input"].(map[string]any)
+	in, _ := steps[m.PTStep].(map[string]any)["input"].(map[string]any)
 	return in
 }
 
@@ -69,13 +70,13 @@ func mutations(comp map[string]any, exercised func(resource string, written int)
 			})
 		}
 	}
-	if m := pipelineModel(comp); m.ecStep >= 0 {
+	if m := gaps.PipelineModel(comp); m.ECStep >= 0 {
 		out = append(out, mutation{
 			name: "remove the environment step",
 			apply: func(c map[string]any) {
 				spec := c["spec"].(map[string]any)
 				steps := asList(spec["pipeline"])
-				spec["pipeline"] = append(append([]any(nil), steps[:m.ecStep]...), steps[m.ecStep+1:]...)
+				spec["pipeline"] = append(append([]any(nil), steps[:m.ECStep]...), steps[m.ECStep+1:]...)
 			},
 		})
 	}
@@ -121,14 +122,14 @@ func TestCorpusMutationsCaught(t *testing.T) {
 				unexercised[fmt.Sprintf("%s/%d", p.Resource, p.Index)] = true
 			}
 			conv := objects(t, string(c.converted.Data))[0]
-			pm := pipelineModel(conv)
+			pm := gaps.PipelineModel(conv)
 			exercised := func(resource string, written int) bool {
-				tpl, ok := pm.template(resource)
+				tpl, ok := pm.Template(resource)
 				if !ok {
 					return false
 				}
 				for _, p := range tpl.Patches {
-					if w, _ := p.yamlPath[len(p.yamlPath)-1].(int); w == written && !unexercised[fmt.Sprintf("%s/%d", resource, p.Index)] {
+					if w, _ := p.YAMLPath[len(p.YAMLPath)-1].(int); w == written && !unexercised[fmt.Sprintf("%s/%d", resource, p.Index)] {
 						return true
 					}
 				}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/xpmigrate/xpmigrate/convert"
 	"github.com/xpmigrate/xpmigrate/crossplane"
+	"github.com/xpmigrate/xpmigrate/internal/testutil"
 )
 
 // The property tests below generate random one-patch legacy Compositions
@@ -359,12 +360,10 @@ func showValue(v *Value) string {
 	return string(b)
 }
 
-// propertyCases is how many cases each property test generates.
+// propertyCases is how many cases each property test generates (150
+// under -short).
 func propertyCases() int {
-	if testing.Short() {
-		return 150
-	}
-	return 1500
+	return testutil.Cases(1500)
 }
 
 // TestPropertyConversionsExplained checks the converter's promise: a

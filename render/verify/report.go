@@ -4,7 +4,10 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/pkg/errors"
+
 	"github.com/xpmigrate/xpmigrate/crossplane"
+	"github.com/xpmigrate/xpmigrate/render/verify/gaps"
 )
 
 // A Verdict is the outcome of verifying one sample, or a Composition.
@@ -162,22 +165,6 @@ type PatchRef struct {
 	Line int `json:"line,omitempty"`
 }
 
-// Fails reports whether a difference fails verification: an unexplained
-// difference always; a breaking gap unless accepted; with strict any known
-// gap that persists, except intended changes.
-func (d *Difference) Fails(strict bool) bool {
-	if d.Gap == nil {
-		return true
-	}
-	switch d.Gap.Class {
-	case ClassIntended:
-		return false
-	case ClassBreaking:
-		return !d.Gap.Accepted || (strict && !d.Transient)
-	}
-	return strict && !d.Transient
-}
-
 // Fails reports whether the sample fails verification. An inconclusive
 // sample proves nothing and fails only with RequireVerified (see
 // Report.Fails).
@@ -295,4 +282,15 @@ func parseCodes(s string) []string {
 		out = append(out, strings.ToUpper(strings.TrimSpace(f)))
 	}
 	return out
+}
+
+// CheckGapCodes returns an error naming the first code that is not in the
+// catalogue, for flags that accept gap codes.
+func CheckGapCodes(codes []string) error {
+	for _, code := range parseCodes(strings.Join(codes, ",")) {
+		if _, ok := gaps.LookupGapCode(code); !ok {
+			return errors.Errorf("%q is not a known gap code (D1-D%d; see the diagnostics reference)", code, len(gaps.GapCodes))
+		}
+	}
+	return nil
 }

@@ -1,6 +1,9 @@
 package verify
 
-import "github.com/xpmigrate/xpmigrate/internal/xp"
+import (
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
+	"github.com/xpmigrate/xpmigrate/internal/xp"
+)
 
 // sameNormalized reports whether normalizeObject would make a and b equal,
 // without building the normalised copies. It may answer false when they
@@ -162,8 +165,8 @@ func sameValue(a, b any, repl replacer) bool {
 	case bool, nil:
 		return a == b
 	}
-	if _, ok := number(a); ok {
-		return equalValues(a, b)
+	if _, ok := jsonobj.NumberText(a); ok {
+		return jsonobj.Equal(a, b)
 	}
 	return false
 }

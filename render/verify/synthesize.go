@@ -5,6 +5,9 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
+	"github.com/xpmigrate/xpmigrate/render/verify/gaps"
+
 	"github.com/crossplane/crossplane-runtime/v2/pkg/fieldpath"
 	"github.com/pkg/errors"
 
@@ -42,7 +45,7 @@ func Synthesize(xrd map[string]any, legacy Document, n int) ([]Sample, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := legacyModel(lc.obj, DefaultResourceName)
+	m := gaps.LegacyModel(lc.obj, DefaultResourceName)
 	drivers := xrDrivers(m)
 
 	out := make([]Sample, 0, n)
@@ -67,7 +70,7 @@ func Synthesize(xrd map[string]any, legacy Document, n int) ([]Sample, error) {
 		if i != 1 {
 			p := fieldpath.Pave(xr)
 			for _, d := range drivers {
-				if has(xr, d.path) {
+				if gaps.Has(xr, d.path) {
 					continue
 				}
 				v := d.value(schemaAtPath(schema, d.path), variant)
@@ -134,10 +137,10 @@ func (d driver) value(s map[string]any, variant int) any {
 }
 
 // xrDrivers lists the XR paths the legacy Composition reads, in order.
-func xrDrivers(m *model) []driver {
+func xrDrivers(m *gaps.Model) []driver {
 	byPath := map[string]*driver{}
 	var order []string
-	add := func(path string, p *patch) {
+	add := func(path string, p *gaps.Patch) {
 		if path == "" || strings.Contains(path, "*") || !drivable(path) {
 			return
 		}
@@ -177,8 +180,8 @@ func xrDrivers(m *model) []driver {
 	for _, t := range m.Templates {
 		for i := range t.Patches {
 			p := &t.Patches[i]
-			if p.readsXR() {
-				for _, s := range p.sources() {
+			if p.ReadsXR() {
+				for _, s := range p.Sources() {
 					add(s, p)
 				}
 			}
@@ -186,8 +189,8 @@ func xrDrivers(m *model) []driver {
 	}
 	for i := range m.EnvPatches {
 		p := &m.EnvPatches[i]
-		if p.Type == patchFromComposite || p.Type == patchCombineFromComposite {
-			for _, s := range p.sources() {
+		if p.ReadsXR() {
+			for _, s := range p.Sources() {
 				add(s, p)
 			}
 		}
@@ -263,7 +266,7 @@ func fill(s map[string]any, variant int) any {
 	case "array":
 		items, _ := s["items"].(map[string]any)
 		n := 1
-		if mi, ok := number(s["minItems"]); ok && mi != "0" && mi != "1" {
+		if mi, ok := jsonobj.NumberText(s["minItems"]); ok && mi != "0" && mi != "1" {
 			n = 2
 		}
 		out := make([]any, 0, n)
@@ -292,7 +295,7 @@ func fill(s map[string]any, variant int) any {
 		case "int-or-string":
 			return "1"
 		}
-		if mn, ok := number(s["minLength"]); ok && mn != "0" {
+		if mn, ok := jsonobj.NumberText(s["minLength"]); ok && mn != "0" {
 			return strings.Repeat("a", 8)
 		}
 		return fmt.Sprintf("sample-%d", variant)

@@ -2,7 +2,6 @@ package verify
 
 import (
 	"context"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -299,33 +298,6 @@ func TestAcceptUnknownCode(t *testing.T) {
 		[]Sample{{Name: "x", XR: objects(t, string(readFile(t, "testdata/gaps/integers/xr.yaml")))[0]}}, Options{Accept: []string{"D99"}})
 	if err == nil || !strings.Contains(err.Error(), "D99") {
 		t.Errorf("Verify(Accept: D99): error %v, want one naming D99", err)
-	}
-}
-
-// TestGapCodesCatalogue keeps the catalogue and the rules in step: every
-// rule's code is catalogued as detected, and its class is one the
-// catalogue documents.
-func TestGapCodesCatalogue(t *testing.T) {
-	for i, c := range GapCodes {
-		if want := "D" + strconv.Itoa(i+1); c.Code != want {
-			t.Errorf("GapCodes[%d].Code = %s, want %s (in order, none missing)", i, c.Code, want)
-		}
-		if !c.Detected && c.Why == "" {
-			t.Errorf("%s: not detected, and no reason why", c.Code)
-		}
-	}
-	for _, r := range rules {
-		if r.intended != "" {
-			continue
-		}
-		c, ok := gapCode(r.code)
-		if !ok || !c.Detected {
-			t.Errorf("rule %q: code %s is not in GapCodes as detected", r.title, r.code)
-			continue
-		}
-		if cl := r.gapClass(); cl != c.Class && !strings.Contains(c.Classes, string(cl)) {
-			t.Errorf("rule %q: class %s, but %s documents %s (%q)", r.title, cl, c.Code, c.Class, c.Classes)
-		}
 	}
 }
 

@@ -19,6 +19,7 @@ import (
 	"github.com/xpmigrate/xpmigrate/render/builtin/environmentconfigs"
 	"github.com/xpmigrate/xpmigrate/render/engine"
 	"github.com/xpmigrate/xpmigrate/render/pipeline"
+	"github.com/xpmigrate/xpmigrate/render/verify/gaps"
 )
 
 // A Converter converts a legacy Composition document (YAML) to its
@@ -163,12 +164,12 @@ func Verify(ctx context.Context, legacy, converted Document, samples []Sample, o
 	}
 
 	v := &verifier{o: o, legacy: lc, converted: cc}
-	v.pipeline = pipelineModel(cc.obj)
+	v.pipeline = gaps.PipelineModel(cc.obj)
 	v.names = o.ResourceName
 	if v.names == nil {
 		v.names = anonymousNames(lc.obj, v.pipeline)
 	}
-	v.legacyModel = legacyModel(lc.obj, v.names)
+	v.legacyModel = gaps.LegacyModel(lc.obj, v.names)
 	v.shown = shownConnectionDetails(v.legacyModel, v.pipeline)
 	v.builtins, v.ecVersion = builtins(o.Target, o.EnvironmentFunction)
 	if v.builtins == nil {
@@ -210,7 +211,7 @@ func Verify(ctx context.Context, legacy, converted Document, samples []Sample, o
 // `<kind>-<i>` (--name-strategy=kind), else the name of the converted
 // template at the same position if its base has the same kind, else
 // `resource-<i>`.
-func anonymousNames(legacy map[string]any, converted *model) func(int) string {
+func anonymousNames(legacy map[string]any, converted *gaps.Model) func(int) string {
 	resources := asList(valueAt(legacy, "spec", "resources"))
 	names := make([]string, len(resources))
 	for i, r := range resources {
@@ -220,7 +221,7 @@ func anonymousNames(legacy map[string]any, converted *model) func(int) string {
 		names[i] = candidates[0]
 		found := false
 		for _, c := range candidates {
-			if _, ok := converted.template(c); ok {
+			if _, ok := converted.Template(c); ok {
 				names[i], found = c, true
 				break
 			}
@@ -302,8 +303,8 @@ type verifier struct {
 	accepted map[string]string
 
 	legacy, converted *composition
-	legacyModel       *model
-	pipeline          *model
+	legacyModel       *gaps.Model
+	pipeline          *gaps.Model
 	names             func(int) string
 	shown             map[string]bool
 	builtins          engine.BuiltinSet
@@ -415,7 +416,8 @@ func (r *run) renderAll(ctx context.Context, loops int, untilStable bool) error 
 }
 
 // rewordErr, set only by tests, replaces each engine error before it is
-// compared and classified: classification must not depend on the text.
+// compared, classified and hinted at: nothing may depend on the text (the
+// rules' own tests reword through render/verify/gaps).
 var rewordErr func(error) error
 
 // padTo repeats the last reconcile until the side has n: the engine is
@@ -457,15 +459,22 @@ func (v *verifier) sample(ctx context.Context, s Sample, cov *coverage) (*Sample
 	l.padTo(n)
 	p.padTo(n)
 
-	c := &ruleContext{
-		v:         v,
-		xr:        xr,
-		legacy:    l.sides,
-		pipe:      p.sides,
-		truncated: !(l.stable || l.done) || !(p.stable || p.done),
-	}
-	diffs := c.compareLoops()
-	classify(c, diffs)
+	diffs := gaps.Classify(&gaps.Context{
+		LegacyModel:            v.legacyModel,
+		PipelineModel:          v.pipeline,
+		Names:                  v.names,
+		ShownConnectionDetails: v.shown,
+		Target:                 v.o.Target,
+		EnvironmentFunction:    v.ecVersion,
+		Observed:               v.o.Observed,
+		Intended:               v.intended,
+		Accepted:               v.accepted,
+		XR:                     xr,
+		Legacy:                 l.sides,
+		Pipeline:               p.sides,
+		Truncated:              !(l.stable || l.done) || !(p.stable || p.done),
+		Compare:                Compare,
+	})
 	for i := range diffs {
 		diffs[i].Line = v.line(&diffs[i])
 	}
@@ -500,26 +509,26 @@ func (v *verifier) line(d *Difference) int {
 	var at []any
 	switch d.Aspect {
 	case AspectResource:
-		if t, ok := v.legacyModel.template(d.Resource); ok {
-			at = t.yamlPath
-			if ps := t.patchesWriting(d.Path, nil); len(ps) > 0 {
-				at = ps[len(ps)-1].yamlPath
+		if t, ok := v.legacyModel.Template(d.Resource); ok {
+			at = t.YAMLPath
+			if ps := t.PatchesWriting(d.Path, nil); len(ps) > 0 {
+				at = ps[len(ps)-1].YAMLPath
 			}
 		}
 	case AspectXR:
 		for _, t := range v.legacyModel.Templates {
-			if ps := t.patchesWriting(d.Path, patch.writesXR); len(ps) > 0 {
-				at = ps[len(ps)-1].yamlPath
+			if ps := t.PatchesWriting(d.Path, gaps.Patch.WritesXR); len(ps) > 0 {
+				at = ps[len(ps)-1].YAMLPath
 			}
 		}
 		for _, p := range v.legacyModel.EnvPatches {
-			if p.writesXR() && overlaps(cachedPath(p.To), d.Path) {
-				at = p.yamlPath
+			if p.WritesXR() && p.Writes(d.Path) {
+				at = p.YAMLPath
 			}
 		}
 	default:
-		if t, ok := v.legacyModel.template(d.Resource); ok {
-			at = t.yamlPath
+		if t, ok := v.legacyModel.Template(d.Resource); ok {
+			at = t.YAMLPath
 		}
 	}
 	return idx.line(at)
@@ -661,7 +670,7 @@ func (v *verifier) readDeclarations(accept []string, rep *Report) error {
 	}
 	add := func(codes []string, by string) error {
 		for _, code := range codes {
-			c, ok := gapCode(code)
+			c, ok := gaps.LookupGapCode(code)
 			if !ok {
 				return render.InvalidInputf("%s: %q is not a known gap code (D1-D%d)", by, code, len(GapCodes))
 			}
@@ -703,22 +712,23 @@ func intendedCodes() []string {
 func (v *verifier) missingInputHint(legacy, pipe error) string {
 	// The environment step's fatal result, if the pipeline failed there.
 	var ec *pipeline.FatalResultError
-	if f, ok := fatalResult(pipe); ok && f.Step == v.pipeline.ecStepName {
-		ec = f
+	if !errors.As(pipe, &ec) || ec.Step != v.pipeline.ECStepName {
+		ec = nil
 	}
-	_, invalid := errorAs[*engine.InvalidCompositionError](legacy)
-	if _, ok := errorAs[*engine.InvalidCompositionError](pipe); ok {
-		invalid = true
-	}
-	nf, notFound := errorAs[*environment.NotFoundError](legacy)
+	var ic *engine.InvalidCompositionError
+	invalid := errors.As(legacy, &ic) || errors.As(pipe, &ic)
+	var nf *environment.NotFoundError
+	notFound := errors.As(legacy, &nf)
 	name := ""
 	if notFound {
 		name = nf.Name
 	} else if ec != nil {
 		name, notFound = environment.FindConfigNotFound(ec.Message)
 	}
-	_, selection := selectError(legacy)
-	secret, secretMissing := errorAs[*pipeline.SecretNotFoundError](pipe)
+	var se *environment.SelectError
+	selection := errors.As(legacy, &se)
+	var secret *pipeline.SecretNotFoundError
+	secretMissing := errors.As(pipe, &secret)
 	switch {
 	case invalid:
 		return "the legacy Composition is invalid (the API server would refuse it, so no XR ever ran it): fix it, or verify the Composition the cluster actually runs"

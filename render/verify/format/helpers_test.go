@@ -2,7 +2,6 @@ package format
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,8 +11,6 @@ import (
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
 	"github.com/xpmigrate/xpmigrate/render/verify"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files in testdata")
 
 // A verifyCase is a directory of render/verify's testdata: legacy.yaml,
 // converted.yaml, xr.yaml (XRs or claims) and optionally xrd.yaml,

@@ -1,4 +1,4 @@
-package verify
+package gaps_test
 
 import (
 	"path/filepath"

@@ -1,4 +1,4 @@
-package verify
+package gaps
 
 import (
 	"strconv"
@@ -58,13 +58,15 @@ func plainField(f string) bool {
 	return true
 }
 
-func (p Path) child(f string) Path {
+// Child returns the path of p's field f.
+func (p Path) Child(f string) Path {
 	out := make(Path, len(p), len(p)+1)
 	copy(out, p)
 	return append(out, Segment{Field: f})
 }
 
-func (p Path) index(i int) Path {
+// Index returns the path of p's list item i.
+func (p Path) Index(i int) Path {
 	out := make(Path, len(p), len(p)+1)
 	copy(out, p)
 	return append(out, Segment{Index: i, IsIndex: true})

@@ -1,4 +1,4 @@
-package verify
+package gaps
 
 import (
 	"fmt"
@@ -22,18 +22,18 @@ const (
 	patchPatchSet             = "PatchSet"
 )
 
-// A model is what the rules read of a Composition: its templates with their
+// A Model is what the rules read of a Composition: its templates with their
 // PatchSets expanded, its environment patches and its environment sources,
 // in either dialect. It is read leniently from the decoded object: the
 // engines have validated what they render, and a rule that finds nothing
 // it understands explains nothing.
-type model struct {
+type Model struct {
 	// Templates in declared order.
-	Templates []template
+	Templates []Template
 
 	// EnvPatches are spec.environment.patches (legacy) or the PT input's
 	// environment.patches (pipeline).
-	EnvPatches []patch
+	EnvPatches []Patch
 
 	// Environment is true when the Composition selects an environment: a
 	// legacy spec.environment, or a function-environment-configs step.
@@ -52,16 +52,16 @@ type model struct {
 	// step (always true for legacy).
 	HasPT bool
 
-	// ptStep and ecStep are the steps' indexes in spec.pipeline, -1 when
+	// PTStep and ECStep are the steps' indexes in spec.pipeline, -1 when
 	// absent.
-	ptStep, ecStep int
+	PTStep, ECStep int
 
-	// ptStepName and ecStepName are the steps' names.
-	ptStepName, ecStepName string
+	// PTStepName and ECStepName are the steps' names.
+	PTStepName, ECStepName string
 }
 
-// A template is one resource template.
-type template struct {
+// A Template is one resource template.
+type Template struct {
 	// Name is the composition resource name: the template's own, or for an
 	// anonymous legacy template the name the converter gave it.
 	Name string
@@ -73,16 +73,16 @@ type template struct {
 	Anonymous bool
 
 	Base              map[string]any
-	Patches           []patch
+	Patches           []Patch
 	ReadinessChecks   []map[string]any
 	ConnectionDetails []map[string]any
 
-	// yamlPath locates the template in its document.
-	yamlPath []any
+	// YAMLPath locates the template in its document.
+	YAMLPath []any
 }
 
-// A patch is one patch, PatchSets expanded.
-type patch struct {
+// A Patch is one patch, PatchSets expanded.
+type Patch struct {
 	// Index is the patch's position after PatchSet expansion, as
 	// Crossplane's messages count it.
 	Index int
@@ -108,13 +108,13 @@ type patch struct {
 	// PatchSet names the PatchSet the patch came from.
 	PatchSet string
 
-	// yamlPath locates the patch in its document.
-	yamlPath []any
+	// YAMLPath locates the patch in its document.
+	YAMLPath []any
 }
 
 // String names the patch for messages: "patch 2 (ToCompositeFieldPath
 // status.atProvider.id -> status.id)".
-func (p patch) String() string {
+func (p Patch) String() string {
 	src := p.From
 	if len(p.Vars) > 0 {
 		src = strings.Join(p.Vars, ", ")
@@ -126,8 +126,8 @@ func (p patch) String() string {
 	return s
 }
 
-// sources returns the paths the patch reads.
-func (p patch) sources() []string {
+// Sources returns the paths the patch reads.
+func (p Patch) Sources() []string {
 	if len(p.Vars) > 0 {
 		return p.Vars
 	}
@@ -137,30 +137,36 @@ func (p patch) sources() []string {
 	return []string{p.From}
 }
 
-// readsXR reports whether the patch reads the XR.
-func (p patch) readsXR() bool {
+// ReadsXR reports whether the patch reads the XR.
+func (p Patch) ReadsXR() bool {
 	return p.Type == patchFromComposite || p.Type == patchCombineFromComposite
 }
 
-// writesXR reports whether the patch writes the XR.
-func (p patch) writesXR() bool {
+// WritesXR reports whether the patch writes the XR.
+func (p Patch) WritesXR() bool {
 	return p.Type == patchToComposite || p.Type == patchCombineToComposite
 }
 
-// readsEnvironment reports whether the patch reads the environment into a
+// ReadsEnvironment reports whether the patch reads the environment into a
 // composed resource.
-func (p patch) readsEnvironment() bool {
+func (p Patch) ReadsEnvironment() bool {
 	return p.Type == patchFromEnvironment || p.Type == patchCombineFromEnv
 }
 
-// writesEnvironment reports whether the patch writes the environment from
+// WritesEnvironment reports whether the patch writes the environment from
 // a composed resource.
-func (p patch) writesEnvironment() bool {
+func (p Patch) WritesEnvironment() bool {
 	return p.Type == patchToEnvironment || p.Type == patchCombineToEnv
 }
 
-// transform returns the patch's transforms of type t.
-func (p patch) transform(t string) []map[string]any {
+// Writes reports whether the patch's target overlaps path: whether it can
+// change the value there.
+func (p Patch) Writes(path Path) bool {
+	return overlaps(cachedPath(p.To), path)
+}
+
+// Transform returns the patch's transforms of type t.
+func (p Patch) Transform(t string) []map[string]any {
 	var out []map[string]any
 	for _, tr := range p.Transforms {
 		if s, _ := tr["type"].(string); s == t {
@@ -178,20 +184,20 @@ func (p patch) transform(t string) []map[string]any {
 	return out
 }
 
-// template returns the template named name.
-func (m *model) template(name string) (template, bool) {
+// Template returns the template named name.
+func (m *Model) Template(name string) (Template, bool) {
 	for _, t := range m.Templates {
 		if t.Name == name {
 			return t, true
 		}
 	}
-	return template{}, false
+	return Template{}, false
 }
 
-// patchesWriting returns the template's patches (of the kinds accepted by
+// PatchesWriting returns the template's patches (of the kinds accepted by
 // keep) whose target path overlaps path.
-func (t template) patchesWriting(path Path, keep func(patch) bool) []patch {
-	var out []patch
+func (t Template) PatchesWriting(path Path, keep func(Patch) bool) []Patch {
+	var out []Patch
 	for _, p := range t.Patches {
 		if keep != nil && !keep(p) {
 			continue
@@ -203,10 +209,10 @@ func (t template) patchesWriting(path Path, keep func(patch) bool) []patch {
 	return out
 }
 
-// legacyModel reads a mode: Resources Composition. Anonymous templates are
+// LegacyModel reads a mode: Resources Composition. Anonymous templates are
 // named by names.
-func legacyModel(comp map[string]any, names func(int) string) *model {
-	m := &model{HasPT: true, ptStep: -1, ecStep: -1}
+func LegacyModel(comp map[string]any, names func(int) string) *Model {
+	m := &Model{HasPT: true, PTStep: -1, ECStep: -1}
 	spec, _ := comp["spec"].(map[string]any)
 	sets := patchSets(asList(spec["patchSets"]))
 	for i, r := range asList(spec["resources"]) {
@@ -229,20 +235,20 @@ func legacyModel(comp map[string]any, names func(int) string) *model {
 	return m
 }
 
-// pipelineModel reads a mode: Pipeline Composition: the first
+// PipelineModel reads a mode: Pipeline Composition: the first
 // function-patch-and-transform step and the first function-environment-configs
 // step, recognised by their input's apiVersion.
-func pipelineModel(comp map[string]any) *model {
-	m := &model{ptStep: -1, ecStep: -1}
+func PipelineModel(comp map[string]any) *Model {
+	m := &Model{PTStep: -1, ECStep: -1}
 	spec, _ := comp["spec"].(map[string]any)
 	for i, s := range asList(spec["pipeline"]) {
 		sm, _ := s.(map[string]any)
 		in, _ := sm["input"].(map[string]any)
 		av, _ := in["apiVersion"].(string)
 		switch {
-		case strings.HasPrefix(av, xp.GroupPTInput+"/") && m.ptStep < 0:
-			m.ptStep = i
-			m.ptStepName, _ = sm["step"].(string)
+		case strings.HasPrefix(av, xp.GroupPTInput+"/") && m.PTStep < 0:
+			m.PTStep = i
+			m.PTStepName, _ = sm["step"].(string)
 			m.HasPT = true
 			sets := patchSets(asList(in["patchSets"]))
 			base := []any{"spec", "pipeline", i, "input"}
@@ -253,9 +259,9 @@ func pipelineModel(comp map[string]any) *model {
 			if env, ok := in["environment"].(map[string]any); ok {
 				m.EnvPatches = readPatches(asList(env["patches"]), append(clonePath(base), "environment", "patches"))
 			}
-		case strings.HasPrefix(av, xp.GroupECInput+"/") && m.ecStep < 0:
-			m.ecStep = i
-			m.ecStepName, _ = sm["step"].(string)
+		case strings.HasPrefix(av, xp.GroupECInput+"/") && m.ECStep < 0:
+			m.ECStep = i
+			m.ECStepName, _ = sm["step"].(string)
 			m.Environment = true
 			es, _ := in["spec"].(map[string]any)
 			m.EnvDefaultData, _ = es["defaultData"].(map[string]any)
@@ -269,8 +275,8 @@ func pipelineModel(comp map[string]any) *model {
 	return m
 }
 
-func readTemplate(rm map[string]any, i int, names func(int) string, sets map[string][]any, at []any) template {
-	t := template{Index: i, yamlPath: at}
+func readTemplate(rm map[string]any, i int, names func(int) string, sets map[string][]any, at []any) Template {
+	t := Template{Index: i, YAMLPath: at}
 	t.Name, _ = rm["name"].(string)
 	if t.Name == "" && names != nil {
 		t.Anonymous = true
@@ -303,8 +309,8 @@ func patchSets(raw []any) map[string][]any {
 
 // expandPatches reads patches, replacing each PatchSet patch by the set's
 // patches, as both engines do before anything else.
-func expandPatches(raw []any, sets map[string][]any, at []any) []patch {
-	var out []patch
+func expandPatches(raw []any, sets map[string][]any, at []any) []Patch {
+	var out []Patch
 	for j, p := range raw {
 		pm, _ := p.(map[string]any)
 		typ, _ := pm["type"].(string)
@@ -312,7 +318,7 @@ func expandPatches(raw []any, sets map[string][]any, at []any) []patch {
 			name, _ := pm["patchSetName"].(string)
 			for _, q := range readPatches(sets[name], nil) {
 				q.PatchSet = name
-				q.yamlPath = append(clonePath(at), j)
+				q.YAMLPath = append(clonePath(at), j)
 				q.Index = len(out)
 				out = append(out, q)
 			}
@@ -320,28 +326,28 @@ func expandPatches(raw []any, sets map[string][]any, at []any) []patch {
 		}
 		q := readPatch(pm)
 		q.Index = len(out)
-		q.yamlPath = append(clonePath(at), j)
+		q.YAMLPath = append(clonePath(at), j)
 		out = append(out, q)
 	}
 	return out
 }
 
-func readPatches(raw []any, at []any) []patch {
-	out := make([]patch, 0, len(raw))
+func readPatches(raw []any, at []any) []Patch {
+	out := make([]Patch, 0, len(raw))
 	for j, p := range raw {
 		pm, _ := p.(map[string]any)
 		q := readPatch(pm)
 		q.Index = j
 		if at != nil {
-			q.yamlPath = append(clonePath(at), j)
+			q.YAMLPath = append(clonePath(at), j)
 		}
 		out = append(out, q)
 	}
 	return out
 }
 
-func readPatch(pm map[string]any) patch {
-	p := patch{}
+func readPatch(pm map[string]any) Patch {
+	p := Patch{}
 	p.Type, _ = pm["type"].(string)
 	if p.Type == "" {
 		// The API server defaults it for legacy Compositions, and

@@ -1,4 +1,4 @@
-package verify
+package gaps
 
 import (
 	"github.com/pkg/errors"
@@ -32,7 +32,7 @@ func fatalResult(err error) (*pipeline.FatalResultError, bool) {
 // function-patch-and-transform step that err carries as a fatal result.
 func (c *ruleContext) ptFatal(err error) (function.Fatal, bool) {
 	f, ok := fatalResult(err)
-	if !ok || f.Step != c.v.pipeline.ptStepName {
+	if !ok || f.Step != c.PipelineModel.PTStepName {
 		return function.Fatal{}, false
 	}
 	return function.ParseFatal(f.Message)
@@ -42,7 +42,7 @@ func (c *ruleContext) ptFatal(err error) (function.Fatal, bool) {
 // function-environment-configs step that err carries.
 func (c *ruleContext) ecFatal(err error) (*pipeline.FatalResultError, bool) {
 	f, ok := fatalResult(err)
-	if !ok || f.Step != c.v.pipeline.ecStepName {
+	if !ok || f.Step != c.PipelineModel.ECStepName {
 		return nil, false
 	}
 	return f, true

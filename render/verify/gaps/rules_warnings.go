@@ -1,4 +1,4 @@
-package verify
+package gaps
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/fieldpath"
 
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/xp"
 	pt "github.com/xpmigrate/xpmigrate/patchandtransform"
 	"github.com/xpmigrate/xpmigrate/render/legacy"
@@ -40,7 +41,7 @@ var ruleUnparseablePath = rule{
 			return "", false
 		}
 		l, p := errText(c.legacySide().Err), errText(c.pipeSide().Err)
-		for _, t := range c.v.pipeline.Templates {
+		for _, t := range c.PipelineModel.Templates {
 			for _, pt := range t.Patches {
 				for _, s := range append([]string{pt.From, pt.To}, pt.Vars...) {
 					if s == "" {
@@ -63,9 +64,9 @@ func (c *ruleContext) pipelinePathFailed(err error) bool {
 	if !ok {
 		return false
 	}
-	ps := c.v.pipeline.EnvPatches
+	ps := c.PipelineModel.EnvPatches
 	if f.Resource != "" {
-		t, ok := c.v.pipeline.template(f.Resource)
+		t, ok := c.PipelineModel.Template(f.Resource)
 		if !ok {
 			return false
 		}
@@ -100,9 +101,9 @@ var ruleWildcardMerge = rule{
 			return "", false
 		}
 		l, p := errText(c.legacySide().Err), errText(c.pipeSide().Err)
-		for _, t := range c.v.pipeline.Templates {
+		for _, t := range c.PipelineModel.Templates {
 			for _, q := range t.Patches {
-				if strings.Contains(q.To, "[*]") || touches(t.Base, q.To) && !has(t.Base, q.To) || pt.IndexLikeKey(q.To) != "" {
+				if strings.Contains(q.To, "[*]") || touches(t.Base, q.To) && !Has(t.Base, q.To) || pt.IndexLikeKey(q.To) != "" {
 					return fmt.Sprintf("%s of resource %q writes %s; legacy failed: %s; pipeline: %s", q, t.Name, q.To, l, orNone(p)), true
 				}
 			}
@@ -123,9 +124,9 @@ var ruleXRListWrite = rule{
 	match: func(c *ruleContext, d *Difference) (string, bool) {
 		listWriters := func() []ownedPatch {
 			var out []ownedPatch
-			for _, t := range c.v.pipeline.Templates {
+			for _, t := range c.PipelineModel.Templates {
 				for _, p := range t.Patches {
-					if p.writesXR() && pt.ListPath(p.To) {
+					if p.WritesXR() && pt.ListPath(p.To) {
 						out = append(out, ownedPatch{template: t.Name, patch: p})
 					}
 				}
@@ -135,11 +136,11 @@ var ruleXRListWrite = rule{
 		if d.Aspect == AspectXR {
 			for _, w := range listWriters() {
 				if prefix := listPrefix(w.patch.To); prefix != "" && overlaps(cachedPath(prefix), d.Path) {
-					return fmt.Sprintf("%s writes %s; the XR held %s at %s before", w, w.patch.To, showJSON(valueOf(c.xr, prefix)), prefix), true
+					return fmt.Sprintf("%s writes %s; the XR held %s at %s before", w, w.patch.To, showJSON(valueOf(c.XR, prefix)), prefix), true
 				}
 			}
 		}
-		lerr, perr := c.legacy[c.final()-1].Err, c.pipe[c.final()-1].Err
+		lerr, perr := c.Legacy[c.final()-1].Err, c.Pipeline[c.final()-1].Err
 		te, toComposite := errorAs[*legacy.ToCompositeError](lerr)
 		toComposite = toComposite && perr == nil
 		pf, expand := c.ptFatal(perr)
@@ -204,7 +205,7 @@ var ruleToCompositeFailure = rule{
 	match: func(c *ruleContext, _ *Difference) (string, bool) {
 		// The pipeline runs ToComposite patches only on observed
 		// resources, so it may fail a reconcile later than legacy.
-		lerr, perr := c.legacy[c.final()-1].Err, c.pipe[c.final()-1].Err
+		lerr, perr := c.Legacy[c.final()-1].Err, c.Pipeline[c.final()-1].Err
 		if _, ok := errorAs[*legacy.ToCompositeError](lerr); !ok {
 			return "", false
 		}
@@ -228,25 +229,25 @@ var ruleObservedNotApplied = rule{
 	fix: "Make the patch accept the values the resource can hold before and after the apply, or read a field " +
 		"the composition does not set.",
 	match: func(c *ruleContext, _ *Difference) (string, bool) {
-		l, perr := c.legacy[c.final()-1], c.pipe[c.final()-1].Err
+		l, perr := c.Legacy[c.final()-1], c.Pipeline[c.final()-1].Err
 		f, ok := c.ptFatal(perr)
 		if l.Err != nil || l.Outcome == nil || !ok || f.Resource == "" {
 			return "", false
 		}
 		p := errText(perr)
-		for _, t := range c.v.pipeline.Templates {
+		for _, t := range c.PipelineModel.Templates {
 			if f.Resource != t.Name {
 				continue
 			}
 			applied, observed := c.legacyApplied(t.Name), c.observed(t.Name)
 			for _, pt := range t.Patches {
-				if !pt.writesXR() || string(f.Type) != pt.Type || f.Index != pt.Index {
+				if !pt.WritesXR() || string(f.Type) != pt.Type || f.Index != pt.Index {
 					continue
 				}
-				for _, s := range pt.sources() {
+				for _, s := range pt.Sources() {
 					av, aerr := fieldpath.Pave(applied).GetValue(s)
 					ov, oerr := fieldpath.Pave(observed).GetValue(s)
-					if (aerr == nil) != (oerr == nil) || !equalValues(av, ov) {
+					if (aerr == nil) != (oerr == nil) || !jsonobj.Equal(av, ov) {
 						return fmt.Sprintf("%s of resource %q reads %s: legacy read the applied object, the pipeline the observed one, and failed: %s", pt, t.Name, s, p), true
 					}
 				}
@@ -274,7 +275,7 @@ func (c *ruleContext) legacyApplied(name string) map[string]any {
 		return nil
 	}
 	for _, cd := range out.Composed {
-		if resourceName(cd, c.v.names) == name {
+		if ResourceName(cd, c.Names) == name {
 			return cd.Applied
 		}
 	}
@@ -284,7 +285,7 @@ func (c *ruleContext) legacyApplied(name string) map[string]any {
 // observed returns the observed composed resource of a composition
 // resource name, or nil.
 func (c *ruleContext) observed(name string) map[string]any {
-	for _, o := range c.v.o.Observed {
+	for _, o := range c.Observed {
 		if stringAt(o, "metadata", "annotations", xp.AnnotationCompositionResourceName) == name {
 			return o
 		}
@@ -309,11 +310,11 @@ var numberVerb = regexp.MustCompile(`%[-+# 0-9.\[\]*]*[dxXobcOUqeEfFgGT]`)
 
 // numberFormat reports whether a patch formats with a number verb: its
 // Combine format, or a string Format transform.
-func numberFormat(p patch) bool {
+func numberFormat(p Patch) bool {
 	if numberVerb.MatchString(strings.ReplaceAll(p.Fmt, "%%", "")) {
 		return true
 	}
-	for _, t := range p.transform("string") {
+	for _, t := range p.Transform("string") {
 		st, _ := t["string"].(map[string]any)
 		if f, _ := st["fmt"].(string); numberVerb.MatchString(strings.ReplaceAll(f, "%%", "")) {
 			return true
@@ -349,18 +350,18 @@ var ruleNumberPrinted = rule{
 	match: func(c *ruleContext, d *Difference) (string, bool) {
 		// A later transform fails on what the format printed: a map or
 		// match key the float64's text does not name.
-		if f, ok := c.ptFatal(c.pipe[c.final()-1].Err); c.legacy[c.final()-1].Err == nil && ok && f.Resource != "" {
-			p := errText(c.pipe[c.final()-1].Err)
-			for _, t := range c.v.pipeline.Templates {
+		if f, ok := c.ptFatal(c.Pipeline[c.final()-1].Err); c.Legacy[c.final()-1].Err == nil && ok && f.Resource != "" {
+			p := errText(c.Pipeline[c.final()-1].Err)
+			for _, t := range c.PipelineModel.Templates {
 				for _, pt := range t.Patches {
-					formatter := pt.Fmt != "" || len(pt.transform("string")) > 0
+					formatter := pt.Fmt != "" || len(pt.Transform("string")) > 0
 					if !formatter || f.Resource != t.Name || string(f.Type) != pt.Type || f.Index != pt.Index {
 						continue
 					}
 					// The patch's error shows the float64's text, or the
 					// patch prints an integer with a number verb.
 					integer := false
-					for _, s := range pt.sources() {
+					for _, s := range pt.Sources() {
 						if v, ok := c.legacySource(ownedPatch{template: t.Name, patch: pt}, s); ok && hasInteger(v) {
 							integer = true
 						}
@@ -402,7 +403,7 @@ var ruleNumberAsText = rule{
 			if !textTransform(w.patch) {
 				continue
 			}
-			for _, s := range w.patch.sources() {
+			for _, s := range w.patch.Sources() {
 				if v, ok := c.legacySource(w, s); ok {
 					if hasInteger(v) {
 						return fmt.Sprintf("%s reads %s, which holds an integer, and turns it into text: legacy %q, pipeline %q", w, s, lv, pv), true
@@ -431,8 +432,8 @@ func (c *ruleContext) writers(d *Difference) []ownedPatch {
 
 // textTransform reports whether a patch has a string transform whose
 // output hides how a number was printed: a Regexp or a Convert.
-func textTransform(p patch) bool {
-	for _, t := range p.transform("string") {
+func textTransform(p Patch) bool {
+	for _, t := range p.Transform("string") {
 		st, _ := t["string"].(map[string]any)
 		if typ, _ := st["type"].(string); typ == "Regexp" || typ == "Convert" {
 			return true
@@ -447,14 +448,14 @@ func textTransform(p patch) bool {
 func (c *ruleContext) legacySource(w ownedPatch, s string) (any, bool) {
 	var src map[string]any
 	switch {
-	case w.patch.readsXR():
-		src = c.xr
+	case w.patch.ReadsXR():
+		src = c.XR
 		if c.loop > 1 {
-			if out := c.legacy[c.loop-2].Outcome; out != nil && out.EffectiveXR != nil {
+			if out := c.Legacy[c.loop-2].Outcome; out != nil && out.EffectiveXR != nil {
 				src = out.EffectiveXR
 			}
 		}
-	case w.patch.writesXR() && w.template != "":
+	case w.patch.WritesXR() && w.template != "":
 		src = c.legacyApplied(w.template)
 	}
 	if src == nil {

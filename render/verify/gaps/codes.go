@@ -1,12 +1,6 @@
-package verify
+package gaps
 
-import (
-	"strings"
-
-	"github.com/pkg/errors"
-
-	"github.com/xpmigrate/xpmigrate/internal/xp"
-)
+import "github.com/xpmigrate/xpmigrate/internal/xp"
 
 // A GapClass says whether a known gap changes what a platform team runs.
 type GapClass string
@@ -136,8 +130,8 @@ var GapCodes = []GapCode{
 	{Code: "D50", Title: "a null XR field the schema marks nullable: legacy's merge patch deletes it, the pipeline keeps it", Class: ClassBreaking, Detected: true},
 }
 
-// gapCode returns the catalogue entry of code.
-func gapCode(code string) (GapCode, bool) {
+// LookupGapCode returns the catalogue entry of code.
+func LookupGapCode(code string) (GapCode, bool) {
 	for _, c := range GapCodes {
 		if c.Code == code {
 			return c, true
@@ -177,14 +171,3 @@ const (
 	// verification (on the legacy or the converted Composition).
 	AnnotationAcceptGaps = xp.AnnotationAcceptGaps
 )
-
-// CheckGapCodes returns an error naming the first code that is not in the
-// catalogue, for flags that accept gap codes.
-func CheckGapCodes(codes []string) error {
-	for _, code := range parseCodes(strings.Join(codes, ",")) {
-		if _, ok := gapCode(code); !ok {
-			return errors.Errorf("%q is not a known gap code (D1-D%d; see the diagnostics reference)", code, len(GapCodes))
-		}
-	}
-	return nil
-}

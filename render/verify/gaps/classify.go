@@ -1,4 +1,4 @@
-package verify
+package gaps
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/fieldpath"
 	"github.com/pkg/errors"
 
+	"github.com/xpmigrate/xpmigrate/crossplane"
 	"github.com/xpmigrate/xpmigrate/environment"
 	"github.com/xpmigrate/xpmigrate/render"
 )
@@ -95,35 +96,110 @@ func (r rule) gapClass() GapClass {
 	case r.transient:
 		return ClassBenign
 	}
-	if c, ok := gapCode(r.code); ok {
+	if c, ok := LookupGapCode(r.code); ok {
 		return c.Class
 	}
 	return ClassBreaking
 }
 
-// A ruleContext is what rules read: both Compositions, the XR given to
-// both engines and every reconcile of both sides.
+// A Context is what the rules read to classify the differences of one
+// sample: both Compositions, the XR given to both engines and every
+// reconcile of both sides.
+type Context struct {
+	// LegacyModel and PipelineModel are the legacy Composition and its
+	// conversion, as the rules read them.
+	LegacyModel, PipelineModel *Model
+
+	// Names names the legacy Composition's anonymous template at index i
+	// as the converted Composition names it.
+	Names func(i int) string
+
+	// ShownConnectionDetails are the XR connection details whose values a
+	// difference may show (CompareOptions).
+	ShownConnectionDetails map[string]bool
+
+	// Target is the Crossplane line the pipeline side emulates, and
+	// EnvironmentFunction the function-environment-configs release it runs
+	// ("v0.6", "v0.7").
+	Target              crossplane.Target
+	EnvironmentFunction string
+
+	// Observed are the composed resources that exist.
+	Observed []map[string]any
+
+	// Intended are the converter's opt-in fixes (C-codes) the converted
+	// Composition declares; Accepted the accepted breaking gap codes, with
+	// where each acceptance comes from.
+	Intended map[string]bool
+	Accepted map[string]string
+
+	// XR is the composite resource both engines were given.
+	XR map[string]any
+
+	// Legacy and Pipeline are every reconcile of each side, as many on
+	// both.
+	Legacy, Pipeline []Side
+
+	// Truncated is true when the simulation stopped before both sides
+	// were stable: a lag may still have caught up later.
+	Truncated bool
+
+	// Compare compares one reconcile of both sides (render/verify's
+	// Compare).
+	Compare func(legacy, pipeline Side, o CompareOptions) []Difference
+}
+
+// Classify compares every reconcile of the sample (Context.Compare) and
+// returns the differences, merged over the reconciles, each with the Gap
+// that explains it (nil when nothing does).
+func Classify(c *Context) []Difference {
+	rc := &ruleContext{Context: c}
+	if rewordErr != nil {
+		rc.Context = rewordErrors(c)
+	}
+	diffs := rc.compareLoops()
+	classify(rc, diffs)
+	return diffs
+}
+
+// rewordErr, set only by tests, replaces each engine error before the
+// sides are compared and classified: classification must not depend on
+// the text.
+var rewordErr func(error) error
+
+// rewordErrors returns a copy of c with every side's error reworded.
+func rewordErrors(c *Context) *Context {
+	out := *c
+	reword := func(sides []Side) []Side {
+		r := make([]Side, len(sides))
+		for i, s := range sides {
+			if s.Err != nil {
+				s.Err = rewordErr(s.Err)
+			}
+			r[i] = s
+		}
+		return r
+	}
+	out.Legacy, out.Pipeline = reword(c.Legacy), reword(c.Pipeline)
+	return &out
+}
+
+// A ruleContext is what rules read: the sample's Context, and the
+// difference being classified.
 type ruleContext struct {
-	v      *verifier
-	xr     map[string]any
-	legacy []Side
-	pipe   []Side
+	*Context
 
 	// loop is the 1-based reconcile of the difference being classified.
 	loop int
 
 	// byLoop are the raw differences of each reconcile.
 	byLoop [][]Difference
-
-	// truncated is true when the simulation stopped before both sides
-	// were stable: a lag may still have caught up later.
-	truncated bool
 }
 
-func (c *ruleContext) final() int { return len(c.legacy) }
+func (c *ruleContext) final() int { return len(c.Legacy) }
 
-func (c *ruleContext) legacySide() Side { return c.legacy[c.loop-1] }
-func (c *ruleContext) pipeSide() Side   { return c.pipe[c.loop-1] }
+func (c *ruleContext) legacySide() Side { return c.Legacy[c.loop-1] }
+func (c *ruleContext) pipeSide() Side   { return c.Pipeline[c.loop-1] }
 
 // compareLoops compares every reconcile and merges the differences: one
 // Difference per aspect, resource and path, with the reconciles it was seen
@@ -132,10 +208,10 @@ func (c *ruleContext) pipeSide() Side   { return c.pipe[c.loop-1] }
 func (c *ruleContext) compareLoops() []Difference {
 	var out []Difference
 	idx := map[string]int{}
-	opts := CompareOptions{ResourceName: c.v.names, ShownConnectionDetails: c.v.shown}
+	opts := CompareOptions{ResourceName: c.Names, ShownConnectionDetails: c.ShownConnectionDetails}
 	c.byLoop = make([][]Difference, c.final())
 	for k := 1; k <= c.final(); k++ {
-		ds := Compare(c.legacy[k-1], c.pipe[k-1], opts)
+		ds := c.Compare(c.Legacy[k-1], c.Pipeline[k-1], opts)
 		c.byLoop[k-1] = ds
 		for _, d := range ds {
 			d.FirstLoop, d.LastLoop = k, k
@@ -179,10 +255,10 @@ func classify(c *ruleContext, diffs []Difference) {
 			c.loop = d.LastLoop
 		}
 		for _, r := range rules {
-			if r.transient && !d.Transient && !c.truncated {
+			if r.transient && !d.Transient && !c.Truncated {
 				continue
 			}
-			if r.intended != "" && !c.v.intended[r.intended] {
+			if r.intended != "" && !c.Intended[r.intended] {
 				continue
 			}
 			if detail, ok := r.match(c, d); ok {
@@ -215,7 +291,7 @@ func classify(c *ruleContext, diffs []Difference) {
 			d.Gap.Class = ClassBreaking
 		}
 		if d.Gap.Class == ClassBreaking {
-			if by, ok := c.v.accepted[d.Gap.Code]; ok {
+			if by, ok := c.Accepted[d.Gap.Code]; ok {
 				d.Gap.Accepted, d.Gap.AcceptedBy = true, by
 			}
 		}
@@ -270,11 +346,11 @@ func canCause(c *ruleContext, d, o *Difference) bool {
 		if o.Resource == "" || (o.Aspect != AspectPresence && o.Aspect != AspectResource && o.Aspect != AspectReadiness) {
 			return false
 		}
-		t, ok := c.v.pipeline.template(o.Resource)
+		t, ok := c.PipelineModel.Template(o.Resource)
 		if !ok {
 			return false
 		}
-		for _, p := range t.patchesWriting(d.Path, patch.writesXR) {
+		for _, p := range t.PatchesWriting(d.Path, Patch.WritesXR) {
 			if o.Aspect != AspectResource || sourceOverlaps(p, o.Path) {
 				return true
 			}
@@ -283,7 +359,7 @@ func canCause(c *ruleContext, d, o *Difference) bool {
 		if o.Resource == "" || (o.Aspect != AspectPresence && o.Aspect != AspectResource) {
 			return false
 		}
-		t, ok := c.v.pipeline.template(o.Resource)
+		t, ok := c.PipelineModel.Template(o.Resource)
 		if !ok {
 			return false
 		}
@@ -301,8 +377,8 @@ func canCause(c *ruleContext, d, o *Difference) bool {
 }
 
 // sourceOverlaps reports whether p reads anything at or under path.
-func sourceOverlaps(p patch, path Path) bool {
-	for _, s := range p.sources() {
+func sourceOverlaps(p Patch, path Path) bool {
+	for _, s := range p.Sources() {
 		if overlaps(cachedPath(s), path) {
 			return true
 		}
@@ -323,15 +399,15 @@ func (c *ruleContext) pipelineEnvironment() map[string]any {
 
 // resourceWriters returns the converted template's patches that write the
 // difference's path in its resource, keeping those keep accepts.
-func (c *ruleContext) resourceWriters(d *Difference, keep func(patch) bool) []patch {
+func (c *ruleContext) resourceWriters(d *Difference, keep func(Patch) bool) []Patch {
 	if d.Aspect != AspectResource {
 		return nil
 	}
-	t, ok := c.v.pipeline.template(d.Resource)
+	t, ok := c.PipelineModel.Template(d.Resource)
 	if !ok {
 		return nil
 	}
-	return t.patchesWriting(d.Path, keep)
+	return t.PatchesWriting(d.Path, keep)
 }
 
 // xrWriters returns the converted Composition's patches that write path in
@@ -339,13 +415,13 @@ func (c *ruleContext) resourceWriters(d *Difference, keep func(patch) bool) []pa
 // patches, with the template they belong to ("" for environment patches).
 func (c *ruleContext) xrWriters(path Path) []ownedPatch {
 	var out []ownedPatch
-	for _, t := range c.v.pipeline.Templates {
-		for _, p := range t.patchesWriting(path, patch.writesXR) {
+	for _, t := range c.PipelineModel.Templates {
+		for _, p := range t.PatchesWriting(path, Patch.WritesXR) {
 			out = append(out, ownedPatch{template: t.Name, patch: p})
 		}
 	}
-	for _, p := range c.v.pipeline.EnvPatches {
-		if p.writesXR() && overlaps(cachedPath(p.To), path) {
+	for _, p := range c.PipelineModel.EnvPatches {
+		if p.WritesXR() && overlaps(cachedPath(p.To), path) {
 			out = append(out, ownedPatch{patch: p})
 		}
 	}
@@ -355,7 +431,7 @@ func (c *ruleContext) xrWriters(path Path) []ownedPatch {
 // An ownedPatch is a patch and the template it belongs to.
 type ownedPatch struct {
 	template string
-	patch    patch
+	patch    Patch
 }
 
 func (o ownedPatch) String() string {
@@ -369,9 +445,9 @@ func (o ownedPatch) String() string {
 // write the environment key path.
 func (c *ruleContext) envWriters(path Path) []ownedPatch {
 	var out []ownedPatch
-	for _, t := range c.v.pipeline.Templates {
+	for _, t := range c.PipelineModel.Templates {
 		for _, p := range t.Patches {
-			if p.writesEnvironment() && overlaps(cachedPath(p.To), path) {
+			if p.WritesEnvironment() && overlaps(cachedPath(p.To), path) {
 				out = append(out, ownedPatch{template: t.Name, patch: p})
 			}
 		}
@@ -379,8 +455,8 @@ func (c *ruleContext) envWriters(path Path) []ownedPatch {
 	return out
 }
 
-// has reports whether o has a value at path.
-func has(o map[string]any, path string) bool {
+// Has reports whether o has a value at the field path path.
+func Has(o map[string]any, path string) bool {
 	if o == nil || path == "" {
 		return false
 	}
@@ -411,7 +487,7 @@ func (c *ruleContext) legacyUnrendered() []string {
 	var names []string
 	for _, cd := range out.Composed {
 		if !cd.Rendered {
-			names = append(names, resourceName(cd, c.v.names))
+			names = append(names, ResourceName(cd, c.Names))
 		}
 	}
 	return names
@@ -452,5 +528,5 @@ func valueAtPath(o map[string]any, path Path) (any, error) {
 // failed.
 func (c *ruleContext) finalErrorDiffers() bool {
 	n := c.final()
-	return (c.legacy[n-1].Err == nil) != (c.pipe[n-1].Err == nil)
+	return (c.Legacy[n-1].Err == nil) != (c.Pipeline[n-1].Err == nil)
 }

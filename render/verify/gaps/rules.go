@@ -1,4 +1,4 @@
-package verify
+package gaps
 
 import (
 	"fmt"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/xpmigrate/xpmigrate/crossplane"
 	"github.com/xpmigrate/xpmigrate/environment"
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	pt "github.com/xpmigrate/xpmigrate/patchandtransform"
 	"github.com/xpmigrate/xpmigrate/render"
 	"github.com/xpmigrate/xpmigrate/render/legacy"
@@ -71,7 +72,7 @@ var ruleAnonymousExisting = rule{
 		}
 		msg := errText(c.pipeSide().Err)
 		var anon []string
-		for _, t := range c.v.legacyModel.Templates {
+		for _, t := range c.LegacyModel.Templates {
 			if t.Anonymous {
 				anon = append(anon, t.Name)
 			}
@@ -95,7 +96,7 @@ var ruleAnonymousAnnotation = rule{
 		if d.Aspect != AspectResource || !d.Path.hasPrefix(Path{{Field: "metadata"}, {Field: "annotations"}}) {
 			return "", false
 		}
-		t, ok := c.v.legacyModel.template(d.Resource)
+		t, ok := c.LegacyModel.Template(d.Resource)
 		if !ok || !t.Anonymous {
 			return "", false
 		}
@@ -147,9 +148,9 @@ var ruleRequiredToComposite = rule{
 		if !ok || p.Err != nil {
 			return "", false
 		}
-		for _, t := range c.v.pipeline.Templates {
+		for _, t := range c.PipelineModel.Templates {
 			for _, pt := range t.Patches {
-				if pt.writesXR() && pt.Required && te.Resource == t.Name {
+				if pt.WritesXR() && pt.Required && te.Resource == t.Name {
 					return fmt.Sprintf("%s of resource %q is Required; legacy failed: %s", pt, t.Name, l.Err), true
 				}
 			}
@@ -176,12 +177,12 @@ var ruleRequiredMiss = rule{
 		if !contains(c.legacyUnrendered(), d.Resource) {
 			return "", false
 		}
-		t, ok := c.v.pipeline.template(d.Resource)
+		t, ok := c.PipelineModel.Template(d.Resource)
 		if !ok {
 			return "", false
 		}
 		for _, p := range t.Patches {
-			if p.Required && (p.readsXR() || p.readsEnvironment()) && !c.sourcesPresent(p) {
+			if p.Required && (p.ReadsXR() || p.ReadsEnvironment()) && !c.sourcesPresent(p) {
 				return fmt.Sprintf("%s of resource %q is Required and its source is absent: legacy does not render the resource at all, the pipeline %s", p, t.Name, pipelineRequiredOutcome(c, t.Name)), true
 			}
 		}
@@ -214,7 +215,7 @@ var ruleSkippedReadiness = rule{
 			return "", false
 		}
 		for _, n := range c.legacyUnrendered() {
-			t, ok := c.v.pipeline.template(n)
+			t, ok := c.PipelineModel.Template(n)
 			if !ok {
 				continue
 			}
@@ -230,18 +231,18 @@ var ruleSkippedReadiness = rule{
 
 // sourcesPresent reports whether every source of a patch that reads the XR
 // or the environment is present in the current reconcile's input.
-func (c *ruleContext) sourcesPresent(p patch) bool {
-	src := c.xr
+func (c *ruleContext) sourcesPresent(p Patch) bool {
+	src := c.XR
 	if c.loop > 1 {
-		if out := c.legacy[c.loop-2].Outcome; out != nil && out.EffectiveXR != nil {
+		if out := c.Legacy[c.loop-2].Outcome; out != nil && out.EffectiveXR != nil {
 			src = out.EffectiveXR
 		}
 	}
-	if p.readsEnvironment() {
+	if p.ReadsEnvironment() {
 		src = c.pipelineEnvironment()
 	}
-	for _, s := range p.sources() {
-		if !has(src, s) {
+	for _, s := range p.Sources() {
+		if !Has(src, s) {
 			return false
 		}
 	}
@@ -257,7 +258,7 @@ var ruleEnvironmentNotDelivered = rule{
 	fix: "Pin function-environment-configs to v0.6.0 while the cluster runs Crossplane 1.x " +
 		"(`xpmigrate convert --target v1 --emit-functions`); move to v0.7 after the upgrade to v2.",
 	match: func(c *ruleContext, d *Difference) (string, bool) {
-		if c.v.o.Target != crossplane.V1 || c.v.ecVersion != "v0.7" || !c.v.pipeline.Environment {
+		if c.Target != crossplane.V1 || c.EnvironmentFunction != "v0.7" || !c.PipelineModel.Environment {
 			return "", false
 		}
 		if len(c.pipelineEnvironment()) > 2 { // apiVersion and kind at most
@@ -276,12 +277,12 @@ var ruleEnvironmentNotDelivered = rule{
 func (c *ruleContext) environmentSource(d *Difference) (string, bool) {
 	switch d.Aspect {
 	case AspectResource:
-		for _, p := range c.resourceWriters(d, patch.readsEnvironment) {
+		for _, p := range c.resourceWriters(d, Patch.ReadsEnvironment) {
 			return fmt.Sprintf("%s of resource %q", p, d.Resource), true
 		}
 	case AspectXR:
-		for _, p := range c.v.pipeline.EnvPatches {
-			if p.writesXR() && overlaps(cachedPath(p.To), d.Path) {
+		for _, p := range c.PipelineModel.EnvPatches {
+			if p.WritesXR() && overlaps(cachedPath(p.To), d.Path) {
 				return "environment " + p.String(), true
 			}
 		}
@@ -295,13 +296,13 @@ func (c *ruleContext) environmentKeys(d *Difference) []string {
 	var out []string
 	switch d.Aspect {
 	case AspectResource:
-		for _, p := range c.resourceWriters(d, patch.readsEnvironment) {
-			out = append(out, p.sources()...)
+		for _, p := range c.resourceWriters(d, Patch.ReadsEnvironment) {
+			out = append(out, p.Sources()...)
 		}
 	case AspectXR:
-		for _, p := range c.v.pipeline.EnvPatches {
-			if p.writesXR() && overlaps(cachedPath(p.To), d.Path) {
-				out = append(out, p.sources()...)
+		for _, p := range c.PipelineModel.EnvPatches {
+			if p.WritesXR() && overlaps(cachedPath(p.To), d.Path) {
+				out = append(out, p.Sources()...)
 			}
 		}
 	}
@@ -342,7 +343,7 @@ var ruleResolvePinned = rule{
 		"(Reference entries, or selectors that match exactly the configs you want), or accept that " +
 		"XRs pick up new matching EnvironmentConfigs.",
 	match: func(c *ruleContext, d *Difference) (string, bool) {
-		if c.v.legacyModel.EnvResolve == "Always" || !has(c.xr, "spec.environmentConfigRefs") {
+		if c.LegacyModel.EnvResolve == "Always" || !Has(c.XR, "spec.environmentConfigRefs") {
 			return "", false
 		}
 		if d.Aspect == AspectError && c.environmentFailed(c.pipeSide().Err) {
@@ -370,13 +371,13 @@ var ruleEnvironmentStatusLost = rule{
 		}
 		// Legacy keeps what the XR had: nothing, or the input's value.
 		if d.rawLegacy != nil {
-			in, err := valueAtPath(c.xr, d.Path)
-			if err != nil || !equalValues(in, d.rawLegacy.V) {
+			in, err := valueAtPath(c.XR, d.Path)
+			if err != nil || !jsonobj.Equal(in, d.rawLegacy.V) {
 				return "", false
 			}
 		}
-		for _, p := range c.v.legacyModel.EnvPatches {
-			if p.writesXR() && overlaps(cachedPath(p.To), d.Path) {
+		for _, p := range c.LegacyModel.EnvPatches {
+			if p.WritesXR() && overlaps(cachedPath(p.To), d.Path) {
 				return fmt.Sprintf("environment %s writes %s; native Crossplane lost the write when the XR update replaced the in-memory XR", p, d.Path), true
 			}
 		}
@@ -400,14 +401,14 @@ var ruleNullableNull = rule{
 			if d.rawLegacy != nil || d.rawPipeline == nil || d.rawPipeline.V != nil {
 				return "", false
 			}
-			if v, err := valueAtPath(c.xr, d.Path); err != nil || v != nil {
+			if v, err := valueAtPath(c.XR, d.Path); err != nil || v != nil {
 				return "", false
 			}
 			return fmt.Sprintf("the XR's %s is null; legacy's merge patch deleted it, the pipeline keeps it", d.Path), true
 		case AspectResource:
-			for _, p := range c.resourceWriters(d, patch.readsXR) {
-				for _, src := range p.sources() {
-					if v, err := valueAtPath(c.xr, cachedPath(src)); err == nil && v == nil {
+			for _, p := range c.resourceWriters(d, Patch.ReadsXR) {
+				for _, src := range p.Sources() {
+					if v, err := valueAtPath(c.XR, cachedPath(src)); err == nil && v == nil {
 						return fmt.Sprintf("%s of resource %q reads %s, which is null in the XR: legacy deleted it after the first reconcile, the pipeline keeps reading null", p, d.Resource, src), true
 					}
 				}
@@ -443,13 +444,13 @@ var ruleDefaultDataAlone = rule{
 		"a well-known EnvironmentConfig with policy.resolution: Optional, or seed the defaults with " +
 		"function-patch-and-transform environment patches.",
 	match: func(c *ruleContext, d *Difference) (string, bool) {
-		dd := c.v.pipeline.EnvDefaultData
+		dd := c.PipelineModel.EnvDefaultData
 		if len(dd) == 0 {
 			return "", false
 		}
 		env := c.pipelineEnvironment()
 		for _, k := range c.environmentKeys(d) {
-			if has(dd, k) && !has(env, k) {
+			if Has(dd, k) && !Has(env, k) {
 				return fmt.Sprintf("environment key %q comes from defaultData, which function-environment-configs ignores when it requests no EnvironmentConfig", k), true
 			}
 		}
@@ -475,15 +476,15 @@ var ruleToEnvironment = rule{
 		if d.Aspect != AspectPresence && d.Aspect != AspectReadiness {
 			return "", false
 		}
-		t, ok := c.v.pipeline.template(d.Resource)
+		t, ok := c.PipelineModel.Template(d.Resource)
 		if !ok {
 			return "", false
 		}
 		for _, p := range t.Patches {
-			if !p.readsEnvironment() || !p.Required {
+			if !p.ReadsEnvironment() || !p.Required {
 				continue
 			}
-			for _, k := range p.sources() {
+			for _, k := range p.Sources() {
 				if w := c.envWriters(cachedPath(k)); len(w) > 0 {
 					return fmt.Sprintf("resource %q needs environment key %q (Required), written by %s", d.Resource, k, w[0]), true
 				}
@@ -501,8 +502,8 @@ var ruleEnvironmentToXR = rule{
 	title:       "a value the environment patches write to the XR is not visible to resource patches in the same reconcile",
 	fix:         "Read the value from the environment directly (FromEnvironmentFieldPath) instead of through the XR.",
 	match: func(c *ruleContext, d *Difference) (string, bool) {
-		for _, p := range c.resourceWriters(d, patch.readsXR) {
-			for _, s := range p.sources() {
+		for _, p := range c.resourceWriters(d, Patch.ReadsXR) {
+			for _, s := range p.Sources() {
 				for _, w := range c.xrWriters(cachedPath(s)) {
 					if w.template == "" {
 						return fmt.Sprintf("%s of resource %q reads %s, written by %s", p, d.Resource, s, w), true
@@ -540,8 +541,8 @@ var ruleReadsUnpersisted = rule{
 	title:       "a patch reads an XR field that a ToComposite patch writes outside status, which Pipeline mode does not persist",
 	fix:         "Write the value under status and read it from there.",
 	match: func(c *ruleContext, d *Difference) (string, bool) {
-		for _, p := range c.resourceWriters(d, patch.readsXR) {
-			for _, s := range p.sources() {
+		for _, p := range c.resourceWriters(d, Patch.ReadsXR) {
+			for _, s := range p.Sources() {
 				sp := cachedPath(s)
 				if isStatus(sp) {
 					continue
@@ -569,7 +570,7 @@ var ruleBaseName = rule{
 		if f != "name" && f != "namespace" {
 			return "", false
 		}
-		t, ok := c.v.pipeline.template(d.Resource)
+		t, ok := c.PipelineModel.Template(d.Resource)
 		if !ok || stringAt(t.Base, "metadata", f) == "" {
 			return "", false
 		}
@@ -608,7 +609,7 @@ var ruleResourceRefsIndex = rule{
 		if d.Aspect != AspectResource {
 			return "", false
 		}
-		t, ok := c.v.pipeline.template(d.Resource)
+		t, ok := c.PipelineModel.Template(d.Resource)
 		if !ok {
 			return "", false
 		}
@@ -711,7 +712,7 @@ var ruleSortMissing = rule{
 			return "", false
 		}
 		msg := l.Err.Error()
-		for _, cfg := range c.v.legacyModel.EnvConfigs {
+		for _, cfg := range c.LegacyModel.EnvConfigs {
 			if sel, ok := cfg["selector"].(map[string]any); ok && sel["mode"] == "Multiple" {
 				return fmt.Sprintf("legacy failed to sort the selected EnvironmentConfigs: %s; the pipeline sorts a missing value as the zero value", msg), true
 			}
@@ -728,7 +729,7 @@ var ruleEnvironmentGVKKeys = rule{
 	fix: "Rename the data key (e.g. kind → flavour) in the EnvironmentConfigs and the patches that read it; " +
 		"natively the key always read as the internal Environment apiVersion/kind.",
 	match: func(c *ruleContext, d *Difference) (string, bool) {
-		ws := c.resourceWriters(d, func(p patch) bool {
+		ws := c.resourceWriters(d, func(p Patch) bool {
 			return p.Type == patchFromEnvironment && (p.From == "kind" || p.From == "apiVersion")
 		})
 		if len(ws) == 0 {
@@ -749,7 +750,7 @@ var ruleMatchInteger = rule{
 		if d.Aspect != AspectReadiness {
 			return "", false
 		}
-		t, ok := c.v.pipeline.template(d.Resource)
+		t, ok := c.PipelineModel.Template(d.Resource)
 		if !ok {
 			return "", false
 		}
@@ -827,7 +828,7 @@ var ruleFormatFixed = rule{
 // formatters returns the patches writing d's field with a string format:
 // a Combine, or a string transform.
 func (c *ruleContext) formatters(d *Difference) []string {
-	var ps []patch
+	var ps []Patch
 	var owner string
 	switch d.Aspect {
 	case AspectResource:
@@ -839,7 +840,7 @@ func (c *ruleContext) formatters(d *Difference) []string {
 	}
 	var out []string
 	for _, p := range ps {
-		if p.Fmt != "" || len(p.transform("string")) > 0 {
+		if p.Fmt != "" || len(p.Transform("string")) > 0 {
 			if owner != "" {
 				out = append(out, fmt.Sprintf("%s of resource %q", p, owner))
 				continue
@@ -863,7 +864,7 @@ var ruleJoinSeparator = rule{
 			return "", false
 		}
 		for _, p := range c.resourceWriters(d, nil) {
-			for _, tr := range p.transform("string") {
+			for _, tr := range p.Transform("string") {
 				st, _ := tr["string"].(map[string]any)
 				j, _ := st["join"].(map[string]any)
 				sep, _ := j["separator"].(string)
@@ -889,7 +890,7 @@ var ruleLargeInteger = rule{
 		if !lok || (ln < 1<<53 && ln > -(1<<53)) {
 			return "", false
 		}
-		if _, ok := number(d.rawPipeline.V); !ok {
+		if _, ok := jsonobj.NumberText(d.rawPipeline.V); !ok {
 			return "", false
 		}
 		return fmt.Sprintf("legacy %d is not exactly representable as a float64", ln), true
@@ -957,7 +958,7 @@ var ruleObservedLag = rule{
 		// had when the difference first appeared.
 		for k := d.FirstLoop + 1; k <= c.final(); k++ {
 			v, ok := c.pipelineValue(k, d)
-			if ok == (d.rawLegacy != nil) && (!ok || equalValues(v, d.rawLegacy.V)) {
+			if ok == (d.rawLegacy != nil) && (!ok || jsonobj.Equal(v, d.rawLegacy.V)) {
 				return fmt.Sprintf("the pipeline has the value legacy had in reconcile %d from reconcile %d", d.FirstLoop, k), true
 			}
 		}
@@ -971,7 +972,7 @@ func (c *ruleContext) pipelineValue(k int, d *Difference) (any, bool) {
 	// Compare legacy's value with the pipeline's at k by comparing the
 	// pipeline at k with itself through a Compare against legacy at the
 	// first loop: a difference with the same key means they differ.
-	ds := Compare(Side{Outcome: c.legacy[d.FirstLoop-1].Outcome, Err: c.legacy[d.FirstLoop-1].Err}, c.pipe[k-1], CompareOptions{ResourceName: c.v.names})
+	ds := c.Compare(Side{Outcome: c.Legacy[d.FirstLoop-1].Outcome, Err: c.Legacy[d.FirstLoop-1].Err}, c.Pipeline[k-1], CompareOptions{ResourceName: c.Names})
 	for _, o := range ds {
 		if o.key() == d.key() {
 			if o.rawPipeline == nil {

@@ -1,4 +1,4 @@
-package verify
+package gaps_test
 
 import (
 	"maps"
@@ -6,6 +6,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/xpmigrate/xpmigrate/render/verify"
+	"github.com/xpmigrate/xpmigrate/render/verify/gaps"
 )
 
 // TestGapRules renders each testdata/gaps case (a reproducer from the
@@ -27,20 +30,13 @@ func TestGapRules(t *testing.T) {
 	}
 }
 
-// A reworded error says something else than the engine's error it wraps.
-type reworded struct{ err error }
-
-func (e reworded) Error() string { return "the engine failed (reworded)" }
-func (e reworded) Unwrap() error { return e.err }
-
 // TestGapRulesIgnoreErrorText renders the testdata/gaps cases (of
 // TestGapRules and TestWarningGapRules) with every
 // engine error reworded: the rules classify by the errors' types, so a
 // reworded message must not turn a known gap into an unexplained
 // difference.
 func TestGapRulesIgnoreErrorText(t *testing.T) {
-	rewordErr = func(err error) error { return reworded{err: err} }
-	t.Cleanup(func() { rewordErr = nil })
+	gaps.SetRewordErr(t, func(err error) error { return reworded{err: err} })
 	cases := gapRuleCases()
 	maps.Copy(cases, warningGapRuleCases())
 	for name, tc := range cases {
@@ -60,7 +56,7 @@ func TestGapRulesIgnoreErrorText(t *testing.T) {
 type gapRuleCase struct {
 	reason string
 	dir    string
-	opts   func(*Options)
+	opts   func(*verify.Options)
 	want   []string
 }
 
@@ -197,7 +193,7 @@ func gapRuleCases() map[string]gapRuleCase {
 		"EnvironmentFunctionV07OnV1": {
 			reason: "observed §1: function-environment-configs v0.7 gets no EnvironmentConfigs from Crossplane v1 (D43)",
 			dir:    "environment-v07",
-			opts:   func(o *Options) { o.EnvironmentFunction = "v0.7" },
+			opts:   func(o *verify.Options) { o.EnvironmentFunction = "v0.7" },
 			want: []string{
 				"resource bucket spec.forProvider.region: D43",
 				"xr spec.environmentConfigRefs: D35",

@@ -1,0 +1,190 @@
+package gaps
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
+	"github.com/xpmigrate/xpmigrate/render"
+)
+
+// An Aspect is what a Difference is about.
+type Aspect string
+
+// Aspects of an outcome that Compare compares.
+const (
+	// AspectError: one side's reconcile failed and the other's did not.
+	AspectError Aspect = "error"
+
+	// AspectPresence: a composed resource is rendered (desired) on one side
+	// only.
+	AspectPresence Aspect = "presence"
+
+	// AspectResource: a field of a composed resource's desired object.
+	AspectResource Aspect = "resource"
+
+	// AspectReadiness: a composed resource's readiness.
+	AspectReadiness Aspect = "readiness"
+
+	// AspectSynced: a composed resource's synced flag.
+	AspectSynced Aspect = "synced"
+
+	// AspectDeleted: a composed resource is garbage collected on one side
+	// only.
+	AspectDeleted Aspect = "deleted"
+
+	// AspectXR: a field of the XR as the cluster would keep it (effective
+	// XR, pipeline spec §2.7), conditions excepted.
+	AspectXR Aspect = "xr"
+
+	// AspectCondition: the XR's Ready or Synced condition (status and
+	// reason; messages are never compared, pipeline spec D45).
+	AspectCondition Aspect = "condition"
+
+	// AspectConnection: one of the XR's connection details.
+	AspectConnection Aspect = "connection-detail"
+)
+
+// A Value is one side's value in a Difference. A nil *Value means absent.
+type Value struct {
+	V any
+}
+
+// MarshalJSON writes the value itself.
+func (v Value) MarshalJSON() ([]byte, error) { return jsonMarshal(v.V) }
+
+// A Difference is one thing the legacy and the converted Composition do
+// differently for one XR.
+type Difference struct {
+	Aspect Aspect `json:"aspect"`
+
+	// Resource is the composition resource name, for resource aspects.
+	Resource string `json:"resource,omitempty"`
+
+	// Path locates the field: in the desired object (AspectResource), in
+	// the effective XR (AspectXR), the condition type (AspectCondition) or
+	// the connection detail key (AspectConnection).
+	Path Path `json:"path,omitempty"`
+
+	// Legacy and Pipeline are the two sides' values; nil when absent.
+	// Connection detail values that come from a Secret (or whose origin
+	// Compare is not told) are redacted to their length and a hash.
+	Legacy   *Value `json:"legacy,omitempty"`
+	Pipeline *Value `json:"pipeline,omitempty"`
+
+	// FirstLoop and LastLoop are the first and last reconciles (1-based)
+	// the difference was seen in.
+	FirstLoop int `json:"firstLoop"`
+	LastLoop  int `json:"lastLoop"`
+
+	// Transient is true when the difference vanished by the last
+	// reconcile simulated.
+	Transient bool `json:"transient,omitempty"`
+
+	// Line is the line of the legacy Composition the difference comes
+	// from: the patch writing the field when one does, else the template,
+	// else the Composition.
+	Line int `json:"line,omitempty"`
+
+	// Gap explains the difference; nil when nothing does (a bug in the
+	// conversion or in an engine, which always fails verification).
+	Gap *Gap `json:"gap,omitempty"`
+
+	// raw are the unredacted values rules read.
+	rawLegacy, rawPipeline *Value
+}
+
+// SetRaw sets the values the rules read: the unredacted ones, where
+// Legacy and Pipeline show a connection detail redacted.
+func (d *Difference) SetRaw(legacy, pipeline *Value) {
+	d.rawLegacy, d.rawPipeline = legacy, pipeline
+}
+
+// Raw returns the values the rules read (see SetRaw).
+func (d *Difference) Raw() (legacy, pipeline *Value) {
+	return d.rawLegacy, d.rawPipeline
+}
+
+// key identifies a difference across reconciles.
+func (d *Difference) key() string {
+	return string(d.Aspect) + "\x00" + d.Resource + "\x00" + d.Path.String()
+}
+
+// Title names the difference in one line: "resource \"bucket\"
+// spec.forProvider.size", "XR status.size", "XR condition Ready".
+func (d *Difference) Title() string {
+	switch d.Aspect {
+	case AspectError:
+		return "reconcile error"
+	case AspectPresence:
+		return fmt.Sprintf("resource %q rendered", d.Resource)
+	case AspectResource:
+		return fmt.Sprintf("resource %q %s", d.Resource, d.Path)
+	case AspectReadiness:
+		return fmt.Sprintf("resource %q ready", d.Resource)
+	case AspectSynced:
+		return fmt.Sprintf("resource %q synced", d.Resource)
+	case AspectDeleted:
+		return fmt.Sprintf("resource %q garbage collected", d.Resource)
+	case AspectXR:
+		return fmt.Sprintf("XR %s", d.Path)
+	case AspectCondition:
+		return fmt.Sprintf("XR condition %s", d.Path)
+	case AspectConnection:
+		return fmt.Sprintf("XR connection detail %s", d.Path)
+	}
+	return string(d.Aspect)
+}
+
+// A Side is one engine's result for one reconcile.
+type Side struct {
+	// Outcome is what the reconcile left; nil when it produced nothing.
+	Outcome *render.Outcome
+
+	// Err is the reconcile's fatal error, if any.
+	Err error
+}
+
+// ResourceName returns a composed resource's composition resource name:
+// its own, or for an anonymous legacy template the name names gives its
+// index.
+func ResourceName(cd render.ComposedResource, names func(int) string) string {
+	if cd.Name != "" {
+		return cd.Name
+	}
+	return names(cd.Index)
+}
+
+// CompareOptions tune render/verify's Compare.
+type CompareOptions struct {
+	// ResourceName names the legacy Composition's anonymous template at
+	// index i as the converted Composition names it. Nil means verify's
+	// DefaultResourceName (`resource-<i>`, conversion spec §6.2).
+	ResourceName func(i int) string
+
+	// ShownConnectionDetails are the XR connection details whose values a
+	// difference may show: those read from a field or a constant, never
+	// from a Secret. The values of every other connection detail are
+	// redacted to their length and a hash.
+	ShownConnectionDetails map[string]bool
+}
+
+// Fails reports whether a difference fails verification: an unexplained
+// difference always; a breaking gap unless accepted; with strict any known
+// gap that persists, except intended changes.
+func (d *Difference) Fails(strict bool) bool {
+	if d.Gap == nil {
+		return true
+	}
+	switch d.Gap.Class {
+	case ClassIntended:
+		return false
+	case ClassBreaking:
+		return !d.Gap.Accepted || (strict && !d.Transient)
+	}
+	return strict && !d.Transient
+}
+
+func jsonMarshal(v any) ([]byte, error) { return json.Marshal(v) }
+
+func stringAt(o map[string]any, path ...string) string { return jsonobj.String(o, path...) }
