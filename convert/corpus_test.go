@@ -14,8 +14,8 @@ import (
 	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
-	"github.com/xpmigrate/xpmigrate/crossplane"
 	"github.com/xpmigrate/xpmigrate/environment"
+	"github.com/xpmigrate/xpmigrate/internal/crossplane"
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
 	"github.com/xpmigrate/xpmigrate/internal/testutil"
 	"github.com/xpmigrate/xpmigrate/patchandtransform/function"

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
-	"github.com/xpmigrate/xpmigrate/crossplane"
+	"github.com/xpmigrate/xpmigrate/internal/crossplane"
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
 )
 

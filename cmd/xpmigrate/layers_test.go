@@ -17,7 +17,7 @@ var layers = [][]string{
 	// Shared helpers: no domain package.
 	{"internal/atomicfile", "internal/benchdata", "internal/docgen", "internal/gitignore", "internal/jsonobj", "internal/protostruct",
 		"internal/junit", "internal/regularfile", "internal/samples", "internal/sarif", "internal/testutil", "internal/udiff", "internal/xp",
-		"crossplane", "internal/errkind"},
+		"internal/crossplane", "internal/errkind"},
 	// The reading layer: splitting streams, numbering documents, kubectl's view.
 	{"internal/manifest"},
 	// The YAML editor, which reads back what it writes through the reading layer.

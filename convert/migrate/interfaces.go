@@ -3,7 +3,7 @@ package migrate
 import (
 	"context"
 
-	"github.com/xpmigrate/xpmigrate/crossplane"
+	"github.com/xpmigrate/xpmigrate/internal/crossplane"
 )
 
 // Severities of a Diagnostic, as conversion.md defines them.

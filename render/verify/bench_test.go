@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/xpmigrate/xpmigrate/crossplane"
+	"github.com/xpmigrate/xpmigrate/internal/crossplane"
 )
 
 // benchComposition is a legacy Composition with n templates, each with a
