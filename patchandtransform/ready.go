@@ -191,18 +191,12 @@ func runReadinessCheck(o *fieldpath.Paved, c ReadinessCheck) (bool, error) {
 			return false, ignoreNotFound(err)
 		}
 		return n == *c.MatchInteger, nil
-	case ReadinessCheckTypeMatchTrue:
+	case ReadinessCheckTypeMatchTrue, ReadinessCheckTypeMatchFalse:
 		b, err := o.GetBool(*c.FieldPath)
 		if err != nil {
 			return false, ignoreNotFound(err)
 		}
-		return b, nil
-	case ReadinessCheckTypeMatchFalse:
-		b, err := o.GetBool(*c.FieldPath)
-		if err != nil {
-			return false, ignoreNotFound(err)
-		}
-		return !b, nil
+		return b == (c.Type == ReadinessCheckTypeMatchTrue), nil
 	case ReadinessCheckTypeMatchCondition:
 		return conditionStatus(o, c.MatchCondition.Type) == c.MatchCondition.Status, nil
 	}
