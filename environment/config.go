@@ -231,13 +231,7 @@ func decodeDocument(b json.RawMessage) ([]Config, error) {
 // decoded (all of them for an empty non-nil slice, none for nil), since a
 // sort reads one field.
 func (c Config) object(dataKeys []string) (map[string]any, error) {
-	md := map[string]any{"name": c.Name}
-	if len(c.Labels) > 0 {
-		md["labels"] = stringMap(c.Labels)
-	}
-	if len(c.Annotations) > 0 {
-		md["annotations"] = stringMap(c.Annotations)
-	}
+	md := c.metadata()
 	o := map[string]any{
 		"apiVersion": c.APIVersion,
 		"kind":       KindConfig,
@@ -265,9 +259,9 @@ func (c Config) object(dataKeys []string) (map[string]any, error) {
 	return o, nil
 }
 
-// wireObject returns the Config as a function receives it: the object
-// fetched at apiVersion, every number a float64.
-func (c Config) wireObject(apiVersion string) (map[string]any, error) {
+// metadata returns the Config's metadata as an object: name, and labels
+// and annotations where it has some.
+func (c Config) metadata() map[string]any {
 	md := map[string]any{"name": c.Name}
 	if len(c.Labels) > 0 {
 		md["labels"] = stringMap(c.Labels)
@@ -275,6 +269,13 @@ func (c Config) wireObject(apiVersion string) (map[string]any, error) {
 	if len(c.Annotations) > 0 {
 		md["annotations"] = stringMap(c.Annotations)
 	}
+	return md
+}
+
+// wireObject returns the Config as a function receives it: the object
+// fetched at apiVersion, every number a float64.
+func (c Config) wireObject(apiVersion string) (map[string]any, error) {
+	md := c.metadata()
 	o := map[string]any{
 		"apiVersion": apiVersion,
 		"kind":       KindConfig,
