@@ -6,7 +6,7 @@ package xp
 // composed resources (spec.resourceRefs) and its EnvironmentConfigs
 // (spec.environmentConfigRefs) so.
 func ReferenceObject(apiVersion, kind, namespace, name string) map[string]any {
-	o := map[string]any{}
+	o := make(map[string]any, 4)
 	if apiVersion != "" {
 		o["apiVersion"] = apiVersion
 	}
