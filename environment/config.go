@@ -16,6 +16,7 @@ import (
 	sigsjson "sigs.k8s.io/json"
 	"sigs.k8s.io/yaml"
 
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
 
@@ -241,7 +242,7 @@ func (c Config) object(dataKeys []string) (map[string]any, error) {
 		return o, nil
 	}
 	if len(dataKeys) == 0 {
-		dataKeys = sortedKeys(c.Data)
+		dataKeys = jsonobj.SortedKeys(c.Data)
 	}
 	data := make(map[string]any, len(dataKeys))
 	for _, k := range dataKeys {
@@ -440,7 +441,7 @@ func hasLabels(have, want map[string]string) bool {
 // D41); objects are returned at the requested apiVersion with wire values.
 func (s *Set) Fetch(r Requirements) (Resources, error) {
 	out := make(Resources, len(r))
-	for _, key := range sortedKeys(r) {
+	for _, key := range jsonobj.SortedKeys(r) {
 		sel := r[key]
 		items := make([]map[string]any, 0)
 		if sel.Kind == KindConfig && IsConfigAPIVersion(sel.APIVersion) {
@@ -463,15 +464,6 @@ func (s *Set) Fetch(r Requirements) (Resources, error) {
 		out[key] = items
 	}
 	return out, nil
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // quoteNames renders names as "a", "b".

@@ -19,6 +19,17 @@ func Marshal(v any) ([]byte, error) {
 	return json.Marshal(v)
 }
 
+// SortedKeys returns the keys of m in increasing order (as Marshal writes
+// an object's members); an empty slice, not nil, for an empty m.
+func SortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
 // appendJSON appends the JSON text of v to b; false means v is not plain
 // JSON data, or a number JSON cannot hold.
 func appendJSON(b []byte, v any) ([]byte, bool) {
@@ -39,11 +50,7 @@ func appendJSON(b []byte, v any) ([]byte, bool) {
 		if t == nil {
 			return append(b, "null"...), true
 		}
-		keys := make([]string, 0, len(t))
-		for k := range t {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
+		keys := SortedKeys(t)
 		b = append(b, '{')
 		for i, k := range keys {
 			if i > 0 {
