@@ -50,7 +50,13 @@ func appendJSON(b []byte, v any) ([]byte, bool) {
 		if t == nil {
 			return append(b, "null"...), true
 		}
-		keys := SortedKeys(t)
+		// Not SortedKeys: a slice that does not escape may live on the
+		// stack.
+		keys := make([]string, 0, len(t))
+		for k := range t {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
 		b = append(b, '{')
 		for i, k := range keys {
 			if i > 0 {
