@@ -70,14 +70,7 @@ func IsReady(d Dialect, o *fieldpath.Paved, checks []ReadinessCheck) (bool, erro
 
 // readinessCheckValidator returns the dialect's check of one readiness check.
 func readinessCheckValidator(d Dialect) (func(ReadinessCheck) error, error) {
-	switch d {
-	case Native:
-		return validateNativeReadinessCheck, nil
-	case Function:
-		return validateFunctionReadinessCheck, nil
-	default:
-		return nil, errors.Errorf("cannot check readiness: unknown dialect %d", d)
-	}
+	return byDialect(d, validateNativeReadinessCheck, validateFunctionReadinessCheck, "check readiness")
 }
 
 // nativeUnsetToNil maps the values a native Composition cannot tell from
