@@ -16,6 +16,7 @@ import (
 	sigsjson "sigs.k8s.io/json"
 	"sigs.k8s.io/yaml"
 
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
 
@@ -231,13 +232,7 @@ func decodeDocument(b json.RawMessage) ([]Config, error) {
 // decoded (all of them for an empty non-nil slice, none for nil), since a
 // sort reads one field.
 func (c Config) object(dataKeys []string) (map[string]any, error) {
-	md := map[string]any{"name": c.Name}
-	if len(c.Labels) > 0 {
-		md["labels"] = stringMap(c.Labels)
-	}
-	if len(c.Annotations) > 0 {
-		md["annotations"] = stringMap(c.Annotations)
-	}
+	md := c.metadata()
 	o := map[string]any{
 		"apiVersion": c.APIVersion,
 		"kind":       KindConfig,
@@ -247,7 +242,7 @@ func (c Config) object(dataKeys []string) (map[string]any, error) {
 		return o, nil
 	}
 	if len(dataKeys) == 0 {
-		dataKeys = sortedKeys(c.Data)
+		dataKeys = jsonobj.SortedKeys(c.Data)
 	}
 	data := make(map[string]any, len(dataKeys))
 	for _, k := range dataKeys {
@@ -265,9 +260,9 @@ func (c Config) object(dataKeys []string) (map[string]any, error) {
 	return o, nil
 }
 
-// wireObject returns the Config as a function receives it: the object
-// fetched at apiVersion, every number a float64.
-func (c Config) wireObject(apiVersion string) (map[string]any, error) {
+// metadata returns the Config's metadata as an object: name, and labels
+// and annotations where it has some.
+func (c Config) metadata() map[string]any {
 	md := map[string]any{"name": c.Name}
 	if len(c.Labels) > 0 {
 		md["labels"] = stringMap(c.Labels)
@@ -275,6 +270,13 @@ func (c Config) wireObject(apiVersion string) (map[string]any, error) {
 	if len(c.Annotations) > 0 {
 		md["annotations"] = stringMap(c.Annotations)
 	}
+	return md
+}
+
+// wireObject returns the Config as a function receives it: the object
+// fetched at apiVersion, every number a float64.
+func (c Config) wireObject(apiVersion string) (map[string]any, error) {
+	md := c.metadata()
 	o := map[string]any{
 		"apiVersion": apiVersion,
 		"kind":       KindConfig,
@@ -439,7 +441,7 @@ func hasLabels(have, want map[string]string) bool {
 // D41); objects are returned at the requested apiVersion with wire values.
 func (s *Set) Fetch(r Requirements) (Resources, error) {
 	out := make(Resources, len(r))
-	for _, key := range sortedKeys(r) {
+	for _, key := range jsonobj.SortedKeys(r) {
 		sel := r[key]
 		items := make([]map[string]any, 0)
 		if sel.Kind == KindConfig && IsConfigAPIVersion(sel.APIVersion) {
@@ -462,15 +464,6 @@ func (s *Set) Fetch(r Requirements) (Resources, error) {
 		out[key] = items
 	}
 	return out, nil
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // quoteNames renders names as "a", "b".

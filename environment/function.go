@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	sigsjson "sigs.k8s.io/json"
 
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/xp"
 	pt "github.com/xpmigrate/xpmigrate/patchandtransform"
 )
@@ -619,7 +620,7 @@ func configData(c map[string]any, toFieldPath string) (map[string]any, error) {
 // conflict reports the first path at which merging a and b in either order
 // gives different results.
 func conflict(a, b map[string]any, prefix string) (string, bool) {
-	for _, k := range sortedKeys(a) {
+	for _, k := range jsonobj.SortedKeys(a) {
 		bv, ok := b[k]
 		if !ok {
 			continue

@@ -6,6 +6,7 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/fieldpath"
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	pt "github.com/xpmigrate/xpmigrate/patchandtransform"
 )
 
@@ -28,7 +29,7 @@ func env0Environment(t *testing.T) map[string]any {
 // checkPaths compares the values at field paths of o with want.
 func checkPaths(t *testing.T, reason, what string, o *fieldpath.Paved, want map[string]any) {
 	t.Helper()
-	for _, path := range sortedKeys(want) {
+	for _, path := range jsonobj.SortedKeys(want) {
 		got, err := o.GetValue(path)
 		if _, ok := want[path].(absent); ok {
 			if !fieldpath.IsNotFound(err) {

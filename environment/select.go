@@ -9,6 +9,8 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/fieldpath"
 	"github.com/pkg/errors"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
 
 // A Ref is one entry of an XR's spec.environmentConfigRefs.
@@ -408,17 +410,7 @@ func writeRefs(xr map[string]any, refs []Ref) error {
 		if r == (Ref{}) {
 			continue
 		}
-		m := map[string]any{}
-		if r.APIVersion != "" {
-			m["apiVersion"] = r.APIVersion
-		}
-		if r.Kind != "" {
-			m["kind"] = r.Kind
-		}
-		if r.Name != "" {
-			m["name"] = r.Name
-		}
-		list = append(list, m)
+		list = append(list, xp.ReferenceObject(r.APIVersion, r.Kind, "", r.Name))
 	}
 	if xr == nil {
 		return errors.New("composite resource is nil")

@@ -72,14 +72,7 @@ func ExtractConnectionDetails(d Dialect, composed *fieldpath.Paved, secret map[s
 
 // connectionDetailChecker returns the dialect's check of one detail.
 func connectionDetailChecker(d Dialect) (func(ConnectionDetail) error, error) {
-	switch d {
-	case Native:
-		return checkNativeConnectionDetail, nil
-	case Function:
-		return checkFunctionConnectionDetail, nil
-	default:
-		return nil, errors.Errorf("cannot extract connection details: unknown dialect %d", d)
-	}
+	return byDialect(d, checkNativeConnectionDetail, checkFunctionConnectionDetail, "extract connection details")
 }
 
 // checkNativeConnectionDetail reproduces the run-time checks of Crossplane's

@@ -70,14 +70,7 @@ func IsReady(d Dialect, o *fieldpath.Paved, checks []ReadinessCheck) (bool, erro
 
 // readinessCheckValidator returns the dialect's check of one readiness check.
 func readinessCheckValidator(d Dialect) (func(ReadinessCheck) error, error) {
-	switch d {
-	case Native:
-		return validateNativeReadinessCheck, nil
-	case Function:
-		return validateFunctionReadinessCheck, nil
-	default:
-		return nil, errors.Errorf("cannot check readiness: unknown dialect %d", d)
-	}
+	return byDialect(d, validateNativeReadinessCheck, validateFunctionReadinessCheck, "check readiness")
 }
 
 // nativeUnsetToNil maps the values a native Composition cannot tell from
@@ -191,18 +184,12 @@ func runReadinessCheck(o *fieldpath.Paved, c ReadinessCheck) (bool, error) {
 			return false, ignoreNotFound(err)
 		}
 		return n == *c.MatchInteger, nil
-	case ReadinessCheckTypeMatchTrue:
+	case ReadinessCheckTypeMatchTrue, ReadinessCheckTypeMatchFalse:
 		b, err := o.GetBool(*c.FieldPath)
 		if err != nil {
 			return false, ignoreNotFound(err)
 		}
-		return b, nil
-	case ReadinessCheckTypeMatchFalse:
-		b, err := o.GetBool(*c.FieldPath)
-		if err != nil {
-			return false, ignoreNotFound(err)
-		}
-		return !b, nil
+		return b == (c.Type == ReadinessCheckTypeMatchTrue), nil
 	case ReadinessCheckTypeMatchCondition:
 		return conditionStatus(o, c.MatchCondition.Type) == c.MatchCondition.Status, nil
 	}

@@ -98,43 +98,33 @@ func writeJSON(b *bytes.Buffer, n *yaml3.Node, indent string) error {
 	n = resolve(n)
 	inner := indent + "  "
 	switch n.Kind {
-	case yaml3.MappingNode:
+	case yaml3.MappingNode, yaml3.SequenceNode:
+		// A mapping's content is keys and values, a sequence's its items.
+		open, end, step := "{", "}", 2
+		if n.Kind == yaml3.SequenceNode {
+			open, end, step = "[", "]", 1
+		}
 		if len(n.Content) == 0 {
-			b.WriteString("{}")
+			b.WriteString(open + end)
 			return nil
 		}
-		b.WriteString("{\n")
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			k, _ := json.Marshal(resolve(n.Content[i]).Value)
+		b.WriteString(open + "\n")
+		for i := 0; i+step-1 < len(n.Content); i += step {
 			b.WriteString(inner)
-			b.Write(k)
-			b.WriteString(": ")
-			if err := writeJSON(b, n.Content[i+1], inner); err != nil {
+			if step == 2 {
+				k, _ := json.Marshal(resolve(n.Content[i]).Value)
+				b.Write(k)
+				b.WriteString(": ")
+			}
+			if err := writeJSON(b, n.Content[i+step-1], inner); err != nil {
 				return err
 			}
-			if i+2 < len(n.Content) {
+			if i+step < len(n.Content) {
 				b.WriteByte(',')
 			}
 			b.WriteByte('\n')
 		}
-		b.WriteString(indent + "}")
-	case yaml3.SequenceNode:
-		if len(n.Content) == 0 {
-			b.WriteString("[]")
-			return nil
-		}
-		b.WriteString("[\n")
-		for i, c := range n.Content {
-			b.WriteString(inner)
-			if err := writeJSON(b, c, inner); err != nil {
-				return err
-			}
-			if i+1 < len(n.Content) {
-				b.WriteByte(',')
-			}
-			b.WriteByte('\n')
-		}
-		b.WriteString(indent + "]")
+		b.WriteString(indent + end)
 	case yaml3.ScalarNode:
 		switch n.Tag {
 		case "!!null":

@@ -143,6 +143,11 @@ func TestYAMLToOrderedJSON(t *testing.T) {
 			in:     "mode: Pipeline\npipeline:\n- step: s\n  input: {kind: Resources}\n",
 			want:   "{\n  \"mode\": \"Pipeline\",\n  \"pipeline\": [\n    {\n      \"step\": \"s\",\n      \"input\": {\n        \"kind\": \"Resources\"\n      }\n    }\n  ]\n}\n",
 		},
+		"EmptyLists": {
+			reason: "Empty lists and objects are written on one line, nested ones indented.",
+			in:     "{\"a\": [], \"b\": [[], {}]}\n",
+			want:   "{\n  \"a\": [],\n  \"b\": [\n    [],\n    {}\n  ]\n}\n",
+		},
 		"NotJSON": {
 			reason:  "A value JSON cannot hold is an error.",
 			in:      "a: .inf\n",

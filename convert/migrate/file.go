@@ -171,26 +171,14 @@ func (r *runner) convert(ctx context.Context, f *scanned, data []byte, oc *outco
 	resp, err := r.o.Converter.Convert(ctx, req)
 	if err != nil {
 		oc.file.Status, oc.file.Reason, oc.file.Detail = FileFailed, ReasonConversionError, err.Error()
-		for i := range comps {
-			comps[i].Status = CompositionFailed
-		}
-		oc.comps = comps
-		oc.file.Diagnostics = r.withLeftovers(f, comps, extra)
-		r.copyOriginal(f, data, oc)
-		return oc
+		return r.failConversion(f, data, oc, comps, extra)
 	}
 	out := resp.Data
 	before, after := splitFile(data, f.format), splitFile(out, f.format)
 	if len(before) != len(after) {
 		oc.file.Status, oc.file.Reason, oc.file.Detail = FileFailed, ReasonConversionError,
 			fmt.Sprintf("the converter's output has %d documents where the input has %d", len(after), len(before))
-		for i := range comps {
-			comps[i].Status = CompositionFailed
-		}
-		oc.comps = comps
-		oc.file.Diagnostics = r.withLeftovers(f, comps, extra)
-		r.copyOriginal(f, data, oc)
-		return oc
+		return r.failConversion(f, data, oc, comps, extra)
 	}
 	docStatus := map[int]string{}
 	docData := map[int]DocumentStatus{}
@@ -466,6 +454,18 @@ func (r *runner) unwritten(oc *outcome) {
 func ambiguousFn(repo string) Finding {
 	return Finding{Code: "M407", Severity: SeverityInfo, Document: -1,
 		Message: fmt.Sprintf("Function manifests or Configuration dependencies in this package name %s differently; the converter's default name was used: pass the name explicitly", repo)}
+}
+
+// failConversion finishes a file the converter failed on, as oc's status
+// says: every Composition failed, the file copied unconverted.
+func (r *runner) failConversion(f *scanned, data []byte, oc *outcome, comps []CompositionResult, extra []Finding) *outcome {
+	for i := range comps {
+		comps[i].Status = CompositionFailed
+	}
+	oc.comps = comps
+	oc.file.Diagnostics = r.withLeftovers(f, comps, extra)
+	r.copyOriginal(f, data, oc)
+	return oc
 }
 
 // copyOriginal copies an unconverted file to Out.

@@ -491,6 +491,17 @@ func (r *runner) functionManifests(scope, repo string) []haveFunction {
 	return out
 }
 
+// dependency reads an entry of a Configuration's spec.dependsOn: the
+// entry as an object, and its package (package, else function).
+func dependency(d any) (map[string]any, string) {
+	dm, _ := d.(map[string]any)
+	pkg, _ := dm["package"].(string)
+	if pkg == "" {
+		pkg, _ = dm["function"].(string)
+	}
+	return dm, pkg
+}
+
 // configDependencies returns a Configuration's dependencies on repo.
 func (r *runner) configDependencies(file, repo string) []haveFunction {
 	var out []haveFunction
@@ -499,11 +510,7 @@ func (r *runner) configDependencies(file, repo string) []haveFunction {
 			continue
 		}
 		for i, d := range nestedSlice(c.obj, "spec", "dependsOn") {
-			dm, _ := d.(map[string]any)
-			pkg, _ := dm["package"].(string)
-			if pkg == "" {
-				pkg, _ = dm["function"].(string)
-			}
+			dm, pkg := dependency(d)
 			if packageRepo(pkg) != repo {
 				continue
 			}

@@ -357,12 +357,7 @@ func (ix *index) functionName(file, repo string) (name string, ambiguous bool) {
 				continue
 			}
 			for _, d := range nestedSlice(c.obj, "spec", "dependsOn") {
-				dm, _ := d.(map[string]any)
-				pkg, _ := dm["package"].(string)
-				if pkg == "" {
-					pkg, _ = dm["function"].(string)
-				}
-				if packageRepo(pkg) == repo {
+				if _, pkg := dependency(d); packageRepo(pkg) == repo {
 					names = appendUnique(names, xp.PackageName(pkg))
 				}
 			}

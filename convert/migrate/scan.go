@@ -362,16 +362,7 @@ func slimNodes(r manifest.Document) (docInfo, bool, error) {
 	if n.Kind != yaml3.DocumentNode || len(n.Content) != 1 {
 		return docInfo{}, false, nil
 	}
-	loose, ok := looseValue(n.Content[0]).(map[string]any)
-	if !ok || !isComposition(str(loose["apiVersion"]), str(loose["kind"])) {
-		return docInfo{}, false, nil
-	}
-	d := newDocInfo(r.Index, -1, r.Line, loose)
-	d.findings = docFindings(d, false)
-	d.ptStep = ptStepOf(loose)
-	d.analysed = true
-	d.obj = slimComposition(loose)
-	return d, true, nil
+	return slimLoose(r, looseValue(n.Content[0]))
 }
 
 // slimPlain is slimDoc for a document in the plain subset of block YAML,
@@ -389,7 +380,13 @@ func slimPlain(r manifest.Document, j []byte) (docInfo, bool, error) {
 			return docInfo{}, false, err
 		}
 	}
-	loose, ok := looseJSON(v).(map[string]any)
+	return slimLoose(r, looseJSON(v))
+}
+
+// slimLoose is slimDoc once the document is loose values (looseValue's or
+// looseJSON's): ok false unless they are a Composition.
+func slimLoose(r manifest.Document, v any) (docInfo, bool, error) {
+	loose, ok := v.(map[string]any)
 	if !ok || !isComposition(str(loose["apiVersion"]), str(loose["kind"])) {
 		return docInfo{}, false, nil
 	}

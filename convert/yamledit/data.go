@@ -99,12 +99,7 @@ func mapping(m *yaml.Node, out map[string]any, depth int, seen map[*yaml.Node]bo
 		if !isMergeKey(m.Content[i]) {
 			continue
 		}
-		v := Resolve(m.Content[i+1])
-		srcs := []*yaml.Node{v}
-		if v != nil && v.Kind == yaml.SequenceNode {
-			srcs = v.Content
-		}
-		for _, s := range srcs {
+		for _, s := range mergeSources(m.Content[i+1]) {
 			s = Resolve(s)
 			if s == nil || s.Kind != yaml.MappingNode {
 				return errors.New("map merge requires map or sequence of maps as the value")

@@ -158,12 +158,7 @@ func Get(m *yaml.Node, key string) *yaml.Node {
 		if !isMergeKey(m.Content[i]) {
 			continue
 		}
-		v := Resolve(m.Content[i+1])
-		srcs := []*yaml.Node{v}
-		if v != nil && v.Kind == yaml.SequenceNode {
-			srcs = v.Content
-		}
-		for _, s := range srcs {
+		for _, s := range mergeSources(m.Content[i+1]) {
 			if s = Resolve(s); s != nil && s.Kind == yaml.MappingNode && s != m {
 				if r := Get(s, key); r != nil {
 					return r
@@ -193,6 +188,17 @@ func HasMerge(m *yaml.Node) bool {
 
 func isMergeKey(k *yaml.Node) bool {
 	return k.Kind == yaml.ScalarNode && k.Value == "<<" && (k.ShortTag() == tagMerge || k.Style == 0)
+}
+
+// mergeSources returns what the value v of a merge key merges: the items
+// of a sequence, else v itself (resolved; the callers check each is a
+// mapping).
+func mergeSources(v *yaml.Node) []*yaml.Node {
+	v = Resolve(v)
+	if v != nil && v.Kind == yaml.SequenceNode {
+		return v.Content
+	}
+	return []*yaml.Node{v}
 }
 
 // Keys returns the keys of mapping m in order (merge keys excluded).

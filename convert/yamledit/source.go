@@ -471,13 +471,7 @@ func (d *Doc) layout(n *yaml.Node, lower, end int) bool {
 }
 
 func (d *Doc) layoutMap(m *yaml.Node, lower, end int) bool {
-	type entry struct {
-		k, v  *yaml.Node
-		kl    int
-		col   int
-		start int
-	}
-	es := make([]entry, 0, len(m.Content)/2)
+	es := make([]member, 0, len(m.Content)/2)
 	prev := lower
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		k, v := m.Content[i], m.Content[i+1]
@@ -498,26 +492,42 @@ func (d *Doc) layoutMap(m *yaml.Node, lower, end int) bool {
 		if i > 0 || kl > lower {
 			start = d.commentStart(kl, prev, col)
 		}
-		es = append(es, entry{k: k, v: v, kl: kl, col: col, start: start})
+		es = append(es, member{key: k, value: v, line: kl, col: col, start: start})
 		prev = kl + 1
 	}
-	for i, e := range es {
+	return d.layoutMembers(m, es, end, false)
+}
+
+// A member is an entry of a mapping (its key and value) or an item of a
+// sequence (key and value both the item): the line of its key or dash, its
+// column, and the line its span starts on (comments before it included).
+type member struct {
+	key, value *yaml.Node
+	line       int
+	col        int
+	start      int
+}
+
+// layoutMembers lays out the members ms of collection c, which ends before
+// line end; items says c is a sequence.
+func (d *Doc) layoutMembers(c *yaml.Node, ms []member, end int, items bool) bool {
+	for i, e := range ms {
 		var stop int
-		if i+1 < len(es) {
-			stop = es[i+1].start
+		if i+1 < len(ms) {
+			stop = ms[i+1].start
 		} else {
-			stop = d.shrink(end, e.kl+1, e.col)
+			stop = d.shrink(end, e.line+1, e.col)
 		}
-		sp := d.newSpan(span{start: e.start, end: stop, col: e.col, keyLine: e.kl, value: e.v})
-		d.orig[e.k].span = sp
-		d.orig[e.v].owner = sp
-		if !d.layoutValue(e.v, e.kl, stop) {
+		sp := d.newSpan(span{start: e.start, end: stop, col: e.col, keyLine: e.line, value: e.value, sameLine: items && e.value.Line-1 == e.line})
+		d.orig[e.key].span = sp
+		d.orig[e.value].owner = sp
+		if !d.layoutValue(e.value, e.line, stop) {
 			return false
 		}
 	}
-	if len(es) > 0 {
-		last := d.spanOf(es[len(es)-1].k)
-		d.orig[m].tail = d.newSpan(span{start: last.end, end: end, col: es[0].col})
+	if len(ms) > 0 {
+		last := d.spanOf(ms[len(ms)-1].key)
+		d.orig[c].tail = d.newSpan(span{start: last.end, end: end, col: ms[0].col})
 	}
 	return true
 }
@@ -649,13 +659,7 @@ func (d *Doc) dashLine(it *yaml.Node) int {
 }
 
 func (d *Doc) layoutSeq(s *yaml.Node, lower, end int) bool {
-	type item struct {
-		n   *yaml.Node
-		dl  int
-		col int
-		st  int
-	}
-	its := make([]item, 0, len(s.Content))
+	its := make([]member, 0, len(s.Content))
 	prev := lower
 	for _, it := range s.Content {
 		dl, col := d.dash(it)
@@ -671,28 +675,10 @@ func (d *Doc) layoutSeq(s *yaml.Node, lower, end int) bool {
 		if len(its) > 0 || dl > lower {
 			st = d.commentStart(dl, prev, col)
 		}
-		its = append(its, item{n: it, dl: dl, col: col, st: st})
+		its = append(its, member{key: it, value: it, line: dl, col: col, start: st})
 		prev = dl + 1
 	}
-	for i, it := range its {
-		var stop int
-		if i+1 < len(its) {
-			stop = its[i+1].st
-		} else {
-			stop = d.shrink(end, it.dl+1, it.col)
-		}
-		sp := d.newSpan(span{start: it.st, end: stop, col: it.col, keyLine: it.dl, value: it.n, sameLine: it.n.Line-1 == it.dl})
-		d.orig[it.n].span = sp
-		d.orig[it.n].owner = sp
-		if !d.layoutValue(it.n, it.dl, stop) {
-			return false
-		}
-	}
-	if len(its) > 0 {
-		last := d.spanOf(its[len(its)-1].n)
-		d.orig[s].tail = d.newSpan(span{start: last.end, end: end, col: its[0].col})
-	}
-	return true
+	return d.layoutMembers(s, its, end, true)
 }
 
 // detectStyle reads the indentation step and the sequence style from the

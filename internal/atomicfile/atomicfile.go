@@ -220,3 +220,22 @@ func Probe(dir, name string) error {
 	_ = tmp.Close()
 	return os.Remove(p)
 }
+
+// statRegular stats the file at path, which Replace may replace only if it
+// is a regular file.
+func statRegular(path string) (fs.FileInfo, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, errors.Errorf("cannot replace %q: not a regular file", path)
+	}
+	return fi, nil
+}
+
+// keptMode is the part of a file's mode Replace keeps: permissions and the
+// setuid, setgid and sticky bits.
+func keptMode(fi fs.FileInfo) fs.FileMode {
+	return fi.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky)
+}

@@ -5,8 +5,6 @@ package atomicfile
 import (
 	"io/fs"
 	"os"
-
-	"github.com/pkg/errors"
 )
 
 // meta is the metadata of a file Replace keeps: only the mode here.
@@ -16,14 +14,11 @@ type meta struct {
 }
 
 func readMeta(path string) (*meta, error) {
-	fi, err := os.Stat(path)
+	fi, err := statRegular(path)
 	if err != nil {
 		return nil, err
 	}
-	if !fi.Mode().IsRegular() {
-		return nil, errors.Errorf("cannot replace %q: not a regular file", path)
-	}
-	return &meta{mode: fi.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky)}, nil
+	return &meta{mode: keptMode(fi)}, nil
 }
 
 func (m *meta) apply(f *os.File) ([]string, error) {

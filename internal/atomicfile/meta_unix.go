@@ -9,7 +9,6 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/pkg/errors"
 	"golang.org/x/sys/unix"
 )
 
@@ -30,14 +29,11 @@ type xattr struct {
 
 // readMeta reads the metadata of the file at path.
 func readMeta(path string) (*meta, error) {
-	fi, err := os.Stat(path)
+	fi, err := statRegular(path)
 	if err != nil {
 		return nil, err
 	}
-	if !fi.Mode().IsRegular() {
-		return nil, errors.Errorf("cannot replace %q: not a regular file", path)
-	}
-	m := &meta{mode: fi.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky)}
+	m := &meta{mode: keptMode(fi)}
 	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
 		m.owner, m.uid, m.gid, m.links = true, st.Uid, st.Gid, uint64(st.Nlink) //nolint:unconvert // Nlink is uint16 on darwin.
 	}
@@ -90,7 +86,7 @@ func (m *meta) apply(f *os.File) ([]string, error) {
 	}
 	// The kernel may drop setgid (a group the process is not in) quietly.
 	if fi, err := f.Stat(); err == nil {
-		if got := fi.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky); got != m.mode {
+		if got := keptMode(fi); got != m.mode {
 			lost = append(lost, fmt.Sprintf("mode %s (now %s)", m.mode, got))
 		}
 	}

@@ -106,18 +106,10 @@ func (d *plainDecoder) object(depth int) (any, bool) {
 			return nil, false
 		}
 		m[k.(string)] = v //nolint:forcetypeassert // str returns strings.
-		d.space()
-		if d.i >= len(d.b) {
+		if done, ok := d.next('}'); !ok {
 			return nil, false
-		}
-		switch d.b[d.i] {
-		case ',':
-			d.i++
-		case '}':
-			d.i++
+		} else if done {
 			return m, true
-		default:
-			return nil, false
 		}
 	}
 }
@@ -137,20 +129,30 @@ func (d *plainDecoder) array(depth int) (any, bool) {
 			return nil, false
 		}
 		s = append(s, v)
-		d.space()
-		if d.i >= len(d.b) {
+		if done, ok := d.next(']'); !ok {
 			return nil, false
-		}
-		switch d.b[d.i] {
-		case ',':
-			d.i++
-		case ']':
-			d.i++
+		} else if done {
 			return s, true
-		default:
-			return nil, false
 		}
 	}
+}
+
+// next reads what follows a member or an item: a comma (more follow) or
+// end (done); ok false for anything else.
+func (d *plainDecoder) next(end byte) (done, ok bool) {
+	d.space()
+	if d.i >= len(d.b) {
+		return false, false
+	}
+	switch d.b[d.i] {
+	case ',':
+		d.i++
+		return false, true
+	case end:
+		d.i++
+		return true, true
+	}
+	return false, false
 }
 
 // str reads a string of printable ASCII without escapes.

@@ -19,6 +19,17 @@ func Marshal(v any) ([]byte, error) {
 	return json.Marshal(v)
 }
 
+// SortedKeys returns the keys of m in increasing order (as Marshal writes
+// an object's members); an empty slice, not nil, for an empty m.
+func SortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
 // appendJSON appends the JSON text of v to b; false means v is not plain
 // JSON data, or a number JSON cannot hold.
 func appendJSON(b []byte, v any) ([]byte, bool) {
@@ -39,6 +50,8 @@ func appendJSON(b []byte, v any) ([]byte, bool) {
 		if t == nil {
 			return append(b, "null"...), true
 		}
+		// Not SortedKeys: a slice that does not escape may live on the
+		// stack.
 		keys := make([]string, 0, len(t))
 		for k := range t {
 			keys = append(keys, k)
@@ -115,20 +128,32 @@ func appendFloat(b []byte, f float64) ([]byte, bool) {
 // with strings and keys in UTF-8 (others are written with U+FFFD) and
 // numbers JSON can write (not NaN or an infinity). Decoding the text
 // gives v back, up to the Go types of its numbers.
-func Verbatim(v any) bool {
+func Verbatim(v any) bool { return plainTree(v, false) }
+
+// Decoded reports whether v is what a trip through JSON and the Kubernetes
+// decoder gives back unchanged: a Verbatim tree without ints, whose
+// float64s are those the decoder keeps as float64 (it reads integral
+// numbers below 1e21 as int64). It may say false of such a value (large
+// integral floats), never true of another.
+func Decoded(v any) bool { return plainTree(v, true) }
+
+// plainTree is Verbatim, or with decoded Decoded.
+func plainTree(v any, decoded bool) bool {
 	switch t := v.(type) {
-	case nil, bool, int64, int:
+	case nil, bool, int64:
 		return true
+	case int:
+		return !decoded
 	case string:
 		return utf8.ValidString(t)
 	case float64:
-		return !math.IsNaN(t) && !math.IsInf(t, 0)
+		return !math.IsNaN(t) && !math.IsInf(t, 0) && (!decoded || t != math.Trunc(t) || math.Abs(t) >= 1e21)
 	case map[string]any:
 		if t == nil {
 			return false
 		}
 		for k, e := range t {
-			if !utf8.ValidString(k) || !Verbatim(e) {
+			if !utf8.ValidString(k) || !plainTree(e, decoded) {
 				return false
 			}
 		}
@@ -138,7 +163,7 @@ func Verbatim(v any) bool {
 			return false
 		}
 		for _, e := range t {
-			if !Verbatim(e) {
+			if !plainTree(e, decoded) {
 				return false
 			}
 		}

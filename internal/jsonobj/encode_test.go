@@ -88,3 +88,83 @@ func TestMarshalMatchesEncodingJSON(t *testing.T) {
 		}
 	}
 }
+
+func TestVerbatimAndDecoded(t *testing.T) {
+	cases := map[string]struct {
+		reason       string
+		v            any
+		wantVerbatim bool
+		wantDecoded  bool
+	}{
+		"PlainTree": {
+			reason:       "objects, lists, UTF-8 strings, bools, nulls and int64s are both",
+			v:            map[string]any{"a": []any{"x", true, nil, int64(-3)}, "b": map[string]any{}},
+			wantVerbatim: true, wantDecoded: true,
+		},
+		"Int": {
+			reason:       "Marshal writes an int, the decoder never makes one",
+			v:            []any{1},
+			wantVerbatim: true, wantDecoded: false,
+		},
+		"IntegralFloat": {
+			reason:       "the decoder reads an integral number below 1e21 as an int64",
+			v:            []any{float64(2)},
+			wantVerbatim: true, wantDecoded: false,
+		},
+		"Fraction": {
+			reason:       "the decoder keeps a fraction a float64",
+			v:            []any{2.5},
+			wantVerbatim: true, wantDecoded: true,
+		},
+		"LargeFloat": {
+			reason:       "the decoder keeps an integral float from 1e21 a float64",
+			v:            []any{1e21},
+			wantVerbatim: true, wantDecoded: true,
+		},
+		"NaN": {
+			reason:       "JSON cannot write NaN",
+			v:            map[string]any{"n": math.NaN()},
+			wantVerbatim: false, wantDecoded: false,
+		},
+		"Infinity": {
+			reason:       "JSON cannot write an infinity",
+			v:            []any{math.Inf(-1)},
+			wantVerbatim: false, wantDecoded: false,
+		},
+		"NilObject": {
+			reason:       "a nil object is written null",
+			v:            map[string]any{"m": map[string]any(nil)},
+			wantVerbatim: false, wantDecoded: false,
+		},
+		"NilList": {
+			reason:       "a nil list is written null",
+			v:            []any{[]any(nil)},
+			wantVerbatim: false, wantDecoded: false,
+		},
+		"InvalidUTF8Key": {
+			reason:       "a key that is not UTF-8 is written with U+FFFD",
+			v:            map[string]any{"\xff": "x"},
+			wantVerbatim: false, wantDecoded: false,
+		},
+		"InvalidUTF8String": {
+			reason:       "a string that is not UTF-8 is written with U+FFFD",
+			v:            []any{"a\xffb"},
+			wantVerbatim: false, wantDecoded: false,
+		},
+		"OtherType": {
+			reason:       "other Go types are not JSON trees",
+			v:            []any{int32(1)},
+			wantVerbatim: false, wantDecoded: false,
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			if diff := cmp.Diff(tc.wantVerbatim, Verbatim(tc.v)); diff != "" {
+				t.Errorf("\n%s\nVerbatim(...): -want, +got:\n%s", tc.reason, diff)
+			}
+			if diff := cmp.Diff(tc.wantDecoded, Decoded(tc.v)); diff != "" {
+				t.Errorf("\n%s\nDecoded(...): -want, +got:\n%s", tc.reason, diff)
+			}
+		})
+	}
+}

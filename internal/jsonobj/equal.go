@@ -7,7 +7,17 @@ import (
 
 // Equal compares JSON values; numbers by value, so an int64 and a
 // float64 holding the same integer are equal.
-func Equal(a, b any) bool {
+func Equal(a, b any) bool { return equal(a, b, nil) }
+
+// EqualStrings is Equal with two different strings equal when same says
+// so; unlike Equal it never reports values of other Go types (neither JSON
+// numbers nor the kinds of a JSON tree) equal.
+func EqualStrings(a, b any, same func(x, y string) bool) bool {
+	return equal(a, b, same)
+}
+
+// equal is Equal, or with same EqualStrings.
+func equal(a, b any, same func(x, y string) bool) bool {
 	switch x := a.(type) {
 	case map[string]any:
 		y, ok := b.(map[string]any)
@@ -16,7 +26,7 @@ func Equal(a, b any) bool {
 		}
 		for k, v := range x {
 			w, ok := y[k]
-			if !ok || !Equal(v, w) {
+			if !ok || !equal(v, w, same) {
 				return false
 			}
 		}
@@ -27,17 +37,22 @@ func Equal(a, b any) bool {
 			return false
 		}
 		for i := range x {
-			if !Equal(x[i], y[i]) {
+			if !equal(x[i], y[i], same) {
 				return false
 			}
 		}
 		return true
+	case string:
+		y, ok := b.(string)
+		return ok && (x == y || same != nil && same(x, y))
+	case bool, nil:
+		return a == b
 	}
 	if an, ok := NumberText(a); ok {
 		bn, ok := NumberText(b)
 		return ok && an == bn
 	}
-	return a == b
+	return same == nil && a == b
 }
 
 // NumberText returns a numeric value in a comparable form: integers as their

@@ -1,6 +1,7 @@
 package jsonobj
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -58,6 +59,55 @@ func TestEqual(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			if diff := cmp.Diff(tc.want, Equal(tc.a, tc.b)); diff != "" {
 				t.Errorf("\n%s\nEqual(%v, %v): -want, +got:\n%s", tc.reason, tc.a, tc.b, diff)
+			}
+		})
+	}
+}
+
+func TestEqualStrings(t *testing.T) {
+	upper := func(x, y string) bool { return strings.EqualFold(x, y) }
+	type point struct{ x int }
+	cases := map[string]struct {
+		reason string
+		a, b   any
+		want   bool
+	}{
+		"SameSaysEqual": {
+			reason: "strings same calls equal are equal, nested too",
+			a:      map[string]any{"l": []any{"ABC"}},
+			b:      map[string]any{"l": []any{"abc"}},
+			want:   true,
+		},
+		"SameSaysDifferent": {
+			reason: "strings same calls different differ",
+			a:      "abc", b: "abd",
+			want: false,
+		},
+		"StringAndNumber": {
+			reason: "a string never equals a number, whatever same says",
+			a:      "1", b: int64(1),
+			want: false,
+		},
+		"NumbersByValue": {
+			reason: "numbers compare by value, as Equal compares them",
+			a:      []any{int64(3)}, b: []any{float64(3)},
+			want: true,
+		},
+		"BoolsAndNulls": {
+			reason: "bools and nulls compare as Equal compares them",
+			a:      []any{true, nil}, b: []any{true, nil},
+			want: true,
+		},
+		"OtherGoType": {
+			reason: "a value of another Go type is equal to nothing, unlike in Equal",
+			a:      point{1}, b: point{1},
+			want: false,
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			if diff := cmp.Diff(tc.want, EqualStrings(tc.a, tc.b, upper)); diff != "" {
+				t.Errorf("\n%s\nEqualStrings(%v, %v): -want, +got:\n%s", tc.reason, tc.a, tc.b, diff)
 			}
 		})
 	}

@@ -16,31 +16,38 @@ package jsonobj
 
 // DeepCopyValue copies a JSON value: objects and lists are copied, scalars
 // shared.
-func DeepCopyValue(v any) any {
-	switch t := v.(type) {
-	case map[string]any:
-		return DeepCopy(t)
-	case []any:
-		out := make([]any, len(t))
-		for i, e := range t {
-			out[i] = DeepCopyValue(e)
-		}
-		return out
-	default:
-		return v
-	}
-}
+func DeepCopyValue(v any) any { return copyValue(v, true) }
 
 // DeepCopy copies a JSON object; nil stays nil.
 func DeepCopy(m map[string]any) map[string]any {
-	if m == nil {
-		return nil
-	}
-	out := make(map[string]any, len(m))
-	for k, v := range m {
-		out[k] = DeepCopyValue(v)
-	}
+	out, _ := copyValue(m, true).(map[string]any)
 	return out
+}
+
+// CopyTree copies a JSON value as DeepCopyValue does, except that a nil
+// object becomes an empty one (as a nil list does in both).
+func CopyTree(v any) any { return copyValue(v, false) }
+
+// copyValue is DeepCopyValue, or with keepNil false CopyTree.
+func copyValue(v any, keepNil bool) any {
+	switch t := v.(type) {
+	case map[string]any:
+		if t == nil && keepNil {
+			return t
+		}
+		out := make(map[string]any, len(t))
+		for k, e := range t {
+			out[k] = copyValue(e, keepNil)
+		}
+		return out
+	case []any:
+		out := make([]any, len(t))
+		for i, e := range t {
+			out[i] = copyValue(e, keepNil)
+		}
+		return out
+	}
+	return v
 }
 
 // MergePatch applies patch to target as an RFC 7386 JSON merge patch, as the

@@ -90,3 +90,45 @@ func TestValue(t *testing.T) {
 		t.Errorf("Value(metadata.labels): got %v", got)
 	}
 }
+
+func TestCopies(t *testing.T) {
+	type want struct {
+		deepCopyValue any
+		copyTree      any
+	}
+	cases := map[string]struct {
+		reason string
+		v      any
+		want   want
+	}{
+		"Tree": {
+			reason: "objects and lists are copied, scalars kept, by both",
+			v:      map[string]any{"a": []any{int64(1), "x", nil}, "b": map[string]any{"c": true}},
+			want: want{
+				deepCopyValue: map[string]any{"a": []any{int64(1), "x", nil}, "b": map[string]any{"c": true}},
+				copyTree:      map[string]any{"a": []any{int64(1), "x", nil}, "b": map[string]any{"c": true}},
+			},
+		},
+		"NilObject": {
+			reason: "DeepCopyValue keeps a nil object nil; CopyTree makes it empty",
+			v:      map[string]any{"m": map[string]any(nil)},
+			want: want{
+				deepCopyValue: map[string]any{"m": map[string]any(nil)},
+				copyTree:      map[string]any{"m": map[string]any{}},
+			},
+		},
+		"NilList": {
+			reason: "both make a nil list empty",
+			v:      []any{[]any(nil)},
+			want:   want{deepCopyValue: []any{[]any{}}, copyTree: []any{[]any{}}},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			got := want{deepCopyValue: DeepCopyValue(tc.v), copyTree: CopyTree(tc.v)}
+			if diff := cmp.Diff(tc.want, got, cmp.AllowUnexported(want{})); diff != "" {
+				t.Errorf("\n%s\nDeepCopyValue, CopyTree: -want, +got:\n%s", tc.reason, diff)
+			}
+		})
+	}
+}

@@ -100,18 +100,17 @@ func Split(b []byte) []Document {
 	return docs
 }
 
+// newline cuts a text into lines.
+var newline = []byte{'\n'}
+
 // rawOf returns the lines of content, each ended by "\n": a line's own
 // "\r\n" (one carriage return before the line feed) or missing final line
 // break read as "\n".
 func rawOf(content []byte) []byte {
 	out := make([]byte, 0, len(content)+1)
 	for len(content) > 0 {
-		l := content
-		if j := bytes.IndexByte(content, '\n'); j >= 0 {
-			l, content = content[:j], content[j+1:]
-		} else {
-			content = nil
-		}
+		var l []byte
+		l, content, _ = bytes.Cut(content, newline)
 		if n := len(l); n > 0 && l[n-1] == '\r' {
 			l = l[:n-1]
 		}
@@ -143,12 +142,8 @@ func isBlankLine(l []byte) bool {
 // and comments: an empty document.
 func IsBlank(b []byte) bool {
 	for len(b) > 0 {
-		l := b
-		if j := bytes.IndexByte(b, '\n'); j >= 0 {
-			l, b = b[:j], b[j+1:]
-		} else {
-			b = nil
-		}
+		var l []byte
+		l, b, _ = bytes.Cut(b, newline)
 		if !isBlankLine(l) {
 			return false
 		}

@@ -8,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/xp"
 	pt "github.com/xpmigrate/xpmigrate/patchandtransform"
 )
@@ -381,14 +382,14 @@ func (r *run) render(t Template, b base, observed map[string]Resource, desired m
 		}
 		// An earlier template of this run may have left int64 numbers,
 		// which the function keeps when it copies the resource.
-		obj, _ = deepCopy(prev.object).(map[string]any)
+		obj, _ = jsonobj.CopyTree(prev.object).(map[string]any)
 	} else {
 		if b.err != nil {
 			return nil, errors.Wrapf(b.err, "cannot parse base template of composed resource %q", t.Name)
 		}
 		// A copy of the parsed base is what parsing it again would give.
 		if b.object != nil {
-			obj, _ = deepCopy(b.object).(map[string]any)
+			obj, _ = jsonobj.CopyTree(b.object).(map[string]any)
 		}
 	}
 	out := &composed{object: obj}
@@ -591,24 +592,4 @@ func wireCopy(o map[string]any) map[string]any {
 		return map[string]any{}
 	}
 	return out
-}
-
-// deepCopy copies maps and lists and keeps every other value as it is.
-func deepCopy(v any) any {
-	switch t := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(t))
-		for k, e := range t {
-			out[k] = deepCopy(e)
-		}
-		return out
-	case []any:
-		out := make([]any, len(t))
-		for i, e := range t {
-			out[i] = deepCopy(e)
-		}
-		return out
-	default:
-		return v
-	}
 }

@@ -7,6 +7,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 )
 
 // The vectors of pipeline spec §7.3 give result messages exactly, so these
@@ -57,7 +59,7 @@ func checkRun(t *testing.T, reason string, req Request, want Response) {
 
 func copyRequest(req Request) Request {
 	obj := func(o map[string]any) map[string]any {
-		c, _ := deepCopy(o).(map[string]any)
+		c, _ := jsonobj.CopyTree(o).(map[string]any)
 		if o == nil {
 			return nil
 		}

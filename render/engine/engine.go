@@ -625,17 +625,6 @@ func annotation(o map[string]any, key string) string {
 }
 
 func nestedString(o map[string]any, path ...string) (string, bool) {
-	var cur any = o
-	for _, p := range path {
-		m, ok := cur.(map[string]any)
-		if !ok {
-			return "", false
-		}
-		cur, ok = m[p]
-		if !ok {
-			return "", false
-		}
-	}
-	s, ok := cur.(string)
+	s, ok := jsonobj.Value(o, path...).(string)
 	return s, ok
 }

@@ -98,23 +98,9 @@ func (h hasher) value(v any) uint64 {
 		}
 		return mix(mix(tagMap, uint64(len(v))), sum)
 	case []any:
-		if v == nil {
-			return tagNull
-		}
-		x := mix(tagList, uint64(len(v)))
-		for _, e := range v {
-			x = mix(x, h.value(e))
-		}
-		return x
+		return hashList(h, v)
 	case []map[string]any:
-		if v == nil {
-			return tagNull
-		}
-		x := mix(tagList, uint64(len(v)))
-		for _, e := range v {
-			x = mix(x, h.value(e))
-		}
-		return x
+		return hashList(h, v)
 	default:
 		// Not a JSON tree's type: hash its JSON text.
 		b, err := json.Marshal(v)
@@ -134,4 +120,16 @@ func (h hasher) details(cd map[string][]byte) uint64 {
 		sum += mix(maphash.String(h.seed, k), mix(tagBytes, maphash.Bytes(h.seed, b)))
 	}
 	return mix(mix(tagMap, uint64(len(cd))), sum)
+}
+
+// hashList is hasher.value of a list, whatever the Go type of its items.
+func hashList[E any](h hasher, v []E) uint64 {
+	if v == nil {
+		return tagNull
+	}
+	x := mix(tagList, uint64(len(v)))
+	for _, e := range v {
+		x = mix(x, h.value(e))
+	}
+	return x
 }

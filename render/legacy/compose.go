@@ -2,10 +2,8 @@ package legacy
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/fieldpath"
 	"github.com/pkg/errors"
@@ -286,46 +284,10 @@ func newComposer(xr map[string]any, shared *Composer, observed []map[string]any,
 // composer only reads its input and the objects in its cluster: a change
 // replaces them.
 func normalized(o map[string]any) (map[string]any, error) {
-	if o != nil && isNormalized(o) {
+	if o != nil && jsonobj.Decoded(o) {
 		return o, nil
 	}
 	return pt.NormalizeObject(o)
-}
-
-// isNormalized reports whether v is what a trip through JSON and the
-// Kubernetes decoder gives back unchanged: objects, lists, UTF-8 strings,
-// bools, nulls, int64s, and float64s the decoder keeps as float64. It may
-// say false of such a value (large integral floats), never true of another.
-func isNormalized(v any) bool {
-	switch t := v.(type) {
-	case nil, bool, int64:
-		return true
-	case string:
-		return utf8.ValidString(t)
-	case float64:
-		return !math.IsInf(t, 0) && !math.IsNaN(t) && (t != math.Trunc(t) || math.Abs(t) >= 1e21)
-	case map[string]any:
-		if t == nil {
-			return false
-		}
-		for k, e := range t {
-			if !utf8.ValidString(k) || !isNormalized(e) {
-				return false
-			}
-		}
-		return true
-	case []any:
-		if t == nil {
-			return false
-		}
-		for _, e := range t {
-			if !isNormalized(e) {
-				return false
-			}
-		}
-		return true
-	}
-	return false
 }
 
 // environmentEnabled reports whether the v1.17 environment is on.

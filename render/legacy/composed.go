@@ -176,20 +176,7 @@ func plainStrings(list []any) bool {
 // object is the reference as spec.resourceRefs keeps it: apiVersion, kind,
 // name and, for a namespaced object, namespace.
 func (r reference) object() map[string]any {
-	o := map[string]any{}
-	if r.APIVersion != "" {
-		o["apiVersion"] = r.APIVersion
-	}
-	if r.Kind != "" {
-		o["kind"] = r.Kind
-	}
-	if r.Namespace != "" {
-		o["namespace"] = r.Namespace
-	}
-	if r.Name != "" {
-		o["name"] = r.Name
-	}
-	return o
+	return xp.ReferenceObject(r.APIVersion, r.Kind, r.Namespace, r.Name)
 }
 
 // render renders template i into a new desired object (spec §9.5): base

@@ -393,7 +393,7 @@ func (e *engine) finish(d *fnv1.State, fctx *structpb.Struct) (*Report, error) {
 		})
 	}
 
-	for _, name := range sortedKeys(e.observed) {
+	for _, name := range jsonobj.SortedKeys(e.observed) {
 		if _, ok := desired[name]; ok {
 			continue
 		}
@@ -626,13 +626,4 @@ func mergeConditionLists(cur, desired any) any {
 func asMap(v any) map[string]any {
 	m, _ := v.(map[string]any)
 	return m
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

@@ -8,6 +8,7 @@ import (
 	fnv1 "github.com/crossplane/function-sdk-go/proto/v1"
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/render"
 )
 
@@ -226,7 +227,7 @@ func TestObserve(t *testing.T) {
 			if err != nil {
 				return
 			}
-			got := sortedKeys(fn.requests[0].GetObserved().GetResources())
+			got := jsonobj.SortedKeys(fn.requests[0].GetObserved().GetResources())
 			if diff := cmp.Diff(tc.want.observed, got); diff != "" {
 				t.Errorf("\n%s\nCompose(...): -want observed, +got observed:\n%s", tc.reason, diff)
 			}

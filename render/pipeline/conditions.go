@@ -195,11 +195,7 @@ func setConditions(obj map[string]any, cs ...xpCondition) {
 			cur = append(cur, n)
 		}
 	}
-	list := make([]any, len(cur))
-	for i := range cur {
-		list[i] = cur[i].object()
-	}
-	setNested(obj, list, "status", "conditions")
+	setNested(obj, objects(cur), "status", "conditions")
 }
 
 // stableNAndSomeMore formats names as Crossplane's condition messages do:

@@ -94,11 +94,7 @@ func addControllerRef(obj map[string]any, r ownerRef) error {
 	if !replaced {
 		refs = append(refs, r)
 	}
-	list := make([]any, len(refs))
-	for i := range refs {
-		list[i] = refs[i].object()
-	}
-	setNested(obj, list, "metadata", "ownerReferences")
+	setNested(obj, objects(refs), "metadata", "ownerReferences")
 	return nil
 }
 
@@ -195,13 +191,7 @@ type objectRef struct {
 }
 
 func (r objectRef) object() map[string]any {
-	m := make(map[string]any, 4)
-	for _, kv := range [...]struct{ k, v string }{{"apiVersion", r.apiVersion}, {"kind", r.kind}, {"namespace", r.namespace}, {"name", r.name}} {
-		if kv.v != "" {
-			m[kv.k] = kv.v
-		}
-	}
-	return m
+	return xp.ReferenceObject(r.apiVersion, r.kind, r.namespace, r.name)
 }
 
 // resourceRefs orders references as the composer does: by apiVersion, kind

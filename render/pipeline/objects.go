@@ -96,6 +96,15 @@ func nested(obj map[string]any, path ...string) (any, bool) {
 	return cur, true
 }
 
+// objects returns the objects of xs, as a list of a JSON tree.
+func objects[T interface{ object() map[string]any }](xs []T) []any {
+	list := make([]any, len(xs))
+	for i := range xs {
+		list[i] = xs[i].object()
+	}
+	return list
+}
+
 // setNested sets path to v, creating (or replacing non-object) intermediate
 // objects.
 func setNested(obj map[string]any, v any, path ...string) {

@@ -6,6 +6,7 @@ import (
 	"github.com/pkg/errors"
 
 	"github.com/xpmigrate/xpmigrate/internal/crossplane"
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
 	"github.com/xpmigrate/xpmigrate/render"
 )
@@ -107,7 +108,7 @@ func referenceConvert(composition []byte, _ crossplane.Target) ([]byte, error) {
 func convertPatches(ps []any) []any {
 	out := make([]any, 0, len(ps))
 	for _, p := range ps {
-		pm, _ := deepCopyValue(p).(map[string]any)
+		pm, _ := jsonobj.CopyTree(p).(map[string]any)
 		if pm == nil {
 			continue
 		}
@@ -180,7 +181,7 @@ func convertTransform(t map[string]any) {
 func convertDetails(cds []any) []any {
 	out := make([]any, 0, len(cds))
 	for _, cd := range cds {
-		m, _ := deepCopyValue(cd).(map[string]any)
+		m, _ := jsonobj.CopyTree(cd).(map[string]any)
 		if _, ok := m["type"]; !ok {
 			switch {
 			case m["value"] != nil:
@@ -202,7 +203,7 @@ func convertDetails(cds []any) []any {
 func convertChecks(rcs []any) []any {
 	out := make([]any, 0, len(rcs))
 	for _, rc := range rcs {
-		m, _ := deepCopyValue(rc).(map[string]any)
+		m, _ := jsonobj.CopyTree(rc).(map[string]any)
 		if m["type"] == "MatchCondition" {
 			mc, _ := m["matchCondition"].(map[string]any)
 			if mc == nil {

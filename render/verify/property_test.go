@@ -12,6 +12,7 @@ import (
 
 	"github.com/xpmigrate/xpmigrate/convert"
 	"github.com/xpmigrate/xpmigrate/internal/crossplane"
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/testutil"
 )
 
@@ -60,7 +61,7 @@ type propertyGen struct{ r *rand.Rand }
 func (g propertyGen) pick(n int) int { return g.r.IntN(n) }
 
 func (g propertyGen) value() any {
-	return deepCopyValue(propertyValues[g.pick(len(propertyValues))])
+	return jsonobj.CopyTree(propertyValues[g.pick(len(propertyValues))])
 }
 
 func (g propertyGen) path(root string) string {

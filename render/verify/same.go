@@ -77,11 +77,21 @@ func claimLabel(k string, v any) bool {
 }
 
 func sameLabels(a, b map[string]any, repl replacer) bool {
+	return sameDropping(a, b, repl, claimLabel)
+}
+
+// emptyUID reports whether normalizeObject drops owner reference member k
+// with value v.
+func emptyUID(k string, v any) bool { return k == "uid" && v == "" }
+
+// sameDropping compares objects whose members drop says normalizeObject
+// drops: such a member matches none, or one dropped too.
+func sameDropping(a, b map[string]any, repl replacer, drop func(k string, v any) bool) bool {
 	for _, pair := range [2][2]map[string]any{{a, b}, {b, a}} {
 		x, y := pair[0], pair[1]
 		for k, xv := range x {
-			if claimLabel(k, xv) {
-				if yv, ok := y[k]; ok && !claimLabel(k, yv) {
+			if drop(k, xv) {
+				if yv, ok := y[k]; ok && !drop(k, yv) {
 					return false
 				}
 				continue
@@ -113,20 +123,8 @@ func sameOwnerRefs(a, b any, repl replacer) bool {
 			}
 			continue
 		}
-		for _, pair := range [2][2]map[string]any{{am, bm}, {bm, am}} {
-			x, y := pair[0], pair[1]
-			for k, xv := range x {
-				if k == "uid" && xv == "" {
-					if yv, ok := y[k]; ok && yv != "" {
-						return false
-					}
-					continue
-				}
-				yv, ok := y[k]
-				if !ok || !sameValue(xv, yv, repl) {
-					return false
-				}
-			}
+		if !sameDropping(am, bm, repl, emptyUID) {
+			return false
 		}
 	}
 	return true
@@ -135,38 +133,8 @@ func sameOwnerRefs(a, b any, repl replacer) bool {
 // sameValue compares values as normalizeValue leaves them: strings after
 // name replacement, numbers by value.
 func sameValue(a, b any, repl replacer) bool {
-	switch x := a.(type) {
-	case map[string]any:
-		y, ok := b.(map[string]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for k, v := range x {
-			w, ok := y[k]
-			if !ok || !sameValue(v, w, repl) {
-				return false
-			}
-		}
-		return true
-	case []any:
-		y, ok := b.([]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for i := range x {
-			if !sameValue(x[i], y[i], repl) {
-				return false
-			}
-		}
-		return true
-	case string:
-		y, ok := b.(string)
-		return ok && (x == y || repl.replace(x) == repl.replace(y))
-	case bool, nil:
-		return a == b
-	}
-	if _, ok := jsonobj.NumberText(a); ok {
-		return jsonobj.Equal(a, b)
-	}
-	return false
+	return jsonobj.EqualStrings(a, b, repl.same)
 }
+
+// same reports whether x and y are the same after name replacement.
+func (r replacer) same(x, y string) bool { return r.replace(x) == r.replace(y) }

@@ -233,7 +233,7 @@ func fill(s map[string]any, variant int) any {
 		return nil
 	}
 	if d, ok := s["default"]; ok && variant == 0 {
-		return deepCopyValue(d)
+		return jsonobj.CopyTree(d)
 	}
 	if enum := asList(s["enum"]); len(enum) > 0 {
 		return enum[variant%len(enum)]

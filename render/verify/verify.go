@@ -13,6 +13,7 @@ import (
 
 	"github.com/xpmigrate/xpmigrate/environment"
 	"github.com/xpmigrate/xpmigrate/internal/crossplane"
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
 	"github.com/xpmigrate/xpmigrate/internal/xp"
 	"github.com/xpmigrate/xpmigrate/render"
@@ -623,27 +624,8 @@ func isClaim(o, xrd map[string]any) bool {
 }
 
 func deepCopyMap(o map[string]any) map[string]any {
-	out, _ := deepCopyValue(o).(map[string]any)
+	out, _ := jsonobj.CopyTree(o).(map[string]any)
 	return out
-}
-
-func deepCopyValue(v any) any {
-	switch t := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(t))
-		for k, e := range t {
-			out[k] = deepCopyValue(e)
-		}
-		return out
-	case []any:
-		out := make([]any, len(t))
-		for i, e := range t {
-			out[i] = deepCopyValue(e)
-		}
-		return out
-	default:
-		return v
-	}
 }
 
 func jsonMarshal(v any) ([]byte, error) { return json.Marshal(v) }
