@@ -14,7 +14,7 @@ import (
 var layers = [][]string{
 	// Shared helpers and the YAML editor: no domain package.
 	{"internal/atomicfile", "internal/benchdata", "internal/docgen", "internal/jsonobj", "internal/protostruct",
-		"internal/junit", "internal/regularfile", "internal/samples", "internal/sarif", "convert/yamledit"},
+		"internal/junit", "internal/kubetest", "internal/regularfile", "internal/samples", "internal/sarif", "convert/yamledit"},
 	{"patchandtransform"},
 	{"patchandtransform/function", "patchandtransform/native", "environment"},
 	{"render"},
