@@ -19,7 +19,7 @@ var layers = [][]string{
 	{"patchandtransform/function", "patchandtransform/native", "environment"},
 	{"render"},
 	{"render/builtin/environmentconfigs", "render/builtin/patchandtransform", "render/legacy", "render/pipeline"},
-	{"render/engine"},
+	{"render/engine", "render/cluster"},
 	{"convert", "render/verify"},
 	{"convert/migrate"},
 	{"cmd/xpmigrate"},
