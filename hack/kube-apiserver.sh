@@ -5,6 +5,9 @@
 #   hack/kube-apiserver.sh path    print the cached binary's path; fail when it is not built
 #   hack/kube-apiserver.sh etcd    install Debian's etcd-server when etcd is missing (root only)
 #   hack/kube-apiserver.sh env     print the variables the e2e tests read (eval-able)
+#   hack/kube-apiserver.sh start   run etcd + kube-apiserver with Crossplane's CRDs in the
+#                                  background (internal/kubetest), print the kubeconfigs
+#   hack/kube-apiserver.sh stop    stop what start started
 #
 # kube-apiserver is built from the module k8s.io/kubernetes at $KUBE_VERSION via
 # the Go module proxy; k8s.io/kubernetes cannot be required on its own, so each
@@ -76,7 +79,39 @@ etcd_install() {
   command -v etcd
 }
 
+RUN=${XPMIGRATE_KUBE_RUN:-${TMPDIR:-/tmp}/xpmigrate-kube-apiserver}
+
+start() {
+  [ -f "$RUN/pid" ] && kill -0 "$(cat "$RUN/pid")" 2>/dev/null && { cat "$RUN/out"; return 0; }
+  build >/dev/null
+  etcd_install >/dev/null
+  mkdir -p "$RUN"
+  local root
+  root=$(cd "$(dirname "$0")/.." && pwd)
+  (cd "$root" && go build -o "$RUN/serve" hack/kube-apiserver-serve.go)
+  XPMIGRATE_KUBE_APISERVER=$BIN "$RUN/serve" >"$RUN/out" 2>&1 &
+  echo $! >"$RUN/pid"
+  for _ in $(seq 1 1200); do
+    grep -q '^reader:' "$RUN/out" 2>/dev/null && { cat "$RUN/out"; return 0; }
+    kill -0 "$(cat "$RUN/pid")" 2>/dev/null || break
+    sleep 0.1
+  done
+  cat "$RUN/out" >&2
+  exit 1
+}
+
+stop() {
+  [ -f "$RUN/pid" ] || return 0
+  local pid
+  pid=$(cat "$RUN/pid")
+  kill "$pid" 2>/dev/null || true
+  for _ in $(seq 1 600); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  rm -f "$RUN/pid"
+}
+
 case "${1:-}" in
+start) start ;;
+stop) stop ;;
 build) build ;;
 path) [ -x "$BIN" ] || { echo "kube-apiserver.sh: $BIN not built; run hack/kube-apiserver.sh build" >&2; exit 1; }; echo "$BIN" ;;
 etcd) etcd_install ;;
@@ -84,5 +119,5 @@ env)
   echo "export XPMIGRATE_KUBE_APISERVER=$BIN"
   echo "export XPMIGRATE_ETCD=$(command -v etcd || echo /usr/bin/etcd)"
   ;;
-*) sed -n '2,9p' "$0" >&2; exit 2 ;;
+*) sed -n '2,12p' "$0" >&2; exit 2 ;;
 esac

@@ -129,4 +129,3 @@ func Requests(events []AuditEvent, user string) map[string]int {
 	}
 	return out
 }
-

@@ -38,7 +38,7 @@ func FindBinaries() (Binaries, error) {
 		}
 		b.APIServer = filepath.Join(cache, "kube-apiserver", KubeVersion, "kube-apiserver")
 	}
-	if _, err := os.Stat(b.APIServer); err != nil {
+	if _, err := os.Stat(b.APIServer); err != nil { //nolint:gosec // G703: the test harness's own configuration names the binary
 		return b, errors.Wrapf(err, "cannot find kube-apiserver %q: run hack/kube-apiserver.sh build", b.APIServer)
 	}
 	if b.Etcd == "" {

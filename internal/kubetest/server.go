@@ -147,7 +147,11 @@ func freePorts(n int) ([]int, error) {
 			return nil, errors.Wrap(err, "cannot find a free loopback port")
 		}
 		ls = append(ls, l)
-		ports = append(ports, l.Addr().(*net.TCPAddr).Port)
+		addr, ok := l.Addr().(*net.TCPAddr)
+		if !ok {
+			return nil, errors.Errorf("cannot read the port of %v", l.Addr())
+		}
+		ports = append(ports, addr.Port)
 	}
 	return ports, nil
 }
