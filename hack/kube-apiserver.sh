@@ -12,13 +12,13 @@
 # kube-apiserver is built from the module k8s.io/kubernetes at $KUBE_VERSION via
 # the Go module proxy; k8s.io/kubernetes cannot be required on its own, so each
 # of its 31 staging modules is pinned with a replace to the matching v0.x tag.
-# The binary goes to ${XPMIGRATE_CACHE:-$HOME/.cache/xpmigrate}/kube-apiserver/
-# $KUBE_VERSION/, outside the repository, and is reused when present. The first
+# The binary goes to ${XPMIGRATE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/xpmigrate}/
+# kube-apiserver/$KUBE_VERSION/, outside the repository, and is reused when present. The first
 # build compiles about 2,000 packages (15-45 minutes on 2 cores); the tests start
 # and stop their own etcd and API server (internal/kubetest).
 set -euo pipefail
 
-KUBE_VERSION=${KUBE_VERSION:-v1.34.4}
+KUBE_VERSION=v1.34.4 # internal/kubetest.KubeVersion
 STAGING_VERSION=v0${KUBE_VERSION#v1}
 CACHE=${XPMIGRATE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/xpmigrate}
 OUT=$CACHE/kube-apiserver/$KUBE_VERSION
