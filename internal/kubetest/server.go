@@ -72,6 +72,8 @@ type Server struct {
 	caPEM   []byte
 	tokens  map[string]string
 	keepDir bool
+	// etcdDir is etcd's data directory, in memory (/dev/shm) when possible.
+	etcdDir string
 
 	apiserver, etcd *process
 
@@ -235,8 +237,15 @@ func (s *Server) start(ctx context.Context, o Options) error {
 	ctx, cancel := context.WithTimeout(ctx, o.StartTimeout)
 	defer cancel()
 
+	// etcd fsyncs every write; in memory that costs nothing.
+	s.etcdDir = filepath.Join(s.Dir, "etcd")
+	if st, err := os.Stat("/dev/shm"); err == nil && st.IsDir() {
+		if d, err := os.MkdirTemp("/dev/shm", "xpmigrate-kubetest-etcd-"); err == nil {
+			s.etcdDir = d
+		}
+	}
 	s.etcd, err = startProcess("etcd", o.Binaries.Etcd, filepath.Join(s.Dir, "etcd.log"),
-		"--name", "kubetest", "--data-dir", filepath.Join(s.Dir, "etcd"),
+		"--name", "kubetest", "--data-dir", s.etcdDir,
 		"--listen-client-urls", etcdURL, "--advertise-client-urls", etcdURL,
 		"--listen-peer-urls", peerURL, "--initial-advertise-peer-urls", peerURL,
 		"--initial-cluster", "kubetest="+peerURL,
@@ -379,6 +388,11 @@ func (s *Server) bindReader(ctx context.Context) error {
 func (s *Server) Stop() error {
 	s.apiserver.stop(30 * time.Second)
 	s.etcd.stop(30 * time.Second)
+	if s.etcdDir != "" && !strings.HasPrefix(s.etcdDir, s.Dir) {
+		if err := os.RemoveAll(s.etcdDir); err != nil {
+			return errors.Wrapf(err, "cannot remove %q", s.etcdDir)
+		}
+	}
 	if s.keepDir {
 		return nil
 	}
