@@ -519,15 +519,37 @@ func names(us []*unstructured.Unstructured) []string {
 	return out
 }
 
+// compositionPages counts the reader's list requests of Compositions with
+// limit=1 in the audit log.
+func compositionPages(t *testing.T) int {
+	t.Helper()
+	events, err := server.AuditEvents(context.Background())
+	if err != nil {
+		t.Fatalf("AuditEvents(): %v", err)
+	}
+	n := 0
+	for _, e := range events {
+		if e.User.Username == kubetest.Reader && e.Verb == "list" &&
+			strings.Contains(e.RequestURI, "/compositions?") && strings.Contains(e.RequestURI, "limit=1") {
+			n++
+		}
+	}
+	return n
+}
+
 func TestLists(t *testing.T) {
 	ctx := context.Background()
 	r := reader(t, kubetest.Reader, cluster.Options{PageSize: 1})
+	before := compositionPages(t)
 	comps, err := r.Compositions(ctx)
 	if err != nil {
 		t.Fatalf("Compositions(): %v", err)
 	}
 	if diff := cmp.Diff([]string{"empty", "legacy", "other", "unserved"}, names(comps)); diff != "" {
 		t.Errorf("Compositions() pages through every Composition: -want, +got:\n%s", diff)
+	}
+	if got := compositionPages(t) - before; got != 4 {
+		t.Errorf("Compositions() with PageSize 1 sent %d list requests for 4 Compositions, want 4 (limit/continue)", got)
 	}
 	revs, err := r.CompositionRevisions(ctx, "legacy")
 	if err != nil {
