@@ -96,6 +96,7 @@ func startProcess(name, path, logFile string, args ...string) (*process, error) 
 		return nil, errors.Wrapf(err, "cannot create %q", logFile)
 	}
 	cmd := exec.Command(path, args...) //nolint:gosec // the binaries the test harness was given
+	cmd.SysProcAttr = procAttr()
 	cmd.Stdout = log
 	cmd.Stderr = log
 	if err := cmd.Start(); err != nil {
