@@ -247,8 +247,7 @@ func binding(kind, ns, role, user string) *unstructured.Unstructured {
 // The cluster the tests read:
 //   - Composition legacy: XRs x-0 … x-6 (x-0 pinned to the old revision
 //     legacy-1, the others to legacy-2); claims of x-0 … x-3 in team-a and of
-//     x-4, x-5 in team-b; x-6 has no claim; x-5's second bucket is gone,
-//     x-6's has no crossplane.io/composite label.
+//     x-4, x-5 in team-b; x-6 has no claim; x-5's second bucket is gone.
 //   - Composition other: XR y-0. Composition empty: no XR.
 //   - Composition unserved: composes a kind no CRD serves.
 func seed(ctx context.Context, s *kubetest.Server) error {
@@ -288,13 +287,7 @@ func seed(ctx context.Context, s *kubetest.Server) error {
 			ns = "team-b"
 		}
 		objs = append(objs, xr(name, "legacy", rev, ns, name+"-a", name+"-b"), bucket(name+"-a", name))
-		switch i {
-		case 5: // gone
-		case 6: // without the crossplane.io/composite label
-			b := bucket(name+"-b", name)
-			b.SetLabels(nil)
-			objs = append(objs, b)
-		default:
+		if i != 5 {
 			objs = append(objs, bucket(name+"-b", name))
 		}
 		objs = append(objs, secret("crossplane-system", name+"-a-conn", map[string]any{"password": "pw-" + name}))
@@ -496,41 +489,6 @@ func TestComposites(t *testing.T) {
 				t.Errorf("%s\nMissing(): -want, +got:\n%s", tc.reason, diff)
 			}
 		})
-	}
-}
-
-// bucketRequests counts the reader's requests of Buckets by verb in the
-// audit log.
-func bucketRequests(t *testing.T) map[string]int {
-	t.Helper()
-	events, err := server.AuditEvents(context.Background())
-	if err != nil {
-		t.Fatalf("AuditEvents(): %v", err)
-	}
-	n := map[string]int{}
-	for _, e := range events {
-		if e.User.Username == kubetest.Reader && e.ObjectRef != nil && e.ObjectRef.Resource == "buckets" {
-			n[e.Verb]++
-		}
-	}
-	return n
-}
-
-func TestCompositesListComposedByLabel(t *testing.T) {
-	r := reader(t, kubetest.Reader, cluster.Options{})
-	comp := composition1(t, r, "legacy")
-	before := bucketRequests(t)
-	got := collect(t, r, comp)
-	after := bucketRequests(t)
-	// Seven XRs of two Buckets each: one labelled list per XR; a get for
-	// x-5-b (gone) and x-6-b (unlabelled) only.
-	want := map[string]int{"list": 7, "get": 2}
-	delta := map[string]int{"list": after["list"] - before["list"], "get": after["get"] - before["get"]}
-	if diff := cmp.Diff(want, delta); diff != "" {
-		t.Errorf("Composites() reads the composed resources of one kind with one list by label: -want, +got requests:\n%s", diff)
-	}
-	if len(got) != 7 || got[6].Composed[1] != "x-6-b Found bucket" || got[5].Composed[1] != "x-5-b NotFound" {
-		t.Errorf("Composites(): an unlabelled composed resource is still read and a gone one is NotFound, got %v", got)
 	}
 }
 

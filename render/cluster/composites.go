@@ -224,10 +224,6 @@ func (r *Reader) composite(ctx context.Context, xr *unstructured.Unstructured, r
 		}
 	}
 	refs, _, _ := unstructured.NestedSlice(xr.Object, "spec", "resourceRefs")
-	listed, err := r.composedByLabel(ctx, xr, refs)
-	if err != nil {
-		return nil, err
-	}
 	for _, v := range refs {
 		ref, _ := v.(map[string]any)
 		cd := Composed{Ref: Ref{APIVersion: str(ref["apiVersion"]), Kind: str(ref["kind"]), Name: str(ref["name"])}}
@@ -237,11 +233,9 @@ func (r *Reader) composite(ctx context.Context, xr *unstructured.Unstructured, r
 			c.Composed = append(c.Composed, cd)
 			continue
 		}
-		u, state := listed[cd.Ref], Found
-		if u == nil {
-			if u, state, err = r.getRef(ctx, cd.Ref.APIVersion, cd.Ref.Kind, "", cd.Ref.Name); err != nil {
-				return nil, err
-			}
+		u, state, err := r.getRef(ctx, cd.Ref.APIVersion, cd.Ref.Kind, "", cd.Ref.Name)
+		if err != nil {
+			return nil, err
 		}
 		cd.Object, cd.State = u, state
 		if u != nil {
@@ -252,59 +246,9 @@ func (r *Reader) composite(ctx context.Context, xr *unstructured.Unstructured, r
 		}
 		c.Composed = append(c.Composed, cd)
 	}
+	var err error
 	c.ConnectionSecret, err = r.connectionSecret(ctx, xr, "")
 	return c, err
-}
-
-// LabelComposite is the label Crossplane's legacy composer puts on every
-// composed resource: the name of its XR.
-const LabelComposite = "crossplane.io/composite"
-
-// composedByLabel reads, with one list per kind, the composed resources of
-// every cluster-scoped kind xr refers to more than once, by their
-// crossplane.io/composite label. What it does not find (no label, edited,
-// gone) the caller reads with a get; a list it may not send is not a missing
-// permission, only a reason to fall back to gets.
-func (r *Reader) composedByLabel(ctx context.Context, xr *unstructured.Unstructured, refs []any) (map[Ref]*unstructured.Unstructured, error) {
-	type kind struct{ apiVersion, kind string }
-	count := map[kind]int{}
-	var kinds []kind
-	for _, v := range refs {
-		ref, _ := v.(map[string]any)
-		k := kind{str(ref["apiVersion"]), str(ref["kind"])}
-		if str(ref["name"]) == "" {
-			continue
-		}
-		if count[k]++; count[k] == 2 {
-			kinds = append(kinds, k)
-		}
-	}
-	out := map[Ref]*unstructured.Unstructured{}
-	for _, k := range kinds {
-		gv, err := schema.ParseGroupVersion(k.apiVersion)
-		if err != nil {
-			continue // the get reports it
-		}
-		m, err := r.mapping(gv.WithKind(k.kind))
-		if err != nil || m.Scope.Name() == meta.RESTScopeNameNamespace {
-			continue
-		}
-		opts := metav1.ListOptions{LabelSelector: LabelComposite + "=" + xr.GetName(), Limit: r.o.PageSize}
-		for {
-			l, err := r.resource(m, "").List(ctx, opts)
-			if err != nil {
-				break
-			}
-			for i := range l.Items {
-				u := &l.Items[i]
-				out[Ref{APIVersion: k.apiVersion, Kind: k.kind, Name: u.GetName()}] = u
-			}
-			if opts.Continue = l.GetContinue(); opts.Continue == "" {
-				break
-			}
-		}
-	}
-	return out, nil
 }
 
 // connectionSecret reads the Secret u's spec.writeConnectionSecretToRef

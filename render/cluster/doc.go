@@ -11,10 +11,7 @@
 // Every request is a get or a list (never a watch, a write or a dry-run
 // write), so a view-only role is enough. A request the API server forbids is
 // recorded as a missing Permission (verb, resource, namespace) and reading
-// goes on with what can be read. An XR's composed resources of one kind are
-// read with one list by their crossplane.io/composite label, and with a get
-// each when the list misses them (no label, or a list the role forbids).
-// Lists are paginated (limit/continue); the
+// goes on with what can be read. Lists are paginated (limit/continue); the
 // XRs of a Composition are streamed to a callback in list order while at
 // most Options.Concurrency of them are being fetched, so memory is bounded
 // by the page size and the concurrency, not by the number of XRs. Secret
