@@ -492,6 +492,38 @@ func TestComposites(t *testing.T) {
 	}
 }
 
+// bucketRequests counts the reader's requests of Buckets by verb in the
+// audit log.
+func bucketRequests(t *testing.T) map[string]int {
+	t.Helper()
+	events, err := server.AuditEvents(context.Background())
+	if err != nil {
+		t.Fatalf("AuditEvents(): %v", err)
+	}
+	n := map[string]int{}
+	for _, e := range events {
+		if e.User.Username == kubetest.Reader && e.ObjectRef != nil && e.ObjectRef.Resource == "buckets" {
+			n[e.Verb]++
+		}
+	}
+	return n
+}
+
+func TestCompositesGetComposedResources(t *testing.T) {
+	r := reader(t, kubetest.Reader, cluster.Options{})
+	comp := composition1(t, r, "legacy")
+	before := bucketRequests(t)
+	collect(t, r, comp)
+	after := bucketRequests(t)
+	// Seven XRs of two Buckets each: one get per reference (x-5-b's is a
+	// 404), and no list, whose cost grows with every Bucket in the cluster.
+	want := map[string]int{"get": 14, "list": 0}
+	delta := map[string]int{"get": after["get"] - before["get"], "list": after["list"] - before["list"]}
+	if diff := cmp.Diff(want, delta); diff != "" {
+		t.Errorf("Composites() reads each composed resource with a get: -want, +got requests:\n%s", diff)
+	}
+}
+
 func TestCompositesStopsOnCallbackError(t *testing.T) {
 	r := reader(t, kubetest.Reader, cluster.Options{PageSize: 1, Concurrency: 2})
 	stop := errors.New("stop")

@@ -36,7 +36,12 @@ const (
 
 // The defaults of Options: gentle on a production API server. Each XR costs
 // one get per composed resource (plus its claim and Secrets), so at 50
-// requests a second an XR of 10 resources takes about 0.2 s.
+// requests a second an XR of 10 resources takes about 0.2 s. Composed
+// resources are read with gets, never with a list by label: the API server
+// answers a get in constant time but filters every object of the kind for a
+// labelled list (measured here: 2,000 lists by crossplane.io/composite over
+// 20,000 objects kept kube-apiserver busy for over 15 minutes; 20,000 gets
+// took 23 s).
 const (
 	DefaultQPS         = 50
 	DefaultBurst       = 100
