@@ -39,9 +39,9 @@ const (
 // requests a second an XR of 10 resources takes about 0.2 s. Composed
 // resources are read with gets, never with a list by label: the API server
 // answers a get in constant time but filters every object of the kind for a
-// labelled list (measured here: 2,000 lists by crossplane.io/composite over
-// 20,000 objects kept kube-apiserver busy for over 15 minutes; 20,000 gets
-// took 23 s).
+// labelled list (measured here, 2,000 XRs of 10 composed resources: with
+// one list by crossplane.io/composite per XR the read had not finished after
+// 17 minutes, kube-apiserver at 95% CPU; with gets it takes 23 s unthrottled).
 const (
 	DefaultQPS         = 50
 	DefaultBurst       = 100
