@@ -6,7 +6,7 @@ PKGS      := ./...
 FUZZTIME  ?= 60s
 BENCHTIME ?= 1s
 
-.PHONY: all build test vet bench fuzz demo clean docs check-docs cross check-fmt check-tidy test-race lint e2e
+.PHONY: all build test vet bench fuzz demo clean docs check-docs cross check-fmt check-tidy test-race lint e2e kube-apiserver
 
 all: build
 
@@ -70,6 +70,17 @@ docs:
 
 check-docs:
 	$(GO) test -count=1 -run '^TestReferenceDocs$$' ./cmd/xpmigrate
+
+# The e2e suite (build tag e2e) runs against a real etcd and kube-apiserver
+# on loopback (internal/kubetest). hack/kube-apiserver.sh builds kube-apiserver
+# once into a cache outside the repository ($XPMIGRATE_CACHE, default
+# ~/.cache/xpmigrate; the first build takes 15-45 minutes on 2 cores) and
+# needs etcd (Debian's etcd-server: `hack/kube-apiserver.sh etcd` installs it).
+kube-apiserver:
+	hack/kube-apiserver.sh build
+
+e2e: kube-apiserver
+	$(GO) test -tags e2e -count=1 $(PKGS)
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) $(PKGS)
