@@ -64,6 +64,29 @@ type Sample struct {
 
 	// XR is the composite resource, or a claim when Options.XRD is set.
 	XR map[string]any
+
+	// Observed, Extra and ObservedConnectionDetails, when not nil, replace
+	// Options' for this sample: the composed resources, other objects and
+	// connection details of one XR read from a cluster.
+	Observed                  []map[string]any
+	Extra                     []map[string]any
+	ObservedConnectionDetails map[string]map[string][]byte
+}
+
+// state returns the observed resources, extra objects and connection
+// details for s: its own where set, else Options'.
+func (o Options) state(s Sample) (observed, extra []map[string]any, details map[string]map[string][]byte) {
+	observed, extra, details = o.Observed, o.Extra, o.ObservedConnectionDetails
+	if s.Observed != nil {
+		observed = s.Observed
+	}
+	if s.Extra != nil {
+		extra = s.Extra
+	}
+	if s.ObservedConnectionDetails != nil {
+		details = s.ObservedConnectionDetails
+	}
+	return observed, extra, details
 }
 
 // Options tune Verify.
@@ -433,12 +456,13 @@ func (v *verifier) sample(ctx context.Context, s Sample, cov *coverage) (*Sample
 	if err != nil {
 		return nil, render.InvalidInput(errors.Wrapf(err, "sample %s", s.Name))
 	}
+	observed, extra, details := v.o.state(s)
 	req := engine.Request{
 		XR:                        xr,
 		Stored:                    true,
-		Observed:                  v.o.Observed,
-		Extra:                     v.o.Extra,
-		ObservedConnectionDetails: v.o.ObservedConnectionDetails,
+		Observed:                  observed,
+		Extra:                     extra,
+		ObservedConnectionDetails: details,
 	}
 	lreq, preq := req, req
 	lreq.Composition = v.legacy.obj
@@ -466,7 +490,7 @@ func (v *verifier) sample(ctx context.Context, s Sample, cov *coverage) (*Sample
 		ShownConnectionDetails: v.shown,
 		Target:                 v.o.Target,
 		EnvironmentFunction:    v.ecVersion,
-		Observed:               v.o.Observed,
+		Observed:               observed,
 		Intended:               v.intended,
 		Accepted:               v.accepted,
 		XR:                     xr,
