@@ -30,7 +30,7 @@ var layers = [][]string{
 	{"render/verify/gaps"},
 	{"convert", "render/verify"},
 	{"convert/migrate", "render/verify/format"},
-	{"convert/migrate/report"},
+	{"convert/migrate/report", "render/verify/live"},
 	{"cmd/xpmigrate"},
 	// The e2e tier runs the binary; it imports no package of the module
 	// outside its build-tagged tests.
