@@ -24,6 +24,7 @@ type verifyOptions struct {
 	base            string
 	requireVerified bool
 	timeout         time.Duration
+	cluster         clusterOptions
 }
 
 func newVerifyCmd(s streams) *cobra.Command {
@@ -92,6 +93,15 @@ unverified Composition; 2 invalid input; 1 error.`,
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.src.Legacy = args[0]
+			if err := o.cluster.validate(cmd.Flags()); err != nil {
+				return err
+			}
+			if o.cluster.enabled {
+				if err := firstError(inRange("loops", o.verify.Loops, 0, maxLoops), durationInRange("timeout", o.timeout, minTimeout, maxTimeout)); err != nil {
+					return err
+				}
+				return runVerifyCluster(cmd.Context(), s, o)
+			}
 			return runVerify(cmd.Context(), s, o)
 		},
 	}
@@ -112,6 +122,7 @@ unverified Composition; 2 invalid input; 1 error.`,
 	stringEnumFlag(f, &o.verify.Target, "target", crossplane.V1, "Crossplane line the pipeline side emulates: v1 (1.18-1.20) or v2", crossplane.Targets...)
 	stringEnumFlag(f, &o.verify.EnvironmentFunction, "environment-function", "", "function-environment-configs release the pipeline runs: v0.6 or v0.7 (default: paired with --target)", "", "v0.6", "v0.7")
 	f.DurationVar(&o.timeout, "timeout", 5*time.Minute, "how long verification may take (1s–24h)")
+	addClusterFlags(f, &o.cluster)
 	return cmd
 }
 

@@ -588,3 +588,21 @@ func sortedKeys[V any](m map[string]V) []string {
 	sort.Strings(out)
 	return out
 }
+
+// ReadsConnectionDetails reports whether the legacy Composition reads
+// connection details, so that the connection Secrets are worth reading.
+func ReadsConnectionDetails(legacy verify.Document) bool {
+	comp, err := composition(legacy)
+	if err != nil {
+		return false
+	}
+	res, _, _ := unstructured.NestedSlice(comp.Object, "spec", "resources")
+	for _, r := range res {
+		if m, ok := r.(map[string]any); ok {
+			if cd, ok := m["connectionDetails"].([]any); ok && len(cd) > 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
