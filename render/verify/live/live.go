@@ -2,6 +2,7 @@ package live
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -275,10 +276,13 @@ func composition(d verify.Document) (*unstructured.Unstructured, error) {
 }
 
 // pairFor returns the Compositions the XR runs: the legacy one, or the
-// CompositionRevision it is pinned to when that differs (converted on the
-// fly, once per revision).
+// CompositionRevision it is pinned to (compositionUpdatePolicy: Manual)
+// when that differs (converted on the fly, once per revision).
 func pairFor(current *pair, byRevision map[string]*pair, live *cluster.Composite, o Options) (*pair, error) {
-	if live.Revision == nil {
+	// An XR with the Automatic policy runs the Composition's latest
+	// revision: the legacy Composition, as the repository has it.
+	policy, _, _ := unstructured.NestedString(live.XR.Object, "spec", "compositionUpdatePolicy")
+	if live.Revision == nil || policy != "Manual" {
 		return current, nil
 	}
 	if p, ok := byRevision[live.RevisionName]; ok {
@@ -355,6 +359,7 @@ func check(ctx context.Context, p *pair, live *cluster.Composite, extra []map[st
 
 	observed := []map[string]any{}
 	details := map[string]map[string][]byte{}
+	var secrets []map[string]any
 	for _, cd := range live.Composed {
 		if cd.State != cluster.Found {
 			x.Notes = append(x.Notes, fmt.Sprintf("composed resource %s %s: %s", cd.Ref.Kind, cd.Ref.Name, cd.State))
@@ -367,13 +372,21 @@ func check(ctx context.Context, p *pair, live *cluster.Composite, extra []map[st
 				continue
 			}
 			// Digests stand for the values: both sides see the same, and
-			// no value is kept.
+			// no value is kept. The legacy composer reads the Secret, the
+			// pipeline the observed connection details.
 			d := map[string][]byte{}
 			for k, v := range s.Digests {
 				d[k] = []byte(v)
 			}
 			details[cd.ResourceName] = d
+			secrets = append(secrets, digestSecret(s))
 		}
+	}
+	if s := live.ConnectionSecret; s != nil && s.State == cluster.Found {
+		secrets = append(secrets, digestSecret(s))
+	}
+	if len(secrets) > 0 {
+		extra = append(append([]map[string]any{}, extra...), secrets...)
 	}
 
 	vo := o.Verify
@@ -605,4 +618,17 @@ func ReadsConnectionDetails(legacy verify.Document) bool {
 		}
 	}
 	return false
+}
+
+// digestSecret is a Secret whose values are the digests of s's.
+func digestSecret(s *cluster.Secret) map[string]any {
+	data := map[string]any{}
+	for k, v := range s.Digests {
+		data[k] = base64.StdEncoding.EncodeToString([]byte(v))
+	}
+	return map[string]any{
+		"apiVersion": "v1", "kind": "Secret",
+		"metadata":   map[string]any{"namespace": s.Namespace, "name": s.Name},
+		"data":       data,
+	}
 }
