@@ -628,7 +628,7 @@ func digestSecret(s *cluster.Secret) map[string]any {
 	}
 	return map[string]any{
 		"apiVersion": "v1", "kind": "Secret",
-		"metadata":   map[string]any{"namespace": s.Namespace, "name": s.Name},
-		"data":       data,
+		"metadata": map[string]any{"namespace": s.Namespace, "name": s.Name},
+		"data":     data,
 	}
 }

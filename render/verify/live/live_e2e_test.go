@@ -246,10 +246,10 @@ func (c composite) objects() []*unstructured.Unstructured {
 	// composes: empty when there is no claim.
 	composedLabels := map[string]any{"crossplane.io/composite": c.name, "crossplane.io/claim-name": "", "crossplane.io/claim-namespace": ""}
 	spec := map[string]any{
-		"size":                   c.size,
-		"compositionRef":         map[string]any{"name": c.comp},
-		"compositionRevisionRef": map[string]any{"name": c.rev},
-		"resourceRefs":           []any{map[string]any{"apiVersion": "example.org/v1", "kind": "Bucket", "name": bucket}},
+		"size":                       c.size,
+		"compositionRef":             map[string]any{"name": c.comp},
+		"compositionRevisionRef":     map[string]any{"name": c.rev},
+		"resourceRefs":               []any{map[string]any{"apiVersion": "example.org/v1", "kind": "Bucket", "name": bucket}},
 		"writeConnectionSecretToRef": map[string]any{"namespace": "crossplane-system", "name": c.name + "-conn"},
 	}
 	spec["compositionUpdatePolicy"] = "Automatic"
@@ -664,4 +664,3 @@ func TestVerifyClusterNamespaceNames(t *testing.T) {
 		t.Errorf("verify --cluster -n team-a: XRs and claims: -want, +got:\n%s", diff)
 	}
 }
-
