@@ -135,6 +135,11 @@ type Options struct {
 	// converted one.
 	Convert Converter
 
+	// FromCluster says the samples and their inputs were read from a
+	// cluster: hints for missing input name what the cluster lacks instead
+	// of the flags that give files.
+	FromCluster bool
+
 	// ResourceName names the legacy Composition's anonymous template at
 	// index i. Nil uses the converted Composition's name for the template
 	// at the same index (the converter keeps the order), or
@@ -753,6 +758,19 @@ func (v *verifier) missingInputHint(legacy, pipe error) string {
 	selection := errors.As(legacy, &se)
 	var secret *pipeline.SecretNotFoundError
 	secretMissing := errors.As(pipe, &secret)
+	if v.o.FromCluster {
+		switch {
+		case invalid:
+			return "the legacy Composition is invalid (the API server would refuse it, so no XR ever ran it): fix it, or verify the Composition the cluster actually runs"
+		case notFound:
+			return fmt.Sprintf("EnvironmentConfig %s is not in the cluster (or the kubeconfig's user may not read it): create it, or fix the reference", name)
+		case selection || ec != nil:
+			return "the EnvironmentConfig selection failed on both sides: check the cluster's EnvironmentConfigs have the labels the selectors match, and the XR sets the fields the selector labels read"
+		case secretMissing:
+			return fmt.Sprintf("Secret %s is not in the cluster (or the kubeconfig's user may not read it)", secret.Name)
+		}
+		return "both sides failed on this XR: check that it is valid for the Composition and that every object it reads exists in the cluster and may be read"
+	}
 	switch {
 	case invalid:
 		return "the legacy Composition is invalid (the API server would refuse it, so no XR ever ran it): fix it, or verify the Composition the cluster actually runs"

@@ -391,6 +391,7 @@ func check(ctx context.Context, p *pair, live *cluster.Composite, extra []map[st
 
 	vo := o.Verify
 	vo.Observed, vo.Extra, vo.ObservedConnectionDetails, vo.Convert = nil, nil, nil, nil
+	vo.FromCluster = true
 	sample := verify.Sample{Name: x.Name, XR: xr, Observed: observed, Extra: extra, ObservedConnectionDetails: details}
 	if len(extra) == 0 {
 		sample.Extra = []map[string]any{}

@@ -532,10 +532,15 @@ type outline struct {
 	Drift     []string
 	Missing   []string
 	Exit      int
+	// Hint is the conversion check's hint for an unverified Composition.
+	Hint string
 }
 
 func outlineOf(r *report, exit int) outline {
 	o := outline{Verdict: r.Verdict, XRs: r.XRs, Pinned: r.Pinned, Conversion: r.Conversion.Verdict, Missing: r.Missing, Exit: exit}
+	if r.Conversion.Verdict == verify.Unverified {
+		o.Hint = r.Conversion.Hint
+	}
 	for _, x := range r.Composites {
 		if x.Conversion != verify.Equivalent {
 			o.NotEquivalent = append(o.NotEquivalent, x.Name+" "+string(x.Conversion))
@@ -597,6 +602,7 @@ func TestVerifyCluster(t *testing.T) {
 			want: outline{
 				Verdict: live.Unverified, XRs: 1, Conversion: verify.Unverified,
 				NotEquivalent: []string{"n-0 inconclusive"}, Emulation: []string{"n-0: the legacy render failed"},
+				Hint: "EnvironmentConfig absent is not in the cluster (or the kubeconfig's user may not read it): create it, or fix the reference",
 			},
 		},
 		"MissingEnvironmentConfigRequireVerified": {
@@ -605,6 +611,7 @@ func TestVerifyCluster(t *testing.T) {
 			want: outline{
 				Verdict: live.Unverified, XRs: 1, Conversion: verify.Unverified,
 				NotEquivalent: []string{"n-0 inconclusive"}, Emulation: []string{"n-0: the legacy render failed"}, Exit: 3,
+				Hint: "EnvironmentConfig absent is not in the cluster (or the kubeconfig's user may not read it): create it, or fix the reference",
 			},
 		},
 		"ForbiddenSecretsReportedRunContinues": {
@@ -619,7 +626,27 @@ func TestVerifyCluster(t *testing.T) {
 		"NoXRs": {
 			reason: "A Composition no XR runs is unverified, with exit 0.",
 			args:   []string{filepath.Join("DIR", "empty.yaml")},
-			want:   outline{Verdict: live.Unverified, Conversion: verify.Unverified},
+			want: outline{
+				Verdict: live.Unverified, Conversion: verify.Unverified,
+				Hint: "check the --namespace filter and that the kubeconfig's user may list the XR kind",
+			},
+		},
+		"NoXRsRequireVerified": {
+			reason: "With --require-verified a Composition no XR runs fails.",
+			args:   []string{filepath.Join("DIR", "empty.yaml"), "--require-verified"},
+			want: outline{
+				Verdict: live.Unverified, Conversion: verify.Unverified, Exit: 3,
+				Hint: "check the --namespace filter and that the kubeconfig's user may list the XR kind",
+			},
+		},
+		"HandEditRequireVerified": {
+			reason: "With --require-verified an emulation difference fails too: the proof is incomplete for that XR.",
+			args:   []string{filepath.Join("DIR", "edited.yaml"), "--require-verified"},
+			want: outline{
+				Verdict: live.EmulationDifferences, XRs: 3, Conversion: verify.Equivalent, Exit: 3,
+				Emulation: []string{`d-1: bucket (Bucket d-1-bucket) spec.forProvider.size: live "XXL", rendered "S"`},
+				Drift:     []string{`d-1: bucket (Bucket d-1-bucket) spec.forProvider.tags.owner: live "alice", rendered (none)`},
+			},
 		},
 		"NamespaceFilter": {
 			reason: "-n keeps the XRs whose claim is in the namespace.",
@@ -644,6 +671,28 @@ func TestVerifyCluster(t *testing.T) {
 				t.Errorf("\n%s\nxpmigrate verify %s --cluster: -want, +got:\n%s", tc.reason, strings.Join(tc.args, " "), diff)
 			}
 		})
+	}
+}
+
+// TestVerifyClusterText: the text report names the Composition's verdict,
+// the hand-edited field, the drift and the conversion check's verdict.
+func TestVerifyClusterText(t *testing.T) {
+	t.Parallel()
+	cmd := exec.Command(bin, "verify", filepath.Join(dir, "edited.yaml"), "--cluster", "--kubeconfig", server.Kubeconfig(kubetest.Reader), "--verbose")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("xpmigrate verify --cluster (text): %v\n%s", err, out)
+	}
+	for _, want := range []string{
+		"WARN edited: emulation-differences against the cluster: 3 XRs; conversion equivalent; 1 emulation differences on 1 XRs; 1 drifted fields (info)\n",
+		"XR d-1 (claim team-a/d-1): conversion equivalent\n",
+		`  emulation: bucket (Bucket d-1-bucket) spec.forProvider.size: live "XXL", rendered "S"` + "\n",
+		`  drift (info): bucket (Bucket d-1-bucket) spec.forProvider.tags.owner: live "alice", rendered (none)` + "\n",
+		"conversion check:\n",
+	} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("xpmigrate verify --cluster (text): no line %q in:\n%s", want, out)
+		}
 	}
 }
 
