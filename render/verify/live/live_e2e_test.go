@@ -81,7 +81,7 @@ func run(m *testing.M) int {
 			fmt.Fprintf(os.Stderr, "FAIL: %s sent requests that are not get or list:\n  %s\n", u, strings.Join(v, "\n  "))
 			code = 1
 		}
-		if n := kubetest.Requests(events, u); n["list"] == 0 || n["get"] == 0 {
+		if n := kubetest.Requests(events, u); u == kubetest.Reader && (n["list"] == 0 || n["get"] == 0) {
 			fmt.Fprintf(os.Stderr, "FAIL: the audit log holds no list or no get of %s (%v): it does not record the binary's requests\n", u, n)
 			code = 1
 		}
