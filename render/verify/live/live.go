@@ -295,10 +295,11 @@ func pairFor(current *pair, byRevision map[string]*pair, live *cluster.Composite
 		byRevision[live.RevisionName] = current
 		return current, nil
 	}
+	name, _, _ := unstructured.NestedString(current.obj, "metadata", "name")
 	obj := map[string]any{
 		"apiVersion": xp.CompositionAPIVersion,
 		"kind":       "Composition",
-		"metadata":   map[string]any{"name": current.obj["metadata"].(map[string]any)["name"]},
+		"metadata":   map[string]any{"name": name},
 		"spec":       spec,
 	}
 	b, err := yaml.Marshal(obj)
