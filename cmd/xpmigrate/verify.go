@@ -119,7 +119,7 @@ unverified Composition; 2 invalid input; 1 error.`,
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.src.Legacy = args[0]
-			if err := o.cluster.validate(cmd.Flags()); err != nil {
+			if err := o.cluster.validate(cmd.Flags(), "xr", "observed-resources", "extra-resources", "synthesize", "base", "xrd"); err != nil {
 				return err
 			}
 			if o.cluster.enabled {
@@ -148,7 +148,7 @@ unverified Composition; 2 invalid input; 1 error.`,
 	stringEnumFlag(f, &o.verify.Target, "target", crossplane.V1, "Crossplane line the pipeline side emulates: v1 (1.18-1.20) or v2", crossplane.Targets...)
 	stringEnumFlag(f, &o.verify.EnvironmentFunction, "environment-function", "", "function-environment-configs release the pipeline runs: v0.6 or v0.7 (default: paired with --target)", "", "v0.6", "v0.7")
 	f.DurationVar(&o.timeout, "timeout", 5*time.Minute, "how long verification may take (1s–24h)")
-	addClusterFlags(f, &o.cluster)
+	addClusterFlags(f, &o.cluster, "verify against the live XRs that run the Composition in the cluster the kubeconfig selects (get and list only), with their composed resources as observed state")
 	return cmd
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/xpmigrate/xpmigrate/internal/regularfile"
 	"github.com/xpmigrate/xpmigrate/render/cluster"
 	"github.com/xpmigrate/xpmigrate/render/verify"
+	"github.com/xpmigrate/xpmigrate/render/verify/format"
 	"github.com/xpmigrate/xpmigrate/render/verify/live"
 )
 
@@ -29,8 +30,8 @@ const (
 	maxQPS         = 10000
 )
 
-func addClusterFlags(f *pflag.FlagSet, o *clusterOptions) {
-	f.BoolVar(&o.enabled, "cluster", false, "verify against the live XRs that run the Composition in the cluster the kubeconfig selects (get and list only), with their composed resources as observed state")
+func addClusterFlags(f *pflag.FlagSet, o *clusterOptions, usage string) {
+	f.BoolVar(&o.enabled, "cluster", false, usage)
 	f.StringVar(&o.kubeconfig.Path, "kubeconfig", "", "with --cluster: the kubeconfig file (default: $KUBECONFIG, then ~/.kube/config, then in-cluster)")
 	f.StringVar(&o.kubeconfig.Context, "context", "", "with --cluster: the kubeconfig context (default: the current context)")
 	f.StringVarP(&o.reader.Namespace, "namespace", "n", "", "with --cluster: only the XRs whose claim is in this namespace (default: every XR)")
@@ -40,10 +41,9 @@ func addClusterFlags(f *pflag.FlagSet, o *clusterOptions) {
 }
 
 // validate rejects the cluster flags without --cluster, out-of-range values,
-// and the sample flags --cluster replaces.
-func (o *clusterOptions) validate(f *pflag.FlagSet) error {
+// and the flags of samples (incompatible) --cluster replaces.
+func (o *clusterOptions) validate(f *pflag.FlagSet, samples ...string) error {
 	clusterOnly := []string{"kubeconfig", "context", "namespace", "concurrency", "qps", "burst"}
-	samples := []string{"xr", "observed-resources", "extra-resources", "synthesize", "base", "xrd"}
 	if !o.enabled {
 		for _, n := range clusterOnly {
 			if f.Changed(n) {
@@ -80,13 +80,7 @@ func runVerifyCluster(ctx context.Context, s streams, o *verifyOptions) error {
 		}
 		converted = verify.Document{Path: o.src.Converted, Data: cb}
 	}
-	cfg, _, err := cluster.LoadConfig(o.cluster.kubeconfig)
-	if err != nil {
-		return errkind.InvalidInput(err)
-	}
-	ro := o.cluster.reader
-	ro.ConnectionSecrets = live.ReadsConnectionDetails(legacy)
-	r, err := cluster.NewReader(cfg, ro)
+	r, err := o.cluster.newReader(live.ReadsConnectionDetails(legacy))
 	if err != nil {
 		return err
 	}
@@ -117,4 +111,62 @@ func runVerifyCluster(ctx context.Context, s streams, o *verifyOptions) error {
 		return errkind.Findings(nil)
 	}
 	return nil
+}
+
+// newReader reads the cluster the kubeconfig flags select; secrets says
+// whether connection Secrets are read (as digests).
+func (o *clusterOptions) newReader(secrets bool) (*cluster.Reader, error) {
+	cfg, _, err := cluster.LoadConfig(o.kubeconfig)
+	if err != nil {
+		return nil, errkind.InvalidInput(err)
+	}
+	ro := o.reader
+	ro.ConnectionSecrets = secrets
+	return cluster.NewReader(cfg, ro)
+}
+
+// verifyMigrated runs the live check for every legacy Composition a
+// migrate run converted, its legacy and converted documents as the run
+// kept them, and writes the reports (text) after the run's own output.
+// It reports whether a check fails.
+func verifyMigrated(ctx context.Context, s streams, o *migrateOptions, res *migrate.Result) (bool, error) {
+	lo := live.Options{Verify: verify.Options{Accept: o.run.Accept, Convert: migrate.VerifyConverter}}
+	lo.Verify.Target = o.convert.Target
+	var reports []*live.Report
+	var secrets bool
+	var todo []migrate.CompositionResult
+	for _, c := range res.Compositions {
+		// An item of a kind: List document has no document of its own.
+		if !c.Legacy || c.Item >= 0 || c.Before == "" || c.After == "" || c.After == c.Before {
+			continue
+		}
+		todo = append(todo, c)
+		secrets = secrets || live.ReadsConnectionDetails(verify.Document{Data: []byte(c.Before)})
+	}
+	if len(todo) == 0 {
+		fmt.Fprintln(s.Out, "cluster: no converted legacy Composition to check against the cluster")
+		return false, nil
+	}
+	r, err := o.cluster.newReader(secrets)
+	if err != nil {
+		return false, err
+	}
+	for _, c := range todo {
+		path := fmt.Sprintf("%s#%d", c.File, c.Document+1)
+		rep, err := live.Verify(ctx, r, verify.Document{Path: path, Data: []byte(c.Before)},
+			verify.Document{Path: path + " (converted)", Data: []byte(c.After)}, lo)
+		if err != nil {
+			return false, errors.Wrapf(err, "cannot verify %s against the cluster", path)
+		}
+		reports = append(reports, rep)
+	}
+	if err := live.Write(s.Out, reports, format.Options{Format: format.Text, TTY: s.OutTTY, NoColor: s.NoColor}); err != nil {
+		return false, errors.Wrap(err, "cannot write the cluster report")
+	}
+	for _, rep := range reports {
+		if rep.Fails(o.requireVerified) {
+			return true, nil
+		}
+	}
+	return false, nil
 }

@@ -698,6 +698,36 @@ func TestVerifyClusterText(t *testing.T) {
 	}
 }
 
+// TestMigrateCluster: migrate --cluster checks every legacy Composition it
+// converts against the cluster, after its own run.
+func TestMigrateCluster(t *testing.T) {
+	t.Parallel()
+	repo := t.TempDir()
+	for _, f := range []string{"equiv.yaml", "edited.yaml"} {
+		b, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(repo, f), b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmd := exec.Command(bin, "migrate", "--dry-run", "--cluster", "--kubeconfig", server.Kubeconfig(kubetest.Reader), repo)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("xpmigrate migrate --dry-run --cluster: %v\nstdout:\n%s\nstderr:\n%s", err, stdout.String(), stderr.String())
+	}
+	for _, want := range []string{
+		"PASS equiv: equivalent against the cluster: 50 XRs; conversion equivalent; 0 emulation differences on 0 XRs; 0 drifted fields (info)\n",
+		"WARN edited: emulation-differences against the cluster: 3 XRs; conversion equivalent; 1 emulation differences on 1 XRs; 1 drifted fields (info)\n",
+	} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("xpmigrate migrate --dry-run --cluster: no line %q in stdout:\n%s", want, stdout.String())
+		}
+	}
+}
+
 // TestVerifyClusterNamespaceNames: the namespace filter keeps exactly the
 // XRs claimed in the namespace, by name.
 func TestVerifyClusterNamespaceNames(t *testing.T) {
