@@ -698,6 +698,20 @@ func TestVerifyClusterText(t *testing.T) {
 	}
 }
 
+// TestVerifyClusterJUnit: the CI formats carry the conversion check, one
+// test case per live XR.
+func TestVerifyClusterJUnit(t *testing.T) {
+	t.Parallel()
+	cmd := exec.Command(bin, "verify", filepath.Join(dir, "equiv.yaml"), "--cluster", "--kubeconfig", server.Kubeconfig(kubetest.Reader), "-n", "team-a", "--format", "junit")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("xpmigrate verify --cluster --format junit: %v\n%s", err, out)
+	}
+	if got := strings.Count(string(out), "<testcase "); got != 25 {
+		t.Errorf("xpmigrate verify --cluster -n team-a --format junit: %d test cases, want 25 (one per XR):\n%s", got, out)
+	}
+}
+
 // TestMigrateCluster: migrate --cluster checks every legacy Composition it
 // converts against the cluster, after its own run.
 func TestMigrateCluster(t *testing.T) {
