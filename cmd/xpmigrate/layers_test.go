@@ -16,7 +16,7 @@ import (
 var layers = [][]string{
 	// Shared helpers: no domain package.
 	{"internal/atomicfile", "internal/benchdata", "internal/docgen", "internal/gitignore", "internal/jsonobj", "internal/protostruct",
-		"internal/junit", "internal/regularfile", "internal/samples", "internal/sarif", "internal/testutil", "internal/udiff", "internal/xp",
+		"internal/junit", "internal/kubetest", "internal/regularfile", "internal/samples", "internal/sarif", "internal/testutil", "internal/udiff", "internal/xp",
 		"internal/crossplane", "internal/errkind"},
 	// The reading layer: splitting streams, numbering documents, kubectl's view.
 	{"internal/manifest"},
@@ -26,11 +26,11 @@ var layers = [][]string{
 	{"patchandtransform/function", "patchandtransform/native", "environment"},
 	{"render"},
 	{"render/builtin/environmentconfigs", "render/builtin/patchandtransform", "render/legacy", "render/pipeline"},
-	{"render/engine"},
+	{"render/engine", "render/cluster"},
 	{"render/verify/gaps"},
 	{"convert", "render/verify"},
 	{"convert/migrate", "render/verify/format"},
-	{"convert/migrate/report"},
+	{"convert/migrate/report", "render/verify/live"},
 	{"cmd/xpmigrate"},
 	// The e2e tier runs the binary; it imports no package of the module
 	// outside its build-tagged tests.

@@ -32,6 +32,7 @@ type migrateOptions struct {
 	dryRun          bool
 	verify          bool
 	requireVerified bool
+	cluster         clusterOptions
 }
 
 // migrateDeps are what tests replace: the converter and the verifier.
@@ -146,6 +147,12 @@ failed, or with --require-verified a Composition was not proven.`,
 			// After the first signal, a second one ends the process at
 			// once (every write is a rename: files are old or new).
 			go func() { <-ctx.Done(); stop() }()
+			if err := o.cluster.validate(cmd.Flags(), "base", "phase1"); err != nil {
+				return err
+			}
+			if o.cluster.enabled && o.format != "" && o.format != "text" {
+				return errkind.InvalidInputf("migrate --cluster writes its cluster report as text: drop --format, or run verify --cluster --format per Composition")
+			}
 			return runMigrate(ctx, s, deps, o)
 		},
 	}
@@ -167,6 +174,7 @@ failed, or with --require-verified a Composition was not proven.`,
 	f.IntVar(&o.run.MaxSamples, "max-samples", migrate.DefaultMaxSamples, "verify each Composition with at most this many examples, nearest first (1–1000; negative: all)")
 	f.IntVar(&o.run.Jobs, "jobs", min(runtime.NumCPU(), maxJobs), "files to handle at once (1–256)")
 	f.StringVar(&o.report, "report", "", "write a report to this file: .json, .md or .html")
+	addClusterFlags(f, &o.cluster, "also verify every legacy Composition the run converts against the live XRs that run it in the cluster the kubeconfig selects (get and list only; as verify --cluster), and print that report (text) on stdout")
 	stringEnumFlag(f, &o.format, "format", report.FormatText, "what is printed on stdout: text (nothing; the summary is on stderr), github (workflow commands that annotate files in GitHub Actions), json (the JSON report), junit or sarif (the same problems for CI dashboards and code scanning)", report.Formats...)
 	stringEnumFlag(f, &o.run.Target, "target", crossplane.V1, "Crossplane line the converted Compositions are for: v1 (1.18–1.20) or v2", crossplane.Targets...)
 	f.StringVar(&o.run.PatchAndTransform, "function-patch-and-transform-ref", "", "functionRef name for function-patch-and-transform (default: from Function manifests and Configuration dependencies in the tree, else function-patch-and-transform)")
@@ -204,7 +212,8 @@ func runMigrate(ctx context.Context, s streams, deps migrateDeps, o *migrateOpti
 		}
 	}
 	html := out.ReportFormat == report.HTML
-	bo.KeepSources = html
+	// The cluster check renders each converted Composition's documents.
+	bo.KeepSources = html || o.cluster.enabled
 	bo.Converter = migrate.NewConverter(o.convert)
 	if deps.converter != nil {
 		bo.Converter = deps.converter(o)
@@ -222,7 +231,17 @@ func runMigrate(ctx context.Context, s streams, deps migrateDeps, o *migrateOpti
 	if err := report.WriteOutputs(s.Out, s.ErrOut, res, out); err != nil {
 		return err
 	}
-	return res.Err(runErr, bo.Check, o.requireVerified)
+	if err := res.Err(runErr, bo.Check, o.requireVerified); err != nil || !o.cluster.enabled {
+		return err
+	}
+	fails, err := verifyMigrated(ctx, s, o, res)
+	if err != nil {
+		return err
+	}
+	if fails {
+		return errkind.Findings(nil)
+	}
+	return nil
 }
 
 // cancelGrace is how long a cancelled migration may take to finish the

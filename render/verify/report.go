@@ -2,6 +2,7 @@ package verify
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/pkg/errors"
@@ -293,4 +294,37 @@ func CheckGapCodes(codes []string) error {
 		}
 	}
 	return nil
+}
+
+// Combine returns one Report for a Composition verified sample by sample
+// (one Verify call per live XR, so memory is bounded by one XR): the first
+// report's header, every report's samples in order, the patches no sample
+// exercised, and the counts and verdict recomputed. Reason, when set, says
+// why there is no sample.
+func Combine(reports []*Report, reason string) *Report {
+	out := &Report{}
+	if len(reports) > 0 {
+		h := reports[0]
+		*out = Report{Legacy: h.Legacy, Converted: h.Converted, Composition: h.Composition, Target: h.Target, Strict: h.Strict,
+			Acceptances: h.Acceptances, IntendedChanges: h.IntendedChanges, Unexercised: slices.Clone(h.Unexercised)}
+	}
+	out.Reason = reason
+	for _, r := range reports {
+		for _, a := range r.Assumptions {
+			if !slices.Contains(out.Assumptions, a) {
+				out.Assumptions = append(out.Assumptions, a)
+			}
+		}
+		out.Samples = append(out.Samples, r.Samples...)
+		// A patch is unexercised when no sample of any report made it fire.
+		keep := out.Unexercised[:0]
+		for _, p := range out.Unexercised {
+			if slices.ContainsFunc(r.Unexercised, func(q PatchRef) bool { return q == p }) {
+				keep = append(keep, p)
+			}
+		}
+		out.Unexercised = keep
+	}
+	out.finish()
+	return out
 }

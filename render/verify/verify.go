@@ -65,6 +65,29 @@ type Sample struct {
 
 	// XR is the composite resource, or a claim when Options.XRD is set.
 	XR map[string]any
+
+	// Observed, Extra and ObservedConnectionDetails, when not nil, replace
+	// Options' for this sample: the composed resources, other objects and
+	// connection details of one XR read from a cluster.
+	Observed                  []map[string]any
+	Extra                     []map[string]any
+	ObservedConnectionDetails map[string]map[string][]byte
+}
+
+// state returns the observed resources, extra objects and connection
+// details for s: its own where set, else Options'.
+func (o Options) state(s Sample) (observed, extra []map[string]any, details map[string]map[string][]byte) {
+	observed, extra, details = o.Observed, o.Extra, o.ObservedConnectionDetails
+	if s.Observed != nil {
+		observed = s.Observed
+	}
+	if s.Extra != nil {
+		extra = s.Extra
+	}
+	if s.ObservedConnectionDetails != nil {
+		details = s.ObservedConnectionDetails
+	}
+	return observed, extra, details
 }
 
 // Options tune Verify.
@@ -112,6 +135,11 @@ type Options struct {
 	// Convert converts the legacy Composition when Verify is given no
 	// converted one.
 	Convert Converter
+
+	// FromCluster says the samples and their inputs were read from a
+	// cluster: hints for missing input name what the cluster lacks instead
+	// of the flags that give files.
+	FromCluster bool
 
 	// ResourceName names the legacy Composition's anonymous template at
 	// index i. Nil uses the converted Composition's name for the template
@@ -434,12 +462,13 @@ func (v *verifier) sample(ctx context.Context, s Sample, cov *coverage) (*Sample
 	if err != nil {
 		return nil, render.InvalidInput(errors.Wrapf(err, "sample %s", s.Name))
 	}
+	observed, extra, details := v.o.state(s)
 	req := engine.Request{
 		XR:                        xr,
 		Stored:                    true,
-		Observed:                  v.o.Observed,
-		Extra:                     v.o.Extra,
-		ObservedConnectionDetails: v.o.ObservedConnectionDetails,
+		Observed:                  observed,
+		Extra:                     extra,
+		ObservedConnectionDetails: details,
 	}
 	lreq, preq := req, req
 	lreq.Composition = v.legacy.obj
@@ -467,7 +496,7 @@ func (v *verifier) sample(ctx context.Context, s Sample, cov *coverage) (*Sample
 		ShownConnectionDetails: v.shown,
 		Target:                 v.o.Target,
 		EnvironmentFunction:    v.ecVersion,
-		Observed:               v.o.Observed,
+		Observed:               observed,
 		Intended:               v.intended,
 		Accepted:               v.accepted,
 		XR:                     xr,
@@ -711,6 +740,19 @@ func (v *verifier) missingInputHint(legacy, pipe error) string {
 	selection := errors.As(legacy, &se)
 	var secret *pipeline.SecretNotFoundError
 	secretMissing := errors.As(pipe, &secret)
+	if v.o.FromCluster {
+		switch {
+		case invalid:
+			return "the legacy Composition is invalid (the API server would refuse it, so no XR ever ran it): fix it, or verify the Composition the cluster actually runs"
+		case notFound:
+			return fmt.Sprintf("EnvironmentConfig %s is not in the cluster (or the kubeconfig's user may not read it): create it, or fix the reference", name)
+		case selection || ec != nil:
+			return "the EnvironmentConfig selection failed on both sides: check the cluster's EnvironmentConfigs have the labels the selectors match, and the XR sets the fields the selector labels read"
+		case secretMissing:
+			return fmt.Sprintf("Secret %s is not in the cluster (or the kubeconfig's user may not read it)", secret.Name)
+		}
+		return "both sides failed on this XR: check that it is valid for the Composition and that every object it reads exists in the cluster and may be read"
+	}
 	switch {
 	case invalid:
 		return "the legacy Composition is invalid (the API server would refuse it, so no XR ever ran it): fix it, or verify the Composition the cluster actually runs"

@@ -1,0 +1,172 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/pkg/errors"
+	"github.com/spf13/pflag"
+
+	"github.com/xpmigrate/xpmigrate/convert/migrate"
+	"github.com/xpmigrate/xpmigrate/internal/errkind"
+	"github.com/xpmigrate/xpmigrate/internal/regularfile"
+	"github.com/xpmigrate/xpmigrate/render/cluster"
+	"github.com/xpmigrate/xpmigrate/render/verify"
+	"github.com/xpmigrate/xpmigrate/render/verify/format"
+	"github.com/xpmigrate/xpmigrate/render/verify/live"
+)
+
+// clusterOptions are the flags of `verify --cluster`, bound to the
+// reader's kubeconfig and options.
+type clusterOptions struct {
+	enabled    bool
+	kubeconfig cluster.Kubeconfig
+	reader     cluster.Options
+}
+
+// Bounds of the reader's flags.
+const (
+	maxConcurrency = 64
+	maxQPS         = 10000
+)
+
+func addClusterFlags(f *pflag.FlagSet, o *clusterOptions, usage string) {
+	f.BoolVar(&o.enabled, "cluster", false, usage)
+	f.StringVar(&o.kubeconfig.Path, "kubeconfig", "", "with --cluster: the kubeconfig file (default: $KUBECONFIG, then ~/.kube/config, then in-cluster)")
+	f.StringVar(&o.kubeconfig.Context, "context", "", "with --cluster: the kubeconfig context (default: the current context)")
+	f.StringVarP(&o.reader.Namespace, "namespace", "n", "", "with --cluster: only the XRs whose claim is in this namespace (default: every XR)")
+	f.IntVar(&o.reader.Concurrency, "concurrency", cluster.DefaultConcurrency, "with --cluster: XRs fetched at once (1-64)")
+	f.Float32Var(&o.reader.QPS, "qps", cluster.DefaultQPS, "with --cluster: client-side rate limit, requests per second (1-10000)")
+	f.IntVar(&o.reader.Burst, "burst", cluster.DefaultBurst, "with --cluster: burst of the client-side rate limit (1-10000)")
+}
+
+// validate rejects the cluster flags without --cluster, out-of-range values,
+// and the flags of samples (incompatible) --cluster replaces.
+func (o *clusterOptions) validate(f *pflag.FlagSet, samples ...string) error {
+	clusterOnly := []string{"kubeconfig", "context", "namespace", "concurrency", "qps", "burst"}
+	if !o.enabled {
+		for _, n := range clusterOnly {
+			if f.Changed(n) {
+				return errkind.InvalidInputf("--%s needs --cluster", n)
+			}
+		}
+		return nil
+	}
+	for _, n := range samples {
+		if f.Changed(n) {
+			return errkind.InvalidInputf("--%s cannot be used with --cluster: the samples, observed resources and EnvironmentConfigs come from the cluster", n)
+		}
+	}
+	if o.reader.QPS < 1 || o.reader.QPS > maxQPS {
+		return errkind.InvalidInputf("--qps must be between 1 and %d, not %g", maxQPS, o.reader.QPS)
+	}
+	return firstError(
+		inRange("concurrency", o.reader.Concurrency, 1, maxConcurrency),
+		inRange("burst", o.reader.Burst, 1, maxQPS),
+	)
+}
+
+func runVerifyCluster(ctx context.Context, s streams, o *verifyOptions) error {
+	b, err := regularfile.ReadFile(o.src.Legacy)
+	if err != nil {
+		return errkind.InvalidInput(errors.Wrapf(err, "cannot read legacy composition %q", o.src.Legacy))
+	}
+	legacy := verify.Document{Path: o.src.Legacy, Data: b}
+	var converted verify.Document
+	if o.src.Converted != "" {
+		cb, err := regularfile.ReadFile(o.src.Converted)
+		if err != nil {
+			return errkind.InvalidInput(errors.Wrapf(err, "cannot read converted composition %q", o.src.Converted))
+		}
+		converted = verify.Document{Path: o.src.Converted, Data: cb}
+	}
+	r, err := o.cluster.newReader(live.ReadsConnectionDetails(legacy))
+	if err != nil {
+		return err
+	}
+
+	ctx, cancel := context.WithTimeout(ctx, o.timeout)
+	defer cancel()
+	lo := live.Options{Verify: o.verify}
+	lo.Verify.Convert = migrate.VerifyConverter
+	if s.ErrTTY {
+		lo.Progress = func(n int) { fmt.Fprintf(s.ErrOut, "\rchecked %d XRs", n) }
+	}
+	rep, err := live.Verify(ctx, r, legacy, converted, lo)
+	if s.ErrTTY && rep != nil && rep.XRs > 0 {
+		fmt.Fprintln(s.ErrOut)
+	}
+	if err != nil {
+		if errkind.IsInvalidInput(err) {
+			return err
+		}
+		return errors.Wrap(err, "cannot verify against the cluster")
+	}
+	wo := o.write
+	wo.TTY, wo.NoColor = s.OutTTY, s.NoColor
+	if err := live.Write(s.Out, []*live.Report{rep}, wo); err != nil {
+		return errors.Wrap(err, "cannot write report")
+	}
+	if rep.Fails(o.requireVerified) {
+		return errkind.Findings(nil)
+	}
+	return nil
+}
+
+// newReader reads the cluster the kubeconfig flags select; secrets says
+// whether connection Secrets are read (as digests).
+func (o *clusterOptions) newReader(secrets bool) (*cluster.Reader, error) {
+	cfg, _, err := cluster.LoadConfig(o.kubeconfig)
+	if err != nil {
+		return nil, errkind.InvalidInput(err)
+	}
+	ro := o.reader
+	ro.ConnectionSecrets = secrets
+	return cluster.NewReader(cfg, ro)
+}
+
+// verifyMigrated runs the live check for every legacy Composition a
+// migrate run converted, its legacy and converted documents as the run
+// kept them, and writes the reports (text) after the run's own output.
+// It reports whether a check fails.
+func verifyMigrated(ctx context.Context, s streams, o *migrateOptions, res *migrate.Result) (bool, error) {
+	lo := live.Options{Verify: verify.Options{Accept: o.run.Accept, Convert: migrate.VerifyConverter}}
+	lo.Verify.Target = o.convert.Target
+	var reports []*live.Report
+	var secrets bool
+	var todo []migrate.CompositionResult
+	for _, c := range res.Compositions {
+		// An item of a kind: List document has no document of its own.
+		if !c.Legacy || c.Item >= 0 || c.Before == "" || c.After == "" || c.After == c.Before {
+			continue
+		}
+		todo = append(todo, c)
+		secrets = secrets || live.ReadsConnectionDetails(verify.Document{Data: []byte(c.Before)})
+	}
+	if len(todo) == 0 {
+		fmt.Fprintln(s.Out, "cluster: no converted legacy Composition to check against the cluster")
+		return false, nil
+	}
+	r, err := o.cluster.newReader(secrets)
+	if err != nil {
+		return false, err
+	}
+	for _, c := range todo {
+		path := fmt.Sprintf("%s#%d", c.File, c.Document+1)
+		rep, err := live.Verify(ctx, r, verify.Document{Path: path, Data: []byte(c.Before)},
+			verify.Document{Path: path + " (converted)", Data: []byte(c.After)}, lo)
+		if err != nil {
+			return false, errors.Wrapf(err, "cannot verify %s against the cluster", path)
+		}
+		reports = append(reports, rep)
+	}
+	if err := live.Write(s.Out, reports, format.Options{Format: format.Text, TTY: s.OutTTY, NoColor: s.NoColor}); err != nil {
+		return false, errors.Wrap(err, "cannot write the cluster report")
+	}
+	for _, rep := range reports {
+		if rep.Fails(o.requireVerified) {
+			return true, nil
+		}
+	}
+	return false, nil
+}

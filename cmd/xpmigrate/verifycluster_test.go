@@ -1,0 +1,73 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestVerifyClusterFlags: misused --cluster flags are usage errors (exit
+// 2) found before any cluster is contacted, and an unreadable kubeconfig
+// is invalid input.
+func TestVerifyClusterFlags(t *testing.T) {
+	dir := t.TempDir()
+	comp := filepath.Join(dir, "comp.yaml")
+	if err := os.WriteFile(comp, []byte(migrateLegacy), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cases := map[string]struct {
+		reason     string
+		args       []string
+		wantCode   int
+		wantStderr string
+	}{
+		"NamespaceWithoutCluster": {
+			reason:     "-n filters live XRs: without --cluster it is a usage error.",
+			args:       []string{"verify", comp, "-n", "team-a"},
+			wantCode:   2,
+			wantStderr: "--namespace needs --cluster",
+		},
+		"KubeconfigWithoutCluster": {
+			reason:     "--kubeconfig without --cluster is a usage error.",
+			args:       []string{"verify", comp, "--kubeconfig", "x"},
+			wantCode:   2,
+			wantStderr: "--kubeconfig needs --cluster",
+		},
+		"SamplesWithCluster": {
+			reason:     "--cluster takes its samples from the cluster: --xr is a usage error.",
+			args:       []string{"verify", comp, "--cluster", "--xr", comp},
+			wantCode:   2,
+			wantStderr: "--xr cannot be used with --cluster",
+		},
+		"ConcurrencyOutOfRange": {
+			reason:     "--concurrency must be between 1 and 64.",
+			args:       []string{"verify", comp, "--cluster", "--concurrency", "0"},
+			wantCode:   2,
+			wantStderr: "--concurrency must be between 1 and 64",
+		},
+		"QPSOutOfRange": {
+			reason:     "--qps must be positive.",
+			args:       []string{"verify", comp, "--cluster", "--qps", "0"},
+			wantCode:   2,
+			wantStderr: "--qps must be between 1 and 10000",
+		},
+		"MissingKubeconfig": {
+			reason:     "A kubeconfig that does not exist is invalid input.",
+			args:       []string{"verify", comp, "--cluster", "--kubeconfig", filepath.Join(dir, "nope")},
+			wantCode:   2,
+			wantStderr: "cannot load the kubeconfig",
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			code, _, stderr := runWithin(t, tc.args...)
+			got := []any{code, strings.Contains(stderr, tc.wantStderr)}
+			if diff := cmp.Diff([]any{tc.wantCode, true}, got); diff != "" {
+				t.Errorf("\n%s\nxpmigrate %s: exit code and stderr containing %q: -want, +got:\n%s\nstderr:\n%s", tc.reason, strings.Join(tc.args, " "), tc.wantStderr, diff, stderr)
+			}
+		})
+	}
+}

@@ -1,0 +1,204 @@
+//go:build e2e
+
+package live_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/xpmigrate/xpmigrate/internal/kubetest"
+)
+
+// benchComposed is the number of composed resources of the benchmark's
+// Composition.
+const benchComposed = 10
+
+// benchYAML is a legacy Composition of benchComposed Buckets, each with its
+// size mapped from the XR's.
+func benchYAML() string {
+	var b strings.Builder
+	b.WriteString(`apiVersion: apiextensions.crossplane.io/v1
+kind: Composition
+metadata:
+  name: bench
+spec:
+  compositeTypeRef:
+    apiVersion: example.org/v1alpha1
+    kind: XThing
+  resources:
+`)
+	for j := range benchComposed {
+		fmt.Fprintf(&b, `  - name: bucket-%d
+    base:
+      apiVersion: example.org/v1
+      kind: Bucket
+      spec:
+        forProvider:
+          region: us-east-1
+          tier: gold
+    patches:
+    - type: FromCompositeFieldPath
+      fromFieldPath: spec.size
+      toFieldPath: spec.forProvider.size
+      transforms:
+      - type: map
+        map:
+          small: S
+          large: L
+`, j)
+	}
+	return b.String()
+}
+
+// benchSeed creates XRs bench-0000 … (XPMIGRATE_BENCH_XRS, 2000 by
+// default) of the Composition bench, each with benchComposed Buckets as
+// the legacy composer wrote them, and writes the Composition's file.
+var benchSeed = sync.OnceValues(func() (int, error) {
+	n := 2000
+	if v := os.Getenv("XPMIGRATE_BENCH_XRS"); v != "" {
+		var err error
+		if n, err = strconv.Atoi(v); err != nil {
+			return 0, err
+		}
+	}
+	ctx := context.Background()
+	y := benchYAML()
+	if err := os.WriteFile(filepath.Join(dir, "bench.yaml"), []byte(y), 0o600); err != nil {
+		return 0, err
+	}
+	comp := fromYAML(y)
+	if err := server.Create(ctx, comp, revision(comp, "bench-1", 1)); err != nil {
+		return 0, err
+	}
+	labels := func(name string) map[string]any {
+		return map[string]any{"crossplane.io/composite": name, "crossplane.io/claim-name": "", "crossplane.io/claim-namespace": ""}
+	}
+	// Eight writers: the set-up is the admin's, not what is measured.
+	const writers = 8
+	parallel := func(f func(i int) error) error {
+		errs := make(chan error, writers)
+		for w := range writers {
+			go func() {
+				for i := w; i < n; i += writers {
+					if err := f(i); err != nil {
+						errs <- err
+						return
+					}
+				}
+				errs <- nil
+			}()
+		}
+		var first error
+		for range writers {
+			if err := <-errs; err != nil && first == nil {
+				first = err
+			}
+		}
+		return first
+	}
+	err := parallel(func(i int) error {
+		name := fmt.Sprintf("bench-%04d", i)
+		refs := make([]any, benchComposed)
+		for j := range refs {
+			refs[j] = map[string]any{"apiVersion": "example.org/v1", "kind": "Bucket", "name": fmt.Sprintf("%s-%d", name, j)}
+		}
+		return server.Create(ctx, u(map[string]any{
+			"apiVersion": "example.org/v1alpha1", "kind": "XThing",
+			"metadata": map[string]any{"name": name, "labels": map[string]any{"crossplane.io/composite": name}},
+			"spec": map[string]any{
+				"size": "small", "compositionRef": map[string]any{"name": "bench"},
+				"compositionRevisionRef": map[string]any{"name": "bench-1"}, "compositionUpdatePolicy": "Automatic",
+				"resourceRefs": refs,
+			},
+			"status": map[string]any{"conditions": conditions},
+		}))
+	})
+	if err != nil {
+		return 0, err
+	}
+	dyn, _, err := server.Client(kubetest.Admin)
+	if err != nil {
+		return 0, err
+	}
+	list, err := dyn.Resource(schema.GroupVersionResource{Group: "example.org", Version: "v1alpha1", Resource: "xthings"}).List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return 0, err
+	}
+	uids := map[string]string{}
+	for _, x := range list.Items {
+		uids[x.GetName()] = string(x.GetUID())
+	}
+	err = parallel(func(i int) error {
+		name := fmt.Sprintf("bench-%04d", i)
+		objs := make([]*unstructured.Unstructured, 0, benchComposed)
+		for j := range benchComposed {
+			objs = append(objs, u(map[string]any{
+				"apiVersion": "example.org/v1", "kind": "Bucket",
+				"metadata": map[string]any{
+					"name":        fmt.Sprintf("%s-%d", name, j),
+					"labels":      labels(name),
+					"annotations": map[string]any{"crossplane.io/composition-resource-name": fmt.Sprintf("bucket-%d", j)},
+					"ownerReferences": []any{map[string]any{
+						"apiVersion": "example.org/v1alpha1", "kind": "XThing", "name": name, "uid": uids[name],
+						"controller": true, "blockOwnerDeletion": true,
+					}},
+				},
+				"spec":   map[string]any{"forProvider": map[string]any{"region": "us-east-1", "size": "S", "tier": "gold"}},
+				"status": map[string]any{"conditions": conditions},
+			}))
+		}
+		return server.Create(ctx, objs...)
+	})
+	return n, err
+})
+
+// BenchmarkVerifyCluster runs `xpmigrate verify bench.yaml --cluster` (the
+// built binary, as the read-only user, converting on the fly) over every
+// XR of a 10-resource Composition, and reports the time per XR and the
+// binary's peak RSS. Not a timed test: figures go in docs/performance.md.
+//
+//	make kube-apiserver
+//	go test -tags e2e -run '^$' -bench VerifyCluster -benchtime 1x ./render/verify/live/
+func BenchmarkVerifyCluster(b *testing.B) {
+	n, err := benchSeed()
+	if err != nil {
+		b.Fatalf("seed: %v", err)
+	}
+	for name, flags := range map[string][]string{
+		"defaults":  nil,
+		"unlimited": {"--qps", "10000", "--burst", "10000", "--concurrency", "16"},
+	} {
+		b.Run(name, func(b *testing.B) {
+			var maxRSS int64
+			for b.Loop() {
+				args := append([]string{"verify", filepath.Join(dir, "bench.yaml"), "--cluster", "--kubeconfig", server.Kubeconfig(kubetest.Reader),
+					"--format", "json", "--timeout", "1h"}, flags...)
+				cmd := exec.Command(bin, args...)
+				out, err := cmd.Output()
+				if err != nil {
+					b.Fatalf("xpmigrate verify --cluster: %v\n%s", err, out)
+				}
+				if !strings.Contains(string(out), fmt.Sprintf(`"xrs": %d,`, n)) || !strings.Contains(string(out), `"verdict": "equivalent"`) {
+					b.Fatalf("xpmigrate verify --cluster: want %d equivalent XRs, got:\n%.2000s", n, out)
+				}
+				if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+					maxRSS = max(maxRSS, ru.Maxrss) // KiB on Linux
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N)/float64(n), "ms/XR")
+			b.ReportMetric(float64(maxRSS)/1024, "peak-RSS-MiB")
+		})
+	}
+}

@@ -1,0 +1,26 @@
+// Package live checks a legacy Composition, and its conversion, against
+// the XRs that run it in a live cluster (`xpmigrate verify --cluster`).
+//
+// It reads the cluster through render/cluster (get and list only) and runs
+// three checks per XR, each with the XR's own live composed resources as
+// observed state and the cluster's EnvironmentConfigs:
+//
+//  1. emulation: the legacy render (render/engine) reproduces the live
+//     objects in the fields Crossplane owns (composed resources' spec,
+//     labels and annotations the templates and patches produce, the XR's
+//     spec and status fields written by patches, its Ready condition, its
+//     connection details compared as digests). A difference means the
+//     cluster does something the emulator does not; it is never blamed on
+//     the conversion.
+//  2. conversion: render/verify compares the legacy and the converted
+//     Composition for the XR, with verify's verdict model. An XR pinned to
+//     a CompositionRevision that differs from the legacy Composition is
+//     checked against that revision (converted on the fly).
+//  3. drift: fields of live composed resources no render produces (manual
+//     edits, fields a provider late-initialised): info, never a failure.
+//
+// XRs are checked as the reader streams them, one Verify call each, so
+// memory is bounded by the reader's concurrency, not the number of XRs.
+// It sits above render/verify and render/cluster, beside
+// render/verify/format, whose writers it reuses for the conversion check.
+package live

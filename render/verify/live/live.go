@@ -1,0 +1,636 @@
+package live
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"sort"
+
+	"github.com/pkg/errors"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"sigs.k8s.io/yaml"
+
+	"github.com/xpmigrate/xpmigrate/internal/manifest"
+	"github.com/xpmigrate/xpmigrate/internal/xp"
+	"github.com/xpmigrate/xpmigrate/render"
+	"github.com/xpmigrate/xpmigrate/render/cluster"
+	"github.com/xpmigrate/xpmigrate/render/engine"
+	"github.com/xpmigrate/xpmigrate/render/verify"
+)
+
+// A Cluster is what Verify reads: a cluster.Reader.
+type Cluster interface {
+	Composites(ctx context.Context, comp *unstructured.Unstructured, fn func(*cluster.Composite) error) error
+	EnvironmentConfigs(ctx context.Context) ([]*unstructured.Unstructured, error)
+	Missing() []cluster.Permission
+}
+
+// Options tune Verify.
+type Options struct {
+	// Verify are the options of the conversion check. Its Observed, Extra
+	// and ObservedConnectionDetails are ignored: each XR's come from the
+	// cluster. Convert converts the legacy Composition (once) when no
+	// converted one is given, and the CompositionRevision an XR is pinned
+	// to when it differs from the legacy Composition.
+	Verify verify.Options
+
+	// Progress, when set, is called after each XR with the number checked.
+	Progress func(n int)
+}
+
+// Verdicts of a Composition checked against a cluster, best first.
+const (
+	// Equivalent: every XR's conversion check passed and the legacy
+	// render reproduced every live XR.
+	Equivalent = "equivalent"
+	// EmulationDifferences: the conversion checks passed, but the legacy
+	// render did not reproduce some live objects: the cluster does
+	// something the emulator does not, so the proof is incomplete there.
+	EmulationDifferences = "emulation-differences"
+	// ConversionDifferences: some XR's conversion check failed.
+	ConversionDifferences = "conversion-differences"
+	// Unverified: no XR runs the Composition, or no conversion check was
+	// conclusive.
+	Unverified = "unverified"
+)
+
+// A Report is the result of checking one Composition against a cluster.
+type Report struct {
+	Composition string `json:"composition"`
+	Legacy      string `json:"legacy"`
+	Converted   string `json:"converted,omitempty"`
+	// Verdict is one of Equivalent, EmulationDifferences,
+	// ConversionDifferences and Unverified.
+	Verdict string `json:"verdict"`
+
+	// XRs counts the live XRs that run the Composition (in the namespace
+	// filter); Pinned those pinned to a CompositionRevision that differs
+	// from the legacy Composition.
+	XRs    int `json:"xrs"`
+	Pinned int `json:"pinnedToOtherRevisions,omitempty"`
+
+	// Counts over all XRs: XRs with an emulation difference, emulation
+	// differences, drifted fields.
+	EmulationXRs int `json:"emulationXRs"`
+	Emulation    int `json:"emulationDifferences"`
+	Drift        int `json:"driftFields"`
+
+	// Conversion is the conversion check: verify's report with one sample
+	// per live XR.
+	Conversion *verify.Report `json:"conversion"`
+
+	// Composites are the XRs, in list order.
+	Composites []XR `json:"composites"`
+
+	// Missing are the permissions the reader lacked ("get secrets in
+	// namespace team-a"); what they guard was not checked.
+	Missing []string `json:"missingPermissions,omitempty"`
+}
+
+// An XR is the result of the three checks for one live XR.
+type XR struct {
+	Name string `json:"name"`
+	// Claim is "namespace/name" of its spec.claimRef, and ClaimState
+	// whether the claim could be read.
+	Claim      string `json:"claim,omitempty"`
+	ClaimState string `json:"claimState,omitempty"`
+	// Revision is the CompositionRevision it is pinned to; Pinned says it
+	// differs from the legacy Composition, whose revision was rendered
+	// instead (and converted on the fly for the conversion check).
+	Revision string `json:"revision,omitempty"`
+	Pinned   bool   `json:"pinned,omitempty"`
+
+	// Conversion is the verdict of the conversion check.
+	Conversion verify.Verdict `json:"conversion"`
+
+	// Emulation lists what the legacy render did not reproduce;
+	// EmulationError is the legacy render's error.
+	Emulation      []Finding `json:"emulation,omitempty"`
+	EmulationError string    `json:"emulationError,omitempty"`
+
+	// Drift lists the fields of live objects no render produces (info).
+	Drift []Finding `json:"drift,omitempty"`
+
+	// Notes say what could not be read.
+	Notes []string `json:"notes,omitempty"`
+}
+
+// A Finding is a field of a live object.
+type Finding struct {
+	// Object names the object: "XR", or "<resource name> (<Kind> <name>)".
+	Object string `json:"object"`
+	Path   string `json:"path"`
+	// Live and Rendered are the values (absent when there is none, and for
+	// connection details, whose values are never shown).
+	Live     any `json:"live,omitempty"`
+	Rendered any `json:"rendered,omitempty"`
+	// Message explains a finding without a path.
+	Message string `json:"message,omitempty"`
+}
+
+func (f Finding) String() string {
+	if f.Message != "" {
+		if f.Path == "" {
+			return f.Object + ": " + f.Message
+		}
+		return f.Object + " " + f.Path + ": " + f.Message
+	}
+	return fmt.Sprintf("%s %s: live %s, rendered %s", f.Object, f.Path, show(f.Live), show(f.Rendered))
+}
+
+func show(v any) string {
+	if v == nil {
+		return "(none)"
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
+}
+
+// Fails reports whether the check fails: a conversion check failed; with
+// requireVerified also an emulation difference, an inconclusive XR or no
+// XR at all.
+func (r *Report) Fails(requireVerified bool) bool {
+	if r.Conversion.Fails(requireVerified) {
+		return true
+	}
+	return requireVerified && r.Verdict != Equivalent
+}
+
+// A pair is the legacy Composition an XR runs and its conversion.
+type pair struct {
+	legacy, converted verify.Document
+	obj               map[string]any
+	pinned            bool
+}
+
+// Verify checks the legacy Composition (and its converted form; converted
+// by Options.Verify.Convert when converted.Data is empty) against every XR
+// of the cluster that runs it. It returns an error only when the check
+// could not run (unreadable input, a failing cluster connection or
+// converter, a cancelled context); a forbidden read is a missing
+// permission in the Report.
+func Verify(ctx context.Context, c Cluster, legacy, converted verify.Document, o Options) (*Report, error) {
+	comp, err := composition(legacy)
+	if err != nil {
+		return nil, err
+	}
+	if len(converted.Data) == 0 {
+		if o.Verify.Convert == nil {
+			return nil, errors.New("cannot verify without a converted composition: give one, or a converter")
+		}
+		b, err := o.Verify.Convert(legacy.Data, o.Verify.Target)
+		if err != nil {
+			return nil, errors.Wrapf(err, "cannot convert %s", legacy.Path)
+		}
+		converted = verify.Document{Path: "(converted on the fly)", Data: b}
+	}
+	envs, err := c.EnvironmentConfigs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	extra := make([]map[string]any, 0, len(envs))
+	for _, e := range envs {
+		extra = append(extra, clean(e.Object))
+	}
+
+	rep := &Report{Composition: comp.GetName(), Legacy: legacy.Path, Converted: converted.Path}
+	current := &pair{legacy: legacy, converted: converted, obj: comp.Object}
+	byRevision := map[string]*pair{}
+	var conv []*verify.Report
+	err = c.Composites(ctx, comp, func(live *cluster.Composite) error {
+		p, err := pairFor(current, byRevision, live, o)
+		if err != nil {
+			return err
+		}
+		x, vr, err := check(ctx, p, live, extra, o)
+		if err != nil {
+			return err
+		}
+		rep.Composites = append(rep.Composites, *x)
+		conv = append(conv, vr)
+		if o.Progress != nil {
+			o.Progress(len(rep.Composites))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	reason := ""
+	if len(conv) == 0 {
+		reason = "no XR in the cluster runs this Composition (or none could be listed)"
+	}
+	rep.Conversion = verify.Combine(conv, reason)
+	rep.Conversion.Legacy, rep.Conversion.Converted, rep.Conversion.Composition = legacy.Path, converted.Path, comp.GetName()
+	if len(conv) == 0 {
+		rep.Conversion.Hint = "check the --namespace filter and that the kubeconfig's user may list the XR kind"
+	}
+	for _, p := range c.Missing() {
+		rep.Missing = append(rep.Missing, p.String())
+	}
+	rep.summarize()
+	return rep, nil
+}
+
+func (r *Report) summarize() {
+	r.XRs = len(r.Composites)
+	for _, x := range r.Composites {
+		if x.Pinned {
+			r.Pinned++
+		}
+		if len(x.Emulation) > 0 || x.EmulationError != "" {
+			r.EmulationXRs++
+		}
+		r.Emulation += len(x.Emulation)
+		r.Drift += len(x.Drift)
+	}
+	switch {
+	case r.Conversion.Fails(false):
+		r.Verdict = ConversionDifferences
+	case r.Conversion.Verdict == verify.Unverified:
+		r.Verdict = Unverified
+	case r.EmulationXRs > 0:
+		r.Verdict = EmulationDifferences
+	default:
+		r.Verdict = Equivalent
+	}
+}
+
+// composition reads the Composition of a document as an object.
+func composition(d verify.Document) (*unstructured.Unstructured, error) {
+	for _, doc := range manifest.Split(d.Data) {
+		obj, err := doc.Decode()
+		if err != nil {
+			return nil, render.InvalidInput(manifest.NewDocumentError(d.Path, doc, err))
+		}
+		if obj != nil && obj["kind"] == "Composition" && obj["apiVersion"] == xp.CompositionAPIVersion {
+			return &unstructured.Unstructured{Object: obj}, nil
+		}
+	}
+	return nil, render.InvalidInputf("%s: no apiextensions.crossplane.io/v1 Composition found", d.Path)
+}
+
+// pairFor returns the Compositions the XR runs: the legacy one, or the
+// CompositionRevision it is pinned to (compositionUpdatePolicy: Manual)
+// when that differs (converted on the fly, once per revision).
+func pairFor(current *pair, byRevision map[string]*pair, live *cluster.Composite, o Options) (*pair, error) {
+	// An XR with the Automatic policy runs the Composition's latest
+	// revision: the legacy Composition, as the repository has it.
+	policy, _, _ := unstructured.NestedString(live.XR.Object, "spec", "compositionUpdatePolicy")
+	if live.Revision == nil || policy != "Manual" {
+		return current, nil
+	}
+	if p, ok := byRevision[live.RevisionName]; ok {
+		return p, nil
+	}
+	spec, _, _ := unstructured.NestedMap(live.Revision.Object, "spec")
+	delete(spec, "revision")
+	curSpec, _ := current.obj["spec"].(map[string]any)
+	if sameJSON(spec, curSpec) {
+		byRevision[live.RevisionName] = current
+		return current, nil
+	}
+	name, _, _ := unstructured.NestedString(current.obj, "metadata", "name")
+	obj := map[string]any{
+		"apiVersion": xp.CompositionAPIVersion,
+		"kind":       "Composition",
+		"metadata":   map[string]any{"name": name},
+		"spec":       spec,
+	}
+	b, err := yaml.Marshal(obj)
+	if err != nil {
+		return nil, errors.Wrapf(err, "cannot encode CompositionRevision %s", live.RevisionName)
+	}
+	path := "CompositionRevision " + live.RevisionName
+	p := &pair{legacy: verify.Document{Path: path, Data: b}, obj: obj, pinned: true}
+	if o.Verify.Convert == nil {
+		return nil, errors.Errorf("cannot verify XRs pinned to %s without a converter", path)
+	}
+	c, err := o.Verify.Convert(b, o.Verify.Target)
+	if err != nil {
+		return nil, errors.Wrapf(err, "cannot convert %s", path)
+	}
+	p.converted = verify.Document{Path: path + " (converted on the fly)", Data: c}
+	byRevision[live.RevisionName] = p
+	return p, nil
+}
+
+func sameJSON(a, b any) bool {
+	ja, err1 := json.Marshal(a)
+	jb, err2 := json.Marshal(b)
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	var va, vb any
+	_ = json.Unmarshal(ja, &va)
+	_ = json.Unmarshal(jb, &vb)
+	return reflect.DeepEqual(va, vb)
+}
+
+// clean returns a copy of a live object without the API server's
+// bookkeeping nothing renders from.
+func clean(obj map[string]any) map[string]any {
+	out := runtimeCopy(obj)
+	if md, ok := out["metadata"].(map[string]any); ok {
+		delete(md, "managedFields")
+	}
+	return out
+}
+
+func runtimeCopy(obj map[string]any) map[string]any {
+	return (&unstructured.Unstructured{Object: obj}).DeepCopy().Object
+}
+
+// check runs the three checks for one XR.
+func check(ctx context.Context, p *pair, live *cluster.Composite, extra []map[string]any, o Options) (*XR, *verify.Report, error) {
+	xr := clean(live.XR.Object)
+	x := &XR{Name: live.XR.GetName(), Revision: live.RevisionName, Pinned: p.pinned}
+	if ref, ok, _ := unstructured.NestedStringMap(live.XR.Object, "spec", "claimRef"); ok {
+		x.Claim = ref["namespace"] + "/" + ref["name"]
+		x.ClaimState = string(live.ClaimState)
+	}
+	if live.RevisionName != "" && live.Revision == nil {
+		x.Notes = append(x.Notes, fmt.Sprintf("CompositionRevision %s could not be read: the legacy Composition was rendered instead", live.RevisionName))
+	}
+
+	observed := []map[string]any{}
+	details := map[string]map[string][]byte{}
+	var secrets []map[string]any
+	for _, cd := range live.Composed {
+		if cd.State != cluster.Found {
+			x.Notes = append(x.Notes, fmt.Sprintf("composed resource %s %s: %s", cd.Ref.Kind, cd.Ref.Name, cd.State))
+			continue
+		}
+		observed = append(observed, clean(cd.Object.Object))
+		if s := cd.ConnectionSecret; s != nil && cd.ResourceName != "" {
+			if s.State != cluster.Found {
+				x.Notes = append(x.Notes, fmt.Sprintf("connection Secret %s/%s of %s: %s", s.Namespace, s.Name, cd.ResourceName, s.State))
+				continue
+			}
+			// Digests stand for the values: both sides see the same, and
+			// no value is kept. The legacy composer reads the Secret, the
+			// pipeline the observed connection details.
+			d := map[string][]byte{}
+			for k, v := range s.Digests {
+				d[k] = []byte(v)
+			}
+			details[cd.ResourceName] = d
+			secrets = append(secrets, digestSecret(s))
+		}
+	}
+	if s := live.ConnectionSecret; s != nil && s.State == cluster.Found {
+		secrets = append(secrets, digestSecret(s))
+	}
+	if len(secrets) > 0 {
+		extra = append(append([]map[string]any{}, extra...), secrets...)
+	}
+
+	vo := o.Verify
+	vo.Observed, vo.Extra, vo.ObservedConnectionDetails, vo.Convert = nil, nil, nil, nil
+	vo.FromCluster = true
+	sample := verify.Sample{Name: x.Name, XR: xr, Observed: observed, Extra: extra, ObservedConnectionDetails: details}
+	if len(extra) == 0 {
+		sample.Extra = []map[string]any{}
+	}
+	vr, err := verify.Verify(ctx, p.legacy, p.converted, []verify.Sample{sample}, vo)
+	if err != nil {
+		return nil, nil, errors.Wrapf(err, "XR %s", x.Name)
+	}
+	if len(vr.Samples) == 1 {
+		x.Conversion = vr.Samples[0].Verdict
+	}
+
+	res, err := engine.Render(ctx, engine.Request{
+		XR: xr, Composition: p.obj, Observed: observed, Extra: extra,
+		ObservedConnectionDetails: details, Stored: true,
+	}, engine.Options{Target: o.Verify.Target})
+	if ctx.Err() != nil {
+		return nil, nil, ctx.Err()
+	}
+	if err != nil {
+		x.EmulationError = err.Error()
+	}
+	if res != nil && res.Outcome != nil {
+		emulate(x, res.Outcome, live)
+	}
+	return x, vr, nil
+}
+
+// emulate compares the legacy render with the live objects (check 1) and
+// lists the live fields no render produced (check 3).
+func emulate(x *XR, out *render.Outcome, live *cluster.Composite) {
+	byName := map[string]*cluster.Composed{}
+	for i := range live.Composed {
+		if cd := &live.Composed[i]; cd.ResourceName != "" && cd.Object != nil {
+			byName[cd.ResourceName] = cd
+		}
+	}
+	for i, c := range out.Composed {
+		if !c.Rendered || c.Desired == nil {
+			continue
+		}
+		var cd *cluster.Composed
+		if c.Name != "" {
+			cd = byName[c.Name]
+		} else if i < len(live.Composed) && live.Composed[i].Object != nil {
+			// Anonymous templates: spec.resourceRefs keeps template order.
+			cd = &live.Composed[i]
+		}
+		name := c.Name
+		if name == "" {
+			name = fmt.Sprintf("resource %d", i)
+		}
+		if cd == nil {
+			x.Emulation = append(x.Emulation, Finding{Object: name, Message: "the legacy composer renders it, but the XR's spec.resourceRefs has no such live resource"})
+			continue
+		}
+		obj := fmt.Sprintf("%s (%s %s)", name, cd.Object.GetKind(), cd.Object.GetName())
+		rendered := owned(c.Desired)
+		liveOwned := owned(cd.Object.Object)
+		for _, path := range sortedKeys(rendered) {
+			lv, ok := liveOwned[path]
+			if !ok || !sameJSON(lv, rendered[path]) {
+				f := Finding{Object: obj, Path: path, Rendered: rendered[path]}
+				if ok {
+					f.Live = lv
+				}
+				x.Emulation = append(x.Emulation, f)
+			}
+		}
+		for _, path := range sortedKeys(liveOwned) {
+			if _, ok := rendered[path]; ok || bookkeeping(path) {
+				continue
+			}
+			x.Drift = append(x.Drift, Finding{Object: obj, Path: path, Live: liveOwned[path]})
+		}
+	}
+
+	// The XR: fields the render wrote (status by ToComposite patches, spec
+	// by patches to the XR) and its Ready condition.
+	if eff := out.EffectiveXR; eff != nil {
+		rendered := xrFields(eff)
+		liveXR := xrFields(live.XR.Object)
+		for _, path := range sortedKeys(rendered) {
+			if lv, ok := liveXR[path]; !ok || !sameJSON(lv, rendered[path]) {
+				x.Emulation = append(x.Emulation, Finding{Object: "XR", Path: path, Live: lv, Rendered: rendered[path]})
+			}
+		}
+		if lr, rr := readyStatus(live.XR.Object), readyStatus(eff); lr != rr && out != nil {
+			x.Emulation = append(x.Emulation, Finding{Object: "XR", Path: "status.conditions[Ready].status", Live: orNil(lr), Rendered: orNil(rr)})
+		}
+	}
+	if s := live.ConnectionSecret; s != nil && s.State == cluster.Found {
+		keys := map[string]bool{}
+		for k := range s.Digests {
+			keys[k] = true
+		}
+		for k := range out.ConnectionDetails {
+			keys[k] = true
+		}
+		for _, k := range sortedKeys(keys) {
+			lv, lok := s.Digests[k]
+			rv, rok := out.ConnectionDetails[k]
+			switch {
+			case !lok:
+				x.Emulation = append(x.Emulation, Finding{Object: "XR connection Secret", Path: k, Message: "rendered, but not in the live Secret"})
+			case !rok:
+				x.Drift = append(x.Drift, Finding{Object: "XR connection Secret", Path: k, Message: "in the live Secret, not rendered"})
+			case string(rv) != lv:
+				x.Emulation = append(x.Emulation, Finding{Object: "XR connection Secret", Path: k, Message: "the value differs (values are compared as digests, never shown)"})
+			}
+		}
+	}
+}
+
+func orNil(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+// owned flattens the fields of a composed resource Crossplane writes:
+// spec, metadata.labels and metadata.annotations, by dotted path. Lists are
+// leaves.
+func owned(obj map[string]any) map[string]any {
+	out := map[string]any{}
+	if spec, ok := obj["spec"].(map[string]any); ok {
+		flatten("spec", spec, out)
+	}
+	md, _ := obj["metadata"].(map[string]any)
+	for _, k := range []string{"labels", "annotations"} {
+		if m, ok := md[k].(map[string]any); ok {
+			for key, v := range m {
+				out["metadata."+k+"["+key+"]"] = v
+			}
+		}
+	}
+	return out
+}
+
+// xrFields flattens the XR fields a legacy render writes: status (without
+// conditions and connection details) and spec (without Crossplane's
+// references).
+func xrFields(obj map[string]any) map[string]any {
+	out := map[string]any{}
+	if st, ok := obj["status"].(map[string]any); ok {
+		for k, v := range st {
+			if k == "conditions" || k == "connectionDetails" {
+				continue
+			}
+			flatten("status."+k, v, out)
+		}
+	}
+	if spec, ok := obj["spec"].(map[string]any); ok {
+		for k, v := range spec {
+			switch k {
+			case "resourceRefs", "compositionRef", "compositionRevisionRef", "compositionSelector", "compositionUpdatePolicy",
+				"compositionRevisionSelector", "claimRef", "writeConnectionSecretToRef", "publishConnectionDetailsTo", "environmentConfigRefs":
+				continue
+			}
+			flatten("spec."+k, v, out)
+		}
+	}
+	return out
+}
+
+func flatten(prefix string, v any, out map[string]any) {
+	m, ok := v.(map[string]any)
+	if !ok || len(m) == 0 {
+		out[prefix] = v
+		return
+	}
+	for k, e := range m {
+		flatten(prefix+"."+k, e, out)
+	}
+}
+
+// bookkeeping reports whether a live field is the API server's or
+// Crossplane's own, never drift.
+func bookkeeping(path string) bool {
+	switch path {
+	case "metadata.annotations[" + cluster.AnnotationCompositionResourceName + "]",
+		"metadata.annotations[kubectl.kubernetes.io/last-applied-configuration]",
+		"metadata.labels[crossplane.io/composite]", "metadata.labels[crossplane.io/claim-name]",
+		"metadata.labels[crossplane.io/claim-namespace]",
+		"metadata.annotations[crossplane.io/external-name]":
+		return true
+	}
+	return false
+}
+
+func readyStatus(obj map[string]any) string {
+	conds, _, _ := unstructured.NestedSlice(obj, "status", "conditions")
+	for _, c := range conds {
+		if m, ok := c.(map[string]any); ok && m["type"] == render.ConditionTypeReady {
+			s, _ := m["status"].(string)
+			return s
+		}
+	}
+	return ""
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// ReadsConnectionDetails reports whether the legacy Composition reads
+// connection details, so that the connection Secrets are worth reading.
+func ReadsConnectionDetails(legacy verify.Document) bool {
+	comp, err := composition(legacy)
+	if err != nil {
+		return false
+	}
+	res, _, _ := unstructured.NestedSlice(comp.Object, "spec", "resources")
+	for _, r := range res {
+		if m, ok := r.(map[string]any); ok {
+			if cd, ok := m["connectionDetails"].([]any); ok && len(cd) > 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// digestSecret is a Secret whose values are the digests of s's.
+func digestSecret(s *cluster.Secret) map[string]any {
+	data := map[string]any{}
+	for k, v := range s.Digests {
+		data[k] = base64.StdEncoding.EncodeToString([]byte(v))
+	}
+	return map[string]any{
+		"apiVersion": "v1", "kind": "Secret",
+		"metadata": map[string]any{"namespace": s.Namespace, "name": s.Name},
+		"data":     data,
+	}
+}
