@@ -14,27 +14,6 @@ import (
 	"github.com/xpmigrate/xpmigrate/render/verify"
 )
 
-// fakeCluster serves composites from memory.
-type fakeCluster struct {
-	composites []*cluster.Composite
-	missing    []cluster.Permission
-}
-
-func (f *fakeCluster) Composites(_ context.Context, _ *unstructured.Unstructured, fn func(*cluster.Composite) error) error {
-	for _, c := range f.composites {
-		if err := fn(c); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func (f *fakeCluster) EnvironmentConfigs(context.Context) ([]*unstructured.Unstructured, error) {
-	return nil, nil
-}
-
-func (f *fakeCluster) Missing() []cluster.Permission { return f.missing }
-
 const legacyYAML = `apiVersion: apiextensions.crossplane.io/v1
 kind: Composition
 metadata:
@@ -107,69 +86,70 @@ status:
 	}}}
 }
 
-func TestVerify(t *testing.T) {
+// TestCheck checks one live XR (the per-XR step of Verify, over values:
+// reading the cluster is tested against a real API server in the e2e tier).
+func TestCheck(t *testing.T) {
 	type want struct {
-		Verdict    string
-		XRs        int
 		Conversion verify.Verdict
 		Emulation  []string
 		Drift      []string
-		Missing    []string
 	}
 	cases := map[string]struct {
 		reason string
-		c      *fakeCluster
+		live   *cluster.Composite
 		want   want
 	}{
 		"Reproduced": {
-			reason: "A live XR the legacy render reproduces, whose conversion is equivalent, is equivalent.",
-			c:      &fakeCluster{composites: []*cluster.Composite{composite(t, "arn:x", "{region: us-east-1, size: small}")}},
-			want:   want{Verdict: Equivalent, XRs: 1, Conversion: verify.Equivalent},
+			reason: "A live XR the legacy render reproduces, whose conversion is equivalent, has no finding.",
+			live:   composite(t, "arn:x", "{region: us-east-1, size: small}"),
+			want:   want{Conversion: verify.Equivalent},
 		},
 		"HandEdit": {
 			reason: "A field the template owns edited by hand is an emulation difference, a field no template sets is drift; neither touches the conversion.",
-			c:      &fakeCluster{composites: []*cluster.Composite{composite(t, "arn:x", "{region: eu-west-1, size: small, tags: {a: b}}")}},
+			live:   composite(t, "arn:x", "{region: eu-west-1, size: small, tags: {a: b}}"),
 			want: want{
-				Verdict: EmulationDifferences, XRs: 1, Conversion: verify.Equivalent,
-				Emulation: []string{`bucket (Bucket x-bucket) spec.forProvider.region: live "eu-west-1", rendered "us-east-1"`},
-				Drift:     []string{`bucket (Bucket x-bucket) spec.forProvider.tags.a: live "b", rendered (none)`},
+				Conversion: verify.Equivalent,
+				Emulation:  []string{`bucket (Bucket x-bucket) spec.forProvider.region: live "eu-west-1", rendered "us-east-1"`},
+				Drift:      []string{`bucket (Bucket x-bucket) spec.forProvider.tags.a: live "b", rendered (none)`},
 			},
 		},
 		"XRStatusNotWrittenByPatch": {
 			reason: "An XR status field that differs from what its ToComposite patch writes is an emulation difference.",
-			c:      &fakeCluster{composites: []*cluster.Composite{composite(t, "arn:stale", "{region: us-east-1, size: small}")}},
+			live:   composite(t, "arn:stale", "{region: us-east-1, size: small}"),
 			want: want{
-				Verdict: EmulationDifferences, XRs: 1, Conversion: verify.Equivalent,
-				Emulation: []string{`XR status.arn: live "arn:stale", rendered "arn:x"`},
+				Conversion: verify.Equivalent,
+				Emulation:  []string{`XR status.arn: live "arn:stale", rendered "arn:x"`},
 			},
 		},
-		"NoXRsAndMissingPermission": {
-			reason: "No XR leaves the Composition unverified; missing permissions are reported.",
-			c:      &fakeCluster{missing: []cluster.Permission{{Verb: "list", Group: "example.org", Resource: "xthings"}}},
-			want:   want{Verdict: Unverified, Conversion: verify.Unverified, Missing: []string{"list xthings.example.org (cluster-wide)"}},
-		},
 	}
+	legacy := verify.Document{Path: "legacy.yaml", Data: []byte(legacyYAML)}
+	converted, err := testConvert(t)(legacy.Data, crossplane.V1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	comp, err := composition(legacy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &pair{legacy: legacy, converted: verify.Document{Path: "converted.yaml", Data: converted}, obj: comp.Object}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			legacy := verify.Document{Path: "legacy.yaml", Data: []byte(legacyYAML)}
-			r, err := Verify(context.Background(), tc.c, legacy, verify.Document{}, Options{Verify: verify.Options{Convert: testConvert(t)}})
+			x, vr, err := check(context.Background(), p, tc.live, nil, Options{})
 			if err != nil {
-				t.Fatalf("Verify(...): %v", err)
+				t.Fatalf("check(...): %v", err)
 			}
-			got := want{Verdict: r.Verdict, XRs: r.XRs, Conversion: r.Conversion.Verdict, Missing: r.Missing}
-			for _, x := range r.Composites {
-				for _, f := range x.Emulation {
-					got.Emulation = append(got.Emulation, f.String())
-				}
-				if x.EmulationError != "" {
-					got.Emulation = append(got.Emulation, "error: "+x.EmulationError)
-				}
-				for _, f := range x.Drift {
-					got.Drift = append(got.Drift, f.String())
-				}
+			got := want{Conversion: vr.Verdict}
+			for _, f := range x.Emulation {
+				got.Emulation = append(got.Emulation, f.String())
+			}
+			if x.EmulationError != "" {
+				got.Emulation = append(got.Emulation, "error: "+x.EmulationError)
+			}
+			for _, f := range x.Drift {
+				got.Drift = append(got.Drift, f.String())
 			}
 			if diff := cmp.Diff(tc.want, got); diff != "" {
-				t.Errorf("\n%s\nVerify(...): -want, +got:\n%s", tc.reason, diff)
+				t.Errorf("\n%s\ncheck(...): -want, +got:\n%s", tc.reason, diff)
 			}
 		})
 	}
