@@ -15,7 +15,10 @@ func stripCodeSpans(s string) (string, bool) {
 	var out strings.Builder
 	for i := 0; i < len(s); {
 		if s[i] == '\\' && i+1 < len(s) {
-			// A backslash escape: the next character is literal.
+			// A backslash escape: the next character is literal, so it
+			// cannot join its neighbours into markup ("]\((" is no
+			// link): it stands as a neutral character.
+			out.WriteByte('_')
 			i += 2
 			continue
 		}
