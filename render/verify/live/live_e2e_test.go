@@ -786,6 +786,22 @@ func TestVerifyClusterNamespaceNames(t *testing.T) {
 // and lists the Pipeline ones as skipped.
 func TestVerifyFromCluster(t *testing.T) {
 	t.Parallel()
+	// The premise: the cluster's Composition carries what the repository's
+	// file has not, the API server's fields and the CRD's defaults.
+	dyn, _, err := server.Client(kubetest.Admin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored, err := dyn.Resource(schema.GroupVersionResource{Group: "apiextensions.crossplane.io", Version: "v1", Resource: "compositions"}).Get(context.Background(), "equiv", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mode, _, _ := unstructured.NestedString(stored.Object, "spec", "mode")
+	res, _, _ := unstructured.NestedSlice(stored.Object, "spec", "resources")
+	_, checks := res[0].(map[string]any)["readinessChecks"]
+	if diff := cmp.Diff([]any{true, true, "Resources", true}, []any{stored.GetUID() != "", stored.GetResourceVersion() != "", mode, checks}); diff != "" {
+		t.Fatalf("Composition equiv in the cluster: has a uid, a resourceVersion, the defaulted mode and readinessChecks: -want, +got:\n%s", diff)
+	}
 	cases := map[string]struct {
 		reason      string
 		args        []string
