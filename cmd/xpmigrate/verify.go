@@ -25,12 +25,13 @@ type verifyOptions struct {
 	requireVerified bool
 	timeout         time.Duration
 	cluster         clusterOptions
+	fromCluster     bool
 }
 
 func newVerifyCmd(s streams) *cobra.Command {
 	o := &verifyOptions{}
 	cmd := &cobra.Command{
-		Use:   "verify <legacy-composition.yaml>",
+		Use:   "verify {<legacy-composition.yaml> | --cluster --from-cluster [NAME...]}",
 		Short: "Prove a converted Composition composes what the legacy one did",
 		Long: `Render the legacy (mode: Resources) Composition with the native composer and
 its converted (mode: Pipeline) form with the function pipeline, for each sample
@@ -85,6 +86,16 @@ permission and the run goes on. Three checks per XR:
   drift       fields of live composed resources no render produces (manual
               edits, late-initialised provider fields): info only
 
+With --cluster --from-cluster the Compositions come from the cluster too,
+not from a file: every legacy (mode: Resources, or no mode) Composition it
+holds, or those the arguments name, each converted on the fly and checked
+as above against its XRs (and the CompositionRevisions they are pinned to).
+The API server's fields (status, uid, resourceVersion, managedFields ...)
+are dropped; the defaults its CRD filled in are kept, as the cluster runs
+them. Compositions of another mode are listed as skipped on stderr. One
+report per Composition, sorted by name; with --format json a JSON list of
+them (even of one). The exit status is the worst over all of them.
+
 Exit status: 0 verified (equivalent, intended changes, accepted or benign
 gaps; inconclusive and unverified too unless --require-verified); 3 an
 unexplained difference, a breaking gap not accepted, with --strict any known
@@ -110,15 +121,27 @@ unverified Composition; 2 invalid input; 1 error.`,
 
   # Prove it on every XR of the cluster before upgrading (read-only)
   xpmigrate verify composition.yaml --converted pipeline.yaml --cluster --context prod
-  xpmigrate verify composition.yaml --cluster -n team-a --format json > live.json`,
+  xpmigrate verify composition.yaml --cluster -n team-a --format json > live.json
+
+  # Every legacy Composition the cluster holds, or those named
+  xpmigrate verify --cluster --from-cluster --context prod
+  xpmigrate verify --cluster --from-cluster xpostgres.example.org --format json`,
 		Args: func(_ *cobra.Command, args []string) error {
+			if o.fromCluster {
+				return fromClusterArgs(args)
+			}
 			if len(args) != 1 {
 				return errkind.InvalidInputf("verify takes 1 argument (the legacy Composition), got %d", len(args))
 			}
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o.src.Legacy = args[0]
+			if o.fromCluster && !o.cluster.enabled {
+				return errkind.InvalidInputf("--from-cluster needs --cluster: it reads the Compositions from the cluster the kubeconfig selects")
+			}
+			if o.fromCluster && cmd.Flags().Changed("converted") {
+				return errkind.InvalidInputf("--converted cannot be used with --from-cluster: each Composition of the cluster is converted on the fly")
+			}
 			if err := o.cluster.validate(cmd.Flags(), "xr", "observed-resources", "extra-resources", "synthesize", "base", "xrd"); err != nil {
 				return err
 			}
@@ -126,8 +149,13 @@ unverified Composition; 2 invalid input; 1 error.`,
 				if err := firstError(inRange("loops", o.verify.Loops, 0, maxLoops), durationInRange("timeout", o.timeout, minTimeout, maxTimeout)); err != nil {
 					return err
 				}
+				if o.fromCluster {
+					return runVerifyFromCluster(cmd.Context(), s, o, args)
+				}
+				o.src.Legacy = args[0]
 				return runVerifyCluster(cmd.Context(), s, o)
 			}
+			o.src.Legacy = args[0]
 			return runVerify(cmd.Context(), s, o)
 		},
 	}
@@ -149,6 +177,7 @@ unverified Composition; 2 invalid input; 1 error.`,
 	stringEnumFlag(f, &o.verify.EnvironmentFunction, "environment-function", "", "function-environment-configs release the pipeline runs: v0.6 or v0.7 (default: paired with --target)", "", "v0.6", "v0.7")
 	f.DurationVar(&o.timeout, "timeout", 5*time.Minute, "how long verification may take (1s–24h)")
 	addClusterFlags(f, &o.cluster, "verify against the live XRs that run the Composition in the cluster the kubeconfig selects (get and list only), with their composed resources as observed state")
+	f.BoolVar(&o.fromCluster, "from-cluster", false, "with --cluster: check the legacy Compositions stored in the cluster (those the arguments name, or all), converted on the fly, instead of a file")
 	return cmd
 }
 

@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
+	"strings"
 
 	"github.com/pkg/errors"
 	"github.com/spf13/pflag"
@@ -169,4 +171,85 @@ func verifyMigrated(ctx context.Context, s streams, o *migrateOptions, res *migr
 		}
 	}
 	return false, nil
+}
+
+// fromClusterArgs rejects files among the arguments of --from-cluster,
+// which names Compositions of the cluster.
+func fromClusterArgs(args []string) error {
+	for _, a := range args {
+		_, statErr := os.Stat(a)
+		if statErr == nil || strings.ContainsRune(a, os.PathSeparator) || strings.ContainsRune(a, '/') ||
+			strings.HasSuffix(a, ".yaml") || strings.HasSuffix(a, ".yml") || strings.HasSuffix(a, ".json") {
+			return errkind.InvalidInputf("--from-cluster reads the Compositions from the cluster: its arguments name Compositions, not files (%q); drop --from-cluster to verify a file", a)
+		}
+	}
+	return nil
+}
+
+// runVerifyFromCluster checks the legacy Compositions stored in the cluster
+// (those named, or all), each converted on the fly, against their XRs,
+// and writes one report per Composition.
+func runVerifyFromCluster(ctx context.Context, s streams, o *verifyOptions, names []string) error {
+	ctx, cancel := context.WithTimeout(ctx, o.timeout)
+	defer cancel()
+	lister, err := o.cluster.newReader(false)
+	if err != nil {
+		return err
+	}
+	comps, err := lister.Compositions(ctx)
+	if err != nil {
+		return errors.Wrap(err, "cannot read the cluster's Compositions")
+	}
+	if m := lister.Missing(); len(m) > 0 {
+		return errors.Errorf("cannot read the cluster's Compositions: missing permission %s", m[0])
+	}
+	docs, skipped, err := live.FromCluster(comps, names)
+	if err != nil {
+		return err
+	}
+	for _, sk := range skipped {
+		fmt.Fprintf(s.ErrOut, "skipped Composition %s: %s\n", sk.Name, sk.Reason)
+	}
+	if len(docs) == 0 {
+		fmt.Fprintln(s.ErrOut, "no legacy Composition in the cluster to check")
+	}
+	secrets := false
+	for _, d := range docs {
+		secrets = secrets || live.ReadsConnectionDetails(d)
+	}
+	r, err := o.cluster.newReader(secrets)
+	if err != nil {
+		return err
+	}
+	lo := live.Options{Verify: o.verify}
+	lo.Verify.Convert = migrate.VerifyConverter
+	reports := make([]*live.Report, 0, len(docs))
+	for _, d := range docs {
+		if s.ErrTTY {
+			path := d.Path
+			lo.Progress = func(n int) { fmt.Fprintf(s.ErrOut, "\r%s: checked %d XRs", path, n) }
+		}
+		rep, err := live.Verify(ctx, r, d, verify.Document{}, lo)
+		if s.ErrTTY && rep != nil && rep.XRs > 0 {
+			fmt.Fprintln(s.ErrOut)
+		}
+		if err != nil {
+			if errkind.IsInvalidInput(err) {
+				return errors.Wrapf(err, "cannot verify %s", d.Path)
+			}
+			return errors.Wrapf(err, "cannot verify %s against the cluster", d.Path)
+		}
+		reports = append(reports, rep)
+	}
+	wo := o.write
+	wo.TTY, wo.NoColor = s.OutTTY, s.NoColor
+	if err := live.WriteList(s.Out, reports, wo); err != nil {
+		return errors.Wrap(err, "cannot write report")
+	}
+	for _, rep := range reports {
+		if rep.Fails(o.requireVerified) {
+			return errkind.Findings(nil)
+		}
+	}
+	return nil
 }

@@ -54,6 +54,48 @@ func TestVerifyClusterFlags(t *testing.T) {
 			wantCode:   2,
 			wantStderr: "--qps must be between 1 and 10000",
 		},
+		"FromClusterWithoutCluster": {
+			reason:     "--from-cluster reads the Compositions from the cluster: without --cluster it is a usage error.",
+			args:       []string{"verify", "--from-cluster", "equiv"},
+			wantCode:   2,
+			wantStderr: "--from-cluster needs --cluster",
+		},
+		"FromClusterWithFile": {
+			reason:     "--from-cluster takes Composition names: a Composition file is a usage error.",
+			args:       []string{"verify", comp, "--cluster", "--from-cluster"},
+			wantCode:   2,
+			wantStderr: "its arguments name Compositions, not files",
+		},
+		"FromClusterWithYAMLName": {
+			reason:     "An argument ending in .yaml is a file, even one that does not exist.",
+			args:       []string{"verify", "comp.yaml", "--cluster", "--from-cluster"},
+			wantCode:   2,
+			wantStderr: "its arguments name Compositions, not files",
+		},
+		"FromClusterWithConverted": {
+			reason:     "--from-cluster converts each Composition on the fly: --converted is a usage error.",
+			args:       []string{"verify", "--cluster", "--from-cluster", "--converted", comp},
+			wantCode:   2,
+			wantStderr: "--converted cannot be used with --from-cluster",
+		},
+		"FromClusterWithSamples": {
+			reason:     "--from-cluster takes its samples from the cluster like --cluster: --xr is a usage error.",
+			args:       []string{"verify", "--cluster", "--from-cluster", "--xr", comp},
+			wantCode:   2,
+			wantStderr: "--xr cannot be used with --cluster",
+		},
+		"FromClusterMissingKubeconfig": {
+			reason:     "A kubeconfig that does not exist is invalid input with --from-cluster too.",
+			args:       []string{"verify", "--cluster", "--from-cluster", "--kubeconfig", filepath.Join(dir, "nope")},
+			wantCode:   2,
+			wantStderr: "cannot load the kubeconfig",
+		},
+		"NoArgumentWithoutFromCluster": {
+			reason:     "Without --from-cluster the legacy Composition file is required.",
+			args:       []string{"verify", "--cluster"},
+			wantCode:   2,
+			wantStderr: "verify takes 1 argument",
+		},
 		"MissingKubeconfig": {
 			reason:     "A kubeconfig that does not exist is invalid input.",
 			args:       []string{"verify", comp, "--cluster", "--kubeconfig", filepath.Join(dir, "nope")},

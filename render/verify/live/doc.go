@@ -19,6 +19,9 @@
 //  3. drift: fields of live composed resources no render produces (manual
 //     edits, fields a provider late-initialised): info, never a failure.
 //
+// FromCluster turns the Compositions read from the cluster into the legacy
+// documents Verify takes (`verify --cluster --from-cluster`).
+//
 // XRs are checked as the reader streams them, one Verify call each, so
 // memory is bounded by the reader's concurrency, not the number of XRs.
 // It sits above render/verify and render/cluster, beside

@@ -331,6 +331,7 @@ func equivSize(i int) string {
 //   - needs-env: reads the EnvironmentConfig absent, which does not exist;
 //     its XR n-0 never composed anything.
 //   - empty: no XR.
+//   - converted: a mode: Pipeline Composition (in the cluster only), no XR.
 func seed(ctx context.Context, s *kubetest.Server) error {
 	if err := s.InstallCrossplaneCRDs(ctx); err != nil {
 		return err
@@ -375,6 +376,25 @@ func seed(ctx context.Context, s *kubetest.Server) error {
 		}
 		objs = append(objs, revision(comp, name+"-1", 1))
 	}
+	// Already converted: --from-cluster skips it.
+	objs = append(objs, fromYAML(`apiVersion: apiextensions.crossplane.io/v1
+kind: Composition
+metadata:
+  name: converted
+spec:
+  compositeTypeRef:
+    apiVersion: example.org/v1alpha1
+    kind: XThing
+  mode: Pipeline
+  pipeline:
+  - step: patch-and-transform
+    functionRef:
+      name: function-patch-and-transform
+    input:
+      apiVersion: pt.fn.crossplane.io/v1beta1
+      kind: Resources
+      resources: []
+`))
 	// The mutated conversion: large maps to XL.
 	conv, err := exec.Command(bin, "convert", filepath.Join(dir, "equiv.yaml")).Output()
 	if err != nil {
@@ -757,5 +777,116 @@ func TestVerifyClusterNamespaceNames(t *testing.T) {
 	sort.Strings(got)
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("verify --cluster -n team-a: XRs and claims: -want, +got:\n%s", diff)
+	}
+}
+
+// TestVerifyFromCluster: --from-cluster checks the Compositions the
+// cluster stores (as the API server returns them, with its fields and the
+// CRD's defaults), converted on the fly, one report each in a JSON list,
+// and lists the Pipeline ones as skipped.
+func TestVerifyFromCluster(t *testing.T) {
+	t.Parallel()
+	// The premise: the cluster's Composition carries what the repository's
+	// file has not, the API server's fields and the CRD's defaults.
+	dyn, _, err := server.Client(kubetest.Admin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored, err := dyn.Resource(schema.GroupVersionResource{Group: "apiextensions.crossplane.io", Version: "v1", Resource: "compositions"}).Get(context.Background(), "equiv", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mode, _, _ := unstructured.NestedString(stored.Object, "spec", "mode")
+	res, _, _ := unstructured.NestedSlice(stored.Object, "spec", "resources")
+	_, checks := res[0].(map[string]any)["readinessChecks"]
+	if diff := cmp.Diff([]any{true, true, "Resources", true}, []any{stored.GetUID() != "", stored.GetResourceVersion() != "", mode, checks}); diff != "" {
+		t.Fatalf("Composition equiv in the cluster: has a uid, a resourceVersion, the defaulted mode and readinessChecks: -want, +got:\n%s", diff)
+	}
+	cases := map[string]struct {
+		reason      string
+		args        []string
+		want        map[string]outline
+		wantSkipped string
+		wantExit    int
+	}{
+		"NamedEquivalent": {
+			reason: "The Composition equiv, read from the cluster, is equivalent on its 50 XRs.",
+			args:   []string{"equiv"},
+			want:   map[string]outline{"equiv": {Verdict: live.Equivalent, XRs: 50, Conversion: verify.Equivalent}},
+		},
+		"NamedPinned": {
+			reason: "An XR pinned to an old CompositionRevision is checked against that revision.",
+			args:   []string{"pinned", "equiv"},
+			want: map[string]outline{
+				"equiv":  {Verdict: live.Equivalent, XRs: 50, Conversion: verify.Equivalent},
+				"pinned": {Verdict: live.Equivalent, XRs: 2, Pinned: 1, Conversion: verify.Equivalent},
+			},
+		},
+		"NamedPipelineSkipped": {
+			reason:      "A Pipeline Composition is listed as skipped, and nothing is checked.",
+			args:        []string{"converted"},
+			want:        map[string]outline{},
+			wantSkipped: "skipped Composition converted: mode: Pipeline, not a legacy Composition\nno legacy Composition in the cluster to check\n",
+		},
+		"EveryCompositionRequireVerified": {
+			reason: "Without names every legacy Composition is checked; the exit status is the worst (the hand-edited and empty ones fail with --require-verified).",
+			args:   []string{"--require-verified"},
+			want: map[string]outline{
+				"edited": {
+					Verdict: live.EmulationDifferences, XRs: 3, Conversion: verify.Equivalent,
+					Emulation: []string{`d-1: bucket (Bucket d-1-bucket) spec.forProvider.size: live "XXL", rendered "S"`},
+					Drift:     []string{`d-1: bucket (Bucket d-1-bucket) spec.forProvider.tags.owner: live "alice", rendered (none)`},
+				},
+				"empty": {Verdict: live.Unverified, Conversion: verify.Unverified, Hint: "check the --namespace filter and that the kubeconfig's user may list the XR kind"},
+				"equiv": {Verdict: live.Equivalent, XRs: 50, Conversion: verify.Equivalent},
+				// The cluster's needs-env has no environment (v1.20's CRD
+				// has none): its XR n-0 never composed the Bucket it renders.
+				"needs-env": {
+					Verdict: live.EmulationDifferences, XRs: 1, Conversion: verify.Equivalent,
+					Emulation: []string{
+						"n-0: bucket: the legacy composer renders it, but the XR's spec.resourceRefs has no such live resource",
+						`n-0: XR status.conditions[Ready].status: live (none), rendered "False"`,
+					},
+				},
+				"pinned": {Verdict: live.Equivalent, XRs: 2, Pinned: 1, Conversion: verify.Equivalent},
+			},
+			wantSkipped: "skipped Composition converted: mode: Pipeline, not a legacy Composition\n",
+			wantExit:    3,
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			args := append([]string{"verify", "--cluster", "--from-cluster", "--kubeconfig", server.Kubeconfig(kubetest.Reader), "--format", "json"}, tc.args...)
+			cmd := exec.Command(bin, args...)
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			err := cmd.Run()
+			code := 0
+			var ee *exec.ExitError
+			if errors.As(err, &ee) {
+				code = ee.ExitCode()
+			} else if err != nil {
+				t.Fatalf("xpmigrate %s: %v", strings.Join(args, " "), err)
+			}
+			var reps []struct {
+				Composition string `json:"composition"`
+				report
+			}
+			if err := json.Unmarshal(stdout.Bytes(), &reps); err != nil {
+				t.Fatalf("xpmigrate %s: exit %d, cannot decode the list of reports: %v\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), code, err, stdout.String(), stderr.String())
+			}
+			got := map[string]outline{}
+			for _, r := range reps {
+				o := outlineOf(&r.report, 0)
+				got[r.Composition] = o
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("\n%s\nxpmigrate %s: reports by Composition: -want, +got:\n%s\nstderr:\n%s", tc.reason, strings.Join(args, " "), diff, stderr.String())
+			}
+			if diff := cmp.Diff([]any{tc.wantExit, tc.wantSkipped}, []any{code, stderr.String()}); diff != "" {
+				t.Errorf("\n%s\nxpmigrate %s: exit code and stderr: -want, +got:\n%s", tc.reason, strings.Join(args, " "), diff)
+			}
+		})
 	}
 }

@@ -48,6 +48,26 @@ func Write(w io.Writer, reports []*Report, o format.Options) error {
 	return err
 }
 
+// WriteList is Write, but JSON is a list of reports even for one (Write
+// writes a lone report as an object): `verify --from-cluster` writes a
+// list, however many Compositions the cluster holds.
+func WriteList(w io.Writer, reports []*Report, o format.Options) error {
+	if o.Format != format.JSON {
+		return Write(w, reports, o)
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetIndent("", "  ")
+	if reports == nil {
+		reports = []*Report{}
+	}
+	if err := enc.Encode(reports); err != nil {
+		return errors.Wrap(err, "cannot encode the report")
+	}
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
 func writeText(w io.Writer, r *Report, o format.Options) error {
 	label := "PASS"
 	switch {
