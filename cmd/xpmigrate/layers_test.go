@@ -29,7 +29,7 @@ var layers = [][]string{
 	{"render/engine", "render/cluster"},
 	{"render/verify/gaps"},
 	{"convert", "render/verify"},
-	{"convert/migrate", "render/verify/format"},
+	{"convert/migrate", "render/verify/format", "render/verify/verifytest"},
 	{"convert/migrate/report", "render/verify/live"},
 	{"cmd/xpmigrate"},
 	// The e2e tier runs the binary; it imports no package of the module

@@ -19,13 +19,14 @@ import (
 
 	"github.com/xpmigrate/xpmigrate/internal/testutil"
 	"github.com/xpmigrate/xpmigrate/render/verify"
+	"github.com/xpmigrate/xpmigrate/render/verify/verifytest"
 )
 
 // reportFixture verifies testdata/report: a conversion with a changed
 // transform (unexplained) and known gaps, for two XRs.
 func reportFixture(t *testing.T) *verify.Report {
 	t.Helper()
-	return loadCase(t, "testdata/report").verify(t)
+	return verifytest.Load(t, "testdata/report").Verify(t)
 }
 
 func TestWriteGolden(t *testing.T) {
@@ -104,7 +105,7 @@ func TestWriteJUnitValidates(t *testing.T) {
 	schema := parseXSD(t, xsd)
 	for name, r := range map[string]*verify.Report{
 		"Different":  reportFixture(t),
-		"Equivalent": loadCase(t, "testdata/corpus/aws-network").verify(t),
+		"Equivalent": verifytest.Load(t, "testdata/corpus/aws-network").Verify(t),
 	} {
 		t.Run(name, func(t *testing.T) {
 			var b bytes.Buffer
@@ -155,7 +156,7 @@ func TestWriteSARIFValidates(t *testing.T) {
 	}
 	for name, r := range map[string]*verify.Report{
 		"Different":  reportFixture(t),
-		"Equivalent": loadCase(t, "testdata/corpus/aws-network").verify(t),
+		"Equivalent": verifytest.Load(t, "testdata/corpus/aws-network").Verify(t),
 	} {
 		t.Run(name, func(t *testing.T) {
 			var b bytes.Buffer

@@ -9,6 +9,7 @@ import (
 
 	"github.com/xpmigrate/xpmigrate/render/verify"
 	"github.com/xpmigrate/xpmigrate/render/verify/gaps"
+	"github.com/xpmigrate/xpmigrate/render/verify/verifytest"
 )
 
 // TestGapRules renders each testdata/gaps case (a reproducer from the
@@ -18,11 +19,11 @@ import (
 func TestGapRules(t *testing.T) {
 	for name, tc := range gapRuleCases() {
 		t.Run(name, func(t *testing.T) {
-			c := loadCase(t, filepath.Join("testdata", "gaps", tc.dir))
+			c := verifytest.Load(t, filepath.Join("testdata", "gaps", tc.dir))
 			if tc.opts != nil {
-				tc.opts(&c.opts)
+				tc.opts(&c.Opts)
 			}
-			got := summary(c.verify(t))
+			got := summary(c.Verify(t))
 			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Errorf("%s\nVerify(%s): -want, +got:\n%s", tc.reason, tc.dir, diff)
 			}
@@ -41,11 +42,11 @@ func TestGapRulesIgnoreErrorText(t *testing.T) {
 	maps.Copy(cases, warningGapRuleCases())
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			c := loadCase(t, filepath.Join("testdata", "gaps", tc.dir))
+			c := verifytest.Load(t, filepath.Join("testdata", "gaps", tc.dir))
 			if tc.opts != nil {
-				tc.opts(&c.opts)
+				tc.opts(&c.Opts)
 			}
-			got := summary(c.verify(t))
+			got := summary(c.Verify(t))
 			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Errorf("%s\nVerify(%s) with reworded engine errors: -want, +got:\n%s", tc.reason, tc.dir, diff)
 			}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/xpmigrate/xpmigrate/render/verify/verifytest"
 )
 
 // TestWarningGapRules renders each testdata/gaps case of a converter
@@ -14,8 +15,8 @@ import (
 func TestWarningGapRules(t *testing.T) {
 	for name, tc := range warningGapRuleCases() {
 		t.Run(name, func(t *testing.T) {
-			c := loadCase(t, filepath.Join("testdata", "gaps", tc.dir))
-			got := summary(c.verify(t))
+			c := verifytest.Load(t, filepath.Join("testdata", "gaps", tc.dir))
+			got := summary(c.Verify(t))
 			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Errorf("%s\nVerify(%s): -want, +got:\n%s", tc.reason, tc.dir, diff)
 			}
