@@ -7,6 +7,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/yaml"
 
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/xp"
 	"github.com/xpmigrate/xpmigrate/render"
 	"github.com/xpmigrate/xpmigrate/render/verify"
@@ -66,7 +67,7 @@ func FromCluster(comps []*unstructured.Unstructured, names []string) ([]verify.D
 // stripServer returns a copy of a live object without status and the API
 // server's metadata.
 func stripServer(obj map[string]any) map[string]any {
-	out := runtimeCopy(obj)
+	out := jsonobj.DeepCopy(obj)
 	delete(out, "status")
 	md, ok := out["metadata"].(map[string]any)
 	if !ok {

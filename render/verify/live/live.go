@@ -5,13 +5,12 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"reflect"
-	"sort"
 
 	"github.com/pkg/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/yaml"
 
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
 	"github.com/xpmigrate/xpmigrate/internal/xp"
 	"github.com/xpmigrate/xpmigrate/render"
@@ -291,7 +290,7 @@ func pairFor(current *pair, byRevision map[string]*pair, live *cluster.Composite
 	spec, _, _ := unstructured.NestedMap(live.Revision.Object, "spec")
 	delete(spec, "revision")
 	curSpec, _ := current.obj["spec"].(map[string]any)
-	if sameJSON(spec, curSpec) {
+	if jsonobj.Equal(spec, curSpec) {
 		byRevision[live.RevisionName] = current
 		return current, nil
 	}
@@ -320,30 +319,14 @@ func pairFor(current *pair, byRevision map[string]*pair, live *cluster.Composite
 	return p, nil
 }
 
-func sameJSON(a, b any) bool {
-	ja, err1 := json.Marshal(a)
-	jb, err2 := json.Marshal(b)
-	if err1 != nil || err2 != nil {
-		return false
-	}
-	var va, vb any
-	_ = json.Unmarshal(ja, &va)
-	_ = json.Unmarshal(jb, &vb)
-	return reflect.DeepEqual(va, vb)
-}
-
 // clean returns a copy of a live object without the API server's
 // bookkeeping nothing renders from.
 func clean(obj map[string]any) map[string]any {
-	out := runtimeCopy(obj)
+	out := jsonobj.DeepCopy(obj)
 	if md, ok := out["metadata"].(map[string]any); ok {
 		delete(md, "managedFields")
 	}
 	return out
-}
-
-func runtimeCopy(obj map[string]any) map[string]any {
-	return (&unstructured.Unstructured{Object: obj}).DeepCopy().Object
 }
 
 // check runs the three checks for one XR.
@@ -452,9 +435,9 @@ func emulate(x *XR, out *render.Outcome, live *cluster.Composite) {
 		obj := fmt.Sprintf("%s (%s %s)", name, cd.Object.GetKind(), cd.Object.GetName())
 		rendered := owned(c.Desired)
 		liveOwned := owned(cd.Object.Object)
-		for _, path := range sortedKeys(rendered) {
+		for _, path := range jsonobj.SortedKeys(rendered) {
 			lv, ok := liveOwned[path]
-			if !ok || !sameJSON(lv, rendered[path]) {
+			if !ok || !jsonobj.Equal(lv, rendered[path]) {
 				f := Finding{Object: obj, Path: path, Rendered: rendered[path]}
 				if ok {
 					f.Live = lv
@@ -462,7 +445,7 @@ func emulate(x *XR, out *render.Outcome, live *cluster.Composite) {
 				x.Emulation = append(x.Emulation, f)
 			}
 		}
-		for _, path := range sortedKeys(liveOwned) {
+		for _, path := range jsonobj.SortedKeys(liveOwned) {
 			if _, ok := rendered[path]; ok || bookkeeping(path) {
 				continue
 			}
@@ -475,8 +458,8 @@ func emulate(x *XR, out *render.Outcome, live *cluster.Composite) {
 	if eff := out.EffectiveXR; eff != nil {
 		rendered := xrFields(eff)
 		liveXR := xrFields(live.XR.Object)
-		for _, path := range sortedKeys(rendered) {
-			if lv, ok := liveXR[path]; !ok || !sameJSON(lv, rendered[path]) {
+		for _, path := range jsonobj.SortedKeys(rendered) {
+			if lv, ok := liveXR[path]; !ok || !jsonobj.Equal(lv, rendered[path]) {
 				x.Emulation = append(x.Emulation, Finding{Object: "XR", Path: path, Live: lv, Rendered: rendered[path]})
 			}
 		}
@@ -492,7 +475,7 @@ func emulate(x *XR, out *render.Outcome, live *cluster.Composite) {
 		for k := range out.ConnectionDetails {
 			keys[k] = true
 		}
-		for _, k := range sortedKeys(keys) {
+		for _, k := range jsonobj.SortedKeys(keys) {
 			lv, lok := s.Digests[k]
 			rv, rok := out.ConnectionDetails[k]
 			switch {
@@ -593,15 +576,6 @@ func readyStatus(obj map[string]any) string {
 		}
 	}
 	return ""
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // ReadsConnectionDetails reports whether the legacy Composition reads
