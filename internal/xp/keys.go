@@ -20,6 +20,9 @@ const (
 
 	// LabelClaimPrefix is the prefix the claim labels share.
 	LabelClaimPrefix = "crossplane.io/claim-"
+
+	// LabelCompositionName names a CompositionRevision's Composition.
+	LabelCompositionName = "crossplane.io/composition-name"
 )
 
 // Annotations xpmigrate reads on Compositions.

@@ -16,6 +16,7 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/xpmigrate/xpmigrate/internal/kubetest"
+	"github.com/xpmigrate/xpmigrate/internal/xp"
 	"github.com/xpmigrate/xpmigrate/render/cluster"
 )
 
@@ -147,7 +148,7 @@ func revision(name, comp string, rev int64) *unstructured.Unstructured {
 	return u(map[string]any{
 		"apiVersion": "apiextensions.crossplane.io/v1",
 		"kind":       "CompositionRevision",
-		"metadata":   map[string]any{"name": name, "labels": map[string]any{cluster.LabelCompositionName: comp}},
+		"metadata":   map[string]any{"name": name, "labels": map[string]any{xp.LabelCompositionName: comp}},
 		"spec":       map[string]any{"revision": rev, "compositeTypeRef": c.Object["spec"].(map[string]any)["compositeTypeRef"], "resources": c.Object["spec"].(map[string]any)["resources"]},
 	})
 }
@@ -191,7 +192,7 @@ func bucket(name, owner string) *unstructured.Unstructured {
 		"apiVersion": "example.org/v1", "kind": "Bucket",
 		"metadata": map[string]any{
 			"name":        name,
-			"annotations": map[string]any{cluster.AnnotationCompositionResourceName: "bucket"},
+			"annotations": map[string]any{xp.AnnotationCompositionResourceName: "bucket"},
 			"labels":      map[string]any{"crossplane.io/composite": owner},
 		},
 		"spec": map[string]any{

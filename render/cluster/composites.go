@@ -8,6 +8,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
 
 // A State says whether a referenced object could be read.
@@ -216,7 +218,7 @@ func (r *Reader) composite(ctx context.Context, xr *unstructured.Unstructured, r
 		c.Revision = revs[c.RevisionName]
 		if c.Revision == nil {
 			// Not labelled for this Composition, or the list was forbidden.
-			u, _, err := r.getRef(ctx, Group+"/v1", "CompositionRevision", "", c.RevisionName)
+			u, _, err := r.getRef(ctx, xp.CompositionAPIVersion, "CompositionRevision", "", c.RevisionName)
 			if err != nil {
 				return nil, err
 			}
@@ -239,7 +241,7 @@ func (r *Reader) composite(ctx context.Context, xr *unstructured.Unstructured, r
 		}
 		cd.Object, cd.State = u, state
 		if u != nil {
-			cd.ResourceName = u.GetAnnotations()[AnnotationCompositionResourceName]
+			cd.ResourceName = u.GetAnnotations()[xp.AnnotationCompositionResourceName]
 			if cd.ConnectionSecret, err = r.connectionSecret(ctx, u, u.GetNamespace()); err != nil {
 				return nil, err
 			}

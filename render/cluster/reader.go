@@ -21,17 +21,8 @@ import (
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/restmapper"
-)
 
-// Crossplane's API group and the labels and annotations the reader follows.
-const (
-	Group = "apiextensions.crossplane.io"
-
-	// LabelCompositionName names a CompositionRevision's Composition.
-	LabelCompositionName = "crossplane.io/composition-name"
-	// AnnotationCompositionResourceName names the template a composed
-	// resource was rendered from.
-	AnnotationCompositionResourceName = "crossplane.io/composition-resource-name"
+	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
 
 // The defaults of Options: gentle on a production API server. Each XR costs
@@ -272,7 +263,7 @@ func (r *Reader) get(ctx context.Context, m *meta.RESTMapping, namespace, name s
 
 // Compositions lists the cluster's Compositions.
 func (r *Reader) Compositions(ctx context.Context) ([]*unstructured.Unstructured, error) {
-	return r.listAll(ctx, schema.GroupVersionKind{Group: Group, Version: "v1", Kind: "Composition"}, "", metav1.ListOptions{})
+	return r.listAll(ctx, schema.GroupVersionKind{Group: xp.GroupAPIExtensions, Version: "v1", Kind: "Composition"}, "", metav1.ListOptions{})
 }
 
 // CompositionRevisions lists the CompositionRevisions of the Composition
@@ -281,15 +272,15 @@ func (r *Reader) Compositions(ctx context.Context) ([]*unstructured.Unstructured
 func (r *Reader) CompositionRevisions(ctx context.Context, composition string) ([]*unstructured.Unstructured, error) {
 	opts := metav1.ListOptions{}
 	if composition != "" {
-		opts.LabelSelector = LabelCompositionName + "=" + composition
+		opts.LabelSelector = xp.LabelCompositionName + "=" + composition
 	}
-	return r.listAll(ctx, schema.GroupVersionKind{Group: Group, Version: "v1", Kind: "CompositionRevision"}, "", opts)
+	return r.listAll(ctx, schema.GroupVersionKind{Group: xp.GroupAPIExtensions, Version: "v1", Kind: "CompositionRevision"}, "", opts)
 }
 
 // EnvironmentConfigs lists the cluster's EnvironmentConfigs (at the version
 // the API server prefers).
 func (r *Reader) EnvironmentConfigs(ctx context.Context) ([]*unstructured.Unstructured, error) {
-	return r.listAll(ctx, schema.GroupVersionKind{Group: Group, Kind: "EnvironmentConfig"}, "", metav1.ListOptions{})
+	return r.listAll(ctx, schema.GroupVersionKind{Group: xp.GroupAPIExtensions, Kind: "EnvironmentConfig"}, "", metav1.ListOptions{})
 }
 
 // SecretDigests reads a Secret and returns the digest (Digest) of each of

@@ -557,7 +557,7 @@ func flatten(prefix string, v any, out map[string]any) {
 // Crossplane's own, never drift.
 func bookkeeping(path string) bool {
 	switch path {
-	case "metadata.annotations[" + cluster.AnnotationCompositionResourceName + "]",
+	case "metadata.annotations[" + xp.AnnotationCompositionResourceName + "]",
 		"metadata.annotations[kubectl.kubernetes.io/last-applied-configuration]",
 		"metadata.labels[crossplane.io/composite]", "metadata.labels[crossplane.io/claim-name]",
 		"metadata.labels[crossplane.io/claim-namespace]",
