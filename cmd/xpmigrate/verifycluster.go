@@ -11,7 +11,6 @@ import (
 
 	"github.com/xpmigrate/xpmigrate/convert/migrate"
 	"github.com/xpmigrate/xpmigrate/internal/errkind"
-	"github.com/xpmigrate/xpmigrate/internal/regularfile"
 	"github.com/xpmigrate/xpmigrate/render/cluster"
 	"github.com/xpmigrate/xpmigrate/render/verify"
 	"github.com/xpmigrate/xpmigrate/render/verify/format"
@@ -69,18 +68,9 @@ func (o *clusterOptions) validate(f *pflag.FlagSet, samples ...string) error {
 }
 
 func runVerifyCluster(ctx context.Context, s streams, o *verifyOptions) error {
-	b, err := regularfile.ReadFile(o.src.Legacy)
+	legacy, converted, err := verify.LoadCompositions(ctx, verify.Sources{Legacy: o.src.Legacy, Converted: o.src.Converted})
 	if err != nil {
-		return errkind.InvalidInput(errors.Wrapf(err, "cannot read legacy composition %q", o.src.Legacy))
-	}
-	legacy := verify.Document{Path: o.src.Legacy, Data: b}
-	var converted verify.Document
-	if o.src.Converted != "" {
-		cb, err := regularfile.ReadFile(o.src.Converted)
-		if err != nil {
-			return errkind.InvalidInput(errors.Wrapf(err, "cannot read converted composition %q", o.src.Converted))
-		}
-		converted = verify.Document{Path: o.src.Converted, Data: cb}
+		return err
 	}
 	r, err := o.cluster.newReader(live.ReadsConnectionDetails(legacy))
 	if err != nil {

@@ -66,25 +66,42 @@ func Load(ctx context.Context, s Sources) (*Input, error) {
 	return in, nil
 }
 
-func load(ctx context.Context, s Sources) (*Input, error) {
-	in := &Input{}
+// LoadCompositions reads only the two Compositions of s (Legacy, FromBase
+// and Converted), as Load does; every error is invalid input.
+func LoadCompositions(ctx context.Context, s Sources) (legacy, converted Document, err error) {
+	if legacy, converted, err = compositions(ctx, s); err != nil {
+		return Document{}, Document{}, errkind.InvalidInput(err)
+	}
+	return legacy, converted, nil
+}
+
+func compositions(ctx context.Context, s Sources) (legacy, converted Document, err error) {
 	b, err := regularfile.ReadFile(s.Legacy)
 	if err != nil {
-		return nil, render.InvalidInput(errors.Wrapf(err, "cannot read legacy composition %q", s.Legacy))
+		return legacy, converted, render.InvalidInput(errors.Wrapf(err, "cannot read legacy composition %q", s.Legacy))
 	}
-	in.Legacy = Document{Path: s.Legacy, Data: b}
+	legacy = Document{Path: s.Legacy, Data: b}
 	if s.FromBase != nil {
 		// The argument is the conversion; its legacy form is elsewhere.
-		if in.Legacy, in.Converted, err = s.FromBase(ctx, s.Legacy, b); err != nil {
-			return nil, err
+		if legacy, converted, err = s.FromBase(ctx, s.Legacy, b); err != nil {
+			return legacy, converted, err
 		}
 	}
 	if s.Converted != "" {
 		b, err := regularfile.ReadFile(s.Converted)
 		if err != nil {
-			return nil, render.InvalidInput(errors.Wrapf(err, "cannot read converted composition %q", s.Converted))
+			return legacy, converted, render.InvalidInput(errors.Wrapf(err, "cannot read converted composition %q", s.Converted))
 		}
-		in.Converted = Document{Path: s.Converted, Data: b}
+		converted = Document{Path: s.Converted, Data: b}
+	}
+	return legacy, converted, nil
+}
+
+func load(ctx context.Context, s Sources) (*Input, error) {
+	in := &Input{}
+	var err error
+	if in.Legacy, in.Converted, err = compositions(ctx, s); err != nil {
+		return nil, err
 	}
 	if s.Observed != "" {
 		if in.Observed, err = engine.LoadAll(s.Observed, "observed composed resources"); err != nil {
