@@ -124,33 +124,13 @@ func (o *clusterOptions) newReader(secrets bool) (*cluster.Reader, error) {
 func verifyMigrated(ctx context.Context, s streams, o *migrateOptions, res *migrate.Result) (bool, error) {
 	lo := live.Options{Verify: verify.Options{Accept: o.run.Accept, Convert: migrate.VerifyConverter}}
 	lo.Verify.Target = o.convert.Target
-	var reports []*live.Report
-	var secrets bool
-	var todo []migrate.CompositionResult
-	for _, c := range res.Compositions {
-		// An item of a kind: List document has no document of its own.
-		if !c.Legacy || c.Item >= 0 || c.Before == "" || c.After == "" || c.After == c.Before {
-			continue
-		}
-		todo = append(todo, c)
-		secrets = secrets || live.ReadsConnectionDetails(verify.Document{Data: []byte(c.Before)})
-	}
-	if len(todo) == 0 {
-		fmt.Fprintln(s.Out, "cluster: no converted legacy Composition to check against the cluster")
-		return false, nil
-	}
-	r, err := o.cluster.newReader(secrets)
+	reports, err := live.Migrated(ctx, res, func(secrets bool) (live.Cluster, error) { return o.cluster.newReader(secrets) }, lo)
 	if err != nil {
 		return false, err
 	}
-	for _, c := range todo {
-		path := fmt.Sprintf("%s#%d", c.File, c.Document+1)
-		rep, err := live.Verify(ctx, r, verify.Document{Path: path, Data: []byte(c.Before)},
-			verify.Document{Path: path + " (converted)", Data: []byte(c.After)}, lo)
-		if err != nil {
-			return false, errors.Wrapf(err, "cannot verify %s against the cluster", path)
-		}
-		reports = append(reports, rep)
+	if len(reports) == 0 {
+		fmt.Fprintln(s.Out, "cluster: no converted legacy Composition to check against the cluster")
+		return false, nil
 	}
 	if err := live.Write(s.Out, reports, format.Options{Format: format.Text, TTY: s.OutTTY, NoColor: s.NoColor}); err != nil {
 		return false, errors.Wrap(err, "cannot write the cluster report")
