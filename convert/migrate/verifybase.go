@@ -5,9 +5,9 @@ import (
 
 	"github.com/pkg/errors"
 
+	"github.com/xpmigrate/xpmigrate/internal/errkind"
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
-	"github.com/xpmigrate/xpmigrate/render"
 	"github.com/xpmigrate/xpmigrate/render/verify"
 )
 
@@ -27,7 +27,7 @@ func LegacyFromBase(ctx context.Context, ref, file string, data []byte) (verify.
 		}
 	}
 	if name == "" {
-		return verify.Document{}, verify.Document{}, render.InvalidInputf("%s: no Composition found", file)
+		return verify.Document{}, verify.Document{}, errkind.InvalidInputf("%s: no Composition found", file)
 	}
 	doc, where, ok, err := LegacyAt(ctx, file, ref, name)
 	var be *BaseError
@@ -37,7 +37,7 @@ func LegacyFromBase(ctx context.Context, ref, file string, data []byte) (verify.
 	case err != nil:
 		return verify.Document{}, verify.Document{}, errors.Wrapf(err, "cannot read %s at %s", file, ref)
 	case !ok:
-		return verify.Document{}, verify.Document{}, render.InvalidInputf("no legacy (mode: Resources) Composition named %q at %s: nothing to verify %s against", name, ref, file)
+		return verify.Document{}, verify.Document{}, errkind.InvalidInputf("no legacy (mode: Resources) Composition named %q at %s: nothing to verify %s against", name, ref, file)
 	}
 	return verify.Document{Path: where, Data: doc}, converted, nil
 }

@@ -5,7 +5,7 @@ import (
 
 	"github.com/xpmigrate/xpmigrate/convert"
 	"github.com/xpmigrate/xpmigrate/internal/crossplane"
-	"github.com/xpmigrate/xpmigrate/render"
+	"github.com/xpmigrate/xpmigrate/internal/errkind"
 	"github.com/xpmigrate/xpmigrate/render/verify"
 )
 
@@ -19,7 +19,7 @@ func VerifyConverter(composition []byte, target crossplane.Target) ([]byte, erro
 	res, err := convert.Convert(composition, convert.Options{Target: target, AckUnnamed: true})
 	if err != nil {
 		if convert.IsInvalidInput(err) || convert.IsInvalidOption(err) {
-			return nil, render.InvalidInput(err)
+			return nil, errkind.InvalidInput(err)
 		}
 		return nil, err
 	}
@@ -28,7 +28,7 @@ func VerifyConverter(composition []byte, target crossplane.Target) ([]byte, erro
 		for _, d := range res.Diagnostics {
 			msgs = append(msgs, d.String())
 		}
-		return nil, render.InvalidInputf("cannot convert: %s", strings.Join(msgs, "; "))
+		return nil, errkind.InvalidInputf("cannot convert: %s", strings.Join(msgs, "; "))
 	}
 	return res.Output, nil
 }

@@ -5,30 +5,13 @@ import (
 	"regexp"
 	"strconv"
 
-	"github.com/pkg/errors"
+	"github.com/xpmigrate/xpmigrate/internal/errkind"
 )
 
 // An InputError is bad input: unparseable YAML, a missing file, a document
-// of the wrong kind. Commands exit 2 for it.
-type InputError struct {
-	err error
-}
-
-func (e *InputError) Error() string { return e.err.Error() }
-func (e *InputError) Unwrap() error { return e.err }
-
-// InvalidInput wraps err as an InputError.
-func InvalidInput(err error) error {
-	if err == nil {
-		return nil
-	}
-	return &InputError{err: err}
-}
-
-// InvalidInputf returns a new InputError.
-func InvalidInputf(format string, args ...any) error {
-	return &InputError{err: errors.Errorf(format, args...)}
-}
+// of the wrong kind. It is errkind's invalid input, for which commands exit
+// 2.
+type InputError = errkind.InvalidInputError
 
 // A DocumentError is a document of a file that cannot be read. Line counts
 // in the file, not in the document: the YAML readers number the lines of

@@ -8,6 +8,7 @@ import (
 
 	"github.com/pkg/errors"
 
+	"github.com/xpmigrate/xpmigrate/internal/errkind"
 	"github.com/xpmigrate/xpmigrate/internal/regularfile"
 )
 
@@ -23,7 +24,7 @@ func LoadStream(r io.Reader, source string) ([]Document, error) {
 		d.Source = source
 		o, err := d.Decode()
 		if err != nil {
-			return nil, InvalidInput(NewDocumentError(source, d, err))
+			return nil, errkind.InvalidInput(NewDocumentError(source, d, err))
 		}
 		if o == nil {
 			continue
@@ -38,7 +39,7 @@ func LoadStream(r io.Reader, source string) ([]Document, error) {
 func LoadFile(path string) ([]Document, error) {
 	f, err := regularfile.Open(path)
 	if err != nil {
-		return nil, InvalidInput(errors.Wrapf(err, "cannot open %q", path))
+		return nil, errkind.InvalidInput(errors.Wrapf(err, "cannot open %q", path))
 	}
 	defer f.Close() //nolint:errcheck // Read-only.
 	return LoadStream(f, path)
@@ -50,14 +51,14 @@ func LoadFile(path string) ([]Document, error) {
 func LoadPath(path string) ([]Document, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
-		return nil, InvalidInput(errors.Wrapf(err, "cannot open %q", path))
+		return nil, errkind.InvalidInput(errors.Wrapf(err, "cannot open %q", path))
 	}
 	if !fi.IsDir() {
 		return LoadFile(path)
 	}
 	entries, err := os.ReadDir(path)
 	if err != nil {
-		return nil, InvalidInput(errors.Wrapf(err, "cannot read directory %q", path))
+		return nil, errkind.InvalidInput(errors.Wrapf(err, "cannot read directory %q", path))
 	}
 	var names []string
 	for _, e := range entries {
@@ -69,7 +70,7 @@ func LoadPath(path string) ([]Document, error) {
 		}
 	}
 	if len(names) == 0 {
-		return nil, InvalidInputf("no YAML files found in %q (.yaml or .yml)", path)
+		return nil, errkind.InvalidInputf("no YAML files found in %q (.yaml or .yml)", path)
 	}
 	sort.Strings(names)
 	var out []Document

@@ -10,6 +10,7 @@ import (
 
 	"github.com/xpmigrate/xpmigrate/environment"
 	"github.com/xpmigrate/xpmigrate/internal/crossplane"
+	"github.com/xpmigrate/xpmigrate/internal/errkind"
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
 	"github.com/xpmigrate/xpmigrate/internal/xp"
@@ -126,7 +127,7 @@ func Render(ctx context.Context, req Request, o Options) (*Result, error) {
 	if req.XRD != nil && isClaim(xr, req.XRD) {
 		var err error
 		if xr, err = XRFromClaim(xr, req.XRD); err != nil {
-			return nil, render.InvalidInput(err)
+			return nil, errkind.InvalidInput(err)
 		}
 	}
 	if err := checkCompatible(xr, req.Composition); err != nil {
@@ -154,7 +155,7 @@ func Render(ctx context.Context, req Request, o Options) (*Result, error) {
 		defer closeFns()
 		step = s
 	default:
-		return nil, render.InvalidInputf("composition %q: spec.mode: unsupported value %q", name(req.Composition), mode)
+		return nil, errkind.InvalidInputf("composition %q: spec.mode: unsupported value %q", name(req.Composition), mode)
 	}
 
 	loops := o.Loops
@@ -205,7 +206,7 @@ func newLegacy(req Request) (func(context.Context, map[string]any, []map[string]
 	}
 	c.Default()
 	if errs := c.Validate(); len(errs) > 0 {
-		return nil, render.InvalidInput(&InvalidCompositionError{err: errors.Wrapf(errs.ToAggregate(), "invalid Composition %q", name(req.Composition))})
+		return nil, errkind.InvalidInput(&InvalidCompositionError{err: errors.Wrapf(errs.ToAggregate(), "invalid Composition %q", name(req.Composition))})
 	}
 	configs, err := environmentConfigs(req.Extra)
 	if err != nil {
@@ -236,7 +237,7 @@ func decodeComposition(comp map[string]any) (*native.Composition, error) {
 	}
 	c, err := native.DecodeJSON(raw)
 	if err != nil {
-		return nil, render.InvalidInput(&InvalidCompositionError{err: errors.Wrapf(err, "invalid Composition %q", name(comp))})
+		return nil, errkind.InvalidInput(&InvalidCompositionError{err: errors.Wrapf(err, "invalid Composition %q", name(comp))})
 	}
 	return c, nil
 }
@@ -376,20 +377,20 @@ func checkCompatible(xr, comp map[string]any) error {
 	av, _ := comp["apiVersion"].(string)
 	k, _ := comp["kind"].(string)
 	if av != xp.CompositionAPIVersion || k != "Composition" {
-		return render.InvalidInputf("not a composition: %s/%s", k, name(comp))
+		return errkind.InvalidInputf("not a composition: %s/%s", k, name(comp))
 	}
 	wantKind, _ := nestedString(comp, "spec", "compositeTypeRef", "kind")
 	wantAV, _ := nestedString(comp, "spec", "compositeTypeRef", "apiVersion")
 	gotKind, _ := xr["kind"].(string)
 	gotAV, _ := xr["apiVersion"].(string)
 	if wantKind != gotKind {
-		return render.InvalidInputf("composition's compositeTypeRef.kind (%s) does not match XR's kind (%s)", wantKind, gotKind)
+		return errkind.InvalidInputf("composition's compositeTypeRef.kind (%s) does not match XR's kind (%s)", wantKind, gotKind)
 	}
 	if wantAV != gotAV {
-		return render.InvalidInputf("composition's compositeTypeRef.apiVersion (%s) does not match XR's apiVersion (%s)", wantAV, gotAV)
+		return errkind.InvalidInputf("composition's compositeTypeRef.apiVersion (%s) does not match XR's apiVersion (%s)", wantAV, gotAV)
 	}
 	// An XR that selects Compositions by label would never get this one.
-	return render.InvalidInput(pipeline.CheckCompositionSelector(xr, comp))
+	return errkind.InvalidInput(pipeline.CheckCompositionSelector(xr, comp))
 }
 
 func environmentConfigs(extra []map[string]any) (*environment.Set, error) {
@@ -399,7 +400,7 @@ func environmentConfigs(extra []map[string]any) (*environment.Set, error) {
 	}
 	s, err := environment.NewSet(cfgs...)
 	if err != nil {
-		return nil, render.InvalidInput(err)
+		return nil, errkind.InvalidInput(err)
 	}
 	return s, nil
 }
@@ -421,7 +422,7 @@ func loadEnvironmentConfigs(extra []map[string]any, sources []string) ([]environ
 		}
 		c, err := environment.Load(b)
 		if err != nil {
-			return nil, nil, render.InvalidInput(errors.Wrapf(err, "invalid EnvironmentConfig %q", name(o)))
+			return nil, nil, errkind.InvalidInput(errors.Wrapf(err, "invalid EnvironmentConfig %q", name(o)))
 		}
 		src := fmt.Sprintf("extra resource %d (%s)", i+1, av)
 		if sources != nil {
@@ -452,7 +453,7 @@ func distinctEnvironmentConfigs(extra []map[string]any, sources []string) ([]map
 	}
 	keep, err := environment.Distinct(cfgs)
 	if err != nil {
-		return nil, render.InvalidInput(err)
+		return nil, errkind.InvalidInput(err)
 	}
 	if len(keep) == len(cfgs) {
 		return extra, nil
@@ -533,7 +534,7 @@ func credentials(objs []map[string]any) (pipeline.Secrets, error) {
 	for _, o := range objs {
 		s, err := pipeline.SecretFromObject(o)
 		if err != nil {
-			return nil, render.InvalidInput(errors.Wrapf(err, "invalid credentials Secret %q", name(o)))
+			return nil, errkind.InvalidInput(errors.Wrapf(err, "invalid credentials Secret %q", name(o)))
 		}
 		out = append(out, s)
 	}

@@ -7,9 +7,9 @@ import (
 
 	"github.com/xpmigrate/xpmigrate/environment"
 	"github.com/xpmigrate/xpmigrate/internal/crossplane"
+	"github.com/xpmigrate/xpmigrate/internal/errkind"
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/xp"
-	"github.com/xpmigrate/xpmigrate/render"
 	"github.com/xpmigrate/xpmigrate/render/builtin/environmentconfigs"
 	ptfn "github.com/xpmigrate/xpmigrate/render/builtin/patchandtransform"
 	"github.com/xpmigrate/xpmigrate/render/pipeline"
@@ -64,7 +64,7 @@ func resolveFunctions(comp map[string]any, fnObjs []map[string]any, builtins Bui
 		av, _ := f["apiVersion"].(string)
 		k, _ := f["kind"].(string)
 		if k != "Function" || !xp.IsFunctionAPIVersion(av) {
-			return nil, nil, render.InvalidInputf("not a function: %s/%s", k, nameOf(f))
+			return nil, nil, errkind.InvalidInputf("not a function: %s/%s", k, nameOf(f))
 		}
 		byName[nameOf(f)] = f
 	}
@@ -86,7 +86,7 @@ func resolveFunctions(comp map[string]any, fnObjs []map[string]any, builtins Bui
 		obj, known := byName[fn]
 		if len(fnObjs) > 0 && !known {
 			closeAll()
-			return nil, nil, render.InvalidInputf("unknown Function %q - does it exist in your Functions file?", fn)
+			return nil, nil, errkind.InvalidInputf("unknown Function %q - does it exist in your Functions file?", fn)
 		}
 		pkg, _ := nestedString(obj, "spec", "package")
 		runtime := annotation(obj, pipeline.AnnotationRuntime)
@@ -108,14 +108,14 @@ func resolveFunctions(comp map[string]any, fnObjs []map[string]any, builtins Bui
 			if b == "" || builtins[b] == nil {
 				closeAll()
 				if !known {
-					return nil, nil, render.InvalidInputf("unknown Function %q: xpmigrate runs %s and %s in process; give other functions in a Functions file with the annotation %s: %s", fn, BuiltinPatchAndTransform, BuiltinEnvironmentConfigs, pipeline.AnnotationRuntime, pipeline.RuntimeDevelopment)
+					return nil, nil, errkind.InvalidInputf("unknown Function %q: xpmigrate runs %s and %s in process; give other functions in a Functions file with the annotation %s: %s", fn, BuiltinPatchAndTransform, BuiltinEnvironmentConfigs, pipeline.AnnotationRuntime, pipeline.RuntimeDevelopment)
 				}
-				return nil, nil, render.InvalidInputf("Function %q (%s) is not built in and xpmigrate does not run Docker: serve it locally and annotate it with %s: %s", fn, pkg, pipeline.AnnotationRuntime, pipeline.RuntimeDevelopment)
+				return nil, nil, errkind.InvalidInputf("Function %q (%s) is not built in and xpmigrate does not run Docker: serve it locally and annotate it with %s: %s", fn, pkg, pipeline.AnnotationRuntime, pipeline.RuntimeDevelopment)
 			}
 			fns[fn] = builtins[b]
 		default:
 			closeAll()
-			return nil, nil, render.InvalidInputf("Function %q: unknown runtime %q", fn, runtime)
+			return nil, nil, errkind.InvalidInputf("Function %q: unknown runtime %q", fn, runtime)
 		}
 	}
 	return fns, closeAll, nil

@@ -6,7 +6,6 @@ import (
 	"github.com/xpmigrate/xpmigrate/internal/errkind"
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
 	"github.com/xpmigrate/xpmigrate/internal/regularfile"
-	"github.com/xpmigrate/xpmigrate/render"
 	"github.com/xpmigrate/xpmigrate/render/pipeline"
 )
 
@@ -76,7 +75,7 @@ func loadRequest(s Sources) (Request, error) {
 	for k, path := range s.ContextFiles {
 		b, err := regularfile.ReadFile(path)
 		if err != nil {
-			return req, render.InvalidInput(errors.Wrapf(err, "cannot read context file for key %q", k))
+			return req, errkind.InvalidInput(errors.Wrapf(err, "cannot read context file for key %q", k))
 		}
 		values[k] = b
 	}
@@ -85,7 +84,7 @@ func loadRequest(s Sources) (Request, error) {
 	}
 	if len(values) > 0 {
 		if req.Context, err = pipeline.ContextFromJSON(values); err != nil {
-			return req, render.InvalidInput(err)
+			return req, errkind.InvalidInput(err)
 		}
 	}
 	return req, nil
@@ -99,7 +98,7 @@ func LoadOne(path, what string) (map[string]any, error) {
 		return nil, errors.Wrapf(err, "cannot load %s", what)
 	}
 	if len(docs) == 0 {
-		return nil, render.InvalidInputf("cannot load %s: %q holds no YAML document", what, path)
+		return nil, errkind.InvalidInputf("cannot load %s: %q holds no YAML document", what, path)
 	}
 	return docs[0].Object, nil
 }

@@ -5,7 +5,7 @@ import (
 
 	"github.com/xpmigrate/xpmigrate/convert"
 	"github.com/xpmigrate/xpmigrate/internal/crossplane"
-	"github.com/xpmigrate/xpmigrate/render"
+	"github.com/xpmigrate/xpmigrate/internal/errkind"
 )
 
 // Convert converts with xpmigrate's converter, as the migrate package's
@@ -15,7 +15,7 @@ func Convert(composition []byte, target crossplane.Target) ([]byte, error) {
 	res, err := convert.Convert(composition, convert.Options{Target: target, AckUnnamed: true})
 	if err != nil {
 		if convert.IsInvalidInput(err) || convert.IsInvalidOption(err) {
-			return nil, render.InvalidInput(err)
+			return nil, errkind.InvalidInput(err)
 		}
 		return nil, err
 	}
@@ -24,7 +24,7 @@ func Convert(composition []byte, target crossplane.Target) ([]byte, error) {
 		for _, d := range res.Diagnostics {
 			msgs = append(msgs, d.String())
 		}
-		return nil, render.InvalidInputf("cannot convert: %s", strings.Join(msgs, "; "))
+		return nil, errkind.InvalidInputf("cannot convert: %s", strings.Join(msgs, "; "))
 	}
 	return res.Output, nil
 }

@@ -14,7 +14,6 @@ import (
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
 	"github.com/xpmigrate/xpmigrate/internal/regularfile"
 	"github.com/xpmigrate/xpmigrate/internal/samples"
-	"github.com/xpmigrate/xpmigrate/render"
 	"github.com/xpmigrate/xpmigrate/render/engine"
 )
 
@@ -78,7 +77,7 @@ func LoadCompositions(ctx context.Context, s Sources) (legacy, converted Documen
 func compositions(ctx context.Context, s Sources) (legacy, converted Document, err error) {
 	b, err := regularfile.ReadFile(s.Legacy)
 	if err != nil {
-		return legacy, converted, render.InvalidInput(errors.Wrapf(err, "cannot read legacy composition %q", s.Legacy))
+		return legacy, converted, errkind.InvalidInput(errors.Wrapf(err, "cannot read legacy composition %q", s.Legacy))
 	}
 	legacy = Document{Path: s.Legacy, Data: b}
 	if s.FromBase != nil {
@@ -90,7 +89,7 @@ func compositions(ctx context.Context, s Sources) (legacy, converted Document, e
 	if s.Converted != "" {
 		b, err := regularfile.ReadFile(s.Converted)
 		if err != nil {
-			return legacy, converted, render.InvalidInput(errors.Wrapf(err, "cannot read converted composition %q", s.Converted))
+			return legacy, converted, errkind.InvalidInput(errors.Wrapf(err, "cannot read converted composition %q", s.Converted))
 		}
 		converted = Document{Path: s.Converted, Data: b}
 	}
@@ -159,7 +158,7 @@ func load(ctx context.Context, s Sources) (*Input, error) {
 			})
 		}
 		if len(in.Samples) == 0 {
-			return nil, render.InvalidInputf("no XR or claim of the composition's kind in %q", s.XR)
+			return nil, errkind.InvalidInputf("no XR or claim of the composition's kind in %q", s.XR)
 		}
 	} else {
 		ex, err := FindExamples(fsys, dir, in.Legacy, in.XRD)

@@ -5,13 +5,12 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
-	"github.com/xpmigrate/xpmigrate/render/verify/gaps"
-
 	"github.com/crossplane/crossplane-runtime/v2/pkg/fieldpath"
 	"github.com/pkg/errors"
 
-	"github.com/xpmigrate/xpmigrate/render"
+	"github.com/xpmigrate/xpmigrate/internal/errkind"
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
+	"github.com/xpmigrate/xpmigrate/render/verify/gaps"
 )
 
 // Synthesize generates n composite resources from the XRD's openAPI schema
@@ -33,13 +32,13 @@ func Synthesize(xrd map[string]any, legacy Document, n int) ([]Sample, error) {
 		return nil, nil
 	}
 	if xrd == nil {
-		return nil, render.InvalidInputf("synthesizing XRs needs the CompositeResourceDefinition (--xrd)")
+		return nil, errkind.InvalidInputf("synthesizing XRs needs the CompositeResourceDefinition (--xrd)")
 	}
 	group := stringAt(xrd, "spec", "group")
 	kind := stringAt(xrd, "spec", "names", "kind")
 	version, schema := xrdVersion(xrd)
 	if group == "" || kind == "" || version == "" {
-		return nil, render.InvalidInputf("XRD %q: spec.group, spec.names.kind and a version are required", stringAt(xrd, "metadata", "name"))
+		return nil, errkind.InvalidInputf("XRD %q: spec.group, spec.names.kind and a version are required", stringAt(xrd, "metadata", "name"))
 	}
 	lc, err := loadComposition(legacy)
 	if err != nil {

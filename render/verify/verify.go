@@ -13,6 +13,7 @@ import (
 
 	"github.com/xpmigrate/xpmigrate/environment"
 	"github.com/xpmigrate/xpmigrate/internal/crossplane"
+	"github.com/xpmigrate/xpmigrate/internal/errkind"
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
 	"github.com/xpmigrate/xpmigrate/internal/xp"
@@ -160,7 +161,7 @@ type Options struct {
 func Verify(ctx context.Context, legacy, converted Document, samples []Sample, o Options) (*Report, error) {
 	t, err := crossplane.ParseTarget(string(o.Target))
 	if err != nil {
-		return nil, render.InvalidInput(err)
+		return nil, errkind.InvalidInput(err)
 	}
 	o.Target = t
 	lc, err := loadComposition(legacy)
@@ -168,7 +169,7 @@ func Verify(ctx context.Context, legacy, converted Document, samples []Sample, o
 		return nil, err
 	}
 	if mode := stringAt(lc.obj, "spec", "mode"); mode != "" && mode != "Resources" {
-		return nil, render.InvalidInputf("%s: Composition %q is not a legacy composition (spec.mode is %q)", legacy.Path, stringAt(lc.obj, "metadata", "name"), mode)
+		return nil, errkind.InvalidInputf("%s: Composition %q is not a legacy composition (spec.mode is %q)", legacy.Path, stringAt(lc.obj, "metadata", "name"), mode)
 	}
 	if len(converted.Data) == 0 {
 		if o.Convert == nil {
@@ -189,7 +190,7 @@ func Verify(ctx context.Context, legacy, converted Document, samples []Sample, o
 		return nil, err
 	}
 	if mode := stringAt(cc.obj, "spec", "mode"); mode != "Pipeline" {
-		return nil, render.InvalidInputf("%s: Composition %q is not a pipeline composition (spec.mode is %q)", converted.Path, stringAt(cc.obj, "metadata", "name"), mode)
+		return nil, errkind.InvalidInputf("%s: Composition %q is not a pipeline composition (spec.mode is %q)", converted.Path, stringAt(cc.obj, "metadata", "name"), mode)
 	}
 
 	v := &verifier{o: o, legacy: lc, converted: cc}
@@ -202,7 +203,7 @@ func Verify(ctx context.Context, legacy, converted Document, samples []Sample, o
 	v.shown = shownConnectionDetails(v.legacyModel, v.pipeline)
 	v.builtins, v.ecVersion = builtins(o.Target, o.EnvironmentFunction)
 	if v.builtins == nil {
-		return nil, render.InvalidInputf("unknown function-environment-configs release %q: want v0.6 or v0.7", o.EnvironmentFunction)
+		return nil, errkind.InvalidInputf("unknown function-environment-configs release %q: want v0.6 or v0.7", o.EnvironmentFunction)
 	}
 
 	rep := &Report{
@@ -303,7 +304,7 @@ func loadComposition(d Document) (*composition, error) {
 	if len(d.JSON) > 0 && len(docs) == 1 {
 		obj, err := manifest.DecodeJSON(d.JSON)
 		if err != nil {
-			return nil, render.InvalidInput(errors.Wrapf(err, "%s: document 1 (line %d)", d.Path, docs[0].Line))
+			return nil, errkind.InvalidInput(errors.Wrapf(err, "%s: document 1 (line %d)", d.Path, docs[0].Line))
 		}
 		if obj != nil && obj["kind"] == "Composition" && obj["apiVersion"] == xp.CompositionAPIVersion {
 			return &composition{doc: d, obj: obj, src: docs[0]}, nil
@@ -312,14 +313,14 @@ func loadComposition(d Document) (*composition, error) {
 	for _, doc := range docs {
 		obj, err := doc.Decode()
 		if err != nil {
-			return nil, render.InvalidInput(manifest.NewDocumentError(d.Path, doc, err))
+			return nil, errkind.InvalidInput(manifest.NewDocumentError(d.Path, doc, err))
 		}
 		if obj == nil || obj["kind"] != "Composition" || obj["apiVersion"] != xp.CompositionAPIVersion {
 			continue
 		}
 		return &composition{doc: d, obj: obj, src: doc}, nil
 	}
-	return nil, render.InvalidInputf("%s: no apiextensions.crossplane.io/v1 Composition found", d.Path)
+	return nil, errkind.InvalidInputf("%s: no apiextensions.crossplane.io/v1 Composition found", d.Path)
 }
 
 type verifier struct {
@@ -460,7 +461,7 @@ func (r *run) padTo(n int) {
 func (v *verifier) sample(ctx context.Context, s Sample, cov *coverage) (*SampleReport, error) {
 	xr, err := v.prepareXR(s.XR)
 	if err != nil {
-		return nil, render.InvalidInput(errors.Wrapf(err, "sample %s", s.Name))
+		return nil, errkind.InvalidInput(errors.Wrapf(err, "sample %s", s.Name))
 	}
 	observed, extra, details := v.o.state(s)
 	req := engine.Request{
@@ -672,7 +673,7 @@ func (v *verifier) readDeclarations(accept []string, rep *Report) error {
 	}
 	for _, code := range parseCodes(stringAt(v.converted.obj, "metadata", "annotations", AnnotationIntendedChanges)) {
 		if !known[code] {
-			return render.InvalidInputf("%s: annotation %s: %q is not an intended change xpmigrate knows (want one of %s)", v.converted.doc.Path, AnnotationIntendedChanges, code, strings.Join(intendedCodes(), ", "))
+			return errkind.InvalidInputf("%s: annotation %s: %q is not an intended change xpmigrate knows (want one of %s)", v.converted.doc.Path, AnnotationIntendedChanges, code, strings.Join(intendedCodes(), ", "))
 		}
 		if !v.intended[code] {
 			v.intended[code] = true
@@ -683,7 +684,7 @@ func (v *verifier) readDeclarations(accept []string, rep *Report) error {
 		for _, code := range codes {
 			c, ok := gaps.LookupGapCode(code)
 			if !ok {
-				return render.InvalidInputf("%s: %q is not a known gap code (D1-D%d)", by, code, len(GapCodes))
+				return errkind.InvalidInputf("%s: %q is not a known gap code (D1-D%d)", by, code, len(GapCodes))
 			}
 			if _, dup := v.accepted[c.Code]; !dup {
 				v.accepted[c.Code] = by

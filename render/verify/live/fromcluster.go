@@ -7,9 +7,9 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/yaml"
 
+	"github.com/xpmigrate/xpmigrate/internal/errkind"
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/xp"
-	"github.com/xpmigrate/xpmigrate/render"
 	"github.com/xpmigrate/xpmigrate/render/verify"
 )
 
@@ -48,7 +48,7 @@ func FromCluster(comps []*unstructured.Unstructured, names []string) ([]verify.D
 		}
 		c, ok := byName[n]
 		if !ok {
-			return nil, nil, render.InvalidInputf("Composition %q is not in the cluster (or the kubeconfig's user may not list Compositions)", n)
+			return nil, nil, errkind.InvalidInputf("Composition %q is not in the cluster (or the kubeconfig's user may not list Compositions)", n)
 		}
 		mode, _, _ := unstructured.NestedString(c.Object, "spec", "mode")
 		if mode != "" && mode != "Resources" {

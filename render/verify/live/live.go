@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/yaml"
 
+	"github.com/xpmigrate/xpmigrate/internal/errkind"
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
 	"github.com/xpmigrate/xpmigrate/internal/xp"
@@ -265,13 +266,13 @@ func composition(d verify.Document) (*unstructured.Unstructured, error) {
 	for _, doc := range manifest.Split(d.Data) {
 		obj, err := doc.Decode()
 		if err != nil {
-			return nil, render.InvalidInput(manifest.NewDocumentError(d.Path, doc, err))
+			return nil, errkind.InvalidInput(manifest.NewDocumentError(d.Path, doc, err))
 		}
 		if obj != nil && obj["kind"] == "Composition" && obj["apiVersion"] == xp.CompositionAPIVersion {
 			return &unstructured.Unstructured{Object: obj}, nil
 		}
 	}
-	return nil, render.InvalidInputf("%s: no apiextensions.crossplane.io/v1 Composition found", d.Path)
+	return nil, errkind.InvalidInputf("%s: no apiextensions.crossplane.io/v1 Composition found", d.Path)
 }
 
 // pairFor returns the Compositions the XR runs: the legacy one, or the
