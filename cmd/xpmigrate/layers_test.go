@@ -19,7 +19,7 @@ var layers = [][]string{
 		"internal/junit", "internal/kubetest", "internal/regularfile", "internal/samples", "internal/sarif", "internal/testutil", "internal/udiff", "internal/xp",
 		"internal/crossplane", "internal/errkind"},
 	// The reading layer: splitting streams, numbering documents, kubectl's view.
-	{"internal/manifest"},
+	{"internal/manifest", "internal/v2map"},
 	// The YAML editor, which reads back what it writes through the reading layer.
 	{"convert/yamledit"},
 	{"patchandtransform"},

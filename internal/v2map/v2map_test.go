@@ -1,0 +1,107 @@
+package v2map
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestApply(t *testing.T) {
+	cases := map[string]struct {
+		reason string
+		obj    map[string]any
+		ops    []Op
+		want   map[string]any
+		codes  []string
+	}{
+		"ManagedResourceTwin": {
+			reason: "A cluster-scoped managed resource becomes its namespaced twin: group, namespace, providerConfigRef kind, Orphan as management policies, no namespace in its Secret ref.",
+			obj: map[string]any{
+				"apiVersion": "s3.aws.upbound.io/v1beta1", "kind": "Bucket",
+				"spec": map[string]any{
+					"deletionPolicy":             "Orphan",
+					"providerConfigRef":          map[string]any{"name": "default"},
+					"writeConnectionSecretToRef": map[string]any{"name": "s", "namespace": "crossplane-system"},
+				},
+			},
+			ops: []Op{
+				{Code: "C440", Op: OpSet, Path: "apiVersion", Value: "s3.aws.m.upbound.io/v1beta1"},
+				{Code: "C441", Op: OpSet, Path: "spec.providerConfigRef.kind", Value: "ClusterProviderConfig"},
+				{Code: "C442", Op: OpManagementPolicies, Path: "spec.deletionPolicy"},
+				{Code: "C443", Op: OpDelete, Path: "spec.writeConnectionSecretToRef.namespace"},
+				{Code: "C444", Op: OpDelete, Path: "spec.publishConnectionDetailsTo"},
+			},
+			want: map[string]any{
+				"apiVersion": "s3.aws.m.upbound.io/v1beta1", "kind": "Bucket",
+				"spec": map[string]any{
+					"managementPolicies":         []any{"Observe", "Create", "Update", "LateInitialize"},
+					"providerConfigRef":          map[string]any{"name": "default", "kind": "ClusterProviderConfig"},
+					"writeConnectionSecretToRef": map[string]any{"name": "s"},
+				},
+			},
+			codes: []string{"C440", "C441", "C442", "C443"},
+		},
+		"MoveMachinery": {
+			reason: "A move takes the value to its new path; an absent one moves nothing.",
+			obj:    map[string]any{"spec": map[string]any{"compositionRef": map[string]any{"name": "c"}}},
+			ops: []Op{
+				{Code: "C421", Op: OpMove, Path: "spec.compositionRef", To: "spec.crossplane.compositionRef"},
+				{Code: "C421", Op: OpMove, Path: "spec.resourceRefs", To: "spec.crossplane.resourceRefs"},
+			},
+			want:  map[string]any{"spec": map[string]any{"crossplane": map[string]any{"compositionRef": map[string]any{"name": "c"}}}},
+			codes: []string{"C421"},
+		},
+		"DeleteDeletePolicy": {
+			reason: "deletionPolicy Delete is the namespaced default: it is dropped, not turned into policies.",
+			obj:    map[string]any{"spec": map[string]any{"deletionPolicy": "Delete"}},
+			ops:    []Op{{Code: "C442", Op: OpManagementPolicies, Path: "spec.deletionPolicy"}},
+			want:   map[string]any{"spec": map[string]any{}},
+			codes:  []string{"C442"},
+		},
+		"SetSameValue": {
+			reason: "Setting the value a field already has changes nothing and names no code.",
+			obj:    map[string]any{"apiVersion": "a/v1"},
+			ops:    []Op{{Code: "C440", Op: OpSet, Path: "apiVersion", Value: "a/v1"}},
+			want:   map[string]any{"apiVersion": "a/v1"},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			codes, err := Apply(tc.obj, tc.ops)
+			if err != nil {
+				t.Fatalf("\n%s\nApply(...): %v", tc.reason, err)
+			}
+			if diff := cmp.Diff(tc.want, tc.obj); diff != "" {
+				t.Errorf("\n%s\nApply(...): -want object, +got:\n%s", tc.reason, diff)
+			}
+			if diff := cmp.Diff(tc.codes, codes); diff != "" {
+				t.Errorf("\n%s\nApply(...): -want codes, +got:\n%s", tc.reason, diff)
+			}
+		})
+	}
+}
+
+func TestEncodeDecode(t *testing.T) {
+	m := &Mapping{
+		From: Type{APIVersion: "example.org/v1", Kind: "XDatabase"}, To: Type{APIVersion: "example.org/v1", Kind: "Database"}, Scope: "Namespaced",
+		XR:        []Op{{Code: "C421", Op: OpMove, Path: "spec.compositionRef", To: "spec.crossplane.compositionRef"}},
+		Resources: []Resource{{Name: "db", Ops: []Op{{Code: "C440", Op: OpSet, Path: "apiVersion", Value: "rds.aws.m.upbound.io/v1beta1"}}}},
+	}
+	s, err := m.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := FromAnnotations(map[string]string{Annotation: s})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(m, got); diff != "" {
+		t.Errorf("Decode(Encode(m)): -want, +got:\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"C421", "C440"}, got.Codes()); diff != "" {
+		t.Errorf("Codes(): -want, +got:\n%s", diff)
+	}
+	if _, err := Decode(`{"from":{},"bogus":1}`); err == nil {
+		t.Error("Decode of an unknown field: want an error")
+	}
+}
