@@ -485,6 +485,14 @@ func differenceLocation(r *verify.Report, d *verify.Difference) location {
 
 // JUnit XML (internal/junit): one suite, a case per sample.
 func writeJUnit(w io.Writer, r *verify.Report) error {
+	suite := JUnitSuite(r)
+	return junit.Write(w, junit.Suites{Name: "xpmigrate verify", Tests: suite.Tests, Failures: suite.Failures, Suites: []junit.Suite{suite}})
+}
+
+// JUnitSuite is the JUnit suite of a report: a case per sample, failing on
+// the differences that fail verification, skipped when inconclusive; a
+// skipped "unverified" case when there is no sample.
+func JUnitSuite(r *verify.Report) junit.Suite {
 	suite := junit.Suite{Name: r.Composition}
 	for _, s := range r.Samples {
 		c := junit.Case{Name: s.Sample, Classname: "verify." + r.Composition, File: r.Legacy}
@@ -525,7 +533,7 @@ func writeJUnit(w io.Writer, r *verify.Report) error {
 		suite.Tests++
 		suite.Skipped++
 	}
-	return junit.Write(w, junit.Suites{Name: "xpmigrate verify", Tests: suite.Tests, Failures: suite.Failures, Suites: []junit.Suite{suite}})
+	return suite
 }
 
 // GitHub Actions workflow commands: one annotation per failing
@@ -605,6 +613,20 @@ const (
 )
 
 func writeSARIF(w io.Writer, r *verify.Report) error {
+	rules, results := SARIFParts(r)
+	log := sarifLog{
+		Schema:  "https://json.schemastore.org/sarif-2.1.0.json",
+		Version: "2.1.0",
+		Runs:    []sarifRun{{Tool: sarifTool{Driver: sarifDriver{Name: "xpmigrate verify", Rules: rules}}, Results: results}},
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return errors.Wrap(enc.Encode(log), "cannot encode SARIF report")
+}
+
+// SARIFParts returns the SARIF rules of a report, sorted by id, and its
+// results (never nil), each pointing at its rule by RuleID and RuleIndex.
+func SARIFParts(r *verify.Report) ([]sarif.Rule, []sarif.Result) {
 	rules := map[string]sarifRule{unexplainedRule: {
 		ID:               unexplainedRule,
 		Name:             "UnexplainedDifference",
@@ -701,22 +723,15 @@ func writeSARIF(w io.Writer, r *verify.Report) error {
 	}
 	sort.Strings(ids)
 	index := map[string]int{}
-	driver := sarifDriver{Name: "xpmigrate verify"}
+	var sorted []sarifRule
 	for i, id := range ids {
 		index[id] = i
-		driver.Rules = append(driver.Rules, rules[id])
+		sorted = append(sorted, rules[id])
 	}
-	run := sarifRun{Tool: sarifTool{Driver: driver}, Results: []sarifResult{}}
+	out := []sarifResult{}
 	for _, p := range results {
 		p.res.RuleIndex = index[p.rule]
-		run.Results = append(run.Results, p.res)
+		out = append(out, p.res)
 	}
-	log := sarifLog{
-		Schema:  "https://json.schemastore.org/sarif-2.1.0.json",
-		Version: "2.1.0",
-		Runs:    []sarifRun{run},
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return errors.Wrap(enc.Encode(log), "cannot encode SARIF report")
+	return sorted, out
 }
