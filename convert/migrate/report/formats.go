@@ -32,17 +32,27 @@ var Formats = []string{FormatText, FormatGitHub, FormatJSON, FormatJUnit, Format
 // WriteFormat writes the run in a format for CI systems. FormatText writes
 // nothing (the summary goes to stderr). root prefixes file paths.
 func WriteFormat(w io.Writer, format string, res *migrate.Result, root string) error {
+	return writeFormat(w, format, res, root, nil)
+}
+
+// writeFormat is WriteFormat with the cluster check's entries when cl is
+// not nil.
+func writeFormat(w io.Writer, format string, res *migrate.Result, root string, cl *Cluster) error {
 	switch format {
 	case FormatText:
 		return nil
 	case FormatGitHub:
-		return WriteGitHub(w, res, root)
+		if err := WriteGitHub(w, res, root); err != nil || cl == nil {
+			return err
+		}
+		_, err := io.WriteString(w, cl.GitHub)
+		return err
 	case FormatJSON:
-		return Write(w, JSON, res)
+		return write(w, JSON, res, cl)
 	case FormatJUnit:
-		return writeJUnit(w, res, root)
+		return writeJUnit(w, res, root, cl)
 	case FormatSARIF:
-		return writeSARIF(w, res, root)
+		return writeSARIF(w, res, root, cl)
 	}
 	return errors.Errorf("unknown format %q: want one of %s", format, strings.Join(Formats, ", "))
 }
@@ -50,7 +60,7 @@ func WriteFormat(w io.Writer, format string, res *migrate.Result, root string) e
 // writeJUnit writes one test case per Composition (and per failed file
 // without one): it fails on an error-level problem, is skipped when its
 // verification proved nothing, and carries warnings and notices as output.
-func writeJUnit(w io.Writer, res *migrate.Result, root string) error {
+func writeJUnit(w io.Writer, res *migrate.Result, root string, cl *Cluster) error {
 	byComp := map[string][]problem{}
 	byFile := map[string][]problem{}
 	for _, p := range problems(res) {
@@ -99,7 +109,16 @@ func writeJUnit(w io.Writer, res *migrate.Result, root string) error {
 	for _, f := range files {
 		add(junit.Case{Name: f, Classname: "migrate.files", File: path.Join(root, f)}, byFile[f], "")
 	}
-	return junit.Write(w, junit.Suites{Name: "xpmigrate", Tests: suite.Tests, Failures: suite.Failures, Skipped: suite.Skipped, Suites: []junit.Suite{suite}})
+	doc := junit.Suites{Name: "xpmigrate", Tests: suite.Tests, Failures: suite.Failures, Skipped: suite.Skipped, Suites: []junit.Suite{suite}}
+	if cl != nil {
+		for _, s := range cl.JUnit {
+			doc.Tests += s.Tests
+			doc.Failures += s.Failures
+			doc.Skipped += s.Skipped
+			doc.Suites = append(doc.Suites, s)
+		}
+	}
+	return junit.Write(w, doc)
 }
 
 // ruleTexts describe the rules that are not diagnostic or gap codes.
@@ -116,11 +135,24 @@ var ruleTexts = map[string]string{
 
 // writeSARIF writes the run's problems as SARIF 2.1.0 results, one rule per
 // code.
-func writeSARIF(w io.Writer, res *migrate.Result, root string) error {
+func writeSARIF(w io.Writer, res *migrate.Result, root string, cl *Cluster) error {
 	ps := problems(res)
 	ids := map[string]bool{}
 	for _, p := range ps {
 		ids[p.Rule] = true
+	}
+	// The cluster check's rules join the run's; a code both use is
+	// described once, by the run.
+	clusterRules := map[string]sarif.Rule{}
+	if cl != nil {
+		for _, r := range cl.SARIFRules {
+			if !ids[r.ID] {
+				clusterRules[r.ID] = r
+			}
+		}
+		for id := range clusterRules {
+			ids[id] = true
+		}
 	}
 	sorted := make([]string, 0, len(ids))
 	for id := range ids {
@@ -131,6 +163,10 @@ func writeSARIF(w io.Writer, res *migrate.Result, root string) error {
 	driver := sarif.Driver{Name: "xpmigrate migrate", Rules: []sarif.Rule{}}
 	for i, id := range sorted {
 		index[id] = i
+		if r, ok := clusterRules[id]; ok {
+			driver.Rules = append(driver.Rules, r)
+			continue
+		}
 		text := ruleTexts[id]
 		if text == "" {
 			text = "xpmigrate code " + id + " (see the diagnostics and gaps reference)."
@@ -145,6 +181,12 @@ func writeSARIF(w io.Writer, res *migrate.Result, root string) error {
 		}
 		results = append(results, sarif.Result{RuleID: p.Rule, RuleIndex: index[p.Rule], Level: level,
 			Message: sarif.Message{Text: p.Message}, Locations: sarif.At(path.Join(root, p.File), p.Line)})
+	}
+	if cl != nil {
+		for _, r := range cl.SARIFResults {
+			r.RuleIndex = index[r.RuleID]
+			results = append(results, r)
+		}
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

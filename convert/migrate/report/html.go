@@ -18,8 +18,13 @@ import (
 // side-by-side before/after of its document and, per sample, the unified
 // diff between the legacy and the pipeline render. Before/after needs
 // Options.KeepSources; renders need a Verifier that returns them.
-func WriteHTML(w io.Writer, r *migrate.Result) error {
+func WriteHTML(w io.Writer, r *migrate.Result) error { return writeHTML(w, r, nil) }
+
+func writeHTML(w io.Writer, r *migrate.Result, cl *Cluster) error {
 	v := buildHTMLView(r)
+	if cl != nil {
+		v.Cluster = cl.HTML
+	}
 	if err := htmlPage.Execute(w, v); err != nil {
 		return errors.Wrap(err, "cannot write the HTML report")
 	}
@@ -35,6 +40,9 @@ type htmlView struct {
 	Compositions []htmlComp
 	Files        []htmlFile
 	Findings     []htmlFinding
+	// Cluster is the cluster check's section, rendered (escaped) by its
+	// writer.
+	Cluster template.HTML
 }
 
 type kv struct {
@@ -308,14 +316,9 @@ func trimIndent(lines []string) []string {
 	return out
 }
 
-var htmlPage = template.Must(template.New("report").Parse(`<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>xpmigrate migrate report</title>
-<style>
-body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;color:#1f2328;background:#fff}
+// Style is the style sheet of the HTML report, inline in its page: other
+// pages (verify --cluster --format html) use it to look the same.
+const Style = `body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;color:#1f2328;background:#fff}
 header{background:#24292f;color:#fff;padding:12px 24px}
 header h1{margin:0 0 6px;font-size:20px}
 header nav a{color:#c9d1d9;margin-right:16px}
@@ -349,12 +352,21 @@ table.sbs td.del{background:#ffebe9}table.sbs td.add{background:#dafbe1}table.sb
 table.sbs{table-layout:fixed}
 .sev-error{color:#cf222e}.sev-warning{color:#9a6700}.sev-info{color:#57606a}
 ul.diags{margin:4px 0;padding-left:18px}
-</style>
+`
+
+var htmlPage = template.Must(template.New("report").Parse(`<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>xpmigrate migrate report</title>
+<style>
+` + Style + `</style>
 </head>
 <body>
 <header>
 <h1>xpmigrate migrate report</h1>
-<nav><a href="#summary">Summary</a><a href="#compositions">Compositions</a><a href="#files">Files</a><a href="#findings">Findings</a></nav>
+<nav><a href="#summary">Summary</a><a href="#compositions">Compositions</a><a href="#files">Files</a><a href="#findings">Findings</a>{{if .Cluster}}<a href="#cluster">Cluster</a>{{end}}</nav>
 </header>
 <main>
 <section id="summary">
@@ -422,7 +434,8 @@ ul.diags{margin:4px 0;padding-left:18px}
 {{end}}</tbody>
 </table>{{else}}<p>No findings.</p>{{end}}
 </section>
-</main>
+{{if .Cluster}}{{.Cluster}}
+{{end}}</main>
 </body>
 </html>
 `))

@@ -23,6 +23,9 @@ type OutputOptions struct {
 	// Report is a file to write the report to, in ReportFormat (see
 	// FileFormat).
 	Report, ReportFormat string
+	// Cluster is the cluster check of migrate --cluster, joining the
+	// Format output and the report; nil for none.
+	Cluster *Cluster
 }
 
 // WriteOutputs writes what a finished run r reports: the stale temporary
@@ -46,13 +49,13 @@ func WriteOutputs(out, errOut io.Writer, r *migrate.Result, o OutputOptions) err
 	if err := migrate.WriteSummary(errOut, r); err != nil {
 		return errors.Wrap(err, "cannot write the summary")
 	}
-	if err := WriteFormat(out, o.Format, r, o.Root); err != nil {
+	if err := writeFormat(out, o.Format, r, o.Root, o.Cluster); err != nil {
 		return errors.Wrap(err, "cannot write the output")
 	}
 	if o.Report == "" {
 		return nil
 	}
-	if err := WriteFile(o.Report, o.ReportFormat, r); err != nil {
+	if err := writeFile(o.Report, o.ReportFormat, r, o.Cluster); err != nil {
 		return err
 	}
 	fmt.Fprintf(errOut, "report written to %s\n", o.Report)
@@ -62,8 +65,12 @@ func WriteOutputs(out, errOut io.Writer, r *migrate.Result, o OutputOptions) err
 // WriteFile writes the report atomically: to a temporary file beside
 // path, renamed over it.
 func WriteFile(path, format string, r *migrate.Result) error {
+	return writeFile(path, format, r, nil)
+}
+
+func writeFile(path, format string, r *migrate.Result, cl *Cluster) error {
 	var b bytes.Buffer
-	if err := Write(&b, format, r); err != nil {
+	if err := write(&b, format, r, cl); err != nil {
 		return err
 	}
 	if err := atomicfile.Write(path, b.Bytes(), 0o644, nil); err != nil {

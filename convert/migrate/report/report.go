@@ -35,13 +35,19 @@ func FileFormat(name string) (string, error) {
 
 // Write writes r in format.
 func Write(w io.Writer, format string, r *migrate.Result) error {
+	return write(w, format, r, nil)
+}
+
+// write writes r in format, with the cluster check's section when cl is
+// not nil.
+func write(w io.Writer, format string, r *migrate.Result, cl *Cluster) error {
 	switch format {
 	case JSON:
-		return WriteJSON(w, r)
+		return writeJSON(w, r, cl)
 	case Markdown:
-		return WriteMarkdown(w, r)
+		return writeMarkdown(w, r, cl)
 	case HTML:
-		return WriteHTML(w, r)
+		return writeHTML(w, r, cl)
 	}
 	return errors.Errorf("unknown report format %q", format)
 }
@@ -57,11 +63,15 @@ type jsonReport struct {
 	Files         []migrate.FileResult        `json:"files"`
 	Compositions  []migrate.CompositionResult `json:"compositions"`
 	Findings      []migrate.Finding           `json:"findings"`
+	// Cluster is the cluster check of migrate --cluster.
+	Cluster any `json:"cluster,omitempty"`
 }
 
 // WriteJSON writes the machine-readable report: the summary, every file
 // and Composition with its diagnostics and verification, and the findings.
-func WriteJSON(w io.Writer, r *migrate.Result) error {
+func WriteJSON(w io.Writer, r *migrate.Result) error { return writeJSON(w, r, nil) }
+
+func writeJSON(w io.Writer, r *migrate.Result, cl *Cluster) error {
 	rep := jsonReport{ReportVersion: 1, Mode: r.Mode, Check: r.Check, Cancelled: r.Cancelled, Summary: r.Summary,
 		Files: r.Files, Compositions: r.Compositions, Findings: r.Findings}
 	if rep.Files == nil {
@@ -72,6 +82,9 @@ func WriteJSON(w io.Writer, r *migrate.Result) error {
 	}
 	if rep.Findings == nil {
 		rep.Findings = []migrate.Finding{}
+	}
+	if cl != nil {
+		rep.Cluster = cl.JSON
 	}
 	b, err := json.MarshalIndent(rep, "", "  ")
 	if err != nil {
@@ -84,7 +97,9 @@ func WriteJSON(w io.Writer, r *migrate.Result) error {
 
 // WriteMarkdown writes the report as GitHub-flavoured Markdown, for pull
 // request comments and job summaries.
-func WriteMarkdown(w io.Writer, r *migrate.Result) error {
+func WriteMarkdown(w io.Writer, r *migrate.Result) error { return writeMarkdown(w, r, nil) }
+
+func writeMarkdown(w io.Writer, r *migrate.Result, cl *Cluster) error {
 	var b strings.Builder
 	s := r.Summary
 	b.WriteString("# xpmigrate migrate report\n\n")
@@ -206,6 +221,10 @@ func WriteMarkdown(w io.Writer, r *migrate.Result) error {
 		for _, d := range diags {
 			fmt.Fprintf(&b, "| %s | %d | %s | %s | %s | %s | %s |\n", mdEscape(d.File), d.Document, d.Code, d.Severity, mdEscape(d.Composition), mdEscape(d.Path), mdEscape(d.Message))
 		}
+	}
+	if cl != nil && cl.Markdown != "" {
+		b.WriteString("\n")
+		b.WriteString(cl.Markdown)
 	}
 	_, err := io.WriteString(w, b.String())
 	return errors.Wrap(err, "cannot write the report")
