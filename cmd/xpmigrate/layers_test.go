@@ -31,6 +31,8 @@ var layers = [][]string{
 	{"convert", "render/verify"},
 	{"convert/migrate", "render/verify/format", "render/verify/verifytest"},
 	{"convert/migrate/report", "render/verify/live"},
+	// The cluster check's formats, which join migrate's report.
+	{"render/verify/live/liveformat"},
 	{"cmd/xpmigrate"},
 	// The e2e tier runs the binary; it imports no package of the module
 	// outside its build-tagged tests.
