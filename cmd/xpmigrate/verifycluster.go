@@ -15,6 +15,7 @@ import (
 	"github.com/xpmigrate/xpmigrate/render/verify"
 	"github.com/xpmigrate/xpmigrate/render/verify/format"
 	"github.com/xpmigrate/xpmigrate/render/verify/live"
+	"github.com/xpmigrate/xpmigrate/render/verify/live/liveformat"
 )
 
 // clusterOptions are the flags of `verify --cluster`, bound to the
@@ -94,15 +95,22 @@ func runVerifyCluster(ctx context.Context, s streams, o *verifyOptions) error {
 		}
 		return errors.Wrap(err, "cannot verify against the cluster")
 	}
-	wo := o.write
-	wo.TTY, wo.NoColor = s.OutTTY, s.NoColor
-	if err := live.Write(s.Out, []*live.Report{rep}, wo); err != nil {
+	if err := liveformat.Write(s.Out, []*live.Report{rep}, o.liveWrite(s, false)); err != nil {
 		return errors.Wrap(err, "cannot write report")
 	}
 	if rep.Fails(o.requireVerified) {
 		return errkind.Findings(nil)
 	}
 	return nil
+}
+
+// liveWrite are the options of the cluster report: the --format and
+// --verbose flags, the terminal, --require-verified; list writes JSON as a
+// list even of one report.
+func (o *verifyOptions) liveWrite(s streams, list bool) liveformat.Options {
+	wo := liveformat.Options{Options: o.write, RequireVerified: o.requireVerified, List: list}
+	wo.TTY, wo.NoColor = s.OutTTY, s.NoColor
+	return wo
 }
 
 // newReader reads the cluster the kubeconfig flags select; secrets says
@@ -211,9 +219,7 @@ func runVerifyFromCluster(ctx context.Context, s streams, o *verifyOptions, name
 		}
 		reports = append(reports, rep)
 	}
-	wo := o.write
-	wo.TTY, wo.NoColor = s.OutTTY, s.NoColor
-	if err := live.WriteList(s.Out, reports, wo); err != nil {
+	if err := liveformat.Write(s.Out, reports, o.liveWrite(s, true)); err != nil {
 		return errors.Wrap(err, "cannot write report")
 	}
 	for _, rep := range reports {

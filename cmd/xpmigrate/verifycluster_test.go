@@ -96,6 +96,24 @@ func TestVerifyClusterFlags(t *testing.T) {
 			wantCode:   2,
 			wantStderr: "verify takes 1 argument",
 		},
+		"MarkdownWithoutCluster": {
+			reason:     "Markdown is a format of the cluster report: without --cluster it is a usage error.",
+			args:       []string{"verify", comp, "--format", "markdown"},
+			wantCode:   2,
+			wantStderr: "--format markdown needs --cluster",
+		},
+		"HTMLWithoutCluster": {
+			reason:     "HTML is a format of the cluster report: without --cluster it is a usage error.",
+			args:       []string{"verify", comp, "--format", "html"},
+			wantCode:   2,
+			wantStderr: "--format html needs --cluster",
+		},
+		"HTMLWithCluster": {
+			reason:     "With --cluster, --format html is accepted: the run gets as far as the kubeconfig.",
+			args:       []string{"verify", comp, "--cluster", "--format", "html", "--kubeconfig", filepath.Join(dir, "nope")},
+			wantCode:   2,
+			wantStderr: "cannot load the kubeconfig",
+		},
 		"MissingKubeconfig": {
 			reason:     "A kubeconfig that does not exist is invalid input.",
 			args:       []string{"verify", comp, "--cluster", "--kubeconfig", filepath.Join(dir, "nope")},
