@@ -19,6 +19,7 @@ import (
 	"github.com/xpmigrate/xpmigrate/internal/crossplane"
 	"github.com/xpmigrate/xpmigrate/internal/errkind"
 	"github.com/xpmigrate/xpmigrate/render/verify"
+	"github.com/xpmigrate/xpmigrate/render/verify/live/liveformat"
 )
 
 // migrateOptions are the flags of `xpmigrate migrate`, bound to
@@ -150,9 +151,6 @@ failed, or with --require-verified a Composition was not proven.`,
 			if err := o.cluster.validate(cmd.Flags(), "base", "phase1"); err != nil {
 				return err
 			}
-			if o.cluster.enabled && o.format != "" && o.format != "text" {
-				return errkind.InvalidInputf("migrate --cluster writes its cluster report as text: drop --format, or run verify --cluster --format per Composition")
-			}
 			return runMigrate(ctx, s, deps, o)
 		},
 	}
@@ -174,7 +172,7 @@ failed, or with --require-verified a Composition was not proven.`,
 	f.IntVar(&o.run.MaxSamples, "max-samples", migrate.DefaultMaxSamples, "verify each Composition with at most this many examples, nearest first (1–1000; negative: all)")
 	f.IntVar(&o.run.Jobs, "jobs", min(runtime.NumCPU(), maxJobs), "files to handle at once (1–256)")
 	f.StringVar(&o.report, "report", "", "write a report to this file: .json, .md or .html")
-	addClusterFlags(f, &o.cluster, "also verify every legacy Composition the run converts against the live XRs that run it in the cluster the kubeconfig selects (get and list only; as verify --cluster), and print that report (text) on stdout")
+	addClusterFlags(f, &o.cluster, "also verify every legacy Composition the run converts against the live XRs that run it in the cluster the kubeconfig selects (get and list only; as verify --cluster), and add that report to the output: as text on stdout, or joining the --format output and the --report file")
 	stringEnumFlag(f, &o.format, "format", report.FormatText, "what is printed on stdout: text (nothing; the summary is on stderr), github (workflow commands that annotate files in GitHub Actions), json (the JSON report), junit or sarif (the same problems for CI dashboards and code scanning)", report.Formats...)
 	stringEnumFlag(f, &o.run.Target, "target", crossplane.V1, "Crossplane line the converted Compositions are for: v1 (1.18–1.20) or v2", crossplane.Targets...)
 	f.StringVar(&o.run.PatchAndTransform, "function-patch-and-transform-ref", "", "functionRef name for function-patch-and-transform (default: from Function manifests and Configuration dependencies in the tree, else function-patch-and-transform)")
@@ -228,18 +226,34 @@ func runMigrate(ctx context.Context, s streams, deps migrateDeps, o *migrateOpti
 	if res == nil {
 		return runErr
 	}
+	runErr = res.Err(runErr, bo.Check, o.requireVerified)
+	if runErr != nil || !o.cluster.enabled {
+		if err := report.WriteOutputs(s.Out, s.ErrOut, res, out); err != nil {
+			return err
+		}
+		return runErr
+	}
+	// The cluster check joins the outputs: it runs before they are
+	// written.
+	reports, clusterErr := checkMigrated(ctx, s, o, res)
+	if clusterErr == nil {
+		out.Cluster, clusterErr = liveformat.Section(reports, migratedFormat(o, res, bo.Root))
+	}
 	if err := report.WriteOutputs(s.Out, s.ErrOut, res, out); err != nil {
 		return err
 	}
-	if err := res.Err(runErr, bo.Check, o.requireVerified); err != nil || !o.cluster.enabled {
-		return err
+	if clusterErr != nil {
+		return clusterErr
 	}
-	fails, err := verifyMigrated(ctx, s, o, res)
-	if err != nil {
-		return err
+	if o.format == report.FormatText || o.format == "" {
+		if err := writeMigratedText(s, reports); err != nil {
+			return err
+		}
 	}
-	if fails {
-		return errkind.Findings(nil)
+	for _, rep := range reports {
+		if rep.Fails(o.requireVerified) {
+			return errkind.Findings(nil)
+		}
 	}
 	return nil
 }

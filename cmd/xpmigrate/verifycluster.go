@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path"
 	"strings"
 
 	"github.com/pkg/errors"
@@ -125,30 +126,44 @@ func (o *clusterOptions) newReader(secrets bool) (*cluster.Reader, error) {
 	return cluster.NewReader(cfg, ro)
 }
 
-// verifyMigrated runs the live check for every legacy Composition a
+// checkMigrated runs the live check for every legacy Composition a
 // migrate run converted, its legacy and converted documents as the run
-// kept them, and writes the reports (text) after the run's own output.
-// It reports whether a check fails.
-func verifyMigrated(ctx context.Context, s streams, o *migrateOptions, res *migrate.Result) (bool, error) {
+// kept them.
+func checkMigrated(ctx context.Context, s streams, o *migrateOptions, res *migrate.Result) ([]*live.Report, error) {
 	lo := live.Options{Verify: verify.Options{Accept: o.run.Accept, Convert: migrate.VerifyConverter}}
 	lo.Verify.Target = o.convert.Target
-	reports, err := live.Migrated(ctx, res, func(secrets bool) (live.Cluster, error) { return o.cluster.newReader(secrets) }, lo)
-	if err != nil {
-		return false, err
+	return live.Migrated(ctx, res, func(secrets bool) (live.Cluster, error) { return o.cluster.newReader(secrets) }, lo)
+}
+
+// migratedFormat are the options of migrate's cluster section: its
+// results point at the Composition's file (below root) and line.
+func migratedFormat(o *migrateOptions, res *migrate.Result, root string) liveformat.Options {
+	at := map[string]migrate.CompositionResult{}
+	for _, c := range res.Compositions {
+		at[live.MigratedPath(c)] = c
 	}
+	return liveformat.Options{
+		RequireVerified: o.requireVerified,
+		Locate: func(r *live.Report) (string, int) {
+			if c, ok := at[r.Legacy]; ok {
+				return path.Join(root, c.File), c.Line
+			}
+			return r.Legacy, 0
+		},
+	}
+}
+
+// writeMigratedText writes the cluster reports of migrate --cluster as
+// text on stdout, after the run's own output.
+func writeMigratedText(s streams, reports []*live.Report) error {
 	if len(reports) == 0 {
 		fmt.Fprintln(s.Out, "cluster: no converted legacy Composition to check against the cluster")
-		return false, nil
+		return nil
 	}
 	if err := live.Write(s.Out, reports, format.Options{Format: format.Text, TTY: s.OutTTY, NoColor: s.NoColor}); err != nil {
-		return false, errors.Wrap(err, "cannot write the cluster report")
+		return errors.Wrap(err, "cannot write the cluster report")
 	}
-	for _, rep := range reports {
-		if rep.Fails(o.requireVerified) {
-			return true, nil
-		}
-	}
-	return false, nil
+	return nil
 }
 
 // fromClusterArgs rejects files among the arguments of --from-cluster,

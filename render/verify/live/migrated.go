@@ -2,7 +2,6 @@ package live
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/pkg/errors"
 
@@ -36,7 +35,7 @@ func Migrated(ctx context.Context, res *migrate.Result, newCluster func(secrets 
 	}
 	reports := make([]*Report, 0, len(todo))
 	for _, c := range todo {
-		path := fmt.Sprintf("%s#%d", c.File, c.Document+1)
+		path := MigratedPath(c)
 		rep, err := Verify(ctx, cl, verify.Document{Path: path, Data: []byte(c.Before)},
 			verify.Document{Path: path + " (converted)", Data: []byte(c.After)}, o)
 		if err != nil {

@@ -96,9 +96,13 @@ func TestWriteTextJSON(t *testing.T) {
 		write  func(*bytes.Buffer, []*live.Report) error
 	}{
 		"Text": {reason: "Text is live.Write's.", opts: Options{Options: format.Options{Format: format.Text}},
-			write: func(b *bytes.Buffer, r []*live.Report) error { return live.Write(b, r, format.Options{Format: format.Text}) }},
+			write: func(b *bytes.Buffer, r []*live.Report) error {
+				return live.Write(b, r, format.Options{Format: format.Text})
+			}},
 		"JSON": {reason: "JSON is live.Write's.", opts: Options{Options: format.Options{Format: format.JSON}},
-			write: func(b *bytes.Buffer, r []*live.Report) error { return live.Write(b, r, format.Options{Format: format.JSON}) }},
+			write: func(b *bytes.Buffer, r []*live.Report) error {
+				return live.Write(b, r, format.Options{Format: format.JSON})
+			}},
 		"JSONList": {reason: "JSON with List is live.WriteList's: a list even of one.", opts: Options{Options: format.Options{Format: format.JSON}, List: true},
 			write: func(b *bytes.Buffer, r []*live.Report) error {
 				return live.WriteList(b, r[:1], format.Options{Format: format.JSON})
