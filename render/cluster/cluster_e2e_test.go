@@ -690,3 +690,55 @@ func TestLoadConfig(t *testing.T) {
 		t.Errorf("LoadConfig() with an unknown context: want an error")
 	}
 }
+
+// TestCompositesListed: Listed reports the listing page by page: the total
+// of the kind from the first page (the API server's remainingItemCount),
+// the XRs skipped, and completion, which leaves the XRs that run the
+// Composition.
+func TestCompositesListed(t *testing.T) {
+	cases := map[string]struct {
+		reason   string
+		opts     cluster.Options
+		wantRuns int
+	}{
+		"Paged": {
+			reason:   "Over pages of 2 the first page tells the total, which the listing reaches.",
+			opts:     cluster.Options{PageSize: 2},
+			wantRuns: 7,
+		},
+		"OnePage": {
+			reason:   "One page is complete: the total is its items.",
+			opts:     cluster.Options{},
+			wantRuns: 7,
+		},
+		"Namespace": {
+			reason:   "The XRs outside the namespace are skipped.",
+			opts:     cluster.Options{PageSize: 3, Namespace: "team-a"},
+			wantRuns: 4,
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			var got []cluster.Listing
+			o := tc.opts
+			o.Listed = func(l cluster.Listing) { got = append(got, l) }
+			r := reader(t, kubetest.Reader, o)
+			collect(t, r, composition1(t, r, "legacy"))
+			if len(got) == 0 {
+				t.Fatalf("%s\nListed was never called", tc.reason)
+			}
+			first, last := got[0], got[len(got)-1]
+			if first.Total < 0 || first.Total != last.Listed {
+				t.Errorf("%s\nListed: first page's total %d, listed in all %d", tc.reason, first.Total, last.Listed)
+			}
+			if !last.Complete || last.Total != last.Listed || last.Listed-last.Skipped != tc.wantRuns || last.Composition != "legacy" {
+				t.Errorf("%s\nListed: last %+v, want complete with %d XRs that run the Composition", tc.reason, last, tc.wantRuns)
+			}
+			for i := 1; i < len(got); i++ {
+				if got[i].Listed < got[i-1].Listed || got[i].Skipped < got[i-1].Skipped || got[i-1].Complete {
+					t.Errorf("%s\nListed: %+v after %+v", tc.reason, got[i], got[i-1])
+				}
+			}
+		})
+	}
+}

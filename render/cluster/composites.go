@@ -151,7 +151,26 @@ func (r *Reader) Composites(ctx context.Context, comp *unstructured.Unstructured
 	listErr := make(chan error, 1)
 	go func() {
 		defer close(window)
-		_, err := r.list(ctx, m, "", metav1.ListOptions{}, func(items []unstructured.Unstructured) error {
+		listing := Listing{Composition: comp.GetName(), Total: -1}
+		_, err := r.list(ctx, m, "", metav1.ListOptions{}, func(l *unstructured.UnstructuredList) error {
+			items := l.Items
+			if listing.Listed == 0 {
+				if rest := l.GetRemainingItemCount(); rest != nil {
+					listing.Total = len(items) + int(*rest)
+				}
+			}
+			listing.Listed += len(items)
+			if l.GetContinue() == "" {
+				listing.Complete, listing.Total = true, listing.Listed
+			}
+			for i := range items {
+				if xr := &items[i]; !Runs(comp, xr) || !r.inNamespace(xr) {
+					listing.Skipped++
+				}
+			}
+			if r.o.Listed != nil {
+				r.o.Listed(listing)
+			}
 			for i := range items {
 				xr := &items[i]
 				if !Runs(comp, xr) || !r.inNamespace(xr) {

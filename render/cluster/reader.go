@@ -58,6 +58,27 @@ type Options struct {
 	// ConnectionSecrets reads the connection Secrets of each XR and of its
 	// composed resources (spec.writeConnectionSecretToRef) as digests.
 	ConnectionSecrets bool
+	// Listed, when set, is called by Composites after each page of XRs it
+	// lists (from the goroutine that lists, not the one that calls fn):
+	// a progress bar's total.
+	Listed func(Listing)
+}
+
+// A Listing says how far Composites has listed the XRs of a Composition's
+// kind.
+type Listing struct {
+	// Composition is the Composition whose XRs are listed.
+	Composition string
+	// Listed counts the XRs of the kind listed so far; Skipped those of
+	// them that do not run the Composition or are outside the Namespace.
+	Listed, Skipped int
+	// Total is the number of XRs of the kind (the first page's items plus
+	// its ListMeta.RemainingItemCount), or -1 when the API server did not
+	// say (it omits the count for some lists) and the listing is not
+	// Complete.
+	Total int
+	// Complete says every page is listed: Listed is then the total.
+	Complete bool
 }
 
 // A Permission is a request the API server forbade.
@@ -210,7 +231,7 @@ func (r *Reader) resource(m *meta.RESTMapping, namespace string) dynamic.Resourc
 
 // list pages through a list request, calling page for each page. It
 // reports false when the list was forbidden (and records the permission).
-func (r *Reader) list(ctx context.Context, m *meta.RESTMapping, namespace string, opts metav1.ListOptions, page func([]unstructured.Unstructured) error) (bool, error) {
+func (r *Reader) list(ctx context.Context, m *meta.RESTMapping, namespace string, opts metav1.ListOptions, page func(*unstructured.UnstructuredList) error) (bool, error) {
 	opts.Limit = r.o.PageSize
 	opts.Continue = ""
 	for {
@@ -221,7 +242,7 @@ func (r *Reader) list(ctx context.Context, m *meta.RESTMapping, namespace string
 		if err != nil {
 			return false, errors.Wrapf(err, "cannot list %s", m.Resource.GroupResource())
 		}
-		if err := page(l.Items); err != nil {
+		if err := page(l); err != nil {
 			return true, err
 		}
 		if opts.Continue = l.GetContinue(); opts.Continue == "" {
@@ -237,9 +258,9 @@ func (r *Reader) listAll(ctx context.Context, gvk schema.GroupVersionKind, names
 		return nil, err
 	}
 	var out []*unstructured.Unstructured
-	_, err = r.list(ctx, m, namespace, opts, func(items []unstructured.Unstructured) error {
-		for i := range items {
-			out = append(out, &items[i])
+	_, err = r.list(ctx, m, namespace, opts, func(l *unstructured.UnstructuredList) error {
+		for i := range l.Items {
+			out = append(out, &l.Items[i])
 		}
 		return nil
 	})
