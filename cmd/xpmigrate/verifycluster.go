@@ -74,22 +74,19 @@ func runVerifyCluster(ctx context.Context, s streams, o *verifyOptions) error {
 	if err != nil {
 		return err
 	}
-	r, err := o.cluster.newReader(live.ReadsConnectionDetails(legacy))
+	pr := newClusterProgress(s)
+	r, err := o.cluster.newReader(live.ReadsConnectionDetails(legacy), pr.Listed)
 	if err != nil {
 		return err
 	}
 
 	ctx, cancel := context.WithTimeout(ctx, o.timeout)
 	defer cancel()
-	lo := live.Options{Verify: o.verify}
+	lo := live.Options{Verify: o.verify, Progress: pr.Checked}
 	lo.Verify.Convert = migrate.VerifyConverter
-	if s.ErrTTY {
-		lo.Progress = func(n int) { fmt.Fprintf(s.ErrOut, "\rchecked %d XRs", n) }
-	}
+	pr.Start(legacy.Path)
 	rep, err := live.Verify(ctx, r, legacy, converted, lo)
-	if s.ErrTTY && rep != nil && rep.XRs > 0 {
-		fmt.Fprintln(s.ErrOut)
-	}
+	pr.Finish()
 	if err != nil {
 		if errkind.IsInvalidInput(err) {
 			return err
@@ -115,14 +112,15 @@ func (o *verifyOptions) liveWrite(s streams, list bool) liveformat.Options {
 }
 
 // newReader reads the cluster the kubeconfig flags select; secrets says
-// whether connection Secrets are read (as digests).
-func (o *clusterOptions) newReader(secrets bool) (*cluster.Reader, error) {
+// whether connection Secrets are read (as digests); listed, when not nil,
+// is told how far the XRs are listed (a progress bar's total).
+func (o *clusterOptions) newReader(secrets bool, listed func(cluster.Listing)) (*cluster.Reader, error) {
 	cfg, _, err := cluster.LoadConfig(o.kubeconfig)
 	if err != nil {
 		return nil, errkind.InvalidInput(err)
 	}
 	ro := o.reader
-	ro.ConnectionSecrets = secrets
+	ro.ConnectionSecrets, ro.Listed = secrets, listed
 	return cluster.NewReader(cfg, ro)
 }
 
@@ -130,9 +128,12 @@ func (o *clusterOptions) newReader(secrets bool) (*cluster.Reader, error) {
 // migrate run converted, its legacy and converted documents as the run
 // kept them.
 func checkMigrated(ctx context.Context, s streams, o *migrateOptions, res *migrate.Result) ([]*live.Report, error) {
-	lo := live.Options{Verify: verify.Options{Accept: o.run.Accept, Convert: migrate.VerifyConverter}}
+	pr := newClusterProgress(s)
+	lo := live.Options{Verify: verify.Options{Accept: o.run.Accept, Convert: migrate.VerifyConverter}, Progress: pr.Checked}
 	lo.Verify.Target = o.convert.Target
-	return live.Migrated(ctx, res, func(secrets bool) (live.Cluster, error) { return o.cluster.newReader(secrets) }, lo)
+	reports, err := live.Migrated(ctx, res, func(secrets bool) (live.Cluster, error) { return o.cluster.newReader(secrets, pr.Listed) }, lo)
+	pr.Finish()
+	return reports, err
 }
 
 // migratedFormat are the options of migrate's cluster section: its
@@ -185,7 +186,7 @@ func fromClusterArgs(args []string) error {
 func runVerifyFromCluster(ctx context.Context, s streams, o *verifyOptions, names []string) error {
 	ctx, cancel := context.WithTimeout(ctx, o.timeout)
 	defer cancel()
-	lister, err := o.cluster.newReader(false)
+	lister, err := o.cluster.newReader(false, nil)
 	if err != nil {
 		return err
 	}
@@ -210,22 +211,18 @@ func runVerifyFromCluster(ctx context.Context, s streams, o *verifyOptions, name
 	for _, d := range docs {
 		secrets = secrets || live.ReadsConnectionDetails(d)
 	}
-	r, err := o.cluster.newReader(secrets)
+	pr := newClusterProgress(s)
+	r, err := o.cluster.newReader(secrets, pr.Listed)
 	if err != nil {
 		return err
 	}
-	lo := live.Options{Verify: o.verify}
+	lo := live.Options{Verify: o.verify, Progress: pr.Checked}
 	lo.Verify.Convert = migrate.VerifyConverter
 	reports := make([]*live.Report, 0, len(docs))
 	for _, d := range docs {
-		if s.ErrTTY {
-			path := d.Path
-			lo.Progress = func(n int) { fmt.Fprintf(s.ErrOut, "\r%s: checked %d XRs", path, n) }
-		}
+		pr.Start(d.Path)
 		rep, err := live.Verify(ctx, r, d, verify.Document{}, lo)
-		if s.ErrTTY && rep != nil && rep.XRs > 0 {
-			fmt.Fprintln(s.ErrOut)
-		}
+		pr.Finish()
 		if err != nil {
 			if errkind.IsInvalidInput(err) {
 				return errors.Wrapf(err, "cannot verify %s", d.Path)
