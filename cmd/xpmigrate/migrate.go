@@ -105,6 +105,14 @@ Configuration's spec.dependsOn (edited in place, comments kept). An existing
 Function or dependency at a release the target does not support is reported
 (M409, M410) with the fix. --wire-functions=false adds nothing.
 
+With --cluster, every legacy Composition the run converts is also checked
+against the live XRs that run it in the cluster the kubeconfig selects (get
+and list only; the three checks of xpmigrate verify --cluster, with a
+progress bar on a terminal). Its report joins the run's: a "cluster" field
+of the JSON report, a section of the Markdown and HTML reports, and entries
+of the github, junit and sarif outputs; with --format text it is printed on
+stdout after the run.
+
 With --check, any legacy Composition left in the tree fails the run: one the
 converter refused, one in a Helm template or a .tpl/.yaml.in file (reported
 with M402 and what to do). --allow-legacy exempts files on purpose.
@@ -125,6 +133,9 @@ failed, or with --require-verified a Composition was not proven.`,
 
   # Write a converted copy and an HTML report
   xpmigrate migrate ./platform --out /tmp/platform-v2 --report report.html
+
+  # Also prove each conversion on the cluster's XRs, one HTML report for both
+  xpmigrate migrate --dry-run --cluster --context prod --report report.html
 
   # Only the APIs, and not the examples
   xpmigrate migrate --include 'apis/**' --exclude '**/examples/'`,

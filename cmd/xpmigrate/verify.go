@@ -87,6 +87,16 @@ permission and the run goes on. Three checks per XR:
   drift       fields of live composed resources no render produces (manual
               edits, late-initialised provider fields): info only
 
+The cluster report comes in every --format, each with the three checks:
+text, json, markdown, html (a self-contained page in the look of migrate's
+report), and for CI junit (a case per XR), sarif and github. Conversion
+differences fail as above; emulation differences are warnings (errors with
+--require-verified), never a conversion problem; drift is info. Each also
+says which permissions were missing and sums up each Composition. On a
+terminal, stderr shows a progress bar: the XRs checked, of the total the API
+server reports for the kind (less those that run another Composition), and
+the rate; otherwise a progress line at most every 10 seconds.
+
 With --cluster --from-cluster the Compositions come from the cluster too,
 not from a file: every legacy (mode: Resources, or no mode) Composition it
 holds, or those the arguments name, each converted on the fly and checked
@@ -123,10 +133,12 @@ unverified Composition; 2 invalid input; 1 error.`,
   # Prove it on every XR of the cluster before upgrading (read-only)
   xpmigrate verify composition.yaml --converted pipeline.yaml --cluster --context prod
   xpmigrate verify composition.yaml --cluster -n team-a --format json > live.json
+  xpmigrate verify composition.yaml --cluster --format html > live.html
 
   # Every legacy Composition the cluster holds, or those named
   xpmigrate verify --cluster --from-cluster --context prod
-  xpmigrate verify --cluster --from-cluster xpostgres.example.org --format json`,
+  xpmigrate verify --cluster --from-cluster xpostgres.example.org --format json
+  xpmigrate verify --cluster --from-cluster --format markdown >> "$GITHUB_STEP_SUMMARY"`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if o.fromCluster {
 				return fromClusterArgs(args)
