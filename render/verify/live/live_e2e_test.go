@@ -719,7 +719,7 @@ func TestVerifyClusterText(t *testing.T) {
 }
 
 // TestVerifyClusterJUnit: the CI formats carry the conversion check, one
-// test case per live XR.
+// test case per live XR (and a summary case).
 func TestVerifyClusterJUnit(t *testing.T) {
 	t.Parallel()
 	cmd := exec.Command(bin, "verify", filepath.Join(dir, "equiv.yaml"), "--cluster", "--kubeconfig", server.Kubeconfig(kubetest.Reader), "-n", "team-a", "--format", "junit")
@@ -727,8 +727,11 @@ func TestVerifyClusterJUnit(t *testing.T) {
 	if err != nil {
 		t.Fatalf("xpmigrate verify --cluster --format junit: %v\n%s", err, out)
 	}
-	if got := strings.Count(string(out), "<testcase "); got != 25 {
-		t.Errorf("xpmigrate verify --cluster -n team-a --format junit: %d test cases, want 25 (one per XR):\n%s", got, out)
+	if got := strings.Count(string(out), `<testcase name="e-`); got != 25 {
+		t.Errorf("xpmigrate verify --cluster -n team-a --format junit: %d test cases of XRs, want 25 (one per XR):\n%s", got, out)
+	}
+	if got := strings.Count(string(out), `<testcase name="summary"`); got != 1 {
+		t.Errorf("xpmigrate verify --cluster -n team-a --format junit: %d summary cases, want 1:\n%s", got, out)
 	}
 }
 
