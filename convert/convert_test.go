@@ -220,7 +220,7 @@ func TestConvert(t *testing.T) {
 		"UnknownSpecKeyV2": {
 			reason: "An unknown spec key is refused for v2 (C191).",
 			in:     compositionYAML(oneResource("    - {fromFieldPath: a}\n") + "  revisionActivationPolicy: Automatic\n"),
-			opts:   Options{Target: crossplane.V2},
+			opts:   Options{Target: crossplane.V2, XRScope: XRScopeLegacy},
 			want:   []Code{"C191"},
 		},
 		"UnknownPatchKey": {
@@ -252,7 +252,7 @@ func TestConvert(t *testing.T) {
 		"NonDNSNameV2": {
 			reason: "A template name that is not a DNS label is reported for v2 (C307).",
 			in:     compositionYAML("  resources:\n  - {name: My_DB, base: {apiVersion: v1, kind: A}}\n"),
-			opts:   Options{Target: crossplane.V2},
+			opts:   Options{Target: crossplane.V2, XRScope: XRScopeLegacy},
 			want:   []Code{"C307"},
 		},
 		"XRStyleV2": {
