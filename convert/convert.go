@@ -170,6 +170,7 @@ func Convert(src []byte, opts Options) (*Result, error) {
 		docs[i] = d
 	}
 	r.schemas = xrdSchemas(append(slices.Clone(o.XRDs), streamXRDs(chunks, docs)...))
+	r.docs = docs
 	r.resolveFunctions(docs, chunks)
 	var out bytes.Buffer
 	out.Write(chunks[0].Lead) // Comments before the first document.
@@ -211,6 +212,7 @@ type run struct {
 
 	ptFunction, ecFunction string
 	schemas                []xrdSchema // of the XRDs known
+	docs                   []*yamledit.Doc
 
 	converted int  // Compositions converted
 	usedEC    bool // an environment-configs step was written
@@ -279,6 +281,9 @@ func (r *run) document(i int, c manifest.Document, d *yamledit.Doc) ([]byte, err
 	kind, _ := yamledit.Str(yamledit.Get(top, "kind"))
 	rep.Kind = kind
 	rep.Name, _ = yamledit.Str(yamledit.Get(yamledit.Get(top, "metadata"), "name"))
+	if g, _ := xp.SplitAPIVersion(apiVersion); r.o.v2Native() && kind == "CompositeResourceDefinition" && g == xp.GroupAPIExtensions {
+		return r.v2XRDDocument(i, c, d, &rep)
+	}
 
 	var comps []*composition
 	switch {
