@@ -152,6 +152,9 @@ func (x *v2XRD) convert(apiVersion string) {
 	x.dropClaimFields()
 	x.renameCompositionRefs()
 	x.rewriteVersions()
+	if x.failed {
+		return
+	}
 	x.report("C401", x.node, "", "written as the apiextensions.crossplane.io/v2 CompositeResourceDefinition %q: %s XRs of kind %s in group %s (was %s in %s); apply it as a new object next to the v1 one, whose scope, group and names cannot change",
 		newName, x.scope, x.new.Kind, x.new.Group, x.old.Kind, x.old.Group)
 }
