@@ -163,7 +163,7 @@ func TestV2XRD(t *testing.T) {
 		"PrinterColumns": {
 			reason: "Printer columns reading the machinery move to spec.crossplane (C408); the claim's name is the XR's (C409) and its namespace the XR's (C408).",
 			in: xrdV1("", "    additionalPrinterColumns:\n    - name: C\n      type: string\n      jsonPath: .spec.compositionRef.name\n"+
-				"    - name: N\n      type: string\n      jsonPath: .spec.claimRef.name\n    - name: NS\n      type: string\n      jsonPath: .spec.claimRef.namespace\n"+
+				"    - name: CLAIM\n      type: string\n      jsonPath: .spec.claimRef.name\n    - name: NS\n      type: string\n      jsonPath: .spec.claimRef.namespace\n"+
 				"    - name: R\n      type: string\n      jsonPath: .spec.resourceRefs[*].name\n    - name: U\n      type: string\n      jsonPath: .spec.region\n"),
 			opts: v2(Options{}),
 			want: []Code{"C401", "C408", "C409", "C408", "C408"},
@@ -335,6 +335,7 @@ func TestV2XRD(t *testing.T) {
 			if res.Failed() {
 				return
 			}
+			checkV2XRD(t, res.Output)
 			again, err := Convert(res.Output, tc.opts)
 			if err != nil || !bytes.Equal(again.Output, res.Output) {
 				t.Errorf("\n%s\nConvert(output): converting the output again changed it (%v):\n%s", tc.reason, err, again.Output)
