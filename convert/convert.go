@@ -213,6 +213,7 @@ type run struct {
 	ptFunction, ecFunction string
 	schemas                []xrdSchema // of the XRDs known
 	docs                   []*yamledit.Doc
+	comps                  []map[string]any // decoded Compositions, for --xr-scope auto
 
 	converted int  // Compositions converted
 	usedEC    bool // an environment-configs step was written

@@ -199,6 +199,11 @@ type Options struct {
 	// requires it. Only valid with Target v2 and a scope other than
 	// XRScopeLegacy.
 	XRNaming, XRGroup string
+
+	// Compositions are Compositions outside the input (decoded JSON
+	// objects, e.g. of other files of a tree) whose templates XRScopeAuto
+	// reads, with those of the input, to choose an XRD's scope.
+	Compositions []map[string]any
 }
 
 // OptionError is an invalid option.

@@ -1,6 +1,7 @@
 package convert
 
 import (
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"strings"
@@ -495,85 +496,112 @@ func clusterScopedKind(apiVersion, kind string) bool {
 	return false
 }
 
-// clusterHints returns why the Compositions in the input of the XR type
-// group and kind need cluster-scoped XRs: a template composes a
-// cluster-scoped kind (clusterScopedKind), sets metadata.namespace, or
-// patches metadata.namespace from anything but the claim's namespace.
-// Deliberately simple: only the Compositions of the same input are read,
-// and only their templates' base and patches (patch sets included).
+// clusterHints returns why the Compositions of the XR type group and
+// kind need cluster-scoped XRs: a template composes a cluster-scoped kind
+// (clusterScopedKind), sets metadata.namespace, or patches
+// metadata.namespace from anything but the claim's namespace. Deliberately
+// simple: only the Compositions of the input and of Options.Compositions
+// are read, and only their templates' base and patches (patch sets
+// included).
 func (r *run) clusterHints(group, kind string) []string {
 	var out []string
-	for _, d := range r.docs {
-		if d == nil || !yamledit.IsMap(d.Top()) {
-			continue
-		}
-		top := d.Top()
-		nodes := []*yaml.Node{top}
-		if av, _ := yamledit.Str(yamledit.Get(top, "apiVersion")); av == "v1" {
-			if items := yamledit.Resolve(yamledit.Get(top, "items")); yamledit.IsSeq(items) {
-				nodes = items.Content
-			}
-		}
-		for _, n := range nodes {
-			out = append(out, compositionClusterHints(yamledit.Resolve(n), group, kind)...)
-		}
+	for _, obj := range r.compositionObjects() {
+		out = append(out, compositionClusterHints(obj, group, kind)...)
 	}
 	return out
 }
 
-// compositionClusterHints is clusterHints for one object.
-func compositionClusterHints(n *yaml.Node, group, kind string) []string {
-	str := func(m *yaml.Node, path ...string) string {
-		for _, p := range path {
-			m = yamledit.Get(m, p)
+// compositionObjects returns the Compositions of the input (List items
+// included) and of Options.Compositions, decoded, once per run.
+func (r *run) compositionObjects() []map[string]any {
+	if r.comps != nil {
+		return r.comps
+	}
+	r.comps = []map[string]any{}
+	add := func(o any) {
+		if m, ok := o.(map[string]any); ok && m["kind"] == "Composition" && xp.Group(str(m, "apiVersion")) == xp.GroupAPIExtensions {
+			r.comps = append(r.comps, m)
 		}
-		s, _ := yamledit.Str(m)
-		return s
 	}
-	if g, _ := xp.SplitAPIVersion(str(n, "apiVersion")); g != xp.GroupAPIExtensions || str(n, "kind") != "Composition" {
+	for _, d := range r.docs {
+		if d == nil {
+			continue
+		}
+		j, err := d.JSON()
+		if err != nil {
+			continue
+		}
+		var m map[string]any
+		if json.Unmarshal(j, &m) != nil {
+			continue
+		}
+		add(m)
+		if m["apiVersion"] == "v1" && m["kind"] == "List" {
+			items, _ := m["items"].([]any)
+			for _, it := range items {
+				add(it)
+			}
+		}
+	}
+	for _, c := range r.o.Compositions {
+		add(c)
+	}
+	return r.comps
+}
+
+// str returns the string at path in a decoded object, or "".
+func str(m any, path ...string) string {
+	for _, p := range path {
+		mm, _ := m.(map[string]any)
+		m = mm[p]
+	}
+	s, _ := m.(string)
+	return s
+}
+
+// compositionClusterHints is clusterHints for one Composition.
+func compositionClusterHints(c map[string]any, group, kind string) []string {
+	if xp.Group(str(c, "spec", "compositeTypeRef", "apiVersion")) != group || str(c, "spec", "compositeTypeRef", "kind") != kind {
 		return nil
 	}
-	spec := yamledit.Resolve(yamledit.Get(n, "spec"))
-	if g, _ := xp.SplitAPIVersion(str(spec, "compositeTypeRef", "apiVersion")); g != group || str(spec, "compositeTypeRef", "kind") != kind {
-		return nil
-	}
-	name := str(n, "metadata", "name")
+	name := str(c, "metadata", "name")
+	spec, _ := c["spec"].(map[string]any)
 	type list struct {
-		path           string
-		resources, set *yaml.Node
+		path      string
+		resources []any
+		sets      []any
 	}
-	lists := []list{{"spec.resources", yamledit.Get(spec, "resources"), yamledit.Get(spec, "patchSets")}}
-	if steps := yamledit.Resolve(yamledit.Get(spec, "pipeline")); yamledit.IsSeq(steps) {
-		for i, st := range steps.Content {
-			in := yamledit.Get(st, "input")
-			lists = append(lists, list{idx("spec.pipeline", i) + ".input.resources", yamledit.Get(in, "resources"), yamledit.Get(in, "patchSets")})
-		}
+	res, _ := spec["resources"].([]any)
+	sets, _ := spec["patchSets"].([]any)
+	lists := []list{{"spec.resources", res, sets}}
+	steps, _ := spec["pipeline"].([]any)
+	for i, st := range steps {
+		in, _ := st.(map[string]any)["input"].(map[string]any)
+		res, _ := in["resources"].([]any)
+		sets, _ := in["patchSets"].([]any)
+		lists = append(lists, list{idx("spec.pipeline", i) + ".input.resources", res, sets})
 	}
 	var out []string
 	for _, l := range lists {
-		res := yamledit.Resolve(l.resources)
-		if !yamledit.IsSeq(res) {
-			continue
+		sets := map[string][]any{}
+		for _, s := range l.sets {
+			ps, _ := s.(map[string]any)["patches"].([]any)
+			sets[str(s, "name")] = ps
 		}
-		sets := map[string]*yaml.Node{}
-		if ps := yamledit.Resolve(l.set); yamledit.IsSeq(ps) {
-			for _, s := range ps.Content {
-				sets[str(s, "name")] = yamledit.Get(s, "patches")
-			}
-		}
-		for i, t := range res.Content {
+		for i, t := range l.resources {
 			at := fmt.Sprintf("Composition %q, template %s", name, idx(l.path, i))
 			if tn := str(t, "name"); tn != "" {
 				at = fmt.Sprintf("Composition %q, template %q", name, tn)
 			}
-			base := yamledit.Get(t, "base")
-			if k := str(base, "kind"); clusterScopedKind(str(base, "apiVersion"), k) {
-				out = append(out, fmt.Sprintf("%s composes the cluster-scoped kind %s (%s)", at, k, str(base, "apiVersion")))
+			av, k := str(t, "base", "apiVersion"), str(t, "base", "kind")
+			if clusterScopedKind(av, k) {
+				out = append(out, fmt.Sprintf("%s composes the cluster-scoped kind %s (%s)", at, k, av))
 			}
-			if ns := str(base, "metadata", "namespace"); ns != "" {
+			if ns := str(t, "base", "metadata", "namespace"); ns != "" {
 				out = append(out, fmt.Sprintf("%s sets metadata.namespace %q", at, ns))
 			}
-			if namespacePatched(yamledit.Get(t, "patches"), sets) {
+			ps, _ := t.(map[string]any)["patches"].([]any)
+			if namespacePatched(ps, sets) {
 				out = append(out, at+" patches metadata.namespace from a value other than the claim's namespace")
 			}
 		}
@@ -584,19 +612,12 @@ func compositionClusterHints(n *yaml.Node, group, kind string) []string {
 // namespacePatched reports whether patches (and the patch sets they use)
 // write metadata.namespace of the composed resource from anything but
 // spec.claimRef.namespace.
-func namespacePatched(patches *yaml.Node, sets map[string]*yaml.Node) bool {
-	ps := yamledit.Resolve(patches)
-	if !yamledit.IsSeq(ps) {
-		return false
-	}
-	for _, p := range ps.Content {
-		typ, _ := yamledit.Str(yamledit.Get(p, "type"))
-		from, _ := yamledit.Str(yamledit.Get(p, "fromFieldPath"))
-		to, _ := yamledit.Str(yamledit.Get(p, "toFieldPath"))
+func namespacePatched(patches []any, sets map[string][]any) bool {
+	for _, p := range patches {
+		typ, from, to := str(p, "type"), str(p, "fromFieldPath"), str(p, "toFieldPath")
 		switch typ {
 		case "PatchSet":
-			set, _ := yamledit.Str(yamledit.Get(p, "patchSetName"))
-			if s := sets[set]; s != nil && namespacePatched(s, nil) {
+			if s, ok := sets[str(p, "patchSetName")]; ok && namespacePatched(s, nil) {
 				return true
 			}
 		case "", "FromCompositeFieldPath", "FromEnvironmentFieldPath":

@@ -291,6 +291,15 @@ func TestV2XRD(t *testing.T) {
 			want:       []Code{"C401"},
 			wantValues: map[string]any{"spec.scope": "Namespaced"},
 		},
+		"AutoCompositionsOption": {
+			reason: "Under auto, Compositions given in Options (another file of the tree) count too (C402).",
+			in:     xrdV1("", ""),
+			opts: v2(Options{Compositions: []map[string]any{decode(compositionFor("      apiVersion: v1\n      kind: Namespace\n",
+				"    - fromFieldPath: spec.region\n      toFieldPath: metadata.labels[region]\n"))}}),
+			want:       []Code{"C402"},
+			wantFailed: true,
+			wantSame:   true,
+		},
 		"OtherTypeIgnored": {
 			reason: "Compositions of another XR type do not count.",
 			in:     xrdV1("", "") + "---\n" + strings.Replace(compositionFor("      apiVersion: v1\n      kind: Namespace\n", "    - fromFieldPath: spec.region\n      toFieldPath: metadata.labels[region]\n"), "kind: XBucket", "kind: XQueue", 1),
@@ -342,6 +351,15 @@ func TestV2XRD(t *testing.T) {
 			}
 		})
 	}
+}
+
+// decode returns the object of a YAML document.
+func decode(doc string) map[string]any {
+	var m map[string]any
+	if err := yaml.Unmarshal([]byte(doc), &m); err != nil {
+		panic(err)
+	}
+	return m
 }
 
 // xrdCodes returns the codes of the findings about documents, without the
