@@ -281,5 +281,6 @@ func (o *migrateOptions) batchOptions() (migrate.Options, error) {
 	if err := validateXRFlags(bo.Target, o.convert); err != nil {
 		return bo, errkind.InvalidInput(err)
 	}
+	bo.Definitions = bo.Target == crossplane.V2 && o.convert.XRScope != convert.XRScopeLegacy
 	return bo, nil
 }
