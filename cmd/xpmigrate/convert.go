@@ -51,6 +51,16 @@ format verbs print the integer where native printed %!d(float64=N)); the
 converted Composition is then annotated xpmigrate.io/intended-changes with
 the codes, and verify reports those differences as intended changes.
 
+With --target v2, every apiextensions.crossplane.io/v1 XRD in FILE is
+written in its place as a new apiextensions.crossplane.io/v2 XRD (C401–C414):
+scope Namespaced (--xr-scope; auto asks to choose, C402, when a Composition
+of its type composes a cluster-scoped kind or sets a namespace), the type
+renamed by --xr-naming (the leading X dropped; new-group moves it to
+--xr-group), claimNames, defaultCompositeDeletePolicy and
+connectionSecretKeys removed, CEL rules and printer columns that read the
+XR machinery moved to spec.crossplane. --xr-scope legacy keeps the XRDs and
+converts the Compositions' mode only.
+
 Unnamed templates get names (C204). Applying the Pipeline Composition directly
 breaks XRs that exist already; roll out in two phases: --phase1 (or
 --phase1-out FILE) writes the Resources-mode Composition with the names added.
@@ -61,8 +71,11 @@ FILE would change.`,
 		Example: `  # Convert a file and print the result
   xpmigrate convert composition.yaml
 
-  # Convert in place, for Crossplane v2
-  xpmigrate convert --in-place --target v2 composition.yaml
+  # Convert in place, for Crossplane v2 with legacy XRDs and claims
+  xpmigrate convert --in-place --target v2 --xr-scope legacy composition.yaml
+
+  # XRDs to v2-native definitions, in a new group (adopt-in-place moves)
+  xpmigrate convert --target v2 --xr-naming new-group --xr-group platform.example.org definition.yaml
 
   # CI: fail (exit 3) and show the diff when a file is not converted yet
   xpmigrate convert --check --diff composition.yaml

@@ -55,6 +55,12 @@ Composition in its YAML and JSON files to mode: Pipeline, and verify each
 conversion by rendering both forms in process with the XR and claim examples
 found in the tree.
 
+With --target v2, the CompositeResourceDefinitions are converted too, files
+of XRDs alone included: each apiextensions.crossplane.io/v1 XRD becomes a new
+apiextensions.crossplane.io/v2 XRD in its place (see convert --help and the
+runbook's "v2-native definitions"; --xr-scope auto reads the Compositions of
+the XRD's type anywhere in the tree). --xr-scope legacy keeps the XRDs.
+
 Files ignored by .gitignore (the root's and nested ones) are left out, as are
 files excluded by --exclude or not matched by --include (gitignore-style globs,
 relative to DIR). Helm templates that are not YAML, ytt files, unparseable
