@@ -463,12 +463,13 @@ func (x *v2XRD) rewriteColumn(col *yaml.Node, p string) {
 }
 
 // clusterScoped are kinds that are cluster-scoped, by group ("" the core
-// group); "*" stands for every kind of the group. Kinds whose name starts
-// with Cluster (ClusterIssuer, ClusterSecretStore, ...) count as
-// cluster-scoped too. Managed resources are not listed: v1 MRs are
-// cluster-scoped, but --target v2 composes their namespaced twins.
+// group); "*" stands for every kind of the group. Managed resources are
+// not listed (a provider's "Cluster" kinds are managed resources): v1 MRs
+// are cluster-scoped, but --target v2 composes their namespaced twins; nor
+// is the v1 Usage, whose protection.crossplane.io twin is namespaced.
 var clusterScoped = map[string][]string{
 	"":                             {"Namespace", "Node", "PersistentVolume", "ComponentStatus"},
+	"rbac.authorization.k8s.io":    {"ClusterRole", "ClusterRoleBinding"},
 	"apiextensions.k8s.io":         {"*"},
 	"apiregistration.k8s.io":       {"*"},
 	"admissionregistration.k8s.io": {"*"},
@@ -478,17 +479,17 @@ var clusterScoped = map[string][]string{
 	"networking.k8s.io":            {"IngressClass"},
 	"certificates.k8s.io":          {"*"},
 	"pkg.crossplane.io":            {"*"},
-	xp.GroupAPIExtensions:          {"*"},
+	"protection.crossplane.io":     {"ClusterUsage"},
+	xp.GroupAPIExtensions:          {"Composition", "CompositionRevision", "CompositeResourceDefinition", "EnvironmentConfig"},
+	"cert-manager.io":              {"ClusterIssuer"},
+	"external-secrets.io":          {"ClusterSecretStore", "ClusterExternalSecret"},
+	"kyverno.io":                   {"ClusterPolicy"},
 }
 
 // clusterScopedKind reports whether a template of apiVersion and kind
 // composes a cluster-scoped object.
 func clusterScopedKind(apiVersion, kind string) bool {
-	if strings.HasPrefix(kind, "Cluster") {
-		return true
-	}
-	g, _ := xp.SplitAPIVersion(apiVersion)
-	for _, k := range clusterScoped[g] {
+	for _, k := range clusterScoped[xp.Group(apiVersion)] {
 		if k == "*" || k == kind {
 			return true
 		}

@@ -300,6 +300,13 @@ func TestV2XRD(t *testing.T) {
 			wantFailed: true,
 			wantSame:   true,
 		},
+		"ManagedClusterKind": {
+			reason:     "A provider's Cluster kind is a managed resource, not a cluster-scoped kind: Namespaced.",
+			in:         xrdV1("", "") + "---\n" + compositionFor("      apiVersion: eks.aws.upbound.io/v1beta1\n      kind: Cluster\n", "    - fromFieldPath: spec.region\n      toFieldPath: spec.forProvider.region\n"),
+			opts:       v2(Options{}),
+			want:       []Code{"C401"},
+			wantValues: map[string]any{"spec.scope": "Namespaced"},
+		},
 		"OtherTypeIgnored": {
 			reason: "Compositions of another XR type do not count.",
 			in:     xrdV1("", "") + "---\n" + strings.Replace(compositionFor("      apiVersion: v1\n      kind: Namespace\n", "    - fromFieldPath: spec.region\n      toFieldPath: metadata.labels[region]\n"), "kind: XBucket", "kind: XQueue", 1),
