@@ -20,6 +20,11 @@ import (
 // crossplaneXRDSchemas returns the openAPIV3Schema of the v2 version of
 // Crossplane's XRD CRD, by release (testdata/v2xrd/crossplane).
 func crossplaneXRDSchemas(t *testing.T) map[string]map[string]any {
+	return crossplaneXRDSchemasOf(t, "v2")
+}
+
+// crossplaneXRDSchemasOf is crossplaneXRDSchemas for an XRD version.
+func crossplaneXRDSchemasOf(t *testing.T, version string) map[string]map[string]any {
 	t.Helper()
 	files, err := filepath.Glob(filepath.Join("testdata", "v2xrd", "crossplane", "*.yaml"))
 	if err != nil || len(files) == 0 {
@@ -45,7 +50,7 @@ func crossplaneXRDSchemas(t *testing.T) map[string]map[string]any {
 			t.Fatalf("%s: %v", f, err)
 		}
 		for _, v := range crd.Spec.Versions {
-			if v.Name == "v2" {
+			if v.Name == version {
 				out[strings.SplitN(filepath.Base(f), "-", 2)[0]] = v.Schema.OpenAPIV3Schema
 			}
 		}
@@ -60,6 +65,22 @@ func crossplaneXRDSchemas(t *testing.T) map[string]map[string]any {
 var celChecks = map[string]func(v any) bool{
 	"!has(self.claimNames)":           func(v any) bool { _, ok := v.(map[string]any)["claimNames"]; return !ok },
 	"!has(self.connectionSecretKeys)": func(v any) bool { _, ok := v.(map[string]any)["connectionSecretKeys"]; return !ok },
+	// The v1 version's (validV1XRDs).
+	"self.scope == 'LegacyCluster' || !has(self.claimNames)": func(v any) bool {
+		m := v.(map[string]any)
+		_, ok := m["claimNames"]
+		return m["scope"] == nil || m["scope"] == "LegacyCluster" || !ok
+	},
+	"self.scope == 'LegacyCluster' || !has(self.connectionSecretKeys)": func(v any) bool {
+		m := v.(map[string]any)
+		_, ok := m["connectionSecretKeys"]
+		return m["scope"] == nil || m["scope"] == "LegacyCluster" || !ok
+	},
+	"self.strategy == 'Webhook' && has(self.webhook)": func(v any) bool {
+		m := v.(map[string]any)
+		_, ok := m["webhook"]
+		return m["strategy"] == "Webhook" && ok
+	},
 	"self.plural == self.plural.lowerAscii()": func(v any) bool {
 		p, _ := v.(map[string]any)["plural"].(string)
 		return p == strings.ToLower(p)
@@ -232,4 +253,80 @@ func TestV2XRDGolden(t *testing.T) {
 	if err != nil || again.Changed {
 		t.Errorf("Convert(output): converting the output again changed it (%v)", err)
 	}
+}
+
+// TestV2XRDCorpus converts every file of the corpus with XRDs for the
+// v2-native target: each apiextensions.crossplane.io/v1 XRD is converted
+// or refused with an error code, and every v2 XRD written is valid for
+// Crossplane's v2 XRD CRD.
+func TestV2XRDCorpus(t *testing.T) {
+	converted, refused := 0, 0
+	for _, f := range corpusFiles(t) {
+		if !strings.Contains(string(f.data), "CompositeResourceDefinition") {
+			continue
+		}
+		for _, scope := range []string{XRScopeAuto, XRScopeCluster} {
+			res, err := Convert(f.data, Options{Source: f.rel, Target: "v2", XRScope: scope})
+			if err != nil {
+				continue // Not YAML: the corpus test covers it.
+			}
+			for _, d := range res.Documents {
+				if d.Kind != "CompositeResourceDefinition" {
+					continue
+				}
+				switch d.Status {
+				case StatusConverted:
+					converted++
+				case StatusFailed:
+					refused++
+					if !hasDocError(res.Diagnostics, d.Index) {
+						t.Errorf("%s document %d (%s): refused without an error finding", f.rel, d.Index, scope)
+					}
+				case StatusUnchanged: // apiextensions.crossplane.io/v2 already.
+				default:
+					t.Errorf("%s document %d (%s): XRD %s", f.rel, d.Index, scope, d.Status)
+				}
+			}
+			if !res.Failed() && validV1XRDs(t, f.data) {
+				// An XRD that Crossplane's own v1 schema rejects (the
+				// corpus has one with a CRD's storage field) stays
+				// invalid.
+				checkV2XRD(t, res.Output)
+			}
+		}
+	}
+	if converted == 0 {
+		t.Errorf("no XRD of the corpus was converted (%d refused)", refused)
+	}
+	t.Logf("corpus XRDs: %d conversions, %d refusals", converted, refused)
+}
+
+// validV1XRDs reports whether every v1 XRD in data is valid for the v1
+// version of Crossplane's XRD CRD (the name rule aside).
+func validV1XRDs(t *testing.T, data []byte) bool {
+	t.Helper()
+	schemas := crossplaneXRDSchemasOf(t, "v1")
+	for _, doc := range strings.Split(string(data), "\n---\n") {
+		var obj map[string]any
+		if err := yaml.Unmarshal([]byte(doc), &obj); err != nil || obj["kind"] != "CompositeResourceDefinition" || obj["apiVersion"] != "apiextensions.crossplane.io/v1" {
+			continue
+		}
+		for _, root := range schemas {
+			for _, p := range v2XRDProblems(t, root, obj) {
+				if !strings.HasPrefix(p, "metadata.name") {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+func hasDocError(ds []Diagnostic, doc int) bool {
+	for _, d := range ds {
+		if d.Document == doc && d.Severity == SeverityError {
+			return true
+		}
+	}
+	return false
 }
