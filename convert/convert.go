@@ -283,7 +283,7 @@ func (r *run) document(i int, c manifest.Document, d *yamledit.Doc) ([]byte, err
 	rep.Kind = kind
 	rep.Name, _ = yamledit.Str(yamledit.Get(yamledit.Get(top, "metadata"), "name"))
 	if g, _ := xp.SplitAPIVersion(apiVersion); r.o.v2Native() && kind == "CompositeResourceDefinition" && g == xp.GroupAPIExtensions {
-		return r.v2XRDDocument(i, c, d, &rep)
+		return r.v2XRDDocument(i, c, d, &rep), nil
 	}
 
 	var comps []*composition

@@ -49,28 +49,28 @@ type v2XRD struct {
 // v2XRDDocument converts an XRD document of the input for the v2-native
 // target (Options.XRScope other than legacy), and returns its bytes: the v2
 // XRD, or the document unchanged when it is one already or fails.
-func (r *run) v2XRDDocument(i int, c manifest.Document, d *yamledit.Doc, rep *DocumentReport) ([]byte, error) {
+func (r *run) v2XRDDocument(i int, c manifest.Document, d *yamledit.Doc, rep *DocumentReport) []byte {
 	top := d.Top()
 	x := &v2XRD{r: r, index: i, lineBase: c.TextLine - 1, name: rep.Name, node: top}
 	apiVersion, _ := yamledit.Str(yamledit.Get(top, "apiVersion"))
 	if _, v := xp.SplitAPIVersion(apiVersion); v == "v2" {
 		rep.Status = StatusUnchanged
-		return c.Text, nil
+		return c.Text
 	}
 	from := len(r.res.Diagnostics)
 	x.convert(apiVersion)
 	if x.failed || r.strictFails(from) {
 		rep.Status = StatusFailed
-		return c.Text, nil
+		return c.Text
 	}
 	out, err := d.Encode()
 	if err != nil {
 		r.add(Diagnostic{Code: "C192", Document: i, Line: c.TextLine, Composition: x.name, Message: err.Error()})
 		rep.Status = StatusFailed
-		return c.Text, nil
+		return c.Text
 	}
 	rep.Status = StatusConverted
-	return out, nil
+	return out
 }
 
 // report adds a finding about node n (its line in the input; the XRD's
