@@ -287,6 +287,7 @@ func (r *run) document(i int, c manifest.Document, d *yamledit.Doc) ([]byte, err
 	}
 
 	var comps []*composition
+	var xrds []*v2XRD // of a List, for the v2-native target
 	switch {
 	case apiVersion == "v1" && kind == "List":
 		items := yamledit.Get(top, "items")
@@ -295,6 +296,10 @@ func (r *run) document(i int, c manifest.Document, d *yamledit.Doc) ([]byte, err
 		}
 		var names []string
 		for j, it := range yamledit.Resolve(items).Content {
+			if x := r.v2XRDItem(i, c, it, fmt.Sprintf("items[%d].", j)); x != nil {
+				xrds = append(xrds, x)
+				continue
+			}
 			cp := r.recognise(i, c, d, it, fmt.Sprintf("items[%d].", j))
 			if cp != nil {
 				comps = append(comps, cp)
@@ -309,7 +314,7 @@ func (r *run) document(i int, c manifest.Document, d *yamledit.Doc) ([]byte, err
 			comps = append(comps, cp)
 		}
 	}
-	if len(comps) == 0 {
+	if len(comps) == 0 && len(xrds) == 0 {
 		return c.Text, nil
 	}
 	var lines *yamledit.LineTable
@@ -324,6 +329,10 @@ func (r *run) document(i int, c manifest.Document, d *yamledit.Doc) ([]byte, err
 		changed = changed || cp.changed
 		failed = failed || cp.failed
 	}
+	for _, x := range xrds {
+		ok := x.convert()
+		changed, failed = changed || ok, failed || x.failed
+	}
 	failed = failed || r.strictFails(from)
 	switch {
 	case failed:
@@ -335,7 +344,7 @@ func (r *run) document(i int, c manifest.Document, d *yamledit.Doc) ([]byte, err
 	}
 	var out []byte
 	var err error
-	if len(comps) == 1 && comps[0].outJSON != nil {
+	if len(comps) == 1 && comps[0].outJSON != nil && len(xrds) == 0 {
 		out, err = d.EncodeKnown(comps[0].outJSON) // No edit since validateOutput.
 	} else {
 		out, err = d.Encode()

@@ -36,7 +36,8 @@ var machineryFields = []string{
 type v2XRD struct {
 	r        *run
 	index    int
-	lineBase int // the document's first line, minus one
+	lineBase int    // the document's first line, minus one
+	base     string // path of the XRD in the document ("" or "items[3].")
 	name     string
 	node     *yaml.Node
 	failed   bool
@@ -58,7 +59,7 @@ func (r *run) v2XRDDocument(i int, c manifest.Document, d *yamledit.Doc, rep *Do
 		return c.Text
 	}
 	from := len(r.res.Diagnostics)
-	x.convert(apiVersion)
+	x.convert()
 	if x.failed || r.strictFails(from) {
 		rep.Status = StatusFailed
 		return c.Text
@@ -73,6 +74,22 @@ func (r *run) v2XRDDocument(i int, c manifest.Document, d *yamledit.Doc, rep *Do
 	return out
 }
 
+// v2XRDItem returns the XRD of the item n of a List (at base) to convert
+// for the v2-native target, or nil when n is none (or a v2 XRD).
+func (r *run) v2XRDItem(i int, c manifest.Document, n *yaml.Node, base string) *v2XRD {
+	n = yamledit.Resolve(n)
+	if !r.o.v2Native() || !yamledit.IsMap(n) {
+		return nil
+	}
+	av, _ := yamledit.Str(yamledit.Get(n, "apiVersion"))
+	kind, _ := yamledit.Str(yamledit.Get(n, "kind"))
+	if g, v := xp.SplitAPIVersion(av); g != xp.GroupAPIExtensions || kind != "CompositeResourceDefinition" || v == "v2" {
+		return nil
+	}
+	name, _ := yamledit.Str(yamledit.Get(yamledit.Get(n, "metadata"), "name"))
+	return &v2XRD{r: r, index: i, lineBase: c.TextLine - 1, base: base, name: name, node: n}
+}
+
 // report adds a finding about node n (its line in the input; the XRD's
 // when n is new) at path.
 func (x *v2XRD) report(code Code, n *yaml.Node, path, format string, args ...any) {
@@ -83,15 +100,17 @@ func (x *v2XRD) report(code Code, n *yaml.Node, path, format string, args ...any
 	if info, _ := Lookup(code); info.Severity == SeverityError {
 		x.failed = true
 	}
-	x.r.add(Diagnostic{Code: code, Document: x.index, Line: line, Composition: x.name, Path: path, Message: fmt.Sprintf(format, args...)})
+	x.r.add(Diagnostic{Code: code, Document: x.index, Line: line, Composition: x.name, Path: trimDot(x.base + path), Message: fmt.Sprintf(format, args...)})
 }
 
-// convert edits the XRD into its v2 twin, or reports why it cannot.
-func (x *v2XRD) convert(apiVersion string) {
+// convert edits the XRD into its v2 twin, or reports why it cannot, and
+// reports whether it did.
+func (x *v2XRD) convert() bool {
 	top := x.node
+	apiVersion, _ := yamledit.Str(yamledit.Get(top, "apiVersion"))
 	if _, v := xp.SplitAPIVersion(apiVersion); v != "v1" {
 		x.report("C413", yamledit.Get(top, "apiVersion"), "apiVersion", "cannot convert a CompositeResourceDefinition of apiVersion %q to v2: only apiextensions.crossplane.io/v1 is supported", apiVersion)
-		return
+		return false
 	}
 	x.spec = yamledit.Resolve(yamledit.Get(top, "spec"))
 	names := yamledit.Resolve(yamledit.Get(x.spec, "names"))
@@ -102,27 +121,27 @@ func (x *v2XRD) convert(apiVersion string) {
 	}{{x.spec, "spec"}, {names, "spec.names"}, {md, "metadata"}, {top, ""}} {
 		if m.n != nil && yamledit.HasMerge(m.n) {
 			x.report("C413", m.n, m.path, "cannot convert a CompositeResourceDefinition with a YAML merge key (<<) in %s: expand it first", orDocument(m.path))
-			return
+			return false
 		}
 	}
 	if !yamledit.IsMap(x.spec) || !yamledit.IsMap(names) {
 		x.report("C413", top, "spec.names", "cannot convert a CompositeResourceDefinition without spec.group and spec.names")
-		return
+		return false
 	}
 	str := func(m *yaml.Node, k string) string { s, _ := yamledit.Str(yamledit.Get(m, k)); return s }
 	x.old = xrTypeNames{Group: str(x.spec, "group"), Kind: str(names, "kind"), Plural: str(names, "plural"), Singular: str(names, "singular"), ListKind: str(names, "listKind")}
 	if x.old.Group == "" || x.old.Kind == "" || x.old.Plural == "" {
 		x.report("C413", x.spec, "spec", "cannot convert a CompositeResourceDefinition without spec.group, spec.names.kind and spec.names.plural")
-		return
+		return false
 	}
 	if md != nil && !yamledit.IsMap(md) {
 		x.report("C413", md, "metadata", "cannot convert a CompositeResourceDefinition whose metadata is not a mapping")
-		return
+		return false
 	}
 	x.new = v2XRNames(x.old, x.r.o)
 	x.scope = x.chooseScope()
 	if x.failed {
-		return
+		return false
 	}
 	x.collisions()
 
@@ -154,10 +173,11 @@ func (x *v2XRD) convert(apiVersion string) {
 	x.renameCompositionRefs()
 	x.rewriteVersions()
 	if x.failed {
-		return
+		return false
 	}
 	x.report("C401", x.node, "", "written as the apiextensions.crossplane.io/v2 CompositeResourceDefinition %q: %s XRs of kind %s in group %s (was %s in %s); apply it as a new object next to the v1 one, whose scope, group and names cannot change",
 		newName, x.scope, x.new.Kind, x.new.Group, x.old.Kind, x.old.Group)
+	return true
 }
 
 func orDocument(path string) string {

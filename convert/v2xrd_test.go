@@ -69,6 +69,55 @@ const bucketBase = `      apiVersion: s3.aws.upbound.io/v1beta1
           region: us-east-1
 `
 
+// TestV2XRDList: the XRDs of a List (kubectl get xrd -o yaml) are converted
+// item by item, next to the Compositions the List holds.
+func TestV2XRDList(t *testing.T) {
+	indent := func(doc string) string {
+		lines := strings.Split(strings.TrimSuffix(doc, "\n"), "\n")
+		for i, l := range lines {
+			if i == 0 {
+				lines[i] = "- " + l
+			} else {
+				lines[i] = "  " + l
+			}
+		}
+		return strings.Join(lines, "\n") + "\n"
+	}
+	list := "apiVersion: v1\nkind: List\nitems:\n" + indent(xrdV1("  claimNames:\n    kind: Bucket\n    plural: buckets\n", "")) +
+		indent(compositionFor(bucketBase, "    - fromFieldPath: spec.region\n      toFieldPath: spec.forProvider.region\n"))
+	res, err := Convert([]byte(list), Options{Target: crossplane.V2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Failed() {
+		t.Fatalf("Convert(List): failed:\n%s", render(res.Diagnostics))
+	}
+	var got []string
+	for _, d := range res.Diagnostics {
+		if strings.HasPrefix(string(d.Code), "C4") {
+			got = append(got, string(d.Code)+" "+d.Path)
+		}
+	}
+	want := []string{"C401 items[0]", "C404 items[0].spec.claimNames", "C403 items[0].spec.names"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Convert(List) findings: -want, +got:\n%s", diff)
+	}
+	obj := decode(string(res.Output))
+	p := fieldpath.Pave(obj)
+	for path, want := range map[string]any{
+		"items[0].apiVersion": "apiextensions.crossplane.io/v2", "items[0].metadata.name": "buckets.storage.example.org",
+		"items[1].spec.mode": "Pipeline",
+	} {
+		if v, err := p.GetValue(path); err != nil || v != want {
+			t.Errorf("Convert(List) %s: want %v, got %v (%v)", path, want, v, err)
+		}
+	}
+	again, err := Convert(res.Output, Options{Target: crossplane.V2})
+	if err != nil || again.Changed {
+		t.Errorf("Convert(output): converting the output again changed it (%v)", err)
+	}
+}
+
 func TestV2XRD(t *testing.T) {
 	v2 := func(o Options) Options {
 		o.Target = crossplane.V2

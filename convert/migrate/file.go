@@ -579,10 +579,12 @@ func (r *runner) compositionsOfXRDs(f *scanned) []map[string]any {
 // as v2 XRDs: like a refused Composition, one keeps the file unwritten.
 func refusedXRDs(f *scanned, docStatus map[int]string, diags []Diagnostic) []string {
 	var out []string
+	seen := map[int]bool{}
 	for _, d := range f.docs {
-		if !isXRD(d.apiVersion, d.kind) || d.item >= 0 || docStatus[d.index] != DocFailed {
+		if !isXRD(d.apiVersion, d.kind) || seen[d.index] || docStatus[d.index] != DocFailed {
 			continue
 		}
+		seen[d.index] = true
 		var ds []Diagnostic
 		for _, g := range diags {
 			if g.Document == d.index {

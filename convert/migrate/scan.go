@@ -138,7 +138,7 @@ func (s *scanned) classify(data []byte) {
 		if isComposition(d.apiVersion, d.kind) {
 			s.compositions++
 		}
-		if isXRD(d.apiVersion, d.kind) && d.item < 0 {
+		if isXRD(d.apiVersion, d.kind) {
 			s.xrds++
 		}
 		if !d.analysed {
