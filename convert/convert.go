@@ -282,8 +282,8 @@ func (r *run) document(i int, c manifest.Document, d *yamledit.Doc) ([]byte, err
 	kind, _ := yamledit.Str(yamledit.Get(top, "kind"))
 	rep.Kind = kind
 	rep.Name, _ = yamledit.Str(yamledit.Get(yamledit.Get(top, "metadata"), "name"))
-	if g, _ := xp.SplitAPIVersion(apiVersion); r.o.v2Native() && kind == "CompositeResourceDefinition" && g == xp.GroupAPIExtensions {
-		return r.v2XRDDocument(i, c, d, &rep), nil
+	if out, ok := r.v2XRDDocument(i, c, d, &rep, apiVersion, kind); ok {
+		return out, nil
 	}
 
 	var comps []*composition
@@ -314,7 +314,7 @@ func (r *run) document(i int, c manifest.Document, d *yamledit.Doc) ([]byte, err
 			comps = append(comps, cp)
 		}
 	}
-	if len(comps) == 0 && len(xrds) == 0 {
+	if len(comps)+len(xrds) == 0 {
 		return c.Text, nil
 	}
 	var lines *yamledit.LineTable
@@ -322,16 +322,12 @@ func (r *run) document(i int, c manifest.Document, d *yamledit.Doc) ([]byte, err
 		// Conversion moves the templates: note where they were first.
 		lines = yamledit.NewLineTable(top, legacyPaths)
 	}
-	changed, failed := false, false
 	from := len(r.res.Diagnostics)
+	changed, failed := convertXRDs(xrds)
 	for _, cp := range comps {
 		cp.convert()
 		changed = changed || cp.changed
 		failed = failed || cp.failed
-	}
-	for _, x := range xrds {
-		ok := x.convert()
-		changed, failed = changed || ok, failed || x.failed
 	}
 	failed = failed || r.strictFails(from)
 	switch {
@@ -344,7 +340,7 @@ func (r *run) document(i int, c manifest.Document, d *yamledit.Doc) ([]byte, err
 	}
 	var out []byte
 	var err error
-	if len(comps) == 1 && comps[0].outJSON != nil && len(xrds) == 0 {
+	if len(comps) == 1 && comps[0].outJSON != nil { // Never with xrds: only a whole-document Composition has outJSON.
 		out, err = d.EncodeKnown(comps[0].outJSON) // No edit since validateOutput.
 	} else {
 		out, err = d.Encode()

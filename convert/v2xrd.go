@@ -47,14 +47,23 @@ type v2XRD struct {
 	spec     *yaml.Node
 }
 
-// v2XRDDocument converts an XRD document of the input for the v2-native
-// target (Options.XRScope other than legacy), and returns its bytes: the v2
-// XRD, or the document unchanged when it is one already or fails.
-func (r *run) v2XRDDocument(i int, c manifest.Document, d *yamledit.Doc, rep *DocumentReport) []byte {
+// v2XRDDocument converts an XRD document of the input (of apiVersion and
+// kind) for the v2-native target (Options.XRScope other than legacy), and
+// returns its bytes: the v2 XRD, or the document unchanged when it is one
+// already or fails; false when the document is no XRD to convert.
+func (r *run) v2XRDDocument(i int, c manifest.Document, d *yamledit.Doc, rep *DocumentReport, apiVersion, kind string) ([]byte, bool) {
+	if g, _ := xp.SplitAPIVersion(apiVersion); !r.o.v2Native() || kind != "CompositeResourceDefinition" || g != xp.GroupAPIExtensions {
+		return nil, false
+	}
+	return r.v2XRDDoc(i, c, d, rep), true
+}
+
+// v2XRDDoc is v2XRDDocument for an XRD.
+func (r *run) v2XRDDoc(i int, c manifest.Document, d *yamledit.Doc, rep *DocumentReport) []byte {
 	top := d.Top()
 	x := &v2XRD{r: r, index: i, lineBase: c.TextLine - 1, name: rep.Name, node: top}
-	apiVersion, _ := yamledit.Str(yamledit.Get(top, "apiVersion"))
-	if _, v := xp.SplitAPIVersion(apiVersion); v == "v2" {
+	av, _ := yamledit.Str(yamledit.Get(top, "apiVersion"))
+	if _, v := xp.SplitAPIVersion(av); v == "v2" {
 		rep.Status = StatusUnchanged
 		return c.Text
 	}
@@ -88,6 +97,18 @@ func (r *run) v2XRDItem(i int, c manifest.Document, n *yaml.Node, base string) *
 	}
 	name, _ := yamledit.Str(yamledit.Get(yamledit.Get(n, "metadata"), "name"))
 	return &v2XRD{r: r, index: i, lineBase: c.TextLine - 1, base: base, name: name, node: n}
+}
+
+// convertXRDs converts the XRDs of a List, and reports whether any
+// changed, and whether any failed.
+func convertXRDs(xrds []*v2XRD) (changed, failed bool) {
+	for _, x := range xrds {
+		if x.convert() {
+			changed = true
+		}
+		failed = failed || x.failed
+	}
+	return changed, failed
 }
 
 // report adds a finding about node n (its line in the input; the XRD's
