@@ -128,6 +128,7 @@ var Registry = []CodeInfo{
 	{"C412", SeverityInfo, "server fields removed from the new XRD"},
 	{"C413", SeverityError, "XRD cannot be converted to v2"},
 	{"C414", SeverityWarning, "rewritten CEL rule reads spec.crossplane without has()"},
+	{"C415", SeverityInfo, "v1 XRD of a modern scope: apiVersion changed only"},
 }
 
 // Lookup returns the registry entry of code.

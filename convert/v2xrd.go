@@ -159,6 +159,13 @@ func (x *v2XRD) convert() bool {
 		x.report("C413", md, "metadata", "cannot convert a CompositeResourceDefinition whose metadata is not a mapping")
 		return false
 	}
+	if s := str(x.spec, "scope"); s == scopeNamespaced || s == scopeCluster {
+		// A modern XRD written as v1 (Crossplane v2 serves both): the
+		// same object, whose names and scope cannot change.
+		setString(top, "apiVersion", XRDAPIVersionV2)
+		x.report("C415", yamledit.Get(x.spec, "scope"), "spec.scope", "already defines %s XRs: written as apiextensions.crossplane.io/v2 with its names and scope (the same object, served at both versions; --xr-scope and --xr-naming do not apply)", s)
+		return true
+	}
 	x.new = v2XRNames(x.old, x.r.o)
 	x.scope = x.chooseScope()
 	if x.failed {

@@ -152,6 +152,16 @@ func TestV2XRD(t *testing.T) {
 				"spec.scope": "Cluster", "spec.versions[0].additionalPrinterColumns[0].jsonPath": ".spec.claimRef.namespace",
 			},
 		},
+		"ModernV1XRD": {
+			reason: "A v1 XRD with scope Namespaced is the same object at v2: only the apiVersion changes (C415).",
+			in:     xrdV1("  scope: Namespaced\n", ""),
+			opts:   v2(Options{XRScope: XRScopeCluster}),
+			want:   []Code{"C415"},
+			wantValues: map[string]any{
+				"apiVersion": "apiextensions.crossplane.io/v2", "metadata.name": "xbuckets.storage.example.org",
+				"spec.names.kind": "XBucket", "spec.scope": "Namespaced",
+			},
+		},
 		"ExistingScope": {
 			reason:     "A scope the v1 XRD sets (LegacyCluster) is replaced in place.",
 			in:         xrdV1("  scope: LegacyCluster\n", ""),

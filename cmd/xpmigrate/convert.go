@@ -52,7 +52,7 @@ converted Composition is then annotated xpmigrate.io/intended-changes with
 the codes, and verify reports those differences as intended changes.
 
 With --target v2, every apiextensions.crossplane.io/v1 XRD in FILE is
-written in its place as a new apiextensions.crossplane.io/v2 XRD (C401–C414):
+written in its place as a new apiextensions.crossplane.io/v2 XRD (C401–C415):
 scope Namespaced (--xr-scope; auto asks to choose, C402, when a Composition
 of its type composes a cluster-scoped kind or sets a namespace), the type
 renamed by --xr-naming (the leading X dropped; new-group moves it to
