@@ -340,7 +340,7 @@ func (r *run) document(i int, c manifest.Document, d *yamledit.Doc) ([]byte, err
 	}
 	var out []byte
 	var err error
-	if len(comps) == 1 && comps[0].outJSON != nil { // Never with xrds: only a whole-document Composition has outJSON.
+	if len(comps) == 1 && comps[0].outJSON != nil {
 		out, err = d.EncodeKnown(comps[0].outJSON) // No edit since validateOutput.
 	} else {
 		out, err = d.Encode()
