@@ -320,8 +320,8 @@ var explanations = map[Code]explanation{
 		"For an adopt-in-place move, where the v1 and v2 types run side by side while the composed resources change hands, convert with `--xr-naming new-group --xr-group GROUP`. Otherwise plan the cut-over: delete the claims (with `compositeDeletePolicy` and the managed resources' `deletionPolicy: Orphan`), the v1 XRD, then apply the v2 XRD.",
 	},
 	"C404": {
-		"`spec.claimNames` was removed: v2 XRDs offer no claims (Crossplane v2's CRD rejects `claimNames` in `apiextensions.crossplane.io/v2`). A Namespaced v2 XR in the claim's namespace takes the claim's place.",
-		"Nothing in the XRD. Create a v2 XR for each claim, in the claim's namespace, and point clients (kubectl, GitOps, Helm charts) at the new kind.",
+		"`spec.claimNames` was removed: v2 XRDs offer no claims (Crossplane v2's CRD rejects `claimNames` in `apiextensions.crossplane.io/v2`). A v2 XR takes the claim's place: a Namespaced one in the claim's namespace, or a cluster-scoped one.",
+		"Nothing in the XRD. Create a v2 XR for each claim (for Namespaced XRs in the claim's namespace), and point clients (kubectl, GitOps, Helm charts) at the new kind.",
 	},
 	"C405": {
 		"`spec.defaultCompositeDeletePolicy` was removed: it was the default of the claims' `compositeDeletePolicy` (whether deleting a claim deletes its XR in the background or the foreground), and v2 XRs have no claims.",

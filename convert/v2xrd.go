@@ -262,7 +262,11 @@ func (x *v2XRD) dropClaimFields() {
 	if k := yamledit.Key(x.spec, "claimNames"); k != nil {
 		claim, _ := yamledit.Str(yamledit.Get(yamledit.Get(x.spec, "claimNames"), "kind"))
 		yamledit.Delete(x.spec, "claimNames")
-		x.report("C404", k, "spec.claimNames", "removed the claim %s: v2 XRDs offer no claims; a %s XR in the claim's namespace takes its place", claim, x.new.Kind)
+		where := "in the claim's namespace"
+		if x.scope == scopeCluster {
+			where = "(cluster-scoped)"
+		}
+		x.report("C404", k, "spec.claimNames", "removed the claim %s: v2 XRDs offer no claims; a %s XR %s takes its place", claim, x.new.Kind, where)
 	}
 	if k := yamledit.Key(x.spec, "defaultCompositeDeletePolicy"); k != nil {
 		yamledit.Delete(x.spec, "defaultCompositeDeletePolicy")
