@@ -362,11 +362,11 @@ var explanations = map[Code]explanation{
 	"C414": {
 		"A CEL rule rewritten to `spec.crossplane` (C408) reads a machinery field outside a `has()` test, e.g. `self.spec.crossplane.compositionUpdatePolicy == 'Automatic'`. A legacy XR always had the field (Crossplane defaulted `compositionUpdatePolicy`, and the rule ran when it was set), but a v2 XR has no `spec.crossplane` until someone sets it, and reading a missing field fails the rule with \"no such key\": the API server then rejects the XR.",
 		"Guard the read: `!has(self.spec.crossplane) || …`, or `has(self.spec.crossplane) && has(self.spec.crossplane.compositionUpdatePolicy) && …`.",
-	},	"C415": {
+	},
+	"C415": {
 		"The `apiextensions.crossplane.io/v1` XRD already has `scope: Namespaced` or `scope: Cluster` (Crossplane v2 accepts these in v1 too): it defines v2-style XRs already, so it is the same object at `apiextensions.crossplane.io/v2`. Only the apiVersion was changed; its names and scope, which cannot change, are kept, and `--xr-scope` and `--xr-naming` do not apply to it.",
 		"Nothing.",
 	},
-
 }
 
 // An explanation says when the converter reports a code and what to do.
