@@ -108,6 +108,7 @@ FUZZ_TARGETS := \
 	./environment:FuzzSpec \
 	./environment:FuzzInput \
 	./convert:FuzzConvert \
+	./convert:FuzzV2XRD \
 	./convert/yamledit:FuzzEncode \
 	./internal/manifest:FuzzSimpleJSON \
 	./convert/yamledit:FuzzTreeJSON \

@@ -170,6 +170,7 @@ func Convert(src []byte, opts Options) (*Result, error) {
 		docs[i] = d
 	}
 	r.schemas = xrdSchemas(append(slices.Clone(o.XRDs), streamXRDs(chunks, docs)...))
+	r.docs = docs
 	r.resolveFunctions(docs, chunks)
 	var out bytes.Buffer
 	out.Write(chunks[0].Lead) // Comments before the first document.
@@ -211,6 +212,8 @@ type run struct {
 
 	ptFunction, ecFunction string
 	schemas                []xrdSchema // of the XRDs known
+	docs                   []*yamledit.Doc
+	comps                  []map[string]any // decoded Compositions, for --xr-scope auto
 
 	converted int  // Compositions converted
 	usedEC    bool // an environment-configs step was written
@@ -279,8 +282,12 @@ func (r *run) document(i int, c manifest.Document, d *yamledit.Doc) ([]byte, err
 	kind, _ := yamledit.Str(yamledit.Get(top, "kind"))
 	rep.Kind = kind
 	rep.Name, _ = yamledit.Str(yamledit.Get(yamledit.Get(top, "metadata"), "name"))
+	if out, ok := r.v2XRDDocument(i, c, d, &rep, apiVersion, kind); ok {
+		return out, nil
+	}
 
 	var comps []*composition
+	var xrds []*v2XRD // of a List, for the v2-native target
 	switch {
 	case apiVersion == "v1" && kind == "List":
 		items := yamledit.Get(top, "items")
@@ -289,6 +296,10 @@ func (r *run) document(i int, c manifest.Document, d *yamledit.Doc) ([]byte, err
 		}
 		var names []string
 		for j, it := range yamledit.Resolve(items).Content {
+			if x := r.v2XRDItem(i, c, it, fmt.Sprintf("items[%d].", j)); x != nil {
+				xrds = append(xrds, x)
+				continue
+			}
 			cp := r.recognise(i, c, d, it, fmt.Sprintf("items[%d].", j))
 			if cp != nil {
 				comps = append(comps, cp)
@@ -303,7 +314,7 @@ func (r *run) document(i int, c manifest.Document, d *yamledit.Doc) ([]byte, err
 			comps = append(comps, cp)
 		}
 	}
-	if len(comps) == 0 {
+	if len(comps)+len(xrds) == 0 {
 		return c.Text, nil
 	}
 	var lines *yamledit.LineTable
@@ -311,8 +322,8 @@ func (r *run) document(i int, c manifest.Document, d *yamledit.Doc) ([]byte, err
 		// Conversion moves the templates: note where they were first.
 		lines = yamledit.NewLineTable(top, legacyPaths)
 	}
-	changed, failed := false, false
 	from := len(r.res.Diagnostics)
+	changed, failed := convertXRDs(xrds)
 	for _, cp := range comps {
 		cp.convert()
 		changed = changed || cp.changed

@@ -243,7 +243,7 @@ func TestKubectlViews(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		inputs = append(inputs, input{e, b, Options{}}, input{e + " (v2)", b, Options{Target: crossplane.V2}})
+		inputs = append(inputs, input{e, b, Options{}}, input{e + " (v2)", b, Options{Target: crossplane.V2, XRScope: XRScopeLegacy}})
 	}
 	for _, f := range corpusFiles(t) {
 		inputs = append(inputs, input{f.rel, f.data, Options{Source: f.rel}})

@@ -23,7 +23,9 @@ const (
 )
 
 // A Code identifies a kind of finding. Codes are stable: C1xx are errors,
-// C2xx warnings and C3xx information (conversion spec §14).
+// C2xx warnings and C3xx information (conversion spec §14); C4xx, the
+// transformations of the v2-native conversion (--target v2), have the
+// severity of each code.
 type Code string
 
 // A CodeInfo describes one code of the registry.
@@ -111,6 +113,22 @@ var Registry = []CodeInfo{
 	{"C323", SeverityInfo, "int64 convert inserted before integer format of a proven integer (K1)"},
 	{"C324", SeverityInfo, "EC pinned to v0.6.0 for Crossplane 1.x (K2)"},
 	{"C325", SeverityInfo, "quirk fixed on request: integer verb prints the integer"},
+
+	{"C401", SeverityInfo, "XRD written as a new apiextensions.crossplane.io/v2 XRD"},
+	{"C402", SeverityError, "XRD scope needs a choice (cluster-scoped kind or namespace in a template)"},
+	{"C403", SeverityWarning, "v2 XR type has the name of the claim or of the v1 XR type"},
+	{"C404", SeverityInfo, "claimNames removed"},
+	{"C405", SeverityInfo, "defaultCompositeDeletePolicy removed"},
+	{"C406", SeverityWarning, "connectionSecretKeys removed: key filtering lost"},
+	{"C407", SeverityInfo, "default or enforced Composition reference renamed to the v2 Composition"},
+	{"C408", SeverityInfo, "CEL rule or printer column moved to spec.crossplane"},
+	{"C409", SeverityWarning, "spec.claimRef.name read as metadata.name"},
+	{"C410", SeverityError, "CEL rule reads a field v2 XRs do not have"},
+	{"C411", SeverityWarning, "printer column reads a field v2 XRs do not have"},
+	{"C412", SeverityInfo, "server fields removed from the new XRD"},
+	{"C413", SeverityError, "XRD cannot be converted to v2"},
+	{"C414", SeverityWarning, "rewritten CEL rule reads spec.crossplane without has()"},
+	{"C415", SeverityInfo, "v1 XRD of a modern scope: apiVersion changed only"},
 }
 
 // Lookup returns the registry entry of code.

@@ -19,7 +19,7 @@ import (
 // a converted case must convert to itself. Unless a row says otherwise the
 // target is v2, as in the spec's examples.
 func TestExamples(t *testing.T) {
-	v2 := Options{Target: crossplane.V2}
+	v2 := Options{Target: crossplane.V2, XRScope: XRScopeLegacy}
 	cases := map[string]struct {
 		reason     string
 		opts       Options
@@ -29,8 +29,8 @@ func TestExamples(t *testing.T) {
 		"e01-minimal":                   {reason: "E1: mode absent; mode: Pipeline goes before pipeline, which takes the place of resources", opts: v2},
 		"e02-explicit-mode":             {reason: "E2: mode replaced in place, its comment and spacing kept; labels and other fields kept", opts: v2},
 		"e03-unnamed":                   {reason: "E3: unnamed templates get resource-<i> names and C204", opts: v2, want: []Code{"C204"}},
-		"e03-unnamed-kind":              {reason: "E3: --name-strategy=kind gives <kind>-<i>", opts: Options{Target: crossplane.V2, NameStrategy: NameByKind}, want: []Code{"C204"}},
-		"e03-unnamed-phase1":            {reason: "E3: the phase-1 file is the Resources-mode Composition with only the names added", opts: Options{Target: crossplane.V2, Phase1: true}, want: []Code{"C204"}},
+		"e03-unnamed-kind":              {reason: "E3: --name-strategy=kind gives <kind>-<i>", opts: Options{Target: crossplane.V2, XRScope: XRScopeLegacy, NameStrategy: NameByKind}, want: []Code{"C204"}},
+		"e03-unnamed-phase1":            {reason: "E3: the phase-1 file is the Resources-mode Composition with only the names added", opts: Options{Target: crossplane.V2, XRScope: XRScopeLegacy, Phase1: true}, want: []Code{"C204"}},
 		"e04-patch-type":                {reason: "E4: the patch type is written first", opts: v2},
 		"e05-patchsets":                 {reason: "E5: patch sets move into the input, references stay", opts: v2},
 		"e06-keepmapvalues":             {reason: "E6: keepMapValues becomes MergeObjects", opts: v2},
@@ -58,7 +58,7 @@ func TestExamples(t *testing.T) {
 		"e28-selector-resolve":          {reason: "E28: a selector with the default resolve policy: policy gone, C205", opts: v2, want: []Code{"C310", "C311", "C320", "C205"}},
 		"e29-xr-write":                  {reason: "E29: a write to the XR outside status warns, a status write does not", opts: v2, want: []Code{"C209"}},
 		"e30-pipeline-environment":      {reason: "E30: a Pipeline-mode Composition with a native environment: step prepended, patches dropped", opts: v2, want: []Code{"C310", "C311", "C309", "C207"}},
-		"e30-pipeline-environment-move": {reason: "E30: --move-env-patches fails without a patch-and-transform step", opts: Options{Target: crossplane.V2, MoveEnvPatches: true}, want: []Code{"C310", "C311", "C309", "C113"}, wantFailed: true},
+		"e30-pipeline-environment-move": {reason: "E30: --move-env-patches fails without a patch-and-transform step", opts: Options{Target: crossplane.V2, XRScope: XRScopeLegacy, MoveEnvPatches: true}, want: []Code{"C310", "C311", "C309", "C113"}, wantFailed: true},
 		"e31-multi-document":            {reason: "E31: only the Composition of a multi-document file changes", opts: v2},
 		"e32-exported-object":           {reason: "E32: server fields and the default store reference removed (target v2)", opts: v2, want: []Code{"C302", "C303"}},
 		"e33-configuration-dependency":  {reason: "E33: the function name comes from the Configuration's dependency", opts: v2},
@@ -68,7 +68,7 @@ func TestExamples(t *testing.T) {
 		"e36-alpha-functions":           {reason: "E36: alpha spec.functions, pruned by the API server from Crossplane 1.14 on, is dropped and the rest converted (C214)", opts: v2, want: []Code{"C214"}},
 		"e37-mixed-names":               {reason: "E37: named and unnamed templates mixed is refused", opts: v2, want: []Code{"C109"}, wantFailed: true},
 		"e38-anchors":                   {reason: "E38: the anchored patches are normalised once and the alias still points at them", opts: v2},
-		"e39-enum-case-fixed":           {reason: "E39: --fix-enum-case rewrites optional as Optional", opts: Options{Target: crossplane.V2, FixEnumCase: true}, want: []Code{"C312"}},
+		"e39-enum-case-fixed":           {reason: "E39: --fix-enum-case rewrites optional as Optional", opts: Options{Target: crossplane.V2, XRScope: XRScopeLegacy, FixEnumCase: true}, want: []Code{"C312"}},
 		"e39-enum-case-refused":         {reason: "E39: a lower-case policy enum is refused by default", opts: v2, want: []Code{"C118"}, wantFailed: true},
 		"e40-required-policy":           {reason: "E40: Required policy reported, toFieldPath left absent", opts: v2, want: []Code{"C315"}},
 	}

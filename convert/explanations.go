@@ -306,6 +306,67 @@ var explanations = map[Code]explanation{
 		"Quirk fixed on request (`--fix-quirk C325`): integer verb now prints the integer (intended change). A `convert` to `int64` was inserted before a string `Format` transform with an integer verb where the value can be a number that native Crossplane printed as `%!d(float64=N)` (EnvironmentConfig data, `map` values, `match` results, float64 arithmetic), or an XR field of unknown type (C212). The output changes on purpose: `N` is printed, fractions are truncated, a non-numeric string fails the patch, a bool prints 1 or 0. The converted Composition is annotated `xpmigrate.io/intended-changes: \"C325\"` (the comma-separated, sorted codes of every fix applied), and `xpmigrate verify` reports the differences as intended changes.",
 		"Nothing, if the change is wanted: it is declared in the annotation. Without `--fix-quirk C325` the conversion reproduces the native output.",
 	},
+	// The v2-native conversion (--target v2): definitions.
+	"C401": {
+		"With `--target v2` (any `--xr-scope` but `legacy`), an `apiextensions.crossplane.io/v1` CompositeResourceDefinition was written as an `apiextensions.crossplane.io/v2` one, in its place in the file. It is a new object: an XRD's scope, group and names are immutable, so a live XRD cannot be switched. Its name is `<plural>.<group>` of the v2 XR type, which `--xr-naming` chooses (`drop-prefix`: same group, the leading `X` dropped from kind, plural, singular and list kind; `new-group`: the same in the group `--xr-group`). Its `scope` is `Namespaced` (`--xr-scope cluster` makes it `Cluster`). The versions and their schemas are kept, and so are `defaultCompositionUpdatePolicy`, `conversion` and `spec.metadata`.",
+		"Apply the v2 XRD next to the v1 one (the v1 platform stays in git), create v2 XRs for the claims and legacy XRs, and delete the v1 objects once the v2 XRs are ready.",
+	},
+	"C402": {
+		"With `--xr-scope auto` (the default), a Composition of the XRD's type in the same input composes something a Namespaced XR cannot: a template whose kind is cluster-scoped (Kubernetes kinds such as `Namespace`, `ClusterRole`, `StorageClass`, CRDs and webhooks; Crossplane packages, definitions, Compositions and EnvironmentConfigs; `ClusterUsage`, cert-manager's `ClusterIssuer`, External Secrets' `ClusterSecretStore` and `ClusterExternalSecret`, Kyverno's `ClusterPolicy`), a template that sets `metadata.namespace`, or a patch that writes `metadata.namespace` from anything but `spec.claimRef.namespace`. Crossplane v2 refuses cluster-scoped composed resources of a Namespaced XR and overwrites their namespace. The check reads only the Compositions of the same input, their templates' `base` and patches (patch sets included); managed resources (a provider's `Cluster` kinds included) and the v1 `Usage` are not counted, since `--target v2` composes their namespaced twins. The XRD is not converted.",
+		"Choose the scope: `--xr-scope cluster` keeps the XRs cluster-scoped (they then compose across namespaces); `--xr-scope namespaced` makes them Namespaced, after changing the templates so that everything is composed in the XR's namespace.",
+	},
+	"C403": {
+		"The v2 XR type's CRD has the name of another CRD of the v1 platform: with `--xr-naming drop-prefix` the kind or plural without `X` is often the v1 XRD's claim (`XPostgreSQLInstance` → `PostgreSQLInstance`, the claim's kind), and a kind without `X` keeps the v1 XR type's own name. The two CRDs cannot exist at once, so the v2 XRD can be applied only once the claims and the v1 XRD (or the v1 XRs and XRD) are gone.",
+		"For an adopt-in-place move, where the v1 and v2 types run side by side while the composed resources change hands, convert with `--xr-naming new-group --xr-group GROUP`. Otherwise plan the cut-over: delete the claims (with `compositeDeletePolicy` and the managed resources' `deletionPolicy: Orphan`), the v1 XRD, then apply the v2 XRD.",
+	},
+	"C404": {
+		"`spec.claimNames` was removed: v2 XRDs offer no claims (Crossplane v2's CRD rejects `claimNames` in `apiextensions.crossplane.io/v2`). A v2 XR takes the claim's place: a Namespaced one in the claim's namespace, or a cluster-scoped one.",
+		"Nothing in the XRD. Create a v2 XR for each claim (for Namespaced XRs in the claim's namespace), and point clients (kubectl, GitOps, Helm charts) at the new kind.",
+	},
+	"C405": {
+		"`spec.defaultCompositeDeletePolicy` was removed: it was the default of the claims' `compositeDeletePolicy` (whether deleting a claim deletes its XR in the background or the foreground), and v2 XRs have no claims.",
+		"Nothing. A v2 XR is deleted directly; its composed resources go with it unless their `managementPolicies` say otherwise.",
+	},
+	"C406": {
+		"`spec.connectionSecretKeys` was removed (Crossplane v2's CRD rejects it in `apiextensions.crossplane.io/v2`): v2 XRs have no connection secret of their own. The keys listed there filtered which connection details reached the XR's secret; that filtering is lost, and the connection Secret the Composition composes (function-patch-and-transform's `writeConnectionSecretToRef`) holds every connection detail the Composition declares.",
+		"If a consumer must not see some keys, drop those connection details from the Composition, or compose a Secret with only the wanted keys.",
+	},
+	"C407": {
+		"`spec.defaultCompositionRef.name` or `spec.enforcedCompositionRef.name` now names the v2 Composition: the legacy Composition composes the old XR type, and the v2 one has a new name (Composition names are cluster-wide and both exist during the move): the old plural, and with `--xr-naming new-group` the old group, are replaced where they are dot-separated segments of the name, else `-v2` is appended.",
+		"Nothing, when the Composition is converted with the same options. A Composition converted separately must keep that name.",
+	},
+	"C408": {
+		"A CEL rule (`x-kubernetes-validations` `rule` or `messageExpression`, at the schema root or at `spec`) or a printer column's `jsonPath` read legacy XR machinery: `spec.compositionRef`, `spec.compositionSelector`, `spec.compositionRevisionRef`, `spec.compositionRevisionSelector`, `spec.compositionUpdatePolicy` or `spec.resourceRefs`. v2 XRs keep these under `spec.crossplane`, and the path was rewritten there (`has(self.spec.compositionRef)` becomes `(has(self.spec.crossplane) && has(self.spec.crossplane.compositionRef))`, since `spec.crossplane` may be absent). A printer column reading `spec.claimRef.namespace` of a Namespaced XR now reads `metadata.namespace`, the claim's namespace being the XR's.",
+		"Nothing; review the rewritten rule.",
+	},
+	"C409": {
+		"A CEL rule at the schema root or a printer column read `spec.claimRef.name`, and now reads `metadata.name`: the same value only when each v2 XR takes the name of the claim it replaces (the example twins xpmigrate writes do).",
+		"Name the v2 XRs as their claims, or change the rule or column.",
+	},
+	"C410": {
+		"A CEL rule reads a field v2 XRs do not have: `spec.claimRef` (other than `name` at the schema root; CEL cannot read `metadata.namespace`) or `spec.writeConnectionSecretToRef`, which the XRD's schema does not declare itself. The API server would reject the v2 XRD's CRD (a rule may only read fields of the schema), so the XRD is not converted.",
+		"Rewrite or remove the rule in the v1 XRD, then convert again.",
+	},
+	"C411": {
+		"A printer column's `jsonPath` reads a field v2 XRs do not have: `spec.claimRef` (other than `name`, and `namespace` of a Namespaced XR), `spec.writeConnectionSecretToRef`, or the namespace of `spec.resourceRefs` of a Namespaced XR (which composes in its own namespace and records no namespace). The column is kept, and stays empty.",
+		"Change the column's `jsonPath`, or remove the column.",
+	},
+	"C412": {
+		"The XRD was a cluster export: `status`, the metadata the API server fills in (`uid`, `resourceVersion`, `generation`, `creationTimestamp`, `managedFields`, `selfLink`) and kubectl's last-applied annotation were removed. The v2 XRD is a new object, which cannot be created with them.",
+		"Nothing.",
+	},
+	"C413": {
+		"The CompositeResourceDefinition cannot be converted to v2: its apiVersion is not `apiextensions.crossplane.io/v1`, it lacks `spec.group`, `spec.names.kind` or `spec.names.plural`, its metadata is not a mapping, or it uses a YAML merge key (`<<`) where the conversion edits.",
+		"Correct the XRD (or expand the merge key) and convert again.",
+	},
+	"C414": {
+		"A CEL rule rewritten to `spec.crossplane` (C408) reads a machinery field outside a `has()` test, e.g. `self.spec.crossplane.compositionUpdatePolicy == 'Automatic'`. A legacy XR always had the field (Crossplane defaulted `compositionUpdatePolicy`, and the rule ran when it was set), but a v2 XR has no `spec.crossplane` until someone sets it, and reading a missing field fails the rule with \"no such key\": the API server then rejects the XR.",
+		"Guard the read: `!has(self.spec.crossplane) || …`, or `has(self.spec.crossplane) && has(self.spec.crossplane.compositionUpdatePolicy) && …`.",
+	},
+	"C415": {
+		"The `apiextensions.crossplane.io/v1` XRD already has `scope: Namespaced` or `scope: Cluster` (Crossplane v2 accepts these in v1 too): it defines v2-style XRs already, so it is the same object at `apiextensions.crossplane.io/v2`. Only the apiVersion was changed; its names and scope, which cannot change, are kept, and `--xr-scope` and `--xr-naming` do not apply to it.",
+		"Nothing.",
+	},
 }
 
 // An explanation says when the converter reports a code and what to do.

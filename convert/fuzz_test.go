@@ -33,7 +33,7 @@ func FuzzConvert(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in []byte, v2 bool) {
 		opts := Options{Source: "fuzz.yaml"}
 		if v2 {
-			opts.Target = crossplane.V2
+			opts.Target, opts.XRScope = crossplane.V2, XRScopeLegacy
 		}
 		res, err := Convert(in, opts)
 		if err != nil {

@@ -46,6 +46,44 @@ const (
 	QuirkIntegerFormat = "C325"
 )
 
+// Scopes of the composite resources that --target v2 defines
+// (Options.XRScope).
+const (
+	// XRScopeAuto makes every XRD Namespaced, unless a Composition of its
+	// type in the input composes a cluster-scoped kind or sets a template's
+	// metadata.namespace: then the XRD is not converted and a finding asks
+	// to choose (C402). The default for --target v2.
+	XRScopeAuto = "auto"
+
+	// XRScopeNamespaced and XRScopeCluster force the v2 XRD's scope.
+	XRScopeNamespaced = "namespaced"
+	XRScopeCluster    = "cluster"
+
+	// XRScopeLegacy keeps the v1 platform on a v2 control plane: only the
+	// Compositions' mode is converted, XRDs stay apiextensions.crossplane.io/v1
+	// (LegacyCluster XRs and claims).
+	XRScopeLegacy = "legacy"
+)
+
+// XRScopes are the valid Options.XRScope values, in the order help texts
+// list them.
+var XRScopes = []string{XRScopeAuto, XRScopeNamespaced, XRScopeCluster, XRScopeLegacy}
+
+// Naming policies for the v2 XR types (Options.XRNaming).
+const (
+	// XRNamingDropPrefix keeps the group and drops a leading X from the
+	// kind and plural (XPostgreSQLInstance → PostgreSQLInstance). The
+	// default.
+	XRNamingDropPrefix = "drop-prefix"
+
+	// XRNamingNewGroup drops the X as well and moves the type to
+	// Options.XRGroup.
+	XRNamingNewGroup = "new-group"
+)
+
+// XRNamings are the valid Options.XRNaming values.
+var XRNamings = []string{XRNamingDropPrefix, XRNamingNewGroup}
+
 // Quirks lists the codes Options.FixQuirks accepts.
 var Quirks = []string{QuirkIntegerFormat}
 
@@ -150,6 +188,22 @@ type Options struct {
 	// EmitFunctions appends pkg.crossplane.io/v1 Function manifests for
 	// the functions the output uses, unless the input already has them.
 	EmitFunctions bool
+
+	// XRScope is the scope of the XRs that Target v2 defines (XRScopes);
+	// empty means XRScopeAuto. XRScopeLegacy converts for a v2 control
+	// plane that keeps the v1 definitions. Only valid with Target v2.
+	XRScope string
+
+	// XRNaming names the v2 XR types (XRNamings); empty means
+	// XRNamingDropPrefix. XRGroup is the group of XRNamingNewGroup, which
+	// requires it. Only valid with Target v2 and a scope other than
+	// XRScopeLegacy.
+	XRNaming, XRGroup string
+
+	// Compositions are Compositions outside the input (decoded JSON
+	// objects, e.g. of other files of a tree) whose templates XRScopeAuto
+	// reads, with those of the input, to choose an XRD's scope.
+	Compositions []map[string]any
 }
 
 // OptionError is an invalid option.
@@ -195,6 +249,9 @@ func (o Options) complete() (Options, error) {
 			return o, &OptionError{errors.Errorf("C106 invalid %s function name %q: %s", f.flag, f.v, strings.Join(msgs, "; "))}
 		}
 	}
+	if err := o.completeV2(); err != nil {
+		return o, &OptionError{err}
+	}
 	for _, k := range o.NoCompensate {
 		if k != CompensateIntegerFormat && k != CompensateECVersion {
 			return o, &OptionError{errors.Errorf("unknown compensation %q (want K1 or K2)", k)}
@@ -207,6 +264,50 @@ func (o Options) complete() (Options, error) {
 	}
 	return o, nil
 }
+
+// completeV2 validates the options of the v2-native conversion and fills
+// in their defaults.
+func (o *Options) completeV2() error {
+	if o.Target != crossplane.V2 {
+		switch {
+		case o.XRScope != "":
+			return errors.Errorf("the XR scope %q needs target v2", o.XRScope)
+		case o.XRNaming != "", o.XRGroup != "":
+			return errors.New("the XR naming policy and group need target v2")
+		}
+		return nil
+	}
+	switch o.XRScope {
+	case "":
+		o.XRScope = XRScopeAuto
+	case XRScopeAuto, XRScopeNamespaced, XRScopeCluster, XRScopeLegacy:
+	default:
+		return errors.Errorf("unknown XR scope %q (want one of %s)", o.XRScope, strings.Join(XRScopes, ", "))
+	}
+	if o.XRScope == XRScopeLegacy && (o.XRNaming != "" || o.XRGroup != "") {
+		return errors.New("the legacy XR scope keeps the XR types: it takes no XR naming policy or group")
+	}
+	switch o.XRNaming {
+	case "":
+		o.XRNaming = XRNamingDropPrefix
+	case XRNamingDropPrefix, XRNamingNewGroup:
+	default:
+		return errors.Errorf("unknown XR naming policy %q (want %s)", o.XRNaming, strings.Join(XRNamings, " or "))
+	}
+	switch {
+	case o.XRNaming == XRNamingNewGroup && o.XRGroup == "":
+		return errors.New("the XR naming policy new-group needs an XR group")
+	case o.XRNaming != XRNamingNewGroup && o.XRGroup != "":
+		return errors.New("an XR group needs the XR naming policy new-group")
+	case o.XRGroup != "" && (len(validation.IsDNS1123Subdomain(o.XRGroup)) > 0 || !strings.Contains(o.XRGroup, ".")):
+		return errors.Errorf("invalid XR group %q: want a DNS subdomain with at least one dot, such as platform.example.org", o.XRGroup)
+	}
+	return nil
+}
+
+// v2Native reports whether the conversion writes the v2-native platform
+// (target v2, a scope other than legacy). Call on completed options.
+func (o Options) v2Native() bool { return o.Target == crossplane.V2 && o.XRScope != XRScopeLegacy }
 
 func (o Options) compensate(id string) bool { return !slices.Contains(o.NoCompensate, id) }
 

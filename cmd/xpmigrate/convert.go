@@ -5,6 +5,7 @@ import (
 
 	"github.com/pkg/errors"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/xpmigrate/xpmigrate/convert"
 	"github.com/xpmigrate/xpmigrate/convert/migrate"
@@ -50,6 +51,16 @@ format verbs print the integer where native printed %!d(float64=N)); the
 converted Composition is then annotated xpmigrate.io/intended-changes with
 the codes, and verify reports those differences as intended changes.
 
+With --target v2, every apiextensions.crossplane.io/v1 XRD in FILE is
+written in its place as a new apiextensions.crossplane.io/v2 XRD (C401–C415):
+scope Namespaced (--xr-scope; auto asks to choose, C402, when a Composition
+of its type composes a cluster-scoped kind or sets a namespace), the type
+renamed by --xr-naming (the leading X dropped; new-group moves it to
+--xr-group), claimNames, defaultCompositeDeletePolicy and
+connectionSecretKeys removed, CEL rules and printer columns that read the
+XR machinery moved to spec.crossplane. --xr-scope legacy keeps the XRDs and
+converts the Compositions' mode only.
+
 Unnamed templates get names (C204). Applying the Pipeline Composition directly
 breaks XRs that exist already; roll out in two phases: --phase1 (or
 --phase1-out FILE) writes the Resources-mode Composition with the names added.
@@ -60,8 +71,11 @@ FILE would change.`,
 		Example: `  # Convert a file and print the result
   xpmigrate convert composition.yaml
 
-  # Convert in place, for Crossplane v2
-  xpmigrate convert --in-place --target v2 composition.yaml
+  # Convert in place, for Crossplane v2 with legacy XRDs and claims
+  xpmigrate convert --in-place --target v2 --xr-scope legacy composition.yaml
+
+  # XRDs to v2-native definitions, in a new group (adopt-in-place moves)
+  xpmigrate convert --target v2 --xr-naming new-group --xr-group platform.example.org definition.yaml
 
   # CI: fail (exit 3) and show the diff when a file is not converted yet
   xpmigrate convert --check --diff composition.yaml
@@ -111,7 +125,8 @@ FILE would change.`,
 	stringEnumFlag(f, &o.Format, "output-format", "", "output format: yaml (edits the input, keeping its layout) or json (default: json for a JSON input, else yaml)", formats...)
 	stringEnumFlag(f, &o.Format, "format", "", "alias of --output-format", formats...)
 
-	stringEnumFlag(f, &c.Target, "target", crossplane.V1, "Crossplane line the output is for: v1 (1.18–1.20, function-environment-configs v0.6.0) or v2", crossplane.Targets...)
+	stringEnumFlag(f, &c.Target, "target", crossplane.V1, "Crossplane line the output is for: v1 (1.18–1.20, function-environment-configs v0.6.0) or v2 (the v2-native platform; see --xr-scope)", crossplane.Targets...)
+	addXRFlags(f, c)
 	f.BoolVar(&c.Phase1, "phase1", false, "write phase one of the rollout instead: the Resources-mode Composition with its unnamed templates named")
 	f.StringVar(&o.Phase1Out, "phase1-out", "", "also write phase one of the rollout to this file when templates were unnamed")
 	stringEnumFlag(f, &c.NameStrategy, "name-strategy", convert.NameByIndex, "names for unnamed templates: index (resource-<i>) or kind (<kind>-<i>)", convert.NameByIndex, convert.NameByKind)
@@ -157,6 +172,35 @@ func validateConvert(o migrate.FileOptions) error {
 		return errors.New("--check and --diff write nothing: drop --in-place and --output")
 	case o.Convert.Phase1 && o.Phase1Out != "":
 		return errors.New("--phase1 already writes phase one: drop --phase1-out")
+	}
+	return validateXRFlags(o.Convert.Target, o.Convert)
+}
+
+// addXRFlags defines the flags of the v2-native conversion (convert and
+// migrate).
+func addXRFlags(f *pflag.FlagSet, c *convert.Options) {
+	stringEnumFlag(f, &c.XRScope, "xr-scope", "", "with --target v2, the scope of the v2 XRDs: auto (default: Namespaced, unless a Composition of the type composes a cluster-scoped kind or sets a namespace, then a finding asks to choose), namespaced, cluster, or legacy (keep the v1 XRDs and claims; convert the Compositions' mode only)", convert.XRScopes...)
+	stringEnumFlag(f, &c.XRNaming, "xr-naming", "", "with --target v2, how the v2 XR types are named: drop-prefix (default: same group, leading X dropped from kind and plural) or new-group (leading X dropped, group from --xr-group)", convert.XRNamings...)
+	f.StringVar(&c.XRGroup, "xr-group", "", "with --xr-naming new-group, the API group of the v2 XR types (e.g. platform.example.org)")
+}
+
+// validateXRFlags checks the flags of the v2-native conversion against the
+// target and each other.
+func validateXRFlags(target crossplane.Target, c convert.Options) error {
+	v2 := target == crossplane.V2
+	switch {
+	case !v2 && c.XRScope != "":
+		return errors.New("--xr-scope needs --target v2")
+	case !v2 && c.XRNaming != "":
+		return errors.New("--xr-naming needs --target v2")
+	case !v2 && c.XRGroup != "":
+		return errors.New("--xr-group needs --target v2 and --xr-naming new-group")
+	case c.XRScope == convert.XRScopeLegacy && (c.XRNaming != "" || c.XRGroup != ""):
+		return errors.New("--xr-scope legacy keeps the v1 XR types: drop --xr-naming and --xr-group")
+	case c.XRNaming == convert.XRNamingNewGroup && c.XRGroup == "":
+		return errors.New("--xr-naming new-group needs --xr-group")
+	case c.XRGroup != "" && c.XRNaming != convert.XRNamingNewGroup:
+		return errors.New("--xr-group needs --xr-naming new-group")
 	}
 	return nil
 }

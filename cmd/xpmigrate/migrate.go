@@ -56,6 +56,12 @@ Composition in its YAML and JSON files to mode: Pipeline, and verify each
 conversion by rendering both forms in process with the XR and claim examples
 found in the tree.
 
+With --target v2, the CompositeResourceDefinitions are converted too, files
+of XRDs alone included: each apiextensions.crossplane.io/v1 XRD becomes a new
+apiextensions.crossplane.io/v2 XRD in its place (see convert --help and the
+runbook's "v2-native definitions"; --xr-scope auto reads the Compositions of
+the XRD's type anywhere in the tree). --xr-scope legacy keeps the XRDs.
+
 Files ignored by .gitignore (the root's and nested ones) are left out, as are
 files excluded by --exclude or not matched by --include (gitignore-style globs,
 relative to DIR). Helm templates that are not YAML, ytt files, unparseable
@@ -185,7 +191,8 @@ failed, or with --require-verified a Composition was not proven.`,
 	f.StringVar(&o.report, "report", "", "write a report to this file: .json, .md or .html")
 	addClusterFlags(f, &o.cluster, "also verify every legacy Composition the run converts against the live XRs that run it in the cluster the kubeconfig selects (get and list only; as verify --cluster), and add that report to the output: as text on stdout, or joining the --format output and the --report file")
 	stringEnumFlag(f, &o.format, "format", report.FormatText, "what is printed on stdout: text (nothing; the summary is on stderr), github (workflow commands that annotate files in GitHub Actions), json (the JSON report), junit or sarif (the same problems for CI dashboards and code scanning)", report.Formats...)
-	stringEnumFlag(f, &o.run.Target, "target", crossplane.V1, "Crossplane line the converted Compositions are for: v1 (1.18–1.20) or v2", crossplane.Targets...)
+	stringEnumFlag(f, &o.run.Target, "target", crossplane.V1, "Crossplane line the converted Compositions are for: v1 (1.18–1.20) or v2 (the v2-native platform; see --xr-scope)", crossplane.Targets...)
+	addXRFlags(f, &o.convert)
 	f.StringVar(&o.run.PatchAndTransform, "function-patch-and-transform-ref", "", "functionRef name for function-patch-and-transform (default: from Function manifests and Configuration dependencies in the tree, else function-patch-and-transform)")
 	f.StringVar(&o.run.EnvironmentConfigs, "function-environment-configs-ref", "", "functionRef name for function-environment-configs (default: as for --function-patch-and-transform-ref)")
 	f.BoolVar(&o.run.WireFunctions, "wire-functions", true, "add the functions the converted Compositions need: pinned Function manifests and Configuration dependencies (see --functions-out)")
@@ -302,5 +309,9 @@ func (o *migrateOptions) batchOptions() (migrate.Options, error) {
 	if bo.Synthesize > 0 && !o.verify {
 		return bo, errkind.InvalidInputf("--synthesize needs --verify")
 	}
+	if err := validateXRFlags(bo.Target, o.convert); err != nil {
+		return bo, errkind.InvalidInput(err)
+	}
+	bo.Definitions = bo.Target == crossplane.V2 && o.convert.XRScope != convert.XRScopeLegacy
 	return bo, nil
 }

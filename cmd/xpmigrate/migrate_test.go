@@ -310,6 +310,18 @@ func TestMigrateCommand(t *testing.T) {
 			args:   []string{"--target", "v3"},
 			want:   want{code: exitInvalid, errOut: []string{"--target must be v1 or v2"}},
 		},
+		"XRScopeWithoutV2": {
+			reason: "--xr-scope is a usage error without --target v2.",
+			tree:   legacyTree,
+			args:   []string{"--xr-scope", "namespaced"},
+			want:   want{code: exitInvalid, errOut: []string{"--xr-scope needs --target v2"}},
+		},
+		"XRGroupWithoutNewGroup": {
+			reason: "--xr-group is a usage error without --xr-naming new-group.",
+			tree:   legacyTree,
+			args:   []string{"--target", "v2", "--xr-group", "platform.example.org"},
+			want:   want{code: exitInvalid, errOut: []string{"--xr-group needs --xr-naming new-group"}},
+		},
 		"BadReport": {
 			reason: "A report name without a known extension is a usage error.",
 			tree:   legacyTree,

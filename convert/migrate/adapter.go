@@ -48,6 +48,7 @@ func (a converterAdapter) Convert(_ context.Context, req ConvertRequest) (*Conve
 		o.ECFunction = req.EnvironmentConfigs
 	}
 	o.XRDs = append(slices.Clone(o.XRDs), req.XRDs...)
+	o.Compositions = append(slices.Clone(o.Compositions), req.Compositions...)
 	res, err := convert.Convert(req.Data, o)
 	if err != nil {
 		return nil, err

@@ -69,6 +69,10 @@ type Options struct {
 	// Target is the Crossplane line (V1 for ""), passed to the converter
 	// and the verifier.
 	Target crossplane.Target
+	// Definitions converts CompositeResourceDefinitions too (--target v2
+	// with an XR scope other than legacy: the converter writes their v2
+	// twins): a file with XRDs is converted even without a Composition.
+	Definitions bool
 	// Phase1 asks the converter for step one of the unnamed-template
 	// rollout instead of the conversion; nothing is verified.
 	Phase1 bool

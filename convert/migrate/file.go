@@ -82,7 +82,7 @@ func (r *runner) migrate(ctx context.Context, f *scanned) *outcome {
 		return oc
 	}
 
-	if f.compositions == 0 {
+	if f.compositions == 0 && (!r.o.Definitions || f.xrds == 0) {
 		oc.file.Status = FileUnchanged
 		oc.file.Diagnostics = r.fileFindings(f)
 		r.keep(f, data)
@@ -167,6 +167,9 @@ func (r *runner) convert(ctx context.Context, f *scanned, data []byte, oc *outco
 	}
 	comps := r.compositionsOf(f)
 	req.XRDs = r.xrdsOf(f, comps)
+	if r.o.Definitions && f.xrds > 0 {
+		req.Compositions = r.compositionsOfXRDs(f)
+	}
 
 	resp, err := r.o.Converter.Convert(ctx, req)
 	if err != nil {
@@ -246,6 +249,9 @@ func (r *runner) convert(ctx context.Context, f *scanned, data []byte, oc *outco
 		case c.Verification.failing() && c.Status == CompositionConverted:
 			held = append(held, c.Name)
 		}
+	}
+	if r.o.Definitions {
+		refused = append(refused, refusedXRDs(f, docStatus, diags)...)
 	}
 	switch {
 	case len(refused) > 0:
@@ -519,6 +525,73 @@ func (r *runner) xrdsOf(f *scanned, comps []CompositionResult) []map[string]any 
 			seen[x] = true
 			out = append(out, x.obj)
 		}
+	}
+	return out
+}
+
+// compositionsOfXRDs returns the Compositions in other files of the tree
+// whose type an XRD of file f defines, decoded whole (the index keeps them
+// slim): the converter reads their templates to choose the scope of the v2
+// XRDs (--xr-scope auto).
+func (r *runner) compositionsOfXRDs(f *scanned) []map[string]any {
+	types := map[string]bool{}
+	for _, d := range f.docs {
+		if isXRD(d.apiVersion, d.kind) && d.obj != nil {
+			g, _ := nestedString(d.obj, "spec", "group")
+			k, _ := nestedString(d.obj, "spec", "names", "kind")
+			types[g+"|"+k] = true
+		}
+	}
+	want := map[string]map[int]bool{} // file → documents
+	for _, c := range r.ix.compositions {
+		av, k, _ := strings.Cut(c.typeRef, "|")
+		if c.file != f.rel && types[xp.Group(av)+"|"+k] {
+			if want[c.file] == nil {
+				want[c.file] = map[int]bool{}
+			}
+			want[c.file][c.doc] = true
+		}
+	}
+	var out []map[string]any
+	for _, s := range r.files {
+		docs := want[s.rel]
+		if docs == nil {
+			continue
+		}
+		data, err := regularfile.ReadFile(s.real)
+		if err != nil {
+			continue
+		}
+		decoded, _, err := decodeDocs(data, s.format, false)
+		if err != nil {
+			continue
+		}
+		for _, d := range decoded {
+			if docs[d.index] && d.obj != nil {
+				out = append(out, d.obj)
+			}
+		}
+	}
+	return out
+}
+
+// refusedXRDs describes the XRDs of file f the converter refused to write
+// as v2 XRDs: like a refused Composition, one keeps the file unwritten.
+func refusedXRDs(f *scanned, docStatus map[int]string, diags []Diagnostic) []string {
+	var out []string
+	seen := map[int]bool{}
+	for _, d := range f.docs {
+		if !isXRD(d.apiVersion, d.kind) || seen[d.index] || docStatus[d.index] != DocFailed {
+			continue
+		}
+		seen[d.index] = true
+		var ds []Diagnostic
+		for _, g := range diags {
+			if g.Document == d.index {
+				ds = append(ds, g)
+			}
+		}
+		out = append(out, fmt.Sprintf("the CompositeResourceDefinition %s (document %d)%s", d.name, d.index, firstError(ds)))
 	}
 	return out
 }

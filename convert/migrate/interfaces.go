@@ -62,6 +62,10 @@ type ConvertRequest struct {
 	// types found in the tree (the nearest of each): their schemas tell the
 	// converter which XR fields are integers.
 	XRDs []map[string]any
+	// Compositions are, for a file with XRDs converted to v2
+	// (Options.Definitions), the Compositions of their types in other
+	// files, decoded whole: their templates decide the XRDs' scope.
+	Compositions []map[string]any
 }
 
 // A ConvertResponse is a converted file.

@@ -60,8 +60,9 @@ type scanned struct {
 	line int
 	// docs are the decoded documents.
 	docs []docInfo
-	// compositions counts the Composition documents (and List items).
-	compositions int
+	// compositions counts the Composition documents (and List items);
+	// xrds the CompositeResourceDefinition documents.
+	compositions, xrds int
 	// legacyHint reports that a skipped file seems to hold a legacy
 	// Composition.
 	legacyHint bool
@@ -136,6 +137,9 @@ func (s *scanned) classify(data []byte) {
 		d := &docs[i]
 		if isComposition(d.apiVersion, d.kind) {
 			s.compositions++
+		}
+		if isXRD(d.apiVersion, d.kind) {
+			s.xrds++
 		}
 		if !d.analysed {
 			d.findings = docFindings(*d, false)

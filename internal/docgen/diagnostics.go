@@ -40,9 +40,9 @@ func Diagnostics(codes []Diagnostic) ([]Diagnostic, error) {
 var severityTitles = []struct {
 	severity, title, effect string
 }{
-	{"error", "Errors (C1xx)", "The document is not converted and nothing is written for its file; the command exits 1."},
-	{"warning", "Warnings (C2xx)", "The document is converted and the finding reported. `--strict` turns warnings into errors."},
-	{"info", "Information (C3xx)", "Reported only: something to know or confirm, never a failure."},
+	{"error", "Errors (C1xx, C4xx)", "The document is not converted and nothing is written for its file; the command exits 1."},
+	{"warning", "Warnings (C2xx, C4xx)", "The document is converted and the finding reported. `--strict` turns warnings into errors."},
+	{"info", "Information (C3xx, C4xx)", "Reported only: something to know or confirm, never a failure."},
 }
 
 func diagnosticsPage(diags []Diagnostic) []byte {
