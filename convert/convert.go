@@ -169,7 +169,8 @@ func Convert(src []byte, opts Options) (*Result, error) {
 		}
 		docs[i] = d
 	}
-	r.schemas = xrdSchemas(append(slices.Clone(o.XRDs), streamXRDs(chunks, docs)...))
+	r.xrds = append(slices.Clone(o.XRDs), streamXRDs(chunks, docs)...)
+	r.schemas = xrdSchemas(r.xrds)
 	r.resolveFunctions(docs, chunks)
 	var out bytes.Buffer
 	out.Write(chunks[0].Lead) // Comments before the first document.
@@ -211,6 +212,7 @@ type run struct {
 
 	ptFunction, ecFunction string
 	schemas                []xrdSchema // of the XRDs known
+	xrds                   []map[string]any
 
 	converted int  // Compositions converted
 	usedEC    bool // an environment-configs step was written

@@ -23,7 +23,8 @@ const (
 )
 
 // A Code identifies a kind of finding. Codes are stable: C1xx are errors,
-// C2xx warnings and C3xx information (conversion spec §14).
+// C2xx warnings and C3xx information (conversion spec §14); C4xx are the
+// v2-native transformations, of any severity.
 type Code string
 
 // A CodeInfo describes one code of the registry.
@@ -111,6 +112,19 @@ var Registry = []CodeInfo{
 	{"C323", SeverityInfo, "int64 convert inserted before integer format of a proven integer (K1)"},
 	{"C324", SeverityInfo, "EC pinned to v0.6.0 for Crossplane 1.x (K2)"},
 	{"C325", SeverityInfo, "quirk fixed on request: integer verb prints the integer"},
+
+	{"C420", SeverityInfo, "new Composition for the v2 XR type"},
+	{"C421", SeverityInfo, "XR machinery path moved to spec.crossplane"},
+	{"C422", SeverityWarning, "v2 XR type derived without the XRD"},
+	{"C423", SeverityInfo, "writeConnectionSecretsToNamespace removed"},
+	{"C424", SeverityInfo, "XR connection details to the function's connection Secret"},
+	{"C425", SeverityWarning, "cluster XR connection Secret without a namespace"},
+	{"C426", SeverityInfo, "claim namespace read as the XR's namespace"},
+	{"C427", SeverityWarning, "claim name read as the XR's name"},
+	{"C428", SeverityWarning, "claim or connection Secret reference without a v2 equivalent"},
+	{"C429", SeverityWarning, "connection Secret namespace made local"},
+	{"C430", SeverityWarning, "XR uid read: a new XR has a new uid"},
+	{"C431", SeverityError, "Pipeline-mode input not converted for v2-native XRs"},
 }
 
 // Lookup returns the registry entry of code.

@@ -150,7 +150,29 @@ type Options struct {
 	// EmitFunctions appends pkg.crossplane.io/v1 Function manifests for
 	// the functions the output uses, unless the input already has them.
 	EmitFunctions bool
+
+	// XRScope is the scope of the v2 XRs for Target v2 (XRScopeAuto, ...);
+	// empty means XRScopeAuto. XRScopeLegacy converts the mode only.
+	XRScope string
+
+	// XRNaming is how the v2 XR type is named (XRNamingDropPrefix, the
+	// default when empty, or XRNamingNewGroup with XRGroup).
+	XRNaming, XRGroup string
 }
+
+// XR scopes for Target v2 (Options.XRScope).
+const (
+	XRScopeAuto       = "auto"
+	XRScopeNamespaced = "namespaced"
+	XRScopeCluster    = "cluster"
+	XRScopeLegacy     = "legacy"
+)
+
+// Naming policies of the v2 XR type (Options.XRNaming).
+const (
+	XRNamingDropPrefix = "drop-prefix"
+	XRNamingNewGroup   = "new-group"
+)
 
 // OptionError is an invalid option.
 type OptionError struct{ err error }
@@ -199,6 +221,20 @@ func (o Options) complete() (Options, error) {
 		if k != CompensateIntegerFormat && k != CompensateECVersion {
 			return o, &OptionError{errors.Errorf("unknown compensation %q (want K1 or K2)", k)}
 		}
+	}
+	switch o.XRScope {
+	case "", XRScopeAuto, XRScopeNamespaced, XRScopeCluster, XRScopeLegacy:
+	default:
+		return o, &OptionError{errors.Errorf("unknown XR scope %q (want auto, namespaced, cluster or legacy)", o.XRScope)}
+	}
+	switch o.XRNaming {
+	case "", XRNamingDropPrefix:
+	case XRNamingNewGroup:
+		if o.XRGroup == "" {
+			return o, &OptionError{errors.New("XR naming new-group needs an XR group")}
+		}
+	default:
+		return o, &OptionError{errors.Errorf("unknown XR naming %q (want drop-prefix or new-group)", o.XRNaming)}
 	}
 	for _, q := range o.FixQuirks {
 		if !slices.Contains(Quirks, q) {
