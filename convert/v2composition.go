@@ -214,7 +214,7 @@ func (c pipelinePass) v2ConnectionSecret(spec *yaml.Node, ns string, hasNS bool)
 	if c.r.o.XRScope == XRScopeCluster {
 		if hasNS && ns != "" {
 			yamledit.Set(ref, "namespace", yamledit.NewString(ns))
-			where = "in namespace " + ns + " (the Composition's writeConnectionSecretsToNamespace)"
+			where = "in namespace " + ns + ", the Composition's writeConnectionSecretsToNamespace"
 		} else {
 			where = "without a namespace"
 			c.warnf("C425", details, "spec.resources", "a cluster-scoped v2 XR has no namespace, and the Composition names none (writeConnectionSecretsToNamespace): the connection Secret function-patch-and-transform composes has no namespace and cannot be applied; set namespace in the step input's writeConnectionSecretToRef")

@@ -1,0 +1,273 @@
+package convert
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	sigsyaml "sigs.k8s.io/yaml"
+
+	"github.com/xpmigrate/xpmigrate/internal/crossplane"
+	"github.com/xpmigrate/xpmigrate/internal/manifest"
+	"github.com/xpmigrate/xpmigrate/internal/testutil"
+	"github.com/xpmigrate/xpmigrate/internal/v2map"
+)
+
+func TestV2Naming(t *testing.T) {
+	type want struct{ apiVersion, kind, name string }
+	cases := map[string]struct {
+		reason                   string
+		apiVersion, kind, plural string
+		oldName                  string
+		opts                     Options
+		want                     want
+	}{
+		"DropPrefix": {
+			reason:     "drop-prefix keeps the group and drops the X; the plural segment of the name follows.",
+			apiVersion: "aws.platform.upbound.io/v1alpha1", kind: "XSQLInstance", plural: "xsqlinstances",
+			oldName: "xsqlinstances.aws.platform.upbound.io",
+			want:    want{"aws.platform.upbound.io/v1alpha1", "SQLInstance", "sqlinstances.aws.platform.upbound.io"},
+		},
+		"NoPrefix": {
+			reason:     "Without an X the kind is kept, and a name the rule leaves unchanged gets -v2.",
+			apiVersion: "platform.example.org/v1alpha1", kind: "Database", plural: "databases",
+			oldName: "databases.platform.example.org",
+			want:    want{"platform.example.org/v1alpha1", "Database", "databases.platform.example.org-v2"},
+		},
+		"NotAPrefix": {
+			reason:     "An X followed by a lower-case letter is part of the word.",
+			apiVersion: "a.io/v1", kind: "Xray", plural: "xrays", oldName: "xrays.a.io",
+			want: want{"a.io/v1", "Xray", "xrays.a.io-v2"},
+		},
+		"NewGroup": {
+			reason:     "new-group drops the X and replaces the group where its segments appear in the name.",
+			apiVersion: "aws.platform.upbound.io/v1alpha1", kind: "XSQLInstance", plural: "xsqlinstances",
+			oldName: "xsqlinstances.aws.platform.upbound.io",
+			opts:    Options{XRNaming: XRNamingNewGroup, XRGroup: "platform.example.com"},
+			want:    want{"platform.example.com/v1alpha1", "SQLInstance", "sqlinstances.platform.example.com"},
+		},
+		"PluralNotASegment": {
+			reason:     "The plural is replaced only as a whole segment: a name without it gets -v2.",
+			apiVersion: "a.io/v1", kind: "XDB", plural: "xdbs", oldName: "my-xdbs-prod",
+			want: want{"a.io/v1", "DB", "my-xdbs-prod-v2"},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			av, kind := v2XRType(tc.apiVersion, tc.kind, tc.opts)
+			g, _, _ := strings.Cut(tc.apiVersion, "/")
+			ng, _, _ := strings.Cut(av, "/")
+			got := want{av, kind, v2CompositionName(tc.oldName, tc.plural, v2Plural(tc.plural, tc.kind), g, ng)}
+			if diff := cmp.Diff(tc.want, got, cmp.AllowUnexported(want{})); diff != "" {
+				t.Errorf("\n%s\n-want, +got:\n%s", tc.reason, diff)
+			}
+		})
+	}
+}
+
+// v2Output returns the converted Composition (the last document) of out,
+// decoded.
+func v2Output(t *testing.T, out []byte) map[string]any {
+	t.Helper()
+	docs := manifest.Split(out)
+	j, err := manifest.JSON(docs[len(docs)-1].Text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(j, &m); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func TestV2Composition(t *testing.T) {
+	const details = "    connectionDetails: [{name: password, fromConnectionSecretKey: password}]\n"
+	withNS := func(s string) string {
+		return strings.Replace(s, "  compositeTypeRef:", "  writeConnectionSecretsToNamespace: crossplane-system\n  compositeTypeRef:", 1)
+	}
+	type want struct {
+		codes     []Code
+		failed    bool
+		name      string
+		typeRef   map[string]any
+		secretRef any // the PT input's writeConnectionSecretToRef
+		specKeys  []string
+	}
+	namedPatch := []any{map[string]any{
+		"type": "CombineFromComposite", "toFieldPath": "name",
+		"combine": map[string]any{"strategy": "string", "string": map[string]any{"fmt": "%s-connection"}, "variables": []any{map[string]any{"fromFieldPath": "metadata.name"}}},
+	}}
+	cases := map[string]struct {
+		reason string
+		in     string
+		opts   Options
+		want   want
+	}{
+		"Namespaced": {
+			reason: "A namespaced XR's Composition: new name and type, no writeConnectionSecretsToNamespace, the connection Secret named <XR>-connection in the XR's namespace.",
+			in:     withNS(v2Composition("    - {fromFieldPath: spec.a, toFieldPath: spec.b}\n" + details)),
+			opts:   Options{Target: crossplane.V2, XRScope: XRScopeNamespaced},
+			want: want{
+				codes: []Code{"C423", "C420", "C424"}, name: "things.acme.io",
+				typeRef:   map[string]any{"apiVersion": "acme.io/v1", "kind": "Thing"},
+				secretRef: map[string]any{"patches": namedPatch},
+				specKeys:  []string{"compositeTypeRef", "mode", "pipeline"},
+			},
+		},
+		"ClusterNamespace": {
+			reason: "A cluster XR's connection Secret goes to the namespace the Composition wrote Secrets to.",
+			in:     withNS(v2Composition("    - {fromFieldPath: spec.a, toFieldPath: spec.b}\n" + details)),
+			opts:   Options{Target: crossplane.V2, XRScope: XRScopeCluster},
+			want: want{
+				codes: []Code{"C423", "C420", "C424"}, name: "things.acme.io",
+				typeRef:   map[string]any{"apiVersion": "acme.io/v1", "kind": "Thing"},
+				secretRef: map[string]any{"namespace": "crossplane-system", "patches": namedPatch},
+				specKeys:  []string{"compositeTypeRef", "mode", "pipeline"},
+			},
+		},
+		"ClusterNoNamespace": {
+			reason: "A cluster XR's connection Secret without a namespace cannot be applied (C425).",
+			in:     v2Composition("    - {fromFieldPath: spec.a, toFieldPath: spec.b}\n" + details),
+			opts:   Options{Target: crossplane.V2, XRScope: XRScopeCluster},
+			want: want{
+				codes: []Code{"C420", "C425", "C424"}, name: "things.acme.io",
+				typeRef:   map[string]any{"apiVersion": "acme.io/v1", "kind": "Thing"},
+				secretRef: map[string]any{"patches": namedPatch},
+				specKeys:  []string{"compositeTypeRef", "mode", "pipeline"},
+			},
+		},
+		"NoConnectionDetails": {
+			reason: "Without connection details the input names no Secret.",
+			in:     withNS(v2Composition("    - {fromFieldPath: spec.a, toFieldPath: spec.b}\n")),
+			opts:   Options{Target: crossplane.V2, XRScope: XRScopeNamespaced},
+			want: want{
+				codes: []Code{"C423", "C420"}, name: "things.acme.io",
+				typeRef:  map[string]any{"apiVersion": "acme.io/v1", "kind": "Thing"},
+				specKeys: []string{"compositeTypeRef", "mode", "pipeline"},
+			},
+		},
+		"StoreConfigRef": {
+			reason: "publishConnectionDetailsWithStoreConfigRef goes as for target v2 (C303).",
+			in:     strings.Replace(v2Composition("    - {fromFieldPath: spec.a, toFieldPath: spec.b}\n"), "  compositeTypeRef:", "  publishConnectionDetailsWithStoreConfigRef: {name: default}\n  compositeTypeRef:", 1),
+			opts:   Options{Target: crossplane.V2, XRScope: XRScopeNamespaced},
+			want: want{
+				codes: []Code{"C303", "C420"}, name: "things.acme.io",
+				typeRef:  map[string]any{"apiVersion": "acme.io/v1", "kind": "Thing"},
+				specKeys: []string{"compositeTypeRef", "mode", "pipeline"},
+			},
+		},
+		"NoXRD": {
+			reason: "Without the XRD the type comes from the kind alone and the name gets -v2 (C422).",
+			in:     compositionYAML(oneResource("    - {fromFieldPath: spec.a, toFieldPath: spec.b}\n")),
+			opts:   Options{Target: crossplane.V2, XRScope: XRScopeNamespaced},
+			want: want{
+				codes: []Code{"C422", "C420"}, name: "c-v2",
+				typeRef:  map[string]any{"apiVersion": "acme.io/v1", "kind": "X"},
+				specKeys: []string{"compositeTypeRef", "mode", "pipeline"},
+			},
+		},
+		"PipelineModeRefused": {
+			reason: "A Pipeline-mode input is refused for v2-native XRs (C431).",
+			in:     compositionYAML(ptPipeline),
+			opts:   Options{Target: crossplane.V2, XRScope: XRScopeNamespaced},
+			want:   want{codes: []Code{"C431"}, failed: true},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			res, err := Convert([]byte(tc.in), tc.opts)
+			if err != nil {
+				t.Fatalf("\n%s\nConvert(...): %v", tc.reason, err)
+			}
+			if diff := cmp.Diff(tc.want.codes, codes(res.Diagnostics)); diff != "" {
+				t.Errorf("\n%s\nConvert(...): -want codes, +got:\n%s\n%s", tc.reason, diff, render(res.Diagnostics))
+			}
+			if res.Failed() != tc.want.failed {
+				t.Fatalf("\n%s\nConvert(...): failed %v, want %v", tc.reason, res.Failed(), tc.want.failed)
+			}
+			if tc.want.failed {
+				return
+			}
+			m := v2Output(t, res.Output)
+			md, _ := m["metadata"].(map[string]any)
+			spec, _ := m["spec"].(map[string]any)
+			if diff := cmp.Diff(tc.want.name, md["name"]); diff != "" {
+				t.Errorf("\n%s\nname: -want, +got:\n%s", tc.reason, diff)
+			}
+			if diff := cmp.Diff(tc.want.typeRef, spec["compositeTypeRef"]); diff != "" {
+				t.Errorf("\n%s\ncompositeTypeRef: -want, +got:\n%s", tc.reason, diff)
+			}
+			var keys []string
+			for k := range spec {
+				keys = append(keys, k)
+			}
+			if diff := cmp.Diff(tc.want.specKeys, keys, cmpopts.SortSlices(func(a, b string) bool { return a < b })); diff != "" {
+				t.Errorf("\n%s\nspec keys: -want, +got:\n%s", tc.reason, diff)
+			}
+			steps, _ := spec["pipeline"].([]any)
+			in, _ := steps[len(steps)-1].(map[string]any)["input"].(map[string]any)
+			if diff := cmp.Diff(tc.want.secretRef, in["writeConnectionSecretToRef"]); diff != "" {
+				t.Errorf("\n%s\nwriteConnectionSecretToRef: -want, +got:\n%s", tc.reason, diff)
+			}
+			an, _ := md["annotations"].(map[string]any)
+			mp, err := v2map.Decode(an[v2map.Annotation].(string))
+			if err != nil {
+				t.Fatalf("\n%s\n%v", tc.reason, err)
+			}
+			if diff := cmp.Diff(tc.want.typeRef["kind"], mp.To.Kind); diff != "" {
+				t.Errorf("\n%s\nmapping To: -want, +got:\n%s", tc.reason, diff)
+			}
+		})
+	}
+}
+
+// TestV2MappingXR applies the declared XR ops to a claim's legacy XR: the
+// result is the v2 twin the patches were rewritten for.
+func TestV2MappingXR(t *testing.T) {
+	res, err := Convert([]byte(v2Composition("    - {fromFieldPath: spec.a, toFieldPath: spec.b}\n")), Options{Target: crossplane.V2, XRScope: XRScopeNamespaced})
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := v2Output(t, res.Output)["metadata"].(map[string]any)
+	mp, err := v2map.Decode(md["annotations"].(map[string]any)[v2map.Annotation].(string))
+	if err != nil {
+		t.Fatal(err)
+	}
+	xr := map[string]any{
+		"apiVersion": "acme.io/v1", "kind": "XThing",
+		"metadata": map[string]any{"name": "db-x7k2p", "labels": map[string]any{"crossplane.io/claim-name": "db", "crossplane.io/claim-namespace": "team-a", "app": "a"}},
+		"spec": map[string]any{
+			"a":                          "v",
+			"claimRef":                   map[string]any{"apiVersion": "acme.io/v1", "kind": "Thing", "name": "db", "namespace": "team-a"},
+			"compositionRef":             map[string]any{"name": "xthings.acme.io"},
+			"resourceRefs":               []any{},
+			"writeConnectionSecretToRef": map[string]any{"name": "uid", "namespace": "crossplane-system"},
+		},
+	}
+	want := map[string]any{
+		"apiVersion": "acme.io/v1", "kind": "Thing",
+		"metadata": map[string]any{"name": "db", "namespace": "team-a", "labels": map[string]any{"app": "a"}},
+		"spec": map[string]any{
+			"a":          "v",
+			"crossplane": map[string]any{"compositionRef": map[string]any{"name": "xthings.acme.io"}, "resourceRefs": []any{}},
+		},
+	}
+	if _, err := v2map.Apply(xr, mp.XR); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, xr); diff != "" {
+		t.Errorf("v2map.Apply(legacy XR, mapping.XR): -want, +got:\n%s", diff)
+	}
+}
+
+var _ = sigsyaml.Marshal
+var _ = context.Background
+var _ = filepath.Join
+var _ = os.ReadFile
+var _ = testutil.Corpus
