@@ -3,19 +3,16 @@ package convert
 import (
 	"context"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
-	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/xpmigrate/xpmigrate/internal/crossplane"
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
-	"github.com/xpmigrate/xpmigrate/internal/testutil"
 	"github.com/xpmigrate/xpmigrate/internal/v2map"
+	"github.com/xpmigrate/xpmigrate/render/engine"
 )
 
 func TestV2Naming(t *testing.T) {
@@ -266,8 +263,51 @@ func TestV2MappingXR(t *testing.T) {
 	}
 }
 
-var _ = sigsyaml.Marshal
-var _ = context.Background
-var _ = filepath.Join
-var _ = os.ReadFile
-var _ = testutil.Corpus
+// TestV2CompositionRenders renders the new Composition for a namespaced v2
+// XR with the built-in functions (target v2): the claim patches read the
+// XR's own name and namespace, and function-patch-and-transform composes
+// the connection Secret the input names, in the XR's namespace.
+func TestV2CompositionRenders(t *testing.T) {
+	in := v2Composition("    - type: CombineFromComposite\n      toFieldPath: spec.forProvider.id\n      combine: {strategy: string, string: {fmt: '%s/%s'}, variables: [{fromFieldPath: spec.claimRef.namespace}, {fromFieldPath: spec.claimRef.name}]}\n" +
+		"    connectionDetails: [{name: endpoint, fromFieldPath: status.atProvider.endpoint}]\n")
+	res, err := Convert([]byte(in), Options{Target: crossplane.V2, XRScope: XRScopeNamespaced})
+	if err != nil || res.Failed() {
+		t.Fatalf("Convert(...): %v\n%s", err, render(res.Diagnostics))
+	}
+	comp := lastComposition(t, res.Output)
+	xr := map[string]any{
+		"apiVersion": "acme.io/v1", "kind": "Thing",
+		"metadata": map[string]any{"name": "db", "namespace": "team-a", "uid": "u-1"},
+		"spec":     map[string]any{"crossplane": map[string]any{}},
+	}
+	observed := map[string]any{
+		"apiVersion": "nop.crossplane.io/v1alpha1", "kind": "NopResource",
+		"metadata": map[string]any{"name": "db-r", "namespace": "team-a", "annotations": map[string]any{"crossplane.io/composition-resource-name": "r"}},
+		"status":   map[string]any{"atProvider": map[string]any{"endpoint": "db.example"}},
+	}
+	out, err := engine.Render(context.Background(), engine.Request{XR: xr, Composition: comp, Observed: []map[string]any{observed}}, engine.Options{Target: crossplane.V2})
+	if err != nil {
+		t.Fatalf("engine.Render(...): %v", err)
+	}
+	type composed struct{ kind, name, namespace, id string }
+	var got []composed
+	for _, c := range out.Outcome.Composed {
+		if c.Desired == nil {
+			continue
+		}
+		md, _ := c.Desired["metadata"].(map[string]any)
+		name, _ := md["name"].(string)
+		ns, _ := md["namespace"].(string)
+		spec, _ := c.Desired["spec"].(map[string]any)
+		fp, _ := spec["forProvider"].(map[string]any)
+		id, _ := fp["id"].(string)
+		got = append(got, composed{kind: c.Desired["kind"].(string), name: name, namespace: ns, id: id})
+	}
+	want := []composed{
+		{kind: "NopResource", name: "db-r", namespace: "team-a", id: "team-a/db"},
+		{kind: "Secret", name: "db-connection", namespace: "team-a"},
+	}
+	if diff := cmp.Diff(want, got, cmp.AllowUnexported(composed{}), cmpopts.SortSlices(func(a, b composed) bool { return a.kind < b.kind })); diff != "" {
+		t.Errorf("composed resources of the v2 Composition: -want, +got:\n%s\n%s", diff, res.Output)
+	}
+}
