@@ -3,14 +3,18 @@ package convert
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/xpmigrate/xpmigrate/internal/crossplane"
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
+	"github.com/xpmigrate/xpmigrate/internal/testutil"
 	"github.com/xpmigrate/xpmigrate/internal/v2map"
 	"github.com/xpmigrate/xpmigrate/render/engine"
 )
@@ -309,5 +313,50 @@ func TestV2CompositionRenders(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got, cmp.AllowUnexported(composed{}), cmpopts.SortSlices(func(a, b composed) bool { return a.kind < b.kind })); diff != "" {
 		t.Errorf("composed resources of the v2 Composition: -want, +got:\n%s\n%s", diff, res.Output)
+	}
+}
+
+// TestV2CorpusGolden converts realistic Compositions of the corpus, with
+// their XRDs, for namespaced v2 XRs: the output and the findings are
+// golden files.
+func TestV2CorpusGolden(t *testing.T) {
+	dir := testutil.Corpus(t)
+	cases := map[string]struct {
+		reason string
+		xrd    string
+		comp   string
+	}{
+		"projectx-database": {
+			reason: "Claim name and namespace in patch sets and combine variables, metadata.uid, a Secret namespace patch, connection details; a kind without X (-v2 name).",
+			xrd:    "MavenWave-DevOps__projectx-crossplane-platform/platform/database/definition.yaml",
+			comp:   "MavenWave-DevOps__projectx-crossplane-platform/platform/database/gcp-standard-composition.yaml",
+		},
+		"upbound-aws-database": {
+			reason: "An X-prefixed kind (new name from the plural), writeConnectionSecretsToNamespace, connection details.",
+			xrd:    "upbound__configuration-aws-database/apis/definition.yaml",
+			comp:   "upbound__configuration-aws-database/apis/composition.yaml",
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			x, err := os.ReadFile(filepath.Join(dir, tc.xrd))
+			if err != nil {
+				t.Fatal(err)
+			}
+			c, err := os.ReadFile(filepath.Join(dir, tc.comp))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var xrd map[string]any
+			if err := sigsyaml.Unmarshal(x, &xrd); err != nil {
+				t.Fatal(err)
+			}
+			res, err := Convert(c, Options{Source: filepath.Base(tc.comp), Target: crossplane.V2, XRScope: XRScopeNamespaced, XRDs: []map[string]any{xrd}})
+			if err != nil || res.Failed() {
+				t.Fatalf("\n%s\nConvert(...): %v\n%s", tc.reason, err, render(res.Diagnostics))
+			}
+			testutil.Golden(t, filepath.Join("testdata", "v2", name+".yaml"), res.Output)
+			testutil.Golden(t, filepath.Join("testdata", "v2", name+".findings"), []byte(render(res.Diagnostics)))
+		})
 	}
 }
