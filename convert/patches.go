@@ -218,7 +218,7 @@ func (c normalisePass) patch(pn *yaml.Node, path string, loc location) {
 	c.xrWrite(p, path, typ, loc)
 	switch {
 	case c.r.o.v2Native():
-		c.v2Patch(p, path, typ)
+		c.v2Patch(p, path, typ, loc)
 	case c.r.o.XRStyleV2:
 		c.claimMachinery(p, path, typ)
 	}

@@ -123,9 +123,9 @@ func xrPaths(p *yaml.Node, path, typ string) []xrPathRef {
 // become the XR's own, machinery moves under spec.crossplane, a connection
 // Secret namespace becomes the XR's namespace (a local reference). Paths
 // without a v2 equivalent are flagged and kept.
-func (c normalisePass) v2Patch(p *yaml.Node, path, typ string) {
+func (c normalisePass) v2Patch(p *yaml.Node, path, typ string, loc location) {
 	namespaced := c.r.o.XRScope == XRScopeNamespaced
-	if c.v2SecretNamespaceWrite(p, path, typ) {
+	if loc != locEnvironment && c.v2SecretNamespaceWrite(p, path, typ) {
 		return
 	}
 	for _, ref := range xrPaths(p, path, typ) {

@@ -111,6 +111,20 @@ func TestV2Patches(t *testing.T) {
 			want:     []Code{"C420"},
 			contains: []string{"fromFieldPath: spec.claimRef.name"},
 		},
+		"EnvironmentPatches": {
+			reason:   "Environment patches read and write the XR too: rewritten; one writing the environment's spec.writeConnectionSecretToRef.namespace is not a composed resource's and stays.",
+			patches:  "    - {fromFieldPath: spec.a, toFieldPath: spec.b}\n  environment:\n    patches:\n    - {type: FromCompositeFieldPath, fromFieldPath: spec.claimRef.namespace, toFieldPath: spec.writeConnectionSecretToRef.namespace}\n    - {type: ToCompositeFieldPath, fromFieldPath: x, toFieldPath: spec.compositionUpdatePolicy}\n",
+			opts:     namespaced,
+			want:     []Code{"C426", "C421", "C209", "C420", "C310", "C311"},
+			contains: []string{"fromFieldPath: metadata.namespace, toFieldPath: spec.writeConnectionSecretToRef.namespace", "toFieldPath: spec.crossplane.compositionUpdatePolicy"},
+		},
+		"PatchSetShared": {
+			reason:   "A patch set's patch is rewritten once, where it is declared, for every template that includes it.",
+			patches:  "    - {type: PatchSet, patchSetName: ns}\n  patchSets:\n  - name: ns\n    patches:\n    - {fromFieldPath: 'metadata.labels[crossplane.io/claim-namespace]', toFieldPath: spec.forProvider.ns}\n",
+			opts:     namespaced,
+			want:     []Code{"C426", "C420"},
+			contains: []string{"    patchSets:\n      - name: ns\n        patches:\n        - {type: FromCompositeFieldPath, fromFieldPath: metadata.namespace, toFieldPath: spec.forProvider.ns}"},
+		},
 		"LegacyScope": {
 			reason:   "--xr-scope legacy keeps the mode-only conversion: nothing is rewritten.",
 			patches:  "    - {fromFieldPath: spec.claimRef.namespace, toFieldPath: spec.forProvider.ns}\n",
