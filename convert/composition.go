@@ -102,8 +102,6 @@ func (c *composition) convert() {
 		return
 	case mode == "Resources":
 		c.resourcesMode(spec)
-	case c.r.o.v2Native():
-		c.errorf("C431", yamledit.Get(spec, "mode"), "spec.mode", "a Composition already in Pipeline mode is not converted for v2-native XRs (--xr-scope %s) yet: its function inputs are not rewritten; convert it with --xr-scope legacy and move it by hand", c.r.o.XRScope)
 	default:
 		pipelinePass{c}.pipelineMode(spec)
 	}

@@ -124,7 +124,7 @@ var Registry = []CodeInfo{
 	{"C428", SeverityWarning, "claim or connection Secret reference without a v2 equivalent"},
 	{"C429", SeverityWarning, "connection Secret namespace made local"},
 	{"C430", SeverityWarning, "XR uid read: a new XR has a new uid"},
-	{"C431", SeverityError, "Pipeline-mode input not converted for v2-native XRs"},
+	{"C432", SeverityWarning, "step of another function kept for the v2 XR"},
 }
 
 // Lookup returns the registry entry of code.

@@ -350,9 +350,9 @@ var explanations = map[Code]explanation{
 		"A patch uses the XR's `metadata.uid`. It is kept, but a new v2 XR has a new uid: names built from it change, and will not match the cloud resources the legacy XR created (they are not adopted; new ones are created).",
 		"Build names from a stable field (the XR's name, a spec parameter), or set the external name of existing resources explicitly before moving XRs.",
 	},
-	"C431": {
-		"With a v2-native XR scope, a Composition already in `mode: Pipeline` is refused: the converter does not yet rewrite the patches of function inputs it did not write itself, nor give such a Composition the v2 XR type.",
-		"Convert it with `--xr-scope legacy` (mode-only) and move it to the v2 XR type by hand: new name and `compositeTypeRef`, patches of the patch-and-transform step as the C42x codes describe.",
+	"C432": {
+		"With a v2-native XR scope, a Composition already in `mode: Pipeline` has a step of a function other than function-patch-and-transform (function-environment-configs, go-templating, KCL, ...). Its input is kept as it is: what it reads of the claim (`spec.claimRef`, the `crossplane.io/claim-*` labels) or of the XR's machinery (`spec.compositionRef`, `spec.resourceRefs`, ...) is not rewritten for the v2 XR. The patch-and-transform steps are rewritten as for a Resources-mode Composition.",
+		"Check the step's input (templates, selectors, expressions) against the v2 XR: read `metadata.name`/`metadata.namespace` and `spec.crossplane.*` instead.",
 	},
 }
 

@@ -2,6 +2,8 @@ package convert
 
 import (
 	"maps"
+	"slices"
+	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
 
@@ -41,6 +43,15 @@ type v2Plan struct {
 // v2-mapping of a Resources-mode Composition, edits its templates (the
 // template helper) and removes the patches v2Patch marked.
 func (c *composition) v2PlanFor(spec, res *yaml.Node) *v2Plan {
+	p := c.v2TypePlan(spec)
+	p.mapping.Resources = c.v2Templates(spec, res, "spec.resources", normalisePass{c}.effectivePatches)
+	c.v2DropPatches(spec, res)
+	return p
+}
+
+// v2TypePlan works out the new Composition's name and type, and the XR
+// part of the v2-mapping.
+func (c *composition) v2TypePlan(spec *yaml.Node) *v2Plan {
 	ref := yamledit.Get(spec, "compositeTypeRef")
 	av, _ := yamledit.Str(yamledit.Get(ref, "apiVersion"))
 	kind, _ := yamledit.Str(yamledit.Get(ref, "kind"))
@@ -61,22 +72,129 @@ func (c *composition) v2PlanFor(spec, res *yaml.Node) *v2Plan {
 	m.To = v2map.Type{APIVersion: newAV, Kind: newKind}
 	m.Scope = c.r.o.v2Scope()
 	m.XR = c.v2XROps(newAV, newKind)
+	return p
+}
 
+// v2Templates edits the templates res (at path) for the v2 XR with the
+// template helper, and returns their ops: its edits, and the removal of
+// the Secret namespace a dropped patch wrote (C429). effective returns a
+// template's patches with its patch sets' in their place.
+func (c *composition) v2Templates(spec, res *yaml.Node, path string, effective func(patches *yaml.Node, path string) []placedPatch) []v2map.Resource {
+	var out []v2map.Resource
 	for i, t := range res.Content {
 		name, _ := yamledit.Str(yamledit.Get(t, "name"))
 		ops := c.v2Template(t, name)
-		for _, pp := range (normalisePass{c}).effectivePatches(yamledit.Get(t, "patches"), idx("spec.resources", i)+".patches") {
+		for _, pp := range effective(yamledit.Get(t, "patches"), idx(path, i)+".patches") {
 			if c.v2Drop[pp.node] {
 				ops = append(ops, v2map.Op{Code: "C429", Op: v2map.OpDelete, Path: "spec.writeConnectionSecretToRef.namespace"})
 				break
 			}
 		}
 		if len(ops) > 0 {
-			m.Resources = append(m.Resources, v2map.Resource{Name: name, Ops: ops})
+			out = append(out, v2map.Resource{Name: name, Ops: ops})
 		}
 	}
-	c.v2DropPatches(spec, res)
-	return p
+	return out
+}
+
+// v2PipelineMode makes a Composition already in Pipeline mode the
+// Composition of the v2 XR type: the patches of its patch-and-transform
+// steps are rewritten as v2Patch does, its templates edited, and v2Apply
+// gives it the new name and type. Steps of other functions are kept as
+// they are (C432).
+func (c pipelinePass) v2PipelineMode(spec *yaml.Node) {
+	steps := yamledit.Resolve(yamledit.Get(spec, "pipeline"))
+	if !yamledit.IsSeq(steps) {
+		return // Output validation reports it.
+	}
+	p := c.v2TypePlan(spec)
+	pts := ptSteps(steps)
+	for i, s := range steps.Content {
+		in := yamledit.Resolve(yamledit.Get(s, "input"))
+		if av, _ := yamledit.Str(yamledit.Get(in, "apiVersion")); av == ECInputAPIVersion {
+			normalisePass(c).v2Selectors(yamledit.Get(yamledit.Get(in, "spec"), "environmentConfigs"), idx("spec.pipeline", i)+".input.spec.environmentConfigs")
+			continue
+		}
+		if !slices.Contains(pts, i) {
+			if m := readsMachinery(in); m != "" {
+				fn, _ := yamledit.Str(yamledit.Get(yamledit.Get(s, "functionRef"), "name"))
+				c.warnf("C432", s, idx("spec.pipeline", i), "the step of function %q is kept as it is, and its input mentions %s: what it reads of the claim or of the XR's machinery is not rewritten for the v2 XR; check it", fn, m)
+			}
+			continue
+		}
+		at := idx("spec.pipeline", i) + ".input"
+		n := normalisePass(c)
+		eachPatch := func(seq *yaml.Node, path string, loc location) {
+			seq = yamledit.Resolve(seq)
+			if !yamledit.IsSeq(seq) {
+				return
+			}
+			for j, pn := range seq.Content {
+				pm := yamledit.Resolve(pn)
+				if !yamledit.IsMap(pm) {
+					continue
+				}
+				typ, ok := yamledit.Str(yamledit.Get(pm, "type"))
+				if !ok || typ == "" {
+					typ = fromComposite
+				}
+				n.v2Patch(pm, idx(path, j), typ, loc)
+			}
+		}
+		if sets := yamledit.Resolve(yamledit.Get(in, "patchSets")); yamledit.IsSeq(sets) {
+			for j, ps := range sets.Content {
+				eachPatch(yamledit.Get(ps, "patches"), idx(at+".patchSets", j)+".patches", locPatchSet)
+			}
+		}
+		eachPatch(yamledit.Get(yamledit.Get(in, "environment"), "patches"), at+".environment.patches", locEnvironment)
+		res := yamledit.Resolve(yamledit.Get(in, "resources"))
+		if !yamledit.IsSeq(res) {
+			continue
+		}
+		for j, t := range res.Content {
+			eachPatch(yamledit.Get(t, "patches"), idx(at+".resources", j)+".patches", locResource)
+		}
+		effective := func(patches *yaml.Node, path string) []placedPatch { return inputPatches(in, patches, path) }
+		p.mapping.Resources = append(p.mapping.Resources, c.v2Templates(in, res, at+".resources", effective)...)
+		c.v2DropPatches(in, res)
+	}
+	c.v2 = p
+	c.v2Apply(spec, p)
+	c.changed = true
+}
+
+// inputPatches returns a template's patches with those of the
+// patch-and-transform input in's patch sets in their place.
+func inputPatches(in, patches *yaml.Node, path string) []placedPatch {
+	seq := yamledit.Resolve(patches)
+	if !yamledit.IsSeq(seq) {
+		return nil
+	}
+	var out []placedPatch
+	for i, p := range seq.Content {
+		p = yamledit.Resolve(p)
+		if typ, _ := yamledit.Str(yamledit.Get(p, "type")); typ != patchSetType {
+			out = append(out, placedPatch{node: p, path: idx(path, i)})
+			continue
+		}
+		name, _ := yamledit.Str(yamledit.Get(p, "patchSetName"))
+		sets := yamledit.Resolve(yamledit.Get(in, "patchSets"))
+		if !yamledit.IsSeq(sets) {
+			continue
+		}
+		for _, ps := range sets.Content {
+			if n, _ := yamledit.Str(yamledit.Get(ps, "name")); n != name {
+				continue
+			}
+			if pl := yamledit.Resolve(yamledit.Get(ps, "patches")); yamledit.IsSeq(pl) {
+				for _, q := range pl.Content {
+					out = append(out, placedPatch{node: yamledit.Resolve(q)})
+				}
+			}
+			break
+		}
+	}
+	return out
 }
 
 // v2XROps are the edits that turn a legacy XR (a claim's, or one created
@@ -269,4 +387,23 @@ func (p *v2Plan) expected(md, spec map[string]any) (map[string]any, map[string]a
 	s["compositeTypeRef"] = map[string]any{"apiVersion": p.mapping.To.APIVersion, "kind": p.mapping.To.Kind}
 	delete(s, "writeConnectionSecretsToNamespace")
 	return m, s
+}
+
+// machineryWords are what an input of another function would mention to
+// read the claim or the XR's machinery.
+var machineryWords = append([]string{"claimRef", xp.LabelClaimPrefix, "writeConnectionSecretToRef", "metadata.uid"}, xrMachineryFields...)
+
+// readsMachinery returns the first machinery word that a step input
+// mentions anywhere (in a key or a string, templates included), or "".
+func readsMachinery(in *yaml.Node) string {
+	j, err := yamledit.JSON(in)
+	if err != nil {
+		return ""
+	}
+	for _, w := range machineryWords {
+		if strings.Contains(string(j), w) {
+			return w
+		}
+	}
+	return ""
 }

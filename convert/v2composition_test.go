@@ -173,12 +173,6 @@ func TestV2Composition(t *testing.T) {
 				specKeys: []string{"compositeTypeRef", "mode", "pipeline"},
 			},
 		},
-		"PipelineModeRefused": {
-			reason: "A Pipeline-mode input is refused for v2-native XRs (C431).",
-			in:     compositionYAML(ptPipeline),
-			opts:   Options{Target: crossplane.V2, XRScope: XRScopeNamespaced},
-			want:   want{codes: []Code{"C431"}, failed: true},
-		},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -358,5 +352,93 @@ func TestV2CorpusGolden(t *testing.T) {
 			testutil.Golden(t, filepath.Join("testdata", "v2", name+".yaml"), res.Output)
 			testutil.Golden(t, filepath.Join("testdata", "v2", name+".findings"), []byte(render(res.Diagnostics)))
 		})
+	}
+}
+
+func TestV2PipelineMode(t *testing.T) {
+	const pipelineComp = `apiVersion: apiextensions.crossplane.io/v1
+kind: Composition
+metadata:
+  name: xthings.acme.io
+spec:
+  compositeTypeRef: {apiVersion: acme.io/v1, kind: XThing}
+  mode: Pipeline
+  pipeline:
+  - step: environment-configs
+    functionRef: {name: function-environment-configs}
+    input:
+      apiVersion: environmentconfigs.fn.crossplane.io/v1beta1
+      kind: Input
+      spec:
+        environmentConfigs:
+        - type: Selector
+          selector:
+            matchLabels:
+            - {key: team, type: FromCompositeFieldPath, valueFromFieldPath: spec.claimRef.namespace}
+  - step: patch-and-transform
+    functionRef: {name: function-patch-and-transform}
+    input:
+      apiVersion: pt.fn.crossplane.io/v1beta1
+      kind: Resources
+      patchSets:
+      - name: ns
+        patches:
+        - {type: FromCompositeFieldPath, fromFieldPath: spec.writeConnectionSecretToRef.namespace, toFieldPath: spec.writeConnectionSecretToRef.namespace}
+      resources:
+      - name: r
+        base: {apiVersion: nop.crossplane.io/v1alpha1, kind: NopResource}
+        patches:
+        - {fromFieldPath: spec.claimRef.name, toFieldPath: metadata.name}
+        - {type: PatchSet, patchSetName: ns}
+        connectionDetails:
+        - {name: p, type: FromConnectionSecretKey, fromConnectionSecretKey: p}
+  - step: templates
+    functionRef: {name: function-go-templating}
+    input:
+      apiVersion: gotemplating.fn.crossplane.io/v1beta1
+      kind: GoTemplate
+      source: Inline
+      inline: {template: '{{ index .observed.composite.resource.metadata.labels "crossplane.io/claim-name" }}'}
+`
+	res, err := Convert([]byte(v2XRD+pipelineComp), Options{Target: crossplane.V2, XRScope: XRScopeNamespaced})
+	if err != nil || res.Failed() {
+		t.Fatalf("Convert(...): %v\n%s", err, render(res.Diagnostics))
+	}
+	want := []Code{"C420", "C426", "C429", "C427", "C424", "C432"}
+	if diff := cmp.Diff(want, codes(res.Diagnostics)); diff != "" {
+		t.Errorf("Convert(...): -want codes, +got:\n%s\n%s", diff, render(res.Diagnostics))
+	}
+	m := v2Output(t, res.Output)
+	md := m["metadata"].(map[string]any)
+	if md["name"] != "things.acme.io" {
+		t.Errorf("name: want things.acme.io, got %v", md["name"])
+	}
+	steps := m["spec"].(map[string]any)["pipeline"].([]any)
+	ec := steps[0].(map[string]any)["input"].(map[string]any)["spec"].(map[string]any)["environmentConfigs"].([]any)
+	ml := ec[0].(map[string]any)["selector"].(map[string]any)["matchLabels"].([]any)[0].(map[string]any)
+	if diff := cmp.Diff("metadata.namespace", ml["valueFromFieldPath"]); diff != "" {
+		t.Errorf("selector valueFromFieldPath: -want, +got:\n%s", diff)
+	}
+	pt := steps[1].(map[string]any)["input"].(map[string]any)
+	wantPT := map[string]any{
+		"patchSets": []any{map[string]any{"name": "ns", "patches": []any{}}},
+		"patches": []any{
+			map[string]any{"fromFieldPath": "metadata.name", "toFieldPath": "metadata.name"},
+			map[string]any{"type": "PatchSet", "patchSetName": "ns"},
+		},
+	}
+	gotPT := map[string]any{"patchSets": pt["patchSets"], "patches": pt["resources"].([]any)[0].(map[string]any)["patches"]}
+	if diff := cmp.Diff(wantPT, gotPT, cmpopts.EquateEmpty()); diff != "" {
+		t.Errorf("patch-and-transform input: -want, +got:\n%s", diff)
+	}
+	if pt["writeConnectionSecretToRef"] == nil {
+		t.Errorf("patch-and-transform input: no writeConnectionSecretToRef for the connection details")
+	}
+	mp, err := v2map.Decode(md["annotations"].(map[string]any)[v2map.Annotation].(string))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]v2map.Resource{{Name: "r", Ops: []v2map.Op{{Code: "C429", Op: v2map.OpDelete, Path: "spec.writeConnectionSecretToRef.namespace"}}}}, mp.Resources); diff != "" {
+		t.Errorf("mapping resources: -want, +got:\n%s", diff)
 	}
 }

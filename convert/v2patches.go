@@ -8,6 +8,7 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
+	"github.com/xpmigrate/xpmigrate/environment"
 	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
 
@@ -124,53 +125,83 @@ func xrPaths(p *yaml.Node, path, typ string) []xrPathRef {
 // Secret namespace becomes the XR's namespace (a local reference). Paths
 // without a v2 equivalent are flagged and kept.
 func (c normalisePass) v2Patch(p *yaml.Node, path, typ string, loc location) {
-	namespaced := c.r.o.XRScope == XRScopeNamespaced
 	if loc != locEnvironment && c.v2SecretNamespaceWrite(p, path, typ) {
 		return
 	}
 	for _, ref := range xrPaths(p, path, typ) {
-		s, ok := yamledit.Str(ref.node)
-		if !ok {
+		c.v2XRPath(ref)
+	}
+}
+
+// v2XRPath rewrites one XR field path (a patch's, or an environment
+// selector's valueFromFieldPath) for a v2-native XR, or flags it.
+func (c normalisePass) v2XRPath(ref xrPathRef) {
+	namespaced := c.r.o.XRScope == XRScopeNamespaced
+	s, ok := yamledit.Str(ref.node)
+	if !ok {
+		return
+	}
+	class, segs := classifyXRPath(s)
+	to := ""
+	switch class {
+	case xrPathPlain:
+		return
+	case xrPathMachinery:
+		to = append(fieldpath.Segments{segs[0], fieldpath.Field("crossplane")}, segs[1:]...).String()
+		c.infof("C421", ref.node, ref.path, "%s → %s: a v2 XR keeps its Composition and resource references under spec.crossplane", s, to)
+	case xrPathClaimNamespace, xrPathClaimNSLabel:
+		if ref.write || !namespaced {
+			c.warnf("C428", ref.node, ref.path, "%s %s: a %s v2 XR has no claim and no namespace of its own, so the patch finds nothing; kept as it is, rewrite or remove it", verb(ref.write), s, c.r.o.XRScope)
+			return
+		}
+		to = "metadata.namespace"
+		c.infof("C426", ref.node, ref.path, "%s → metadata.namespace: a namespaced v2 XR has no claim; it lives in the namespace the claim lived in", s)
+	case xrPathClaimName, xrPathClaimNameLabel:
+		if ref.write {
+			c.warnf("C428", ref.node, ref.path, "writes %s: a v2 XR has no claim; kept as it is, remove the patch", s)
+			return
+		}
+		to = "metadata.name"
+		c.warnf("C427", ref.node, ref.path, "%s → metadata.name: a v2 XR has no claim. The value is the claim's name only for a v2 XR created under that name (as xpmigrate's XR twins of claims are); a legacy XR of a claim was named <claim>-<suffix>, and a new v2 XR has whatever name its creator gives it", s)
+	case xrPathSecretNamespace:
+		if ref.write || !namespaced {
+			c.warnf("C429", ref.node, ref.path, "%s %s: a %s v2 XR has no connection Secret reference (function-patch-and-transform composes the Secret, see C424); kept as it is, rewrite or remove it", verb(ref.write), s, c.r.o.XRScope)
+			return
+		}
+		to = "metadata.namespace"
+		c.warnf("C429", ref.node, ref.path, "%s → metadata.namespace: a namespaced v2 XR's connection Secret is local, in the XR's namespace", s)
+	case xrPathSecretRef, xrPathClaimRef, xrPathClaimLabel:
+		c.warnf("C428", ref.node, ref.path, "%s %s: a v2 XR has no claim and no native connection Secret reference (unless its XRD schema declares spec.writeConnectionSecretToRef), so the patch finds nothing; kept as it is, rewrite or remove it", verb(ref.write), s)
+		return
+	case xrPathUID:
+		c.warnf("C430", ref.node, ref.path, "%s %s kept: a new v2 XR has a new uid, so names built from it change and will not match existing resources (cloud resources named after the old uid are not adopted); read a stable field instead", verb(ref.write), s)
+		return
+	}
+	r := yamledit.Resolve(ref.node)
+	r.Value, r.Tag, r.Style = to, yamledit.TagStr, 0
+}
+
+// v2Selectors rewrites the XR field paths environment selectors match
+// labels against (matchLabels of type FromCompositeFieldPath, the
+// default), in the list of environment sources srcs at path.
+func (c normalisePass) v2Selectors(srcs *yaml.Node, path string) {
+	srcs = yamledit.Resolve(srcs)
+	if !yamledit.IsSeq(srcs) {
+		return
+	}
+	for i, s := range srcs.Content {
+		ml := yamledit.Resolve(yamledit.Get(yamledit.Get(s, "selector"), "matchLabels"))
+		if !yamledit.IsSeq(ml) {
 			continue
 		}
-		class, segs := classifyXRPath(s)
-		to := ""
-		switch class {
-		case xrPathPlain:
-			continue
-		case xrPathMachinery:
-			to = append(fieldpath.Segments{segs[0], fieldpath.Field("crossplane")}, segs[1:]...).String()
-			c.infof("C421", ref.node, ref.path, "%s → %s: a v2 XR keeps its Composition and resource references under spec.crossplane", s, to)
-		case xrPathClaimNamespace, xrPathClaimNSLabel:
-			if ref.write || !namespaced {
-				c.warnf("C428", ref.node, ref.path, "%s %s: a %s v2 XR has no claim and no namespace of its own, so the patch finds nothing; kept as it is, rewrite or remove it", verb(ref.write), s, c.r.o.XRScope)
+		for j, m := range ml.Content {
+			if t, _ := yamledit.Str(yamledit.Get(m, "type")); t != "" && t != string(environment.LabelMatcherTypeFromCompositeFieldPath) {
 				continue
 			}
-			to = "metadata.namespace"
-			c.infof("C426", ref.node, ref.path, "%s → metadata.namespace: a namespaced v2 XR has no claim; it lives in the namespace the claim lived in", s)
-		case xrPathClaimName, xrPathClaimNameLabel:
-			if ref.write {
-				c.warnf("C428", ref.node, ref.path, "writes %s: a v2 XR has no claim; kept as it is, remove the patch", s)
-				continue
+			if n := yamledit.Get(m, "valueFromFieldPath"); n != nil {
+				c.v2XRPath(xrPathRef{node: n, path: idx(idx(path, i)+".selector.matchLabels", j) + ".valueFromFieldPath"})
 			}
-			to = "metadata.name"
-			c.warnf("C427", ref.node, ref.path, "%s → metadata.name: a v2 XR has no claim. The value is the claim's name only for a v2 XR created under that name (as xpmigrate's XR twins of claims are); a legacy XR of a claim was named <claim>-<suffix>, and a new v2 XR has whatever name its creator gives it", s)
-		case xrPathSecretNamespace:
-			if ref.write || !namespaced {
-				c.warnf("C429", ref.node, ref.path, "%s %s: a %s v2 XR has no connection Secret reference (function-patch-and-transform composes the Secret, see C424); kept as it is, rewrite or remove it", verb(ref.write), s, c.r.o.XRScope)
-				continue
-			}
-			to = "metadata.namespace"
-			c.warnf("C429", ref.node, ref.path, "%s → metadata.namespace: a namespaced v2 XR's connection Secret is local, in the XR's namespace", s)
-		case xrPathSecretRef, xrPathClaimRef, xrPathClaimLabel:
-			c.warnf("C428", ref.node, ref.path, "%s %s: a v2 XR has no claim and no native connection Secret reference (unless its XRD schema declares spec.writeConnectionSecretToRef), so the patch finds nothing; kept as it is, rewrite or remove it", verb(ref.write), s)
-			continue
-		case xrPathUID:
-			c.warnf("C430", ref.node, ref.path, "%s %s kept: a new v2 XR has a new uid, so names built from it change and will not match existing resources (cloud resources named after the old uid are not adopted); read a stable field instead", verb(ref.write), s)
-			continue
 		}
-		r := yamledit.Resolve(ref.node)
-		r.Value, r.Tag, r.Style = to, yamledit.TagStr, 0
 	}
 }
 

@@ -125,6 +125,13 @@ func TestV2Patches(t *testing.T) {
 			want:     []Code{"C426", "C420"},
 			contains: []string{"    patchSets:\n      - name: ns\n        patches:\n        - {type: FromCompositeFieldPath, fromFieldPath: metadata.namespace, toFieldPath: spec.forProvider.ns}"},
 		},
+		"EnvironmentSelector": {
+			reason:   "An environment selector matching on the claim's namespace matches on the XR's own (C426), in the environment-configs step.",
+			patches:  "    - {fromFieldPath: spec.a, toFieldPath: spec.b}\n  environment:\n    environmentConfigs:\n    - type: Selector\n      selector:\n        matchLabels:\n        - {key: team, type: FromCompositeFieldPath, valueFromFieldPath: spec.claimRef.namespace}\n",
+			opts:     namespaced,
+			want:     []Code{"C426", "C420", "C310", "C311", "C320", "C205"},
+			contains: []string{"valueFromFieldPath: metadata.namespace"},
+		},
 		"LegacyScope": {
 			reason:   "--xr-scope legacy keeps the mode-only conversion: nothing is rewritten.",
 			patches:  "    - {fromFieldPath: spec.claimRef.namespace, toFieldPath: spec.forProvider.ns}\n",
