@@ -47,7 +47,9 @@ type composition struct {
 	intended       []string            // codes of the quirks fixed on request
 	xrIndexed      []indexedWrite      // ToComposite writes of XR list items (C217)
 	fallNode       *yaml.Node
-	inJSON         []byte // the input, as kubectl reads it
+	inJSON         []byte              // the input, as kubectl reads it
+	v2Drop         map[*yaml.Node]bool // patches removed for a v2-native XR (v2patches.go)
+	v2             *v2Plan             // the Composition for the v2 XR type (v2composition.go)
 
 	outputCache // performance only
 }
@@ -178,7 +180,13 @@ func (c *composition) resourcesMode(spec *yaml.Node) {
 	if c.failed {
 		return
 	}
+	if c.r.o.v2Native() {
+		c.v2 = c.v2PlanFor(spec, res)
+	}
 	pipelinePass{c}.assemble(spec, res, env)
+	if c.v2 != nil {
+		pipelinePass{c}.v2Apply(spec, c.v2)
+	}
 	compensatePass{c}.annotateIntended()
 	v.validateOutput(spec)
 	c.changed = true

@@ -169,7 +169,8 @@ func Convert(src []byte, opts Options) (*Result, error) {
 		}
 		docs[i] = d
 	}
-	r.schemas = xrdSchemas(append(slices.Clone(o.XRDs), streamXRDs(chunks, docs)...))
+	r.xrds = append(slices.Clone(o.XRDs), streamXRDs(chunks, docs)...)
+	r.schemas = xrdSchemas(r.xrds)
 	r.docs = docs
 	r.resolveFunctions(docs, chunks)
 	var out bytes.Buffer
@@ -214,6 +215,7 @@ type run struct {
 	schemas                []xrdSchema // of the XRDs known
 	docs                   []*yamledit.Doc
 	comps                  []map[string]any // decoded Compositions, for --xr-scope auto
+	xrds                   []map[string]any // known XRDs (decoded), options' and the input's
 
 	converted int  // Compositions converted
 	usedEC    bool // an environment-configs step was written

@@ -129,6 +129,18 @@ var Registry = []CodeInfo{
 	{"C413", SeverityError, "XRD cannot be converted to v2"},
 	{"C414", SeverityWarning, "rewritten CEL rule reads spec.crossplane without has()"},
 	{"C415", SeverityInfo, "v1 XRD of a modern scope: apiVersion changed only"},
+	{"C420", SeverityInfo, "new Composition for the v2 XR type"},
+	{"C421", SeverityInfo, "XR machinery path moved to spec.crossplane"},
+	{"C422", SeverityWarning, "v2 XR type derived without the XRD"},
+	{"C423", SeverityInfo, "writeConnectionSecretsToNamespace removed"},
+	{"C424", SeverityInfo, "XR connection details to the function's connection Secret"},
+	{"C425", SeverityWarning, "cluster XR connection Secret without a namespace"},
+	{"C426", SeverityInfo, "claim namespace read as the XR's namespace"},
+	{"C427", SeverityWarning, "claim name read as the XR's name"},
+	{"C428", SeverityWarning, "claim or connection Secret reference without a v2 equivalent"},
+	{"C429", SeverityWarning, "connection Secret namespace made local"},
+	{"C430", SeverityWarning, "XR uid read: a new XR has a new uid"},
+	{"C432", SeverityWarning, "step of another function kept for the v2 XR"},
 }
 
 // Lookup returns the registry entry of code.

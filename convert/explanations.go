@@ -367,6 +367,54 @@ var explanations = map[Code]explanation{
 		"The `apiextensions.crossplane.io/v1` XRD already has `scope: Namespaced` or `scope: Cluster` (Crossplane v2 accepts these in v1 too): it defines v2-style XRs already, so it is the same object at `apiextensions.crossplane.io/v2`. Only the apiVersion was changed; its names and scope, which cannot change, are kept, and `--xr-scope` and `--xr-naming` do not apply to it.",
 		"Nothing.",
 	},
+	"C420": {
+		"With `--target v2` and a v2-native XR scope (`--xr-scope namespaced|cluster`), the Composition is written as a **new** Composition for the v2 XR type: `compositeTypeRef` points at the new type (the naming policy `--xr-naming` drops a leading `X` from the kind, or moves it to `--xr-group`), and the name changes too (the old plural, and group with `new-group`, replaced where they are dot-separated segments of the name; otherwise `-v2` appended), because `compositeTypeRef` cannot change on a live Composition and Composition names are cluster-wide. The annotation `xpmigrate.io/v2-mapping` declares every edit from the legacy XR and templates to the v2 ones, each with its code, for `xpmigrate verify`.",
+		"Apply the new Composition next to the old one, with the v2 XRD; move XRs (or claims) to the new type; delete the old Composition when no XR uses it.",
+	},
+	"C421": {
+		"A patch reads or writes XR machinery (`spec.compositionRef`, `compositionSelector`, `compositionRevisionRef`, `compositionRevisionSelector`, `compositionUpdatePolicy`, `resourceRefs`), which a v2 XR keeps under `spec.crossplane`. The path is rewritten to `spec.crossplane.…`.",
+		"Nothing.",
+	},
+	"C422": {
+		"No CompositeResourceDefinition of the Composition's type was in the input or given with `--xrd`, so the v2 XR type is derived from the kind alone (the naming policy applied to the kind and group of `compositeTypeRef`), and the new Composition's name cannot follow the XRD's plural (it gets `-v2` unless the group changes).",
+		"Pass the XRD (`--xrd FILE`, or put it in the same stream) and convert again, or check the type and name against the v2 XRD.",
+	},
+	"C423": {
+		"`writeConnectionSecretsToNamespace` is removed: v2 XRs have no native connection Secret. Their connection details go to a Secret function-patch-and-transform composes (C424).",
+		"Nothing; see C424 for where the Secret is now.",
+	},
+	"C424": {
+		"The templates have `connectionDetails`: v2 XRs have no native connection Secret, so function-patch-and-transform (≥ v0.10.0) composes one as a composed resource of the XR (resource name `<XR name>-connection-secret`). The converter sets its step input's `writeConnectionSecretToRef` to name it `<XR name>-connection`: in the XR's namespace for a namespaced XR, in the namespace of the old `writeConnectionSecretsToNamespace` for a cluster XR. The XR's own `spec.writeConnectionSecretToRef`, where the v2 XRD schema declares it, takes priority over the input (function-patch-and-transform v0.10.x). The mapping drops the legacy XR's `spec.writeConnectionSecretToRef` and `spec.publishConnectionDetailsTo`. `connectionSecretKeys` no longer filters the keys.",
+		"Point the readers of the old connection Secret (named after the XR's uid, or the claim's Secret in the claim's namespace) at the new Secret. Install function-patch-and-transform v0.10.x (`--emit-functions`).",
+	},
+	"C425": {
+		"A cluster-scoped v2 XR has no namespace, and the Composition names none (`writeConnectionSecretsToNamespace`), so the connection Secret function-patch-and-transform composes has no namespace and cannot be applied.",
+		"Set `namespace` in the patch-and-transform step input's `writeConnectionSecretToRef`, or use `--xr-scope namespaced`.",
+	},
+	"C426": {
+		"A patch reads the claim's namespace (`spec.claimRef.namespace` or the `crossplane.io/claim-namespace` label). A namespaced v2 XR has no claim and lives where the claim lived, so the path is rewritten to `metadata.namespace`.",
+		"Nothing.",
+	},
+	"C427": {
+		"A patch reads the claim's name (`spec.claimRef.name` or the `crossplane.io/claim-name` label); it is rewritten to `metadata.name`. The value is the same only for a v2 XR created under the claim's name (as xpmigrate's XR twins of claims are): a legacy XR of a claim was named `<claim name>-<random suffix>`, and a new v2 XR has whatever name its creator gives it. A patch that built external names from it builds them from the XR's name.",
+		"Create each v2 XR with the name its claim had, or accept that names built from it change.",
+	},
+	"C428": {
+		"A patch reads or writes claim or connection Secret machinery that a v2 XR does not have (`spec.claimRef` beyond its name and namespace, other `crossplane.io/claim-*` labels, `spec.writeConnectionSecretToRef` unless the v2 XRD schema declares it, the claim's namespace for a cluster XR, a write of the claim's name or namespace). It is kept as it is: the patch finds nothing (Optional) or fails (Required).",
+		"Rewrite the patch to read a field the v2 XR has, or remove it.",
+	},
+	"C429": {
+		"A patch uses `spec.writeConnectionSecretToRef.namespace`. For a namespaced v2 XR, connection Secrets are local: a read of the XR's field is rewritten to `metadata.namespace`, and a patch that writes a composed resource's `spec.writeConnectionSecretToRef.namespace` is removed (namespaced managed resources have no such field). For a cluster XR the use is flagged and kept.",
+		"Nothing for a namespaced XR; for a cluster XR, rewrite or remove the patch.",
+	},
+	"C430": {
+		"A patch uses the XR's `metadata.uid`. It is kept, but a new v2 XR has a new uid: names built from it change, and will not match the cloud resources the legacy XR created (they are not adopted; new ones are created).",
+		"Build names from a stable field (the XR's name, a spec parameter), or set the external name of existing resources explicitly before moving XRs.",
+	},
+	"C432": {
+		"With a v2-native XR scope, a Composition already in `mode: Pipeline` has a step of a function other than function-patch-and-transform (function-environment-configs, go-templating, KCL, ...). Its input is kept as it is: what it reads of the claim (`spec.claimRef`, the `crossplane.io/claim-*` labels) or of the XR's machinery (`spec.compositionRef`, `spec.resourceRefs`, ...) is not rewritten for the v2 XR. The patch-and-transform steps are rewritten as for a Resources-mode Composition.",
+		"Check the step's input (templates, selectors, expressions) against the v2 XR: read `metadata.name`/`metadata.namespace` and `spec.crossplane.*` instead.",
+	},
 }
 
 // An explanation says when the converter reports a code and what to do.

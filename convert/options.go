@@ -257,6 +257,20 @@ func (o Options) complete() (Options, error) {
 			return o, &OptionError{errors.Errorf("unknown compensation %q (want K1 or K2)", k)}
 		}
 	}
+	switch o.XRScope {
+	case "", XRScopeAuto, XRScopeNamespaced, XRScopeCluster, XRScopeLegacy:
+	default:
+		return o, &OptionError{errors.Errorf("unknown XR scope %q (want auto, namespaced, cluster or legacy)", o.XRScope)}
+	}
+	switch o.XRNaming {
+	case "", XRNamingDropPrefix:
+	case XRNamingNewGroup:
+		if o.XRGroup == "" {
+			return o, &OptionError{errors.New("XR naming new-group needs an XR group")}
+		}
+	default:
+		return o, &OptionError{errors.Errorf("unknown XR naming %q (want drop-prefix or new-group)", o.XRNaming)}
+	}
 	for _, q := range o.FixQuirks {
 		if !slices.Contains(Quirks, q) {
 			return o, &OptionError{errors.Errorf("unknown quirk %q (want one of %s)", q, strings.Join(Quirks, ", "))}

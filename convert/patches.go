@@ -11,7 +11,6 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
-	"github.com/xpmigrate/xpmigrate/internal/xp"
 	pt "github.com/xpmigrate/xpmigrate/patchandtransform"
 	"github.com/xpmigrate/xpmigrate/patchandtransform/function"
 )
@@ -217,7 +216,10 @@ func (c normalisePass) patch(pn *yaml.Node, path string, loc location) {
 		dropNull(p, "transforms")
 	}
 	c.xrWrite(p, path, typ, loc)
-	if c.r.o.XRStyleV2 {
+	switch {
+	case c.r.o.v2Native():
+		c.v2Patch(p, path, typ, loc)
+	case c.r.o.XRStyleV2:
 		c.claimMachinery(p, path, typ)
 	}
 }
@@ -250,28 +252,15 @@ func (c normalisePass) fieldPaths(p *yaml.Node, path string) {
 // claimMachinery reports, for --xr-style=v2, reads of XR fields that
 // v2-style XRs do not have (conversion spec §11 N13, C321).
 func (c normalisePass) claimMachinery(p *yaml.Node, path, typ string) {
-	var reads []string
-	switch typ {
-	case fromComposite:
-		if s, ok := yamledit.Str(yamledit.Get(p, "fromFieldPath")); ok {
-			reads = append(reads, s)
+	for _, ref := range xrPaths(p, path, typ) {
+		r, ok := yamledit.Str(ref.node)
+		if !ok || ref.write {
+			continue
 		}
-	case combineFromComp:
-		if vars := yamledit.Resolve(yamledit.Get(yamledit.Get(p, "combine"), "variables")); yamledit.IsSeq(vars) {
-			for _, v := range vars.Content {
-				if s, ok := yamledit.Str(yamledit.Get(v, "fromFieldPath")); ok {
-					reads = append(reads, s)
-				}
-			}
-		}
-	}
-	for _, r := range reads {
-		for _, prefix := range []string{"spec.claimRef", "spec.compositionRef", "spec.resourceRefs", "spec.writeConnectionSecretToRef"} {
-			if r == prefix || strings.HasPrefix(r, prefix+".") || strings.HasPrefix(r, prefix+"[") {
-				c.infof("C321", p, path, "reads %s: v2-style XRs keep this machinery under spec.crossplane and have no claim or connection secret reference", r)
-			}
-		}
-		if strings.Contains(r, xp.LabelClaimPrefix) {
+		switch class, _ := classifyXRPath(r); class {
+		case xrPathClaimNamespace, xrPathClaimName, xrPathClaimRef, xrPathMachinery, xrPathSecretNamespace, xrPathSecretRef:
+			c.infof("C321", p, path, "reads %s: v2-style XRs keep this machinery under spec.crossplane and have no claim or connection secret reference", r)
+		case xrPathClaimNameLabel, xrPathClaimNSLabel, xrPathClaimLabel:
 			c.infof("C321", p, path, "reads %s: v2-style XRs have no claim, so the crossplane.io/claim-* labels are never set", r)
 		}
 	}

@@ -33,6 +33,9 @@ func (c pipelinePass) pipelineMode(spec *yaml.Node) {
 		c.changed = true
 	}
 	c.lintSteps(spec)
+	if c.r.o.v2Native() && !c.failed && !c.alreadyV2(spec) {
+		c.v2PipelineMode(spec)
+	}
 	if c.changed {
 		normalisePass(c).stripServerFields()
 		c.expandEarlyAliases()

@@ -100,3 +100,12 @@ func v2CompositionName(old, oldPlural, newPlural, oldGroup, newGroup string) str
 	}
 	return old + "-v2"
 }
+
+// v2Plural returns the plural of the v2 XR type that replaces a legacy
+// type of plural and kind, by the drop-prefix rule of v2XRNames.
+func v2Plural(plural, kind string) string {
+	if _, ok := dropXPrefix(kind); !ok {
+		return plural
+	}
+	return dropLowerX(plural)
+}

@@ -285,10 +285,13 @@ func (c validatePass) checkRoundTrip(got []byte) {
 	if len(c.intended) > 0 {
 		bm, am = withoutIntended(bm), withoutIntended(am)
 	}
+	bs, _ := before["spec"].(map[string]any)
+	if c.v2 != nil {
+		bm, bs = c.v2.expected(bm, bs)
+	}
 	if !reflect.DeepEqual(bm, am) {
 		mismatch("metadata")
 	}
-	bs, _ := before["spec"].(map[string]any)
 	as, _ := after["spec"].(map[string]any)
 	for k, v := range bs {
 		switch k {

@@ -44,7 +44,7 @@ func xrdSchemas(xrds []map[string]any) []xrdSchema {
 }
 
 // streamXRDs returns the CompositeResourceDefinitions among the documents
-// of the input stream.
+// of the input stream, and among the items of its Lists.
 func streamXRDs(chunks []manifest.Document, docs []*yamledit.Doc) []map[string]any {
 	var out []map[string]any
 	for i, d := range docs {
@@ -54,7 +54,8 @@ func streamXRDs(chunks []manifest.Document, docs []*yamledit.Doc) []map[string]a
 		top := d.Top()
 		kind, _ := yamledit.Str(yamledit.Get(top, "kind"))
 		av, _ := yamledit.Str(yamledit.Get(top, "apiVersion"))
-		if g, _ := xp.SplitAPIVersion(av); kind != "CompositeResourceDefinition" || g != xp.GroupAPIExtensions {
+		isList := av == "v1" && kind == "List"
+		if g, _ := xp.SplitAPIVersion(av); !isList && (kind != "CompositeResourceDefinition" || g != xp.GroupAPIExtensions) {
 			continue
 		}
 		j, err := manifest.JSON(chunks[i].Text)
@@ -62,8 +63,20 @@ func streamXRDs(chunks []manifest.Document, docs []*yamledit.Doc) []map[string]a
 			continue
 		}
 		var m map[string]any
-		if json.Unmarshal(j, &m) == nil {
+		if json.Unmarshal(j, &m) != nil {
+			continue
+		}
+		if !isList {
 			out = append(out, m)
+			continue
+		}
+		items, _ := m["items"].([]any)
+		for _, it := range items {
+			im, _ := it.(map[string]any)
+			av, _ := im["apiVersion"].(string)
+			if g, _ := xp.SplitAPIVersion(av); im["kind"] == "CompositeResourceDefinition" && g == xp.GroupAPIExtensions {
+				out = append(out, im)
+			}
 		}
 	}
 	return out

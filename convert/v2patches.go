@@ -1,0 +1,258 @@
+package convert
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/crossplane/crossplane-runtime/v2/pkg/fieldpath"
+	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/xpmigrate/xpmigrate/convert/yamledit"
+	"github.com/xpmigrate/xpmigrate/environment"
+	"github.com/xpmigrate/xpmigrate/internal/xp"
+)
+
+// An xrPathClass says which piece of legacy XR machinery a field path of
+// the XR names.
+type xrPathClass int
+
+const (
+	xrPathPlain           xrPathClass = iota
+	xrPathClaimNamespace              // spec.claimRef.namespace
+	xrPathClaimName                   // spec.claimRef.name
+	xrPathClaimRef                    // spec.claimRef, anything else in it
+	xrPathMachinery                   // spec.compositionRef, ... (spec.crossplane.* in v2)
+	xrPathSecretNamespace             // spec.writeConnectionSecretToRef.namespace
+	xrPathSecretRef                   // spec.writeConnectionSecretToRef, anything else in it
+	xrPathClaimNameLabel              // metadata.labels[crossplane.io/claim-name]
+	xrPathClaimNSLabel                // metadata.labels[crossplane.io/claim-namespace]
+	xrPathClaimLabel                  // another crossplane.io/claim-* label
+	xrPathUID                         // metadata.uid
+)
+
+// xrMachineryFields are the fields of a legacy XR's spec that a v2 XR
+// keeps under spec.crossplane.
+var xrMachineryFields = []string{
+	"compositionRef", "compositionSelector", "compositionRevisionRef",
+	"compositionRevisionSelector", "compositionUpdatePolicy", "resourceRefs",
+}
+
+// classifyXRPath says which machinery the XR field path s names, with its
+// parsed segments (nil when it cannot be parsed: C216 reports it).
+func classifyXRPath(s string) (xrPathClass, fieldpath.Segments) {
+	segs, err := fieldpath.Parse(s)
+	if err != nil || len(segs) == 0 {
+		return xrPathPlain, nil
+	}
+	field := func(i int) string {
+		if i < len(segs) && segs[i].Type == fieldpath.SegmentField {
+			return segs[i].Field
+		}
+		return ""
+	}
+	switch {
+	case field(0) == "spec" && field(1) == "claimRef":
+		switch {
+		case len(segs) == 3 && field(2) == "namespace":
+			return xrPathClaimNamespace, segs
+		case len(segs) == 3 && field(2) == "name":
+			return xrPathClaimName, segs
+		}
+		return xrPathClaimRef, segs
+	case field(0) == "spec" && slices.Contains(xrMachineryFields, field(1)):
+		return xrPathMachinery, segs
+	case field(0) == "spec" && field(1) == "writeConnectionSecretToRef":
+		if len(segs) == 3 && field(2) == "namespace" {
+			return xrPathSecretNamespace, segs
+		}
+		return xrPathSecretRef, segs
+	case field(0) == "metadata" && field(1) == "labels" && len(segs) == 3:
+		switch field(2) {
+		case xp.LabelClaimName:
+			return xrPathClaimNameLabel, segs
+		case xp.LabelClaimNamespace:
+			return xrPathClaimNSLabel, segs
+		}
+	case field(0) == "metadata" && field(1) == "uid" && len(segs) == 2:
+		return xrPathUID, segs
+	}
+	for _, sg := range segs {
+		if sg.Type == fieldpath.SegmentField && strings.Contains(sg.Field, xp.LabelClaimPrefix) {
+			return xrPathClaimLabel, segs
+		}
+	}
+	return xrPathPlain, segs
+}
+
+// An xrPathRef is a field path of a patch that names a field of the XR:
+// the node holding it, where it is, and whether the patch writes it.
+type xrPathRef struct {
+	node  *yaml.Node
+	path  string
+	write bool
+}
+
+// xrPaths returns the field paths of patch p (of type typ, at path) that
+// name XR fields: what FromComposite and CombineFromComposite patches read,
+// what ToComposite and CombineToComposite patches write. In environment
+// patches the XR is on the same sides.
+func xrPaths(p *yaml.Node, path, typ string) []xrPathRef {
+	var out []xrPathRef
+	switch typ {
+	case fromComposite:
+		if n := yamledit.Get(p, "fromFieldPath"); n != nil {
+			out = append(out, xrPathRef{node: n, path: path + ".fromFieldPath"})
+		}
+	case combineFromComp:
+		if vars := yamledit.Resolve(yamledit.Get(yamledit.Get(p, "combine"), "variables")); yamledit.IsSeq(vars) {
+			for i, v := range vars.Content {
+				if n := yamledit.Get(v, "fromFieldPath"); n != nil {
+					out = append(out, xrPathRef{node: n, path: idx(path+".combine.variables", i) + ".fromFieldPath"})
+				}
+			}
+		}
+	case toComposite, combineToComp:
+		if n := yamledit.Get(p, "toFieldPath"); n != nil {
+			out = append(out, xrPathRef{node: n, path: path + ".toFieldPath", write: true})
+		}
+	}
+	return out
+}
+
+// v2Patch rewrites the XR field paths of patch p for a v2-native XR
+// (Options.XRScope namespaced or cluster): the claim's name and namespace
+// become the XR's own, machinery moves under spec.crossplane, a connection
+// Secret namespace becomes the XR's namespace (a local reference). Paths
+// without a v2 equivalent are flagged and kept.
+func (c normalisePass) v2Patch(p *yaml.Node, path, typ string, loc location) {
+	if loc != locEnvironment && c.v2SecretNamespaceWrite(p, path, typ) {
+		return
+	}
+	for _, ref := range xrPaths(p, path, typ) {
+		c.v2XRPath(ref)
+	}
+}
+
+// v2XRPath rewrites one XR field path (a patch's, or an environment
+// selector's valueFromFieldPath) for a v2-native XR, or flags it.
+func (c normalisePass) v2XRPath(ref xrPathRef) {
+	namespaced := c.r.o.v2Scope() == "Namespaced"
+	s, ok := yamledit.Str(ref.node)
+	if !ok {
+		return
+	}
+	class, segs := classifyXRPath(s)
+	to := ""
+	switch class {
+	case xrPathPlain:
+		return
+	case xrPathMachinery:
+		to = append(fieldpath.Segments{segs[0], fieldpath.Field("crossplane")}, segs[1:]...).String()
+		c.infof("C421", ref.node, ref.path, "%s → %s: a v2 XR keeps its Composition and resource references under spec.crossplane", s, to)
+	case xrPathClaimNamespace, xrPathClaimNSLabel:
+		if ref.write || !namespaced {
+			c.warnf("C428", ref.node, ref.path, "%s %s: a %s v2 XR has no claim and no namespace of its own, so the patch finds nothing; kept as it is, rewrite or remove it", verb(ref.write), s, strings.ToLower(c.r.o.v2Scope()))
+			return
+		}
+		to = "metadata.namespace"
+		c.infof("C426", ref.node, ref.path, "%s → metadata.namespace: a namespaced v2 XR has no claim; it lives in the namespace the claim lived in", s)
+	case xrPathClaimName, xrPathClaimNameLabel:
+		if ref.write {
+			c.warnf("C428", ref.node, ref.path, "writes %s: a v2 XR has no claim; kept as it is, remove the patch", s)
+			return
+		}
+		to = "metadata.name"
+		c.warnf("C427", ref.node, ref.path, "%s → metadata.name: a v2 XR has no claim. The value is the claim's name only for a v2 XR created under that name (as xpmigrate's XR twins of claims are); a legacy XR of a claim was named <claim>-<suffix>, and a new v2 XR has whatever name its creator gives it", s)
+	case xrPathSecretNamespace:
+		if ref.write || !namespaced {
+			c.warnf("C429", ref.node, ref.path, "%s %s: a %s v2 XR has no connection Secret reference (function-patch-and-transform composes the Secret, see C424); kept as it is, rewrite or remove it", verb(ref.write), s, strings.ToLower(c.r.o.v2Scope()))
+			return
+		}
+		to = "metadata.namespace"
+		c.warnf("C429", ref.node, ref.path, "%s → metadata.namespace: a namespaced v2 XR's connection Secret is local, in the XR's namespace", s)
+	case xrPathSecretRef, xrPathClaimRef, xrPathClaimLabel:
+		c.warnf("C428", ref.node, ref.path, "%s %s: a v2 XR has no claim and no native connection Secret reference (unless its XRD schema declares spec.writeConnectionSecretToRef), so the patch finds nothing; kept as it is, rewrite or remove it", verb(ref.write), s)
+		return
+	case xrPathUID:
+		c.warnf("C430", ref.node, ref.path, "%s %s kept: a new v2 XR has a new uid, so names built from it change and will not match existing resources (cloud resources named after the old uid are not adopted); read a stable field instead", verb(ref.write), s)
+		return
+	}
+	r := yamledit.Resolve(ref.node)
+	r.Value, r.Tag, r.Style = to, yamledit.TagStr, 0
+}
+
+// v2Selectors rewrites the XR field paths environment selectors match
+// labels against (matchLabels of type FromCompositeFieldPath, the
+// default), in the list of environment sources srcs at path.
+func (c normalisePass) v2Selectors(srcs *yaml.Node, path string) {
+	srcs = yamledit.Resolve(srcs)
+	if !yamledit.IsSeq(srcs) {
+		return
+	}
+	for i, s := range srcs.Content {
+		ml := yamledit.Resolve(yamledit.Get(yamledit.Get(s, "selector"), "matchLabels"))
+		if !yamledit.IsSeq(ml) {
+			continue
+		}
+		for j, m := range ml.Content {
+			if t, _ := yamledit.Str(yamledit.Get(m, "type")); t != "" && t != string(environment.LabelMatcherTypeFromCompositeFieldPath) {
+				continue
+			}
+			if n := yamledit.Get(m, "valueFromFieldPath"); n != nil {
+				c.v2XRPath(xrPathRef{node: n, path: idx(idx(path, i)+".selector.matchLabels", j) + ".valueFromFieldPath"})
+			}
+		}
+	}
+}
+
+func verb(write bool) string {
+	if write {
+		return "writes"
+	}
+	return "reads"
+}
+
+// v2SecretNamespaceWrite marks for removal a patch that writes a composed
+// resource's spec.writeConnectionSecretToRef.namespace, for a namespaced
+// XR: its composed resources are namespaced and their Secret references
+// local (no namespace field). It reports whether it marked p.
+func (c normalisePass) v2SecretNamespaceWrite(p *yaml.Node, path, typ string) bool {
+	if c.r.o.v2Scope() != "Namespaced" || !writesComposed(typ) {
+		return false
+	}
+	n := yamledit.Get(p, "toFieldPath")
+	s, _ := yamledit.Str(n)
+	if segs, err := fieldpath.Parse(s); err != nil || segs.String() != "spec.writeConnectionSecretToRef.namespace" {
+		return false
+	}
+	if c.v2Drop == nil {
+		c.v2Drop = map[*yaml.Node]bool{}
+	}
+	c.v2Drop[yamledit.Resolve(p)] = true
+	c.warnf("C429", n, path, "removed: the patch writes the composed resource's spec.writeConnectionSecretToRef.namespace, which namespaced managed resources do not have (their connection Secret is local, in the XR's namespace)")
+	return true
+}
+
+// v2DropPatches removes the patches v2SecretNamespaceWrite marked from the
+// patch lists of the templates, the patch sets and the environment.
+func (c *composition) v2DropPatches(spec, res *yaml.Node) {
+	if len(c.v2Drop) == 0 {
+		return
+	}
+	drop := func(seq *yaml.Node) {
+		seq = yamledit.Resolve(seq)
+		if !yamledit.IsSeq(seq) {
+			return
+		}
+		seq.Content = slices.DeleteFunc(seq.Content, func(n *yaml.Node) bool { return c.v2Drop[yamledit.Resolve(n)] })
+	}
+	for _, t := range res.Content {
+		drop(yamledit.Get(t, "patches"))
+	}
+	if sets := yamledit.Resolve(yamledit.Get(spec, "patchSets")); yamledit.IsSeq(sets) {
+		for _, ps := range sets.Content {
+			drop(yamledit.Get(ps, "patches"))
+		}
+	}
+	drop(yamledit.Get(yamledit.Get(spec, "environment"), "patches"))
+}
