@@ -49,6 +49,11 @@ type composition struct {
 	fallNode       *yaml.Node
 	inJSON         []byte // the input, as kubectl reads it
 
+	// v2Scope is the scope of the v2-native XRD the Composition is
+	// converted for (scopeNamespaced when empty, scopeCluster): it decides
+	// how v2Template converts the templates.
+	v2Scope string
+
 	outputCache // performance only
 }
 

@@ -150,6 +150,18 @@ type Options struct {
 	// EmitFunctions appends pkg.crossplane.io/v1 Function manifests for
 	// the functions the output uses, unless the input already has them.
 	EmitFunctions bool
+
+	// ProviderCRDs are the CustomResourceDefinitions of providers
+	// (decoded JSON objects): with target v2, they tell a managed
+	// resource's namespaced twin, its versions and its scope. Without the
+	// CRD of a twin, the group rule names it and the version is kept
+	// (C445).
+	ProviderCRDs []map[string]any
+
+	// ProviderConfigKind is the kind written into the providerConfigRef
+	// of namespaced managed resources: ClusterProviderConfig (the
+	// default) or ProviderConfig.
+	ProviderConfigKind string
 }
 
 // OptionError is an invalid option.
@@ -199,6 +211,13 @@ func (o Options) complete() (Options, error) {
 		if k != CompensateIntegerFormat && k != CompensateECVersion {
 			return o, &OptionError{errors.Errorf("unknown compensation %q (want K1 or K2)", k)}
 		}
+	}
+	switch o.ProviderConfigKind {
+	case "":
+		o.ProviderConfigKind = KindClusterProviderConfig
+	case KindClusterProviderConfig, KindProviderConfig:
+	default:
+		return o, &OptionError{errors.Errorf("unknown provider config kind %q (want %s or %s)", o.ProviderConfigKind, KindClusterProviderConfig, KindProviderConfig)}
 	}
 	for _, q := range o.FixQuirks {
 		if !slices.Contains(Quirks, q) {
