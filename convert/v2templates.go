@@ -85,7 +85,7 @@ func (c *composition) v2Template(res *yaml.Node, name string) []v2map.Op {
 // spec.resources, or in a patch-and-transform step's input.
 func (c *composition) templatePath(res *yaml.Node, name string) string {
 	spec := yamledit.Get(c.node, "spec")
-	for i, r := range yamledit.Resolve(yamledit.Get(spec, "resources")).Content {
+	for i, r := range items(yamledit.Get(spec, "resources")) {
 		if yamledit.Resolve(r) == res {
 			return idx("spec.resources", i)
 		}
@@ -93,7 +93,7 @@ func (c *composition) templatePath(res *yaml.Node, name string) string {
 	if steps := yamledit.Resolve(yamledit.Get(spec, "pipeline")); yamledit.IsSeq(steps) {
 		for i, s := range steps.Content {
 			in := yamledit.Get(s, "input")
-			for j, r := range yamledit.Resolve(yamledit.Get(in, "resources")).Content {
+			for j, r := range items(yamledit.Get(in, "resources")) {
 				if yamledit.Resolve(r) == res {
 					return idx(idx("spec.pipeline", i)+".input.resources", j)
 				}
@@ -101,6 +101,14 @@ func (c *composition) templatePath(res *yaml.Node, name string) string {
 		}
 	}
 	return "spec.resources[" + name + "]"
+}
+
+// items returns the items of a sequence (after aliases), or nil.
+func items(n *yaml.Node) []*yaml.Node {
+	if n = yamledit.Resolve(n); yamledit.IsSeq(n) {
+		return n.Content
+	}
+	return nil
 }
 
 func (t *v2Tmpl) op(code, op, path string, value any) {
@@ -199,6 +207,11 @@ func (t *v2Tmpl) managed() {
 	if !yamledit.IsMap(spec) {
 		spec = yamledit.NewMap()
 		yamledit.Set(t.base, "spec", spec)
+		defer func() {
+			if len(spec.Content) == 0 {
+				yamledit.Delete(t.base, "spec")
+			}
+		}()
 	}
 	t.providerConfigRef(spec, sp)
 	t.objectPolicy(spec, sp)
@@ -420,9 +433,6 @@ func (t *v2Tmpl) metadataNamespace() {
 	ns, _ := yamledit.Str(yamledit.Get(md, "namespace"))
 	yamledit.Delete(md, "namespace")
 	t.op("C446", v2map.OpDelete, "metadata.namespace", nil)
-	if len(md.Content) == 0 {
-		yamledit.Delete(t.base, "metadata")
-	}
 	t.c.warnf("C446", k, t.path+".base.metadata.namespace", "removed namespace %q: Crossplane v2 creates the composed resources of a namespaced XR in the XR's namespace, whatever the template says (crossplane/crossplane#6724); a resource that must live in %q belongs to a Cluster-scoped XR (--xr-scope cluster)", ns, ns)
 }
 
@@ -466,7 +476,7 @@ func (t *v2Tmpl) resourcePatches() []resourcePatch {
 		}
 		name, _ := yamledit.Str(yamledit.Get(p, "patchSetName"))
 		for _, set := range t.c.patchSetsNamed(name) {
-			for j, q := range yamledit.Resolve(yamledit.Get(set.node, "patches")).Content {
+			for j, q := range items(yamledit.Get(set.node, "patches")) {
 				add(yamledit.Resolve(q), idx(set.path+".patches", j), false, -1)
 			}
 		}
@@ -480,24 +490,24 @@ func (c *composition) patchSetsNamed(name string) []placedPatch {
 	spec := yamledit.Get(c.node, "spec")
 	var out []placedPatch
 	find := func(sets *yaml.Node, path string) {
-		for i, s := range yamledit.Resolve(sets).Content {
+		for i, s := range items(sets) {
 			if n, _ := yamledit.Str(yamledit.Get(s, "name")); n == name {
 				out = append(out, placedPatch{node: yamledit.Resolve(s), path: idx(path, i)})
 			}
 		}
 	}
 	find(yamledit.Get(spec, "patchSets"), "spec.patchSets")
-	for i, s := range yamledit.Resolve(yamledit.Get(spec, "pipeline")).Content {
+	for i, s := range items(yamledit.Get(spec, "pipeline")) {
 		find(yamledit.Get(yamledit.Get(s, "input"), "patchSets"), idx("spec.pipeline", i)+".input.patchSets")
 	}
 	return out
 }
 
-// patchWrites reports whether a patch of the template writes path or a
-// field under it.
+// patchWrites reports whether a patch of the template writes path, a
+// field under it, or one it is under.
 func (t *v2Tmpl) patchWrites(path string) bool {
 	for _, p := range t.resourcePatches() {
-		if under(p.target, path) {
+		if under(p.target, path) || under(path, p.target) {
 			return true
 		}
 	}
