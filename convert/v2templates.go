@@ -259,7 +259,7 @@ func (t *v2Tmpl) providerConfigRef(spec *yaml.Node, sp string) {
 	}
 	yamledit.Set(ref, "kind", yamledit.NewString(kind))
 	t.op("C441", v2map.OpSet, "spec.providerConfigRef.kind", kind)
-	t.c.infof("C441", yamledit.Get(ref, "kind"), sp+".providerConfigRef.kind", "providerConfigRef names a %s (namespaced managed resources require the kind; --provider-config-kind chooses)", kind)
+	t.c.infof("C441", yamledit.Key(spec, "providerConfigRef"), sp+".providerConfigRef.kind", "providerConfigRef names a %s (namespaced managed resources require the kind; --provider-config-kind chooses)", kind)
 }
 
 // objectPolicy turns the managementPolicy of a v1alpha1 Object into the

@@ -2,6 +2,9 @@ package convert
 
 import (
 	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -12,6 +15,7 @@ import (
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
 	"github.com/xpmigrate/xpmigrate/internal/crossplane"
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
+	"github.com/xpmigrate/xpmigrate/internal/testutil"
 	"github.com/xpmigrate/xpmigrate/internal/v2map"
 )
 
@@ -262,7 +266,7 @@ func TestV2Template(t *testing.T) {
 		},
 		"KubernetesObject": {
 			reason: "provider-kubernetes' Object stays a wrapper, now the namespaced v1alpha1 Object; a v1alpha1 managementPolicy becomes managementPolicies; the wrapped manifest is not touched.",
-			in: "    base:\n      apiVersion: kubernetes.crossplane.io/v1alpha1\n      kind: Object\n      spec:\n        managementPolicy: ObserveCreateUpdate\n        forProvider:\n          manifest:\n            apiVersion: v1\n            kind: Secret\n            metadata: {namespace: team}\n            spec:\n              fooSecretRef: {name: a, namespace: b}\n",
+			in:     "    base:\n      apiVersion: kubernetes.crossplane.io/v1alpha1\n      kind: Object\n      spec:\n        managementPolicy: ObserveCreateUpdate\n        forProvider:\n          manifest:\n            apiVersion: v1\n            kind: Secret\n            metadata: {namespace: team}\n            spec:\n              fooSecretRef: {name: a, namespace: b}\n",
 			want: want{
 				findings: []string{"C440 spec.resources[0].base.apiVersion", "C442 spec.resources[0].base.spec.managementPolicy"},
 				template: "    base:\n      apiVersion: kubernetes.m.crossplane.io/v1alpha1\n      kind: Object\n      spec:\n        managementPolicies: [Observe, Create, Update]\n        forProvider:\n          manifest:\n            apiVersion: v1\n            kind: Secret\n            metadata: {namespace: team}\n            spec:\n              fooSecretRef: {name: a, namespace: b}\n",
@@ -407,4 +411,43 @@ func TestV2TemplateCorpus(t *testing.T) {
 		t.Errorf("the corpus gave %d templates, %d of them edited: want some of each", templates, edited)
 	}
 	t.Logf("%d templates, %d edited", templates, edited)
+}
+
+// TestV2TemplateGolden converts the templates of a platform Composition for
+// a namespaced XR, with the CRDs of the file as --provider-crds, and
+// compares the document, the findings and the ops of each template with
+// the golden file.
+func TestV2TemplateGolden(t *testing.T) {
+	const dir = "testdata/v2templates"
+	in, err := os.ReadFile(filepath.Join(dir, "input.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var crds []map[string]any
+	for _, d := range manifest.Split(in)[1:] {
+		obj, err := d.Decode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		crds = append(crds, obj)
+	}
+	for range 2 { // Twice: the output must not change between runs.
+		c := passComposition(t, string(in), Options{Target: crossplane.V2, ProviderCRDs: crds})
+		var b strings.Builder
+		for _, tn := range yamledit.Resolve(yamledit.Get(specOf(c), "resources")).Content {
+			name, _ := yamledit.Str(yamledit.Get(tn, "name"))
+			ops := c.v2Template(tn, name)
+			j, err := json.Marshal(v2map.Resource{Name: name, Ops: ops})
+			if err != nil {
+				t.Fatal(err)
+			}
+			fmt.Fprintf(&b, "# ops: %s\n", j)
+		}
+		for _, d := range c.r.res.Diagnostics {
+			d.File = "input.yaml"
+			fmt.Fprintf(&b, "# %s\n", d)
+		}
+		b.WriteString(output(t, c))
+		testutil.Golden(t, filepath.Join(dir, "golden.yaml"), []byte(b.String()))
+	}
 }
