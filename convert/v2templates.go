@@ -171,7 +171,7 @@ func (t *v2Tmpl) namespacedTwin(version string) bool {
 	case t.crd:
 		t.c.infof("C440", avNode, at, "%s %s becomes its namespaced twin %s (version from --provider-crds)", t.group+"/"+version, t.kind, av)
 	case t.group == objectGroup:
-		t.c.infof("C440", avNode, at, "provider-kubernetes' Object %s becomes its namespaced twin %s (kept a wrapper: see --unwrap-objects in the runbook)", t.group+"/"+version, av)
+		t.c.infof("C440", avNode, at, "provider-kubernetes' Object %s becomes its namespaced twin %s, still a wrapper of the same manifest", t.group+"/"+version, av)
 	default:
 		t.c.warnf("C445", avNode, at, "%s %s becomes %s by the namespaced group rule of its provider, with the version kept: no CRD of the twin was given; confirm the version the provider serves (or give its CRDs with --provider-crds)", t.group+"/"+version, t.kind, av)
 	}
