@@ -126,6 +126,8 @@ var Registry = []CodeInfo{
 	{"C453", SeverityWarning, "nested composite resource: its type changes with its XRD (v2-native)"},
 	{"C454", SeverityWarning, "patch writes a field whose shape changes (v2-native)"},
 	{"C455", SeverityWarning, "deletionPolicy Orphan lost to managementPolicies with Delete (v2-native)"},
+	{"C456", SeverityWarning, "provider-kubernetes Object unwrapped on request: readiness changes (v2-native)"},
+	{"C457", SeverityInfo, "provider-kubernetes Object kept a wrapper despite --unwrap-objects (v2-native)"},
 }
 
 // Lookup returns the registry entry of code.

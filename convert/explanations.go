@@ -363,6 +363,14 @@ var explanations = map[Code]explanation{
 		"The template had `deletionPolicy: Orphan` and management policies that include `Delete`. Namespaced managed resources only have management policies, so deleting the managed resource now deletes the external resource.",
 		"Remove `Delete` from `managementPolicies` to keep orphaning the external resource.",
 	},
+	"C456": {
+		"With `--unwrap-objects`, the template of a provider-kubernetes `Object` now composes the object it wrapped (`spec.forProvider.manifest`) directly: patches of `spec.forProvider.manifest.*` and reads of `status.atProvider.manifest.*` address the object itself, and the wrapper's name, labels and annotations stay where the manifest sets none. Two things change. The object is created in the Crossplane cluster, with Crossplane's own permissions, whatever cluster the Object's ProviderConfig pointed at. And readiness: the Object was ready once the object was applied (readiness policy `SuccessfulCreate`), while most objects (ConfigMap, Secret, Deployment…) have no `Ready` condition that Crossplane can read, so the template gets `readinessChecks: [{type: None}]`: ready as soon as it is composed.",
+		"Do not unwrap Objects whose ProviderConfig targets another cluster. Give Crossplane (its service account, through an RBAC ClusterRole aggregated to it) permission to manage the unwrapped kinds. Replace the `None` readiness check with one that reads the object where readiness matters (a Deployment's `Available` condition, for example).",
+	},
+	"C457": {
+		"`--unwrap-objects` was given, but this `Object` depends on being a wrapper, so it stays one: it sets `references`, `watch`, `connectionDetails`, a readiness policy other than `SuccessfulCreate`, an Orphan deletion or other management policies, or more than the manifest under `forProvider`; or the template's patches read or write outside the manifest, use a patch set, or the template has connection details or readiness checks that read the Object.",
+		"Nothing, or unwrap it by hand after moving what depends on the wrapper.",
+	},
 }
 
 // An explanation says when the converter reports a code and what to do.

@@ -162,6 +162,11 @@ type Options struct {
 	// of namespaced managed resources: ClusterProviderConfig (the
 	// default) or ProviderConfig.
 	ProviderConfigKind string
+
+	// UnwrapObjects makes the templates of provider-kubernetes Objects
+	// the objects they wrap, where nothing else depends on the wrapper
+	// (C456, C457), for target v2.
+	UnwrapObjects bool
 }
 
 // OptionError is an invalid option.

@@ -64,14 +64,14 @@ func (c *composition) v2Template(res *yaml.Node, name string) []v2map.Op {
 		return nil
 	}
 	t := &v2Tmpl{c: c, res: res, base: base, path: c.templatePath(res, name), name: name}
-	av, _ := yamledit.Str(yamledit.Get(base, "apiVersion"))
-	t.kind, _ = yamledit.Str(yamledit.Get(base, "kind"))
-	var version string
-	t.group, version = xp.SplitAPIVersion(av)
+	av, version := t.readType()
+	if c.r.o.UnwrapObjects && t.group == objectGroup && t.kind == objectKind && t.unwrapObject() {
+		av, version = t.readType()
+	}
 	t.metadataNamespace()
 	switch {
 	case t.nestedXR():
-		t.c.warnf("C453", yamledit.Get(base, "apiVersion"), t.path+".base.apiVersion", "template %q composes the composite resource %s %s: its type changes when its XRD converts to v2 (a new kind or group); write the new type into this template when you convert that XRD", name, av, t.kind)
+		t.c.warnf("C453", yamledit.Get(t.base, "apiVersion"), t.path+".base.apiVersion", "template %q composes the composite resource %s %s: its type changes when its XRD converts to v2 (a new kind or group); write the new type into this template when you convert that XRD", name, av, t.kind)
 	case t.namespacedTwin(version):
 		t.managed()
 	default:
@@ -79,6 +79,15 @@ func (c *composition) v2Template(res *yaml.Node, name string) []v2map.Op {
 	}
 	t.patches()
 	return t.ops
+}
+
+// readType reads the base's apiVersion, kind and group, and returns the
+// apiVersion and its version.
+func (t *v2Tmpl) readType() (apiVersion, version string) {
+	apiVersion, _ = yamledit.Str(yamledit.Get(t.base, "apiVersion"))
+	t.kind, _ = yamledit.Str(yamledit.Get(t.base, "kind"))
+	t.group, version = xp.SplitAPIVersion(apiVersion)
+	return apiVersion, version
 }
 
 // templatePath returns the path of template res in the Composition: in

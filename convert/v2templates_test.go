@@ -333,6 +333,54 @@ func TestV2Template(t *testing.T) {
 				template: "    base:\n      apiVersion: s3.aws.m.upbound.io/v1beta1\n      kind: Bucket\n      spec:\n        forProvider: {}\n",
 			},
 		},
+		"UnwrapObject": {
+			reason: "--unwrap-objects composes the wrapped object: patches address it, the wrapper's labels stay where the manifest sets none, its namespace goes (C446), readiness becomes None (C456).",
+			in: "    base:\n      apiVersion: kubernetes.crossplane.io/v1alpha2\n      kind: Object\n      metadata:\n        labels: {team: a, tier: wrapper}\n      spec:\n        providerConfigRef: {name: in-cluster}\n        forProvider:\n          manifest:\n            apiVersion: v1\n            kind: ConfigMap\n            metadata:\n              namespace: apps\n              labels: {tier: payload}\n            data: {a: b}\n" +
+				"    patches:\n    - {fromFieldPath: spec.size, toFieldPath: spec.forProvider.manifest.data.size}\n    - {type: ToCompositeFieldPath, fromFieldPath: status.atProvider.manifest.metadata.uid, toFieldPath: status.uid}\n",
+			opts: Options{UnwrapObjects: true},
+			want: want{
+				findings: []string{"C456 spec.resources[0].base", "C446 spec.resources[0].base.metadata.namespace"},
+				template: "    base:\n      apiVersion: v1\n      kind: ConfigMap\n      metadata:\n        labels: {tier: payload, team: a}\n      data: {a: b}\n" +
+					"    patches:\n    - {fromFieldPath: spec.size, toFieldPath: data.size}\n    - {type: ToCompositeFieldPath, fromFieldPath: metadata.uid, toFieldPath: status.uid}\n    readinessChecks:\n    - type: None\n",
+				ops: []v2map.Op{
+					{Code: "C456", Op: v2map.OpUnwrap, Path: "spec.forProvider.manifest"},
+					{Code: "C446", Op: v2map.OpDelete, Path: "metadata.namespace"},
+				},
+			},
+		},
+		"UnwrapClusterScoped": {
+			reason: "An unwrapped Namespace is a cluster-scoped kind: refused in a namespaced XR (C448).",
+			in:     "    base:\n      apiVersion: kubernetes.crossplane.io/v1alpha2\n      kind: Object\n      spec:\n        forProvider:\n          manifest: {apiVersion: v1, kind: Namespace}\n",
+			opts:   Options{UnwrapObjects: true},
+			want: want{
+				findings: []string{"C456 spec.resources[0].base", "C448 spec.resources[0].base.kind"},
+				template: "    base: {apiVersion: v1, kind: Namespace}\n    readinessChecks:\n    - type: None\n",
+				ops:      []v2map.Op{{Code: "C456", Op: v2map.OpUnwrap, Path: "spec.forProvider.manifest"}},
+			},
+		},
+		"UnwrapBlocked": {
+			reason: "An Object whose references need the wrapper stays one (C457), as the namespaced Object.",
+			in:     "    base:\n      apiVersion: kubernetes.crossplane.io/v1alpha2\n      kind: Object\n      spec:\n        references:\n        - dependsOn: {name: other}\n        forProvider:\n          manifest: {apiVersion: v1, kind: ConfigMap}\n",
+			opts:   Options{UnwrapObjects: true},
+			want: want{
+				findings: []string{"C457 spec.resources[0].base.kind", "C440 spec.resources[0].base.apiVersion"},
+				template: "    base:\n      apiVersion: kubernetes.m.crossplane.io/v1alpha1\n      kind: Object\n      spec:\n        references:\n        - dependsOn: {name: other}\n        forProvider:\n          manifest: {apiVersion: v1, kind: ConfigMap}\n",
+				ops:      []v2map.Op{{Code: "C440", Op: v2map.OpSet, Path: "apiVersion", Value: "kubernetes.m.crossplane.io/v1alpha1"}},
+			},
+		},
+		"UnwrapBlockedByPatch": {
+			reason: "A patch outside the manifest (here the ProviderConfig: maybe another cluster) keeps the wrapper.",
+			in:     "    base:\n      apiVersion: kubernetes.crossplane.io/v1alpha2\n      kind: Object\n      spec:\n        forProvider:\n          manifest: {apiVersion: v1, kind: ConfigMap}\n    patches:\n    - {fromFieldPath: spec.cluster, toFieldPath: spec.providerConfigRef.name}\n",
+			opts:   Options{UnwrapObjects: true},
+			want: want{
+				findings: []string{"C457 spec.resources[0].base.kind", "C440 spec.resources[0].base.apiVersion", "C441 spec.resources[0].base.spec.providerConfigRef.kind"},
+				template: "    base:\n      apiVersion: kubernetes.m.crossplane.io/v1alpha1\n      kind: Object\n      spec:\n        forProvider:\n          manifest: {apiVersion: v1, kind: ConfigMap}\n        providerConfigRef:\n          kind: ClusterProviderConfig\n    patches:\n    - {fromFieldPath: spec.cluster, toFieldPath: spec.providerConfigRef.name}\n",
+				ops: []v2map.Op{
+					{Code: "C440", Op: v2map.OpSet, Path: "apiVersion", Value: "kubernetes.m.crossplane.io/v1alpha1"},
+					{Code: "C441", Op: v2map.OpSet, Path: "spec.providerConfigRef.kind", Value: "ClusterProviderConfig"},
+				},
+			},
+		},
 		"ClusterScopedXR": {
 			reason: "A Cluster-scoped XR keeps its templates: cluster-scoped managed resources are still served.",
 			in:     "    base:\n      apiVersion: s3.aws.upbound.io/v1beta1\n      kind: Bucket\n      metadata: {namespace: x}\n      spec:\n        deletionPolicy: Orphan\n        forProvider: {}\n",
@@ -366,9 +414,24 @@ func TestV2Template(t *testing.T) {
 // applied to the base as it was, give the base as it is now: the edit of
 // the template and the mapping verify applies are the same rule.
 func TestV2TemplateCorpus(t *testing.T) {
+	files := corpusFiles(t)
+	for _, tc := range []struct {
+		name string
+		opts Options
+	}{
+		{"Defaults", Options{Target: crossplane.V2}},
+		{"UnwrapProviderConfig", Options{Target: crossplane.V2, UnwrapObjects: true, ProviderConfigKind: KindProviderConfig}},
+	} {
+		name, opts := tc.name, tc.opts
+		t.Run(name, func(t *testing.T) { v2TemplateCorpus(t, files, opts) })
+	}
+}
+
+func v2TemplateCorpus(t *testing.T, files []corpusFile, opts Options) {
 	templates, edited := 0, 0
-	for _, f := range corpusFiles(t) {
-		o, err := Options{Target: crossplane.V2}.complete()
+	var diags []Diagnostic
+	for _, f := range files {
+		o, err := opts.complete()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -406,11 +469,28 @@ func TestV2TemplateCorpus(t *testing.T) {
 				checkOpsMatchEdit(t, f.rel+": "+c.name+": "+idx("spec.resources", j), before, ops, baseData(t, tn))
 			}
 		}
+		diags = append(diags, r.res.Diagnostics...)
 	}
+	t.Logf("findings: %s", codeCounts(diags))
 	if templates == 0 || edited == 0 {
 		t.Errorf("the corpus gave %d templates, %d of them edited: want some of each", templates, edited)
 	}
 	t.Logf("%d templates, %d edited", templates, edited)
+}
+
+// codeCounts returns "CODE:N" for each code of diags, in code order.
+func codeCounts(diags []Diagnostic) string {
+	n := map[Code]int{}
+	for _, d := range diags {
+		n[d.Code]++
+	}
+	var out []string
+	for _, c := range Registry {
+		if n[c.Code] > 0 {
+			out = append(out, fmt.Sprintf("%s:%d", c.Code, n[c.Code]))
+		}
+	}
+	return strings.Join(out, " ")
 }
 
 // TestV2TemplateGolden converts the templates of a platform Composition for

@@ -186,6 +186,7 @@ failed, or with --require-verified a Composition was not proven.`,
 	enumSliceFlag(f, &o.convert.FixQuirks, "fix-quirk", "fix a native quirk on purpose, by code (changes behaviour; converted Compositions are annotated "+convert.IntendedChangesAnnotation+"): C325 (integer format verbs print the integer where native printed %!d(float64=N))", convert.Quirks)
 	f.StringArrayVar(&o.providerCRDs, "provider-crds", nil, "with --target v2: a file or directory of provider CustomResourceDefinitions (a provider package's package/crds) that give the namespaced twins of managed resources, their versions and scopes; repeatable")
 	stringEnumFlag(f, &o.convert.ProviderConfigKind, "provider-config-kind", convert.KindClusterProviderConfig, "with --target v2: the kind namespaced managed resources' providerConfigRef names: ClusterProviderConfig (cluster-wide) or ProviderConfig (in the XR's namespace)", convert.KindClusterProviderConfig, convert.KindProviderConfig)
+	f.BoolVar(&o.convert.UnwrapObjects, "unwrap-objects", false, "with --target v2: compose the objects provider-kubernetes Objects wrap directly where nothing else depends on the wrapper (they are then created in the Crossplane cluster, and count as ready once composed)")
 	return cmd
 }
 
