@@ -63,7 +63,10 @@ func (c *composition) v2Template(res *yaml.Node, name string) []v2map.Op {
 	if !yamledit.IsMap(base) || c.v2Scope == scopeCluster {
 		return nil
 	}
-	t := &v2Tmpl{c: c, res: res, base: base, path: c.templatePath(res, name), name: name}
+	path := c.templatePath(res, name)
+	c.detach(res, path)
+	base = yamledit.Resolve(yamledit.Get(res, "base"))
+	t := &v2Tmpl{c: c, res: res, base: base, path: path, name: name}
 	av, version := t.readType()
 	if c.r.o.UnwrapObjects && t.group == objectGroup && t.kind == objectKind && t.unwrapObject() {
 		av, version = t.readType()
@@ -79,6 +82,46 @@ func (c *composition) v2Template(res *yaml.Node, name string) []v2map.Op {
 	}
 	t.patches()
 	return t.ops
+}
+
+// detach unshares the template res before it is edited: an alias in it,
+// and an alias anywhere in the document to a node of it, becomes a copy of
+// what it names, as it is before the edit (C306). Every template is then
+// converted on its own, with its own ops.
+func (c *composition) detach(res *yaml.Node, path string) {
+	if !hasAlias(c.doc.Top(), 0) {
+		return
+	}
+	in := map[*yaml.Node]bool{}
+	var mark func(n *yaml.Node, depth int)
+	mark = func(n *yaml.Node, depth int) {
+		if n == nil || depth > 1000 || in[n] {
+			return
+		}
+		in[n] = true
+		for _, ch := range n.Content {
+			if ch.Kind != yaml.AliasNode {
+				mark(ch, depth+1)
+			}
+		}
+	}
+	mark(res, 0)
+	var walk func(n *yaml.Node, inside bool, depth int)
+	walk = func(n *yaml.Node, inside bool, depth int) {
+		if n == nil || depth > 1000 {
+			return
+		}
+		inside = inside || n == res
+		for i, ch := range n.Content {
+			if ch.Kind == yaml.AliasNode && ch.Alias != nil && (inside || in[ch.Alias]) {
+				n.Content[i] = yamledit.Clone(ch.Alias)
+				c.infof("C306", ch, path, "expanded the alias *%s: the template it shares is converted for the v2-native XR on its own", ch.Value)
+				ch = n.Content[i]
+			}
+			walk(ch, inside, depth+1)
+		}
+	}
+	walk(c.doc.Top(), false, 0)
 }
 
 // readType reads the base's apiVersion, kind and group, and returns the

@@ -409,6 +409,33 @@ func TestV2Template(t *testing.T) {
 	}
 }
 
+// TestV2TemplateShared converts two templates that share their base
+// through an anchor: each gets its own ops, the ops of both state the
+// edit, and the aliases become copies.
+func TestV2TemplateShared(t *testing.T) {
+	in := passHead + "  resources:\n  - name: a\n    base: &b\n      apiVersion: s3.aws.upbound.io/v1beta1\n      kind: Bucket\n      spec:\n        deletionPolicy: Orphan\n        forProvider: &fp {region: eu-west-1}\n" +
+		"  - name: b\n    base: *b\n  - name: c\n    base:\n      apiVersion: s3.aws.upbound.io/v1beta1\n      kind: BucketPolicy\n      spec:\n        forProvider: *fp\n"
+	c := passComposition(t, in, Options{Target: crossplane.V2})
+	res := yamledit.Resolve(yamledit.Get(specOf(c), "resources")).Content
+	var got [][]v2map.Op
+	for _, r := range res {
+		before := baseData(t, r)
+		name, _ := yamledit.Str(yamledit.Get(r, "name"))
+		ops := c.v2Template(r, name)
+		checkOpsMatchEdit(t, name, before, ops, baseData(t, r))
+		got = append(got, ops)
+	}
+	if diff := cmp.Diff(got[0], got[1]); diff != "" {
+		t.Errorf("the templates sharing a base: -ops of a, +ops of b:\n%s", diff)
+	}
+	if len(got[2]) == 0 {
+		t.Errorf("template c, sharing forProvider: no ops")
+	}
+	if out := output(t, c); strings.Contains(out, "*b") || strings.Contains(out, "*fp") {
+		t.Errorf("the aliases stay in the output:\n%s", out)
+	}
+}
+
 // TestV2TemplateCorpus converts every template of every Composition of
 // the shared corpus for a namespaced XR, and checks for each that its ops,
 // applied to the base as it was, give the base as it is now: the edit of
