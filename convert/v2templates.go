@@ -224,6 +224,8 @@ func (t *v2Tmpl) namespacedTwin(version string) bool {
 		t.c.infof("C440", avNode, at, "%s %s becomes its namespaced twin %s (version from --provider-crds)", t.group+"/"+version, t.kind, av)
 	case t.group == objectGroup:
 		t.c.infof("C440", avNode, at, "provider-kubernetes' Object %s becomes its namespaced twin %s, still a wrapper of the same manifest", t.group+"/"+version, av)
+	case len(crds) > 0:
+		t.c.warnf("C445", avNode, at, "%s %s becomes %s by the namespaced group rule of its provider, with the version kept: --provider-crds has no CRD of the twin; confirm the version the provider serves (or add its CRDs)", t.group+"/"+version, t.kind, av)
 	default:
 		t.c.warnf("C445", avNode, at, "%s %s becomes %s by the namespaced group rule of its provider, with the version kept: no CRD of the twin was given; confirm the version the provider serves (or give its CRDs with --provider-crds)", t.group+"/"+version, t.kind, av)
 	}
@@ -281,11 +283,34 @@ func (t *v2Tmpl) managed() {
 		}
 	}
 	if t.group == objectGroup {
+		t.objectReferences(spec)
 		return // The manifest is the object on the remote cluster: not a reference.
 	}
 	for _, key := range []string{"forProvider", "initProvider"} {
 		if v := yamledit.Get(spec, key); v != nil {
 			t.secretRefs(v, "spec."+key)
+		}
+	}
+}
+
+// objectReferences points the references of an Object to other Objects
+// at their namespaced twins (C440): every Object of the Composition
+// becomes one.
+func (t *v2Tmpl) objectReferences(spec *yaml.Node) {
+	for i, r := range items(yamledit.Get(spec, "references")) {
+		for _, key := range []string{"dependsOn", "patchesFrom"} {
+			ref := yamledit.Resolve(yamledit.Get(r, key))
+			av, _ := yamledit.Str(yamledit.Get(ref, "apiVersion"))
+			kind, _ := yamledit.Str(yamledit.Get(ref, "kind"))
+			if g, _ := xp.SplitAPIVersion(av); g != objectGroup || (kind != "" && kind != objectKind) {
+				continue
+			}
+			p := idx("spec.references", i) + "." + key + ".apiVersion"
+			twin := objectTwinGroup + "/" + objectTwinVersion
+			n := yamledit.Get(ref, "apiVersion")
+			yamledit.Set(ref, "apiVersion", yamledit.NewString(twin))
+			t.op("C440", v2map.OpSet, p, twin)
+			t.c.infof("C440", n, t.path+".base."+p, "the reference names the namespaced Object %s: the Objects of the Composition become namespaced twins", twin)
 		}
 	}
 }

@@ -277,6 +277,18 @@ func TestV2Template(t *testing.T) {
 				},
 			},
 		},
+		"ObjectReferences": {
+			reason: "An Object's references to v1 Objects name their namespaced twins (C440); other references stay.",
+			in:     "    base:\n      apiVersion: kubernetes.crossplane.io/v1alpha2\n      kind: Object\n      spec:\n        references:\n        - dependsOn: {apiVersion: kubernetes.crossplane.io/v1alpha2, kind: Object, name: a}\n        - patchesFrom: {apiVersion: v1, kind: Secret, name: s, fieldPath: data}\n        forProvider:\n          manifest: {apiVersion: v1, kind: ConfigMap}\n",
+			want: want{
+				findings: []string{"C440 spec.resources[0].base.apiVersion", "C440 spec.resources[0].base.spec.references[0].dependsOn.apiVersion"},
+				template: "    base:\n      apiVersion: kubernetes.m.crossplane.io/v1alpha1\n      kind: Object\n      spec:\n        references:\n        - dependsOn: {apiVersion: kubernetes.m.crossplane.io/v1alpha1, kind: Object, name: a}\n        - patchesFrom: {apiVersion: v1, kind: Secret, name: s, fieldPath: data}\n        forProvider:\n          manifest: {apiVersion: v1, kind: ConfigMap}\n",
+				ops: []v2map.Op{
+					{Code: "C440", Op: v2map.OpSet, Path: "apiVersion", Value: "kubernetes.m.crossplane.io/v1alpha1"},
+					{Code: "C440", Op: v2map.OpSet, Path: "spec.references[0].dependsOn.apiVersion", Value: "kubernetes.m.crossplane.io/v1alpha1"},
+				},
+			},
+		},
 		"PatchOfRemovedField": {
 			reason: "A patch of a field the twin lacks is removed (C449); the patch of a patch set is only flagged.",
 			in: "    base:\n      apiVersion: s3.aws.upbound.io/v1beta1\n      kind: Bucket\n      spec:\n        forProvider: {}\n    patches:\n" +
