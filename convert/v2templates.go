@@ -1,6 +1,7 @@
 package convert
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -188,22 +189,9 @@ func (t *v2Tmpl) namespacedTwin(version string) bool {
 	if ok, _ := t.c.r.o.clusterScoped(t.group, t.kind); ok && !isManaged(t.base) {
 		return false // A ProviderConfig, a Namespace: refused below.
 	}
-	group, ok := twinGroup(t.group)
+	group, twin, ok, fromCRD := t.c.r.o.twinOf(t.group, t.kind)
+	t.twin, t.crd = twin, fromCRD
 	crds := t.c.r.o.ProviderCRDs
-	if ok {
-		t.twin, t.crd = providerTypeOf(crds, group, t.kind)
-	}
-	if !t.crd {
-		// Any provider: a namespaced CRD of the same kind whose group is
-		// the rule's (an m label before the domain).
-		labels := strings.Split(t.group, ".")
-		if len(labels) >= 2 {
-			g := strings.Join(labels[:len(labels)-2], ".") + ".m." + strings.Join(labels[len(labels)-2:], ".")
-			if pt, found := providerTypeOf(crds, strings.TrimPrefix(g, "."), t.kind); found && pt.scope == scopeNamespaced {
-				group, ok, t.twin, t.crd = pt.group, true, pt, true
-			}
-		}
-	}
 	if !ok {
 		return false
 	}
@@ -230,6 +218,60 @@ func (t *v2Tmpl) namespacedTwin(version string) bool {
 		t.c.warnf("C445", avNode, at, "%s %s becomes %s by the namespaced group rule of its provider, with the version kept: no CRD of the twin was given; confirm the version the provider serves (or give its CRDs with --provider-crds)", t.group+"/"+version, t.kind, av)
 	}
 	return true
+}
+
+// twinOf returns the group of the namespaced twin of the managed
+// resource group/kind, its CRD when Options.ProviderCRDs has it, and
+// whether there is a twin: by the known providers' rule (twinGroup), or
+// for any provider a namespaced CRD of the kind in the group with an m
+// label before the domain.
+func (o Options) twinOf(group, kind string) (twin string, crd providerType, ok, fromCRD bool) {
+	twin, ok = twinGroup(group)
+	if ok {
+		crd, fromCRD = providerTypeOf(o.ProviderCRDs, twin, kind)
+		if fromCRD {
+			return twin, crd, true, true
+		}
+	}
+	if labels := strings.Split(group, "."); len(labels) >= 2 {
+		g := strings.TrimPrefix(strings.Join(labels[:len(labels)-2], ".")+".m."+strings.Join(labels[len(labels)-2:], "."), ".")
+		if pt, found := providerTypeOf(o.ProviderCRDs, g, kind); found && pt.scope == scopeNamespaced {
+			return g, pt, true, true
+		}
+	}
+	return twin, providerType{}, ok, false
+}
+
+// v2ClusterOnly reports why template res needs a Cluster-scoped v2 XR,
+// and whether it does: it sets metadata.namespace, composes a
+// cluster-scoped kind, or a v1 managed resource without a namespaced twin
+// (what v2Template refuses or removes for a namespaced XR). It edits
+// nothing: the XRD conversion asks it to choose the scope under
+// --xr-scope auto.
+func (c *composition) v2ClusterOnly(res *yaml.Node) (string, bool) {
+	base := yamledit.Resolve(yamledit.Get(yamledit.Resolve(res), "base"))
+	if !yamledit.IsMap(base) {
+		return "", false
+	}
+	if ns, _ := yamledit.Str(yamledit.Get(yamledit.Get(base, "metadata"), "namespace")); ns != "" {
+		return fmt.Sprintf("it sets metadata.namespace %q", ns), true
+	}
+	t := &v2Tmpl{c: c, base: base}
+	av, _ := t.readType()
+	if t.group == "" && t.kind == "" || t.nestedXR() || isNamespacedGroup(t.group) {
+		return "", false
+	}
+	_, _, twin, _ := c.r.o.twinOf(t.group, t.kind)
+	if twin && isManaged(base) {
+		return "", false
+	}
+	if ok, why := c.r.o.clusterScoped(t.group, t.kind); ok {
+		return fmt.Sprintf("it composes %s %s, which is cluster-scoped (%s)", av, t.kind, why), true
+	}
+	if isManaged(base) && !twin && t.group != "" {
+		return fmt.Sprintf("it composes the managed resource %s %s, which is cluster-scoped and has no namespaced twin known", av, t.kind), true
+	}
+	return "", false
 }
 
 // isManaged reports whether a base looks like a managed resource: a

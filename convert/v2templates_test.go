@@ -421,6 +421,59 @@ func TestV2Template(t *testing.T) {
 	}
 }
 
+func TestV2ClusterOnly(t *testing.T) {
+	type want struct {
+		why string
+		ok  bool
+	}
+	cases := map[string]struct {
+		reason string
+		base   string
+		opts   Options
+		want   want
+	}{
+		"Twin": {
+			reason: "A managed resource with a namespaced twin fits a namespaced XR.",
+			base:   "{apiVersion: s3.aws.upbound.io/v1beta1, kind: Bucket, spec: {forProvider: {}}}",
+		},
+		"NamespacedKind": {
+			reason: "A ConfigMap fits a namespaced XR.",
+			base:   "{apiVersion: v1, kind: ConfigMap}",
+		},
+		"ForeignNamespace": {
+			reason: "A template that sets a namespace needs a Cluster XR to keep it.",
+			base:   "{apiVersion: v1, kind: ConfigMap, metadata: {namespace: apps}}",
+			want:   want{why: `it sets metadata.namespace "apps"`, ok: true},
+		},
+		"ClusterScopedKind": {
+			reason: "A ClusterRole needs a Cluster XR.",
+			base:   "{apiVersion: rbac.authorization.k8s.io/v1, kind: ClusterRole}",
+			want:   want{why: "it composes rbac.authorization.k8s.io/v1 ClusterRole, which is cluster-scoped (it is a cluster-scoped kind)", ok: true},
+		},
+		"ManagedWithoutTwin": {
+			reason: "A managed resource of the community provider-aws has no namespaced twin.",
+			base:   "{apiVersion: ec2.aws.crossplane.io/v1beta1, kind: VPC, spec: {forProvider: {}}}",
+			want:   want{why: "it composes the managed resource ec2.aws.crossplane.io/v1beta1 VPC, which is cluster-scoped and has no namespaced twin known", ok: true},
+		},
+		"TwinInCRDs": {
+			reason: "The provider CRDs give a twin the rule does not know.",
+			base:   "{apiVersion: widget.acme.example.com/v1, kind: Widget, spec: {forProvider: {}}}",
+			opts:   Options{ProviderCRDs: []map[string]any{crd("widget.acme.m.example.com", "Widget", "Namespaced", "v1")}},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			c := passComposition(t, passHead+"  resources:\n  - name: a\n    base: "+tc.base+"\n", tc.opts)
+			res := yamledit.Resolve(yamledit.Get(specOf(c), "resources")).Content[0]
+			var got want
+			got.why, got.ok = c.v2ClusterOnly(res)
+			if diff := cmp.Diff(tc.want, got, cmp.AllowUnexported(want{})); diff != "" {
+				t.Errorf("\n%s\nv2ClusterOnly(...): -want, +got:\n%s", tc.reason, diff)
+			}
+		})
+	}
+}
+
 // TestV2TemplateShared converts two templates that share their base
 // through an anchor: each gets its own ops, the ops of both state the
 // edit, and the aliases become copies.
