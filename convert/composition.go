@@ -51,6 +51,11 @@ type composition struct {
 	v2Drop         map[*yaml.Node]bool // patches removed for a v2-native XR (v2patches.go)
 	v2             *v2Plan             // the Composition for the v2 XR type (v2composition.go)
 
+	// v2Scope is the scope of the v2-native XRD the Composition is
+	// converted for (scopeNamespaced when empty, scopeCluster): it decides
+	// how v2Template converts the templates.
+	v2Scope string
+
 	outputCache // performance only
 }
 

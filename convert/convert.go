@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"sort"
 
 	"github.com/pkg/errors"
@@ -227,6 +228,9 @@ func (r *run) add(d Diagnostic) {
 	}
 	if info, ok := Lookup(d.Code); ok && d.Severity == "" {
 		d.Severity = info.Severity
+	}
+	if strings.HasPrefix(string(d.Code), "C4") && slices.ContainsFunc(r.res.Diagnostics, func(e Diagnostic) bool { return e == d }) {
+		return // A v2-native finding of a patch set shared by several templates, said once.
 	}
 	r.res.Diagnostics = append(r.res.Diagnostics, d)
 }

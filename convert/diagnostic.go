@@ -141,6 +141,22 @@ var Registry = []CodeInfo{
 	{"C429", SeverityWarning, "connection Secret namespace made local"},
 	{"C430", SeverityWarning, "XR uid read: a new XR has a new uid"},
 	{"C432", SeverityWarning, "step of another function kept for the v2 XR"},
+	{"C440", SeverityInfo, "managed resource becomes its namespaced twin (v2-native)"},
+	{"C441", SeverityInfo, "providerConfigRef gains a kind (v2-native)"},
+	{"C442", SeverityInfo, "deletionPolicy becomes managementPolicies (v2-native)"},
+	{"C443", SeverityWarning, "namespace removed from a Secret reference (v2-native)"},
+	{"C444", SeverityWarning, "publishConnectionDetailsTo removed (v2-native)"},
+	{"C445", SeverityWarning, "namespaced twin by the group rule: confirm the version (v2-native)"},
+	{"C446", SeverityWarning, "template namespace removed: v2 overwrites it (v2-native)"},
+	{"C447", SeverityWarning, "patch writes metadata.namespace, which v2 overwrites (v2-native)"},
+	{"C448", SeverityError, "cluster-scoped composed resource in a namespaced XR (v2-native)"},
+	{"C449", SeverityWarning, "patch of a field namespaced managed resources lack (v2-native)"},
+	{"C450", SeverityWarning, "deletionPolicy patch writes managementPolicies (v2-native)"},
+	{"C453", SeverityWarning, "nested composite resource: its type changes with its XRD (v2-native)"},
+	{"C454", SeverityWarning, "patch writes a field whose shape changes (v2-native)"},
+	{"C455", SeverityWarning, "deletionPolicy Orphan lost to managementPolicies with Delete (v2-native)"},
+	{"C456", SeverityWarning, "provider-kubernetes Object unwrapped on request: readiness changes (v2-native)"},
+	{"C457", SeverityInfo, "provider-kubernetes Object kept a wrapper despite --unwrap-objects (v2-native)"},
 }
 
 // Lookup returns the registry entry of code.

@@ -415,6 +415,71 @@ var explanations = map[Code]explanation{
 		"With a v2-native XR scope, a Composition already in `mode: Pipeline` has a step of a function other than function-patch-and-transform (function-environment-configs, go-templating, KCL, ...). Its input is kept as it is: what it reads of the claim (`spec.claimRef`, the `crossplane.io/claim-*` labels) or of the XR's machinery (`spec.compositionRef`, `spec.resourceRefs`, ...) is not rewritten for the v2 XR. The patch-and-transform steps are rewritten as for a Resources-mode Composition.",
 		"Check the step's input (templates, selectors, expressions) against the v2 XR: read `metadata.name`/`metadata.namespace` and `spec.crossplane.*` instead.",
 	},
+	// v2-native templates (--target v2; C440–C459).
+	"C440": {
+		"A template of a namespaced XR composes a Crossplane v1 managed resource, which is cluster-scoped; it now composes the namespaced twin the provider serves: the same kind in the group with an `m` label before the domain (`s3.aws.upbound.io` → `s3.aws.m.upbound.io`, `kubernetes.crossplane.io` → `kubernetes.m.crossplane.io`). The rule is applied for Upbound's official providers (AWS, Azure, Azure AD, GCP, and provider-terraform's `tf.upbound.io`) and for crossplane-contrib's provider-kubernetes, provider-helm, provider-http and provider-sql; any other provider's twin is found in the CRDs given with `--provider-crds`, which also give the version: the old one when the twin serves it, else the twin's storage version. provider-kubernetes' `Object` (`v1alpha1` or `v1alpha2`) becomes `kubernetes.m.crossplane.io/v1alpha1` `Object`, still a wrapper. The edit is recorded in the Composition's `xpmigrate.io/v2-mapping` annotation.",
+		"Install the provider release that serves the namespaced twins. Existing external resources are not adopted by the new managed resources automatically: see the v2-native section of the migration runbook.",
+	},
+	"C441": {
+		"Namespaced managed resources require `spec.providerConfigRef.kind`: `ClusterProviderConfig` (cluster-wide, the twin's default) or `ProviderConfig` (in the managed resource's namespace). The kind chosen with `--provider-config-kind` (default `ClusterProviderConfig`) is written into every `providerConfigRef` of a namespaced twin, and `name: default` where v1 defaulted the name. A template without a `providerConfigRef` is left to the twin's default (`ClusterProviderConfig` `default`) unless the kind chosen is `ProviderConfig`.",
+		"Create the `ClusterProviderConfig` (or, with `--provider-config-kind ProviderConfig`, a `ProviderConfig` in each XR namespace) that the names refer to, in the twin's group.",
+	},
+	"C442": {
+		"Namespaced managed resources have no `deletionPolicy`; management policies alone decide. `deletionPolicy: Orphan` becomes `managementPolicies: [Observe, Create, Update, LateInitialize]` (everything but `Delete`), `deletionPolicy: Delete` is removed (deleting is the default). Where the template already sets management policies other than `*`, those decided in v1 and are kept. A v1alpha1 provider-kubernetes `Object`'s `managementPolicy` becomes the `managementPolicies` that mean the same.",
+		"Nothing. Note that with the Delete policy gone, deleting the XR orphans the external resource, as deletionPolicy Orphan did.",
+	},
+	"C443": {
+		"A namespaced managed resource writes its connection Secret, and reads the Secrets its `*SecretRef` fields name, in its own namespace: the XR's. The `namespace` of `spec.writeConnectionSecretToRef` and of the Secret references under `spec.forProvider` and `spec.initProvider` is removed (a reference whose schema in the twin's CRD, given with `--provider-crds`, keeps a namespace keeps it).",
+		"Make sure the Secrets the managed resources read exist in each XR's namespace (they were often in `crossplane-system`), and read connection Secrets from there.",
+	},
+	"C444": {
+		"`spec.publishConnectionDetailsTo` (external secret stores) does not exist for namespaced managed resources, and Crossplane v2 removed external secret stores. It is removed; the connection details still go to `writeConnectionSecretToRef`.",
+		"If something read the details from an external store, read them from the connection Secret instead, or sync the Secret to the store with another tool (External Secrets Operator's PushSecret, for example).",
+	},
+	"C445": {
+		"The namespaced twin was named by the group rule of its provider (C440), but no CRD of it was given, so the version was kept. Twins do not always serve the versions of the cluster-scoped kind (a `v1beta2` cluster-scoped kind may have a `v1beta1` twin, for example).",
+		"Check the version the provider serves (`kubectl get crd <plural>.<twin group> -o jsonpath='{.spec.versions[*].name}'`), or convert again with `--provider-crds` pointing at the provider's CRDs (its package's `package/crds` directory).",
+	},
+	"C446": {
+		"A template of a namespaced XR sets `metadata.namespace`. Crossplane v2 creates every composed resource of a namespaced XR in the XR's namespace, overwriting the template's (crossplane/crossplane#6724), so the namespace is removed.",
+		"If the resource must live in that namespace, the XR must be Cluster-scoped (`--xr-scope cluster`), or the resource must leave the Composition.",
+	},
+	"C447": {
+		"A patch writes `metadata.namespace` of a composed resource of a namespaced XR. Crossplane v2 overwrites it with the XR's namespace (crossplane/crossplane#6724): the value is lost.",
+		"Remove the patch; to place resources in other namespaces, use a Cluster-scoped XR (`--xr-scope cluster`).",
+	},
+	"C448": {
+		"A template of a namespaced XR composes a cluster-scoped resource: a kind the provider CRDs (`--provider-crds`) say is cluster-scoped, a known cluster-scoped kind (Namespace, ClusterRole, CustomResourceDefinition, a v1 ProviderConfig…), or a v1 managed resource (it has `spec.forProvider`) with no namespaced twin known. Crossplane v2 refuses cluster-scoped composed resources in a namespaced XR (crossplane/crossplane#6588). The Composition is not converted.",
+		"Convert with `--xr-scope cluster` (a Cluster-scoped v2 XR may compose cluster-scoped resources), give the provider's CRDs with `--provider-crds` if it has namespaced twins, move to a provider that has them, or move the resource out of the Composition.",
+	},
+	"C449": {
+		"A patch writes a field that namespaced managed resources lack: `spec.publishConnectionDetailsTo`, the `namespace` of `spec.writeConnectionSecretToRef` or of a Secret reference. A patch in the template's own list is removed; one in a patch set (which other templates may use) is reported.",
+		"For a patch set: remove the patch from it, or give this template its own copy without it.",
+	},
+	"C450": {
+		"A patch writes `spec.deletionPolicy`, which namespaced managed resources lack. It now writes `spec.managementPolicies`, through a `map` transform appended to its transforms: `Orphan` → every policy but `Delete`, `Delete` → `[\"*\"]`. Where the patch is in a patch set it is reported instead.",
+		"Check the values the patch can write: a value other than `Orphan` or `Delete` now fails the map transform.",
+	},
+	"C453": {
+		"A template composes a composite resource of an XRD in the input. Converting that XRD to v2 gives its XR a new type (a new kind or group, `--xr-naming`), which this template must then name.",
+		"Write the nested XR's new apiVersion and kind into the template when its XRD is converted.",
+	},
+	"C454": {
+		"A patch writes a field whose shape changes in the namespaced twin: the whole `spec.providerConfigRef` (which needs a `kind`) or `spec.writeConnectionSecretToRef` (which has no `namespace`), or a v1alpha1 `Object`'s `spec.managementPolicy` (now `spec.managementPolicies`). The patch is kept.",
+		"Patch the fields instead (`spec.providerConfigRef.name`, `spec.writeConnectionSecretToRef.name`), or write `spec.managementPolicies`.",
+	},
+	"C455": {
+		"The template had `deletionPolicy: Orphan` and management policies that include `Delete`. Namespaced managed resources only have management policies, so deleting the managed resource now deletes the external resource.",
+		"Remove `Delete` from `managementPolicies` to keep orphaning the external resource.",
+	},
+	"C456": {
+		"With `--unwrap-objects`, the template of a provider-kubernetes `Object` now composes the object it wrapped (`spec.forProvider.manifest`) directly: patches of `spec.forProvider.manifest.*` and reads of `status.atProvider.manifest.*` address the object itself, and the wrapper's name, labels and annotations stay where the manifest sets none. Two things change. The object is created in the Crossplane cluster, with Crossplane's own permissions, whatever cluster the Object's ProviderConfig pointed at. And readiness: the Object was ready once the object was applied (readiness policy `SuccessfulCreate`), while most objects (ConfigMap, Secret, Deployment…) have no `Ready` condition that Crossplane can read, so the template gets `readinessChecks: [{type: None}]`: ready as soon as it is composed.",
+		"Do not unwrap Objects whose ProviderConfig targets another cluster. Give Crossplane (its service account, through an RBAC ClusterRole aggregated to it) permission to manage the unwrapped kinds. Replace the `None` readiness check with one that reads the object where readiness matters (a Deployment's `Available` condition, for example).",
+	},
+	"C457": {
+		"`--unwrap-objects` was given, but this `Object` depends on being a wrapper, so it stays one: it sets `references`, `watch`, `connectionDetails`, a readiness policy other than `SuccessfulCreate`, an Orphan deletion or other management policies, or more than the manifest under `forProvider`; or the template's patches read or write outside the manifest, use a patch set, or the template has connection details or readiness checks that read the Object.",
+		"Nothing, or unwrap it by hand after moving what depends on the wrapper.",
+	},
 }
 
 // An explanation says when the converter reports a code and what to do.

@@ -204,6 +204,22 @@ type Options struct {
 	// objects, e.g. of other files of a tree) whose templates XRScopeAuto
 	// reads, with those of the input, to choose an XRD's scope.
 	Compositions []map[string]any
+	// ProviderCRDs are the CustomResourceDefinitions of providers
+	// (decoded JSON objects): with target v2, they tell a managed
+	// resource's namespaced twin, its versions and its scope. Without the
+	// CRD of a twin, the group rule names it and the version is kept
+	// (C445).
+	ProviderCRDs []map[string]any
+
+	// ProviderConfigKind is the kind written into the providerConfigRef
+	// of namespaced managed resources: ClusterProviderConfig (the
+	// default) or ProviderConfig.
+	ProviderConfigKind string
+
+	// UnwrapObjects makes the templates of provider-kubernetes Objects
+	// the objects they wrap, where nothing else depends on the wrapper
+	// (C456, C457), for target v2.
+	UnwrapObjects bool
 }
 
 // OptionError is an invalid option.
@@ -270,6 +286,13 @@ func (o Options) complete() (Options, error) {
 		}
 	default:
 		return o, &OptionError{errors.Errorf("unknown XR naming %q (want drop-prefix or new-group)", o.XRNaming)}
+	}
+	switch o.ProviderConfigKind {
+	case "":
+		o.ProviderConfigKind = KindClusterProviderConfig
+	case KindClusterProviderConfig, KindProviderConfig:
+	default:
+		return o, &OptionError{errors.Errorf("unknown provider config kind %q (want %s or %s)", o.ProviderConfigKind, KindClusterProviderConfig, KindProviderConfig)}
 	}
 	for _, q := range o.FixQuirks {
 		if !slices.Contains(Quirks, q) {

@@ -15,9 +15,9 @@ import (
 // v2Scope is the v2 XRD scope of Options.XRScope.
 func (o Options) v2Scope() string {
 	if o.XRScope == XRScopeCluster {
-		return "Cluster"
+		return scopeCluster
 	}
-	return "Namespaced"
+	return scopeNamespaced
 }
 
 // A v2Plan is the new Composition for the v2 XR type, worked out before
@@ -41,6 +41,7 @@ func (c *composition) v2PlanFor(spec, res *yaml.Node) *v2Plan {
 // v2TypePlan works out the new Composition's name and type, and the XR
 // part of the v2-mapping.
 func (c *composition) v2TypePlan(spec *yaml.Node) *v2Plan {
+	c.v2Scope = c.r.o.v2Scope() // For the templates (v2Template).
 	ref := yamledit.Get(spec, "compositeTypeRef")
 	av, _ := yamledit.Str(yamledit.Get(ref, "apiVersion"))
 	kind, _ := yamledit.Str(yamledit.Get(ref, "kind"))

@@ -152,6 +152,9 @@ FILE would change.`,
 		[]string{convert.CompensateIntegerFormat, convert.CompensateECVersion})
 	enumSliceFlag(f, &c.FixQuirks, "fix-quirk", "fix a native quirk on purpose, by code (changes behaviour; the Composition is annotated "+convert.IntendedChangesAnnotation+"): C325 (integer format verbs print the integer where native printed %!d(float64=N))", convert.Quirks)
 	f.StringArrayVar(&o.XRDs, "xrd", nil, "a file of CompositeResourceDefinitions whose schemas type the XR fields (XRDs in FILE are read too); repeatable")
+	f.StringArrayVar(&o.ProviderCRDs, "provider-crds", nil, "with --target v2: a file or directory of provider CustomResourceDefinitions (a provider package's package/crds) that give the namespaced twins of managed resources, their versions and scopes; repeatable")
+	stringEnumFlag(f, &c.ProviderConfigKind, "provider-config-kind", convert.KindClusterProviderConfig, "with --target v2: the kind namespaced managed resources' providerConfigRef names: ClusterProviderConfig (cluster-wide) or ProviderConfig (in the XR's namespace)", convert.KindClusterProviderConfig, convert.KindProviderConfig)
+	f.BoolVar(&c.UnwrapObjects, "unwrap-objects", false, "with --target v2: compose the objects provider-kubernetes Objects wrap directly where nothing else depends on the wrapper (they are then created in the Crossplane cluster, and count as ready once composed)")
 	stringEnumFlag(f, &o.DiagnosticsFormat, "diagnostics-format", convert.DiagnosticsText, "findings on stderr as text (one per line) or json", convert.DiagnosticsText, convert.DiagnosticsJSON)
 	return cmd
 }

@@ -27,6 +27,7 @@ import (
 type migrateOptions struct {
 	run             migrate.Options
 	convert         convert.Options
+	providerCRDs    []string
 	out             string
 	format          string
 	report          string
@@ -199,6 +200,9 @@ failed, or with --require-verified a Composition was not proven.`,
 	f.StringVar(&o.run.FunctionsOut, "functions-out", "", "file, relative to DIR, for the Function manifests of every package scope (default: examples/functions.yaml beside a Configuration's crossplane.yaml, else functions.yaml beside the Compositions); none writes no manifests")
 	stringEnumFlag(f, &o.convert.NameStrategy, "name-strategy", convert.NameByIndex, "names for unnamed templates: index (resource-<i>) or kind (<kind>-<i>)", convert.NameByIndex, convert.NameByKind)
 	enumSliceFlag(f, &o.convert.FixQuirks, "fix-quirk", "fix a native quirk on purpose, by code (changes behaviour; converted Compositions are annotated "+convert.IntendedChangesAnnotation+"): C325 (integer format verbs print the integer where native printed %!d(float64=N))", convert.Quirks)
+	f.StringArrayVar(&o.providerCRDs, "provider-crds", nil, "with --target v2: a file or directory of provider CustomResourceDefinitions (a provider package's package/crds) that give the namespaced twins of managed resources, their versions and scopes; repeatable")
+	stringEnumFlag(f, &o.convert.ProviderConfigKind, "provider-config-kind", convert.KindClusterProviderConfig, "with --target v2: the kind namespaced managed resources' providerConfigRef names: ClusterProviderConfig (cluster-wide) or ProviderConfig (in the XR's namespace)", convert.KindClusterProviderConfig, convert.KindProviderConfig)
+	f.BoolVar(&o.convert.UnwrapObjects, "unwrap-objects", false, "with --target v2: compose the objects provider-kubernetes Objects wrap directly where nothing else depends on the wrapper (they are then created in the Crossplane cluster, and count as ready once composed)")
 	return cmd
 }
 
@@ -230,6 +234,9 @@ func runMigrate(ctx context.Context, s streams, deps migrateDeps, o *migrateOpti
 	html := out.ReportFormat == report.HTML
 	// The cluster check renders each converted Composition's documents.
 	bo.KeepSources = html || o.cluster.enabled
+	if o.convert.ProviderCRDs, err = migrate.ReadProviderCRDs(o.providerCRDs); err != nil {
+		return err
+	}
 	bo.Converter = migrate.NewConverter(o.convert)
 	if deps.converter != nil {
 		bo.Converter = deps.converter(o)

@@ -304,6 +304,18 @@ func TestMigrateCommand(t *testing.T) {
 			args:   []string{"--fix-quirk", "C999"},
 			want:   want{code: exitInvalid, errOut: []string{"--fix-quirk must be one of C325, not \"C999\""}},
 		},
+		"ProviderCRDsMissing": {
+			reason: "A --provider-crds path that cannot be read is a usage error, before anything is written.",
+			tree:   legacyTree,
+			args:   []string{"--provider-crds", "{out}/absent"},
+			want:   want{code: exitInvalid, changed: false, errOut: []string{"cannot read --provider-crds"}},
+		},
+		"BadProviderConfigKind": {
+			reason: "--provider-config-kind takes the two kinds only.",
+			tree:   legacyTree,
+			args:   []string{"--provider-config-kind", "Secret"},
+			want:   want{code: exitInvalid, errOut: []string{"--provider-config-kind must be"}},
+		},
 		"BadTarget": {
 			reason: "An unknown --target is a usage error.",
 			tree:   legacyTree,

@@ -33,6 +33,9 @@ type FileOptions struct {
 	Configuration string
 	// XRDs are files of CompositeResourceDefinitions typing the XR fields.
 	XRDs []string
+	// ProviderCRDs are files or directories of providers'
+	// CustomResourceDefinitions (ReadProviderCRDs), for --target v2.
+	ProviderCRDs []string
 
 	// Format is the output format, convert.FormatYAML or FormatJSON; ""
 	// chooses by the input (convert.OutputFormat).
@@ -75,8 +78,13 @@ func ConvertFile(o FileOptions, out, errOut io.Writer) error {
 	if err != nil {
 		return err
 	}
+	crds, err := ReadProviderCRDs(o.ProviderCRDs)
+	if err != nil {
+		return err
+	}
 	co := o.Convert
 	co.Source, co.Configuration, co.XRDs = source, configuration, xrds
+	co.ProviderCRDs = append(co.ProviderCRDs, crds...)
 	res, err := convert.Convert(in, co)
 	switch {
 	case convert.IsInvalidOption(err):

@@ -63,6 +63,49 @@ func apply(p *fieldpath.Paved, o Op) (bool, error) {
 			return true, p.SetValue("spec.managementPolicies", pol)
 		}
 		return true, nil
+	case OpUnwrap:
+		return unwrap(p, o.Path)
 	}
 	return false, errors.Errorf("unknown op %q", o.Op)
+}
+
+// unwrap replaces the object of p with the object at path (OpUnwrap).
+func unwrap(p *fieldpath.Paved, path string) (bool, error) {
+	v, err := p.GetValue(path)
+	inner, ok := v.(map[string]any)
+	if err != nil || !ok {
+		return false, nil //nolint:nilerr // No payload, nothing to unwrap.
+	}
+	obj := p.UnstructuredContent()
+	outer, _ := obj["metadata"].(map[string]any)
+	md, _ := inner["metadata"].(map[string]any)
+	for _, k := range []string{"name", "generateName", "namespace", "ownerReferences", "labels", "annotations"} {
+		ov, ok := outer[k]
+		if !ok {
+			continue
+		}
+		if md == nil {
+			md = map[string]any{}
+			inner["metadata"] = md
+		}
+		om, isMap := ov.(map[string]any)
+		im, _ := md[k].(map[string]any)
+		switch {
+		case isMap && im != nil:
+			for kk, vv := range om {
+				if _, set := im[kk]; !set {
+					im[kk] = vv
+				}
+			}
+		case md[k] == nil:
+			md[k] = ov
+		}
+	}
+	for k := range obj {
+		delete(obj, k)
+	}
+	for k, vv := range inner {
+		obj[k] = vv
+	}
+	return true, nil
 }

@@ -26,6 +26,12 @@ const (
 	// deletionPolicy is deleted (namespaced managed resources have none,
 	// and Delete is their default).
 	OpManagementPolicies = "managementPolicies"
+	// OpUnwrap replaces the object with the object at Path (a wrapper's
+	// payload, such as provider-kubernetes' spec.forProvider.manifest),
+	// keeping of the wrapper's metadata the name, generateName,
+	// namespace, ownerReferences, labels and annotations the payload
+	// does not set (nothing happens when Path is not an object).
+	OpUnwrap = "unwrap"
 )
 
 // OrphanPolicies are the management policies of a managed resource that

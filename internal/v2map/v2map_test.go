@@ -58,6 +58,23 @@ func TestApply(t *testing.T) {
 			want:   map[string]any{"spec": map[string]any{}},
 			codes:  []string{"C442"},
 		},
+		"UnwrapObject": {
+			reason: "Unwrapping makes the payload the object; of the wrapper's metadata, what the payload does not set stays.",
+			obj: map[string]any{
+				"apiVersion": "kubernetes.crossplane.io/v1alpha2", "kind": "Object",
+				"metadata": map[string]any{"name": "xr-abc", "labels": map[string]any{"a": "wrapper", "b": "wrapper"}},
+				"spec": map[string]any{"forProvider": map[string]any{"manifest": map[string]any{
+					"apiVersion": "v1", "kind": "ConfigMap",
+					"metadata": map[string]any{"name": "settings", "labels": map[string]any{"a": "payload"}},
+				}}},
+			},
+			ops: []Op{{Code: "C456", Op: OpUnwrap, Path: "spec.forProvider.manifest"}},
+			want: map[string]any{
+				"apiVersion": "v1", "kind": "ConfigMap",
+				"metadata": map[string]any{"name": "settings", "labels": map[string]any{"a": "payload", "b": "wrapper"}},
+			},
+			codes: []string{"C456"},
+		},
 		"SetSameValue": {
 			reason: "Setting the value a field already has changes nothing and names no code.",
 			obj:    map[string]any{"apiVersion": "a/v1"},
