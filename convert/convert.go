@@ -279,6 +279,9 @@ func (r *run) document(i int, c manifest.Document, d *yamledit.Doc) ([]byte, err
 	kind, _ := yamledit.Str(yamledit.Get(top, "kind"))
 	rep.Kind = kind
 	rep.Name, _ = yamledit.Str(yamledit.Get(yamledit.Get(top, "metadata"), "name"))
+	if out, ok := r.v2Object(i, c, d, &rep); ok { // v2objects.go
+		return out, nil
+	}
 
 	var comps []*composition
 	switch {

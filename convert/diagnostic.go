@@ -111,6 +111,18 @@ var Registry = []CodeInfo{
 	{"C323", SeverityInfo, "int64 convert inserted before integer format of a proven integer (K1)"},
 	{"C324", SeverityInfo, "EC pinned to v0.6.0 for Crossplane 1.x (K2)"},
 	{"C325", SeverityInfo, "quirk fixed on request: integer verb prints the integer"},
+
+	{"C460", SeverityInfo, "EnvironmentConfig v1alpha1 moved to v1beta1 (v2)"},
+	{"C461", SeverityInfo, "Usage replaced by a protection.crossplane.io ClusterUsage (v2)"},
+	{"C462", SeverityInfo, "Usage replaced by a namespaced protection.crossplane.io Usage (v2)"},
+	{"C463", SeverityInfo, "ControllerConfig replaced by a DeploymentRuntimeConfig (v2)"},
+	{"C464", SeverityWarning, "ControllerConfig field without a place in a DeploymentRuntimeConfig dropped"},
+	{"C465", SeverityInfo, "controllerConfigRef replaced by runtimeConfigRef (v2)"},
+	{"C466", SeverityWarning, "controllerConfigRef dropped beside a runtimeConfigRef"},
+	{"C467", SeverityInfo, "Function moved to pkg.crossplane.io/v1 (v2)"},
+	{"C468", SeverityWarning, "package reference given a registry (v2 has no default registry)"},
+	{"C469", SeverityInfo, "Configuration's Crossplane constraint set for v2"},
+	{"C470", SeverityInfo, "Configuration's function dependency pinned for v2"},
 }
 
 // Lookup returns the registry entry of code.

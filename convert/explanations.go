@@ -306,6 +306,52 @@ var explanations = map[Code]explanation{
 		"Quirk fixed on request (`--fix-quirk C325`): integer verb now prints the integer (intended change). A `convert` to `int64` was inserted before a string `Format` transform with an integer verb where the value can be a number that native Crossplane printed as `%!d(float64=N)` (EnvironmentConfig data, `map` values, `match` results, float64 arithmetic), or an XR field of unknown type (C212). The output changes on purpose: `N` is printed, fractions are truncated, a non-numeric string fails the patch, a bool prints 1 or 0. The converted Composition is annotated `xpmigrate.io/intended-changes: \"C325\"` (the comma-separated, sorted codes of every fix applied), and `xpmigrate verify` reports the differences as intended changes.",
 		"Nothing, if the change is wanted: it is declared in the annotation. Without `--fix-quirk C325` the conversion reproduces the native output.",
 	},
+
+	// v2-native objects (--target v2, --xr-scope other than legacy).
+	"C460": {
+		"An `apiextensions.crossplane.io/v1alpha1` EnvironmentConfig was moved to `v1beta1`, the only version Crossplane v2 serves. The two versions have the same schema; only `apiVersion` changed.",
+		"Nothing. Apply the file after the upgrade (or before it: Crossplane 1.x serves `v1beta1` too).",
+	},
+	"C461": {
+		"An `apiextensions.crossplane.io` Usage (`v1alpha1` or `v1beta1`, deprecated in Crossplane v2) was replaced by a `protection.crossplane.io/v1beta1` ClusterUsage: the objects it names are cluster-scoped (legacy XRs, cluster-scoped managed resources), and ClusterUsage has the same fields (`of`, `by`, `reason`, `replayDeletion`). Only `apiVersion` and `kind` changed.",
+		"Nothing, while the objects stay cluster-scoped. When they move to their namespaced v2 twins, protect those with a namespaced `protection.crossplane.io` Usage in their namespace.",
+	},
+	"C462": {
+		"An `apiextensions.crossplane.io` Usage was replaced by a namespaced `protection.crossplane.io/v1beta1` Usage, because it has a `metadata.namespace` or names a namespaced managed resource (an `.m.` API group). A namespaced Usage protects objects in its own namespace; `spec.of` may name another namespace only when `spec.by` is set.",
+		"Give the Usage the namespace of the objects it protects (`metadata.namespace`) if it has none: without one it is created in the namespace kubectl applies it to.",
+	},
+	"C463": {
+		"A `pkg.crossplane.io/v1alpha1` ControllerConfig, which Crossplane v2 no longer serves, was replaced by a `pkg.crossplane.io/v1beta1` DeploymentRuntimeConfig of the same name, as Crossplane's `crank beta convert deployment-runtime` does: `replicas` goes to `spec.deploymentTemplate.spec`; `metadata` to the pod template's metadata; `serviceAccountName`, `nodeName`, `nodeSelector`, `imagePullSecrets`, `affinity`, `tolerations`, `priorityClassName`, `runtimeClassName`, `volumes` and `podSecurityContext` (as `securityContext`) to the pod spec; `image`, `imagePullPolicy`, `ports`, `securityContext`, `args`, `envFrom`, `env`, `volumeMounts` and `resources` to the `package-runtime` container; the ControllerConfig's own labels and annotations to the Deployment, ServiceAccount and Service templates. Each field keeps its comments.",
+		"Point the packages at it: `spec.controllerConfigRef` is rewritten to `spec.runtimeConfigRef` (C465) where the package manifests are in the input; do the same for those installed from elsewhere.",
+	},
+	"C464": {
+		"A field of a ControllerConfig's `spec` has no counterpart in a DeploymentRuntimeConfig (or is not a ControllerConfig field at all) and was dropped.",
+		"Find where the setting belongs in the Deployment, ServiceAccount or Service template of the DeploymentRuntimeConfig and add it by hand, or delete it if nothing needs it.",
+	},
+	"C465": {
+		"A Provider's or Function's `spec.controllerConfigRef`, which Crossplane v2 ignores, was replaced by `spec.runtimeConfigRef` naming the DeploymentRuntimeConfig of the same name (converted from the ControllerConfig, C463).",
+		"Make sure that DeploymentRuntimeConfig is applied before the package.",
+	},
+	"C466": {
+		"A Provider or Function had both `spec.controllerConfigRef` and `spec.runtimeConfigRef`. Crossplane v2 reads only the latter; the former was dropped, and with it the ControllerConfig's settings unless the DeploymentRuntimeConfig has them.",
+		"Compare the ControllerConfig with the DeploymentRuntimeConfig `spec.runtimeConfigRef` names and merge what is missing.",
+	},
+	"C467": {
+		"A `pkg.crossplane.io/v1beta1` Function was moved to `pkg.crossplane.io/v1` (same fields).",
+		"Nothing.",
+	},
+	"C468": {
+		"A package reference without a registry (`crossplane-contrib/function-x:v1.0.0`) was given `xpkg.crossplane.io`. Crossplane v2 has no default registry and refuses such references (in package manifests and in dependencies alike). Crossplane 1.20 resolved them against `xpkg.crossplane.io`; releases up to 1.19 used `xpkg.upbound.io`, and `--registry` could set another.",
+		"Check that the registry is the one your control plane installed the package from; if not, write the reference with that registry.",
+	},
+	"C469": {
+		"A Configuration's `crossplane.yaml` got the Crossplane version constraint `>=v2.0.0` (it had none, or one that admits Crossplane 1.x): its definitions and Compositions are v2-native, and Crossplane 1.x cannot install them.",
+		"Nothing; keep the v1 package (in git) for control planes that still run 1.x.",
+	},
+	"C470": {
+		"A Configuration's dependency on function-patch-and-transform or function-environment-configs was re-pinned to the releases the v2-native Compositions are verified against: patch-and-transform `>=v0.10.8` (v0.10.0 and later write the XR's connection Secret), environment-configs `>=v0.7.1, <v0.8.0` (the required-resources protocol of Crossplane v2).",
+		"Nothing.",
+	},
 }
 
 // An explanation says when the converter reports a code and what to do.

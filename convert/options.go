@@ -150,7 +150,33 @@ type Options struct {
 	// EmitFunctions appends pkg.crossplane.io/v1 Function manifests for
 	// the functions the output uses, unless the input already has them.
 	EmitFunctions bool
+
+	// XRScope is the scope of the v2-native XRs (--xr-scope, target v2
+	// only): XRScopeAuto (or empty), XRScopeNamespaced, XRScopeCluster, or
+	// XRScopeLegacy for the mode-only conversion.
+	XRScope string
+
+	// XRNaming names the v2-native XR type (XRNamingDropPrefix, the
+	// default, or XRNamingNewGroup with XRGroup).
+	XRNaming string
+
+	// XRGroup is the API group of the v2-native XRs with XRNamingNewGroup.
+	XRGroup string
 }
+
+// XR scopes of Options.XRScope.
+const (
+	XRScopeAuto       = "auto"
+	XRScopeNamespaced = "namespaced"
+	XRScopeCluster    = "cluster"
+	XRScopeLegacy     = "legacy"
+)
+
+// XR naming policies of Options.XRNaming.
+const (
+	XRNamingDropPrefix = "drop-prefix"
+	XRNamingNewGroup   = "new-group"
+)
 
 // OptionError is an invalid option.
 type OptionError struct{ err error }
