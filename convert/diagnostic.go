@@ -123,6 +123,11 @@ var Registry = []CodeInfo{
 	{"C468", SeverityWarning, "package reference given a registry (v2 has no default registry)"},
 	{"C469", SeverityInfo, "Configuration's Crossplane constraint set for v2"},
 	{"C470", SeverityInfo, "Configuration's function dependency pinned for v2"},
+	{"C471", SeverityInfo, "v2 XR twin of an example written"},
+	{"C472", SeverityWarning, "example twin keeps writeConnectionSecretToRef (XRD must declare it)"},
+	{"C473", SeverityInfo, "example twin drops fields Crossplane fills in"},
+	{"C474", SeverityWarning, "example twin drops a field v2 XRs have no place for"},
+	{"C475", SeverityWarning, "example twin not written: the file exists"},
 }
 
 // Lookup returns the registry entry of code.

@@ -352,6 +352,26 @@ var explanations = map[Code]explanation{
 		"A Configuration's dependency on function-patch-and-transform or function-environment-configs was re-pinned to the releases the v2-native Compositions are verified against: patch-and-transform `>=v0.10.8` (v0.10.0 and later write the XR's connection Secret), environment-configs `>=v0.7.1, <v0.8.0` (the required-resources protocol of Crossplane v2).",
 		"Nothing.",
 	},
+	"C471": {
+		"`migrate --target v2` wrote a v2 XR twin of a claim or legacy XR example: the same object as an XR of the v2-native type (`--xr-naming`), in the claim's namespace (for a legacy XR, its `spec.claimRef.namespace`), with `spec` copied and `compositionRef` (renamed to the v2 Composition), `compositionSelector`, `compositionRevisionSelector` and `compositionUpdatePolicy` moved to `spec.crossplane`. The twins of the examples of `FILE.yaml` are written to `FILE.v2.yaml` beside it (in the output directory with `--out`), in the examples' order; comments are kept. They are samples for `verify` and for your own tests.",
+		"Review the twins and keep them in the tree beside the v1 examples (or replace those once the platform runs v2).",
+	},
+	"C472": {
+		"The example sets `spec.writeConnectionSecretToRef`. Crossplane v2 XRs have no such field and write no connection Secret themselves; the twin keeps the field (without `namespace`: a namespaced XR's Secret is in its own namespace) for the XRD to declare and the Composition to honour with function-patch-and-transform ≥ v0.10.0's composed connection Secret.",
+		"Make sure the v2 XRD's schema declares `spec.writeConnectionSecretToRef` (else the API server prunes it) and that the Composition writes the Secret; or delete the field from the twin if nobody reads the Secret.",
+	},
+	"C473": {
+		"The example has fields Crossplane writes on claims and legacy XRs (`claimRef`, `resourceRef`, `resourceRefs`, `compositeDeletePolicy`); a v2 XR has no place for them or gets them from Crossplane, so the twin does not have them.",
+		"Nothing.",
+	},
+	"C474": {
+		"The example sets a field that changes what the XR does and that a v2 XR has no place for: `compositionRevisionRef` (a revision of the legacy Composition), `environmentConfigRefs` (Crossplane v2 has no native environment) or `publishConnectionDetailsTo` (v2 has no External Secret Stores). The twin does not have it.",
+		"Pin the twin with `spec.crossplane.compositionRevisionSelector` if it must not follow the Composition; select EnvironmentConfigs in the Composition's environment-configs step.",
+	},
+	"C475": {
+		"`migrate --target v2` did not write the twins of an example file because the twin file (`FILE.v2.yaml`) already exists with other content. Migrate never overwrites a file it did not write in this run.",
+		"Delete or rename the existing file (or compare it with what migrate would write: run with `--out DIR` into an empty directory) and run again.",
+	},
 }
 
 // An explanation says when the converter reports a code and what to do.
