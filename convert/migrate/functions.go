@@ -62,10 +62,10 @@ func functionPins(target crossplane.Target) (pt, ec functionPin) {
 	ec = functionPin{repo: xp.FunctionEnvironmentConfigs, pkg: xp.PackageEnvironmentConfigs}
 	if target == crossplane.V2 {
 		pt.ok = versionRange{lo: semver{minor: 10}, noHi: true}
-		pt.constraint, pt.supported = ">="+convert.PTVersion, "v0.10.0 or later"
+		pt.constraint, pt.supported = convert.PTConstraintV2, "v0.10.0 or later"
 		ec.pin = convert.ECVersionV2
 		ec.ok = versionRange{lo: semver{minor: 7}, hi: semver{minor: 8}}
-		ec.constraint, ec.supported = ">="+convert.ECVersionV2+", <v0.8.0", "v0.7.x"
+		ec.constraint, ec.supported = convert.ECConstraintV2, "v0.7.x"
 		return pt, ec
 	}
 	pt.ok = versionRange{lo: semver{minor: 10}, hi: semver{minor: 11}}

@@ -1,6 +1,7 @@
 package migrate
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -408,5 +409,108 @@ func TestWireFunctionsSharedFile(t *testing.T) {
 	}
 	if diff := cmp.Diff([]string{"fns.yaml: M407 info"}, findingCodes(res, "M407")); diff != "" {
 		t.Errorf("findings: -want, +got:\n%s", diff)
+	}
+}
+
+// twinConverter converts with the fake and writes twins with the real
+// converter.
+type twinConverter struct {
+	*fakeConverter
+	Twinner
+}
+
+func TestTwinsTxtar(t *testing.T) {
+	cases := map[string]txtarCase{
+		"InPlace": {
+			reason:  "Claims and legacy XRs get twins beside them; an existing file of the twin's name with other content is kept and reported.",
+			archive: "twins.txtar",
+			opts: func(o *Options, _, _ string) {
+				o.Target = crossplane.V2
+				o.Converter = twinConverter{&fakeConverter{}, NewConverter(convert.Options{}).(Twinner)}
+			},
+			check: func(t *testing.T, root string, res *Result, _ *hooks) {
+				want := []string{
+					"examples/claim.yaml: C471 info",
+					"examples/claim.yaml: C472 warning",
+					"examples/taken.yaml: C471 info",
+					"examples/taken.yaml: C475 warning",
+					"examples/xr.yaml: C471 info",
+					"examples/xr.yaml: C473 info",
+				}
+				var got []string
+				for _, f := range res.Files {
+					for _, d := range f.Diagnostics {
+						if strings.HasPrefix(d.Code, "C47") {
+							got = append(got, f.Path+": "+d.Code+" "+d.Severity)
+						}
+					}
+				}
+				sort.Strings(got)
+				if diff := cmp.Diff(want, got); diff != "" {
+					t.Errorf("findings: -want, +got:\n%s", diff)
+				}
+				// A second run finds its own twins in place: nothing
+				// changes, and they are no examples of their own.
+				before := readTree(t, root)
+				again, err := Run(context.Background(), Options{Root: root, Target: crossplane.V2, Jobs: 1,
+					Converter: twinConverter{&fakeConverter{}, NewConverter(convert.Options{}).(Twinner)}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, f := range again.Files {
+					for _, d := range f.Diagnostics {
+						if d.Code == "C475" && f.Path != "examples/taken.yaml" {
+							t.Errorf("second run: %s: %s", f.Path, d.Message)
+						}
+					}
+				}
+				if diff := cmp.Diff(before, readTree(t, root)); diff != "" {
+					t.Errorf("second run changed the tree: -want, +got:\n%s", diff)
+				}
+			},
+		},
+		"Out": {
+			reason:  "With --out the twins are written to the output directory beside the copies of their examples; the tree is untouched.",
+			archive: "twins-out.txtar",
+			opts: func(o *Options, _, tmp string) {
+				o.Target = crossplane.V2
+				o.Write, o.Out = WriteOut, filepath.Join(tmp, "out")
+				o.Converter = twinConverter{&fakeConverter{}, NewConverter(convert.Options{}).(Twinner)}
+			},
+		},
+		"LegacyScope": {
+			reason:   "With --xr-scope legacy no twin is written.",
+			archive:  "twins.txtar",
+			noGolden: true,
+			opts: func(o *Options, _, _ string) {
+				o.Target = crossplane.V2
+				o.Converter = twinConverter{&fakeConverter{}, NewConverter(convert.Options{XRScope: convert.XRScopeLegacy}).(Twinner)}
+			},
+			check: func(t *testing.T, root string, res *Result, _ *hooks) {
+				for _, f := range []string{"examples/claim.v2.yaml", "examples/xr.v2.yaml"} {
+					if _, err := os.Stat(filepath.Join(root, f)); err == nil {
+						t.Errorf("%s written with --xr-scope legacy", f)
+					}
+				}
+			},
+		},
+		"TargetV1": {
+			reason:   "Target v1 writes no twin.",
+			archive:  "twins.txtar",
+			noGolden: true,
+			opts: func(o *Options, _, _ string) {
+				o.Converter = twinConverter{&fakeConverter{}, NewConverter(convert.Options{}).(Twinner)}
+			},
+			check: func(t *testing.T, root string, res *Result, _ *hooks) {
+				if _, err := os.Stat(filepath.Join(root, "examples/claim.v2.yaml")); err == nil {
+					t.Errorf("twin written for target v1")
+				}
+			},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			runTxtarCase(t, tc)
+		})
 	}
 }
