@@ -514,3 +514,44 @@ func TestTwinsTxtar(t *testing.T) {
 		})
 	}
 }
+
+// v2ObjectsConverter converts files with Compositions with the fake (the
+// Composition's v2 output is not this test's) and every other file with
+// the real converter.
+type v2ObjectsConverter struct {
+	fake *fakeConverter
+	real Converter
+}
+
+func (c v2ObjectsConverter) Convert(ctx context.Context, req ConvertRequest) (*ConvertResponse, error) {
+	if strings.Contains(string(req.Data), "kind: Composition\n") {
+		return c.fake.Convert(ctx, req)
+	}
+	return c.real.Convert(ctx, req)
+}
+
+func (c v2ObjectsConverter) Twins(target crossplane.Target) bool { return c.real.(Twinner).Twins(target) }
+
+func (c v2ObjectsConverter) Twin(ctx context.Context, req TwinRequest) (*TwinResponse, error) {
+	return c.real.(Twinner).Twin(ctx, req)
+}
+
+func TestV2ObjectsTxtar(t *testing.T) {
+	cases := map[string]txtarCase{
+		"Rewritten": {
+			reason:  "The objects around the Compositions are rewritten for v2 in their files, and the Configuration gets the v2 constraint with its wiring.",
+			archive: "v2-objects.txtar",
+			opts: func(o *Options, _, _ string) {
+				o.Target = crossplane.V2
+				o.Verify = false
+				o.WireFunctions = true
+				o.Converter = v2ObjectsConverter{&fakeConverter{}, NewConverter(convert.Options{})}
+			},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			runTxtarCase(t, tc)
+		})
+	}
+}

@@ -240,3 +240,66 @@ func (r *runner) newTwinFile(tf *twinFile) *outcome {
 	}
 	return oc
 }
+
+// v2Native reports whether the run writes the v2-native platform (target
+// v2, an XR scope other than legacy): the converter then also rewrites the
+// objects around the Compositions.
+func (r *runner) v2Native() bool {
+	t, ok := r.o.Converter.(Twinner)
+	return ok && !r.o.Phase1 && t.Twins(r.o.Target)
+}
+
+// v2ObjectsIn reports whether a file without Compositions goes through the
+// converter anyway, in a v2-native run: it holds an object the v2-native
+// target rewrites (EnvironmentConfig, Usage, ControllerConfig, a package
+// manifest). A Configuration's crossplane.yaml is rewritten with the
+// functions' wiring instead (wireScopes), which edits it too.
+func (r *runner) v2ObjectsIn(f *scanned) bool {
+	if !r.v2Native() || r.isWiredConfig(f.rel) {
+		return false
+	}
+	for _, d := range f.docs {
+		if isV2Object(d.apiVersion, d.kind) {
+			return true
+		}
+	}
+	return false
+}
+
+// isV2Object reports whether the converter rewrites an object of this
+// type for the v2-native target (convert/v2objects.go).
+func isV2Object(apiVersion, kind string) bool {
+	switch g := xp.Group(apiVersion); {
+	case g == xp.GroupAPIExtensions:
+		return kind == "EnvironmentConfig" || kind == "Usage"
+	case g == xp.GroupPkg:
+		return kind == "ControllerConfig" || kind == "Provider" || kind == "Function" || kind == "Configuration"
+	case g == xp.GroupMetaPkg:
+		return kind == "Configuration"
+	}
+	return false
+}
+
+// isWiredConfig reports whether rel is the crossplane.yaml of a package
+// scope the run wires functions into.
+func (r *runner) isWiredConfig(rel string) bool {
+	if r.wiring == nil {
+		return false
+	}
+	for _, ws := range r.wiring.scopes {
+		if ws.config == rel {
+			return true
+		}
+	}
+	return false
+}
+
+// v2Rewrite returns data as the converter rewrites it for the v2-native
+// target, with its findings.
+func (r *runner) v2Rewrite(ctx context.Context, f *scanned, data []byte) ([]byte, []Diagnostic, error) {
+	resp, err := r.o.Converter.Convert(ctx, ConvertRequest{Path: f.rel, Data: data, Format: f.format, Target: r.o.Target})
+	if err != nil {
+		return nil, nil, err
+	}
+	return resp.Data, resp.Diagnostics, nil
+}
