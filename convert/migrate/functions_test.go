@@ -530,7 +530,9 @@ func (c v2ObjectsConverter) Convert(ctx context.Context, req ConvertRequest) (*C
 	return c.real.Convert(ctx, req)
 }
 
-func (c v2ObjectsConverter) Twins(target crossplane.Target) bool { return c.real.(Twinner).Twins(target) }
+func (c v2ObjectsConverter) Twins(target crossplane.Target) bool {
+	return c.real.(Twinner).Twins(target)
+}
 
 func (c v2ObjectsConverter) Twin(ctx context.Context, req TwinRequest) (*TwinResponse, error) {
 	return c.real.(Twinner).Twin(ctx, req)
