@@ -104,6 +104,13 @@ Configuration's spec.dependsOn (edited in place, comments kept). An existing
 Function or dependency at a release the target does not support is reported
 (M409, M410) with the fix. --wire-functions=false adds nothing.
 
+With --target v2 (and an XR scope other than legacy) migrate also rewrites
+the objects around the Compositions for Crossplane v2, in any file
+(EnvironmentConfig, Usage, ControllerConfig, package manifests, a
+Configuration's crossplane.yaml: C460–C470), and writes a v2 XR twin of
+every claim and legacy XR example found in DIR/NAME.yaml to DIR/NAME.v2.yaml
+(under --out with --out), never overwriting an existing file (C471–C475).
+
 With --check, any legacy Composition left in the tree fails the run: one the
 converter refused, one in a Helm template or a .tpl/.yaml.in file (reported
 with M402 and what to do). --allow-legacy exempts files on purpose.
