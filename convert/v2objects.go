@@ -226,6 +226,7 @@ func (e *objectEdit) controllerConfig(top *yaml.Node) {
 	if yamledit.IsMap(spec) {
 		for i := 0; i+1 < len(spec.Content); i += 2 {
 			k, v := spec.Content[i], spec.Content[i+1]
+			field := k.Value
 			switch {
 			case k.Value == "metadata":
 				podMeta = v
@@ -242,7 +243,7 @@ func (e *objectEdit) controllerConfig(top *yaml.Node) {
 				e.add("C464", k, "spec."+k.Value, "ControllerConfig field spec.%s has no place in a DeploymentRuntimeConfig and is dropped: carry it over by hand if the provider needs it", k.Value)
 				continue
 			}
-			moved = append(moved, "spec."+k.Value)
+			moved = append(moved, "spec."+field)
 		}
 	}
 	var objLabels, objAnnotations *yaml.Node

@@ -334,3 +334,18 @@ spec:
 		})
 	}
 }
+
+func TestV2ObjectsControllerConfigMessage(t *testing.T) {
+	in := "apiVersion: pkg.crossplane.io/v1alpha1\nkind: ControllerConfig\nmetadata:\n  name: c\nspec:\n  podSecurityContext:\n    runAsUser: 1\n  image: x\n"
+	res, err := Convert([]byte(in), Options{Target: "v2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `ControllerConfig replaced by a pkg.crossplane.io/v1beta1 DeploymentRuntimeConfig of the same name (Crossplane v2 has no ControllerConfig); moved: spec.podSecurityContext, spec.image; point the packages' spec.runtimeConfigRef at it`
+	if len(res.Diagnostics) != 1 {
+		t.Fatalf("Convert(...): want one finding, got %v", res.Diagnostics)
+	}
+	if diff := cmp.Diff(want, res.Diagnostics[0].Message); diff != "" {
+		t.Errorf("Convert(...) C463 names the ControllerConfig's fields: -want, +got:\n%s", diff)
+	}
+}
