@@ -361,7 +361,7 @@ var explanations = map[Code]explanation{
 		"Make sure the v2 XRD's schema declares `spec.writeConnectionSecretToRef` (else the API server prunes it) and that the Composition writes the Secret; or delete the field from the twin if nobody reads the Secret.",
 	},
 	"C473": {
-		"The example has fields Crossplane writes on claims and legacy XRs (`claimRef`, `resourceRef`, `resourceRefs`, `compositeDeletePolicy`); a v2 XR has no place for them or gets them from Crossplane, so the twin does not have them.",
+		"The example has fields Crossplane writes on claims and legacy XRs (`claimRef`, `resourceRef`, `resourceRefs`, `compositeDeletePolicy`); a v2 XR has no place for them or gets them from Crossplane, so the twin does not have them. With `--xr-scope cluster` the twin of a claim loses its `metadata.namespace` too: the XR is cluster-scoped.",
 		"Nothing.",
 	},
 	"C474": {

@@ -81,7 +81,14 @@ func V2XRTwin(doc []byte, t TwinType, o Options) ([]byte, []Diagnostic, error) {
 
 	spec := yamledit.Resolve(yamledit.Get(top, "spec"))
 	meta := yamledit.Resolve(yamledit.Get(top, "metadata"))
-	if !claim && yamledit.IsMap(meta) && !yamledit.Has(meta, "namespace") {
+	if o.XRScope == XRScopeCluster && yamledit.IsMap(meta) {
+		// A cluster-scoped XR has no namespace.
+		if k := yamledit.Key(meta, "namespace"); k != nil {
+			yamledit.Delete(meta, "namespace")
+			add("C473", k, "metadata.namespace", "metadata.namespace dropped from the v2 XR: --xr-scope cluster makes it cluster-scoped")
+		}
+	}
+	if !claim && o.XRScope != XRScopeCluster && yamledit.IsMap(meta) && !yamledit.Has(meta, "namespace") {
 		// A legacy XR's claim namespace is where its namespaced twin goes.
 		if ns, _ := yamledit.Str(yamledit.Get(yamledit.Get(spec, "claimRef"), "namespace")); ns != "" {
 			yamledit.Insert(meta, yamledit.Index(meta, "name")+1, "namespace", yamledit.NewString(ns))

@@ -104,6 +104,14 @@ spec:
 `,
 			wantCodes: []string{"C474 spec.compositionRevisionRef", "C472 spec.writeConnectionSecretToRef", "C473 spec", "C471 kind"},
 		},
+		"ClusterScope": {
+			reason:    "With --xr-scope cluster the twin of a claim has no namespace.",
+			typ:       db,
+			opts:      Options{XRScope: XRScopeCluster},
+			in:        "apiVersion: example.org/v1alpha1\nkind: PostgreSQLInstance\nmetadata:\n  name: my-db\n  namespace: team-a\nspec:\n  parameters: {}\n",
+			want:      "apiVersion: example.org/v1alpha1\nkind: PostgreSQLInstance\nmetadata:\n  name: my-db\nspec:\n  parameters: {}\n",
+			wantCodes: []string{"C473 metadata.namespace", "C471 kind"},
+		},
 		"NoMachinery": {
 			reason:    "Without machinery fields the spec is copied as it is and has no spec.crossplane; a Composition name that the naming leaves unchanged gets -v2.",
 			typ:       TwinType{Group: "example.org", Kind: "Bucket", Plural: "buckets"},
