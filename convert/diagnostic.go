@@ -128,6 +128,7 @@ var Registry = []CodeInfo{
 	{"C473", SeverityInfo, "example twin drops fields Crossplane fills in"},
 	{"C474", SeverityWarning, "example twin drops a field v2 XRs have no place for"},
 	{"C475", SeverityWarning, "example twin not written: the file exists"},
+	{"C476", SeverityWarning, "example twin cannot be written"},
 }
 
 // Lookup returns the registry entry of code.

@@ -372,6 +372,10 @@ var explanations = map[Code]explanation{
 		"`migrate --target v2` did not write the twins of an example file because the twin file (`FILE.v2.yaml`) already exists with other content. Migrate never overwrites a file it did not write in this run.",
 		"Delete or rename the existing file (or compare it with what migrate would write: run with `--out DIR` into an empty directory) and run again.",
 	},
+	"C476": {
+		"`migrate --target v2` could not write the v2 XR twin of one example: the converter could not read the document as an object. The other examples of the file get their twins.",
+		"Correct the example, or write its twin by hand.",
+	},
 }
 
 // An explanation says when the converter reports a code and what to do.

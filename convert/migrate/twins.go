@@ -122,7 +122,9 @@ func (r *runner) planTwinFile(ctx context.Context, t Twinner, f *scanned, sample
 		}
 		resp, err := t.Twin(ctx, req)
 		if err != nil {
-			return nil, err
+			tf.findings = append(tf.findings, Finding{Code: "C476", Severity: SeverityWarning, Document: s.doc, Line: doc.TextLine,
+				Message: fmt.Sprintf("no v2 XR twin of this example: %v", err)})
+			continue
 		}
 		for _, d := range resp.Diagnostics {
 			d.Document = s.doc
@@ -139,7 +141,12 @@ func (r *runner) planTwinFile(ctx context.Context, t Twinner, f *scanned, sample
 		}
 		b.Write(resp.Data)
 	}
-	if len(tf.findings) == 0 {
+	if !bytes.Contains(b.Bytes(), []byte("\n---")) {
+		if len(tf.findings) > 0 {
+			// Only C476: report it, write nothing.
+			tf.skip = true
+			return tf, nil
+		}
 		return nil, nil
 	}
 	tf.data = b.Bytes()
