@@ -291,6 +291,9 @@ func (r *run) document(i int, c manifest.Document, d *yamledit.Doc) ([]byte, err
 	if out, ok := r.v2XRDDocument(i, c, d, &rep, apiVersion, kind); ok {
 		return out, nil
 	}
+	if out, ok := r.v2Object(i, c, d, &rep); ok { // v2objects.go
+		return out, nil
+	}
 
 	var comps []*composition
 	var xrds []*v2XRD // of a List, for the v2-native target

@@ -157,6 +157,23 @@ var Registry = []CodeInfo{
 	{"C455", SeverityWarning, "deletionPolicy Orphan lost to managementPolicies with Delete (v2-native)"},
 	{"C456", SeverityWarning, "provider-kubernetes Object unwrapped on request: readiness changes (v2-native)"},
 	{"C457", SeverityInfo, "provider-kubernetes Object kept a wrapper despite --unwrap-objects (v2-native)"},
+	{"C460", SeverityInfo, "EnvironmentConfig v1alpha1 moved to v1beta1 (v2)"},
+	{"C461", SeverityInfo, "Usage replaced by a protection.crossplane.io ClusterUsage (v2)"},
+	{"C462", SeverityInfo, "Usage replaced by a namespaced protection.crossplane.io Usage (v2)"},
+	{"C463", SeverityInfo, "ControllerConfig replaced by a DeploymentRuntimeConfig (v2)"},
+	{"C464", SeverityWarning, "ControllerConfig field without a place in a DeploymentRuntimeConfig dropped"},
+	{"C465", SeverityInfo, "controllerConfigRef replaced by runtimeConfigRef (v2)"},
+	{"C466", SeverityWarning, "controllerConfigRef dropped beside a runtimeConfigRef"},
+	{"C467", SeverityInfo, "Function moved to pkg.crossplane.io/v1 (v2)"},
+	{"C468", SeverityWarning, "package reference given a registry (v2 has no default registry)"},
+	{"C469", SeverityInfo, "Configuration's Crossplane constraint set for v2"},
+	{"C470", SeverityInfo, "Configuration's function dependency pinned for v2"},
+	{"C471", SeverityInfo, "v2 XR twin of an example written"},
+	{"C472", SeverityWarning, "example twin keeps writeConnectionSecretToRef (XRD must declare it)"},
+	{"C473", SeverityInfo, "example twin drops fields Crossplane fills in"},
+	{"C474", SeverityWarning, "example twin drops a field v2 XRs have no place for"},
+	{"C475", SeverityWarning, "example twin not written: the file exists"},
+	{"C476", SeverityWarning, "example twin cannot be written"},
 }
 
 // Lookup returns the registry entry of code.

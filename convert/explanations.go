@@ -480,6 +480,75 @@ var explanations = map[Code]explanation{
 		"`--unwrap-objects` was given, but this `Object` depends on being a wrapper, so it stays one: it sets `references`, `watch`, `connectionDetails`, a readiness policy other than `SuccessfulCreate`, an Orphan deletion or other management policies, or more than the manifest under `forProvider`; or the template's patches read or write outside the manifest, use a patch set, or the template has connection details or readiness checks that read the Object.",
 		"Nothing, or unwrap it by hand after moving what depends on the wrapper.",
 	},
+	// v2-native objects (--target v2, --xr-scope other than legacy).
+	"C460": {
+		"An `apiextensions.crossplane.io/v1alpha1` EnvironmentConfig was moved to `v1beta1`, the only version Crossplane v2 serves. The two versions have the same schema; only `apiVersion` changed.",
+		"Nothing. Apply the file after the upgrade (or before it: Crossplane 1.x serves `v1beta1` too).",
+	},
+	"C461": {
+		"An `apiextensions.crossplane.io` Usage (`v1alpha1` or `v1beta1`, deprecated in Crossplane v2) was replaced by a `protection.crossplane.io/v1beta1` ClusterUsage: the objects it names are cluster-scoped (legacy XRs, cluster-scoped managed resources), and ClusterUsage has the same fields (`of`, `by`, `reason`, `replayDeletion`). Only `apiVersion` and `kind` changed.",
+		"Nothing, while the objects stay cluster-scoped. When they move to their namespaced v2 twins, protect those with a namespaced `protection.crossplane.io` Usage in their namespace.",
+	},
+	"C462": {
+		"An `apiextensions.crossplane.io` Usage was replaced by a namespaced `protection.crossplane.io/v1beta1` Usage, because it has a `metadata.namespace` or names a namespaced managed resource (an `.m.` API group). A namespaced Usage protects objects in its own namespace; `spec.of` may name another namespace only when `spec.by` is set.",
+		"Give the Usage the namespace of the objects it protects (`metadata.namespace`) if it has none: without one it is created in the namespace kubectl applies it to.",
+	},
+	"C463": {
+		"A `pkg.crossplane.io/v1alpha1` ControllerConfig, which Crossplane v2 no longer serves, was replaced by a `pkg.crossplane.io/v1beta1` DeploymentRuntimeConfig of the same name, as Crossplane's `crank beta convert deployment-runtime` does: `replicas` goes to `spec.deploymentTemplate.spec`; `metadata` to the pod template's metadata; `serviceAccountName`, `nodeName`, `nodeSelector`, `imagePullSecrets`, `affinity`, `tolerations`, `priorityClassName`, `runtimeClassName`, `volumes` and `podSecurityContext` (as `securityContext`) to the pod spec; `image`, `imagePullPolicy`, `ports`, `securityContext`, `args`, `envFrom`, `env`, `volumeMounts` and `resources` to the `package-runtime` container; the ControllerConfig's own labels and annotations to the Deployment, ServiceAccount and Service templates. Each field keeps its comments.",
+		"Point the packages at it: `spec.controllerConfigRef` is rewritten to `spec.runtimeConfigRef` (C465) where the package manifests are in the input; do the same for those installed from elsewhere.",
+	},
+	"C464": {
+		"A field of a ControllerConfig's `spec` has no counterpart in a DeploymentRuntimeConfig (or is not a ControllerConfig field at all) and was dropped.",
+		"Find where the setting belongs in the Deployment, ServiceAccount or Service template of the DeploymentRuntimeConfig and add it by hand, or delete it if nothing needs it.",
+	},
+	"C465": {
+		"A Provider's or Function's `spec.controllerConfigRef`, which Crossplane v2 ignores, was replaced by `spec.runtimeConfigRef` naming the DeploymentRuntimeConfig of the same name (converted from the ControllerConfig, C463).",
+		"Make sure that DeploymentRuntimeConfig is applied before the package.",
+	},
+	"C466": {
+		"A Provider or Function had both `spec.controllerConfigRef` and `spec.runtimeConfigRef`. Crossplane v2 reads only the latter; the former was dropped, and with it the ControllerConfig's settings unless the DeploymentRuntimeConfig has them.",
+		"Compare the ControllerConfig with the DeploymentRuntimeConfig `spec.runtimeConfigRef` names and merge what is missing.",
+	},
+	"C467": {
+		"A `pkg.crossplane.io/v1beta1` Function was moved to `pkg.crossplane.io/v1` (same fields).",
+		"Nothing.",
+	},
+	"C468": {
+		"A package reference without a registry (`crossplane-contrib/function-x:v1.0.0`) was given `xpkg.crossplane.io`. Crossplane v2 has no default registry and refuses such references (in package manifests and in dependencies alike). Crossplane 1.20 resolved them against `xpkg.crossplane.io`; releases up to 1.19 used `xpkg.upbound.io`, and `--registry` could set another.",
+		"Check that the registry is the one your control plane installed the package from; if not, write the reference with that registry.",
+	},
+	"C469": {
+		"A Configuration's `crossplane.yaml` got the Crossplane version constraint `>=v2.0.0` (it had none, or one that admits Crossplane 1.x): its definitions and Compositions are v2-native, and Crossplane 1.x cannot install them.",
+		"Nothing; keep the v1 package (in git) for control planes that still run 1.x.",
+	},
+	"C470": {
+		"A Configuration's dependency on function-patch-and-transform or function-environment-configs was re-pinned to the releases the v2-native Compositions are verified against: patch-and-transform `>=v0.10.8` (v0.10.0 and later write the XR's connection Secret), environment-configs `>=v0.7.1, <v0.8.0` (the required-resources protocol of Crossplane v2).",
+		"Nothing.",
+	},
+	"C471": {
+		"`migrate --target v2` wrote a v2 XR twin of a claim or legacy XR example: the same object as an XR of the v2-native type (`--xr-naming`), in the claim's namespace (for a legacy XR, its `spec.claimRef.namespace`), with `spec` copied and `compositionRef` (renamed to the v2 Composition), `compositionSelector`, `compositionRevisionSelector` and `compositionUpdatePolicy` moved to `spec.crossplane`. The twins of the examples of `FILE.yaml` are written to `FILE.v2.yaml` beside it (in the output directory with `--out`), in the examples' order; comments are kept. They are samples for `verify` and for your own tests.",
+		"Review the twins and keep them in the tree beside the v1 examples (or replace those once the platform runs v2).",
+	},
+	"C472": {
+		"The example sets `spec.writeConnectionSecretToRef`. Crossplane v2 XRs have no such field and write no connection Secret themselves; the twin keeps the field (without `namespace`: a namespaced XR's Secret is in its own namespace) for the XRD to declare and the Composition to honour with function-patch-and-transform ≥ v0.10.0's composed connection Secret.",
+		"Make sure the v2 XRD's schema declares `spec.writeConnectionSecretToRef` (else the API server prunes it) and that the Composition writes the Secret; or delete the field from the twin if nobody reads the Secret.",
+	},
+	"C473": {
+		"The example has fields Crossplane writes on claims and legacy XRs (`claimRef`, `resourceRef`, `resourceRefs`, `compositeDeletePolicy`); a v2 XR has no place for them or gets them from Crossplane, so the twin does not have them. With `--xr-scope cluster` the twin of a claim loses its `metadata.namespace` too: the XR is cluster-scoped.",
+		"Nothing.",
+	},
+	"C474": {
+		"The example sets a field that changes what the XR does and that a v2 XR has no place for: `compositionRevisionRef` (a revision of the legacy Composition), `environmentConfigRefs` (Crossplane v2 has no native environment) or `publishConnectionDetailsTo` (v2 has no External Secret Stores). The twin does not have it.",
+		"Pin the twin with `spec.crossplane.compositionRevisionSelector` if it must not follow the Composition; select EnvironmentConfigs in the Composition's environment-configs step.",
+	},
+	"C475": {
+		"`migrate --target v2` did not write the twins of an example file because the twin file (`FILE.v2.yaml`) already exists with other content. Migrate never overwrites a file it did not write in this run.",
+		"Delete or rename the existing file (or compare it with what migrate would write: run with `--out DIR` into an empty directory) and run again.",
+	},
+	"C476": {
+		"`migrate --target v2` could not write the v2 XR twin of one example: the converter could not read the document as an object. The other examples of the file get their twins.",
+		"Correct the example, or write its twin by hand.",
+	},
 }
 
 // An explanation says when the converter reports a code and what to do.

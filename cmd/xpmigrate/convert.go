@@ -65,6 +65,15 @@ Unnamed templates get names (C204). Applying the Pipeline Composition directly
 breaks XRs that exist already; roll out in two phases: --phase1 (or
 --phase1-out FILE) writes the Resources-mode Composition with the names added.
 
+With --target v2 (and an XR scope other than legacy) the objects around the
+Compositions are rewritten for Crossplane v2 in place in the stream:
+EnvironmentConfig v1alpha1 to v1beta1, Usage to protection.crossplane.io
+ClusterUsage or Usage, ControllerConfig to DeploymentRuntimeConfig (and
+controllerConfigRef to runtimeConfigRef), Function to pkg.crossplane.io/v1,
+package references given a registry, and a Configuration's crossplane.yaml
+constrained to Crossplane v2 with its function dependencies re-pinned
+(C460–C470).
+
 Exit codes: 0 converted (or nothing to do); 1 a Composition could not be
 converted; 2 invalid usage or input that is not YAML; 3 --check found that
 FILE would change.`,

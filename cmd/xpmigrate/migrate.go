@@ -119,6 +119,12 @@ progress bar on a terminal). Its report joins the run's: a "cluster" field
 of the JSON report, a section of the Markdown and HTML reports, and entries
 of the github, junit and sarif outputs; with --format text it is printed on
 stdout after the run.
+With --target v2 (and an XR scope other than legacy) migrate also rewrites
+the objects around the Compositions for Crossplane v2, in any file
+(EnvironmentConfig, Usage, ControllerConfig, package manifests, a
+Configuration's crossplane.yaml: C460–C470), and writes a v2 XR twin of
+every claim and legacy XR example found in DIR/NAME.yaml to DIR/NAME.v2.yaml
+(under --out with --out), never overwriting an existing file (C471–C475).
 
 With --check, any legacy Composition left in the tree fails the run: one the
 converter refused, one in a Helm template or a .tpl/.yaml.in file (reported

@@ -12,6 +12,7 @@ import (
 	yaml3 "go.yaml.in/yaml/v3"
 
 	"github.com/xpmigrate/xpmigrate/convert"
+	"github.com/xpmigrate/xpmigrate/internal/crossplane"
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
 	"github.com/xpmigrate/xpmigrate/render"
 	"github.com/xpmigrate/xpmigrate/render/engine"
@@ -408,4 +409,26 @@ func renders(ctx context.Context, req VerifyRequest, xr map[string]any, o verify
 	legacy = side(lobj, engine.Options{UntilStable: true, Target: req.Target})
 	pipe = side(cobj, engine.Options{UntilStable: true, Target: req.Target, Profile: pipeline.Reconciler})
 	return legacy, pipe
+}
+
+var _ Twinner = converterAdapter{}
+
+// Twins: target v2 with a v2-native XR scope (not legacy).
+func (a converterAdapter) Twins(target crossplane.Target) bool {
+	return target == crossplane.V2 && a.base.XRScope != convert.XRScopeLegacy
+}
+
+func (a converterAdapter) Twin(_ context.Context, req TwinRequest) (*TwinResponse, error) {
+	out, diags, err := convert.V2XRTwin(req.Doc, convert.TwinType{Group: req.Group, Kind: req.Kind, Plural: req.Plural, Version: req.Version}, a.base)
+	if err != nil {
+		return nil, errors.Wrapf(err, "cannot write the v2 twin of an example in %s", req.Path)
+	}
+	resp := &TwinResponse{Data: out}
+	for _, d := range diags {
+		resp.Diagnostics = append(resp.Diagnostics, Diagnostic{
+			Code: string(d.Code), Severity: string(d.Severity), Document: d.Document, Line: d.Line,
+			Composition: d.Composition, Path: d.Path, Message: d.Message,
+		})
+	}
+	return resp, nil
 }

@@ -173,6 +173,8 @@ type runner struct {
 	fnEC     map[string]fnName
 	// wiring is the plan for function manifests and dependencies.
 	wiring *wiring
+	// twins are the example files' v2 XR twins (twins.go).
+	twins []*twinFile
 	// late are the outcomes of files changed after pass 2 (wiring,
 	// kustomize rewrites).
 	late []*outcome
@@ -270,6 +272,9 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if err := r.planWiring(); err != nil {
 		return nil, err
 	}
+	if err := r.planTwins(ctx); err != nil {
+		return nil, err
+	}
 	r.markDuplicates()
 
 	// Pass 2: migrate file by file.
@@ -340,6 +345,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	r.finishDuplicates(outs)
 	outs = r.rewriteKustomize(ctx, outs)
 	outs = r.wire(ctx, outs)
+	outs = r.writeTwins(ctx, outs)
 	r.reportLate(total)
 	res := r.result(outs)
 	for _, t := range w.temps {

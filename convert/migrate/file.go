@@ -82,7 +82,7 @@ func (r *runner) migrate(ctx context.Context, f *scanned) *outcome {
 		return oc
 	}
 
-	if f.compositions == 0 && (!r.o.Definitions || f.xrds == 0) {
+	if f.compositions == 0 && (!r.o.Definitions || f.xrds == 0) && !r.v2ObjectsIn(f) {
 		oc.file.Status = FileUnchanged
 		oc.file.Diagnostics = r.fileFindings(f)
 		r.keep(f, data)

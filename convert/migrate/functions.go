@@ -62,10 +62,10 @@ func functionPins(target crossplane.Target) (pt, ec functionPin) {
 	ec = functionPin{repo: xp.FunctionEnvironmentConfigs, pkg: xp.PackageEnvironmentConfigs}
 	if target == crossplane.V2 {
 		pt.ok = versionRange{lo: semver{minor: 10}, noHi: true}
-		pt.constraint, pt.supported = ">="+convert.PTVersion, "v0.10.0 or later"
+		pt.constraint, pt.supported = convert.PTConstraintV2, "v0.10.0 or later"
 		ec.pin = convert.ECVersionV2
 		ec.ok = versionRange{lo: semver{minor: 7}, hi: semver{minor: 8}}
-		ec.constraint, ec.supported = ">="+convert.ECVersionV2+", <v0.8.0", "v0.7.x"
+		ec.constraint, ec.supported = convert.ECConstraintV2, "v0.7.x"
 		return pt, ec
 	}
 	pt.ok = versionRange{lo: semver{minor: 10}, hi: semver{minor: 11}}
@@ -389,7 +389,7 @@ func (r *runner) wireScopes(ctx context.Context, outs []*outcome) []*outcome {
 			}
 			have := r.configDependencies(ws.config, fn.pin.repo)
 			for _, d := range have {
-				if fd := fn.pin.checkDependency(d.at, d.pkg, d.version, r.o.Target); fd != nil {
+				if fd := fn.pin.checkDependency(d.at, d.pkg, d.version, r.o.Target); fd != nil && !r.v2Native() { // v2-native: re-pinned (C470).
 					fd.Document, fd.Line = d.doc, d.line
 					r.addFinding(outs, byRel, ws.config, *fd)
 				}
@@ -398,9 +398,9 @@ func (r *runner) wireScopes(ctx context.Context, outs []*outcome) []*outcome {
 				deps = append(deps, fn)
 			}
 		}
-		if len(deps) > 0 {
+		if len(deps) > 0 || (ws.config != "" && r.v2Native()) {
 			if i, ok := byRel[ws.config]; ok {
-				r.addDependencies(outs[i], r.files[i], deps)
+				r.addDependencies(ctx, outs[i], r.files[i], deps)
 			}
 		}
 	}
@@ -598,8 +598,22 @@ func (r *runner) appendManifests(oc *outcome, f *scanned, fns []wantFunction) {
 
 // addDependencies adds dependencies to a Configuration's crossplane.yaml,
 // editing its YAML nodes so that comments and key order stay.
-func (r *runner) addDependencies(oc *outcome, f *scanned, fns []wantFunction) {
+//
+// In a v2-native run the converter first rewrites the file for v2 (its
+// Crossplane constraint, dependency pins and registries: C468–C470).
+func (r *runner) addDependencies(ctx context.Context, oc *outcome, f *scanned, fns []wantFunction) {
 	r.editFile(oc, f, func(data []byte) ([]byte, error) {
+		if r.v2Native() {
+			v2, diags, err := r.v2Rewrite(ctx, f, data)
+			if err != nil {
+				return nil, err
+			}
+			data = v2
+			oc.file.Diagnostics = sortDiagnostics(append(oc.file.Diagnostics, diags...))
+		}
+		if len(fns) == 0 {
+			return data, nil
+		}
 		var out bytes.Buffer
 		done := false
 		docs := manifest.Split(data)

@@ -1,6 +1,7 @@
 package migrate
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -409,4 +410,197 @@ func TestWireFunctionsSharedFile(t *testing.T) {
 	if diff := cmp.Diff([]string{"fns.yaml: M407 info"}, findingCodes(res, "M407")); diff != "" {
 		t.Errorf("findings: -want, +got:\n%s", diff)
 	}
+}
+
+// twinConverter converts with the fake and writes twins with the real
+// converter.
+type twinConverter struct {
+	*fakeConverter
+	Twinner
+}
+
+func TestTwinsTxtar(t *testing.T) {
+	cases := map[string]txtarCase{
+		"InPlace": {
+			reason:  "Claims and legacy XRs get twins beside them; an existing file of the twin's name with other content is kept and reported.",
+			archive: "twins.txtar",
+			opts: func(o *Options, _, _ string) {
+				o.Target = crossplane.V2
+				o.Converter = twinConverter{&fakeConverter{}, NewConverter(convert.Options{}).(Twinner)}
+			},
+			check: func(t *testing.T, root string, res *Result, _ *hooks) {
+				want := []string{
+					"examples/claim.yaml: C471 info",
+					"examples/claim.yaml: C472 warning",
+					"examples/taken.yaml: C471 info",
+					"examples/taken.yaml: C475 warning",
+					"examples/xr.yaml: C471 info",
+					"examples/xr.yaml: C473 info",
+				}
+				var got []string
+				for _, f := range res.Files {
+					for _, d := range f.Diagnostics {
+						if strings.HasPrefix(d.Code, "C47") {
+							got = append(got, f.Path+": "+d.Code+" "+d.Severity)
+						}
+					}
+				}
+				sort.Strings(got)
+				if diff := cmp.Diff(want, got); diff != "" {
+					t.Errorf("findings: -want, +got:\n%s", diff)
+				}
+				// A second run finds its own twins in place: nothing
+				// changes, and they are no examples of their own.
+				before := readTree(t, root)
+				again, err := Run(context.Background(), Options{Root: root, Target: crossplane.V2, Jobs: 1,
+					Converter: twinConverter{&fakeConverter{}, NewConverter(convert.Options{}).(Twinner)}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, f := range again.Files {
+					for _, d := range f.Diagnostics {
+						if d.Code == "C475" && f.Path != "examples/taken.yaml" {
+							t.Errorf("second run: %s: %s", f.Path, d.Message)
+						}
+					}
+				}
+				if diff := cmp.Diff(before, readTree(t, root)); diff != "" {
+					t.Errorf("second run changed the tree: -want, +got:\n%s", diff)
+				}
+			},
+		},
+		"Out": {
+			reason:  "With --out the twins are written to the output directory beside the copies of their examples; the tree is untouched.",
+			archive: "twins-out.txtar",
+			opts: func(o *Options, _, tmp string) {
+				o.Target = crossplane.V2
+				o.Write, o.Out = WriteOut, filepath.Join(tmp, "out")
+				o.Converter = twinConverter{&fakeConverter{}, NewConverter(convert.Options{}).(Twinner)}
+			},
+		},
+		"TwinFails": {
+			reason:   "An example whose twin cannot be written is reported (C476) and the run goes on; the other files get their twins.",
+			archive:  "twins.txtar",
+			noGolden: true,
+			opts: func(o *Options, _, _ string) {
+				o.Target = crossplane.V2
+				o.Converter = twinConverter{&fakeConverter{}, failingTwinner{NewConverter(convert.Options{}).(Twinner), "  name: my-db\n  namespace: team-a\nspec"}}
+			},
+			check: func(t *testing.T, root string, res *Result, _ *hooks) {
+				var got []string
+				for _, f := range res.Files {
+					for _, d := range f.Diagnostics {
+						if d.Code == "C476" {
+							got = append(got, f.Path)
+						}
+					}
+				}
+				if diff := cmp.Diff([]string{"examples/claim.yaml"}, got); diff != "" {
+					t.Errorf("C476: -want, +got:\n%s", diff)
+				}
+				if _, err := os.Stat(filepath.Join(root, "examples/claim.v2.yaml")); err == nil {
+					t.Errorf("examples/claim.v2.yaml written without a twin")
+				}
+				if _, err := os.Stat(filepath.Join(root, "examples/xr.v2.yaml")); err != nil {
+					t.Errorf("examples/xr.v2.yaml: %v", err)
+				}
+			},
+		},
+		"LegacyScope": {
+			reason:   "With --xr-scope legacy no twin is written.",
+			archive:  "twins.txtar",
+			noGolden: true,
+			opts: func(o *Options, _, _ string) {
+				o.Target = crossplane.V2
+				o.Converter = twinConverter{&fakeConverter{}, NewConverter(convert.Options{XRScope: convert.XRScopeLegacy}).(Twinner)}
+			},
+			check: func(t *testing.T, root string, res *Result, _ *hooks) {
+				for _, f := range []string{"examples/claim.v2.yaml", "examples/xr.v2.yaml"} {
+					if _, err := os.Stat(filepath.Join(root, f)); err == nil {
+						t.Errorf("%s written with --xr-scope legacy", f)
+					}
+				}
+			},
+		},
+		"TargetV1": {
+			reason:   "Target v1 writes no twin.",
+			archive:  "twins.txtar",
+			noGolden: true,
+			opts: func(o *Options, _, _ string) {
+				o.Converter = twinConverter{&fakeConverter{}, NewConverter(convert.Options{}).(Twinner)}
+			},
+			check: func(t *testing.T, root string, res *Result, _ *hooks) {
+				if _, err := os.Stat(filepath.Join(root, "examples/claim.v2.yaml")); err == nil {
+					t.Errorf("twin written for target v1")
+				}
+			},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			// runTxtarCase skips check without goldens: run it here.
+			var root string
+			tc.setup = func(_ *testing.T, r string, _ *hooks) { root = r }
+			res, _ := runTxtarCase(t, tc)
+			if tc.noGolden {
+				tc.check(t, root, res, nil)
+			}
+		})
+	}
+}
+
+// v2ObjectsConverter converts files with Compositions with the fake (the
+// Composition's v2 output is not this test's) and every other file with
+// the real converter.
+type v2ObjectsConverter struct {
+	fake *fakeConverter
+	real Converter
+}
+
+func (c v2ObjectsConverter) Convert(ctx context.Context, req ConvertRequest) (*ConvertResponse, error) {
+	if strings.Contains(string(req.Data), "kind: Composition\n") {
+		return c.fake.Convert(ctx, req)
+	}
+	return c.real.Convert(ctx, req)
+}
+
+func (c v2ObjectsConverter) Twins(target crossplane.Target) bool {
+	return c.real.(Twinner).Twins(target)
+}
+
+func (c v2ObjectsConverter) Twin(ctx context.Context, req TwinRequest) (*TwinResponse, error) {
+	return c.real.(Twinner).Twin(ctx, req)
+}
+
+func TestV2ObjectsTxtar(t *testing.T) {
+	cases := map[string]txtarCase{
+		"Rewritten": {
+			reason:  "The objects around the Compositions are rewritten for v2 in their files, and the Configuration gets the v2 constraint with its wiring.",
+			archive: "v2-objects.txtar",
+			opts: func(o *Options, _, _ string) {
+				o.Target = crossplane.V2
+				o.Verify = false
+				o.WireFunctions = true
+				o.Converter = v2ObjectsConverter{&fakeConverter{}, NewConverter(convert.Options{})}
+			},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			runTxtarCase(t, tc)
+		})
+	}
+}
+
+// failingTwinner fails for the documents that contain fail.
+type failingTwinner struct {
+	Twinner
+	fail string
+}
+
+func (f failingTwinner) Twin(ctx context.Context, req TwinRequest) (*TwinResponse, error) {
+	if strings.Contains(string(req.Doc), f.fail) {
+		return nil, errors.New("cannot read the example")
+	}
+	return f.Twinner.Twin(ctx, req)
 }

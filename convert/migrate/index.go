@@ -140,7 +140,7 @@ func buildIndex(files []*scanned) *index {
 	// test-framework fixtures and unnamed objects are not samples either
 	// (the rules verify's examples follow).
 	for _, s := range others {
-		if ix.patchFiles[s.file] || fixtures.Reason(s.file, s.obj) != "" {
+		if ix.patchFiles[s.file] || fixtures.Reason(s.file, s.obj) != "" || isTwinFile(s.file) {
 			continue
 		}
 		av, _ := s.obj["apiVersion"].(string)

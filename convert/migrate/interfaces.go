@@ -166,3 +166,32 @@ type VerifyRequest struct {
 type Verifier interface {
 	Verify(ctx context.Context, req VerifyRequest) (*Verification, error)
 }
+
+// A Twinner writes v2 XR twins of examples (claims and legacy XRs): a
+// Converter that implements it gets `migrate --target v2` to write them.
+type Twinner interface {
+	// Twins reports whether a run for target writes twins.
+	Twins(target crossplane.Target) bool
+	// Twin returns the twin of one example document.
+	Twin(ctx context.Context, req TwinRequest) (*TwinResponse, error)
+}
+
+// A TwinRequest asks for the v2 XR twin of one example document.
+type TwinRequest struct {
+	// Path names the example's file in diagnostics.
+	Path string
+	// Doc is the example document's text.
+	Doc []byte
+	// Group, Kind and Plural name the legacy XR type (the XRD's), Version
+	// the version the twin is written at.
+	Group, Kind, Plural, Version string
+}
+
+// A TwinResponse is the twin of one example.
+type TwinResponse struct {
+	// Data is the twin document.
+	Data []byte
+	// Diagnostics are about the example document (Document 0, lines of
+	// the document).
+	Diagnostics []Diagnostic
+}

@@ -1,0 +1,312 @@
+package migrate
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/pkg/errors"
+
+	"github.com/xpmigrate/xpmigrate/internal/manifest"
+	"github.com/xpmigrate/xpmigrate/internal/regularfile"
+	"github.com/xpmigrate/xpmigrate/internal/udiff"
+	"github.com/xpmigrate/xpmigrate/internal/xp"
+)
+
+// Example twins (target v2): the claims and legacy XRs among the examples
+// of the tree (the index's samples) get v2 XR twins, so that verify and
+// the users' own tests have v2 samples. The twins of the examples of
+// DIR/NAME.yaml go to DIR/NAME.v2.yaml (NAME.v2.yml for .yml), in the
+// examples' order, in the tree or, with --out, in the output directory.
+// A twin file that exists with other content is never overwritten (C475);
+// files named *.v2.yaml are never examples of their own.
+
+// twinSuffix marks a twin file: NAME.yaml → NAME<twinSuffix>.yaml.
+const twinSuffix = ".v2"
+
+// A twinFile is the plan for one example file's twins.
+type twinFile struct {
+	src string // the example file, relative to Root
+	rel string // the twin file, relative to Root
+	// data is the twin file's content.
+	data []byte
+	// findings are about the example file.
+	findings []Finding
+	// exists reports that rel is in the tree with data already; skip that
+	// it is there with other content.
+	exists, skip bool
+}
+
+// twinPath returns the twin file of an example file, "" for a file that
+// gets none (JSON, or a twin itself).
+func twinPath(rel string) string {
+	ext := path.Ext(rel)
+	if ext != ".yaml" && ext != ".yml" {
+		return ""
+	}
+	if isTwinFile(rel) {
+		return ""
+	}
+	return strings.TrimSuffix(rel, ext) + twinSuffix + ext
+}
+
+// isTwinFile reports whether rel is named as a twin file (NAME.v2.yaml):
+// its documents are v2 XRs, not examples of the legacy types.
+func isTwinFile(rel string) bool {
+	ext := path.Ext(rel)
+	return (ext == ".yaml" || ext == ".yml") && strings.HasSuffix(strings.TrimSuffix(rel, ext), twinSuffix)
+}
+
+// planTwins writes the twins of every example file in memory and checks,
+// before anything is written, that each twin file can be written.
+func (r *runner) planTwins(ctx context.Context) error {
+	t, ok := r.o.Converter.(Twinner)
+	if !ok || r.o.Phase1 || !t.Twins(r.o.Target) {
+		return nil
+	}
+	byFile := map[string][]*sampleInfo{}
+	var files []string
+	for _, s := range r.ix.samples {
+		if s.item >= 0 || twinPath(s.file) == "" {
+			continue // List items and JSON files get no twin.
+		}
+		if _, seen := byFile[s.file]; !seen {
+			files = append(files, s.file)
+		}
+		byFile[s.file] = append(byFile[s.file], s)
+	}
+	sort.Strings(files)
+	scannedByRel := map[string]*scanned{}
+	for _, f := range r.files {
+		scannedByRel[f.rel] = f
+	}
+	for _, file := range files {
+		tf, err := r.planTwinFile(ctx, t, scannedByRel[file], byFile[file])
+		if err != nil {
+			return err
+		}
+		if tf != nil {
+			r.twins = append(r.twins, tf)
+		}
+	}
+	return nil
+}
+
+func (r *runner) planTwinFile(ctx context.Context, t Twinner, f *scanned, samples []*sampleInfo) (*twinFile, error) {
+	if f == nil {
+		return nil, nil
+	}
+	data, err := regularfile.ReadFile(f.real)
+	if err != nil || sha256.Sum256(data) != f.sum {
+		return nil, nil //nolint:nilerr // The file's own migration reports it vanished or changed.
+	}
+	docs := manifest.Split(data)
+	tf := &twinFile{src: f.rel, rel: twinPath(f.rel)}
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "# v2 XR twins of the examples in %s, written by xpmigrate migrate --target %s.\n", path.Base(f.rel), r.o.Target)
+	for _, s := range samples {
+		if s.doc >= len(docs) {
+			continue
+		}
+		doc := docs[s.doc]
+		req, ok := r.twinRequest(f.rel, s, doc.Text)
+		if !ok {
+			continue
+		}
+		resp, err := t.Twin(ctx, req)
+		if err != nil {
+			tf.findings = append(tf.findings, Finding{Code: "C476", Severity: SeverityWarning, Document: s.doc, Line: doc.TextLine,
+				Message: fmt.Sprintf("no v2 XR twin of this example: %v", err)})
+			continue
+		}
+		for _, d := range resp.Diagnostics {
+			d.Document = s.doc
+			if d.Line > 0 {
+				d.Line += doc.TextLine - 1
+			}
+			tf.findings = append(tf.findings, d)
+		}
+		if b.Len() > 0 && !bytes.HasSuffix(b.Bytes(), []byte("\n")) {
+			b.WriteByte('\n')
+		}
+		if !bytes.HasPrefix(resp.Data, []byte("---")) {
+			b.WriteString("---\n")
+		}
+		b.Write(resp.Data)
+	}
+	if !bytes.Contains(b.Bytes(), []byte("\n---")) {
+		if len(tf.findings) > 0 {
+			// Only C476: report it, write nothing.
+			tf.skip = true
+			return tf, nil
+		}
+		return nil, nil
+	}
+	tf.data = b.Bytes()
+	dst := filepath.Join(r.o.Root, filepath.FromSlash(tf.rel))
+	have, err := regularfile.ReadFile(dst)
+	switch {
+	case err == nil && bytes.Equal(have, tf.data):
+		tf.exists = true
+	case err == nil || !errors.Is(err, fs.ErrNotExist):
+		tf.skip = true
+		tf.findings = append(tf.findings, Finding{Code: "C475", Severity: SeverityWarning, Document: -1,
+			Message: fmt.Sprintf("the v2 XR twins of these examples are not written: %s exists with other content, and migrate does not overwrite it; delete or rename it and run again", tf.rel)})
+	case r.o.Write == WriteInPlace:
+		if err := checkWritable(dst); err != nil {
+			return nil, invalid("cannot write the v2 XR twins of %s: %v", f.rel, err)
+		}
+	}
+	return tf, nil
+}
+
+// twinRequest returns the request for the twin of sample s: its XRD's
+// type when the tree has the XRD, else the Composition type it matched.
+func (r *runner) twinRequest(file string, s *sampleInfo, text []byte) (TwinRequest, bool) {
+	av, _ := s.obj["apiVersion"].(string)
+	kind, _ := s.obj["kind"].(string)
+	group, version := xp.SplitAPIVersion(av)
+	req := TwinRequest{Path: file, Doc: text, Group: group, Kind: kind, Version: version}
+	var best *xrdInfo
+	for _, x := range r.ix.xrds {
+		if x.group != group || (kind != x.kind && kind != x.claimKind) {
+			continue
+		}
+		if best == nil || commonPrefix(x.file, file) > commonPrefix(best.file, file) {
+			best = x
+		}
+	}
+	if best == nil {
+		// A legacy XR of a Composition's type, without its XRD: a claim
+		// cannot be told from it.
+		return req, len(r.ix.byType[av+"|"+kind]) > 0
+	}
+	req.Kind = best.kind
+	req.Plural, _ = nestedString(best.obj, "spec", "names", "plural")
+	if best.referenced != "" {
+		req.Version = best.referenced
+	}
+	return req, true
+}
+
+// writeTwins reports the twins on their example files and writes the twin
+// files, after the files of the run are migrated. It returns outs with the
+// outcomes of the twin files appended.
+func (r *runner) writeTwins(ctx context.Context, outs []*outcome) []*outcome {
+	if len(r.twins) == 0 || ctx.Err() != nil {
+		return outs
+	}
+	byRel := map[string]int{}
+	for i, f := range r.files {
+		if i < len(outs) && outs[i] != nil {
+			byRel[f.rel] = i
+		}
+	}
+	n := len(outs)
+	for _, tf := range r.twins {
+		for _, fd := range tf.findings {
+			r.addFinding(outs, byRel, tf.src, fd)
+		}
+		if tf.skip || tf.exists {
+			continue
+		}
+		outs = append(outs, r.newTwinFile(tf))
+	}
+	r.late = append(r.late, outs[n:]...)
+	return outs
+}
+
+// newTwinFile writes a new twin file.
+func (r *runner) newTwinFile(tf *twinFile) *outcome {
+	oc := &outcome{emit: true, file: FileResult{Path: tf.rel, Status: FileConverted}}
+	if r.o.Diff {
+		oc.file.Diff = udiff.Unified("/dev/null", "b/"+tf.rel, nil, tf.data)
+	}
+	dst := filepath.Join(r.o.Root, filepath.FromSlash(tf.rel))
+	switch r.o.Write {
+	case WriteInPlace:
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil { //nolint:gosec // A tree others read.
+			oc.file.Status, oc.file.Reason, oc.file.Detail = FileFailed, ReasonWriteError, err.Error()
+			return oc
+		}
+		r.written(oc, writeAtomic(dst, tf.data, 0o644, func() error {
+			if _, err := os.Lstat(dst); err == nil {
+				return errModified // Created by something else since the plan.
+			}
+			return nil
+		}))
+	case WriteOut:
+		r.written(oc, writeOut(r.outAbs, tf.rel, tf.data, 0o644))
+	}
+	return oc
+}
+
+// v2Native reports whether the run writes the v2-native platform (target
+// v2, an XR scope other than legacy): the converter then also rewrites the
+// objects around the Compositions.
+func (r *runner) v2Native() bool {
+	t, ok := r.o.Converter.(Twinner)
+	return ok && !r.o.Phase1 && t.Twins(r.o.Target)
+}
+
+// v2ObjectsIn reports whether a file without Compositions goes through the
+// converter anyway, in a v2-native run: it holds an object the v2-native
+// target rewrites (EnvironmentConfig, Usage, ControllerConfig, a package
+// manifest). A Configuration's crossplane.yaml is rewritten with the
+// functions' wiring instead (wireScopes), which edits it too.
+func (r *runner) v2ObjectsIn(f *scanned) bool {
+	if !r.v2Native() || r.isWiredConfig(f.rel) {
+		return false
+	}
+	for _, d := range f.docs {
+		if isV2Object(d.apiVersion, d.kind) {
+			return true
+		}
+	}
+	return false
+}
+
+// isV2Object reports whether the converter rewrites an object of this
+// type for the v2-native target (convert/v2objects.go).
+func isV2Object(apiVersion, kind string) bool {
+	switch g := xp.Group(apiVersion); {
+	case g == xp.GroupAPIExtensions:
+		return kind == "EnvironmentConfig" || kind == "Usage"
+	case g == xp.GroupPkg:
+		return kind == "ControllerConfig" || kind == "Provider" || kind == "Function" || kind == "Configuration"
+	case g == xp.GroupMetaPkg:
+		return kind == "Configuration"
+	}
+	return false
+}
+
+// isWiredConfig reports whether rel is the crossplane.yaml of a package
+// scope the run wires functions into.
+func (r *runner) isWiredConfig(rel string) bool {
+	if r.wiring == nil {
+		return false
+	}
+	for _, ws := range r.wiring.scopes {
+		if ws.config == rel {
+			return true
+		}
+	}
+	return false
+}
+
+// v2Rewrite returns data as the converter rewrites it for the v2-native
+// target, with its findings.
+func (r *runner) v2Rewrite(ctx context.Context, f *scanned, data []byte) ([]byte, []Diagnostic, error) {
+	resp, err := r.o.Converter.Convert(ctx, ConvertRequest{Path: f.rel, Data: data, Format: f.format, Target: r.o.Target})
+	if err != nil {
+		return nil, nil, err
+	}
+	return resp.Data, resp.Diagnostics, nil
+}
