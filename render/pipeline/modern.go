@@ -133,12 +133,12 @@ func (o Options) clusterScoped(apiVersion, kind string) bool {
 // resource of the same name, or nil. It returns the namespace a function
 // asked for when it was overridden, else "".
 func renderModernMetadata(cd, observed map[string]any, x xrInfo, name string) (string, error) {
+	// An existing resource keeps the generateName it was created with.
+	if nestedString(cd, "metadata", "generateName") == "" {
+		setNestedString(cd, nestedString(observed, "metadata", "generateName"), "metadata", "generateName")
+	}
 	if nestedString(cd, "metadata", "name") == "" && nestedString(cd, "metadata", "generateName") == "" {
-		gn := nestedString(observed, "metadata", "generateName")
-		if gn == "" {
-			gn = x.namePrefix() + "-"
-		}
-		setNestedString(cd, gn, "metadata", "generateName")
+		setNestedString(cd, x.namePrefix()+"-", "metadata", "generateName")
 	}
 	overridden := ""
 	if x.namespace != "" {
@@ -159,4 +159,14 @@ func renderModernMetadata(cd, observed map[string]any, x xrInfo, name string) (s
 		return overridden, errors.Wrapf(err, "cannot set composite resource %q as controller ref of composed resource", x.name)
 	}
 	return overridden, nil
+}
+
+// ModernComposedMetadata sets on cd the metadata Crossplane v2 derives
+// from the modern XR xr for the composed resource named name (see
+// renderModernMetadata), as Compose does in dialect V2. observed is the
+// observed resource of that name, or nil. Verification uses it for
+// resources it adds to a mapped legacy render.
+func ModernComposedMetadata(cd, observed, xr map[string]any, name string) error {
+	_, err := renderModernMetadata(cd, observed, newXRInfo(xr), name)
+	return err
 }
