@@ -634,6 +634,8 @@ func (r *runner) result(outs []*outcome) *Result {
 				switch v.Status {
 				case VerifyEquivalent:
 					s.VerifiedEquivalent++
+				case VerifyEquivalentUpToMapping:
+					s.EquivalentUpToMapping++
 				case VerifyIntendedChange:
 					s.IntendedChanges++
 				case VerifyKnownGaps:

@@ -113,6 +113,18 @@ func TestModernComposedMetadata(t *testing.T) {
 				conn: map[string][]byte{"password": []byte("s3cr3t")},
 			},
 		},
+		"ObservedGenerateNameKept": {
+			reason:   "An existing composed resource keeps its name and the generateName it was created with.",
+			xr:       modernXR,
+			dialect:  crossplane.V2,
+			cd:       `{"apiVersion":"s3.aws.m.upbound.io/v1beta1","kind":"Bucket"}`,
+			observed: []map[string]any{obj(`{"apiVersion":"s3.aws.m.upbound.io/v1beta1","kind":"Bucket","metadata":{"name":"old-x1y2z","generateName":"old-","namespace":"team-a","annotations":{"crossplane.io/composition-resource-name":"bucket"}}}`)},
+			want: want{
+				metadata: obj(`{"namespace":"team-a","name":"old-x1y2z","generateName":"old-","annotations":{"crossplane.io/composition-resource-name":"bucket"},"labels":{"crossplane.io/composite":"db"},
+					"ownerReferences":[{"apiVersion":"test.crossplane.io/v1","kind":"XR","name":"db","uid":"xr-uid","controller":true,"blockOwnerDeletion":true}]}`),
+				refs: []any{map[string]any{"apiVersion": "s3.aws.m.upbound.io/v1beta1", "kind": "Bucket", "namespace": "team-a", "name": "old-x1y2z"}},
+			},
+		},
 		"ClaimLabelsOnlyWhenSet": {
 			reason:  "A modern XR that carries claim labels passes on the ones that are set, and only those.",
 			xr:      `{"apiVersion":"test.crossplane.io/v1","kind":"XR","metadata":{"name":"db","namespace":"team-a","uid":"xr-uid","labels":{"crossplane.io/composite":"db","crossplane.io/claim-name":"c","crossplane.io/claim-namespace":""}},"spec":{"crossplane":{}}}`,

@@ -398,7 +398,7 @@ func mappedDifferences(ms mappedSide, v2 Side, residual []Difference, names func
 			if d.Aspect == AspectPresence && d.Resource == resource && resource != "" {
 				return true
 			}
-			if d.Aspect == aspect && d.Resource == resource && (d.Path.String() == p.String() || strings.HasPrefix(d.Path.String(), p.String()) || strings.HasPrefix(p.String(), d.Path.String())) {
+			if d.Aspect == aspect && d.Resource == resource && (d.Path.String() == p.String() || within(d.Path.String(), p.String()) || within(p.String(), d.Path.String())) {
 				return true
 			}
 		}
