@@ -439,8 +439,9 @@ func TestRegistry(t *testing.T) {
 		if i > 0 && Registry[i-1].Code >= c.Code {
 			t.Errorf("Registry: %s is out of order", c.Code)
 		}
-		want := map[byte]Severity{'1': SeverityError, '2': SeverityWarning, '3': SeverityInfo}[c.Code[1]]
-		if c.Severity != want {
+		// C4xx (v2-native transformations) choose their severity per code.
+		want, fixed := map[byte]Severity{'1': SeverityError, '2': SeverityWarning, '3': SeverityInfo}[c.Code[1]]
+		if fixed && c.Severity != want {
 			t.Errorf("Registry: %s has severity %s, want %s", c.Code, c.Severity, want)
 		}
 		if got, ok := Lookup(c.Code); !ok || got != c {

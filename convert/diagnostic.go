@@ -111,6 +111,12 @@ var Registry = []CodeInfo{
 	{"C323", SeverityInfo, "int64 convert inserted before integer format of a proven integer (K1)"},
 	{"C324", SeverityInfo, "EC pinned to v0.6.0 for Crossplane 1.x (K2)"},
 	{"C325", SeverityInfo, "quirk fixed on request: integer verb prints the integer"},
+	{"C480", SeverityInfo, "verify v2: composed resources in the XR's namespace"},
+	{"C481", SeverityInfo, "verify v2: no claim labels on composed resources"},
+	{"C482", SeverityInfo, "verify v2: composed resources owned by the v2 XR"},
+	{"C483", SeverityInfo, "verify v2: XR connection details in the composed connection Secret"},
+	{"C484", SeverityInfo, "verify v2: resource references under spec.crossplane.resourceRefs"},
+	{"C485", SeverityInfo, "verify v2: the v2 XR twin of the claim or legacy XR"},
 }
 
 // Lookup returns the registry entry of code.
