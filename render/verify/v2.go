@@ -39,10 +39,10 @@ const (
 	// CodeComposite: composed resources name the v2 XR: controller
 	// reference, crossplane.io/composite label, generateName prefix.
 	CodeComposite = "C482"
-	// CodeConnectionSecret: the XR's connection details are in the
+	// CodeXRConnection: the XR's connection details are in the
 	// connection Secret function-patch-and-transform ≥ v0.10 composes,
 	// not in an XR connection Secret.
-	CodeConnectionSecret = "C483"
+	CodeXRConnection = "C483"
 	// CodeResourceRefs: the XR's resource references are under
 	// spec.crossplane.resourceRefs and name the v2 composed resources.
 	CodeResourceRefs = "C484"
@@ -53,12 +53,12 @@ const (
 
 // mappingCodeTitles names verify's composer rules for reports.
 var mappingCodeTitles = map[string]string{
-	CodeNamespace:        "composed resources in the XR's namespace",
-	CodeClaimLabels:      "no claim labels on composed resources",
-	CodeComposite:        "composed resources owned by the v2 XR",
-	CodeConnectionSecret: "XR connection details in function-patch-and-transform's composed connection Secret",
-	CodeResourceRefs:     "resource references under spec.crossplane.resourceRefs",
-	CodeXRTwin:           "the v2 XR twin of the claim or legacy XR",
+	CodeNamespace:    "composed resources in the XR's namespace",
+	CodeClaimLabels:  "no claim labels on composed resources",
+	CodeComposite:    "composed resources owned by the v2 XR",
+	CodeXRConnection: "XR connection details in function-patch-and-transform's composed connection Secret",
+	CodeResourceRefs: "resource references under spec.crossplane.resourceRefs",
+	CodeXRTwin:       "the v2 XR twin of the claim or legacy XR",
 }
 
 // MappingCodes are verify's own composer rules, in code order, with
@@ -182,7 +182,7 @@ func (t *twin) mapXR(xr map[string]any, refs map[string]map[string]any) (map[str
 	del(CodeXRTwin, "metadata.labels[crossplane.io/claim-namespace]", "metadata", "labels", xp.LabelClaimNamespace)
 	del(CodeXRTwin, "spec.claimRef", "spec", "claimRef")
 	if t.dropConnectionRef {
-		del(CodeConnectionSecret, "spec.writeConnectionSecretToRef", "spec", "writeConnectionSecretToRef")
+		del(CodeXRConnection, "spec.writeConnectionSecretToRef", "spec", "writeConnectionSecretToRef")
 	}
 	if err := applyOps(out, t.m.XR, &rec); err != nil {
 		return nil, nil, errors.Wrap(err, "cannot map the XR through the v2 mapping")
@@ -334,7 +334,7 @@ func (t *twin) mapSide(s Side) (mappedSide, error) {
 			return ms, err
 		}
 		out.Composed = append(out.Composed, render.ComposedResource{Name: name, Index: -1, Desired: secret, Applied: secret, Rendered: true, Synced: true, Ready: true})
-		ms.composed[name] = []mapped{{path: "", code: CodeConnectionSecret}}
+		ms.composed[name] = []mapped{{path: "", code: CodeXRConnection}}
 		refs["+"+name] = xp.ReferenceObject("v1", "Secret", stringAt(secret, "metadata", "namespace"), stringAt(secret, "metadata", "name"))
 		out.ConnectionDetails = nil
 	}
@@ -428,10 +428,10 @@ func mappedDifferences(ms mappedSide, v2 Side, residual []Difference, names func
 		add(AspectResource, name, ms.composed[cd.Name], cd.Desired, after)
 	}
 	for _, cd := range ms.side.Outcome.Composed {
-		if rec := ms.composed[cd.Name]; len(rec) == 1 && rec[0].code == CodeConnectionSecret && rec[0].path == "" {
+		if rec := ms.composed[cd.Name]; len(rec) == 1 && rec[0].code == CodeXRConnection && rec[0].path == "" {
 			if _, ok := v2cds[cd.Name]; ok && !residualAt(AspectPresence, cd.Name, nil) {
 				d := Difference{Aspect: AspectPresence, Resource: cd.Name, Pipeline: present(v2cds[cd.Name])}
-				d.Gap = mappedGap(CodeConnectionSecret, nil)
+				d.Gap = mappedGap(CodeXRConnection, nil)
 				d.Gap.Detail = "the legacy XR's connection details (" + strings.Join(jsonobj.SortedKeys(ms.before.Outcome.ConnectionDetails), ", ") + ") are in this composed Secret"
 				out = append(out, d)
 			}
@@ -582,7 +582,7 @@ func connectionLag(diffs []Difference, ms mappedSide) {
 			continue
 		}
 		c, _ := gaps.LookupGapCode("D26")
-		d.Gap = &Gap{Code: c.Code, Title: c.Title, Class: ClassBenign, Diagnostics: []string{CodeConnectionSecret},
+		d.Gap = &Gap{Code: c.Code, Title: c.Title, Class: ClassBenign, Diagnostics: []string{CodeXRConnection},
 			Detail: "the composed connection Secret holds the connection details, which the pipeline publishes once the resource is observed",
 			Fix:    "nothing: the next reconcile catches up"}
 	}
@@ -590,7 +590,7 @@ func connectionLag(diffs []Difference, ms mappedSide) {
 
 func isConnectionSecret(ms mappedSide, name string) bool {
 	rec := ms.composed[name]
-	return len(rec) == 1 && rec[0].code == CodeConnectionSecret && rec[0].path == ""
+	return len(rec) == 1 && rec[0].code == CodeXRConnection && rec[0].path == ""
 }
 
 // diffLeaves is diffValues, but an object only one side has is reported

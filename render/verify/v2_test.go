@@ -84,9 +84,9 @@ func TestVerifyV2Mapping(t *testing.T) {
 				return strings.Replace(s, `"path":"apiVersion","value":"rds.aws.m.upbound.io/v1beta1"`, `"path":"apiVersion","value":"rds.aws.m.upbound.io/v1"`, 1)
 			},
 			want: want{
-				verdict:     Different,
-				fails:       true,
-				applied:     []string{"C421", "C422", "C440", "C441", "C442", "C443", "C480", "C481", "C482", "C483", "C484", "C485"},
+				verdict: Different,
+				fails:   true,
+				applied: []string{"C421", "C422", "C440", "C441", "C442", "C443", "C480", "C481", "C482", "C483", "C484", "C485"},
 				// The XR's references name the resource by its apiVersion
 				// too: they differ as a consequence nothing explains.
 				unexplained: []string{
