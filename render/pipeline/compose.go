@@ -23,6 +23,10 @@ import (
 const (
 	ReasonComposeResources = "ComposeResources"
 	ReasonFatalError       = "FatalError"
+
+	// ReasonNamespaceOverridden is Crossplane v2's warning for a composed
+	// resource a function put in another namespace than its namespaced XR's.
+	ReasonNamespaceOverridden = "NamespaceOverridden"
 )
 
 // A Report is everything one Compose computes: the Outcome, and what
@@ -368,8 +372,10 @@ func (e *engine) finish(d *fnv1.State, fctx *structpb.Struct) (*Report, error) {
 			setNestedString(cd, nestedString(or, "metadata", "name"), "metadata", "name")
 		}
 		if e.modern {
-			if e.info.namespace != "" && e.o.clusterScoped(nestedString(cd, "apiVersion"), nestedString(cd, "kind")) {
-				return e.fail(&ClusterScopedError{Name: name, APIVersion: nestedString(cd, "apiVersion"), Kind: nestedString(cd, "kind"), Namespace: e.info.namespace})
+			// Crossplane v2 checks the scope only of a resource that has no
+			// namespace yet (an existing one has its observed namespace).
+			if e.info.namespace != "" && nestedString(cd, "metadata", "namespace") == "" && e.o.clusterScoped(nestedString(cd, "apiVersion"), nestedString(cd, "kind")) {
+				return e.fail(&ClusterScopedError{Name: name, APIVersion: nestedString(cd, "apiVersion"), Kind: nestedString(cd, "kind"), ResourceName: nestedString(cd, "metadata", "name"), Namespace: e.info.namespace})
 			}
 			asked, err := renderModernMetadata(cd, e.observed[name], e.info, name)
 			if err != nil {
@@ -378,8 +384,8 @@ func (e *engine) finish(d *fnv1.State, fctx *structpb.Struct) (*Report, error) {
 			if asked != "" {
 				e.rep.TargetedEvents = append(e.rep.TargetedEvents, TargetedEvent{
 					Type:    render.EventWarning,
-					Reason:  ReasonComposeResources,
-					Message: fmt.Sprintf("Composed resource %q asked for namespace %q; a namespaced composite resource composes only in its own namespace %q", name, asked, e.info.namespace),
+					Reason:  ReasonNamespaceOverridden,
+					Message: fmt.Sprintf("cannot create composed resource %q in namespace %q, using XR namespace %q instead", name, asked, e.info.namespace),
 					Target:  TargetComposite,
 				})
 			}

@@ -19,9 +19,10 @@ import (
 //     generateName, and an observed resource keeps its observed
 //     generateName;
 //   - a namespaced XR's composed resources are forced into its namespace
-//     (a Warning event names a resource a function asked to put in another
-//     one), and a cluster-scoped kind is refused;
-//   - the claim labels are added only when the XR has them (a modern XR
+//     (a NamespaceOverridden Warning names a resource a function asked to
+//     put in another one), and a cluster-scoped kind without a namespace
+//     is refused;
+//   - the claim labels are added only when the XR has both (a modern XR
 //     has no claim);
 //   - the XR's resource references live in spec.crossplane.resourceRefs;
 //   - the desired XR's connection details are dropped: modern XRs have no
@@ -44,15 +45,18 @@ func modern(o Options, xr map[string]any) bool {
 // A ClusterScopedError is a cluster-scoped composed resource of a
 // namespaced XR, which Crossplane v2 cannot compose.
 type ClusterScopedError struct {
-	// Name is the composition resource name; APIVersion and Kind its type.
-	Name, APIVersion, Kind string
+	// Name is the composition resource name; APIVersion and Kind its
+	// type, ResourceName its metadata.name (often empty).
+	Name, APIVersion, Kind, ResourceName string
 
 	// Namespace is the XR's namespace.
 	Namespace string
 }
 
+// Error is Crossplane v2's text (composition_functions.go,
+// errFmtNamespacedXRClusterResource).
 func (e *ClusterScopedError) Error() string {
-	return fmt.Sprintf("cannot compose cluster-scoped resource %q (%s %s) for a composite resource in namespace %q: a namespaced composite resource can only compose namespaced resources", e.Name, e.APIVersion, e.Kind, e.Namespace)
+	return fmt.Sprintf("cannot apply cluster scoped composed resource %q (a %s named %s) for a namespaced composite resource.", e.Name, e.Kind, e.ResourceName)
 }
 
 // clusterScopedKinds are the Kubernetes built-in kinds that are
@@ -129,12 +133,15 @@ func (o Options) clusterScoped(apiVersion, kind string) bool {
 }
 
 // renderModernMetadata sets the metadata Crossplane v2 derives from a
-// modern XR on a desired composed resource. observed is the observed
-// resource of the same name, or nil. It returns the namespace a function
-// asked for when it was overridden, else "".
+// modern XR on a desired composed resource (crossplane/crossplane v2
+// FunctionComposer.Compose and RenderComposedResourceMetadata). observed is
+// the observed resource of the same name, or nil; the caller has already
+// given cd its observed name and namespace. It returns the namespace a
+// function asked for when it was overridden, else "".
 func renderModernMetadata(cd, observed map[string]any, x xrInfo, name string) (string, error) {
-	// An existing resource keeps the generateName it was created with.
-	if nestedString(cd, "metadata", "generateName") == "" {
+	// An existing resource keeps the generateName it was created with
+	// (none, if it had none).
+	if observed != nil {
 		setNestedString(cd, nestedString(observed, "metadata", "generateName"), "metadata", "generateName")
 	}
 	if nestedString(cd, "metadata", "name") == "" && nestedString(cd, "metadata", "generateName") == "" {
@@ -148,10 +155,8 @@ func renderModernMetadata(cd, observed map[string]any, x xrInfo, name string) (s
 		setNestedString(cd, x.namespace, "metadata", "namespace")
 	}
 	labels := map[string]string{xp.LabelComposite: x.namePrefix()}
-	for _, k := range []string{xp.LabelClaimName, xp.LabelClaimNamespace} {
-		if v := x.labels[k]; v != "" {
-			labels[k] = v
-		}
+	if cn, cns := x.labels[xp.LabelClaimName], x.labels[xp.LabelClaimNamespace]; cn != "" && cns != "" {
+		labels[xp.LabelClaimName], labels[xp.LabelClaimNamespace] = cn, cns
 	}
 	addStringMap(cd, map[string]string{xp.AnnotationCompositionResourceName: name}, "metadata", "annotations")
 	addStringMap(cd, labels, "metadata", "labels")

@@ -47,7 +47,7 @@ func TestModernComposedMetadata(t *testing.T) {
 				metadata: obj(`{"namespace":"team-a","name":"db-435c683ae9da","generateName":"db-","annotations":{"crossplane.io/composition-resource-name":"bucket"},"labels":{"crossplane.io/composite":"db"},
 					"ownerReferences":[{"apiVersion":"test.crossplane.io/v1","kind":"XR","name":"db","uid":"xr-uid","controller":true,"blockOwnerDeletion":true}]}`),
 				refs:     []any{map[string]any{"apiVersion": "s3.aws.m.upbound.io/v1beta1", "kind": "Bucket", "namespace": "team-a", "name": "db-435c683ae9da"}},
-				warnings: []string{`Composed resource "bucket" asked for namespace "elsewhere"; a namespaced composite resource composes only in its own namespace "team-a"`},
+				warnings: []string{`cannot create composed resource "bucket" in namespace "elsewhere", using XR namespace "team-a" instead`},
 			},
 		},
 		"FunctionNameAndGenerateNameKept": {
@@ -68,6 +68,18 @@ func TestModernComposedMetadata(t *testing.T) {
 			cd:      `{"apiVersion":"s3.aws.upbound.io/v1beta1","kind":"Bucket"}`,
 			want: want{
 				err: &ClusterScopedError{Name: "bucket", APIVersion: "s3.aws.upbound.io/v1beta1", Kind: "Bucket", Namespace: "team-a"},
+			},
+		},
+		"ClusterScopedWithNamespaceNotChecked": {
+			reason:  "Crossplane v2 checks the scope only of a resource without a namespace: one a function put in a namespace is forced into the XR's, with a warning.",
+			xr:      modernXR,
+			dialect: crossplane.V2,
+			cd:      `{"apiVersion":"s3.aws.upbound.io/v1beta1","kind":"Bucket","metadata":{"name":"b","namespace":"other"}}`,
+			want: want{
+				metadata: obj(`{"namespace":"team-a","name":"b","annotations":{"crossplane.io/composition-resource-name":"bucket"},"labels":{"crossplane.io/composite":"db"},
+					"ownerReferences":[{"apiVersion":"test.crossplane.io/v1","kind":"XR","name":"db","uid":"xr-uid","controller":true,"blockOwnerDeletion":true}]}`),
+				refs:     []any{map[string]any{"apiVersion": "s3.aws.upbound.io/v1beta1", "kind": "Bucket", "namespace": "team-a", "name": "b"}},
+				warnings: []string{`cannot create composed resource "bucket" in namespace "other", using XR namespace "team-a" instead`},
 			},
 		},
 		"ClusterScopedByOption": {
@@ -113,6 +125,18 @@ func TestModernComposedMetadata(t *testing.T) {
 				conn: map[string][]byte{"password": []byte("s3cr3t")},
 			},
 		},
+		"ObservedWithoutGenerateName": {
+			reason:   "An existing resource created without generateName keeps none, even when the function asks for one.",
+			xr:       modernXR,
+			dialect:  crossplane.V2,
+			cd:       `{"apiVersion":"s3.aws.m.upbound.io/v1beta1","kind":"Bucket","metadata":{"generateName":"fn-"}}`,
+			observed: []map[string]any{obj(`{"apiVersion":"s3.aws.m.upbound.io/v1beta1","kind":"Bucket","metadata":{"name":"fixed","namespace":"team-a","annotations":{"crossplane.io/composition-resource-name":"bucket"}}}`)},
+			want: want{
+				metadata: obj(`{"namespace":"team-a","name":"fixed","annotations":{"crossplane.io/composition-resource-name":"bucket"},"labels":{"crossplane.io/composite":"db"},
+					"ownerReferences":[{"apiVersion":"test.crossplane.io/v1","kind":"XR","name":"db","uid":"xr-uid","controller":true,"blockOwnerDeletion":true}]}`),
+				refs: []any{map[string]any{"apiVersion": "s3.aws.m.upbound.io/v1beta1", "kind": "Bucket", "namespace": "team-a", "name": "fixed"}},
+			},
+		},
 		"ObservedGenerateNameKept": {
 			reason:   "An existing composed resource keeps its name and the generateName it was created with.",
 			xr:       modernXR,
@@ -125,13 +149,24 @@ func TestModernComposedMetadata(t *testing.T) {
 				refs: []any{map[string]any{"apiVersion": "s3.aws.m.upbound.io/v1beta1", "kind": "Bucket", "namespace": "team-a", "name": "old-x1y2z"}},
 			},
 		},
+		"ClaimLabelsWhenBothSet": {
+			reason:  "A modern XR that carries both claim labels passes them on.",
+			xr:      `{"apiVersion":"test.crossplane.io/v1","kind":"XR","metadata":{"name":"db","namespace":"team-a","uid":"xr-uid","labels":{"crossplane.io/composite":"db","crossplane.io/claim-name":"c","crossplane.io/claim-namespace":"team-a"}},"spec":{"crossplane":{}}}`,
+			dialect: crossplane.V2,
+			cd:      `{"apiVersion":"s3.aws.m.upbound.io/v1beta1","kind":"Bucket","metadata":{"name":"b"}}`,
+			want: want{
+				metadata: obj(`{"namespace":"team-a","name":"b","annotations":{"crossplane.io/composition-resource-name":"bucket"},"labels":{"crossplane.io/composite":"db","crossplane.io/claim-name":"c","crossplane.io/claim-namespace":"team-a"},
+					"ownerReferences":[{"apiVersion":"test.crossplane.io/v1","kind":"XR","name":"db","uid":"xr-uid","controller":true,"blockOwnerDeletion":true}]}`),
+				refs: []any{map[string]any{"apiVersion": "s3.aws.m.upbound.io/v1beta1", "kind": "Bucket", "namespace": "team-a", "name": "b"}},
+			},
+		},
 		"ClaimLabelsOnlyWhenSet": {
-			reason:  "A modern XR that carries claim labels passes on the ones that are set, and only those.",
+			reason:  "A modern XR passes claim labels on only when both are set: here the claim namespace is empty, so neither is added.",
 			xr:      `{"apiVersion":"test.crossplane.io/v1","kind":"XR","metadata":{"name":"db","namespace":"team-a","uid":"xr-uid","labels":{"crossplane.io/composite":"db","crossplane.io/claim-name":"c","crossplane.io/claim-namespace":""}},"spec":{"crossplane":{}}}`,
 			dialect: crossplane.V2,
 			cd:      `{"apiVersion":"s3.aws.m.upbound.io/v1beta1","kind":"Bucket","metadata":{"name":"b"}}`,
 			want: want{
-				metadata: obj(`{"namespace":"team-a","name":"b","annotations":{"crossplane.io/composition-resource-name":"bucket"},"labels":{"crossplane.io/composite":"db","crossplane.io/claim-name":"c"},
+				metadata: obj(`{"namespace":"team-a","name":"b","annotations":{"crossplane.io/composition-resource-name":"bucket"},"labels":{"crossplane.io/composite":"db"},
 					"ownerReferences":[{"apiVersion":"test.crossplane.io/v1","kind":"XR","name":"db","uid":"xr-uid","controller":true,"blockOwnerDeletion":true}]}`),
 				refs: []any{map[string]any{"apiVersion": "s3.aws.m.upbound.io/v1beta1", "kind": "Bucket", "namespace": "team-a", "name": "b"}},
 			},
