@@ -211,3 +211,19 @@ func TestVerifyV2MappingInput(t *testing.T) {
 		})
 	}
 }
+
+func TestVerifyV2ClusterScoped(t *testing.T) {
+	c := v2Case(t, nil)
+	// The CRDs say the namespaced SubnetGroup twin is cluster-scoped: a
+	// namespaced XR cannot compose it, so the v2 side fails to compose.
+	c.opts.ClusterScoped = func(apiVersion, kind string) bool {
+		return apiVersion == "rds.aws.m.upbound.io/v1beta1" && kind == "SubnetGroup"
+	}
+	r := c.verify(t)
+	if r.Verdict != Different || !r.Fails(false) {
+		t.Errorf("Verify(...): want a failing %s verdict, got %s", Different, r.Verdict)
+	}
+	if got := r.Samples[0].PipelineError; !strings.Contains(got, `cannot apply cluster scoped composed resource "subnetgroup"`) {
+		t.Errorf("Verify(...).Samples[0].PipelineError: want the cluster-scoped refusal, got %q", got)
+	}
+}

@@ -143,6 +143,11 @@ type Options struct {
 	// of the flags that give files.
 	FromCluster bool
 
+	// ClusterScoped tells, for a v2-native Composition, whether a composed
+	// type is cluster-scoped (from the CRDs of the composed types, when
+	// the caller has them); nil uses pipeline.KnownClusterScoped.
+	ClusterScoped func(apiVersion, kind string) bool
+
 	// ResourceName names the legacy Composition's anonymous template at
 	// index i. Nil uses the converted Composition's name for the template
 	// at the same index (the converter keeps the order), or
@@ -515,6 +520,7 @@ func (v *verifier) sample(ctx context.Context, s Sample, cov *coverage) (*Sample
 	l := &run{req: lreq, opts: engine.Options{Target: v.o.Target}}
 	p := &run{req: preq, opts: engine.Options{Target: v.o.Target, Profile: pipeline.Reconciler, Builtins: v.builtins}}
 	if tw != nil {
+		p.opts.ClusterScoped = v.o.ClusterScoped
 		p.req.XR = tw.xr
 		if p.req.Observed, err = tw.mapObserved(observed); err != nil {
 			return nil, nil, errkind.InvalidInput(errors.Wrapf(err, "sample %s", s.Name))
