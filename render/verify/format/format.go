@@ -595,7 +595,8 @@ func writeJUnit(w io.Writer, r *verify.Report) error {
 }
 
 // GitHub Actions workflow commands: one annotation per failing
-// difference, a warning per accepted gap.
+// difference, a warning per accepted gap. Differences the declared v2
+// mapping explains are not annotated.
 func writeGitHub(w io.Writer, r *verify.Report) error {
 	if r.Verdict == verify.Unverified {
 		fmt.Fprintf(w, "::warning file=%s,line=1,title=%s::%s\n", xp.EscapeWorkflowProperty(r.Legacy), xp.EscapeWorkflowProperty("unverified: "+r.Composition), xp.EscapeWorkflowData(r.Reason+". Hint: "+r.Hint))
@@ -608,6 +609,11 @@ func writeGitHub(w io.Writer, r *verify.Report) error {
 		}
 		for i := range s.Differences {
 			d := &s.Differences[i]
+			if d.Gap != nil && d.Gap.Class == verify.ClassMapped {
+				// The declared v2 mapping is no finding: one line per code
+				// is in the text report, every field in JSON.
+				continue
+			}
 			loc := differenceLocation(r, d)
 			level := "warning"
 			switch {
@@ -685,6 +691,9 @@ func writeSARIF(w io.Writer, r *verify.Report) error {
 	for _, s := range r.Samples {
 		for i := range s.Differences {
 			d := &s.Differences[i]
+			if d.Gap != nil && d.Gap.Class == verify.ClassMapped {
+				continue
+			}
 			id := unexplainedRule
 			if d.Gap != nil {
 				id = d.Gap.Code

@@ -388,6 +388,8 @@ func TestWriteV2Golden(t *testing.T) {
 		"v2-text":         {reason: "Text lists the mapped fields a line per code.", opts: Options{Format: Text}},
 		"v2-text-verbose": {reason: "Verbose text shows every mapped field with its values.", opts: Options{Format: Text, Verbose: true}},
 		"v2-json":         {reason: "JSON has the mapping, the mapped count and each mapped difference's code.", opts: Options{Format: JSON}},
+		"v2-github":       {reason: "GitHub annotations leave out the declared mapping: only the benign lags remain, as notices.", opts: Options{Format: GitHub}},
+		"v2-sarif":        {reason: "SARIF has no result for the declared mapping.", opts: Options{Format: SARIF}},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
