@@ -173,6 +173,7 @@ func TestVerifyV2MappingInput(t *testing.T) {
 		reason string
 		target crossplane.Target
 		edit   func(string) string
+		sample map[string]any
 		want   string
 	}{
 		"MappingNeedsTargetV2": {
@@ -188,6 +189,12 @@ func TestVerifyV2MappingInput(t *testing.T) {
 			},
 			want: "maps to platform.example.org/v1beta1 PostgreSQLInstance, but the Composition's compositeTypeRef is platform.example.org/v1alpha1 PostgreSQLInstance",
 		},
+		"V2SampleRefused": {
+			reason: "A sample that is already a v2 XR cannot be rendered on the legacy side: verify asks for the claim or legacy XR.",
+			target: crossplane.V2,
+			sample: map[string]any{"apiVersion": "platform.example.org/v1alpha1", "kind": "PostgreSQLInstance", "metadata": map[string]any{"name": "orders-db", "namespace": "team-a"}},
+			want:   "sample twin is a v2 PostgreSQLInstance: give the claim or legacy XR it is the twin of",
+		},
 		"MappingMustDecode": {
 			reason: "An annotation that is not a mapping is invalid input.",
 			target: crossplane.V2,
@@ -201,6 +208,9 @@ func TestVerifyV2MappingInput(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			c := v2Case(t, tc.edit)
 			c.opts.Target = tc.target
+			if tc.sample != nil {
+				c.samples = []Sample{{Name: "twin", XR: tc.sample}}
+			}
 			_, err := Verify(context.Background(), c.legacy, c.converted, c.samples, c.opts)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("\n%s\nVerify(...): want an error containing %q, got %v", tc.reason, tc.want, err)

@@ -501,6 +501,9 @@ func (v *verifier) sample(ctx context.Context, s Sample, cov *coverage) (*Sample
 	observed, extra, details := v.o.state(s)
 	var tw *twin
 	var assumptions []string
+	if v.mapping != nil && stringAt(s.XR, "apiVersion") == v.mapping.To.APIVersion && stringAt(s.XR, "kind") == v.mapping.To.Kind {
+		return nil, nil, errkind.InvalidInputf("sample %s is a v2 %s: give the claim or legacy XR it is the twin of (verify builds the twin)", s.Name, v.mapping.To.Kind)
+	}
 	if v.mapping != nil {
 		_, hadRef := lookup(s.XR, "spec", "writeConnectionSecretToRef")
 		if tw, assumptions, err = v.newTwin(xr, hadRef && !isClaimOf(s.XR, v.o.XRD)); err != nil {
