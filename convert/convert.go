@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strings"
 	"sort"
+	"strings"
 
 	"github.com/pkg/errors"
 	yaml "go.yaml.in/yaml/v3"

@@ -174,6 +174,12 @@ var Registry = []CodeInfo{
 	{"C474", SeverityWarning, "example twin drops a field v2 XRs have no place for"},
 	{"C475", SeverityWarning, "example twin not written: the file exists"},
 	{"C476", SeverityWarning, "example twin cannot be written"},
+	{"C480", SeverityInfo, "verify v2: composed resources in the XR's namespace"},
+	{"C481", SeverityInfo, "verify v2: no claim labels on composed resources"},
+	{"C482", SeverityInfo, "verify v2: composed resources owned by the v2 XR"},
+	{"C483", SeverityInfo, "verify v2: XR connection details in the composed connection Secret"},
+	{"C484", SeverityInfo, "verify v2: resource references under spec.crossplane.resourceRefs"},
+	{"C485", SeverityInfo, "verify v2: the v2 XR twin of the claim or legacy XR"},
 }
 
 // Lookup returns the registry entry of code.

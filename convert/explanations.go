@@ -549,6 +549,30 @@ var explanations = map[Code]explanation{
 		"`migrate --target v2` could not write the v2 XR twin of one example: the converter could not read the document as an object. The other examples of the file get their twins.",
 		"Correct the example, or write its twin by hand.",
 	},
+	"C480": {
+		"Reported by `xpmigrate verify --target v2` for a v2-native Composition (one with the `xpmigrate.io/v2-mapping` annotation), as a mapped difference: Crossplane v2 puts every composed resource of a namespaced XR in the XR's namespace (and refuses cluster-scoped kinds), so verify maps the legacy render's `metadata.namespace` to the v2 XR's namespace before comparing.",
+		"Nothing: it is what Crossplane v2 does. A template that needs another namespace needs a cluster-scoped XR (`--xr-scope cluster`).",
+	},
+	"C481": {
+		"Reported by `xpmigrate verify --target v2` as a mapped difference: a v2 XR has no claim, so its composed resources have no `crossplane.io/claim-name` and `crossplane.io/claim-namespace` labels; verify removes them from the legacy render before comparing.",
+		"Nothing, unless something selects composed resources by those labels: select by `crossplane.io/composite` (the v2 XR's name) instead.",
+	},
+	"C482": {
+		"Reported by `xpmigrate verify --target v2` as a mapped difference: the composed resources of the v2 XR name it, not the legacy XR: the controller owner reference (apiVersion, kind, name), the `crossplane.io/composite` label, and the `generateName` prefix of unnamed resources (the claim's name instead of the legacy XR's generated one).",
+		"Nothing: new composed resources get new names. To keep existing cloud resources, give templates explicit names or external names before the move.",
+	},
+	"C483": {
+		"Reported by `xpmigrate verify --target v2` as a mapped difference: a v2 XR has no connection Secret of its own; function-patch-and-transform v0.10 and later composes one (composed resource `<xr>-connection-secret`, named by the XR's `spec.writeConnectionSecretToRef`, else its input's `writeConnectionSecretToRef`, else `<xr>-connection`, in the XR's namespace). verify turns the legacy XR's connection details into that Secret (the input's connection Secret patches are not applied) and drops the `spec.writeConnectionSecretToRef` it derived from `writeConnectionSecretsToNamespace`.",
+		"Point consumers of the old connection Secret at the new one.",
+	},
+	"C484": {
+		"Reported by `xpmigrate verify --target v2` as a mapped difference: a v2 XR keeps its resource references in `spec.crossplane.resourceRefs`, and they name the v2 composed resources (their new API group, namespace and name).",
+		"Nothing; read references from `spec.crossplane.resourceRefs`.",
+	},
+	"C485": {
+		"Reported by `xpmigrate verify --target v2` as a mapped difference: each sample's v2 XR twin has the mapping's type, the claim's name and namespace (a legacy XR without a claim keeps its name and goes to namespace `default`, an assumption the report states), no `spec.claimRef` and no claim labels; the legacy XR is mapped the same way before comparing.",
+		"Nothing: it is the twin verify renders.",
+	},
 }
 
 // An explanation says when the converter reports a code and what to do.

@@ -69,7 +69,6 @@ func (t providerType) version(old string) string {
 	return old
 }
 
-
 // namespacedProviders are the providers known to serve a namespaced twin
 // of every cluster-scoped managed resource, by the label before their
 // domain: the twin's group inserts `m` before the domain

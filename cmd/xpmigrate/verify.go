@@ -51,6 +51,10 @@ Every difference is classified, and each sample gets one verdict:
                    differs in a way xpmigrate understands; it fails unless its
                    code is accepted (--accept D21,D30, or the annotation
                    xpmigrate.io/accept-gaps on either Composition)
+  equivalent-up-to-mapping
+                   (--target v2, a v2-native Composition) every other
+                   difference is a declared v2 edit (see below), listed under
+                   its C-code
   intended-change  a legacy quirk the converter fixed because you asked it
                    to (its C-code is declared in the converted Composition's
                    xpmigrate.io/intended-changes annotation)
@@ -59,6 +63,21 @@ Every difference is classified, and each sample gets one verdict:
   inconclusive     both sides failed to render the sample; nothing was
                    proven; both errors and the input that is probably
                    missing are shown
+
+A converted Composition with the xpmigrate.io/v2-mapping annotation (what
+convert --target v2 writes for namespaced, v2-native XRs) is verified with
+--target v2 (it is invalid input otherwise) against each sample's v2 XR twin:
+the mapping's XR type, the claim's name and namespace (a legacy XR without a
+claim keeps its name and goes to namespace default), spec.crossplane, the
+mapping's XR edits. The v2 side renders the twin with Crossplane v2's composer
+for modern XRs: composed resources forced into the XR's namespace (a warning
+when a function asked for another), cluster-scoped kinds refused, claim labels
+only when set, generateName only when unset, references in
+spec.crossplane.resourceRefs, XR connection details in the Secret
+function-patch-and-transform composes. The legacy render is mapped through
+each template's declared edits and these composer rules (C480-C485) before
+the comparison; every field the mapping changed is reported as "mapped" under
+the code of the edit, and whatever still differs is classified as above.
 
 A Composition is unverified when no sample was conclusive (none found, or all
 inconclusive); the report says why and what to give. Inconclusive samples and
@@ -129,6 +148,10 @@ unverified Composition; 2 invalid input; 1 error.`,
   # Annotate a pull request from GitHub Actions, or feed CI dashboards
   xpmigrate verify composition.yaml --converted pipeline.yaml --xr examples/ --format github
   xpmigrate verify composition.yaml --converted pipeline.yaml --xr examples/ --format junit > verify.xml
+
+  # A v2-native conversion (convert --target v2), up to its declared mapping
+  xpmigrate verify composition.yaml --converted v2/composition.yaml --target v2 \
+    --xr claim.yaml --xrd definition.yaml
 
   # Prove it on every XR of the cluster before upgrading (read-only)
   xpmigrate verify composition.yaml --converted pipeline.yaml --cluster --context prod

@@ -117,6 +117,9 @@ func TestVerifyCommand(t *testing.T) {
 		"beside/examples/a.yaml": testXR,
 	})
 	p := func(n string) string { return filepath.Join(dir, n) }
+	// The v2 pair of render/verify's testdata: a legacy Composition and its
+	// v2-native conversion with the declared mapping.
+	v2 := func(n string) string { return filepath.Join("..", "..", "render", "verify", "testdata", "v2", n) }
 
 	cases := map[string]struct {
 		reason   string
@@ -184,6 +187,22 @@ func TestVerifyCommand(t *testing.T) {
 			args:     []string{p("legacy.yaml"), "--converted", p("broken.yaml"), "--xr", p("xr.yaml"), "--format", "github"},
 			wantCode: exitDifferences,
 			wantOut:  []string{"::error file=" + strings.ReplaceAll(p("legacy.yaml"), ":", "%3A") + ",line=16,title="},
+		},
+		"V2Mapping": {
+			reason:   "A v2-native conversion verifies with --target v2 against the claim's v2 twin, up to its declared mapping.",
+			args:     []string{v2("legacy.yaml"), "--converted", v2("converted.yaml"), "--target", "v2", "--xr", v2("xr.yaml"), "--xrd", v2("xrd.yaml")},
+			wantCode: exitOK,
+			wantOut: []string{
+				"PASS xpostgresqlinstances.aws.database.example.org: equivalent up to the declared v2 mapping (C421, C422, C440, C441, C442, C443, C480, C481, C482, C483, C484, C485)",
+				"v2 mapping: database.example.org/v1alpha1 XPostgreSQLInstance -> platform.example.org/v1alpha1 PostgreSQLInstance (Namespaced)",
+				"mapped " + v2("xr.yaml") + "#1: C440 declared v2 edit: resource \"subnetgroup\" apiVersion; resource \"instance\" apiVersion",
+			},
+		},
+		"V2MappingNeedsTargetV2": {
+			reason:   "A v2-native conversion verified against the v1 composer is invalid input.",
+			args:     []string{v2("legacy.yaml"), "--converted", v2("converted.yaml"), "--xr", v2("xr.yaml"), "--xrd", v2("xrd.yaml")},
+			wantCode: exitInvalid,
+			wantErr:  "verify it with --target v2",
 		},
 		"JSON": {
 			reason:   "JSON format carries the verdict.",

@@ -300,6 +300,8 @@ func statusOf(v verify.Verdict) VerifyStatus {
 	switch v {
 	case verify.Equivalent:
 		return VerifyEquivalent
+	case verify.EquivalentUpToMapping:
+		return VerifyEquivalentUpToMapping
 	case verify.IntendedChange:
 		return VerifyIntendedChange
 	case verify.KnownGaps:

@@ -644,6 +644,8 @@ func (r *runner) result(outs []*outcome) *Result {
 				switch v.Status {
 				case VerifyEquivalent:
 					s.VerifiedEquivalent++
+				case VerifyEquivalentUpToMapping:
+					s.EquivalentUpToMapping++
 				case VerifyIntendedChange:
 					s.IntendedChanges++
 				case VerifyKnownGaps:

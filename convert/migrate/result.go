@@ -130,6 +130,10 @@ const (
 	// VerifyEquivalent: every conclusive sample rendered the same on both
 	// sides, up to benign known gaps (lags, bookkeeping).
 	VerifyEquivalent VerifyStatus = "equivalent"
+	// VerifyEquivalentUpToMapping: a v2-native Composition (--target v2
+	// with a declared xpmigrate.io/v2-mapping) renders what the legacy one
+	// does once the legacy render is mapped through the declared edits.
+	VerifyEquivalentUpToMapping VerifyStatus = "equivalent-up-to-mapping"
 	// VerifyIntendedChange: the only other differences are legacy quirks
 	// the converter fixed on request.
 	VerifyIntendedChange VerifyStatus = "intended-change"
@@ -264,7 +268,10 @@ func sampleStatus(s *SampleResult) VerifyStatus {
 		if d.Code == "" {
 			return VerifyDifferences
 		}
-		if d.Class != "benign" {
+		switch {
+		case d.Class == "mapped" && st == VerifyEquivalent:
+			st = VerifyEquivalentUpToMapping
+		case d.Class != "benign" && d.Class != "mapped":
 			st = VerifyKnownGaps
 		}
 	}
@@ -275,20 +282,22 @@ func rank(s VerifyStatus) int {
 	switch s {
 	case VerifyEquivalent:
 		return 0
-	case VerifyIntendedChange:
+	case VerifyEquivalentUpToMapping:
 		return 1
-	case VerifyKnownGaps:
+	case VerifyIntendedChange:
 		return 2
-	case VerifyInconclusive:
+	case VerifyKnownGaps:
 		return 3
-	case VerifyUnverified:
+	case VerifyInconclusive:
 		return 4
-	case VerifyDifferences:
+	case VerifyUnverified:
 		return 5
-	case VerifyError:
+	case VerifyDifferences:
 		return 6
+	case VerifyError:
+		return 7
 	}
-	return 7
+	return 8
 }
 
 // A Finding is a repository-level v2-readiness finding: something in a file
@@ -355,11 +364,14 @@ type Summary struct {
 	HeldBackCompositions  int `json:"heldBackCompositions,omitempty"`
 
 	VerifiedEquivalent int `json:"verifiedEquivalent"`
-	IntendedChanges    int `json:"intendedChanges"`
-	KnownGaps          int `json:"knownGaps"`
-	Differences        int `json:"differences"`
-	VerifyErrors       int `json:"verifyErrors"`
-	Unverified         int `json:"unverified"`
+	// EquivalentUpToMapping counts the v2-native Compositions equivalent
+	// up to their declared v2 mapping.
+	EquivalentUpToMapping int `json:"equivalentUpToMapping,omitempty"`
+	IntendedChanges       int `json:"intendedChanges"`
+	KnownGaps             int `json:"knownGaps"`
+	Differences           int `json:"differences"`
+	VerifyErrors          int `json:"verifyErrors"`
+	Unverified            int `json:"unverified"`
 	// Failing counts the verifications that fail: an unexplained
 	// difference or a breaking gap nobody accepted.
 	Failing int `json:"failing"`

@@ -48,9 +48,12 @@ func WriteSummary(w io.Writer, r *Result) error {
 			fmt.Fprintf(&b, "  failed   %s#%d %s%s\n", c.File, c.Document, c.Name, firstError(c.Diagnostics))
 		}
 	}
-	if verified := s.VerifiedEquivalent + s.IntendedChanges + s.KnownGaps + s.Differences + s.VerifyErrors + s.Unverified; verified > 0 {
+	if verified := s.VerifiedEquivalent + s.EquivalentUpToMapping + s.IntendedChanges + s.KnownGaps + s.Differences + s.VerifyErrors + s.Unverified; verified > 0 {
 		fmt.Fprintf(&b, "verification: %d equivalent, %d with intended changes, %d with known gaps, %d different, %d errors, %d unverified; %d failing",
 			s.VerifiedEquivalent, s.IntendedChanges, s.KnownGaps, s.Differences, s.VerifyErrors, s.Unverified, s.Failing)
+		if s.EquivalentUpToMapping > 0 {
+			fmt.Fprintf(&b, "; %d equivalent up to the declared v2 mapping", s.EquivalentUpToMapping)
+		}
 		if s.InconclusiveSamples > 0 {
 			fmt.Fprintf(&b, "; %d inconclusive samples", s.InconclusiveSamples)
 		}

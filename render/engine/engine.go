@@ -81,6 +81,11 @@ type Options struct {
 	// v1.20.11.
 	Profile pipeline.Profile
 
+	// ClusterScoped tells, for target V2, whether a composed type is
+	// cluster-scoped (pipeline.Options.ClusterScoped); nil uses
+	// pipeline.KnownClusterScoped.
+	ClusterScoped func(apiVersion, kind string) bool
+
 	// Builtins are the in-process functions. Nil uses Builtins().
 	Builtins BuiltinSet
 
@@ -273,6 +278,7 @@ func newPipeline(req Request, o Options) (func(context.Context, map[string]any, 
 		Credentials:               creds,
 		ObservedConnectionDetails: req.ObservedConnectionDetails,
 		Dialect:                   o.Target,
+		ClusterScoped:             o.ClusterScoped,
 	}
 	// Every reconcile composes with the same Composition: read it once.
 	c := pipeline.NewComposer(req.Composition)

@@ -13,7 +13,6 @@ import (
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/structpb"
 
-	"github.com/xpmigrate/xpmigrate/internal/crossplane"
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/protostruct"
 	"github.com/xpmigrate/xpmigrate/internal/xp"
@@ -24,6 +23,10 @@ import (
 const (
 	ReasonComposeResources = "ComposeResources"
 	ReasonFatalError       = "FatalError"
+
+	// ReasonNamespaceOverridden is Crossplane v2's warning for a composed
+	// resource a function put in another namespace than its namespaced XR's.
+	ReasonNamespaceOverridden = "NamespaceOverridden"
 )
 
 // A Report is everything one Compose computes: the Outcome, and what
@@ -126,6 +129,9 @@ type engine struct {
 	xr   map[string]any
 	info xrInfo
 
+	// modern is true for a Crossplane v2 modern XR (see modern).
+	modern bool
+
 	// observed composed resources by composition resource name.
 	observed map[string]map[string]any
 	state    *fnv1.State
@@ -153,6 +159,7 @@ func newEngine(xr map[string]any, observed []map[string]any, o Options) (*engine
 		},
 	}
 	e.info = newXRInfo(e.xr)
+	e.modern = modern(o, e.xr)
 
 	for i, cd := range observed {
 		// The engine reads only strings, booleans and the shape of objects
@@ -337,6 +344,11 @@ func (e *engine) results(stepName string, rs []*fnv1.Result) error {
 func (e *engine) finish(d *fnv1.State, fctx *structpb.Struct) (*Report, error) {
 	e.rep.RawDesiredXR = fromStruct(d.GetComposite().GetResource())
 	e.rep.ConnectionDetails = d.GetComposite().GetConnectionDetails()
+	if e.modern {
+		// A modern XR has no connection Secret: Crossplane v2 ignores
+		// the desired XR's connection details.
+		e.rep.ConnectionDetails = nil
+	}
 	if fctx != nil {
 		e.rep.Context = fctx.AsMap()
 	}
@@ -359,14 +371,36 @@ func (e *engine) finish(d *fnv1.State, fctx *structpb.Struct) (*Report, error) {
 			setNestedString(cd, nestedString(or, "metadata", "namespace"), "metadata", "namespace")
 			setNestedString(cd, nestedString(or, "metadata", "name"), "metadata", "name")
 		}
-		if err := renderMetadata(cd, e.info, name, e.o.Profile); err != nil {
+		if e.modern {
+			// Crossplane v2 checks the scope only of a resource that has no
+			// namespace yet (an existing one has its observed namespace).
+			if e.info.namespace != "" && nestedString(cd, "metadata", "namespace") == "" && e.o.clusterScoped(nestedString(cd, "apiVersion"), nestedString(cd, "kind")) {
+				return e.fail(&ClusterScopedError{Name: name, APIVersion: nestedString(cd, "apiVersion"), Kind: nestedString(cd, "kind"), ResourceName: nestedString(cd, "metadata", "name"), Namespace: e.info.namespace})
+			}
+			asked, err := renderModernMetadata(cd, e.observed[name], e.info, name)
+			if err != nil {
+				return e.fail(errors.Wrapf(err, "cannot render composed resource %q metadata", name))
+			}
+			if asked != "" {
+				e.rep.TargetedEvents = append(e.rep.TargetedEvents, TargetedEvent{
+					Type:    render.EventWarning,
+					Reason:  ReasonNamespaceOverridden,
+					Message: fmt.Sprintf("cannot create composed resource %q in namespace %q, using XR namespace %q instead", name, asked, e.info.namespace),
+					Target:  TargetComposite,
+				})
+			}
+		} else if err := renderMetadata(cd, e.info, name, e.o.Profile); err != nil {
 			return e.fail(errors.Wrapf(err, "cannot render composed resource %q metadata", name))
 		}
 
 		// The name the resource has in the cluster. crank generates none.
 		clusterName := nestedString(cd, "metadata", "name")
 		if clusterName == "" {
-			clusterName = generatedName(e.info.namePrefix()+"-", e.info.uid, name)
+			prefix := e.info.namePrefix() + "-"
+			if gn := nestedString(cd, "metadata", "generateName"); e.modern && gn != "" {
+				prefix = gn
+			}
+			clusterName = generatedName(prefix, e.info.uid, name)
 			if e.o.Profile == Reconciler {
 				setNested(cd, clusterName, "metadata", "name")
 			}
@@ -468,7 +502,7 @@ func (e *engine) effectiveXR(d *fnv1.State, unready []string, refs []objectRef) 
 	}
 
 	refsPath := []string{"spec", "resourceRefs"}
-	if e.o.Dialect == crossplane.V2 && nestedMap(xr, "spec", "crossplane") != nil {
+	if e.modern {
 		refsPath = []string{"spec", "crossplane", "resourceRefs"}
 	}
 	setNested(xr, resourceRefs(refs), refsPath...)

@@ -103,6 +103,7 @@ type xrInfo struct {
 	apiVersion string
 	kind       string
 	name       string
+	namespace  string
 	uid        string
 	labels     map[string]string
 	claimRef   map[string]any
@@ -113,6 +114,7 @@ func newXRInfo(xr map[string]any) xrInfo {
 		apiVersion: nestedString(xr, "apiVersion"),
 		kind:       nestedString(xr, "kind"),
 		name:       nestedString(xr, "metadata", "name"),
+		namespace:  nestedString(xr, "metadata", "namespace"),
 		uid:        nestedString(xr, "metadata", "uid"),
 		labels:     nestedStringMap(xr, "metadata", "labels"),
 		claimRef:   nestedMap(xr, "spec", "claimRef"),

@@ -67,6 +67,13 @@ type Options struct {
 	// selectors may carry a namespace.
 	Dialect crossplane.Target
 
+	// ClusterScoped tells, in dialect V2, whether a composed resource's
+	// type is cluster-scoped: Crossplane v2 refuses to compose one for a
+	// namespaced XR (a ClusterScopedError). Nil uses KnownClusterScoped.
+	// Callers that have the CRDs of the composed types answer from their
+	// spec.scope.
+	ClusterScoped func(apiVersion, kind string) bool
+
 	// ExtraResources is the pool of "cluster" objects that requirements are
 	// answered from (crossplane render --extra-resources).
 	ExtraResources []map[string]any

@@ -266,11 +266,15 @@ func newView(s Side, names func(int) string, repl replacer, objName map[string]s
 			xr[k] = map[string]any{}
 		}
 	}
-	if spec, ok := xr["spec"].(map[string]any); ok {
-		if refs, ok := spec["resourceRefs"].([]any); ok {
-			spec["resourceRefs"] = normalizeRefs(refs)
-			if len(spec["resourceRefs"].([]any)) == 0 { //nolint:forcetypeassert // Set just above.
-				delete(spec, "resourceRefs")
+	// A modern XR (Crossplane v2) keeps its references in
+	// spec.crossplane.resourceRefs.
+	spec, _ := xr["spec"].(map[string]any)
+	cp, _ := spec["crossplane"].(map[string]any)
+	for _, m := range []map[string]any{spec, cp} {
+		if refs, ok := m["resourceRefs"].([]any); ok {
+			m["resourceRefs"] = normalizeRefs(refs)
+			if len(m["resourceRefs"].([]any)) == 0 { //nolint:forcetypeassert // Set just above.
+				delete(m, "resourceRefs")
 			}
 		}
 	}

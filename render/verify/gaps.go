@@ -62,6 +62,7 @@ const (
 	ClassBreaking = gaps.ClassBreaking
 	ClassBenign   = gaps.ClassBenign
 	ClassIntended = gaps.ClassIntended
+	ClassMapped   = gaps.ClassMapped
 )
 
 // Annotations xpmigrate reads on Compositions.

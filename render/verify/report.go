@@ -23,6 +23,12 @@ const (
 	// reconcile catches up on, bookkeeping nothing reads), shown as info.
 	Equivalent Verdict = "equivalent"
 
+	// EquivalentUpToMapping (--target v2 with a v2-native Composition
+	// that declares its xpmigrate.io/v2-mapping): every difference that is
+	// not benign is explained by an edit the mapping declares, reported
+	// under the edit's C-code.
+	EquivalentUpToMapping Verdict = "equivalent-up-to-mapping"
+
 	// IntendedChange: every difference that is not benign is a legacy
 	// quirk the user asked the converter to fix (its C-code is declared
 	// in the converted Composition).
@@ -51,12 +57,14 @@ func (v Verdict) rank() int {
 	switch v {
 	case Equivalent:
 		return 0
-	case IntendedChange:
+	case EquivalentUpToMapping:
 		return 1
-	case KnownGaps:
+	case IntendedChange:
 		return 2
-	case Different:
+	case KnownGaps:
 		return 3
+	case Different:
+		return 4
 	}
 	return -1
 }
@@ -90,6 +98,11 @@ type Report struct {
 	// Composition declares.
 	IntendedChanges []string `json:"intendedChanges,omitempty"`
 
+	// Mapping is the v2 mapping the converted Composition declares
+	// (xpmigrate.io/v2-mapping), when it has one: the legacy render was
+	// mapped through it before the comparison.
+	Mapping *MappingSummary `json:"mapping,omitempty"`
+
 	// Assumptions lists what verify assumed for lack of input.
 	Assumptions []string `json:"assumptions,omitempty"`
 
@@ -104,9 +117,21 @@ type Report struct {
 	AcceptedGaps int `json:"acceptedBreaking"`
 	Benign       int `json:"benign"`
 	Intended     int `json:"intended"`
+	Mapped       int `json:"mapped,omitempty"`
 
 	// InconclusiveSamples counts the samples that proved nothing.
 	InconclusiveSamples int `json:"inconclusiveSamples"`
+}
+
+// A MappingSummary says how a v2-native Composition was verified: the
+// legacy and v2 XR types, the v2 XR's scope, and the C-codes of the
+// declared edits (and of verify's own composer rules) that explained a
+// difference in some sample, sorted.
+type MappingSummary struct {
+	From    string   `json:"from"`
+	To      string   `json:"to"`
+	Scope   string   `json:"scope"`
+	Applied []string `json:"applied,omitempty"`
 }
 
 // A SampleReport is the result for one sample.
@@ -198,6 +223,8 @@ func (s *SampleReport) verdict(strict bool) {
 			v = KnownGaps
 		case d.Gap.Class == ClassIntended:
 			v = IntendedChange
+		case d.Gap.Class == ClassMapped:
+			v = EquivalentUpToMapping
 		case strict && !d.Transient:
 			v = KnownGaps
 		}
@@ -225,6 +252,11 @@ func (r *Report) finish() {
 				r.Unexplained++
 			case d.Gap.Class == ClassIntended:
 				r.Intended++
+			case d.Gap.Class == ClassMapped:
+				r.Mapped++
+				if r.Mapping != nil && !slices.Contains(r.Mapping.Applied, d.Gap.Code) {
+					r.Mapping.Applied = append(r.Mapping.Applied, d.Gap.Code)
+				}
 			case d.Gap.Class == ClassBreaking && d.Gap.Accepted:
 				r.AcceptedGaps++
 			case d.Gap.Class == ClassBreaking:
@@ -233,6 +265,9 @@ func (r *Report) finish() {
 				r.Benign++
 			}
 		}
+	}
+	if r.Mapping != nil {
+		slices.Sort(r.Mapping.Applied)
 	}
 	r.Verdict = worst
 	switch {
@@ -307,6 +342,11 @@ func Combine(reports []*Report, reason string) *Report {
 		h := reports[0]
 		*out = Report{Legacy: h.Legacy, Converted: h.Converted, Composition: h.Composition, Target: h.Target, Strict: h.Strict,
 			Acceptances: h.Acceptances, IntendedChanges: h.IntendedChanges, Unexercised: slices.Clone(h.Unexercised)}
+		if h.Mapping != nil {
+			m := *h.Mapping
+			m.Applied = nil
+			out.Mapping = &m
+		}
 	}
 	out.Reason = reason
 	for _, r := range reports {

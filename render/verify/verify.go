@@ -16,6 +16,7 @@ import (
 	"github.com/xpmigrate/xpmigrate/internal/errkind"
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
+	"github.com/xpmigrate/xpmigrate/internal/v2map"
 	"github.com/xpmigrate/xpmigrate/internal/xp"
 	"github.com/xpmigrate/xpmigrate/render"
 	"github.com/xpmigrate/xpmigrate/render/builtin/environmentconfigs"
@@ -142,6 +143,11 @@ type Options struct {
 	// of the flags that give files.
 	FromCluster bool
 
+	// ClusterScoped tells, for a v2-native Composition, whether a composed
+	// type is cluster-scoped (from the CRDs of the composed types, when
+	// the caller has them); nil uses pipeline.KnownClusterScoped.
+	ClusterScoped func(apiVersion, kind string) bool
+
 	// ResourceName names the legacy Composition's anonymous template at
 	// index i. Nil uses the converted Composition's name for the template
 	// at the same index (the converter keeps the order), or
@@ -194,6 +200,19 @@ func Verify(ctx context.Context, legacy, converted Document, samples []Sample, o
 	}
 
 	v := &verifier{o: o, legacy: lc, converted: cc}
+	m, err := v2map.FromAnnotations(stringMap(valueAt(cc.obj, "metadata", "annotations")))
+	if err != nil {
+		return nil, errkind.InvalidInput(errors.Wrap(err, converted.Path))
+	}
+	if m != nil && o.Target != crossplane.V2 {
+		return nil, errkind.InvalidInputf("%s: Composition %q is v2-native (annotation %s): verify it with --target v2", converted.Path, stringAt(cc.obj, "metadata", "name"), v2map.Annotation)
+	}
+	if m != nil {
+		if ref := valueAt(cc.obj, "spec", "compositeTypeRef"); stringAt(asMap(ref), "apiVersion") != m.To.APIVersion || stringAt(asMap(ref), "kind") != m.To.Kind {
+			return nil, errkind.InvalidInputf("%s: annotation %s maps to %s %s, but the Composition's compositeTypeRef is %s %s", converted.Path, v2map.Annotation, m.To.APIVersion, m.To.Kind, stringAt(asMap(ref), "apiVersion"), stringAt(asMap(ref), "kind"))
+		}
+		v.mapping = m
+	}
 	v.pipeline = gaps.PipelineModel(cc.obj)
 	v.names = o.ResourceName
 	if v.names == nil {
@@ -213,6 +232,13 @@ func Verify(ctx context.Context, legacy, converted Document, samples []Sample, o
 		Target:      o.Target,
 		Strict:      o.Strict,
 	}
+	if v.mapping != nil {
+		rep.Mapping = &MappingSummary{
+			From:  v.mapping.From.APIVersion + " " + v.mapping.From.Kind,
+			To:    v.mapping.To.APIVersion + " " + v.mapping.To.Kind,
+			Scope: v.mapping.Scope,
+		}
+	}
 	if err := v.readDeclarations(o.Accept, rep); err != nil {
 		return nil, err
 	}
@@ -224,9 +250,14 @@ func Verify(ctx context.Context, legacy, converted Document, samples []Sample, o
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		sr, err := v.sample(ctx, s, cov)
+		sr, assumptions, err := v.sample(ctx, s, cov)
 		if err != nil {
 			return nil, err
+		}
+		for _, a := range assumptions {
+			if !slices.Contains(rep.Assumptions, a) {
+				rep.Assumptions = append(rep.Assumptions, a)
+			}
 		}
 		rep.Samples = append(rep.Samples, *sr)
 	}
@@ -334,11 +365,15 @@ type verifier struct {
 
 	legacy, converted *composition
 	legacyModel       *gaps.Model
-	pipeline          *gaps.Model
-	names             func(int) string
-	shown             map[string]bool
-	builtins          engine.BuiltinSet
-	ecVersion         string
+
+	// mapping is the converted Composition's v2 mapping, when it is
+	// v2-native.
+	mapping   *v2map.Mapping
+	pipeline  *gaps.Model
+	names     func(int) string
+	shown     map[string]bool
+	builtins  engine.BuiltinSet
+	ecVersion string
 }
 
 // maxLoops bounds the simulation.
@@ -458,12 +493,23 @@ func (r *run) padTo(n int) {
 	}
 }
 
-func (v *verifier) sample(ctx context.Context, s Sample, cov *coverage) (*SampleReport, error) {
+func (v *verifier) sample(ctx context.Context, s Sample, cov *coverage) (*SampleReport, []string, error) {
 	xr, err := v.prepareXR(s.XR)
 	if err != nil {
-		return nil, errkind.InvalidInput(errors.Wrapf(err, "sample %s", s.Name))
+		return nil, nil, errkind.InvalidInput(errors.Wrapf(err, "sample %s", s.Name))
 	}
 	observed, extra, details := v.o.state(s)
+	var tw *twin
+	var assumptions []string
+	if v.mapping != nil && stringAt(s.XR, "apiVersion") == v.mapping.To.APIVersion && stringAt(s.XR, "kind") == v.mapping.To.Kind {
+		return nil, nil, errkind.InvalidInputf("sample %s is a v2 %s: give the claim or legacy XR it is the twin of (verify builds the twin)", s.Name, v.mapping.To.Kind)
+	}
+	if v.mapping != nil {
+		_, hadRef := lookup(s.XR, "spec", "writeConnectionSecretToRef")
+		if tw, assumptions, err = v.newTwin(xr, hadRef && !isClaimOf(s.XR, v.o.XRD)); err != nil {
+			return nil, nil, errkind.InvalidInput(errors.Wrapf(err, "sample %s", s.Name))
+		}
+	}
 	req := engine.Request{
 		XR:                        xr,
 		Stored:                    true,
@@ -476,6 +522,13 @@ func (v *verifier) sample(ctx context.Context, s Sample, cov *coverage) (*Sample
 	preq.Composition = v.converted.obj
 	l := &run{req: lreq, opts: engine.Options{Target: v.o.Target}}
 	p := &run{req: preq, opts: engine.Options{Target: v.o.Target, Profile: pipeline.Reconciler, Builtins: v.builtins}}
+	if tw != nil {
+		p.opts.ClusterScoped = v.o.ClusterScoped
+		p.req.XR = tw.xr
+		if p.req.Observed, err = tw.mapObserved(observed); err != nil {
+			return nil, nil, errkind.InvalidInput(errors.Wrapf(err, "sample %s", s.Name))
+		}
+	}
 
 	// With Loops set, simulate exactly that many; until stable, each side
 	// stops at the reconcile that repeats the one before, and the shorter
@@ -483,12 +536,28 @@ func (v *verifier) sample(ctx context.Context, s Sample, cov *coverage) (*Sample
 	loops, untilStable := v.maxLoops(), v.o.Loops == 0
 	for _, r := range []*run{l, p} {
 		if err := r.renderAll(ctx, loops, untilStable); err != nil {
-			return nil, errors.Wrapf(err, "sample %s", s.Name)
+			return nil, nil, errors.Wrapf(err, "sample %s", s.Name)
 		}
 	}
 	n := max(len(l.sides), len(p.sides))
 	l.padTo(n)
 	p.padTo(n)
+
+	// A v2-native Composition is compared with the legacy render mapped
+	// through its declared mapping.
+	legacySides := l.sides
+	var mappedLast mappedSide
+	if tw != nil {
+		legacySides = make([]Side, len(l.sides))
+		for i, side := range l.sides {
+			ms, err := tw.mapSide(side)
+			if err != nil {
+				return nil, nil, errors.Wrapf(err, "sample %s", s.Name)
+			}
+			legacySides[i] = ms.side
+			mappedLast = ms
+		}
+	}
 
 	diffs := gaps.Classify(&gaps.Context{
 		LegacyModel:            v.legacyModel,
@@ -501,11 +570,20 @@ func (v *verifier) sample(ctx context.Context, s Sample, cov *coverage) (*Sample
 		Intended:               v.intended,
 		Accepted:               v.accepted,
 		XR:                     xr,
-		Legacy:                 l.sides,
+		Legacy:                 legacySides,
 		Pipeline:               p.sides,
 		Truncated:              !(l.stable || l.done) || !(p.stable || p.done),
 		Compare:                Compare,
 	})
+	if tw != nil {
+		connectionLag(diffs, mappedLast)
+		diffs = append(diffs, mappedDifferences(mappedLast, p.sides[len(p.sides)-1], diffs, v.names)...)
+		for i := range diffs {
+			if diffs[i].Gap != nil && diffs[i].Gap.Class == ClassMapped {
+				diffs[i].FirstLoop, diffs[i].LastLoop = 1, len(p.sides)
+			}
+		}
+	}
 	for i := range diffs {
 		diffs[i].Line = v.line(&diffs[i])
 	}
@@ -531,7 +609,7 @@ func (v *verifier) sample(ctx context.Context, s Sample, cov *coverage) (*Sample
 	}
 	sr.Ready = readyFlip(l.sides[len(l.sides)-1], p.sides[len(p.sides)-1])
 	sr.verdict(v.o.Strict)
-	return sr, nil
+	return sr, assumptions, nil
 }
 
 // line locates a difference in the legacy Composition.

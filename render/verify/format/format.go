@@ -103,6 +103,13 @@ func writeText(w io.Writer, r *verify.Report, color, verbose bool) error {
 	fails := r.Fails(false)
 	fmt.Fprintf(w, "%s %s: %s\n", reportLabel(p, r, fails), r.Composition, reportSummary(r))
 	fmt.Fprintf(w, "  %s against %s, target %s%s\n", r.Legacy, r.Converted, r.Target, strictNote(r.Strict))
+	if m := r.Mapping; m != nil {
+		fmt.Fprintf(w, "  v2 mapping: %s -> %s (%s)", m.From, m.To, m.Scope)
+		if len(m.Applied) > 0 {
+			fmt.Fprintf(w, ", differences explained by %s", strings.Join(m.Applied, ", "))
+		}
+		fmt.Fprintln(w)
+	}
 	for _, a := range r.Assumptions {
 		fmt.Fprintf(w, "  assumed: %s\n", a)
 	}
@@ -119,9 +126,19 @@ func writeText(w io.Writer, r *verify.Report, color, verbose bool) error {
 	// Failing differences in full, then accepted gaps and intended
 	// changes, then benign ones: a line each unless verbose.
 	printed := false
-	for _, pass := range []int{0, 1, 2} {
+	for _, pass := range []int{0, 1, 2, 3} {
 		for i := range r.Samples {
 			s := &r.Samples[i]
+			if pass == 3 && !verbose {
+				for _, l := range mappedLines(p, s) {
+					if !printed {
+						fmt.Fprintln(w)
+					}
+					fmt.Fprintln(w, l)
+					printed = true
+				}
+				continue
+			}
 			for j := range s.Differences {
 				d := &s.Differences[j]
 				if differencePass(d, r.Strict) != pass {
@@ -165,8 +182,35 @@ func differencePass(d *verify.Difference, strict bool) int {
 		return 0
 	case d.Gap.Class == verify.ClassBenign:
 		return 2
+	case d.Gap.Class == verify.ClassMapped:
+		return 3
 	}
 	return 1
+}
+
+// mappedLines are a sample's mapped differences, a line per code: the
+// fields the declared v2 mapping explains.
+func mappedLines(p painter, s *verify.SampleReport) []string {
+	byCode := map[string][]string{}
+	titles := map[string]string{}
+	var codes []string
+	for i := range s.Differences {
+		d := &s.Differences[i]
+		if d.Gap == nil || d.Gap.Class != verify.ClassMapped {
+			continue
+		}
+		if _, ok := byCode[d.Gap.Code]; !ok {
+			codes = append(codes, d.Gap.Code)
+			titles[d.Gap.Code] = d.Gap.Title
+		}
+		byCode[d.Gap.Code] = append(byCode[d.Gap.Code], d.Title())
+	}
+	sort.Slice(codes, func(i, j int) bool { return codeLess(codes[i], codes[j]) })
+	out := make([]string, 0, len(codes))
+	for _, c := range codes {
+		out = append(out, fmt.Sprintf("%s %s: %s %s: %s", p.paint(ansiCyan, "mapped"), s.Sample, c, titles[c], strings.Join(byCode[c], "; ")))
+	}
+	return out
 }
 
 func strictNote(strict bool) string {
@@ -224,6 +268,18 @@ func reportSummary(r *verify.Report) string {
 		return string(r.Verdict) + ": " + strings.Join(parts, "; ")
 	case verify.IntendedChange:
 		return fmt.Sprintf("equivalent up to the intended changes %s you asked for", strings.Join(r.IntendedChanges, ", "))
+	case verify.EquivalentUpToMapping:
+		s := "equivalent up to the declared v2 mapping"
+		if r.Mapping != nil && len(r.Mapping.Applied) > 0 {
+			s += " (" + strings.Join(r.Mapping.Applied, ", ") + ")"
+		}
+		if r.Benign > 0 {
+			s += fmt.Sprintf(", %s benign", plural(r.Benign, "difference"))
+		}
+		if r.InconclusiveSamples > 0 {
+			s += fmt.Sprintf("; %d of %d samples inconclusive", r.InconclusiveSamples, len(r.Samples))
+		}
+		return s
 	}
 	s := "equivalent"
 	if r.Benign > 0 {
@@ -275,7 +331,7 @@ func countsLine(r *verify.Report) string {
 		byVerdict[s.Verdict]++
 	}
 	var vs []string
-	for _, v := range []verify.Verdict{verify.Equivalent, verify.IntendedChange, verify.KnownGaps, verify.Different, verify.Inconclusive} {
+	for _, v := range []verify.Verdict{verify.Equivalent, verify.EquivalentUpToMapping, verify.IntendedChange, verify.KnownGaps, verify.Different, verify.Inconclusive} {
 		if byVerdict[v] > 0 {
 			vs = append(vs, fmt.Sprintf("%d %s", byVerdict[v], v))
 		}
@@ -284,18 +340,24 @@ func countsLine(r *verify.Report) string {
 	if len(vs) > 0 {
 		samples += " (" + strings.Join(vs, ", ") + ")"
 	}
-	return fmt.Sprintf("%s; %d unexplained, %d breaking, %d accepted, %d benign, %d intended",
+	line := fmt.Sprintf("%s; %d unexplained, %d breaking, %d accepted, %d benign, %d intended",
 		samples, r.Unexplained, r.Breaking, r.AcceptedGaps, r.Benign, r.Intended)
+	if r.Mapped > 0 {
+		line += fmt.Sprintf(", %d mapped", r.Mapped)
+	}
+	return line
 }
 
 func sampleSummary(s *verify.SampleReport) string {
-	var unexplained, breaking, accepted, benign, intended int
+	var unexplained, breaking, accepted, benign, intended, mapped int
 	for _, d := range s.Differences {
 		switch {
 		case d.Gap == nil:
 			unexplained++
 		case d.Gap.Class == verify.ClassIntended:
 			intended++
+		case d.Gap.Class == verify.ClassMapped:
+			mapped++
 		case d.Gap.Class == verify.ClassBreaking && d.Gap.Accepted:
 			accepted++
 		case d.Gap.Class == verify.ClassBreaking:
@@ -312,6 +374,8 @@ func sampleSummary(s *verify.SampleReport) string {
 		parts = append(parts, "equivalent")
 	case verify.IntendedChange:
 		parts = append(parts, "intended change")
+	case verify.EquivalentUpToMapping:
+		parts = append(parts, "equivalent up to the mapping")
 	case verify.KnownGaps:
 		parts = append(parts, "known gaps")
 	default:
@@ -323,7 +387,7 @@ func sampleSummary(s *verify.SampleReport) string {
 	for _, c := range []struct {
 		n    int
 		what string
-	}{{unexplained, "unexplained"}, {breaking, "breaking"}, {accepted, "accepted"}, {intended, "intended"}, {benign, "benign"}} {
+	}{{unexplained, "unexplained"}, {breaking, "breaking"}, {accepted, "accepted"}, {intended, "intended"}, {benign, "benign"}, {mapped, "mapped"}} {
 		if c.n > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", c.n, c.what))
 		}
@@ -348,6 +412,8 @@ func classification(d *verify.Difference, strict bool) string {
 	switch {
 	case d.Gap.Class == verify.ClassIntended:
 		s = "intended change " + s
+	case d.Gap.Class == verify.ClassMapped:
+		s = "mapped by the declared v2 edit " + s
 	case d.Transient:
 		s = "benign (transient) " + s
 	case d.Gap.Class == verify.ClassBreaking && d.Gap.Accepted && strict:
@@ -537,7 +603,8 @@ func JUnitSuite(r *verify.Report) junit.Suite {
 }
 
 // GitHub Actions workflow commands: one annotation per failing
-// difference, a warning per accepted gap.
+// difference, a warning per accepted gap. Differences the declared v2
+// mapping explains are not annotated.
 func writeGitHub(w io.Writer, r *verify.Report) error {
 	if r.Verdict == verify.Unverified {
 		fmt.Fprintf(w, "::warning file=%s,line=1,title=%s::%s\n", xp.EscapeWorkflowProperty(r.Legacy), xp.EscapeWorkflowProperty("unverified: "+r.Composition), xp.EscapeWorkflowData(r.Reason+". Hint: "+r.Hint))
@@ -550,6 +617,11 @@ func writeGitHub(w io.Writer, r *verify.Report) error {
 		}
 		for i := range s.Differences {
 			d := &s.Differences[i]
+			if d.Gap != nil && d.Gap.Class == verify.ClassMapped {
+				// The declared v2 mapping is no finding: one line per code
+				// is in the text report, every field in JSON.
+				continue
+			}
 			loc := differenceLocation(r, d)
 			level := "warning"
 			switch {
@@ -641,6 +713,9 @@ func SARIFParts(r *verify.Report) ([]sarif.Rule, []sarif.Result) {
 	for _, s := range r.Samples {
 		for i := range s.Differences {
 			d := &s.Differences[i]
+			if d.Gap != nil && d.Gap.Class == verify.ClassMapped {
+				continue
+			}
 			id := unexplainedRule
 			if d.Gap != nil {
 				id = d.Gap.Code

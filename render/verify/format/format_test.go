@@ -377,3 +377,29 @@ func (s xsd) validate(doc []byte) []string {
 	walk(root, "")
 	return errs
 }
+
+// TestWriteV2Golden writes the report of testdata/v2, a legacy Composition
+// verified against its v2-native conversion and the mapping it declares.
+func TestWriteV2Golden(t *testing.T) {
+	cases := map[string]struct {
+		reason string
+		opts   Options
+	}{
+		"v2-text":         {reason: "Text lists the mapped fields a line per code.", opts: Options{Format: Text}},
+		"v2-text-verbose": {reason: "Verbose text shows every mapped field with its values.", opts: Options{Format: Text, Verbose: true}},
+		"v2-json":         {reason: "JSON has the mapping, the mapped count and each mapped difference's code.", opts: Options{Format: JSON}},
+		"v2-github":       {reason: "GitHub annotations leave out the declared mapping: only the benign lags remain, as notices.", opts: Options{Format: GitHub}},
+		"v2-sarif":        {reason: "SARIF has no result for the declared mapping.", opts: Options{Format: SARIF}},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			c := verifytest.Load(t, "testdata/v2")
+			c.Opts.Target = "v2"
+			var b bytes.Buffer
+			if err := Write(&b, c.Verify(t), tc.opts); err != nil {
+				t.Fatalf("\n%s\nWrite(...): %v", tc.reason, err)
+			}
+			testutil.Golden(t, filepath.Join("testdata", "output", name+".golden"), b.Bytes())
+		})
+	}
+}

@@ -339,7 +339,7 @@ func canCause(c *ruleContext, d, o *Difference) bool {
 		}
 	case AspectXR:
 		// A resource reference, when the resource or its name differ.
-		if d.Path.hasPrefix(Path{{Field: "spec"}, {Field: "resourceRefs"}}) {
+		if d.Path.hasPrefix(Path{{Field: "spec"}, {Field: "resourceRefs"}}) || d.Path.hasPrefix(Path{{Field: "spec"}, {Field: "crossplane"}, {Field: "resourceRefs"}}) {
 			return o.Aspect == AspectPresence || (o.Aspect == AspectResource && len(o.Path) == 2 && o.Path[0].Field == "metadata")
 		}
 		// A status field written by a ToComposite patch of o's resource.

@@ -24,6 +24,14 @@ const (
 	// converted Composition's xpmigrate.io/intended-changes annotation).
 	// Intended changes never fail verification.
 	ClassIntended GapClass = "intended"
+
+	// ClassMapped: a difference the converted Composition declares in its
+	// xpmigrate.io/v2-mapping annotation: the legacy render, mapped through
+	// the declared edit, is what the v2-native Composition renders. Its
+	// Code is the edit's C-code. Mapped differences never fail
+	// verification, not even with Strict: they are the declared
+	// transformation itself.
+	ClassMapped GapClass = "mapped"
 )
 
 // A GapCode documents one code of the difference catalogue (pipeline spec

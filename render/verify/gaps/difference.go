@@ -177,7 +177,7 @@ func (d *Difference) Fails(strict bool) bool {
 		return true
 	}
 	switch d.Gap.Class {
-	case ClassIntended:
+	case ClassIntended, ClassMapped:
 		return false
 	case ClassBreaking:
 		return !d.Gap.Accepted || (strict && !d.Transient)

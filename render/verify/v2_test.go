@@ -1,0 +1,239 @@
+package verify
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/xpmigrate/xpmigrate/internal/crossplane"
+	"github.com/xpmigrate/xpmigrate/internal/errkind"
+)
+
+// v2Case loads testdata/v2, a legacy Composition and its v2-native
+// conversion with a declared mapping, and lets a test edit the converted
+// Composition's text.
+func v2Case(t *testing.T, edit func(string) string) verifyCase {
+	t.Helper()
+	c := loadCase(t, "testdata/v2")
+	c.opts.Target = crossplane.V2
+	if edit != nil {
+		c.converted.Data = []byte(edit(string(c.converted.Data)))
+	}
+	return c
+}
+
+// unexplainedLines lists a report's unexplained differences, as summary does.
+func unexplainedLines(r *Report) []string {
+	var out []string
+	for _, l := range summary(r) {
+		if strings.HasSuffix(l, "UNEXPLAINED") {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+func TestVerifyV2Mapping(t *testing.T) {
+	type want struct {
+		verdict     Verdict
+		fails       bool
+		applied     []string
+		unexplained []string
+		assumption  string
+	}
+	cases := map[string]struct {
+		reason  string
+		edit    func(string) string
+		samples func([]Sample) []Sample
+		strict  bool
+		want    want
+	}{
+		"DeclaredMappingExplainsEverything": {
+			reason: "The realistic pair: every difference is a declared edit (C4xx) or one of verify's composer rules (C480-C485), and the verdict says so.",
+			want: want{
+				verdict: EquivalentUpToMapping,
+				applied: []string{"C421", "C422", "C440", "C441", "C442", "C443", "C480", "C481", "C482", "C483", "C484", "C485"},
+			},
+		},
+		"MappedNeverFailsWithStrict": {
+			reason: "Mapped differences are the declared transformation: --strict does not fail them.",
+			strict: true,
+			want: want{
+				verdict: EquivalentUpToMapping,
+				applied: []string{"C421", "C422", "C440", "C441", "C442", "C443", "C480", "C481", "C482", "C483", "C484", "C485"},
+			},
+		},
+		"UndeclaredEditIsUnexplained": {
+			reason: "An edit the converter made but did not declare (providerConfigRef.kind) is a difference nothing explains.",
+			edit: func(s string) string {
+				return strings.ReplaceAll(s, `{"code":"C441","op":"set","path":"spec.providerConfigRef.kind","value":"ClusterProviderConfig"},`, "")
+			},
+			want: want{
+				verdict:     Different,
+				fails:       true,
+				applied:     []string{"C421", "C422", "C440", "C442", "C443", "C480", "C481", "C482", "C483", "C484", "C485"},
+				unexplained: []string{"resource subnetgroup spec.providerConfigRef.kind: UNEXPLAINED", "resource instance spec.providerConfigRef.kind: UNEXPLAINED"},
+			},
+		},
+		"WrongDeclaredValueIsUnexplained": {
+			reason: "A declared edit whose value is not what the v2 Composition renders explains nothing: the field is reported as a difference, not as mapped.",
+			edit: func(s string) string {
+				return strings.Replace(s, `"path":"apiVersion","value":"rds.aws.m.upbound.io/v1beta1"`, `"path":"apiVersion","value":"rds.aws.m.upbound.io/v1"`, 1)
+			},
+			want: want{
+				verdict: Different,
+				fails:   true,
+				applied: []string{"C421", "C422", "C440", "C441", "C442", "C443", "C480", "C481", "C482", "C483", "C484", "C485"},
+				// The XR's references name the resource by its apiVersion
+				// too: they differ as a consequence nothing explains.
+				unexplained: []string{
+					"resource subnetgroup apiVersion: UNEXPLAINED",
+					"xr spec.crossplane.resourceRefs[0].apiVersion: UNEXPLAINED",
+					"xr spec.crossplane.resourceRefs[0].kind: UNEXPLAINED",
+					"xr spec.crossplane.resourceRefs[0].name: UNEXPLAINED",
+					"xr spec.crossplane.resourceRefs[1].kind: UNEXPLAINED",
+					"xr spec.crossplane.resourceRefs[1].name: UNEXPLAINED",
+				},
+			},
+		},
+		"ChangedRenderIsUnexplained": {
+			reason: "A v2 Composition that renders another value than the mapped legacy one is a bug, whatever the mapping declares.",
+			edit: func(s string) string {
+				return strings.Replace(s, "description: managed by crossplane", "description: managed by someone", 1)
+			},
+			want: want{
+				verdict:     Different,
+				fails:       true,
+				applied:     []string{"C421", "C422", "C440", "C441", "C442", "C443", "C480", "C481", "C482", "C483", "C484", "C485"},
+				unexplained: []string{"resource subnetgroup spec.forProvider.description: UNEXPLAINED"},
+			},
+		},
+		"LegacyXRWithoutClaim": {
+			reason: "A legacy XR sample without a claim gets a twin in namespace default (an assumption the report states); the patch rewritten from spec.claimRef.namespace to metadata.namespace then writes a label legacy never wrote.",
+			samples: func(ss []Sample) []Sample {
+				xr := map[string]any{
+					"apiVersion": "database.example.org/v1alpha1", "kind": "XPostgreSQLInstance",
+					"metadata": map[string]any{"name": "shared-db"},
+					"spec":     map[string]any{"parameters": map[string]any{"region": "eu-west-1", "size": "large", "storageGB": 50}},
+				}
+				return []Sample{{Name: "legacy-xr", XR: xr}}
+			},
+			want: want{
+				verdict:     Different,
+				fails:       true,
+				applied:     []string{"C422", "C440", "C441", "C442", "C443", "C480", "C481", "C482", "C483", "C484", "C485"},
+				unexplained: []string{"resource subnetgroup metadata.labels[example.org/team]: UNEXPLAINED", "resource instance spec.writeConnectionSecretToRef.name: UNEXPLAINED"},
+				assumption:  "a legacy XR sample without a claim: its namespaced v2 twin is rendered in namespace default",
+			},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			c := v2Case(t, tc.edit)
+			c.opts.Strict = tc.strict
+			if tc.samples != nil {
+				c.samples = tc.samples(c.samples)
+			}
+			r := c.verify(t)
+			if r.Verdict != tc.want.verdict {
+				dump(t, r)
+				t.Errorf("\n%s\nVerify(...).Verdict: want %s, got %s", tc.reason, tc.want.verdict, r.Verdict)
+			}
+			if got := r.Fails(false); got != tc.want.fails {
+				t.Errorf("\n%s\nVerify(...).Fails(false): want %t, got %t", tc.reason, tc.want.fails, got)
+			}
+			if r.Mapping == nil {
+				t.Fatalf("\n%s\nVerify(...).Mapping: want the v2 mapping, got none", tc.reason)
+			}
+			if diff := cmp.Diff(tc.want.applied, r.Mapping.Applied); diff != "" {
+				t.Errorf("\n%s\nVerify(...).Mapping.Applied: -want, +got:\n%s", tc.reason, diff)
+			}
+			if diff := cmp.Diff(tc.want.unexplained, unexplainedLines(r)); diff != "" {
+				t.Errorf("\n%s\nVerify(...) unexplained: -want, +got:\n%s", tc.reason, diff)
+			}
+			if tc.want.assumption != "" && !slices.Contains(r.Assumptions, tc.want.assumption) {
+				t.Errorf("\n%s\nVerify(...).Assumptions: want %q among %q", tc.reason, tc.want.assumption, r.Assumptions)
+			}
+			for _, s := range r.Samples {
+				for _, d := range s.Differences {
+					if d.Gap != nil && d.Gap.Class == ClassMapped && !slices.Contains(r.Mapping.Applied, d.Gap.Code) {
+						t.Errorf("\n%s\nVerify(...): mapped difference %s under %s, a code Mapping.Applied does not list", tc.reason, d.Title(), d.Gap.Code)
+					}
+				}
+			}
+		})
+	}
+}
+
+func TestVerifyV2MappingInput(t *testing.T) {
+	cases := map[string]struct {
+		reason string
+		target crossplane.Target
+		edit   func(string) string
+		sample map[string]any
+		want   string
+	}{
+		"MappingNeedsTargetV2": {
+			reason: "A v2-native Composition cannot be verified against the v1 composer.",
+			target: crossplane.V1,
+			want:   "verify it with --target v2",
+		},
+		"MappingTypeMustMatch": {
+			reason: "The mapping's v2 type must be the type the Composition composes.",
+			target: crossplane.V2,
+			edit: func(s string) string {
+				return strings.Replace(s, `"to":{"apiVersion":"platform.example.org/v1alpha1"`, `"to":{"apiVersion":"platform.example.org/v1beta1"`, 1)
+			},
+			want: "maps to platform.example.org/v1beta1 PostgreSQLInstance, but the Composition's compositeTypeRef is platform.example.org/v1alpha1 PostgreSQLInstance",
+		},
+		"V2SampleRefused": {
+			reason: "A sample that is already a v2 XR cannot be rendered on the legacy side: verify asks for the claim or legacy XR.",
+			target: crossplane.V2,
+			sample: map[string]any{"apiVersion": "platform.example.org/v1alpha1", "kind": "PostgreSQLInstance", "metadata": map[string]any{"name": "orders-db", "namespace": "team-a"}},
+			want:   "sample twin is a v2 PostgreSQLInstance: give the claim or legacy XR it is the twin of",
+		},
+		"MappingMustDecode": {
+			reason: "An annotation that is not a mapping is invalid input.",
+			target: crossplane.V2,
+			edit: func(s string) string {
+				return strings.Replace(s, `{"from":`, `{"bogus":1,"from":`, 1)
+			},
+			want: "cannot decode the xpmigrate.io/v2-mapping annotation",
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			c := v2Case(t, tc.edit)
+			c.opts.Target = tc.target
+			if tc.sample != nil {
+				c.samples = []Sample{{Name: "twin", XR: tc.sample}}
+			}
+			_, err := Verify(context.Background(), c.legacy, c.converted, c.samples, c.opts)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("\n%s\nVerify(...): want an error containing %q, got %v", tc.reason, tc.want, err)
+			}
+			if !errkind.IsInvalidInput(err) {
+				t.Errorf("\n%s\nVerify(...): want invalid input (exit 2), got %T", tc.reason, err)
+			}
+		})
+	}
+}
+
+func TestVerifyV2ClusterScoped(t *testing.T) {
+	c := v2Case(t, nil)
+	// The CRDs say the namespaced SubnetGroup twin is cluster-scoped: a
+	// namespaced XR cannot compose it, so the v2 side fails to compose.
+	c.opts.ClusterScoped = func(apiVersion, kind string) bool {
+		return apiVersion == "rds.aws.m.upbound.io/v1beta1" && kind == "SubnetGroup"
+	}
+	r := c.verify(t)
+	if r.Verdict != Different || !r.Fails(false) {
+		t.Errorf("Verify(...): want a failing %s verdict, got %s", Different, r.Verdict)
+	}
+	if got := r.Samples[0].PipelineError; !strings.Contains(got, `cannot apply cluster scoped composed resource "subnetgroup"`) {
+		t.Errorf("Verify(...).Samples[0].PipelineError: want the cluster-scoped refusal, got %q", got)
+	}
+}
