@@ -1,0 +1,227 @@
+package v2e2e
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/pkg/errors"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/xpmigrate/xpmigrate/internal/kubetest"
+	"github.com/xpmigrate/xpmigrate/internal/manifest"
+)
+
+// An object is one document of the migration's output.
+type object struct {
+	// File is slash-separated, relative to the output directory.
+	File string
+	// Doc is the document's 0-based index in File; Line its first line.
+	Doc, Line int
+	Obj       *unstructured.Unstructured
+}
+
+func (o object) String() string {
+	return o.File + " document " + strconv.Itoa(o.Doc+1) + " (line " + strconv.Itoa(o.Line) + ") " + o.Obj.GetKind() + " " + qualifiedName(o.Obj)
+}
+
+func qualifiedName(u *unstructured.Unstructured) string {
+	if u.GetNamespace() == "" {
+		return u.GetName()
+	}
+	return u.GetNamespace() + "/" + u.GetName()
+}
+
+// A tree is what the migration wrote.
+type tree struct {
+	// Emitted are the objects of the output that are not in the input:
+	// every document of a new file, and each document of a changed file
+	// that no document of the file's original equals (compared as the API
+	// server reads them), in path and document order.
+	Emitted []object
+	// XRDGroups are the groups of every XRD in the output, emitted or not.
+	XRDGroups map[string]bool
+}
+
+var manifestExt = map[string]bool{".yaml": true, ".yml": true, ".json": true}
+
+// readTree compares the output directory out with the input directory in.
+// A file of the output that is not YAML or JSON is ignored, as is one that
+// is unchanged and does not parse (a Helm template the migration copied).
+func readTree(in, out string) (*tree, error) {
+	t := &tree{XRDGroups: map[string]bool{}}
+	err := filepath.WalkDir(out, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() || !d.Type().IsRegular() || !manifestExt[strings.ToLower(filepath.Ext(p))] {
+			return nil
+		}
+		rel, err := filepath.Rel(out, p)
+		if err != nil {
+			return errors.Wrapf(err, "cannot relate %q to %q", p, out)
+		}
+		now, err := os.ReadFile(p) //nolint:gosec // a file of the test's own output directory
+		if err != nil {
+			return errors.Wrapf(err, "cannot read %q", p)
+		}
+		was, err := os.ReadFile(filepath.Join(in, rel)) //nolint:gosec // the same file of the input
+		existed := err == nil
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return errors.Wrapf(err, "cannot read %q", filepath.Join(in, rel))
+		}
+		docs, err := manifest.LoadStream(bytes.NewReader(now), rel)
+		if err != nil {
+			if existed && bytes.Equal(now, was) {
+				return nil
+			}
+			return errors.Wrapf(err, "cannot read the output %q", rel)
+		}
+		before := map[string]int{}
+		if existed && !bytes.Equal(now, was) {
+			old, err := manifest.LoadStream(bytes.NewReader(was), rel)
+			if err != nil {
+				return errors.Wrapf(err, "cannot read the input %q", rel)
+			}
+			for _, d := range old {
+				before[canonical(d.Object)]++
+			}
+		}
+		for _, d := range docs {
+			u := &unstructured.Unstructured{Object: d.Object}
+			if d.Object == nil || u.GetAPIVersion() == "" || u.GetKind() == "" {
+				continue
+			}
+			if u.GetKind() == "CompositeResourceDefinition" && u.GroupVersionKind().Group == apiextensions {
+				g, _, _ := unstructured.NestedString(u.Object, "spec", "group")
+				t.XRDGroups[g] = true
+			}
+			if existed && bytes.Equal(now, was) {
+				continue
+			}
+			if k := canonical(d.Object); before[k] > 0 {
+				before[k]--
+				continue
+			}
+			t.Emitted = append(t.Emitted, object{File: filepath.ToSlash(rel), Doc: d.Index, Line: d.Line, Obj: u})
+		}
+		return nil
+	})
+	return t, errors.Wrapf(err, "cannot compare %q with %q", out, in)
+}
+
+// canonical is o as JSON with sorted keys.
+func canonical(o map[string]any) string {
+	b, err := json.Marshal(o)
+	if err != nil {
+		return "" // manifest decoded it from JSON: it encodes
+	}
+	return string(b)
+}
+
+const apiextensions = "apiextensions.crossplane.io"
+
+func isXRDv2(u *unstructured.Unstructured) bool {
+	return u.GetAPIVersion() == apiextensions+"/v2" && u.GetKind() == "CompositeResourceDefinition"
+}
+
+// An xrType is the XR kind a v2 XRD defines, validated under its own group.
+type xrType struct {
+	XRD object
+	// CRD is the XRD's XR CRD under Group, a group of its own: the
+	// corpus holds XRDs of the same name with different schemas.
+	CRD   *unstructured.Unstructured
+	Group string
+}
+
+// xrTypes derives the XR CRD of each emitted v2 XRD (a failure to derive
+// one is returned per XRD), each under a group of its own named after the
+// CRD's content, so that XRDs with equal schemas share one CRD.
+func xrTypes(emitted []object) (types []xrType, failed map[string]error) {
+	failed = map[string]error{}
+	for _, o := range emitted {
+		if !isXRDv2(o.Obj) {
+			continue
+		}
+		crd, err := kubetest.CompositeCRDV2(o.Obj)
+		if err != nil {
+			failed[o.String()] = err
+			continue
+		}
+		group, _, _ := unstructured.NestedString(crd.Object, "spec", "group")
+		plural, _, _ := unstructured.NestedString(crd.Object, "spec", "names", "plural")
+		sum := sha256.Sum256([]byte(canonical(crd.Object)))
+		g := "v" + hex.EncodeToString(sum[:])[:10] + "." + group
+		_ = unstructured.SetNestedField(crd.Object, g, "spec", "group")
+		crd.SetName(plural + "." + g)
+		types = append(types, xrType{XRD: o, CRD: crd, Group: g})
+	}
+	return types, failed
+}
+
+// xrdFor returns the type among types whose XRD defines o's group and kind
+// and serves its version, nearest to o's file (the longest common
+// directory), then first in path order; false when none does.
+func xrdFor(types []xrType, o object) (xrType, bool) {
+	gvk := o.Obj.GroupVersionKind()
+	best, bestDepth, found := xrType{}, -1, false
+	for _, t := range types {
+		spec, _ := t.XRD.Obj.Object["spec"].(map[string]any)
+		group, _ := spec["group"].(string)
+		names, _ := spec["names"].(map[string]any)
+		if group != gvk.Group || names["kind"] != gvk.Kind || !servesVersion(spec, gvk.Version) {
+			continue
+		}
+		if d := commonDepth(path.Dir(t.XRD.File), path.Dir(o.File)); d > bestDepth {
+			best, bestDepth, found = t, d, true
+		}
+	}
+	return best, found
+}
+
+func servesVersion(xrdSpec map[string]any, version string) bool {
+	vs, _ := xrdSpec["versions"].([]any)
+	for _, v := range vs {
+		m, _ := v.(map[string]any)
+		if m["name"] == version && m["served"] == true {
+			return true
+		}
+	}
+	return false
+}
+
+// commonDepth is the number of leading directories a and b share.
+func commonDepth(a, b string) int {
+	as, bs := strings.Split(a, "/"), strings.Split(b, "/")
+	n := 0
+	for n < len(as) && n < len(bs) && as[n] == bs[n] && as[n] != "." {
+		n++
+	}
+	return n
+}
+
+// asType is o's object with its group replaced by t's.
+func asType(o object, t xrType) *unstructured.Unstructured {
+	u := o.Obj.DeepCopy()
+	u.SetAPIVersion(schema.GroupVersion{Group: t.Group, Version: u.GroupVersionKind().Version}.String())
+	return u
+}
+
+// sortedCounts renders counts as "key: n" lines, sorted by key.
+func sortedCounts(counts map[string]int) []string {
+	out := make([]string, 0, len(counts))
+	for k, n := range counts {
+		out = append(out, k+": "+strconv.Itoa(n))
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,176 @@
+package v2e2e
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"sigs.k8s.io/yaml"
+)
+
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, content := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o750); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+const (
+	legacyComp = `apiVersion: apiextensions.crossplane.io/v1
+kind: Composition
+metadata: {name: c}
+spec:
+  compositeTypeRef: {apiVersion: example.org/v1, kind: XThing}
+  resources: []
+`
+	pipelineComp = `apiVersion: apiextensions.crossplane.io/v1
+kind: Composition
+metadata: {name: c}
+spec:
+  compositeTypeRef: {apiVersion: example.org/v1, kind: XThing}
+  mode: Pipeline
+  pipeline: []
+`
+	xrdV1 = `apiVersion: apiextensions.crossplane.io/v1
+kind: CompositeResourceDefinition
+metadata: {name: xthings.example.org}
+spec:
+  group: example.org
+  names: {kind: XThing, plural: xthings}
+`
+	helm = "apiVersion: v1\nkind: {{ .Values.kind }}\n  bad: [\n"
+)
+
+func TestReadTree(t *testing.T) {
+	in, out := t.TempDir(), t.TempDir()
+	writeFiles(t, in, map[string]string{
+		"a.yaml":        legacyComp + "---\n" + xrdV1,
+		"same.yaml":     legacyComp,
+		"chart/t.yaml":  helm,
+		"reorder.yaml":  "kind: ConfigMap\napiVersion: v1\nmetadata: {name: x}\n",
+		"dropped.yaml":  legacyComp,
+		"notes/doc.txt": "text",
+	})
+	writeFiles(t, out, map[string]string{
+		// The Composition is converted, the XRD kept.
+		"a.yaml":       pipelineComp + "---\n" + xrdV1,
+		"same.yaml":    legacyComp,
+		"chart/t.yaml": helm,
+		// Equal as the API server reads it: not emitted.
+		"reorder.yaml": "# a comment\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n",
+		// A new file: every object in it is emitted, a non-object is not.
+		"new/functions.yaml": "apiVersion: pkg.crossplane.io/v1\nkind: Function\nmetadata: {name: f}\n---\n---\njust: data\n---\n" +
+			"apiVersion: apiextensions.crossplane.io/v2\nkind: CompositeResourceDefinition\nmetadata: {name: things.other.org}\nspec: {group: other.org}\n",
+		"notes/doc.txt": "changed text",
+	})
+	got, err := readTree(in, out)
+	if err != nil {
+		t.Fatalf("readTree(): %v", err)
+	}
+	var emitted []string
+	for _, o := range got.Emitted {
+		emitted = append(emitted, o.String())
+	}
+	want := []string{
+		"a.yaml document 1 (line 1) Composition c",
+		"new/functions.yaml document 1 (line 1) Function f",
+		"new/functions.yaml document 4 (line 8) CompositeResourceDefinition things.other.org",
+	}
+	if diff := cmp.Diff(want, emitted); diff != "" {
+		t.Errorf("readTree(): Emitted are the documents the migration wrote that the input does not hold: -want, +got:\n%s", diff)
+	}
+	if diff := cmp.Diff(map[string]bool{"example.org": true, "other.org": true}, got.XRDGroups); diff != "" {
+		t.Errorf("readTree(): XRDGroups are the groups of every XRD in the output, emitted or not: -want, +got:\n%s", diff)
+	}
+
+	// A changed file that does not parse is an error, not a silent skip.
+	writeFiles(t, out, map[string]string{"same.yaml": helm})
+	if _, err := readTree(in, out); err == nil {
+		t.Errorf("readTree() with a changed file that does not parse: want an error, got none")
+	}
+}
+
+func xrdObject(t *testing.T, file, group, kind string, versions ...string) object {
+	t.Helper()
+	vs := make([]any, 0, len(versions))
+	for _, v := range versions {
+		vs = append(vs, map[string]any{"name": v, "served": true, "referenceable": v == versions[0], "schema": map[string]any{
+			"openAPIV3Schema": map[string]any{"type": "object", "properties": map[string]any{"spec": map[string]any{"type": "object"}}},
+		}})
+	}
+	return object{File: file, Obj: &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "apiextensions.crossplane.io/v2", "kind": "CompositeResourceDefinition",
+		"metadata": map[string]any{"name": "things." + group},
+		"spec": map[string]any{
+			"group": group, "names": map[string]any{"kind": kind, "plural": "things"}, "versions": vs,
+		},
+	}}}
+}
+
+func xrObject(t *testing.T, file, doc string) object {
+	t.Helper()
+	u := &unstructured.Unstructured{}
+	if err := yaml.Unmarshal([]byte(doc), &u.Object); err != nil {
+		t.Fatal(err)
+	}
+	return object{File: file, Obj: u}
+}
+
+func TestXRTypes(t *testing.T) {
+	a := xrdObject(t, "repo-a/apis/definition.yaml", "example.org", "Thing", "v1alpha1")
+	b := xrdObject(t, "repo-b/definition.yaml", "example.org", "Thing", "v1alpha1", "v1beta1")
+	same := xrdObject(t, "repo-c/definition.yaml", "example.org", "Thing", "v1alpha1")
+	legacy := xrdObject(t, "repo-d/definition.yaml", "example.org", "Legacy", "v1")
+	_ = unstructured.SetNestedField(legacy.Obj.Object, "LegacyCluster", "spec", "scope")
+	types, failed := xrTypes([]object{a, b, same, legacy, xrObject(t, "x.yaml", "apiVersion: v1\nkind: ConfigMap\n")})
+	if len(types) != 3 || len(failed) != 1 {
+		t.Fatalf("xrTypes(): want 3 types and 1 failure (the LegacyCluster XRD), got %d and %v", len(types), failed)
+	}
+	if types[0].Group == types[1].Group {
+		t.Errorf("xrTypes(): XRDs of the same group with different schemas share the validation group %q", types[0].Group)
+	}
+	if types[0].Group != types[2].Group {
+		t.Errorf("xrTypes(): equal XRDs get different validation groups %q and %q", types[0].Group, types[2].Group)
+	}
+
+	cases := map[string]struct {
+		reason string
+		xr     object
+		want   string // the XRD's file, empty for none
+	}{
+		"Nearest": {"The XRD nearest to the twin defines it.",
+			xrObject(t, "repo-b/examples/thing.v2.yaml", "apiVersion: example.org/v1alpha1\nkind: Thing\n"), "repo-b/definition.yaml"},
+		"NearestDeep": {"Nearness counts shared directories.",
+			xrObject(t, "repo-a/apis/x/thing.yaml", "apiVersion: example.org/v1alpha1\nkind: Thing\n"), "repo-a/apis/definition.yaml"},
+		"ServedVersion": {"Only an XRD that serves the twin's version defines it.",
+			xrObject(t, "repo-a/apis/thing.yaml", "apiVersion: example.org/v1beta1\nkind: Thing\n"), "repo-b/definition.yaml"},
+		"FirstInPathOrder": {"Without a nearer one, the first XRD in path order.",
+			xrObject(t, "elsewhere/thing.yaml", "apiVersion: example.org/v1alpha1\nkind: Thing\n"), "repo-a/apis/definition.yaml"},
+		"OtherKind": {"No XRD defines another kind.",
+			xrObject(t, "repo-a/apis/thing.yaml", "apiVersion: example.org/v1alpha1\nkind: Other\n"), ""},
+		"OtherGroup": {"No XRD defines another group.",
+			xrObject(t, "repo-a/apis/thing.yaml", "apiVersion: example.com/v1alpha1\nkind: Thing\n"), ""},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			got := ""
+			if ty, ok := xrdFor(types, tc.xr); ok {
+				got = ty.XRD.File
+				if g := asType(tc.xr, ty).GroupVersionKind(); g.Group != ty.Group || g.Version != tc.xr.Obj.GroupVersionKind().Version {
+					t.Errorf("asType(): want group %q and the twin's version, got %v", ty.Group, g)
+				}
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("%s\nxrdFor(): -want, +got:\n%s", tc.reason, diff)
+			}
+		})
+	}
+}
