@@ -144,6 +144,12 @@ func (s *Server) InstallCRDs(ctx context.Context, crds ...*unstructured.Unstruct
 	if err := s.Create(ctx, crds...); err != nil {
 		return err
 	}
+	return s.WaitForCRDs(ctx, crds...)
+}
+
+// WaitForCRDs waits until each of the created crds is established and
+// served.
+func (s *Server) WaitForCRDs(ctx context.Context, crds ...*unstructured.Unstructured) error {
 	dyn, mapper, err := s.adminClient()
 	if err != nil {
 		return err
