@@ -219,3 +219,272 @@ func TestV2PlatformAcceptedByAPIServer(t *testing.T) {
 		t.Errorf("no converted Composition was validated: the migration emitted none, or the comparison of its output with the corpus found none")
 	}
 }
+
+// The hand-made objects of TestV2ValidationIsReal.
+const (
+	thingXRDv2 = `apiVersion: apiextensions.crossplane.io/v2
+kind: CompositeResourceDefinition
+metadata:
+  name: things.example.org
+spec:
+  group: example.org
+  names: {kind: Thing, plural: things}
+  versions:
+  - name: v1alpha1
+    served: true
+    referenceable: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              size: {type: string}
+`
+	// A v1 XRD with claims, its apiVersion rewritten to v2 and nothing
+	// else changed.
+	claimXRDv2 = `apiVersion: apiextensions.crossplane.io/v2
+kind: CompositeResourceDefinition
+metadata:
+  name: xclaimed.example.org
+spec:
+  group: example.org
+  names: {kind: XClaimed, plural: xclaimed}
+  claimNames: {kind: Claimed, plural: claimed}
+  versions:
+  - name: v1alpha1
+    served: true
+    referenceable: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+`
+	secretKeysXRDv2 = `apiVersion: apiextensions.crossplane.io/v2
+kind: CompositeResourceDefinition
+metadata:
+  name: xsecrets.example.org
+spec:
+  group: example.org
+  names: {kind: XSecret, plural: xsecrets}
+  connectionSecretKeys: [password]
+  versions:
+  - name: v1alpha1
+    served: true
+    referenceable: true
+    schema:
+      openAPIV3Schema:
+        type: object
+`
+	pipelineComposition = `apiVersion: apiextensions.crossplane.io/v1
+kind: Composition
+metadata:
+  name: things
+spec:
+  compositeTypeRef: {apiVersion: example.org/v1alpha1, kind: Thing}
+  mode: Pipeline
+  pipeline:
+  - step: patch-and-transform
+    functionRef: {name: function-patch-and-transform}
+    input:
+      apiVersion: pt.fn.crossplane.io/v1beta1
+      kind: Resources
+      resources: []
+`
+	resourcesComposition = `apiVersion: apiextensions.crossplane.io/v1
+kind: Composition
+metadata:
+  name: legacy
+spec:
+  compositeTypeRef: {apiVersion: example.org/v1alpha1, kind: XThing}
+  mode: Resources
+  resources:
+  - name: bucket
+    base: {apiVersion: s3.aws.upbound.io/v1beta1, kind: Bucket}
+`
+	// A Pipeline Composition that still holds its legacy templates.
+	leftoverResources = `apiVersion: apiextensions.crossplane.io/v1
+kind: Composition
+metadata:
+  name: leftover
+spec:
+  compositeTypeRef: {apiVersion: example.org/v1alpha1, kind: Thing}
+  mode: Pipeline
+  pipeline:
+  - step: patch-and-transform
+    functionRef: {name: function-patch-and-transform}
+  resources: []
+`
+	twin = `apiVersion: example.org/v1alpha1
+kind: Thing
+metadata: {name: small, namespace: team-a}
+spec:
+  size: small
+  crossplane:
+    compositionRef: {name: things}
+`
+	// An XR twin that kept the legacy XR's machinery fields.
+	legacyTwin = `apiVersion: example.org/v1alpha1
+kind: Thing
+metadata: {name: legacy, namespace: team-a}
+spec:
+  size: small
+  compositionRef: {name: things}
+`
+	orphanTwin = `apiVersion: example.org/v1alpha1
+kind: Gadget
+metadata: {name: orphan, namespace: team-a}
+spec: {}
+`
+	function = `apiVersion: pkg.crossplane.io/v1
+kind: Function
+metadata: {name: function-patch-and-transform}
+spec:
+  package: xpkg.crossplane.io/crossplane-contrib/function-patch-and-transform:v0.10.8
+`
+	shortFunction = `apiVersion: pkg.crossplane.io/v1
+kind: Function
+metadata: {name: function-short}
+spec:
+  package: crossplane-contrib/function-patch-and-transform:v0.10.8
+`
+	envConfigV1beta1 = `apiVersion: apiextensions.crossplane.io/v1beta1
+kind: EnvironmentConfig
+metadata: {name: env}
+data: {tier: gold}
+`
+	envConfigV1alpha1 = `apiVersion: apiextensions.crossplane.io/v1alpha1
+kind: EnvironmentConfig
+metadata: {name: env}
+data: {tier: gold}
+`
+	usage = `apiVersion: protection.crossplane.io/v1beta1
+kind: Usage
+metadata: {name: db-uses-net, namespace: team-a}
+spec:
+  of:
+    apiVersion: ec2.aws.m.upbound.io/v1beta1
+    kind: VPC
+    resourceRef: {name: net}
+  by:
+    apiVersion: rds.aws.m.upbound.io/v1beta1
+    kind: Instance
+    resourceRef: {name: db}
+`
+	legacyUsage = `apiVersion: apiextensions.crossplane.io/v1beta1
+kind: Usage
+metadata: {name: db-uses-net}
+spec:
+  of: {apiVersion: ec2.aws.upbound.io/v1beta1, kind: VPC, resourceRef: {name: net}}
+  by: {apiVersion: rds.aws.upbound.io/v1beta1, kind: Instance, resourceRef: {name: db}}
+`
+	runtimeConfig = `apiVersion: pkg.crossplane.io/v1beta1
+kind: DeploymentRuntimeConfig
+metadata: {name: debug}
+spec:
+  deploymentTemplate:
+    spec:
+      selector: {}
+      template:
+        spec:
+          containers:
+          - name: package-runtime
+            args: [--debug]
+`
+	// The legacy XRD of the group of orphanTwin, kept as v1.
+	gadgetXRDv1 = `apiVersion: apiextensions.crossplane.io/v1
+kind: CompositeResourceDefinition
+metadata:
+  name: xgadgets.example.org
+spec:
+  group: example.org
+  names: {kind: XGadget, plural: xgadgets}
+  versions:
+  - name: v1alpha1
+    served: true
+    referenceable: true
+    schema:
+      openAPIV3Schema:
+        type: object
+`
+	managed = `apiVersion: s3.aws.m.upbound.io/v1beta1
+kind: Bucket
+metadata: {name: b, namespace: team-a}
+spec: {forProvider: {region: us-east-1}}
+`
+)
+
+// TestV2ValidationIsReal runs hand-made objects through validate, the
+// path the corpus takes: the v2 XRDs, Compositions, Functions, Usages and
+// XR twins a correct conversion writes are accepted; what a conversion
+// that is not done would leave (claims in a v2 XRD, mode Resources, legacy
+// templates, the legacy XR's machinery fields, a v1alpha1
+// EnvironmentConfig, an apiextensions Usage) is refused, with the CRDs'
+// own messages. Without the v2 CRDs' CEL rules and strict field
+// validation, the refusals would not be.
+func TestV2ValidationIsReal(t *testing.T) {
+	ctx := context.Background()
+	files := map[string]struct {
+		doc string
+		// want is a part of the refusal; empty when the object must be
+		// accepted, "skipped" when it is not validated.
+		want string
+	}{
+		"xrd.yaml":                {doc: thingXRDv2},
+		"xrd-claims.yaml":         {doc: claimXRDv2, want: "Claims aren't supported in apiextensions.crossplane.io/v2"},
+		"xrd-secret-keys.yaml":    {doc: secretKeysXRDv2, want: "XR connection secrets aren't supported in apiextensions.crossplane.io/v2"},
+		"composition.yaml":        {doc: pipelineComposition},
+		"composition-legacy.yaml": {doc: resourcesComposition, want: `unknown field "spec.resources"`},
+		"composition-mode.yaml":   {doc: strings.Replace(pipelineComposition, "mode: Pipeline", "mode: Resources", 1), want: `spec.mode: Unsupported value: "Resources"`},
+		"composition-left.yaml":   {doc: leftoverResources, want: `unknown field "spec.resources"`},
+		"xr.yaml":                 {doc: twin},
+		"xr-legacy.yaml":          {doc: legacyTwin, want: `unknown field "spec.compositionRef"`},
+		"xr-orphan.yaml":          {doc: orphanTwin + "---\n" + gadgetXRDv1, want: "no emitted apiextensions.crossplane.io/v2 XRD defines example.org/v1alpha1 Gadget"},
+		"function.yaml":           {doc: function},
+		"function-short.yaml":     {doc: shortFunction, want: "must be a fully qualified image name"},
+		"env.yaml":                {doc: envConfigV1beta1},
+		"env-v1alpha1.yaml":       {doc: envConfigV1alpha1, want: "does not serve it"},
+		"usage.yaml":              {doc: usage},
+		"usage-legacy.yaml":       {doc: legacyUsage, want: "does not serve it"},
+		"runtime.yaml":            {doc: runtimeConfig},
+		"managed.yaml":            {doc: managed, want: "skipped"},
+	}
+	in, out := t.TempDir(), t.TempDir()
+	for name, f := range files {
+		if err := os.WriteFile(filepath.Join(out, name), []byte(f.doc), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tr, err := readTree(in, out)
+	if err != nil {
+		t.Fatalf("readTree(): %v", err)
+	}
+	v := validate(ctx, t, tr)
+	got := map[string]string{}
+	for _, r := range v.Rejected {
+		file, _, _ := strings.Cut(r.Object, " ")
+		got[file] += r.Message
+	}
+	for name, f := range files {
+		t.Run(strings.TrimSuffix(name, ".yaml"), func(t *testing.T) {
+			switch msg := got[name]; {
+			case f.want == "" && msg != "":
+				t.Errorf("%s: want accepted, got refused: %s", name, msg)
+			case f.want == "skipped" || f.want == "":
+			case msg == "":
+				t.Errorf("%s: want refused with %q, got accepted", name, f.want)
+			case !strings.Contains(msg, f.want):
+				t.Errorf("%s: want refused with %q, got refused with: %s", name, f.want, msg)
+			}
+		})
+	}
+	if v.Skipped["s3.aws.m.upbound.io/v1beta1 Bucket"] != 1 {
+		t.Errorf("validate(): a managed resource, whose CRD the server does not have, is not validated: want it skipped, got skipped %v", v.Skipped)
+	}
+	if v.Accepted[xrTwin] != 1 {
+		t.Errorf("validate(): want the one correct XR twin accepted, got accepted %v", v.Accepted)
+	}
+}
