@@ -97,6 +97,10 @@ type verdict struct {
 	// XRCRDs is the number of XR CRDs installed for the emitted v2 XRDs.
 	XRCRDs   int
 	Rejected []rejection
+	// Inherited are the XR twins refused only for what the example they
+	// were made from is refused for by its own v1 claim or XR CRD: the
+	// corpus's example was already wrong, the migration copied it.
+	Inherited []rejection
 }
 
 const xrTwin = "XR of a v2 XRD"
@@ -114,7 +118,7 @@ func validate(ctx context.Context, t *testing.T, tr *tree) *verdict {
 
 	// The XR CRDs, once per content; an XRD whose CRD the server refuses
 	// is refused (Crossplane could not establish it).
-	refused := map[string]string{}
+	refused, inheritedGroups := map[string]string{}, map[string]bool{}
 	var created []*unstructured.Unstructured
 	for _, ty := range types {
 		if _, done := refused[ty.Group]; done {
@@ -127,7 +131,14 @@ func validate(ctx context.Context, t *testing.T, tr *tree) *verdict {
 			// An earlier test installed it.
 		case err != nil:
 			refused[ty.Group] = err.Error()
-			v.Rejected = append(v.Rejected, rejection{ty.XRD.String(), "its XR CRD is refused: " + err.Error()})
+			r := rejection{ty.XRD.String(), "its XR CRD is refused: " + err.Error()}
+			if orig, why := inheritedCRD(ctx, tr, ty, err); orig != "" {
+				inheritedGroups[ty.Group] = true
+				r.Message += "\n  as the XR CRD of the v1 XRD it replaced, " + orig + ", is: " + why
+				v.Inherited = append(v.Inherited, r)
+				continue
+			}
+			v.Rejected = append(v.Rejected, r)
 		default:
 			created = append(created, ty.CRD)
 		}
@@ -145,7 +156,12 @@ func validate(ctx context.Context, t *testing.T, tr *tree) *verdict {
 		ty, twin := xrdFor(types, o)
 		switch {
 		case twin && refused[ty.Group] != "":
-			v.Rejected = append(v.Rejected, rejection{o.String(), "the XR CRD of " + ty.XRD.String() + " is refused"})
+			r := rejection{o.String(), "the XR CRD of " + ty.XRD.String() + " is refused"}
+			if inheritedGroups[ty.Group] {
+				v.Inherited = append(v.Inherited, r)
+			} else {
+				v.Rejected = append(v.Rejected, r)
+			}
 			continue
 		case twin:
 			obj, key = asType(o, ty), xrTwin
@@ -168,23 +184,108 @@ func validate(ctx context.Context, t *testing.T, tr *tree) *verdict {
 			v.Rejected = append(v.Rejected, rejection{o.String(), "Crossplane " + kubetest.CrossplaneV2Version + " does not serve it: " + err.Error()})
 			continue
 		}
-		if ns := obj.GetNamespace(); m.Scope.Name() == meta.RESTScopeNameNamespace && !namespaces[ns] {
-			nsObj := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": ns}}}
-			err := server.Create(ctx, nsObj)
-			if err != nil && !kerrors.IsAlreadyExists(err) {
-				// A namespace that cannot exist ("${NAMESPACE}" of a template).
-				v.Rejected = append(v.Rejected, rejection{o.String(), fmt.Sprintf("its namespace %q cannot be created: %v", ns, err)})
+		if m.Scope.Name() == meta.RESTScopeNameNamespace {
+			if err := ensureNamespace(ctx, namespaces, obj.GetNamespace()); err != nil {
+				r := rejection{o.String(), err.Error()}
+				if src, _, ok := tr.sourceOf(o); twin && ok && src.Obj.GetNamespace() == obj.GetNamespace() {
+					r.Message += "\n  as its example " + src.String() + " is in the same namespace"
+					v.Inherited = append(v.Inherited, r)
+					continue
+				}
+				v.Rejected = append(v.Rejected, r)
 				continue
 			}
-			namespaces[ns] = true
 		}
 		if err := server.DryRunCreate(ctx, obj); err != nil {
-			v.Rejected = append(v.Rejected, rejection{o.String(), err.Error()})
+			r := rejection{o.String(), err.Error()}
+			if orig, ok := tr.originalOf(o); ok && isXRDv2(o.Obj) {
+				if oerr := server.DryRunCreate(ctx, orig.Obj); oerr != nil && inheritedProblems(problems(err, ""), problems(oerr, "")) {
+					r.Message += "\n  as the v1 XRD it replaced, " + orig.String() + ", is: " + oerr.Error()
+					v.Inherited = append(v.Inherited, r)
+					continue
+				}
+			}
+			if twin {
+				if src, why := inherited(ctx, t, tr, namespaces, o, problems(err, ty.Group)); src != "" {
+					r.Message += "\n  as its example " + src + " is: " + why
+					v.Inherited = append(v.Inherited, r)
+					continue
+				}
+			}
+			v.Rejected = append(v.Rejected, r)
 			continue
 		}
 		v.Accepted[key]++
 	}
 	return v
+}
+
+// ensureNamespace creates namespace ns ("default" when empty) unless
+// namespaces says it exists. A namespace that cannot exist ("${NAMESPACE}"
+// of a template) is an error.
+func ensureNamespace(ctx context.Context, namespaces map[string]bool, ns string) error {
+	if ns == "" {
+		ns = metav1.NamespaceDefault
+	}
+	if namespaces[ns] {
+		return nil
+	}
+	o := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": ns}}}
+	if err := server.Create(ctx, o); err != nil && !kerrors.IsAlreadyExists(err) {
+		return fmt.Errorf("its namespace %q cannot be created: %w", ns, err)
+	}
+	namespaces[ns] = true
+	return nil
+}
+
+// inheritedCRD derives the XR CRD of the v1 XRD that ty's XRD replaced
+// and returns that XRD and the server's refusal of its CRD when every
+// problem of the refusal of ty's CRD (err) is one of it; "" otherwise.
+func inheritedCRD(ctx context.Context, tr *tree, ty xrType, err error) (orig, why string) {
+	o, ok := tr.originalOf(ty.XRD)
+	if !ok {
+		return "", ""
+	}
+	xr, _, derr := kubetest.CompositeCRDs(o.Obj)
+	if derr != nil {
+		return "", ""
+	}
+	xr = renamed(xr)
+	oerr := server.Create(ctx, xr)
+	if oerr == nil || kerrors.IsAlreadyExists(oerr) || !inheritedProblems(problems(err, ty.CRD.GetName()), problems(oerr, xr.GetName())) {
+		return "", ""
+	}
+	return o.String(), oerr.Error()
+}
+
+// inherited validates the example twin was made from (tree.sourceOf)
+// against its v1 CRD and returns the example and its refusal when every
+// one of the twin's problems is one of the example's; "" otherwise.
+func inherited(ctx context.Context, t *testing.T, tr *tree, namespaces map[string]bool, twin object, twinProblems []string) (source, why string) {
+	t.Helper()
+	src, crd, ok := tr.sourceOf(twin)
+	if !ok {
+		return "", ""
+	}
+	switch err := server.Create(ctx, crd); {
+	case kerrors.IsAlreadyExists(err):
+	case err != nil:
+		return "", ""
+	default:
+		if err := server.WaitForCRDs(ctx, crd); err != nil {
+			t.Fatalf("WaitForCRDs(): %v", err)
+		}
+	}
+	if scope, _, _ := unstructured.NestedString(crd.Object, "spec", "scope"); scope == "Namespaced" {
+		if err := ensureNamespace(ctx, namespaces, src.Obj.GetNamespace()); err != nil {
+			return "", ""
+		}
+	}
+	err := server.DryRunCreate(ctx, src.Obj)
+	if err == nil || !inheritedProblems(twinProblems, problems(err, src.Obj.GroupVersionKind().Group)) {
+		return "", ""
+	}
+	return src.String(), err.Error()
 }
 
 // TestV2PlatformAcceptedByAPIServer migrates the corpus with --target v2
@@ -221,8 +322,15 @@ func TestV2PlatformAcceptedByAPIServer(t *testing.T) {
 	for _, n := range v.Accepted {
 		total += n
 	}
-	t.Logf("%d objects emitted; %d accepted by Crossplane %s's API (%d XR CRDs derived from emitted v2 XRDs), %d refused, by kind:\n  %s",
-		len(tr.Emitted), total, kubetest.CrossplaneV2Version, v.XRCRDs, len(v.Rejected), strings.Join(sortedCounts(v.Accepted), "\n  "))
+	t.Logf("%d objects emitted; %d accepted by Crossplane %s's API (%d XR CRDs derived from emitted v2 XRDs), %d refused, %d refused as their example is, by kind:\n  %s",
+		len(tr.Emitted), total, kubetest.CrossplaneV2Version, v.XRCRDs, len(v.Rejected), len(v.Inherited), strings.Join(sortedCounts(v.Accepted), "\n  "))
+	if len(v.Inherited) > 0 {
+		var b strings.Builder
+		for _, r := range v.Inherited {
+			b.WriteString("\n  " + r.String())
+		}
+		t.Logf("%d XR twins refused only for what the corpus's example they copy is refused for by its own v1 CRD (not counted as refusals):%s", len(v.Inherited), b.String())
+	}
 	if len(v.Skipped) > 0 {
 		t.Logf("not validated (no CRD on this server for their group), by kind:\n  %s", strings.Join(sortedCounts(v.Skipped), "\n  "))
 	}
@@ -251,7 +359,7 @@ spec:
           spec:
             type: object
             properties:
-              size: {type: string}
+              size: {type: string, enum: [small, large]}
 `
 	// A v1 XRD with claims, its apiVersion rewritten to v2 and nothing
 	// else changed.
@@ -421,6 +529,56 @@ spec:
       openAPIV3Schema:
         type: object
 `
+	// The input's legacy XRD of thingXRDv2 and two claims whose size its
+	// schema refuses.
+	thingXRDv1 = `apiVersion: apiextensions.crossplane.io/v1
+kind: CompositeResourceDefinition
+metadata:
+  name: xthings.example.org
+spec:
+  group: example.org
+  names: {kind: XThing, plural: xthings}
+  claimNames: {kind: ThingClaim, plural: thingclaims}
+  versions:
+  - name: v1alpha1
+    served: true
+    referenceable: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              size: {type: string, enum: [small, large]}
+`
+	hugeClaims = `apiVersion: example.org/v1alpha1
+kind: ThingClaim
+metadata: {name: huge, namespace: team-a}
+spec:
+  size: huge
+---
+apiVersion: example.org/v1alpha1
+kind: ThingClaim
+metadata: {name: huger, namespace: team-a}
+spec:
+  size: huge
+`
+	// The twin of the claim huge: refused for its size, as the claim is.
+	hugeTwin = `apiVersion: example.org/v1alpha1
+kind: Thing
+metadata: {name: huge, namespace: team-a}
+spec:
+  size: huge
+`
+	// The twin of the claim huger, which also kept a legacy field.
+	hugerTwin = `apiVersion: example.org/v1alpha1
+kind: Thing
+metadata: {name: huger, namespace: team-a}
+spec:
+  size: huge
+  compositionRef: {name: things}
+`
 	managed = `apiVersion: s3.aws.m.upbound.io/v1beta1
 kind: Bucket
 metadata: {name: b, namespace: team-a}
@@ -435,7 +593,9 @@ spec: {forProvider: {region: us-east-1}}
 // templates, the legacy XR's machinery fields, a v1alpha1
 // EnvironmentConfig, an apiextensions Usage) is refused, with the CRDs'
 // own messages. Without the v2 CRDs' CEL rules and strict field
-// validation, the refusals would not be.
+// validation, the refusals would not be. An XR twin refused only for what
+// its claim is refused for by the claim's own CRD is inherited, not
+// refused; one with a problem of its own is refused.
 func TestV2ValidationIsReal(t *testing.T) {
 	ctx := context.Background()
 	files := map[string]struct {
@@ -462,11 +622,21 @@ func TestV2ValidationIsReal(t *testing.T) {
 		"usage-legacy.yaml":       {doc: legacyUsage, want: "does not serve it"},
 		"runtime.yaml":            {doc: runtimeConfig},
 		"managed.yaml":            {doc: managed, want: "skipped"},
+		"huge.v2.yaml":            {doc: hugeTwin, want: "inherited"},
+		"huger.v2.yaml":           {doc: hugerTwin, want: `unknown field "spec.compositionRef"`},
 	}
 	in, out := t.TempDir(), t.TempDir()
 	for name, f := range files {
 		if err := os.WriteFile(filepath.Join(out, name), []byte(f.doc), 0o600); err != nil {
 			t.Fatal(err)
+		}
+	}
+	// The input's examples and their XRD, which the output keeps.
+	for name, doc := range map[string]string{"legacy-xrd.yaml": thingXRDv1, "claims.yaml": hugeClaims} {
+		for _, dir := range []string{in, out} {
+			if err := os.WriteFile(filepath.Join(dir, name), []byte(doc), 0o600); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
 	tr, err := readTree(in, out)
@@ -479,11 +649,20 @@ func TestV2ValidationIsReal(t *testing.T) {
 		file, _, _ := strings.Cut(r.Object, " ")
 		got[file] += r.Message
 	}
+	inherited := map[string]bool{}
+	for _, r := range v.Inherited {
+		file, _, _ := strings.Cut(r.Object, " ")
+		inherited[file] = true
+	}
 	for name, f := range files {
 		t.Run(strings.TrimSuffix(name, ".yaml"), func(t *testing.T) {
 			switch msg := got[name]; {
 			case f.want == "" && msg != "":
 				t.Errorf("%s: want accepted, got refused: %s", name, msg)
+			case f.want == "inherited":
+				if !inherited[name] {
+					t.Errorf("%s: want refused as the claim it twins is (inherited), got refused with %q (inherited: %v)", name, msg, inherited)
+				}
 			case f.want == "skipped" || f.want == "":
 			case msg == "":
 				t.Errorf("%s: want refused with %q, got accepted", name, f.want)

@@ -9,11 +9,13 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/pkg/errors"
+	kerrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
@@ -50,6 +52,14 @@ type tree struct {
 	Emitted []object
 	// XRDGroups are the groups of every XRD in the output, emitted or not.
 	XRDGroups map[string]bool
+	// V1XRDs are the apiextensions.crossplane.io/v1 XRDs of the input
+	// (those the output kept, and those in the originals of changed
+	// files): the definitions of the examples that XR twins are made from.
+	V1XRDs []object
+
+	in string
+	// inDirs caches the documents of the input's directories.
+	inDirs map[string][]object
 }
 
 var manifestExt = map[string]bool{".yaml": true, ".yml": true, ".json": true}
@@ -58,7 +68,7 @@ var manifestExt = map[string]bool{".yaml": true, ".yml": true, ".json": true}
 // A file of the output that is not YAML or JSON is ignored, as is one that
 // is unchanged and does not parse (a Helm template the migration copied).
 func readTree(in, out string) (*tree, error) {
-	t := &tree{XRDGroups: map[string]bool{}}
+	t := &tree{XRDGroups: map[string]bool{}, in: in, inDirs: map[string][]object{}}
 	err := filepath.WalkDir(out, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -94,6 +104,9 @@ func readTree(in, out string) (*tree, error) {
 			}
 			for _, d := range old {
 				before[canonical(d.Object)]++
+				if isXRDv1(d.Object) {
+					t.V1XRDs = append(t.V1XRDs, object{File: filepath.ToSlash(rel), Doc: d.Index, Line: d.Line, Obj: &unstructured.Unstructured{Object: d.Object}})
+				}
 			}
 		}
 		for _, d := range docs {
@@ -106,6 +119,9 @@ func readTree(in, out string) (*tree, error) {
 				t.XRDGroups[g] = true
 			}
 			if existed && bytes.Equal(now, was) {
+				if isXRDv1(d.Object) {
+					t.V1XRDs = append(t.V1XRDs, object{File: filepath.ToSlash(rel), Doc: d.Index, Line: d.Line, Obj: u})
+				}
 				continue
 			}
 			if k := canonical(d.Object); before[k] > 0 {
@@ -129,6 +145,10 @@ func canonical(o map[string]any) string {
 }
 
 const apiextensions = "apiextensions.crossplane.io"
+
+func isXRDv1(o map[string]any) bool {
+	return o["apiVersion"] == apiextensions+"/v1" && o["kind"] == "CompositeResourceDefinition"
+}
 
 func isXRDv2(u *unstructured.Unstructured) bool {
 	return u.GetAPIVersion() == apiextensions+"/v2" && u.GetKind() == "CompositeResourceDefinition"
@@ -157,12 +177,8 @@ func xrTypes(emitted []object) (types []xrType, failed map[string]error) {
 			failed[o.String()] = err
 			continue
 		}
-		group, _, _ := unstructured.NestedString(crd.Object, "spec", "group")
-		plural, _, _ := unstructured.NestedString(crd.Object, "spec", "names", "plural")
-		sum := sha256.Sum256([]byte(canonical(crd.Object)))
-		g := "v" + hex.EncodeToString(sum[:])[:10] + "." + group
-		_ = unstructured.SetNestedField(crd.Object, g, "spec", "group")
-		crd.SetName(plural + "." + g)
+		crd = renamed(crd)
+		g, _, _ := unstructured.NestedString(crd.Object, "spec", "group")
 		types = append(types, xrType{XRD: o, CRD: crd, Group: g})
 	}
 	return types, failed
@@ -224,4 +240,183 @@ func sortedCounts(counts map[string]int) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// sourceOf returns the example of the input an XR twin was made from: a
+// document in the input directory of the twin's file with the twin's
+// name, whose kind is the claim or XR kind of a v1 XRD of the input whose
+// XR kind, with or without its X prefix, or claim kind is the twin's (and,
+// for a claim, in the twin's namespace), in the twin's group if one is,
+// else first in path order; and that XRD's CRD for it (the claim or the
+// legacy XR CRD, as Crossplane v1 derives it), under a group of its own.
+func (t *tree) sourceOf(twin object) (src object, crd *unstructured.Unstructured, ok bool) {
+	dir := path.Dir(twin.File)
+	docs, cached := t.inDirs[dir]
+	if !cached {
+		docs = t.readInputDir(dir)
+		t.inDirs[dir] = docs
+	}
+	var xrd object
+	var claim bool
+	for _, d := range docs {
+		if d.Obj.GetName() != twin.Obj.GetName() {
+			continue
+		}
+		x, c, found := t.v1XRDFor(d)
+		if !found || c && d.Obj.GetNamespace() != "" && d.Obj.GetNamespace() != twin.Obj.GetNamespace() || !twins(x, twin.Obj.GetKind()) {
+			continue
+		}
+		if !ok || d.Obj.GroupVersionKind().Group == twin.Obj.GroupVersionKind().Group && src.Obj.GroupVersionKind().Group != twin.Obj.GroupVersionKind().Group {
+			src, xrd, claim, ok = d, x, c, true
+		}
+	}
+	if !ok {
+		return object{}, nil, false
+	}
+	return withCRD(src, xrd, claim)
+}
+
+// twins reports whether kind is a twin's kind for the v1 XRD: its XR
+// kind, with or without the X prefix, or its claim kind.
+func twins(xrd object, kind string) bool {
+	names, _, _ := unstructured.NestedStringMap(xrd.Obj.Object, "spec", "names")
+	claimNames, _, _ := unstructured.NestedStringMap(xrd.Obj.Object, "spec", "claimNames")
+	return names["kind"] == kind || names["kind"] == "X"+kind || claimNames != nil && claimNames["kind"] == kind
+}
+
+// withCRD returns src under a group of its own and its CRD there.
+func withCRD(d, xrd object, claim bool) (src object, crd *unstructured.Unstructured, ok bool) {
+	gvk := d.Obj.GroupVersionKind()
+	xr, cl, err := kubetest.CompositeCRDs(xrd.Obj)
+	if err != nil {
+		return object{}, nil, false
+	}
+	if claim {
+		xr = cl
+	}
+	xr = renamed(xr)
+	g, _, _ := unstructured.NestedString(xr.Object, "spec", "group")
+	src = d
+	src.Obj = d.Obj.DeepCopy()
+	src.Obj.SetAPIVersion(schema.GroupVersion{Group: g, Version: gvk.Version}.String())
+	return src, xr, true
+}
+
+// v1XRDFor returns the v1 XRD nearest to o that defines o's group and
+// kind, as its XR kind or (claim) its claim kind.
+func (t *tree) v1XRDFor(o object) (xrd object, claim, ok bool) {
+	gvk := o.Obj.GroupVersionKind()
+	bestDepth := -1
+	for _, x := range t.V1XRDs {
+		spec, _ := x.Obj.Object["spec"].(map[string]any)
+		if spec["group"] != gvk.Group || !servesVersion(spec, gvk.Version) {
+			continue
+		}
+		names, _ := spec["names"].(map[string]any)
+		claimNames, _ := spec["claimNames"].(map[string]any)
+		isXR, isClaim := names["kind"] == gvk.Kind, claimNames != nil && claimNames["kind"] == gvk.Kind
+		if !isXR && !isClaim {
+			continue
+		}
+		if d := commonDepth(path.Dir(x.File), path.Dir(o.File)); d > bestDepth {
+			xrd, claim, ok, bestDepth = x, isClaim, true, d
+		}
+	}
+	return xrd, claim, ok
+}
+
+// readInputDir returns the objects of the YAML and JSON files of the
+// input directory dir (slash-separated, relative), in path order; files
+// that do not parse are left out.
+func (t *tree) readInputDir(dir string) []object {
+	entries, err := os.ReadDir(filepath.Join(t.in, filepath.FromSlash(dir)))
+	if err != nil {
+		return nil
+	}
+	var out []object
+	for _, e := range entries {
+		if !e.Type().IsRegular() || !manifestExt[strings.ToLower(filepath.Ext(e.Name()))] {
+			continue
+		}
+		rel := path.Join(dir, e.Name())
+		docs, err := manifest.LoadFile(filepath.Join(t.in, filepath.FromSlash(rel)))
+		if err != nil {
+			continue
+		}
+		for _, d := range docs {
+			u := &unstructured.Unstructured{Object: d.Object}
+			if d.Object != nil && u.GetKind() != "" && u.GetName() != "" {
+				out = append(out, object{File: rel, Doc: d.Index, Line: d.Line, Obj: u})
+			}
+		}
+	}
+	return out
+}
+
+var unknownField = regexp.MustCompile(`unknown field "([^"]+)"`)
+
+// problems are what a refusal names: each unknown field, and each cause
+// (field and message) of an invalid object; or, when it names neither,
+// its message with group (the object's validation group or name, which
+// differ between a twin and its original) left out.
+func problems(err error, group string) []string {
+	var out []string
+	for _, m := range unknownField.FindAllStringSubmatch(err.Error(), -1) {
+		out = append(out, "unknown field "+m[1])
+	}
+	var st kerrors.APIStatus
+	if errors.As(err, &st) && st.Status().Details != nil {
+		for _, c := range st.Status().Details.Causes {
+			if !strings.Contains(c.Message, "unknown field") {
+				out = append(out, c.Field+": "+c.Message)
+			}
+		}
+	}
+	if len(out) == 0 {
+		msg := err.Error()
+		if group != "" {
+			msg = strings.ReplaceAll(msg, group, "GROUP")
+		}
+		out = append(out, msg)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// inheritedProblems reports whether every problem of a twin's refusal is
+// also a problem of its example's refusal: the twin copied them.
+func inheritedProblems(twin, source []string) bool {
+	have := map[string]bool{}
+	for _, p := range source {
+		have[p] = true
+	}
+	for _, p := range twin {
+		if !have[p] {
+			return false
+		}
+	}
+	return len(twin) > 0
+}
+
+// originalOf returns the v1 XRD an emitted v2 XRD replaced: the v1 XRD of
+// the input at the same file and document.
+func (t *tree) originalOf(xrd object) (object, bool) {
+	for _, x := range t.V1XRDs {
+		if x.File == xrd.File && x.Doc == xrd.Doc {
+			return x, true
+		}
+	}
+	return object{}, false
+}
+
+// renamed is crd under a group of its own, named after its content.
+func renamed(crd *unstructured.Unstructured) *unstructured.Unstructured {
+	crd = crd.DeepCopy()
+	group, _, _ := unstructured.NestedString(crd.Object, "spec", "group")
+	plural, _, _ := unstructured.NestedString(crd.Object, "spec", "names", "plural")
+	sum := sha256.Sum256([]byte(canonical(crd.Object)))
+	g := "v" + hex.EncodeToString(sum[:])[:10] + "." + group
+	_ = unstructured.SetNestedField(crd.Object, g, "spec", "group")
+	crd.SetName(plural + "." + g)
+	return crd
 }

@@ -6,7 +6,10 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	kerrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/yaml"
 )
 
@@ -172,5 +175,110 @@ func TestXRTypes(t *testing.T) {
 				t.Errorf("%s\nxrdFor(): -want, +got:\n%s", tc.reason, diff)
 			}
 		})
+	}
+}
+
+func TestSourceOf(t *testing.T) {
+	in, out := t.TempDir(), t.TempDir()
+	xrd := `apiVersion: apiextensions.crossplane.io/v1
+kind: CompositeResourceDefinition
+metadata: {name: xthings.example.org}
+spec:
+  group: example.org
+  names: {kind: XThing, plural: xthings}
+  claimNames: {kind: ThingClaim, plural: thingclaims}
+  versions:
+  - name: v1alpha1
+    served: true
+    referenceable: true
+    schema: {openAPIV3Schema: {type: object}}
+`
+	examples := `apiVersion: example.org/v1alpha1
+kind: Other
+metadata: {name: a, namespace: team-a}
+---
+apiVersion: example.org/v1alpha1
+kind: ThingClaim
+metadata: {name: a, namespace: team-a}
+---
+apiVersion: example.org/v1alpha1
+kind: XThing
+metadata: {name: legacy}
+`
+	writeFiles(t, in, map[string]string{"apis/xrd.yaml": xrd, "apis/examples/claims.yaml": examples})
+	writeFiles(t, out, map[string]string{"apis/xrd.yaml": xrd, "apis/examples/claims.yaml": examples})
+	tr, err := readTree(in, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := map[string]struct {
+		reason   string
+		twin     string
+		want     string // the source, empty for none
+		wantKind string // the kind of the source's CRD
+	}{
+		"Claim": {"A twin's source is the claim of the same name and namespace whose XRD defines the twin's kind.",
+			"apiVersion: example.org/v1alpha1\nkind: Thing\nmetadata: {name: a, namespace: team-a}\n", "apis/examples/claims.yaml document 2 (line 5) ThingClaim team-a/a", "ThingClaim"},
+		"LegacyXR": {"A legacy XR, which has no namespace, is the source of a namespaced twin of the same name.",
+			"apiVersion: example.org/v1alpha1\nkind: Thing\nmetadata: {name: legacy, namespace: default}\n", "apis/examples/claims.yaml document 3 (line 9) XThing legacy", "XThing"},
+		"OtherNamespace": {"A claim in another namespace is not the source.",
+			"apiVersion: example.org/v1alpha1\nkind: Thing\nmetadata: {name: a, namespace: team-b}\n", "", ""},
+		"OtherKind": {"A twin of a kind the XRD does not define has no source.",
+			"apiVersion: example.org/v1alpha1\nkind: Gadget\nmetadata: {name: a, namespace: team-a}\n", "", ""},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			src, crd, ok := tr.sourceOf(xrObject(t, "apis/examples/claims.v2.yaml", tc.twin))
+			got, gotKind := "", ""
+			if ok {
+				got = src.String()
+				gotKind, _, _ = unstructured.NestedString(crd.Object, "spec", "names", "kind")
+				g, _, _ := unstructured.NestedString(crd.Object, "spec", "group")
+				if src.Obj.GroupVersionKind().Group != g {
+					t.Errorf("sourceOf(): the source's group %q is not its CRD's %q", src.Obj.GroupVersionKind().Group, g)
+				}
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("%s\nsourceOf(): -want, +got:\n%s", tc.reason, diff)
+			}
+			if diff := cmp.Diff(tc.wantKind, gotKind); diff != "" {
+				t.Errorf("%s\nsourceOf(): the kind of the source's CRD: -want, +got:\n%s", tc.reason, diff)
+			}
+		})
+	}
+}
+
+func TestProblems(t *testing.T) {
+	invalid := kerrors.NewInvalid(schema.GroupKind{Group: "v1.example.org", Kind: "Thing"}, "a", field.ErrorList{
+		field.Required(field.NewPath("spec", "size"), ""),
+		field.NotSupported(field.NewPath("spec", "tier"), "x", []string{"gold"}),
+	})
+	strict := kerrors.NewBadRequest(`Thing in version "v1alpha1" cannot be handled as a Thing: strict decoding error: unknown field "spec.a", unknown field "spec.b"`)
+	other := kerrors.NewBadRequest(`the CRD "things.v1.example.org" is bad`)
+	cases := map[string]struct {
+		reason string
+		err    error
+		want   []string
+	}{
+		"Causes": {"An invalid object's problems are its causes.", invalid,
+			[]string{"spec.size: Required value", `spec.tier: Unsupported value: "x": supported values: "gold"`}},
+		"UnknownFields": {"Strict decoding's problems are its unknown fields.", strict, []string{"unknown field spec.a", "unknown field spec.b"}},
+		"Message": {"Else the message, without the group.", other, []string{`the CRD "things.GROUP" is bad`}},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			if diff := cmp.Diff(tc.want, problems(tc.err, "v1.example.org")); diff != "" {
+				t.Errorf("%s\nproblems(): -want, +got:\n%s", tc.reason, diff)
+			}
+		})
+	}
+	if !inheritedProblems([]string{"a"}, []string{"a", "b"}) {
+		t.Errorf("inheritedProblems(): a twin whose problems are all its source's inherits them")
+	}
+	if inheritedProblems([]string{"a", "c"}, []string{"a", "b"}) {
+		t.Errorf("inheritedProblems(): a twin with a problem its source does not have does not inherit it")
+	}
+	if inheritedProblems(nil, []string{"a"}) {
+		t.Errorf("inheritedProblems(): a twin without problems inherits nothing")
 	}
 }
