@@ -263,7 +263,7 @@ func TestProblems(t *testing.T) {
 		"Causes": {"An invalid object's problems are its causes.", invalid,
 			[]string{"spec.size: Required value", `spec.tier: Unsupported value: "x": supported values: "gold"`}},
 		"UnknownFields": {"Strict decoding's problems are its unknown fields.", strict, []string{"unknown field spec.a", "unknown field spec.b"}},
-		"Message": {"Else the message, without the group.", other, []string{`the CRD "things.GROUP" is bad`}},
+		"Message":       {"Else the message, without the group.", other, []string{`the CRD "things.GROUP" is bad`}},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
