@@ -80,11 +80,11 @@ func readTree(in, out string) (*tree, error) {
 		if err != nil {
 			return errors.Wrapf(err, "cannot relate %q to %q", p, out)
 		}
-		now, err := os.ReadFile(p) //nolint:gosec // a file of the test's own output directory
+		now, err := os.ReadFile(p)
 		if err != nil {
 			return errors.Wrapf(err, "cannot read %q", p)
 		}
-		was, err := os.ReadFile(filepath.Join(in, rel)) //nolint:gosec // the same file of the input
+		was, err := os.ReadFile(filepath.Join(in, rel))
 		existed := err == nil
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return errors.Wrapf(err, "cannot read %q", filepath.Join(in, rel))
