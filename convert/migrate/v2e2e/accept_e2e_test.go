@@ -187,7 +187,7 @@ func validate(ctx context.Context, t *testing.T, tr *tree) *verdict {
 		if m.Scope.Name() == meta.RESTScopeNameNamespace {
 			if err := ensureNamespace(ctx, namespaces, obj.GetNamespace()); err != nil {
 				r := rejection{o.String(), err.Error()}
-				if src, _, ok := tr.sourceOf(o); twin && ok && src.Obj.GetNamespace() == obj.GetNamespace() {
+				if src, _, ok := tr.sourceOf(o, nil); twin && ok && src.Obj.GetNamespace() == obj.GetNamespace() {
 					r.Message += "\n  as its example " + src.String() + " is in the same namespace"
 					v.Inherited = append(v.Inherited, r)
 					continue
@@ -206,7 +206,7 @@ func validate(ctx context.Context, t *testing.T, tr *tree) *verdict {
 				}
 			}
 			if twin {
-				if src, why := inherited(ctx, t, tr, namespaces, o, problems(err, ty.Group)); src != "" {
+				if src, why := inherited(ctx, t, tr, types, namespaces, o, problems(err, ty.Group)); src != "" {
 					r.Message += "\n  as its example " + src + " is: " + why
 					v.Inherited = append(v.Inherited, r)
 					continue
@@ -261,9 +261,15 @@ func inheritedCRD(ctx context.Context, tr *tree, ty xrType, err error) (orig, wh
 // inherited validates the example twin was made from (tree.sourceOf)
 // against its v1 CRD and returns the example and its refusal when every
 // one of the twin's problems is one of the example's; "" otherwise.
-func inherited(ctx context.Context, t *testing.T, tr *tree, namespaces map[string]bool, twin object, twinProblems []string) (source, why string) {
+func inherited(ctx context.Context, t *testing.T, tr *tree, types []xrType, namespaces map[string]bool, twin object, twinProblems []string) (source, why string) {
 	t.Helper()
-	src, crd, ok := tr.sourceOf(twin)
+	var replaced *object
+	if ty, ok := xrdFor(types, twin); ok {
+		if o, ok := tr.originalOf(ty.XRD); ok {
+			replaced = &o
+		}
+	}
+	src, crd, ok := tr.sourceOf(twin, replaced)
 	if !ok {
 		return "", ""
 	}

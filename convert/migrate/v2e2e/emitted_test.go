@@ -249,7 +249,9 @@ func sortedCounts(counts map[string]int) []string {
 // for a claim, in the twin's namespace), in the twin's group if one is,
 // else first in path order; and that XRD's CRD for it (the claim or the
 // legacy XR CRD, as Crossplane v1 derives it), under a group of its own.
-func (t *tree) sourceOf(twin object) (src object, crd *unstructured.Unstructured, ok bool) {
+// The XRD is replaced, when given, if it defines the example's kind: the
+// v1 XRD that the twin's v2 XRD replaced (two XRDs may define one kind).
+func (t *tree) sourceOf(twin object, replaced *object) (src object, crd *unstructured.Unstructured, ok bool) {
 	dir := path.Dir(twin.File)
 	docs, cached := t.inDirs[dir]
 	if !cached {
@@ -263,6 +265,11 @@ func (t *tree) sourceOf(twin object) (src object, crd *unstructured.Unstructured
 			continue
 		}
 		x, c, found := t.v1XRDFor(d)
+		if replaced != nil {
+			if isXR, isClaim := defines(*replaced, d.Obj.GroupVersionKind()); isXR || isClaim {
+				x, c, found = *replaced, isClaim, true
+			}
+		}
 		if !found || c && d.Obj.GetNamespace() != "" && d.Obj.GetNamespace() != twin.Obj.GetNamespace() || !twins(x, twin.Obj.GetKind()) {
 			continue
 		}
@@ -302,19 +309,24 @@ func withCRD(d, xrd object, claim bool) (src object, crd *unstructured.Unstructu
 	return src, xr, true
 }
 
+// defines reports whether the v1 XRD x defines gvk as its XR kind or as
+// its claim kind.
+func defines(x object, gvk schema.GroupVersionKind) (isXR, isClaim bool) {
+	spec, _ := x.Obj.Object["spec"].(map[string]any)
+	if spec["group"] != gvk.Group || !servesVersion(spec, gvk.Version) {
+		return false, false
+	}
+	names, _ := spec["names"].(map[string]any)
+	claimNames, _ := spec["claimNames"].(map[string]any)
+	return names["kind"] == gvk.Kind, claimNames != nil && claimNames["kind"] == gvk.Kind
+}
+
 // v1XRDFor returns the v1 XRD nearest to o that defines o's group and
 // kind, as its XR kind or (claim) its claim kind.
 func (t *tree) v1XRDFor(o object) (xrd object, claim, ok bool) {
-	gvk := o.Obj.GroupVersionKind()
 	bestDepth := -1
 	for _, x := range t.V1XRDs {
-		spec, _ := x.Obj.Object["spec"].(map[string]any)
-		if spec["group"] != gvk.Group || !servesVersion(spec, gvk.Version) {
-			continue
-		}
-		names, _ := spec["names"].(map[string]any)
-		claimNames, _ := spec["claimNames"].(map[string]any)
-		isXR, isClaim := names["kind"] == gvk.Kind, claimNames != nil && claimNames["kind"] == gvk.Kind
+		isXR, isClaim := defines(x, o.Obj.GroupVersionKind())
 		if !isXR && !isClaim {
 			continue
 		}

@@ -228,7 +228,7 @@ metadata: {name: legacy}
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			src, crd, ok := tr.sourceOf(xrObject(t, "apis/examples/claims.v2.yaml", tc.twin))
+			src, crd, ok := tr.sourceOf(xrObject(t, "apis/examples/claims.v2.yaml", tc.twin), nil)
 			got, gotKind := "", ""
 			if ok {
 				got = src.String()
@@ -245,6 +245,48 @@ metadata: {name: legacy}
 				t.Errorf("%s\nsourceOf(): the kind of the source's CRD: -want, +got:\n%s", tc.reason, diff)
 			}
 		})
+	}
+}
+
+func TestSourceOfReplaced(t *testing.T) {
+	in, out := t.TempDir(), t.TempDir()
+	xrd := func(size string) string {
+		return `apiVersion: apiextensions.crossplane.io/v1
+kind: CompositeResourceDefinition
+metadata: {name: xthings.example.org}
+spec:
+  group: example.org
+  names: {kind: XThing, plural: xthings}
+  claimNames: {kind: ThingClaim, plural: thingclaims}
+  versions:
+  - name: v1alpha1
+    served: true
+    referenceable: true
+    schema: {openAPIV3Schema: {type: object, properties: {spec: {type: object, properties: {size: {type: ` + size + `}}}}}}
+`
+	}
+	claim := "apiVersion: example.org/v1alpha1\nkind: ThingClaim\nmetadata: {name: a, namespace: team-a}\n"
+	files := map[string]string{"a/xrd.yaml": xrd("string"), "b/xrd.yaml": xrd("integer"), "examples/claim.yaml": claim}
+	writeFiles(t, in, files)
+	writeFiles(t, out, files)
+	tr, err := readTree(in, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	twin := xrObject(t, "examples/claim.v2.yaml", "apiVersion: example.org/v1alpha1\nkind: Thing\nmetadata: {name: a, namespace: team-a}\n")
+	sizeType := func(crd *unstructured.Unstructured) string {
+		vs, _, _ := unstructured.NestedSlice(crd.Object, "spec", "versions")
+		s, _, _ := unstructured.NestedString(vs[0].(map[string]any), "schema", "openAPIV3Schema", "properties", "spec", "properties", "size", "type")
+		return s
+	}
+	_, crd, ok := tr.sourceOf(twin, nil)
+	if !ok || sizeType(crd) != "string" {
+		t.Errorf("sourceOf(): two XRDs as near define the claim: want the first in path order's CRD (size string), got %v", ok)
+	}
+	replaced := tr.V1XRDs[1]
+	_, crd, ok = tr.sourceOf(twin, &replaced)
+	if !ok || sizeType(crd) != "integer" {
+		t.Errorf("sourceOf(): want the CRD of the XRD the twin's v2 XRD replaced (size integer), got %v", ok)
 	}
 }
 
