@@ -112,6 +112,11 @@ func validate(ctx context.Context, t *testing.T, tr *tree) *verdict {
 	t.Helper()
 	v := &verdict{Accepted: map[string]int{}, Skipped: map[string]int{}}
 	types, failed := xrTypes(tr.Emitted)
+	for i := range types {
+		if o, ok := tr.originalOf(types[i].XRD); ok {
+			types[i].Replaced = &o
+		}
+	}
 	for xrd, err := range failed {
 		v.Rejected = append(v.Rejected, rejection{xrd, "cannot derive its XR CRD: " + err.Error()})
 	}
@@ -265,9 +270,7 @@ func inherited(ctx context.Context, t *testing.T, tr *tree, types []xrType, name
 	t.Helper()
 	var replaced *object
 	if ty, ok := xrdFor(types, twin); ok {
-		if o, ok := tr.originalOf(ty.XRD); ok {
-			replaced = &o
-		}
+		replaced = ty.Replaced
 	}
 	src, crd, ok := tr.sourceOf(twin, replaced)
 	if !ok {

@@ -157,6 +157,8 @@ func isXRDv2(u *unstructured.Unstructured) bool {
 // An xrType is the XR kind a v2 XRD defines, validated under its own group.
 type xrType struct {
 	XRD object
+	// Replaced is the v1 XRD that XRD replaced, if known.
+	Replaced *object
 	// CRD is the XRD's XR CRD under Group, a group of its own: the
 	// corpus holds XRDs of the same name with different schemas.
 	CRD   *unstructured.Unstructured
@@ -186,7 +188,9 @@ func xrTypes(emitted []object) (types []xrType, failed map[string]error) {
 
 // xrdFor returns the type among types whose XRD defines o's group and kind
 // and serves its version, nearest to o's file (the longest common
-// directory), then first in path order; false when none does.
+// directory), then one whose replaced v1 XRD defined that very kind (as
+// its XR or claim kind: two v1 XRDs, XIAMPolicy and IAMPolicy, can both
+// become IAMPolicy), then first in path order; false when none does.
 func xrdFor(types []xrType, o object) (xrType, bool) {
 	gvk := o.Obj.GroupVersionKind()
 	best, bestDepth, found := xrType{}, -1, false
@@ -197,11 +201,23 @@ func xrdFor(types []xrType, o object) (xrType, bool) {
 		if group != gvk.Group || names["kind"] != gvk.Kind || !servesVersion(spec, gvk.Version) {
 			continue
 		}
-		if d := commonDepth(path.Dir(t.XRD.File), path.Dir(o.File)); d > bestDepth {
+		d := commonDepth(path.Dir(t.XRD.File), path.Dir(o.File))
+		if d > bestDepth || d == bestDepth && !definedKind(best, gvk.Kind) && definedKind(t, gvk.Kind) {
 			best, bestDepth, found = t, d, true
 		}
 	}
 	return best, found
+}
+
+// definedKind reports whether t's replaced v1 XRD had kind as its XR or
+// claim kind.
+func definedKind(t xrType, kind string) bool {
+	if t.Replaced == nil {
+		return false
+	}
+	names, _, _ := unstructured.NestedStringMap(t.Replaced.Obj.Object, "spec", "names")
+	claimNames, _, _ := unstructured.NestedStringMap(t.Replaced.Obj.Object, "spec", "claimNames")
+	return names["kind"] == kind || claimNames != nil && claimNames["kind"] == kind
 }
 
 func servesVersion(xrdSpec map[string]any, version string) bool {

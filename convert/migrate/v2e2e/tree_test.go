@@ -144,28 +144,40 @@ func TestXRTypes(t *testing.T) {
 		t.Errorf("xrTypes(): equal XRDs get different validation groups %q and %q", types[0].Group, types[2].Group)
 	}
 
+	// repo-c's XRD replaced a v1 XRD whose claim kind was Thing.
+	replaced := xrdObject(t, "repo-c/definition.yaml", "example.org", "XThing", "v1alpha1")
+	_ = unstructured.SetNestedField(replaced.Obj.Object, map[string]any{"kind": "Thing", "plural": "things"}, "spec", "claimNames")
+	withReplaced := append([]xrType{}, types...)
+	withReplaced[2].Replaced = &replaced
+
 	cases := map[string]struct {
-		reason string
-		xr     object
-		want   string // the XRD's file, empty for none
+		reason   string
+		xr       object
+		want     string // the XRD's file, empty for none
+		replaced bool   // use withReplaced
 	}{
 		"Nearest": {"The XRD nearest to the twin defines it.",
-			xrObject(t, "repo-b/examples/thing.v2.yaml", "apiVersion: example.org/v1alpha1\nkind: Thing\n"), "repo-b/definition.yaml"},
+			xrObject(t, "repo-b/examples/thing.v2.yaml", "apiVersion: example.org/v1alpha1\nkind: Thing\n"), "repo-b/definition.yaml", false},
 		"NearestDeep": {"Nearness counts shared directories.",
-			xrObject(t, "repo-a/apis/x/thing.yaml", "apiVersion: example.org/v1alpha1\nkind: Thing\n"), "repo-a/apis/definition.yaml"},
+			xrObject(t, "repo-a/apis/x/thing.yaml", "apiVersion: example.org/v1alpha1\nkind: Thing\n"), "repo-a/apis/definition.yaml", false},
 		"ServedVersion": {"Only an XRD that serves the twin's version defines it.",
-			xrObject(t, "repo-a/apis/thing.yaml", "apiVersion: example.org/v1beta1\nkind: Thing\n"), "repo-b/definition.yaml"},
+			xrObject(t, "repo-a/apis/thing.yaml", "apiVersion: example.org/v1beta1\nkind: Thing\n"), "repo-b/definition.yaml", false},
 		"FirstInPathOrder": {"Without a nearer one, the first XRD in path order.",
-			xrObject(t, "elsewhere/thing.yaml", "apiVersion: example.org/v1alpha1\nkind: Thing\n"), "repo-a/apis/definition.yaml"},
+			xrObject(t, "elsewhere/thing.yaml", "apiVersion: example.org/v1alpha1\nkind: Thing\n"), "repo-a/apis/definition.yaml", false},
+		"ReplacedDefinedKind": {"Between XRDs as near, the one whose replaced v1 XRD had the twin's very kind.",
+			xrObject(t, "elsewhere/thing.yaml", "apiVersion: example.org/v1alpha1\nkind: Thing\n"), "repo-c/definition.yaml", true},
 		"OtherKind": {"No XRD defines another kind.",
-			xrObject(t, "repo-a/apis/thing.yaml", "apiVersion: example.org/v1alpha1\nkind: Other\n"), ""},
+			xrObject(t, "repo-a/apis/thing.yaml", "apiVersion: example.org/v1alpha1\nkind: Other\n"), "", false},
 		"OtherGroup": {"No XRD defines another group.",
-			xrObject(t, "repo-a/apis/thing.yaml", "apiVersion: example.com/v1alpha1\nkind: Thing\n"), ""},
+			xrObject(t, "repo-a/apis/thing.yaml", "apiVersion: example.com/v1alpha1\nkind: Thing\n"), "", false},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			got := ""
-			if ty, ok := xrdFor(types, tc.xr); ok {
+			got, ts := "", types
+			if tc.replaced {
+				ts = withReplaced
+			}
+			if ty, ok := xrdFor(ts, tc.xr); ok {
 				got = ty.XRD.File
 				if g := asType(tc.xr, ty).GroupVersionKind(); g.Group != ty.Group || g.Version != tc.xr.Obj.GroupVersionKind().Version {
 					t.Errorf("asType(): want group %q and the twin's version, got %v", ty.Group, g)
