@@ -158,7 +158,7 @@ func validate(ctx context.Context, t *testing.T, tr *tree) *verdict {
 	for _, o := range tr.Emitted {
 		obj, key := o.Obj, o.Obj.GetAPIVersion()+" "+o.Obj.GetKind()
 		gvk := obj.GroupVersionKind()
-		ty, twin := xrdFor(types, o)
+		ty, twin := tr.typeFor(types, o)
 		switch {
 		case twin && refused[ty.Group] != "":
 			r := rejection{o.String(), "the XR CRD of " + ty.XRD.String() + " is refused"}
@@ -269,7 +269,7 @@ func inheritedCRD(ctx context.Context, tr *tree, ty xrType, err error) (orig, wh
 func inherited(ctx context.Context, t *testing.T, tr *tree, types []xrType, namespaces map[string]bool, twin object, twinProblems []string) (source, why string) {
 	t.Helper()
 	var replaced *object
-	if ty, ok := xrdFor(types, twin); ok {
+	if ty, ok := tr.typeFor(types, twin); ok {
 		replaced = ty.Replaced
 	}
 	src, crd, ok := tr.sourceOf(twin, replaced)

@@ -188,9 +188,7 @@ func xrTypes(emitted []object) (types []xrType, failed map[string]error) {
 
 // xrdFor returns the type among types whose XRD defines o's group and kind
 // and serves its version, nearest to o's file (the longest common
-// directory), then one whose replaced v1 XRD defined that very kind (as
-// its XR or claim kind: two v1 XRDs, XIAMPolicy and IAMPolicy, can both
-// become IAMPolicy), then first in path order; false when none does.
+// directory), then first in path order; false when none does.
 func xrdFor(types []xrType, o object) (xrType, bool) {
 	gvk := o.Obj.GroupVersionKind()
 	best, bestDepth, found := xrType{}, -1, false
@@ -201,23 +199,30 @@ func xrdFor(types []xrType, o object) (xrType, bool) {
 		if group != gvk.Group || names["kind"] != gvk.Kind || !servesVersion(spec, gvk.Version) {
 			continue
 		}
-		d := commonDepth(path.Dir(t.XRD.File), path.Dir(o.File))
-		if d > bestDepth || d == bestDepth && !definedKind(best, gvk.Kind) && definedKind(t, gvk.Kind) {
+		if d := commonDepth(path.Dir(t.XRD.File), path.Dir(o.File)); d > bestDepth {
 			best, bestDepth, found = t, d, true
 		}
 	}
 	return best, found
 }
 
-// definedKind reports whether t's replaced v1 XRD had kind as its XR or
-// claim kind.
-func definedKind(t xrType, kind string) bool {
-	if t.Replaced == nil {
-		return false
+// typeFor returns the type of an emitted object: when it is the twin of
+// an example of the input (exampleOf), the type whose XRD replaced the
+// example's v1 XRD (two v1 XRDs, XIAMPolicy and IAMPolicy, can both become
+// IAMPolicy: the example says which); else xrdFor's.
+func (t *tree) typeFor(types []xrType, o object) (xrType, bool) {
+	if _, xrd, _, ok := t.exampleOf(o, nil); ok {
+		gvk := o.Obj.GroupVersionKind()
+		for _, ty := range types {
+			spec, _ := ty.XRD.Obj.Object["spec"].(map[string]any)
+			names, _ := spec["names"].(map[string]any)
+			if ty.Replaced != nil && ty.Replaced.File == xrd.File && ty.Replaced.Doc == xrd.Doc &&
+				spec["group"] == gvk.Group && names["kind"] == gvk.Kind && servesVersion(spec, gvk.Version) {
+				return ty, true
+			}
+		}
 	}
-	names, _, _ := unstructured.NestedStringMap(t.Replaced.Obj.Object, "spec", "names")
-	claimNames, _, _ := unstructured.NestedStringMap(t.Replaced.Obj.Object, "spec", "claimNames")
-	return names["kind"] == kind || claimNames != nil && claimNames["kind"] == kind
+	return xrdFor(types, o)
 }
 
 func servesVersion(xrdSpec map[string]any, version string) bool {
@@ -268,14 +273,21 @@ func sortedCounts(counts map[string]int) []string {
 // The XRD is replaced, when given, if it defines the example's kind: the
 // v1 XRD that the twin's v2 XRD replaced (two XRDs may define one kind).
 func (t *tree) sourceOf(twin object, replaced *object) (src object, crd *unstructured.Unstructured, ok bool) {
+	src, xrd, claim, ok := t.exampleOf(twin, replaced)
+	if !ok {
+		return object{}, nil, false
+	}
+	return withCRD(src, xrd, claim)
+}
+
+// exampleOf is sourceOf's example, its v1 XRD and whether it is a claim.
+func (t *tree) exampleOf(twin object, replaced *object) (src, xrd object, claim, ok bool) {
 	dir := path.Dir(twin.File)
 	docs, cached := t.inDirs[dir]
 	if !cached {
 		docs = t.readInputDir(dir)
 		t.inDirs[dir] = docs
 	}
-	var xrd object
-	var claim bool
 	for _, d := range docs {
 		if d.Obj.GetName() != twin.Obj.GetName() {
 			continue
@@ -293,10 +305,7 @@ func (t *tree) sourceOf(twin object, replaced *object) (src object, crd *unstruc
 			src, xrd, claim, ok = d, x, c, true
 		}
 	}
-	if !ok {
-		return object{}, nil, false
-	}
-	return withCRD(src, xrd, claim)
+	return src, xrd, claim, ok
 }
 
 // twins reports whether kind is a twin's kind for the v1 XRD: its XR

@@ -144,40 +144,28 @@ func TestXRTypes(t *testing.T) {
 		t.Errorf("xrTypes(): equal XRDs get different validation groups %q and %q", types[0].Group, types[2].Group)
 	}
 
-	// repo-c's XRD replaced a v1 XRD whose claim kind was Thing.
-	replaced := xrdObject(t, "repo-c/definition.yaml", "example.org", "XThing", "v1alpha1")
-	_ = unstructured.SetNestedField(replaced.Obj.Object, map[string]any{"kind": "Thing", "plural": "things"}, "spec", "claimNames")
-	withReplaced := append([]xrType{}, types...)
-	withReplaced[2].Replaced = &replaced
-
 	cases := map[string]struct {
-		reason   string
-		xr       object
-		want     string // the XRD's file, empty for none
-		replaced bool   // use withReplaced
+		reason string
+		xr     object
+		want   string // the XRD's file, empty for none
 	}{
 		"Nearest": {"The XRD nearest to the twin defines it.",
-			xrObject(t, "repo-b/examples/thing.v2.yaml", "apiVersion: example.org/v1alpha1\nkind: Thing\n"), "repo-b/definition.yaml", false},
+			xrObject(t, "repo-b/examples/thing.v2.yaml", "apiVersion: example.org/v1alpha1\nkind: Thing\n"), "repo-b/definition.yaml"},
 		"NearestDeep": {"Nearness counts shared directories.",
-			xrObject(t, "repo-a/apis/x/thing.yaml", "apiVersion: example.org/v1alpha1\nkind: Thing\n"), "repo-a/apis/definition.yaml", false},
+			xrObject(t, "repo-a/apis/x/thing.yaml", "apiVersion: example.org/v1alpha1\nkind: Thing\n"), "repo-a/apis/definition.yaml"},
 		"ServedVersion": {"Only an XRD that serves the twin's version defines it.",
-			xrObject(t, "repo-a/apis/thing.yaml", "apiVersion: example.org/v1beta1\nkind: Thing\n"), "repo-b/definition.yaml", false},
+			xrObject(t, "repo-a/apis/thing.yaml", "apiVersion: example.org/v1beta1\nkind: Thing\n"), "repo-b/definition.yaml"},
 		"FirstInPathOrder": {"Without a nearer one, the first XRD in path order.",
-			xrObject(t, "elsewhere/thing.yaml", "apiVersion: example.org/v1alpha1\nkind: Thing\n"), "repo-a/apis/definition.yaml", false},
-		"ReplacedDefinedKind": {"Between XRDs as near, the one whose replaced v1 XRD had the twin's very kind.",
-			xrObject(t, "elsewhere/thing.yaml", "apiVersion: example.org/v1alpha1\nkind: Thing\n"), "repo-c/definition.yaml", true},
+			xrObject(t, "elsewhere/thing.yaml", "apiVersion: example.org/v1alpha1\nkind: Thing\n"), "repo-a/apis/definition.yaml"},
 		"OtherKind": {"No XRD defines another kind.",
-			xrObject(t, "repo-a/apis/thing.yaml", "apiVersion: example.org/v1alpha1\nkind: Other\n"), "", false},
+			xrObject(t, "repo-a/apis/thing.yaml", "apiVersion: example.org/v1alpha1\nkind: Other\n"), ""},
 		"OtherGroup": {"No XRD defines another group.",
-			xrObject(t, "repo-a/apis/thing.yaml", "apiVersion: example.com/v1alpha1\nkind: Thing\n"), "", false},
+			xrObject(t, "repo-a/apis/thing.yaml", "apiVersion: example.com/v1alpha1\nkind: Thing\n"), ""},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			got, ts := "", types
-			if tc.replaced {
-				ts = withReplaced
-			}
-			if ty, ok := xrdFor(ts, tc.xr); ok {
+			got := ""
+			if ty, ok := xrdFor(types, tc.xr); ok {
 				got = ty.XRD.File
 				if g := asType(tc.xr, ty).GroupVersionKind(); g.Group != ty.Group || g.Version != tc.xr.Obj.GroupVersionKind().Version {
 					t.Errorf("asType(): want group %q and the twin's version, got %v", ty.Group, g)
@@ -334,5 +322,57 @@ func TestProblems(t *testing.T) {
 	}
 	if inheritedProblems(nil, []string{"a"}) {
 		t.Errorf("inheritedProblems(): a twin without problems inherits nothing")
+	}
+}
+
+func TestTypeFor(t *testing.T) {
+	in, out := t.TempDir(), t.TempDir()
+	v1 := func(kind, plural string) string {
+		return `apiVersion: apiextensions.crossplane.io/v1
+kind: CompositeResourceDefinition
+metadata: {name: ` + plural + `.example.org}
+spec:
+  group: example.org
+  names: {kind: ` + kind + `, plural: ` + plural + `}
+  versions:
+  - {name: v1alpha1, served: true, referenceable: true, schema: {openAPIV3Schema: {type: object}}}
+`
+	}
+	files := map[string]string{
+		"a/xrd.yaml":       v1("XPolicy", "xpolicies"),
+		"b/xrd.yaml":       v1("Policy", "policies"),
+		"ex/examples.yaml": "apiVersion: example.org/v1alpha1\nkind: XPolicy\nmetadata: {name: prefixed}\n---\napiVersion: example.org/v1alpha1\nkind: Policy\nmetadata: {name: plain}\n",
+	}
+	writeFiles(t, in, files)
+	writeFiles(t, out, files)
+	tr, err := readTree(in, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Both v1 XRDs became v2 XRDs of kind Policy (in the output they
+	// would replace them; here they are given).
+	a, b := tr.V1XRDs[0], tr.V1XRDs[1]
+	types, _ := xrTypes([]object{xrdObject(t, "a/xrd.yaml", "example.org", "Policy", "v1alpha1"), xrdObject(t, "b/xrd.yaml", "example.org", "Policy", "v1alpha1")})
+	types[0].Replaced, types[1].Replaced = &a, &b
+	cases := map[string]struct {
+		reason string
+		twin   string
+		want   string
+	}{
+		"XPrefixed":  {"The twin of the XPolicy example is of the v2 XRD that replaced XPolicy's.", "prefixed", "a/xrd.yaml"},
+		"Unprefixed": {"The twin of the Policy example is of the v2 XRD that replaced Policy's.", "plain", "b/xrd.yaml"},
+		"NoExample":  {"A twin without an example is of the nearest, then first XRD.", "none", "a/xrd.yaml"},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			ty, ok := tr.typeFor(types, xrObject(t, "ex/examples.v2.yaml", "apiVersion: example.org/v1alpha1\nkind: Policy\nmetadata: {name: "+tc.twin+"}\n"))
+			got := ""
+			if ok {
+				got = ty.XRD.File
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("%s\ntypeFor(): -want, +got:\n%s", tc.reason, diff)
+			}
+		})
 	}
 }
