@@ -338,7 +338,7 @@ func TestV2PlatformAcceptedByAPIServer(t *testing.T) {
 		for _, r := range v.Inherited {
 			b.WriteString("\n  " + r.String())
 		}
-		t.Logf("%d XR twins refused only for what the corpus's example they copy is refused for by its own v1 CRD (not counted as refusals):%s", len(v.Inherited), b.String())
+		t.Logf("%d objects refused only for what the input they were made from is refused for on v1 terms (an XR example by its own v1 CRD, a v1 XRD or its XR CRD), not counted as refusals:%s", len(v.Inherited), b.String())
 	}
 	if len(v.Skipped) > 0 {
 		t.Logf("not validated (no CRD on this server for their group), by kind:\n  %s", strings.Join(sortedCounts(v.Skipped), "\n  "))
