@@ -97,9 +97,11 @@ type verdict struct {
 	// XRCRDs is the number of XR CRDs installed for the emitted v2 XRDs.
 	XRCRDs   int
 	Rejected []rejection
-	// Inherited are the XR twins refused only for what the example they
-	// were made from is refused for by its own v1 claim or XR CRD: the
-	// corpus's example was already wrong, the migration copied it.
+	// Inherited are the objects refused only for what the input they were
+	// made from is refused for on v1 terms: an XR twin whose example is
+	// refused by its own v1 claim or XR CRD for the same fields, a v2 XRD
+	// (or its XR CRD) refused as the v1 XRD it replaced is. The corpus was
+	// already wrong there; the migration copied it.
 	Inherited []rejection
 }
 
