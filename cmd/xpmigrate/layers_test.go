@@ -35,8 +35,8 @@ var layers = [][]string{
 	{"render/verify/live/liveformat"},
 	{"cmd/xpmigrate"},
 	// The e2e tier runs the binary; it imports no package of the module
-	// outside its build-tagged tests.
-	{"e2e"},
+	// outside its tests.
+	{"e2e", "convert/migrate/v2e2e"},
 }
 
 // TestLayers fails on any import edge outside the declared layer order, and

@@ -26,15 +26,13 @@ func TestE2EPackagesListed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	listed := map[string]bool{}
+	var listed []string
 	for _, v := range []string{"E2E_PKGS", "E2E_CLUSTER_PKGS"} {
 		m := regexp.MustCompile(`(?m)^` + v + ` :=(.*)$`).FindSubmatch(mk)
 		if m == nil {
 			t.Fatalf("Makefile: no %s", v)
 		}
-		for _, p := range strings.Fields(string(m[1])) {
-			listed[strings.TrimSuffix(strings.TrimSuffix(strings.TrimPrefix(p, "./"), "..."), "/")] = true
-		}
+		listed = append(listed, strings.Fields(string(m[1]))...)
 	}
 	var unlisted []string
 	tag := regexp.MustCompile(`^//go:build .*\be2e\b`)
@@ -57,15 +55,9 @@ func TestE2EPackagesListed(t *testing.T) {
 			return nil
 		}
 		rel, _ := filepath.Rel(root, filepath.Dir(path))
-		for p := rel; ; p = filepath.Dir(p) {
-			if listed[p] {
-				return nil
-			}
-			if p == "." || p == "/" {
-				break
-			}
+		if !packageListed(listed, filepath.ToSlash(rel)) {
+			unlisted = append(unlisted, rel)
 		}
-		unlisted = append(unlisted, rel)
 		return nil
 	})
 	if err != nil {
@@ -75,6 +67,48 @@ func TestE2EPackagesListed(t *testing.T) {
 	unlisted = compactStrings(unlisted)
 	if diff := cmp.Diff([]string(nil), unlisted); diff != "" {
 		t.Errorf("packages with e2e tests that make e2e does not run (add them to E2E_PKGS or E2E_CLUSTER_PKGS): -want, +got:\n%s", diff)
+	}
+}
+
+// packageListed reports whether go test, given the package patterns
+// listed (./a/b/ or ./a/...), runs the package in directory rel (a/b/c,
+// slash-separated): a pattern names its own directory, and with /... every
+// directory below it too.
+func packageListed(listed []string, rel string) bool {
+	for _, p := range listed {
+		dir, all := strings.CutSuffix(strings.TrimPrefix(p, "./"), "...")
+		dir = strings.TrimSuffix(dir, "/")
+		if dir == "" {
+			dir = "."
+		}
+		if rel == dir || all && (dir == "." || strings.HasPrefix(rel, dir+"/")) {
+			return true
+		}
+	}
+	return false
+}
+
+func TestPackageListed(t *testing.T) {
+	listed := []string{"./e2e/...", "./convert/migrate/", "./internal/kubetest"}
+	cases := map[string]struct {
+		reason string
+		rel    string
+		want   bool
+	}{
+		"ExactDirectory":          {"A pattern names its own directory.", "convert/migrate", true},
+		"WithoutTrailingSlash":    {"./a/b names a/b as ./a/b/ does.", "internal/kubetest", true},
+		"WildcardRoot":            {"./e2e/... names e2e itself.", "e2e", true},
+		"WildcardBelow":           {"./e2e/... names every directory below e2e.", "e2e/deep/pkg", true},
+		"SubdirectoryNotWildcard": {"./convert/migrate/ does not run convert/migrate/v2e2e: go test needs /... for that.", "convert/migrate/v2e2e", false},
+		"PrefixIsNotParent":       {"./e2e/... does not name e2efoo.", "e2efoo", false},
+		"Unlisted":                {"A directory no pattern names is not listed.", "render/cluster", false},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			if got := packageListed(listed, tc.rel); got != tc.want {
+				t.Errorf("%s\npackageListed(%q): want %v, got %v", tc.reason, tc.rel, tc.want, got)
+			}
+		})
 	}
 }
 

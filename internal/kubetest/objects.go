@@ -19,16 +19,35 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
-// Crossplane v1.20.11's CRDs of the apiextensions group that xpmigrate
-// reads (testdata/crossplane-v1.20.11/README.md names their source).
+// The Crossplane CRDs the suites install: v1.20.11's of the apiextensions
+// group that xpmigrate reads, and v2.3.4's that the v2 platform xpmigrate
+// emits is validated against (each directory's README.md names their
+// source).
 //
-//go:embed testdata/crossplane-v1.20.11/*.yaml
+//go:embed testdata/crossplane-v1.20.11/*.yaml testdata/crossplane-v2.3.4/*.yaml
 var crossplaneCRDs embed.FS
+
+// CrossplaneV2Version is the Crossplane release CrossplaneV2CRDs come from.
+const CrossplaneV2Version = "v2.3.4"
 
 // CrossplaneCRDs returns Crossplane v1.20.11's Composition,
 // CompositionRevision, EnvironmentConfig and CompositeResourceDefinition CRDs.
 func CrossplaneCRDs() ([]*unstructured.Unstructured, error) {
-	const dir = "testdata/crossplane-v1.20.11"
+	return embeddedCRDs("testdata/crossplane-v1.20.11")
+}
+
+// CrossplaneV2CRDs returns Crossplane v2.3.4's CRDs of the objects a v2
+// platform holds: CompositeResourceDefinition (v1 and v2, with the CEL
+// rules that refuse claims in v2), Composition, CompositionRevision and
+// EnvironmentConfig (apiextensions.crossplane.io), Usage and ClusterUsage
+// (protection.crossplane.io), and Function, Provider, Configuration and
+// DeploymentRuntimeConfig (pkg.crossplane.io). Their groups are those of
+// CrossplaneCRDs: a server gets one set or the other.
+func CrossplaneV2CRDs() ([]*unstructured.Unstructured, error) {
+	return embeddedCRDs("testdata/crossplane-" + CrossplaneV2Version)
+}
+
+func embeddedCRDs(dir string) ([]*unstructured.Unstructured, error) {
 	entries, err := crossplaneCRDs.ReadDir(dir)
 	if err != nil {
 		return nil, errors.Wrap(err, "cannot read the embedded CRDs")
@@ -79,17 +98,13 @@ func (s *Server) adminClient() (dynamic.Interface, meta.ResettableRESTMapper, er
 // Create creates objs in order as Admin. An object's status is written
 // through the status subresource when creating it dropped the status.
 func (s *Server) Create(ctx context.Context, objs ...*unstructured.Unstructured) error {
-	dyn, mapper, err := s.adminClient()
+	dyn, _, err := s.adminClient()
 	if err != nil {
 		return err
 	}
 	for _, o := range objs {
 		gvk := o.GroupVersionKind()
-		m, err := mapper.RESTMapping(gvk.GroupKind(), gvk.Version)
-		if meta.IsNoMatchError(err) {
-			mapper.Reset()
-			m, err = mapper.RESTMapping(gvk.GroupKind(), gvk.Version)
-		}
+		m, err := s.Mapping(gvk)
 		if err != nil {
 			return errors.Wrapf(err, "cannot map %s", gvk)
 		}
@@ -129,6 +144,12 @@ func (s *Server) InstallCRDs(ctx context.Context, crds ...*unstructured.Unstruct
 	if err := s.Create(ctx, crds...); err != nil {
 		return err
 	}
+	return s.WaitForCRDs(ctx, crds...)
+}
+
+// WaitForCRDs waits until each of the created crds is established and
+// served.
+func (s *Server) WaitForCRDs(ctx context.Context, crds ...*unstructured.Unstructured) error {
 	dyn, mapper, err := s.adminClient()
 	if err != nil {
 		return err
@@ -171,6 +192,60 @@ func (s *Server) InstallCrossplaneCRDs(ctx context.Context) error {
 		return err
 	}
 	return s.InstallCRDs(ctx, crds...)
+}
+
+// InstallCrossplaneV2CRDs installs CrossplaneV2CRDs, on a server without
+// CrossplaneCRDs (the names are the same).
+func (s *Server) InstallCrossplaneV2CRDs(ctx context.Context) error {
+	crds, err := CrossplaneV2CRDs()
+	if err != nil {
+		return err
+	}
+	return s.InstallCRDs(ctx, crds...)
+}
+
+// Mapping returns how the server serves gvk, rereading discovery once when
+// it does not know it yet. Its error is a no-match error
+// (meta.IsNoMatchError) when the server does not serve gvk.
+func (s *Server) Mapping(gvk schema.GroupVersionKind) (*meta.RESTMapping, error) {
+	_, mapper, err := s.adminClient()
+	if err != nil {
+		return nil, err
+	}
+	m, err := mapper.RESTMapping(gvk.GroupKind(), gvk.Version)
+	if meta.IsNoMatchError(err) {
+		mapper.Reset()
+		m, err = mapper.RESTMapping(gvk.GroupKind(), gvk.Version)
+	}
+	return m, err
+}
+
+// DryRunCreate asks the server, as Admin, to create o without persisting it
+// (dryRun=All) and with strict field validation: every admission and
+// validation step runs, the schema's CEL rules included, and a field the
+// schema does not know is an error instead of being pruned. A namespaced
+// object without a namespace goes to namespace "default". The error is the
+// server's answer (an *errors.StatusError from k8s.io/apimachinery when the
+// server refused it), or a no-match error when the server does not serve
+// o's kind.
+func (s *Server) DryRunCreate(ctx context.Context, o *unstructured.Unstructured) error {
+	dyn, _, err := s.adminClient()
+	if err != nil {
+		return err
+	}
+	m, err := s.Mapping(o.GroupVersionKind())
+	if err != nil {
+		return err
+	}
+	ns := o.GetNamespace()
+	if ns == "" {
+		ns = metav1.NamespaceDefault
+	}
+	_, err = resourceFor(dyn, m, ns).Create(ctx, o, metav1.CreateOptions{
+		DryRun:          []string{metav1.DryRunAll},
+		FieldValidation: metav1.FieldValidationStrict,
+	})
+	return err
 }
 
 func waitFor(ctx context.Context, done func() (bool, error)) error {

@@ -2,6 +2,7 @@ package kubetest
 
 import (
 	"encoding/json"
+	"fmt"
 	"maps"
 
 	"github.com/pkg/errors"
@@ -63,7 +64,10 @@ func CompositeCRDs(xrd *unstructured.Unstructured) (xr, claim *unstructured.Unst
 	}
 	spec = runtime.DeepCopyJSON(spec)
 	names, _ := spec["names"].(map[string]any)
-	xr, err = deriveCRD(xrd.GetName(), "Cluster", "composite", names, spec, compositeSpecProps, "compositionUpdatePolicy", spec["defaultCompositionUpdatePolicy"])
+	xr, err = deriveCRD(xrd.GetName(), "Cluster", "composite", names, spec, crdFlavour{
+		specProps:   withDefault(parseProps(compositeSpecProps), spec["defaultCompositionUpdatePolicy"], "compositionUpdatePolicy"),
+		statusProps: parseProps(statusProps),
+	})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -73,11 +77,99 @@ func CompositeCRDs(xrd *unstructured.Unstructured) (xr, claim *unstructured.Unst
 	}
 	plural, _ := claimNames["plural"].(string)
 	group, _ := spec["group"].(string)
-	claim, err = deriveCRD(plural+"."+group, "Namespaced", "claim", claimNames, spec, claimSpecProps, "compositeDeletePolicy", spec["defaultCompositeDeletePolicy"])
+	claim, err = deriveCRD(plural+"."+group, "Namespaced", "claim", claimNames, spec, crdFlavour{
+		specProps:   withDefault(parseProps(claimSpecProps), spec["defaultCompositeDeletePolicy"], "compositeDeletePolicy"),
+		statusProps: parseProps(statusProps),
+	})
 	return xr, claim, err
 }
 
-func deriveCRD(name, scope, category string, names, xrdSpec map[string]any, specProps, defaultedProp string, dflt any) (*unstructured.Unstructured, error) {
+// withDefault sets the default of the property at path in props to dflt,
+// when dflt is set.
+func withDefault(props map[string]any, dflt any, path ...string) map[string]any {
+	if dflt == nil {
+		return props
+	}
+	p := props
+	for i, k := range path {
+		m, _ := p[k].(map[string]any)
+		if i == len(path)-1 {
+			m["default"] = dflt
+			break
+		}
+		p, _ = m["properties"].(map[string]any)
+	}
+	return props
+}
+
+// The schema Crossplane v2.3.4 adds to the XR CRD it derives from an
+// apiextensions.crossplane.io/v2 XRD of scope Namespaced or Cluster
+// (crossplane-runtime v2.3.3, pkg/xcrd/schemas.go): the machinery's fields
+// under spec.crossplane, a namespaced XR's resourceRefs without a
+// namespace, and only conditions in the status.
+const (
+	resourceRefsV2 = `{"type":"array","x-kubernetes-list-type":"atomic","items":{"type":"object","required":["apiVersion","kind"],"properties":{"apiVersion":{"type":"string"},"name":{"type":"string"},%s"kind":{"type":"string"}}}}`
+	crossplaneV2   = `{"crossplane":{"type":"object","description":"Configures how Crossplane will reconcile this composite resource","properties":{` +
+		`"compositionRef":` + nameRef + `,"compositionSelector":` + selectorProps +
+		`,"compositionRevisionRef":` + nameRef + `,"compositionRevisionSelector":` + selectorProps +
+		`,"compositionUpdatePolicy":{"type":"string","enum":["Automatic","Manual"]}` +
+		`,"resourceRefs":%s}}}`
+	statusPropsV2 = `{"conditions":{"description":"Conditions of the resource.","type":"array","x-kubernetes-list-map-keys":["type"],"x-kubernetes-list-type":"map",` +
+		`"items":{"type":"object","required":["lastTransitionTime","reason","status","type"],"properties":{"lastTransitionTime":{"type":"string","format":"date-time"},` +
+		`"message":{"type":"string"},"reason":{"type":"string"},"status":{"type":"string"},"type":{"type":"string"},"observedGeneration":{"type":"integer","format":"int64"}}}}}`
+	printerColumnsV2 = `[{"name":"SYNCED","type":"string","jsonPath":".status.conditions[?(@.type=='Synced')].status"},` +
+		`{"name":"READY","type":"string","jsonPath":".status.conditions[?(@.type=='Ready')].status"},` +
+		`{"name":"COMPOSITION","type":"string","jsonPath":".spec.crossplane.compositionRef.name"},` +
+		`{"name":"COMPOSITIONREVISION","type":"string","jsonPath":".spec.crossplane.compositionRevisionRef.name","priority":1},` +
+		`{"name":"AGE","type":"date","jsonPath":".metadata.creationTimestamp"}]`
+)
+
+// CompositeCRDV2 derives the XR CRD Crossplane v2.3.4 creates for an
+// apiextensions.crossplane.io/v2 CompositeResourceDefinition of scope
+// Namespaced (the default) or Cluster: the XRD's schema with
+// spec.crossplane (compositionRef, compositionSelector,
+// compositionRevisionRef, compositionRevisionSelector,
+// compositionUpdatePolicy defaulted from defaultCompositionUpdatePolicy,
+// resourceRefs) and status.conditions merged in, the schema's own
+// x-kubernetes-validations, the XRD's printer columns followed by
+// Crossplane's, and a status subresource (and the XRD's scale subresource).
+// A v2 XRD has no claims; a LegacyCluster one is refused (its CRD is
+// CompositeCRDs' XR CRD). The XRD's conversion webhook is not carried over:
+// the server has no webhook to call.
+func CompositeCRDV2(xrd *unstructured.Unstructured) (*unstructured.Unstructured, error) {
+	spec, ok := xrd.Object["spec"].(map[string]any)
+	if !ok {
+		return nil, errors.Errorf("cannot derive a CRD from XRD %q: it has no spec", xrd.GetName())
+	}
+	spec = runtime.DeepCopyJSON(spec)
+	scope, _ := spec["scope"].(string)
+	refNamespace := ""
+	switch scope {
+	case "", "Namespaced":
+		scope = "Namespaced"
+	case "Cluster":
+		refNamespace = `"namespace":{"type":"string"},`
+	default:
+		return nil, errors.Errorf("cannot derive a CRD from XRD %q: scope %q is not Namespaced or Cluster", xrd.GetName(), scope)
+	}
+	names, _ := spec["names"].(map[string]any)
+	return deriveCRD(xrd.GetName(), scope, "composite", names, spec, crdFlavour{
+		specProps: withDefault(parseProps(fmt.Sprintf(crossplaneV2, fmt.Sprintf(resourceRefsV2, refNamespace))),
+			spec["defaultCompositionUpdatePolicy"], "crossplane", "compositionUpdatePolicy"),
+		statusProps: parseProps(statusPropsV2),
+		v2:          true,
+	})
+}
+
+// A crdFlavour is what Crossplane adds to the schema of an XRD's version.
+type crdFlavour struct {
+	specProps, statusProps map[string]any
+	// v2 carries the schema's own validations, the printer columns and
+	// the scale subresource over, as Crossplane v2 does.
+	v2 bool
+}
+
+func deriveCRD(name, scope, category string, names, xrdSpec map[string]any, f crdFlavour) (*unstructured.Unstructured, error) {
 	names = runtime.DeepCopyJSON(names)
 	cats, _ := names["categories"].([]any)
 	names["categories"] = append(cats, category)
@@ -101,12 +193,7 @@ func deriveCRD(name, scope, category string, names, xrdSpec map[string]any, spec
 		if p, ok := xSpec["properties"].(map[string]any); ok {
 			maps.Copy(sp, p)
 		}
-		crossplane := parseProps(specProps)
-		if dflt != nil {
-			p, _ := crossplane[defaultedProp].(map[string]any)
-			p["default"] = dflt
-		}
-		maps.Copy(sp, crossplane)
+		maps.Copy(sp, runtime.DeepCopyJSON(f.specProps))
 		cSpec["properties"] = sp
 		for _, k := range []string{"required", "x-kubernetes-preserve-unknown-fields", "x-kubernetes-validations", "oneOf", "description"} {
 			if x, ok := xSpec[k]; ok {
@@ -118,7 +205,7 @@ func deriveCRD(name, scope, category string, names, xrdSpec map[string]any, spec
 		if p, ok := xStatus["properties"].(map[string]any); ok {
 			maps.Copy(st, p)
 		}
-		maps.Copy(st, parseProps(statusProps))
+		maps.Copy(st, runtime.DeepCopyJSON(f.statusProps))
 		cStatus["properties"] = st
 		for _, k := range []string{"required", "x-kubernetes-validations", "oneOf", "description"} {
 			if x, ok := xStatus[k]; ok {
@@ -139,15 +226,33 @@ func deriveCRD(name, scope, category string, names, xrdSpec map[string]any, spec
 		if d, ok := schema["description"]; ok {
 			root["description"] = d
 		}
+		subresources := map[string]any{"status": map[string]any{}}
 		crdv := map[string]any{
 			"name":         vr["name"],
 			"served":       vr["served"],
 			"storage":      vr["referenceable"],
 			"schema":       map[string]any{"openAPIV3Schema": root},
-			"subresources": map[string]any{"status": map[string]any{}},
+			"subresources": subresources,
 		}
 		if d, ok := vr["deprecated"]; ok {
 			crdv["deprecated"] = d
+		}
+		if f.v2 {
+			if x, ok := schema["x-kubernetes-validations"]; ok {
+				root["x-kubernetes-validations"] = x
+			}
+			cols, _ := vr["additionalPrinterColumns"].([]any)
+			var crossplane []any
+			if err := json.Unmarshal([]byte(printerColumnsV2), &crossplane); err != nil {
+				panic(err) // a constant above
+			}
+			crdv["additionalPrinterColumns"] = append(append([]any{}, cols...), crossplane...)
+			if w, ok := vr["deprecationWarning"]; ok {
+				crdv["deprecationWarning"] = w
+			}
+			if sub, ok := vr["subresources"].(map[string]any); ok && sub["scale"] != nil {
+				subresources["scale"] = sub["scale"]
+			}
 		}
 		out = append(out, crdv)
 	}
