@@ -2,9 +2,11 @@ package live
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/yaml"
 
@@ -166,5 +168,140 @@ func testConvert(t *testing.T) verify.Converter {
 			t.Fatalf("convert: %v", res.Diagnostics)
 		}
 		return res.Output, nil
+	}
+}
+
+// fakeCluster hands over its composites in order, as the reader does.
+type fakeCluster struct{ composites []*cluster.Composite }
+
+func (f *fakeCluster) Composites(ctx context.Context, _ *unstructured.Unstructured, fn func(*cluster.Composite) error) error {
+	for _, c := range f.composites {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := fn(c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (f *fakeCluster) EnvironmentConfigs(context.Context) ([]*unstructured.Unstructured, error) {
+	return nil, nil
+}
+
+func (f *fakeCluster) Missing() []cluster.Permission { return nil }
+
+// named is composite(...) renamed to XR name and Bucket name-bucket.
+func named(t *testing.T, name, arn, forProvider string) *cluster.Composite {
+	c := composite(t, arn, forProvider)
+	c.XR.SetName(name)
+	c.XR.SetLabels(map[string]string{"crossplane.io/composite": name})
+	if err := unstructured.SetNestedSlice(c.XR.Object, []any{map[string]any{"apiVersion": "example.org/v1", "kind": "Bucket", "name": name + "-bucket"}}, "spec", "resourceRefs"); err != nil {
+		t.Fatal(err)
+	}
+	b := c.Composed[0].Object
+	b.SetName(name + "-bucket")
+	b.SetLabels(map[string]string{"crossplane.io/composite": name, "crossplane.io/claim-name": "", "crossplane.io/claim-namespace": ""})
+	c.Composed[0].Ref.Name = name + "-bucket"
+	return c
+}
+
+// TestVerifyStreams: Verify folds each XR into the report as it comes:
+// beyond Options.Detailed the XRs with findings keep a compact record, the
+// findings of every XR are aggregated by object and path, and the report
+// is the same whatever the number of workers rendering at once.
+func TestVerifyStreams(t *testing.T) {
+	var composites []*cluster.Composite
+	for i := range 12 {
+		name := fmt.Sprintf("x-%02d", i)
+		switch {
+		case i%3 == 1:
+			// Hand edited: an emulation difference and a drifted field.
+			composites = append(composites, named(t, name, "arn:x", "{region: eu-west-1, size: small, tags: {a: b}}"))
+		default:
+			composites = append(composites, named(t, name, "arn:x", "{region: us-east-1, size: small}"))
+		}
+	}
+	legacy := verify.Document{Path: "legacy.yaml", Data: []byte(legacyYAML)}
+	type want struct {
+		Verdict                       string
+		XRs, EmulationXRs, Unlisted   int
+		Emulation, Drift              int
+		Listed                        []string
+		Compact                       []string
+		EmulationFindings, DriftFinds []string
+		Samples                       int
+	}
+	run := func(workers, detailed int) *Report {
+		t.Helper()
+		o := Options{Workers: workers, Detailed: detailed}
+		o.Verify.Convert = testConvert(t)
+		rep, err := Verify(context.Background(), &fakeCluster{composites: composites}, legacy, verify.Document{}, o)
+		if err != nil {
+			t.Fatalf("Verify(...): %v", err)
+		}
+		return rep
+	}
+	cases := map[string]struct {
+		reason   string
+		detailed int
+		want     want
+	}{
+		"TwoListed": {
+			reason:   "With Detailed 2, the first two hand-edited XRs are listed in full; the other two keep counts; the aggregates hold all four.",
+			detailed: 2,
+			want: want{
+				Verdict: EmulationDifferences, XRs: 12, EmulationXRs: 4, Unlisted: 2, Emulation: 4, Drift: 4,
+				Listed: []string{"x-01 1 1", "x-04 1 1"}, Compact: []string{"x-07 1 1", "x-10 1 1"},
+				EmulationFindings: []string{`bucket (Bucket) spec.forProvider.region: 4 XRs (x-01, x-04, x-07, …)`},
+				DriftFinds:        []string{`bucket (Bucket) spec.forProvider.tags.a: 4 XRs (x-01, x-04, x-07, …)`},
+				Samples:           12,
+			},
+		},
+		"Every": {
+			reason:   "With a negative Detailed every XR is listed in full.",
+			detailed: -1,
+			want: want{
+				Verdict: EmulationDifferences, XRs: 12, EmulationXRs: 4, Emulation: 4, Drift: 4,
+				Listed:            []string{"x-01 1 1", "x-04 1 1", "x-07 1 1", "x-10 1 1"},
+				EmulationFindings: []string{`bucket (Bucket) spec.forProvider.region: 4 XRs (x-01, x-04, x-07, …)`},
+				DriftFinds:        []string{`bucket (Bucket) spec.forProvider.tags.a: 4 XRs (x-01, x-04, x-07, …)`},
+				Samples:           12,
+			},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			rep := run(1, tc.detailed)
+			got := want{Verdict: rep.Verdict, XRs: rep.XRs, EmulationXRs: rep.EmulationXRs, Unlisted: rep.Unlisted, Emulation: rep.Emulation, Drift: rep.Drift, Samples: len(rep.Conversion.Samples)}
+			for _, x := range rep.Composites {
+				line := fmt.Sprintf("%s %d %d", x.Name, x.EmulationCount, x.DriftCount)
+				switch {
+				case x.Unlisted && len(x.Emulation)+len(x.Drift)+len(x.Notes) == 0:
+					got.Compact = append(got.Compact, line)
+				case x.Unlisted:
+					t.Errorf("XR %s is unlisted, but keeps its findings", x.Name)
+				case x.EmulationCount != len(x.Emulation) || x.DriftCount != len(x.Drift):
+					t.Errorf("XR %s is listed, but its counts %d, %d are not its findings' %d, %d", x.Name, x.EmulationCount, x.DriftCount, len(x.Emulation), len(x.Drift))
+				case x.EmulationCount+x.DriftCount > 0:
+					got.Listed = append(got.Listed, line)
+				}
+			}
+			for _, f := range rep.EmulationFindings {
+				got.EmulationFindings = append(got.EmulationFindings, f.String())
+			}
+			for _, f := range rep.DriftFindings {
+				got.DriftFinds = append(got.DriftFinds, f.String())
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("\n%s\nVerify(...): -want, +got:\n%s", tc.reason, diff)
+			}
+			// Rendering four XRs at once gives the same report.
+			par := run(4, tc.detailed)
+			if diff := cmp.Diff(rep, par, cmpopts.IgnoreUnexported(Finding{}, verify.Difference{})); diff != "" {
+				t.Errorf("\n%s\nVerify(...) with 4 workers: -1 worker, +4 workers:\n%s", tc.reason, diff)
+			}
+		})
 	}
 }
