@@ -564,13 +564,10 @@ func composition(d verify.Document) (*unstructured.Unstructured, error) {
 }
 
 // pairFor returns the Compositions the XR runs: the legacy one, or the
-// CompositionRevision it is pinned to (compositionUpdatePolicy: Manual)
-// when that differs (converted on the fly, once per revision).
+// CompositionRevision it is pinned to (pinned) when that differs (converted
+// on the fly, once per revision).
 func pairFor(current *pair, byRevision map[string]*pair, live *cluster.Composite, o Options) (*pair, error) {
-	// An XR with the Automatic policy runs the Composition's latest
-	// revision: the legacy Composition, as the repository has it.
-	policy, _, _ := unstructured.NestedString(live.XR.Object, "spec", "compositionUpdatePolicy")
-	if live.Revision == nil || policy != "Manual" {
+	if live.Revision == nil || !pinned(current.obj, live.XR.Object) {
 		return current, nil
 	}
 	if p, ok := byRevision[live.RevisionName]; ok {
@@ -606,6 +603,32 @@ func pairFor(current *pair, byRevision map[string]*pair, live *cluster.Composite
 	p.converted = verify.Document{Path: path + " (converted on the fly)", Data: c}
 	byRevision[live.RevisionName] = p
 	return p, nil
+}
+
+// pinned reports whether an XR runs the CompositionRevision its
+// spec.compositionRevisionRef names rather than the Composition's newest
+// revision (the legacy Composition, as the repository has it): with the
+// compositionUpdatePolicy Manual, or with Automatic (the default) and a
+// spec.compositionRevisionSelector the Composition's labels do not match,
+// since Crossplane then keeps the XR on the newest revision the selector
+// matches, which is not the Composition's (a revision carries the labels
+// of the Composition it was made from).
+func pinned(comp, xr map[string]any) bool {
+	policy, _, _ := unstructured.NestedString(xr, "spec", "compositionUpdatePolicy")
+	if policy == "Manual" {
+		return true
+	}
+	sel, ok, _ := unstructured.NestedStringMap(xr, "spec", "compositionRevisionSelector", "matchLabels")
+	if !ok {
+		return false
+	}
+	labels, _, _ := unstructured.NestedStringMap(comp, "metadata", "labels")
+	for k, v := range sel {
+		if l, ok := labels[k]; !ok || l != v {
+			return true
+		}
+	}
+	return false
 }
 
 // clean returns a copy of a live object without the API server's

@@ -238,6 +238,8 @@ var conditions = []any{
 type composite struct {
 	name, comp, rev, claimNS, size, bucketSize string
 	manual                                     bool
+	// revisionSelector is the matchLabels of spec.compositionRevisionSelector.
+	revisionSelector map[string]any
 }
 
 func (c composite) objects() []*unstructured.Unstructured {
@@ -256,6 +258,9 @@ func (c composite) objects() []*unstructured.Unstructured {
 	spec["compositionUpdatePolicy"] = "Automatic"
 	if c.manual {
 		spec["compositionUpdatePolicy"] = "Manual"
+	}
+	if c.revisionSelector != nil {
+		spec["compositionRevisionSelector"] = map[string]any{"matchLabels": c.revisionSelector}
 	}
 	var out []*unstructured.Unstructured
 	if c.claimNS != "" {
@@ -325,8 +330,10 @@ func equivSize(i int) string {
 //   - equiv: XRs e-00 … e-49 (e-00 … e-24 in team-a), every fifth large.
 //   - edited: XRs d-0 … d-2; d-1's Bucket was edited by hand (a size
 //     Crossplane owns, and tags no template sets).
-//   - pinned: revisions pinned-1 (small maps to S-old) and pinned-2 (the
-//     Composition); p-0 is pinned to pinned-1 (Manual), p-1 runs pinned-2.
+//   - pinned: revisions pinned-1 (small maps to S-old; labelled channel:
+//     stable) and pinned-2 (the Composition); p-0 is pinned to pinned-1
+//     (Manual), p-1 runs pinned-2, p-2 runs pinned-1 (Automatic, with a
+//     revision selector channel: stable the Composition does not match).
 //     No claims.
 //   - needs-env: reads the EnvironmentConfig absent, which does not exist;
 //     its XR n-0 never composed anything.
@@ -371,7 +378,9 @@ func seed(ctx context.Context, s *kubetest.Server) error {
 		objs = append(objs, comp)
 		if name == "pinned" {
 			old := fromYAML(compositionYAML("pinned", "", "S-old"))
-			objs = append(objs, revision(old, "pinned-1", 1), revision(comp, "pinned-2", 2))
+			stable := revision(old, "pinned-1", 1)
+			stable.SetLabels(map[string]string{"crossplane.io/composition-name": "pinned", "channel": "stable"})
+			objs = append(objs, stable, revision(comp, "pinned-2", 2))
 			continue
 		}
 		objs = append(objs, revision(comp, name+"-1", 1))
@@ -435,6 +444,8 @@ spec:
 		composite{name: "p-0", comp: "pinned", rev: "pinned-1", size: "small", bucketSize: "S-old", manual: true}.objects()...)
 	objs = append(objs,
 		composite{name: "p-1", comp: "pinned", rev: "pinned-2", size: "small", bucketSize: "S"}.objects()...)
+	objs = append(objs,
+		composite{name: "p-2", comp: "pinned", rev: "pinned-1", size: "small", bucketSize: "S-old", revisionSelector: map[string]any{"channel": "stable"}}.objects()...)
 	objs = append(objs, u(map[string]any{
 		"apiVersion": "example.org/v1alpha1", "kind": "XThing",
 		"metadata": map[string]any{"name": "n-0", "labels": map[string]any{"crossplane.io/composite": "n-0"}},
@@ -614,9 +625,9 @@ func TestVerifyCluster(t *testing.T) {
 			},
 		},
 		"PinnedToAnOldRevision": {
-			reason: "An XR pinned to an old CompositionRevision is rendered with that revision (S-old), so the live Bucket is reproduced, and its conversion is checked.",
+			reason: "XRs pinned to an old CompositionRevision (Manual, or Automatic with a revision selector the Composition does not match) are rendered with that revision (S-old), so the live Bucket is reproduced, and their conversion is checked.",
 			args:   []string{filepath.Join("DIR", "pinned.yaml")},
-			want:   outline{Verdict: live.Equivalent, XRs: 2, Pinned: 1, Conversion: verify.Equivalent},
+			want:   outline{Verdict: live.Equivalent, XRs: 3, Pinned: 2, Conversion: verify.Equivalent},
 		},
 		"MissingEnvironmentConfig": {
 			reason: "An EnvironmentConfig the Composition references does not exist: both sides fail, the XR is inconclusive and the Composition unverified (exit 0 without --require-verified).",
@@ -819,7 +830,7 @@ func TestVerifyFromCluster(t *testing.T) {
 			args:   []string{"pinned", "equiv"},
 			want: map[string]outline{
 				"equiv":  {Verdict: live.Equivalent, XRs: 50, Conversion: verify.Equivalent},
-				"pinned": {Verdict: live.Equivalent, XRs: 2, Pinned: 1, Conversion: verify.Equivalent},
+				"pinned": {Verdict: live.Equivalent, XRs: 3, Pinned: 2, Conversion: verify.Equivalent},
 			},
 		},
 		"NamedPipelineSkipped": {
@@ -848,7 +859,7 @@ func TestVerifyFromCluster(t *testing.T) {
 						`n-0: XR status.conditions[Ready].status: live (none), rendered "False"`,
 					},
 				},
-				"pinned": {Verdict: live.Equivalent, XRs: 2, Pinned: 1, Conversion: verify.Equivalent},
+				"pinned": {Verdict: live.Equivalent, XRs: 3, Pinned: 2, Conversion: verify.Equivalent},
 			},
 			wantSkipped: "skipped Composition converted: mode: Pipeline, not a legacy Composition\n",
 			wantExit:    3,
