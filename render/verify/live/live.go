@@ -80,6 +80,9 @@ const (
 	// Unverified: no XR runs the Composition, or no conversion check was
 	// conclusive.
 	Unverified = "unverified"
+	// NotChecked: the Composition could not be checked at all (it cannot
+	// be converted, say); Report.Error says why (see Unchecked).
+	NotChecked = "not-checked"
 )
 
 // A Report is the result of checking one Composition against a cluster.
@@ -88,8 +91,10 @@ type Report struct {
 	Legacy      string `json:"legacy"`
 	Converted   string `json:"converted,omitempty"`
 	// Verdict is one of Equivalent, EmulationDifferences,
-	// ConversionDifferences and Unverified.
+	// ConversionDifferences, Unverified and NotChecked.
 	Verdict string `json:"verdict"`
+	// Error says why a Composition could not be checked (NotChecked).
+	Error string `json:"error,omitempty"`
 
 	// XRs counts the live XRs that run the Composition (in the namespace
 	// filter); Pinned those pinned to a CompositionRevision that differs
@@ -242,10 +247,13 @@ func show(v any) string {
 	return string(b)
 }
 
-// Fails reports whether the check fails: a conversion check failed; with
-// requireVerified also an emulation difference, an inconclusive XR or no
+// Fails reports whether the check fails: the Composition could not be
+// checked, or a conversion check failed; with requireVerified also an emulation difference, an inconclusive XR or no
 // XR at all.
 func (r *Report) Fails(requireVerified bool) bool {
+	if r.Verdict == NotChecked {
+		return true
+	}
 	if r.Conversion.Fails(requireVerified) {
 		return true
 	}

@@ -385,6 +385,25 @@ func seed(ctx context.Context, s *kubetest.Server) error {
 		}
 		objs = append(objs, revision(comp, name+"-1", 1))
 	}
+	// Cannot be converted (a PatchSet patch names no PatchSet): --from-cluster
+	// reports it as not checked and goes on.
+	objs = append(objs, fromYAML(`apiVersion: apiextensions.crossplane.io/v1
+kind: Composition
+metadata:
+  name: broken
+spec:
+  compositeTypeRef:
+    apiVersion: example.org/v1alpha1
+    kind: XThing
+  resources:
+  - name: bucket
+    base:
+      apiVersion: example.org/v1
+      kind: Bucket
+    patches:
+    - type: PatchSet
+      patchSetName: missing
+`))
 	// Already converted: --from-cluster skips it.
 	objs = append(objs, fromYAML(`apiVersion: apiextensions.crossplane.io/v1
 kind: Composition
@@ -542,6 +561,7 @@ func verifyCluster(t *testing.T, user string, args ...string) (*report, int) {
 // report is what the tests read of the JSON report.
 type report struct {
 	Verdict    string `json:"verdict"`
+	Error      string `json:"error"`
 	XRs        int    `json:"xrs"`
 	Pinned     int    `json:"pinnedToOtherRevisions"`
 	Conversion struct {
@@ -567,11 +587,13 @@ type outline struct {
 	Exit      int
 	// Hint is the conversion check's hint for an unverified Composition.
 	Hint string
+	// Error says why a Composition could not be checked.
+	Error string
 }
 
 func outlineOf(r *report, exit int) outline {
-	o := outline{Verdict: r.Verdict, XRs: r.XRs, Pinned: r.Pinned, Conversion: r.Conversion.Verdict, Missing: r.Missing, Exit: exit}
-	if r.Conversion.Verdict == verify.Unverified {
+	o := outline{Verdict: r.Verdict, XRs: r.XRs, Pinned: r.Pinned, Conversion: r.Conversion.Verdict, Missing: r.Missing, Exit: exit, Error: r.Error}
+	if r.Conversion.Verdict == verify.Unverified && r.Error == "" {
 		o.Hint = r.Conversion.Hint
 	}
 	for _, x := range r.Composites {
@@ -791,6 +813,9 @@ func TestVerifyClusterNamespaceNames(t *testing.T) {
 	}
 }
 
+// brokenError is why the Composition broken cannot be checked.
+const brokenError = `cannot convert Composition broken (cluster): cannot convert: C117 error: spec.resources[0].patches[0].patchSetName: no patch set is named "missing"`
+
 // TestVerifyFromCluster: --from-cluster checks the Compositions the
 // cluster stores (as the API server returns them, with its fields and the
 // CRD's defaults), converted on the fly, one report each in a JSON list,
@@ -839,10 +864,21 @@ func TestVerifyFromCluster(t *testing.T) {
 			want:        map[string]outline{},
 			wantSkipped: "skipped Composition converted: mode: Pipeline, not a legacy Composition\nno legacy Composition in the cluster to check\n",
 		},
+		"NamedUnconvertibleCarriesOn": {
+			reason: "A Composition that cannot be converted is reported as not checked, with why; the next one is still checked, and the run exits 1.",
+			args:   []string{"broken", "equiv"},
+			want: map[string]outline{
+				"broken": {Verdict: live.NotChecked, Conversion: verify.Unverified, Error: brokenError},
+				"equiv":  {Verdict: live.Equivalent, XRs: 50, Conversion: verify.Equivalent},
+			},
+			wantSkipped: "xpmigrate: cannot verify 1 of 2 Compositions against the cluster: broken (see their reports)\n",
+			wantExit:    1,
+		},
 		"EveryCompositionRequireVerified": {
-			reason: "Without names every legacy Composition is checked; the exit status is the worst (the hand-edited and empty ones fail with --require-verified).",
+			reason: "Without names every legacy Composition is checked; the exit status is the worst (the hand-edited and empty ones fail with --require-verified, the unconvertible one is an error: exit 1).",
 			args:   []string{"--require-verified"},
 			want: map[string]outline{
+				"broken": {Verdict: live.NotChecked, Conversion: verify.Unverified, Error: brokenError},
 				"edited": {
 					Verdict: live.EmulationDifferences, XRs: 3, Conversion: verify.Equivalent,
 					Emulation: []string{`d-1: bucket (Bucket d-1-bucket) spec.forProvider.size: live "XXL", rendered "S"`},
@@ -861,8 +897,9 @@ func TestVerifyFromCluster(t *testing.T) {
 				},
 				"pinned": {Verdict: live.Equivalent, XRs: 3, Pinned: 2, Conversion: verify.Equivalent},
 			},
-			wantSkipped: "skipped Composition converted: mode: Pipeline, not a legacy Composition\n",
-			wantExit:    3,
+			wantSkipped: "skipped Composition converted: mode: Pipeline, not a legacy Composition\n" +
+				"xpmigrate: cannot verify 1 of 6 Compositions against the cluster: broken (see their reports)\n",
+			wantExit: 1,
 		},
 	}
 	for name, tc := range cases {

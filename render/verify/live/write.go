@@ -69,6 +69,10 @@ func WriteList(w io.Writer, reports []*Report, o format.Options) error {
 }
 
 func writeText(w io.Writer, r *Report, o format.Options) error {
+	if r.Verdict == NotChecked {
+		fmt.Fprintf(w, "FAIL %s: not checked against the cluster: %s\n", r.Composition, r.Error)
+		return nil
+	}
 	label := "PASS"
 	switch {
 	case r.Fails(false):
