@@ -720,8 +720,84 @@ func check(ctx context.Context, p *pair, live *cluster.Composite, extra []map[st
 	}
 	if res != nil && res.Outcome != nil {
 		emulate(x, res.Outcome, live)
+		claimed(x, res.Outcome.EffectiveXR, live)
 	}
 	return x, vr, nil
+}
+
+// claimOnly are the claim's spec fields Crossplane v1.20's claim syncer
+// does not copy to the XR (compositionRevisionRef goes from claim to XR
+// only with the Manual policy; it is not compared either way).
+var claimOnly = map[string]bool{
+	"compositionRevisionRef": true, "compositeDeletePolicy": true, "resourceRef": true,
+	"publishConnectionDetailsTo": true, "writeConnectionSecretToRef": true,
+}
+
+// claimed compares the XR's claim with the legacy render (check 1) as
+// Crossplane v1.20's claim syncer keeps them in step: the claim's status is
+// the XR's without its machinery (conditions, connection details, claim
+// condition types), so it carries every status field the render wrote;
+// the claim's spec, but for its own fields (claimOnly), is copied to the
+// XR's. Status fields of the claim no render writes are drift (info). A
+// claim that could not be read is a note.
+func claimed(x *XR, eff map[string]any, live *cluster.Composite) {
+	if x.Claim == "" {
+		return
+	}
+	obj := "claim " + x.Claim
+	if live.ClaimState != cluster.Found || live.Claim == nil {
+		x.Notes = append(x.Notes, fmt.Sprintf("%s: %s, not compared", obj, orDefault(string(live.ClaimState), "not read")))
+		return
+	}
+	claim := live.Claim.Object
+	if eff != nil {
+		rendered, got := claimStatus(eff), claimStatus(claim)
+		for _, path := range jsonobj.SortedKeys(rendered) {
+			if lv, ok := got[path]; !ok || !jsonobj.Equal(lv, rendered[path]) {
+				x.Emulation = append(x.Emulation, Finding{Object: obj, Path: path, Live: lv, Rendered: rendered[path], group: "claim"})
+			}
+		}
+		for _, path := range jsonobj.SortedKeys(got) {
+			if _, ok := rendered[path]; !ok {
+				x.Drift = append(x.Drift, Finding{Object: obj, Path: path, Live: got[path], group: "claim"})
+			}
+		}
+	}
+	spec, _ := claim["spec"].(map[string]any)
+	xrSpec, _ := live.XR.Object["spec"].(map[string]any)
+	for _, k := range jsonobj.SortedKeys(spec) {
+		if claimOnly[k] {
+			continue
+		}
+		if xv, ok := xrSpec[k]; !ok || !jsonobj.Equal(xv, spec[k]) {
+			x.Emulation = append(x.Emulation, Finding{
+				Object: obj, Path: "spec." + k, group: "claim",
+				Message: fmt.Sprintf("the claim has %s, the XR %s: the claim syncer copies the claim's spec to the XR", show(spec[k]), show(xv)),
+			})
+		}
+	}
+}
+
+// claimStatus flattens the status fields the claim syncer copies from the
+// XR to its claim.
+func claimStatus(obj map[string]any) map[string]any {
+	out := map[string]any{}
+	st, _ := obj["status"].(map[string]any)
+	for k, v := range st {
+		switch k {
+		case "conditions", "connectionDetails", "claimConditionTypes":
+			continue
+		}
+		flatten("status."+k, v, out)
+	}
+	return out
+}
+
+func orDefault(s, d string) string {
+	if s == "" {
+		return d
+	}
+	return s
 }
 
 // emulate compares the legacy render with the live objects (check 1) and

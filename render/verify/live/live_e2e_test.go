@@ -29,6 +29,10 @@ import (
 // noSecrets reads everything verify --cluster needs but Secrets.
 const noSecrets = "no-secrets"
 
+// teamAClaims reads everything verify --cluster needs but claims, and the
+// claims of the namespace team-a only (a RoleBinding there).
+const teamAClaims = "team-a-claims"
+
 var (
 	server *kubetest.Server
 	// dir holds the built binary and the repository's Composition files.
@@ -54,7 +58,7 @@ func run(m *testing.M) int {
 		fmt.Fprintf(os.Stderr, "go build: %v\n%s", err, out)
 		return 1
 	}
-	s, err := kubetest.Start(ctx, kubetest.Options{Users: []kubetest.User{{Name: noSecrets}}})
+	s, err := kubetest.Start(ctx, kubetest.Options{Users: []kubetest.User{{Name: noSecrets}, {Name: teamAClaims}}})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "kubetest:", err)
 		return 1
@@ -77,7 +81,7 @@ func run(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, "audit:", err)
 		return 1
 	}
-	for _, u := range []string{kubetest.Reader, noSecrets} {
+	for _, u := range []string{kubetest.Reader, noSecrets, teamAClaims} {
 		if v := kubetest.ReadOnlyViolations(events, u); len(v) > 0 {
 			fmt.Fprintf(os.Stderr, "FAIL: %s sent requests that are not get or list:\n  %s\n", u, strings.Join(v, "\n  "))
 			code = 1
@@ -240,6 +244,10 @@ type composite struct {
 	manual                                     bool
 	// revisionSelector is the matchLabels of spec.compositionRevisionSelector.
 	revisionSelector map[string]any
+	// claimARN and claimSize, when set, are the claim's status.arn and
+	// spec.size where they differ from the XR's (as the claim syncer would
+	// not have left them).
+	claimARN, claimSize string
 }
 
 func (c composite) objects() []*unstructured.Unstructured {
@@ -263,7 +271,17 @@ func (c composite) objects() []*unstructured.Unstructured {
 		spec["compositionRevisionSelector"] = map[string]any{"matchLabels": c.revisionSelector}
 	}
 	var out []*unstructured.Unstructured
+	arn := "arn:aws:s3:::" + c.name
 	if c.claimNS != "" {
+		// As the claim syncer keeps it: the XR's status without its
+		// conditions, and the claim's own conditions.
+		claimARN, claimSize := arn, c.size
+		if c.claimARN != "" {
+			claimARN = c.claimARN
+		}
+		if c.claimSize != "" {
+			claimSize = c.claimSize
+		}
 		labels["crossplane.io/claim-name"] = c.name
 		labels["crossplane.io/claim-namespace"] = c.claimNS
 		composedLabels = labels
@@ -272,12 +290,12 @@ func (c composite) objects() []*unstructured.Unstructured {
 			"apiVersion": "example.org/v1alpha1", "kind": "Thing",
 			"metadata": map[string]any{"namespace": c.claimNS, "name": c.name},
 			"spec": map[string]any{
-				"size":        c.size,
+				"size":        claimSize,
 				"resourceRef": map[string]any{"apiVersion": "example.org/v1alpha1", "kind": "XThing", "name": c.name},
 			},
+			"status": map[string]any{"arn": claimARN, "conditions": conditions},
 		}))
 	}
-	arn := "arn:aws:s3:::" + c.name
 	out = append(out,
 		u(map[string]any{
 			"apiVersion": "example.org/v1alpha1", "kind": "XThing",
@@ -335,6 +353,8 @@ func equivSize(i int) string {
 //     (Manual), p-1 runs pinned-2, p-2 runs pinned-1 (Automatic, with a
 //     revision selector channel: stable the Composition does not match).
 //     No claims.
+//   - claims: XRs c-0 … c-2 claimed in team-a; c-1's claim has a stale
+//     status.arn, c-2's claim asks for size large (its XR has small).
 //   - needs-env: reads the EnvironmentConfig absent, which does not exist;
 //     its XR n-0 never composed anything.
 //   - empty: no XR.
@@ -367,6 +387,7 @@ func seed(ctx context.Context, s *kubetest.Server) error {
 		"equiv":     compositionYAML("equiv", "", "S"),
 		"edited":    compositionYAML("edited", "", "S"),
 		"pinned":    compositionYAML("pinned", "", "S"),
+		"claims":    compositionYAML("claims", "", "S"),
 		"needs-env": compositionYAML("needs-env", "absent", "S"),
 		"empty":     compositionYAML("empty", "", "S"),
 	}
@@ -460,6 +481,12 @@ spec:
 		objs = append(objs, o...)
 	}
 	objs = append(objs,
+		composite{name: "c-0", comp: "claims", rev: "claims-1", claimNS: "team-a", size: "small", bucketSize: "S"}.objects()...)
+	objs = append(objs,
+		composite{name: "c-1", comp: "claims", rev: "claims-1", claimNS: "team-a", size: "small", bucketSize: "S", claimARN: "arn:stale"}.objects()...)
+	objs = append(objs,
+		composite{name: "c-2", comp: "claims", rev: "claims-1", claimNS: "team-a", size: "small", bucketSize: "S", claimSize: "large"}.objects()...)
+	objs = append(objs,
 		composite{name: "p-0", comp: "pinned", rev: "pinned-1", size: "small", bucketSize: "S-old", manual: true}.objects()...)
 	objs = append(objs,
 		composite{name: "p-1", comp: "pinned", rev: "pinned-2", size: "small", bucketSize: "S"}.objects()...)
@@ -496,6 +523,34 @@ spec:
 			"metadata": map[string]any{"name": "xpmigrate-verify-" + noSecrets},
 			"roleRef":  map[string]any{"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": "xpmigrate-verify"},
 			"subjects": []any{map[string]any{"apiGroup": "rbac.authorization.k8s.io", "kind": "User", "name": noSecrets}},
+		}),
+		// teamAClaims: the runbook's role without claims, and the claims
+		// of team-a through a RoleBinding in that namespace.
+		u(map[string]any{
+			"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRole",
+			"metadata": map[string]any{"name": "xpmigrate-verify-no-claims"},
+			"rules": []any{
+				rule("apiextensions.crossplane.io", "compositions", "compositionrevisions", "environmentconfigs"),
+				rule("example.org", "xthings", "buckets"),
+				rule("", "secrets"),
+			},
+		}),
+		u(map[string]any{
+			"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRoleBinding",
+			"metadata": map[string]any{"name": "xpmigrate-verify-" + teamAClaims},
+			"roleRef":  map[string]any{"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": "xpmigrate-verify-no-claims"},
+			"subjects": []any{map[string]any{"apiGroup": "rbac.authorization.k8s.io", "kind": "User", "name": teamAClaims}},
+		}),
+		u(map[string]any{
+			"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "Role",
+			"metadata": map[string]any{"namespace": "team-a", "name": "xpmigrate-verify-claims"},
+			"rules":    []any{rule("example.org", "things")},
+		}),
+		u(map[string]any{
+			"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "RoleBinding",
+			"metadata": map[string]any{"namespace": "team-a", "name": "xpmigrate-verify-claims"},
+			"roleRef":  map[string]any{"apiGroup": "rbac.authorization.k8s.io", "kind": "Role", "name": "xpmigrate-verify-claims"},
+			"subjects": []any{map[string]any{"apiGroup": "rbac.authorization.k8s.io", "kind": "User", "name": teamAClaims}},
 		}),
 	)
 	// Composed resources are controlled by their XR, by UID: created once
@@ -703,6 +758,32 @@ func TestVerifyCluster(t *testing.T) {
 				Drift:     []string{`d-1: bucket (Bucket d-1-bucket) spec.forProvider.tags.owner: live "alice", rendered (none)`},
 			},
 		},
+		"ClaimsCompared": {
+			reason: "A claim whose status lacks what the render wrote to its XR's status, or whose spec its XR does not carry, is an emulation difference on the claim, not a conversion difference.",
+			args:   []string{filepath.Join("DIR", "claims.yaml")},
+			want: outline{
+				Verdict: live.EmulationDifferences, XRs: 3, Conversion: verify.Equivalent,
+				Emulation: []string{
+					`c-1: claim team-a/c-1 status.arn: live "arn:stale", rendered "arn:aws:s3:::c-1"`,
+					`c-2: claim team-a/c-2 spec.size: the claim has "large", the XR "small": the claim syncer copies the claim's spec to the XR`,
+				},
+			},
+		},
+		"ClaimsReadWithNamespaceRights": {
+			reason: "Claims are read with namespaced gets: a RoleBinding in the claims' namespace is enough.",
+			user:   teamAClaims,
+			args:   []string{filepath.Join("DIR", "equiv.yaml"), "-n", "team-a"},
+			want:   outline{Verdict: live.Equivalent, XRs: 25, Conversion: verify.Equivalent},
+		},
+		"ForbiddenClaimIsANote": {
+			reason: "A claim the user may not read is a missing permission and a note; the XRs are still checked.",
+			user:   teamAClaims,
+			args:   []string{filepath.Join("DIR", "equiv.yaml"), "-n", "team-b"},
+			want: outline{
+				Verdict: live.Equivalent, XRs: 25, Conversion: verify.Equivalent,
+				Missing: []string{"get things.example.org in namespace team-b"},
+			},
+		},
 		"NamespaceFilter": {
 			reason: "-n keeps the XRs whose claim is in the namespace.",
 			args:   []string{filepath.Join("DIR", "equiv.yaml"), "-n", "team-b"},
@@ -879,6 +960,13 @@ func TestVerifyFromCluster(t *testing.T) {
 			args:   []string{"--require-verified"},
 			want: map[string]outline{
 				"broken": {Verdict: live.NotChecked, Conversion: verify.Unverified, Error: brokenError},
+				"claims": {
+					Verdict: live.EmulationDifferences, XRs: 3, Conversion: verify.Equivalent,
+					Emulation: []string{
+						`c-1: claim team-a/c-1 status.arn: live "arn:stale", rendered "arn:aws:s3:::c-1"`,
+						`c-2: claim team-a/c-2 spec.size: the claim has "large", the XR "small": the claim syncer copies the claim's spec to the XR`,
+					},
+				},
 				"edited": {
 					Verdict: live.EmulationDifferences, XRs: 3, Conversion: verify.Equivalent,
 					Emulation: []string{`d-1: bucket (Bucket d-1-bucket) spec.forProvider.size: live "XXL", rendered "S"`},
@@ -898,7 +986,7 @@ func TestVerifyFromCluster(t *testing.T) {
 				"pinned": {Verdict: live.Equivalent, XRs: 3, Pinned: 2, Conversion: verify.Equivalent},
 			},
 			wantSkipped: "skipped Composition converted: mode: Pipeline, not a legacy Composition\n" +
-				"xpmigrate: cannot verify 1 of 6 Compositions against the cluster: broken (see their reports)\n",
+				"xpmigrate: cannot verify 1 of 7 Compositions against the cluster: broken (see their reports)\n",
 			wantExit: 1,
 		},
 	}

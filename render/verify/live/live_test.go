@@ -88,6 +88,23 @@ status:
 	}}}
 }
 
+// claimed1 gives c the claim team-a/x (a Thing) in state, with the claim's
+// spec and status as given.
+func claimed1(t *testing.T, c *cluster.Composite, state cluster.State, claim string) *cluster.Composite {
+	t.Helper()
+	if err := unstructured.SetNestedStringMap(c.XR.Object, map[string]string{"apiVersion": "example.org/v1alpha1", "kind": "Thing", "namespace": "team-a", "name": "x"}, "spec", "claimRef"); err != nil {
+		t.Fatal(err)
+	}
+	c.ClaimState = state
+	if state == cluster.Found {
+		c.Claim = obj(t, "apiVersion: example.org/v1alpha1\nkind: Thing\nmetadata: {namespace: team-a, name: x}\n")
+		for k, v := range obj(t, claim).Object {
+			c.Claim.Object[k] = v
+		}
+	}
+	return c
+}
+
 // TestCheck checks one live XR (the per-XR step of Verify, over values:
 // reading the cluster is tested against a real API server in the e2e tier).
 func TestCheck(t *testing.T) {
@@ -95,6 +112,7 @@ func TestCheck(t *testing.T) {
 		Conversion verify.Verdict
 		Emulation  []string
 		Drift      []string
+		Notes      []string
 	}
 	cases := map[string]struct {
 		reason string
@@ -114,6 +132,33 @@ func TestCheck(t *testing.T) {
 				Emulation:  []string{`bucket (Bucket x-bucket) spec.forProvider.region: live "eu-west-1", rendered "us-east-1"`},
 				Drift:      []string{`bucket (Bucket x-bucket) spec.forProvider.tags.a: live "b", rendered (none)`},
 			},
+		},
+		"ClaimInStep": {
+			reason: "A claim whose status carries the rendered XR status and whose spec is the XR's has no finding.",
+			live:   claimed1(t, composite(t, "arn:x", "{region: us-east-1, size: small}"), cluster.Found, "{spec: {size: small, resourceRef: {name: x}}, status: {arn: 'arn:x', conditions: [{type: Ready, status: 'True'}]}}"),
+			want:   want{Conversion: verify.Equivalent},
+		},
+		"ClaimStatusStale": {
+			reason: "A claim whose status lacks or differs from what the render wrote to the XR's status is an emulation difference; a status field no render writes is drift.",
+			live:   claimed1(t, composite(t, "arn:x", "{region: us-east-1, size: small}"), cluster.Found, "{spec: {size: small}, status: {arn: 'arn:old', extra: e}}"),
+			want: want{
+				Conversion: verify.Equivalent,
+				Emulation:  []string{`claim team-a/x status.arn: live "arn:old", rendered "arn:x"`},
+				Drift:      []string{`claim team-a/x status.extra: live "e", rendered (none)`},
+			},
+		},
+		"ClaimSpecNotOnXR": {
+			reason: "A claim spec field the XR's spec does not carry is an emulation difference (the claim syncer copies it); the claim's own fields are not compared.",
+			live:   claimed1(t, composite(t, "arn:x", "{region: us-east-1, size: small}"), cluster.Found, "{spec: {size: large, compositeDeletePolicy: Foreground, writeConnectionSecretToRef: {name: s}}, status: {arn: 'arn:x'}}"),
+			want: want{
+				Conversion: verify.Equivalent,
+				Emulation:  []string{`claim team-a/x spec.size: the claim has "large", the XR "small": the claim syncer copies the claim's spec to the XR`},
+			},
+		},
+		"ClaimForbidden": {
+			reason: "A claim that could not be read is a note, not a finding.",
+			live:   claimed1(t, composite(t, "arn:x", "{region: us-east-1, size: small}"), cluster.Forbidden, ""),
+			want:   want{Conversion: verify.Equivalent, Notes: []string{"claim team-a/x: Forbidden, not compared"}},
 		},
 		"XRStatusNotWrittenByPatch": {
 			reason: "An XR status field that differs from what its ToComposite patch writes is an emulation difference.",
@@ -150,6 +195,7 @@ func TestCheck(t *testing.T) {
 			for _, f := range x.Drift {
 				got.Drift = append(got.Drift, f.String())
 			}
+			got.Notes = x.Notes
 			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Errorf("\n%s\ncheck(...): -want, +got:\n%s", tc.reason, diff)
 			}
