@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -18,7 +19,11 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/xpmigrate/xpmigrate/convert/migrate"
 	"github.com/xpmigrate/xpmigrate/internal/kubetest"
+	"github.com/xpmigrate/xpmigrate/render/cluster"
+	"github.com/xpmigrate/xpmigrate/render/verify"
+	"github.com/xpmigrate/xpmigrate/render/verify/live"
 )
 
 // benchComposed is the number of composed resources of the benchmark's
@@ -201,4 +206,56 @@ func BenchmarkVerifyCluster(b *testing.B) {
 			b.ReportMetric(float64(maxRSS)/1024, "peak-RSS-MiB")
 		})
 	}
+}
+
+// BenchmarkVerifyClusterHeap runs live.Verify in process over the same XRs
+// as BenchmarkVerifyCluster (as the read-only user, no rate limit,
+// Concurrency 16) and reports the heap in use, sampled every 100 XRs
+// without forcing a collection (peak-heap-MiB), and after a collection at
+// the end with the report still held (report-heap-MiB): what the report
+// costs, apart from the garbage collector's headroom.
+//
+//	go test -tags e2e -run '^$' -bench VerifyClusterHeap -benchtime 1x ./render/verify/live/
+func BenchmarkVerifyClusterHeap(b *testing.B) {
+	n, err := benchSeed()
+	if err != nil {
+		b.Fatalf("seed: %v", err)
+	}
+	y, err := os.ReadFile(filepath.Join(dir, "bench.yaml"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	cfg, _, err := cluster.LoadConfig(cluster.Kubeconfig{Path: server.Kubeconfig(kubetest.Reader)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var peak, held uint64
+	for b.Loop() {
+		r, err := cluster.NewReader(cfg, cluster.Options{QPS: -1, Concurrency: 16})
+		if err != nil {
+			b.Fatal(err)
+		}
+		var ms runtime.MemStats
+		o := live.Options{Verify: verify.Options{Convert: migrate.VerifyConverter}}
+		o.Progress = func(k int) {
+			if k%100 == 0 {
+				runtime.ReadMemStats(&ms)
+				peak = max(peak, ms.HeapInuse)
+			}
+		}
+		rep, err := live.Verify(context.Background(), r, verify.Document{Path: "bench.yaml", Data: y}, verify.Document{}, o)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if rep.XRs != n || rep.Verdict != live.Equivalent {
+			b.Fatalf("live.Verify: %d XRs, %s; want %d, equivalent", rep.XRs, rep.Verdict, n)
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&ms)
+		held = max(held, ms.HeapInuse)
+		runtime.KeepAlive(rep)
+	}
+	b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N)/float64(n), "ms/XR")
+	b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MiB")
+	b.ReportMetric(float64(held)/(1<<20), "report-heap-MiB")
 }

@@ -222,8 +222,9 @@ type Finding struct {
 	Message string `json:"message,omitempty"`
 
 	// group is Object without the live object's name, the key of its
-	// Tally: "bucket (Bucket)".
-	group string
+	// Tally: "bucket (Bucket)"; what, when set, stands for Message there
+	// (a Message that shows values would count each value apart).
+	group, what string
 }
 
 func (f Finding) String() string {
@@ -488,11 +489,14 @@ func (ts *tallies) add(xr string, t0 Tally) {
 
 func (ts *tallies) addFindings(xr string, fs []Finding) {
 	for _, f := range fs {
-		obj := f.group
+		obj, msg := f.group, f.what
 		if obj == "" {
 			obj = f.Object
 		}
-		ts.add(xr, Tally{Object: obj, Path: f.Path, Message: f.Message})
+		if msg == "" {
+			msg = f.Message
+		}
+		ts.add(xr, Tally{Object: obj, Path: f.Path, Message: msg})
 	}
 }
 
@@ -771,7 +775,7 @@ func claimed(x *XR, eff map[string]any, live *cluster.Composite) {
 		}
 		if xv, ok := xrSpec[k]; !ok || !jsonobj.Equal(xv, spec[k]) {
 			x.Emulation = append(x.Emulation, Finding{
-				Object: obj, Path: "spec." + k, group: "claim",
+				Object: obj, Path: "spec." + k, group: "claim", what: "the XR's spec does not carry the claim's value (the claim syncer copies it)",
 				Message: fmt.Sprintf("the claim has %s, the XR %s: the claim syncer copies the claim's spec to the XR", show(spec[k]), show(xv)),
 			})
 		}

@@ -351,3 +351,31 @@ func TestVerifyStreams(t *testing.T) {
 		})
 	}
 }
+
+// TestTallies: findings aggregate by object (without the live object's
+// name) and path, whatever values they show; an XR counts once per tally,
+// and the first few XRs are named.
+func TestTallies(t *testing.T) {
+	var ts tallies
+	for i := range 5 {
+		xr := fmt.Sprintf("x-%d", i)
+		c := &cluster.Composite{XR: obj(t, fmt.Sprintf("{spec: {size: s%d}}", i)), ClaimState: cluster.Found,
+			Claim: obj(t, fmt.Sprintf("{spec: {size: c%d}}", i))}
+		x := &XR{Name: xr, Claim: "team-a/" + xr}
+		claimed(x, nil, c)
+		// The same finding twice on one XR counts once.
+		ts.addFindings(xr, append(x.Emulation, x.Emulation...))
+		ts.addFindings(xr, []Finding{{Object: fmt.Sprintf("bucket (Bucket %s-bucket)", xr), group: "bucket (Bucket)", Path: "spec.forProvider.size", Live: i}})
+	}
+	var got []string
+	for _, tl := range ts.sorted() {
+		got = append(got, tl.String())
+	}
+	want := []string{
+		"bucket (Bucket) spec.forProvider.size: 5 XRs (x-0, x-1, x-2, …)",
+		"claim spec.size: the XR's spec does not carry the claim's value (the claim syncer copies it): 5 XRs (x-0, x-1, x-2, …)",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("tallies: -want, +got:\n%s", diff)
+	}
+}
