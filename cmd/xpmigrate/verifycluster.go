@@ -219,20 +219,28 @@ func runVerifyFromCluster(ctx context.Context, s streams, o *verifyOptions, name
 	lo := live.Options{Verify: o.verify, Progress: pr.Checked}
 	lo.Verify.Convert = migrate.VerifyConverter
 	reports := make([]*live.Report, 0, len(docs))
+	// A Composition that cannot be checked (one that cannot be converted,
+	// say) gets a report saying why, and the others are still checked; the
+	// run fails at the end. A cancelled or timed-out run stops.
+	var unchecked []string
 	for _, d := range docs {
 		pr.Start(d.Path)
 		rep, err := live.Verify(ctx, r, d, verify.Document{}, lo)
 		pr.Finish()
-		if err != nil {
-			if errkind.IsInvalidInput(err) {
-				return errors.Wrapf(err, "cannot verify %s", d.Path)
-			}
+		if err != nil && ctx.Err() != nil {
 			return errors.Wrapf(err, "cannot verify %s against the cluster", d.Path)
+		}
+		if err != nil {
+			rep = live.Unchecked(d, err)
+			unchecked = append(unchecked, rep.Composition)
 		}
 		reports = append(reports, rep)
 	}
 	if err := liveformat.Write(s.Out, reports, o.liveWrite(s, true)); err != nil {
 		return errors.Wrap(err, "cannot write report")
+	}
+	if len(unchecked) > 0 {
+		return errors.Errorf("cannot verify %d of %d Compositions against the cluster: %s (see their reports)", len(unchecked), len(reports), strings.Join(unchecked, ", "))
 	}
 	for _, rep := range reports {
 		if rep.Fails(o.requireVerified) {

@@ -163,6 +163,12 @@ type SampleReport struct {
 	Ready *ReadyFlip `json:"ready,omitempty"`
 
 	Differences []Difference `json:"differences,omitempty"`
+
+	// Omitted counts the differences a Combiner did not keep (it keeps
+	// them for the first samples only, see Combiner.Detailed);
+	// OmittedFail says one of them fails verification.
+	Omitted     int  `json:"omittedDifferences,omitempty"`
+	OmittedFail bool `json:"omittedFailing,omitempty"`
 }
 
 // A ReadyFlip is the XR's Ready condition status on both sides.
@@ -197,6 +203,9 @@ type PatchRef struct {
 func (s *SampleReport) Fails(strict bool) bool {
 	if s.Verdict == Inconclusive {
 		return false
+	}
+	if s.OmittedFail {
+		return true
 	}
 	for i := range s.Differences {
 		if s.Differences[i].Fails(strict) {
@@ -235,64 +244,93 @@ func (s *SampleReport) verdict(strict bool) {
 }
 
 func (r *Report) finish() {
-	conclusive := 0
-	worst := Equivalent
-	for _, s := range r.Samples {
-		if s.Verdict == Inconclusive {
-			r.InconclusiveSamples++
-			continue
-		}
-		conclusive++
-		if s.Verdict.rank() > worst.rank() {
-			worst = s.Verdict
-		}
-		for _, d := range s.Differences {
-			switch {
-			case d.Gap == nil:
-				r.Unexplained++
-			case d.Gap.Class == ClassIntended:
-				r.Intended++
-			case d.Gap.Class == ClassMapped:
-				r.Mapped++
-				if r.Mapping != nil && !slices.Contains(r.Mapping.Applied, d.Gap.Code) {
-					r.Mapping.Applied = append(r.Mapping.Applied, d.Gap.Code)
-				}
-			case d.Gap.Class == ClassBreaking && d.Gap.Accepted:
-				r.AcceptedGaps++
-			case d.Gap.Class == ClassBreaking:
-				r.Breaking++
-			default:
-				r.Benign++
+	var t tally
+	for i := range r.Samples {
+		t.add(&r.Samples[i])
+	}
+	r.conclude(&t)
+}
+
+// A tally is what a Report's verdict and counts are computed from: folded
+// sample by sample, so that a Combiner need not keep the samples.
+type tally struct {
+	samples, conclusive, inconclusive                 int
+	worst                                             Verdict
+	unexplained, intended, accepted, breaking, benign int
+	// mapped counts the differences a v2 mapping explains, applied the
+	// codes of their edits.
+	mapped  int
+	applied []string
+	// hint is the first sample hint.
+	hint string
+}
+
+func (t *tally) add(s *SampleReport) {
+	t.samples++
+	if t.hint == "" {
+		t.hint = s.Hint
+	}
+	if s.Verdict == Inconclusive {
+		t.inconclusive++
+		return
+	}
+	t.conclusive++
+	if s.Verdict.rank() > t.worst.rank() {
+		t.worst = s.Verdict
+	}
+	for _, d := range s.Differences {
+		switch {
+		case d.Gap == nil:
+			t.unexplained++
+		case d.Gap.Class == ClassIntended:
+			t.intended++
+		case d.Gap.Class == ClassMapped:
+			t.mapped++
+			if !slices.Contains(t.applied, d.Gap.Code) {
+				t.applied = append(t.applied, d.Gap.Code)
 			}
+		case d.Gap.Class == ClassBreaking && d.Gap.Accepted:
+			t.accepted++
+		case d.Gap.Class == ClassBreaking:
+			t.breaking++
+		default:
+			t.benign++
 		}
 	}
+}
+
+// conclude sets the counts and the verdict from t.
+func (r *Report) conclude(t *tally) {
+	r.InconclusiveSamples = t.inconclusive
+	r.Unexplained, r.Intended, r.AcceptedGaps, r.Breaking, r.Benign = t.unexplained, t.intended, t.accepted, t.breaking, t.benign
+	r.Mapped = t.mapped
 	if r.Mapping != nil {
-		slices.Sort(r.Mapping.Applied)
+		r.Mapping.Applied = slices.Sorted(slices.Values(t.applied))
 	}
-	r.Verdict = worst
+	r.Verdict = Equivalent
+	if t.worst.rank() > 0 {
+		r.Verdict = t.worst
+	}
 	switch {
-	case len(r.Samples) == 0:
+	case t.samples == 0:
 		r.Verdict = Unverified
 		if r.Reason == "" {
 			r.Reason = "no samples: no XR or claim examples were found for this Composition"
 		}
 		r.Hint = "give samples with --xr, generate them from the XRD with --synthesize N, or put examples beside the Composition"
-	case conclusive == 0:
+	case t.conclusive == 0:
 		r.Verdict = Unverified
-		r.Reason = fmt.Sprintf("all %d samples were inconclusive: both sides failed to render them", len(r.Samples))
-		r.Hint = firstHint(r.Samples)
+		r.Reason = fmt.Sprintf("all %d samples were inconclusive: both sides failed to render them", t.samples)
+		r.Hint = t.hint
+		if r.Hint == "" {
+			r.Hint = defaultHint
+		}
 	}
 }
 
-// firstHint returns the first inconclusive sample's hint, or a general one.
-func firstHint(ss []SampleReport) string {
-	for _, s := range ss {
-		if s.Hint != "" {
-			return s.Hint
-		}
-	}
-	return "check that every input the Composition reads is given: EnvironmentConfigs and Secrets with -e, existing composed resources with -o"
-}
+// defaultHint is the hint of an unverified Composition whose samples have
+// none.
+const defaultHint = "check that every input the Composition reads is given: EnvironmentConfigs and Secrets with -e, existing composed resources with -o"
 
 // Fails reports whether verification fails: a conclusive sample with a
 // difference that fails (unexplained, or a breaking gap not accepted; with
@@ -329,42 +367,4 @@ func CheckGapCodes(codes []string) error {
 		}
 	}
 	return nil
-}
-
-// Combine returns one Report for a Composition verified sample by sample
-// (one Verify call per live XR, so memory is bounded by one XR): the first
-// report's header, every report's samples in order, the patches no sample
-// exercised, and the counts and verdict recomputed. Reason, when set, says
-// why there is no sample.
-func Combine(reports []*Report, reason string) *Report {
-	out := &Report{}
-	if len(reports) > 0 {
-		h := reports[0]
-		*out = Report{Legacy: h.Legacy, Converted: h.Converted, Composition: h.Composition, Target: h.Target, Strict: h.Strict,
-			Acceptances: h.Acceptances, IntendedChanges: h.IntendedChanges, Unexercised: slices.Clone(h.Unexercised)}
-		if h.Mapping != nil {
-			m := *h.Mapping
-			m.Applied = nil
-			out.Mapping = &m
-		}
-	}
-	out.Reason = reason
-	for _, r := range reports {
-		for _, a := range r.Assumptions {
-			if !slices.Contains(out.Assumptions, a) {
-				out.Assumptions = append(out.Assumptions, a)
-			}
-		}
-		out.Samples = append(out.Samples, r.Samples...)
-		// A patch is unexercised when no sample of any report made it fire.
-		keep := out.Unexercised[:0]
-		for _, p := range out.Unexercised {
-			if slices.ContainsFunc(r.Unexercised, func(q PatchRef) bool { return q == p }) {
-				keep = append(keep, p)
-			}
-		}
-		out.Unexercised = keep
-	}
-	out.finish()
-	return out
 }

@@ -392,6 +392,9 @@ func sampleSummary(s *verify.SampleReport) string {
 			parts = append(parts, fmt.Sprintf("%d %s", c.n, c.what))
 		}
 	}
+	if s.Omitted > 0 {
+		parts = append(parts, fmt.Sprintf("%d differences not listed", s.Omitted))
+	}
 	parts = append(parts, fmt.Sprintf("%d reconciles", s.Loops))
 	if !s.LegacyStable || !s.PipelineStable {
 		parts = append(parts, "not stable")

@@ -403,3 +403,30 @@ func TestWriteV2Golden(t *testing.T) {
 		})
 	}
 }
+
+// TestWriteTextOmitted: a sample whose differences a Combiner did not keep
+// says how many there were, and fails when one of them fails.
+func TestWriteTextOmitted(t *testing.T) {
+	c := verify.Combiner{Detailed: 1}
+	r := reportFixture(t)
+	for i := range r.Samples {
+		one := *r
+		one.Samples = r.Samples[i : i+1]
+		c.Add(&one)
+	}
+	combined := c.Report("")
+	var b bytes.Buffer
+	if err := Write(&b, combined, Options{Format: Text}); err != nil {
+		t.Fatal(err)
+	}
+	s := combined.Samples[len(combined.Samples)-1]
+	want := "FAIL " + s.Sample + ": different, "
+	if s.Omitted == 0 || !s.OmittedFail {
+		t.Fatalf("the fixture's last sample kept its differences (%d omitted): it should not", s.Omitted)
+	}
+	for _, line := range []string{want, strconv.Itoa(s.Omitted) + " differences not listed"} {
+		if !strings.Contains(b.String(), line) {
+			t.Errorf("Write(text) of a combined report: no %q in:\n%s", line, b.String())
+		}
+	}
+}

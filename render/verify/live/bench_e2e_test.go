@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -18,7 +19,11 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/xpmigrate/xpmigrate/convert/migrate"
 	"github.com/xpmigrate/xpmigrate/internal/kubetest"
+	"github.com/xpmigrate/xpmigrate/render/cluster"
+	"github.com/xpmigrate/xpmigrate/render/verify"
+	"github.com/xpmigrate/xpmigrate/render/verify/live"
 )
 
 // benchComposed is the number of composed resources of the benchmark's
@@ -201,4 +206,80 @@ func BenchmarkVerifyCluster(b *testing.B) {
 			b.ReportMetric(float64(maxRSS)/1024, "peak-RSS-MiB")
 		})
 	}
+}
+
+// BenchmarkVerifyClusterHeap runs live.Verify in process over the same XRs
+// as BenchmarkVerifyCluster (as the read-only user, no rate limit,
+// Concurrency 16) and reports the heap in use, sampled every 100 XRs
+// every 10 XRs without forcing a collection (peak-heap-MiB), and after a
+// collection at the end with the report still held (report-heap-MiB): what
+// the report costs, apart from the garbage collector's headroom; also the
+// memory the Go runtime took from the system (go-sys-MiB) and the
+// process's peak RSS while Verify ran (peak-RSS-MiB, Linux).
+//
+//	go test -tags e2e -run '^$' -bench VerifyClusterHeap -benchtime 1x ./render/verify/live/
+func BenchmarkVerifyClusterHeap(b *testing.B) {
+	n, err := benchSeed()
+	if err != nil {
+		b.Fatalf("seed: %v", err)
+	}
+	y, err := os.ReadFile(filepath.Join(dir, "bench.yaml"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	cfg, _, err := cluster.LoadConfig(cluster.Kubeconfig{Path: server.Kubeconfig(kubetest.Reader)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var peak, held, sys uint64
+	// The peak RSS of this process from here on (Linux: writing 5 to
+	// clear_refs resets VmHWM), apart from the seeding's.
+	resetRSS := os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) == nil
+	for b.Loop() {
+		r, err := cluster.NewReader(cfg, cluster.Options{QPS: -1, Concurrency: 16})
+		if err != nil {
+			b.Fatal(err)
+		}
+		var ms runtime.MemStats
+		o := live.Options{Verify: verify.Options{Convert: migrate.VerifyConverter}}
+		o.Progress = func(k int) {
+			if k%10 == 0 {
+				runtime.ReadMemStats(&ms)
+				peak, sys = max(peak, ms.HeapInuse), max(sys, ms.Sys)
+			}
+		}
+		rep, err := live.Verify(context.Background(), r, verify.Document{Path: "bench.yaml", Data: y}, verify.Document{}, o)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if rep.XRs != n || rep.Verdict != live.Equivalent {
+			b.Fatalf("live.Verify: %d XRs, %s; want %d, equivalent", rep.XRs, rep.Verdict, n)
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&ms)
+		held = max(held, ms.HeapInuse)
+		runtime.KeepAlive(rep)
+	}
+	b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N)/float64(n), "ms/XR")
+	b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MiB")
+	b.ReportMetric(float64(held)/(1<<20), "report-heap-MiB")
+	b.ReportMetric(float64(sys)/(1<<20), "go-sys-MiB")
+	if resetRSS {
+		b.ReportMetric(float64(vmHWM())/1024, "peak-RSS-MiB")
+	}
+}
+
+// vmHWM is this process's peak RSS in KiB, 0 when unknown.
+func vmHWM() int64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			n, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+			return n
+		}
+	}
+	return 0
 }

@@ -22,8 +22,15 @@
 // FromCluster turns the Compositions read from the cluster into the legacy
 // documents Verify takes (`verify --cluster --from-cluster`).
 //
-// XRs are checked as the reader streams them, one Verify call each, so
-// memory is bounded by the reader's concurrency, not the number of XRs.
+// XRs are checked as the reader streams them, one Verify call each,
+// Options.Workers at once, and folded into the Report in list order as they
+// finish (verify.Combiner for the conversion check): beyond the first
+// Options.Detailed XRs with findings an XR keeps a compact record, and every
+// finding is counted by object and path (Tally), so memory is bounded by
+// the concurrency and the distinct paths, not the number of XRs.
+//
+// Each XR's claim is compared too, as Crossplane v1.20's claim syncer keeps
+// it in step with the XR (check 1; its extra status fields are drift).
 // It sits above render/verify and render/cluster, beside
 // render/verify/format, whose writers it reuses for the conversion check.
 package live

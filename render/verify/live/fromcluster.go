@@ -84,3 +84,22 @@ func stripServer(obj map[string]any) map[string]any {
 	}
 	return out
 }
+
+// Unchecked is the Report of a Composition that could not be checked
+// (Verify returned err): its verdict is NotChecked, Error says why, and its
+// conversion check is unverified for that reason. `verify --from-cluster`
+// reports it and goes on with the other Compositions.
+func Unchecked(legacy verify.Document, err error) *Report {
+	name := legacy.Path
+	if comp, cerr := composition(legacy); cerr == nil {
+		name = comp.GetName()
+	}
+	return &Report{
+		Composition: name, Legacy: legacy.Path, Verdict: NotChecked, Error: err.Error(),
+		Conversion: &verify.Report{
+			Legacy: legacy.Path, Composition: name, Verdict: verify.Unverified,
+			Reason: "not checked: " + err.Error(), Samples: []verify.SampleReport{},
+		},
+		Composites: []XR{},
+	}
+}

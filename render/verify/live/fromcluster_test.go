@@ -1,13 +1,18 @@
 package live
 
 import (
+	"bytes"
+	"encoding/json"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/pkg/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/yaml"
 
 	"github.com/xpmigrate/xpmigrate/internal/errkind"
+	"github.com/xpmigrate/xpmigrate/render/verify"
+	"github.com/xpmigrate/xpmigrate/render/verify/format"
 )
 
 func TestFromCluster(t *testing.T) {
@@ -96,5 +101,41 @@ func TestFromCluster(t *testing.T) {
 				t.Errorf("\n%s\nFromCluster(...): -want, +got:\n%s", tc.reason, diff)
 			}
 		})
+	}
+}
+
+// TestUnchecked: a Composition that could not be checked has a report that
+// says why, fails, and is written as such.
+func TestUnchecked(t *testing.T) {
+	legacy := verify.Document{Path: "Composition buckets (cluster)", Data: []byte(legacyYAML)}
+	rep := Unchecked(legacy, errors.New("cannot convert: C117 unknown patchSetName"))
+	var text bytes.Buffer
+	if err := WriteList(&text, []*Report{rep}, format.Options{Format: format.Text}); err != nil {
+		t.Fatal(err)
+	}
+	var js bytes.Buffer
+	if err := WriteList(&js, []*Report{rep}, format.Options{Format: format.JSON}); err != nil {
+		t.Fatal(err)
+	}
+	var decoded []struct {
+		Composition, Verdict, Error string
+	}
+	if err := json.Unmarshal(js.Bytes(), &decoded); err != nil {
+		t.Fatal(err)
+	}
+	type summary struct {
+		Fails, FailsRequireVerified bool
+		Conversion                  verify.Verdict
+		Text                        string
+		JSON                        any
+	}
+	want := summary{
+		Fails: true, FailsRequireVerified: true, Conversion: verify.Unverified,
+		Text: "FAIL buckets: not checked against the cluster: cannot convert: C117 unknown patchSetName\n",
+		JSON: []struct{ Composition, Verdict, Error string }{{"buckets", NotChecked, "cannot convert: C117 unknown patchSetName"}},
+	}
+	got := summary{Fails: rep.Fails(false), FailsRequireVerified: rep.Fails(true), Conversion: rep.Conversion.Verdict, Text: text.String(), JSON: decoded}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Unchecked(...): -want, +got:\n%s", diff)
 	}
 }

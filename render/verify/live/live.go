@@ -5,6 +5,9 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"runtime"
+	"sort"
+	"strings"
 
 	"github.com/pkg/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -36,9 +39,32 @@ type Options struct {
 	// to when it differs from the legacy Composition.
 	Verify verify.Options
 
-	// Progress, when set, is called after each XR with the number checked.
+	// Progress, when set, is called after each XR with the number checked,
+	// from one goroutine at a time, in list order.
 	Progress func(n int)
+
+	// Detailed bounds the XRs listed with their findings in full (their
+	// emulation differences, drift and notes; and, in the conversion check,
+	// the samples listed with their differences): the first Detailed XRs
+	// with findings. Later XRs keep a compact record with counts
+	// (XR.Unlisted, Report.Unlisted); every finding is also aggregated by
+	// object and path (Report.EmulationFindings, DriftFindings,
+	// ConversionFindings), so memory grows with the distinct paths, not
+	// with the XRs. DefaultDetailed when zero; every XR when negative.
+	Detailed int
+
+	// Workers bounds the XRs rendered at once (runtime.GOMAXPROCS(0) when
+	// zero or negative). The report is the same for any number: XRs are
+	// folded into it in list order.
+	Workers int
 }
+
+// DefaultDetailed is the number of XRs with findings a Report lists in
+// full by default.
+const DefaultDetailed = 20
+
+// maxExamples bounds the XR names a Tally gives.
+const maxExamples = 3
 
 // Verdicts of a Composition checked against a cluster, best first.
 const (
@@ -54,6 +80,9 @@ const (
 	// Unverified: no XR runs the Composition, or no conversion check was
 	// conclusive.
 	Unverified = "unverified"
+	// NotChecked: the Composition could not be checked at all (it cannot
+	// be converted, say); Report.Error says why (see Unchecked).
+	NotChecked = "not-checked"
 )
 
 // A Report is the result of checking one Composition against a cluster.
@@ -62,8 +91,10 @@ type Report struct {
 	Legacy      string `json:"legacy"`
 	Converted   string `json:"converted,omitempty"`
 	// Verdict is one of Equivalent, EmulationDifferences,
-	// ConversionDifferences and Unverified.
+	// ConversionDifferences, Unverified and NotChecked.
 	Verdict string `json:"verdict"`
+	// Error says why a Composition could not be checked (NotChecked).
+	Error string `json:"error,omitempty"`
 
 	// XRs counts the live XRs that run the Composition (in the namespace
 	// filter); Pinned those pinned to a CompositionRevision that differs
@@ -87,6 +118,56 @@ type Report struct {
 	// Missing are the permissions the reader lacked ("get secrets in
 	// namespace team-a"); what they guard was not checked.
 	Missing []string `json:"missingPermissions,omitempty"`
+
+	// Unlisted counts the XRs with findings that Composites does not list
+	// in full (beyond Options.Detailed): the aggregates below hold theirs.
+	Unlisted int `json:"unlistedXRs,omitempty"`
+
+	// EmulationFindings, DriftFindings and ConversionFindings are every
+	// XR's emulation differences, drifted fields and conversion
+	// differences, aggregated by object and path, sorted.
+	EmulationFindings  []Tally `json:"emulationFindings,omitempty"`
+	DriftFindings      []Tally `json:"driftFindings,omitempty"`
+	ConversionFindings []Tally `json:"conversionFindings,omitempty"`
+}
+
+// A Tally is a finding aggregated over the XRs: where, and on how many
+// XRs (a few named).
+type Tally struct {
+	// Object is "XR", "XR connection Secret", "claim", a composed
+	// resource's template and kind ("bucket (Bucket)"), or for a conversion
+	// difference `resource "bucket"`.
+	Object  string `json:"object"`
+	Path    string `json:"path,omitempty"`
+	Message string `json:"message,omitempty"`
+	// Code is the gap code that explains a conversion difference; Class is
+	// how it counts (unexplained, breaking, accepted, benign, intended).
+	Code  string `json:"code,omitempty"`
+	Class string `json:"class,omitempty"`
+	// XRs counts the XRs with the finding; Examples names the first few.
+	XRs      int      `json:"xrs"`
+	Examples []string `json:"examples"`
+}
+
+func (t Tally) String() string {
+	s := t.Object
+	if t.Path != "" {
+		s += " " + t.Path
+	}
+	if t.Message != "" {
+		s += ": " + t.Message
+	}
+	if t.Code != "" {
+		s += " (" + t.Code + ")"
+	}
+	if t.Class != "" {
+		s += " [" + t.Class + "]"
+	}
+	ex := strings.Join(t.Examples, ", ")
+	if t.XRs > len(t.Examples) {
+		ex += ", …"
+	}
+	return fmt.Sprintf("%s: %d XRs (%s)", s, t.XRs, ex)
 }
 
 // An XR is the result of the three checks for one live XR.
@@ -115,6 +196,17 @@ type XR struct {
 
 	// Notes say what could not be read.
 	Notes []string `json:"notes,omitempty"`
+
+	// Unlisted says its findings are not listed (beyond Options.Detailed):
+	// Emulation, Drift and Notes are empty, EmulationError too, and the
+	// counts below say how many there were.
+	Unlisted bool `json:"unlisted,omitempty"`
+	// EmulationCount, DriftCount and NoteCount count its emulation
+	// differences (with a failed legacy render as one), drifted fields and
+	// notes, listed or not.
+	EmulationCount int `json:"emulationCount,omitempty"`
+	DriftCount     int `json:"driftCount,omitempty"`
+	NoteCount      int `json:"noteCount,omitempty"`
 }
 
 // A Finding is a field of a live object.
@@ -128,6 +220,11 @@ type Finding struct {
 	Rendered any `json:"rendered,omitempty"`
 	// Message explains a finding without a path.
 	Message string `json:"message,omitempty"`
+
+	// group is Object without the live object's name, the key of its
+	// Tally: "bucket (Bucket)"; what, when set, stands for Message there
+	// (a Message that shows values would count each value apart).
+	group, what string
 }
 
 func (f Finding) String() string {
@@ -151,10 +248,13 @@ func show(v any) string {
 	return string(b)
 }
 
-// Fails reports whether the check fails: a conversion check failed; with
-// requireVerified also an emulation difference, an inconclusive XR or no
+// Fails reports whether the check fails: the Composition could not be
+// checked, or a conversion check failed; with requireVerified also an emulation difference, an inconclusive XR or no
 // XR at all.
 func (r *Report) Fails(requireVerified bool) bool {
+	if r.Verdict == NotChecked {
+		return true
+	}
 	if r.Conversion.Fails(requireVerified) {
 		return true
 	}
@@ -198,57 +298,154 @@ func Verify(ctx context.Context, c Cluster, legacy, converted verify.Document, o
 		extra = append(extra, clean(e.Object))
 	}
 
-	rep := &Report{Composition: comp.GetName(), Legacy: legacy.Path, Converted: converted.Path}
+	agg := newAggregate(&Report{Composition: comp.GetName(), Legacy: legacy.Path, Converted: converted.Path}, o)
 	current := &pair{legacy: legacy, converted: converted, obj: comp.Object}
 	byRevision := map[string]*pair{}
-	var conv []*verify.Report
+
+	// The reader hands XRs over in list order, Concurrency of them fetched
+	// at once; up to Workers are rendered at once, and folded into the
+	// report in list order as they finish.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	workers := o.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	type result struct {
+		x   *XR
+		vr  *verify.Report
+		err error
+	}
+	pending := make(chan chan result, workers-1)
+	folded := make(chan error, 1)
+	go func() {
+		var first error
+		for ch := range pending {
+			res := <-ch
+			switch {
+			case first != nil:
+			case res.err != nil:
+				first = res.err
+				cancel()
+			default:
+				agg.add(res.x, res.vr)
+				if o.Progress != nil {
+					o.Progress(agg.rep.XRs)
+				}
+			}
+		}
+		folded <- first
+	}()
 	err = c.Composites(ctx, comp, func(live *cluster.Composite) error {
 		p, err := pairFor(current, byRevision, live, o)
 		if err != nil {
 			return err
 		}
-		x, vr, err := check(ctx, p, live, extra, o)
-		if err != nil {
-			return err
+		ch := make(chan result, 1)
+		select {
+		case pending <- ch:
+		case <-ctx.Done():
+			return ctx.Err()
 		}
-		rep.Composites = append(rep.Composites, *x)
-		conv = append(conv, vr)
-		if o.Progress != nil {
-			o.Progress(len(rep.Composites))
-		}
+		go func() {
+			x, vr, err := check(ctx, p, live, extra, o)
+			ch <- result{x, vr, err}
+		}()
 		return nil
 	})
+	close(pending)
+	if ferr := <-folded; ferr != nil {
+		return nil, ferr
+	}
 	if err != nil {
 		return nil, err
 	}
+	rep := agg.rep
 	reason := ""
-	if len(conv) == 0 {
+	if rep.XRs == 0 {
 		reason = "no XR in the cluster runs this Composition (or none could be listed)"
 	}
-	rep.Conversion = verify.Combine(conv, reason)
+	rep.Conversion = agg.conv.Report(reason)
 	rep.Conversion.Legacy, rep.Conversion.Converted, rep.Conversion.Composition = legacy.Path, converted.Path, comp.GetName()
-	if len(conv) == 0 {
+	if rep.XRs == 0 {
 		rep.Conversion.Hint = "check the --namespace filter and that the kubeconfig's user may list the XR kind"
 	}
 	for _, p := range c.Missing() {
 		rep.Missing = append(rep.Missing, p.String())
 	}
-	rep.summarize()
+	agg.finish()
 	return rep, nil
 }
 
-func (r *Report) summarize() {
-	r.XRs = len(r.Composites)
-	for _, x := range r.Composites {
-		if x.Pinned {
-			r.Pinned++
-		}
-		if len(x.Emulation) > 0 || x.EmulationError != "" {
-			r.EmulationXRs++
-		}
-		r.Emulation += len(x.Emulation)
-		r.Drift += len(x.Drift)
+// An aggregate folds the XRs into a Report one by one, keeping per XR a
+// compact record, in full for the first Options.Detailed XRs with findings,
+// and the findings aggregated by object and path.
+type aggregate struct {
+	rep       *Report
+	conv      verify.Combiner
+	detailed  int
+	listed    int
+	emulation tallies
+	drift     tallies
+	converted tallies
+}
+
+func newAggregate(rep *Report, o Options) *aggregate {
+	d := o.Detailed
+	switch {
+	case d == 0:
+		d = DefaultDetailed
+	case d < 0:
+		d = 0
 	}
+	return &aggregate{rep: rep, conv: verify.Combiner{Detailed: d}, detailed: d}
+}
+
+// add folds one XR in; x is kept (in compact form beyond Detailed), vr not.
+func (a *aggregate) add(x *XR, vr *verify.Report) {
+	r := a.rep
+	r.XRs++
+	if x.Pinned {
+		r.Pinned++
+	}
+	x.EmulationCount, x.DriftCount, x.NoteCount = len(x.Emulation), len(x.Drift), len(x.Notes)
+	if x.EmulationError != "" {
+		x.EmulationCount++
+	}
+	if x.EmulationCount > 0 {
+		r.EmulationXRs++
+	}
+	r.Emulation += len(x.Emulation)
+	r.Drift += len(x.Drift)
+
+	a.emulation.addFindings(x.Name, x.Emulation)
+	if x.EmulationError != "" {
+		a.emulation.add(x.Name, Tally{Object: "XR", Message: "the legacy render failed"})
+	}
+	a.drift.addFindings(x.Name, x.Drift)
+	for _, s := range vr.Samples {
+		for i := range s.Differences {
+			a.converted.add(x.Name, conversionTally(&s.Differences[i], vr.Strict))
+		}
+	}
+	a.conv.Add(vr)
+
+	if x.EmulationCount+x.DriftCount+x.NoteCount > 0 {
+		if a.detailed > 0 && a.listed >= a.detailed {
+			x.Unlisted = true
+			x.Emulation, x.Drift, x.Notes, x.EmulationError = nil, nil, nil, ""
+			r.Unlisted++
+		} else {
+			a.listed++
+		}
+	}
+	r.Composites = append(r.Composites, *x)
+}
+
+// finish sets the aggregates and the verdict.
+func (a *aggregate) finish() {
+	r := a.rep
+	r.EmulationFindings, r.DriftFindings, r.ConversionFindings = a.emulation.sorted(), a.drift.sorted(), a.converted.sorted()
 	switch {
 	case r.Conversion.Fails(false):
 		r.Verdict = ConversionDifferences
@@ -259,6 +456,109 @@ func (r *Report) summarize() {
 	default:
 		r.Verdict = Equivalent
 	}
+}
+
+// tallies aggregates findings by object, path, message and code.
+type tallies struct {
+	by map[tallyKey]*Tally
+	// last is the XR a finding was last counted for: an XR counts once.
+	last map[tallyKey]string
+}
+
+type tallyKey struct{ object, path, message, code, class string }
+
+func (ts *tallies) add(xr string, t0 Tally) {
+	if ts.by == nil {
+		ts.by, ts.last = map[tallyKey]*Tally{}, map[tallyKey]string{}
+	}
+	k := tallyKey{t0.Object, t0.Path, t0.Message, t0.Code, t0.Class}
+	t, ok := ts.by[k]
+	if !ok {
+		t = &t0
+		ts.by[k] = t
+	}
+	if ok && ts.last[k] == xr {
+		return
+	}
+	ts.last[k] = xr
+	t.XRs++
+	if len(t.Examples) < maxExamples {
+		t.Examples = append(t.Examples, xr)
+	}
+}
+
+func (ts *tallies) addFindings(xr string, fs []Finding) {
+	for _, f := range fs {
+		obj, msg := f.group, f.what
+		if obj == "" {
+			obj = f.Object
+		}
+		if msg == "" {
+			msg = f.Message
+		}
+		ts.add(xr, Tally{Object: obj, Path: f.Path, Message: msg})
+	}
+}
+
+func (ts *tallies) sorted() []Tally {
+	out := make([]Tally, 0, len(ts.by))
+	for _, t := range ts.by {
+		out = append(out, *t)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Object != b.Object {
+			return a.Object < b.Object
+		}
+		if a.Path != b.Path {
+			return a.Path < b.Path
+		}
+		if a.Message != b.Message {
+			return a.Message < b.Message
+		}
+		if a.Code != b.Code {
+			return a.Code < b.Code
+		}
+		return a.Class < b.Class
+	})
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// conversionTally is the Tally key of a conversion difference.
+func conversionTally(d *verify.Difference, strict bool) Tally {
+	t := Tally{Object: "XR"}
+	if d.Resource != "" {
+		t.Object = fmt.Sprintf("resource %q", d.Resource)
+	}
+	switch d.Aspect {
+	case verify.AspectResource, verify.AspectXR:
+		t.Path = d.Path.String()
+	case verify.AspectCondition:
+		t.Path = "condition " + d.Path.String()
+	case verify.AspectConnection:
+		t.Path = "connection detail " + d.Path.String()
+	default:
+		t.Path = string(d.Aspect)
+	}
+	switch {
+	case d.Gap == nil:
+		t.Class = "unexplained"
+	case d.Gap.Class == verify.ClassIntended:
+		t.Class, t.Code = "intended", d.Gap.Code
+	case d.Gap.Class == verify.ClassBreaking && d.Gap.Accepted:
+		t.Class, t.Code = "accepted", d.Gap.Code
+	case d.Gap.Class == verify.ClassBreaking:
+		t.Class, t.Code = "breaking", d.Gap.Code
+	default:
+		t.Class, t.Code = "benign", d.Gap.Code
+	}
+	if d.Fails(strict) && t.Class == "benign" {
+		t.Class = "benign (fails with --strict)"
+	}
+	return t
 }
 
 // composition reads the Composition of a document as an object.
@@ -276,13 +576,10 @@ func composition(d verify.Document) (*unstructured.Unstructured, error) {
 }
 
 // pairFor returns the Compositions the XR runs: the legacy one, or the
-// CompositionRevision it is pinned to (compositionUpdatePolicy: Manual)
-// when that differs (converted on the fly, once per revision).
+// CompositionRevision it is pinned to (pinned) when that differs (converted
+// on the fly, once per revision).
 func pairFor(current *pair, byRevision map[string]*pair, live *cluster.Composite, o Options) (*pair, error) {
-	// An XR with the Automatic policy runs the Composition's latest
-	// revision: the legacy Composition, as the repository has it.
-	policy, _, _ := unstructured.NestedString(live.XR.Object, "spec", "compositionUpdatePolicy")
-	if live.Revision == nil || policy != "Manual" {
+	if live.Revision == nil || !pinned(current.obj, live.XR.Object) {
 		return current, nil
 	}
 	if p, ok := byRevision[live.RevisionName]; ok {
@@ -318,6 +615,32 @@ func pairFor(current *pair, byRevision map[string]*pair, live *cluster.Composite
 	p.converted = verify.Document{Path: path + " (converted on the fly)", Data: c}
 	byRevision[live.RevisionName] = p
 	return p, nil
+}
+
+// pinned reports whether an XR runs the CompositionRevision its
+// spec.compositionRevisionRef names rather than the Composition's newest
+// revision (the legacy Composition, as the repository has it): with the
+// compositionUpdatePolicy Manual, or with Automatic (the default) and a
+// spec.compositionRevisionSelector the Composition's labels do not match,
+// since Crossplane then keeps the XR on the newest revision the selector
+// matches, which is not the Composition's (a revision carries the labels
+// of the Composition it was made from).
+func pinned(comp, xr map[string]any) bool {
+	policy, _, _ := unstructured.NestedString(xr, "spec", "compositionUpdatePolicy")
+	if policy == "Manual" {
+		return true
+	}
+	sel, ok, _ := unstructured.NestedStringMap(xr, "spec", "compositionRevisionSelector", "matchLabels")
+	if !ok {
+		return false
+	}
+	labels, _, _ := unstructured.NestedStringMap(comp, "metadata", "labels")
+	for k, v := range sel {
+		if l, ok := labels[k]; !ok || l != v {
+			return true
+		}
+	}
+	return false
 }
 
 // clean returns a copy of a live object without the API server's
@@ -401,8 +724,84 @@ func check(ctx context.Context, p *pair, live *cluster.Composite, extra []map[st
 	}
 	if res != nil && res.Outcome != nil {
 		emulate(x, res.Outcome, live)
+		claimed(x, res.Outcome.EffectiveXR, live)
 	}
 	return x, vr, nil
+}
+
+// claimOnly are the claim's spec fields Crossplane v1.20's claim syncer
+// does not copy to the XR (compositionRevisionRef goes from claim to XR
+// only with the Manual policy; it is not compared either way).
+var claimOnly = map[string]bool{
+	"compositionRevisionRef": true, "compositeDeletePolicy": true, "resourceRef": true,
+	"publishConnectionDetailsTo": true, "writeConnectionSecretToRef": true,
+}
+
+// claimed compares the XR's claim with the legacy render (check 1) as
+// Crossplane v1.20's claim syncer keeps them in step: the claim's status is
+// the XR's without its machinery (conditions, connection details, claim
+// condition types), so it carries every status field the render wrote;
+// the claim's spec, but for its own fields (claimOnly), is copied to the
+// XR's. Status fields of the claim no render writes are drift (info). A
+// claim that could not be read is a note.
+func claimed(x *XR, eff map[string]any, live *cluster.Composite) {
+	if x.Claim == "" {
+		return
+	}
+	obj := "claim " + x.Claim
+	if live.ClaimState != cluster.Found || live.Claim == nil {
+		x.Notes = append(x.Notes, fmt.Sprintf("%s: %s, not compared", obj, orDefault(string(live.ClaimState), "not read")))
+		return
+	}
+	claim := live.Claim.Object
+	if eff != nil {
+		rendered, got := claimStatus(eff), claimStatus(claim)
+		for _, path := range jsonobj.SortedKeys(rendered) {
+			if lv, ok := got[path]; !ok || !jsonobj.Equal(lv, rendered[path]) {
+				x.Emulation = append(x.Emulation, Finding{Object: obj, Path: path, Live: lv, Rendered: rendered[path], group: "claim"})
+			}
+		}
+		for _, path := range jsonobj.SortedKeys(got) {
+			if _, ok := rendered[path]; !ok {
+				x.Drift = append(x.Drift, Finding{Object: obj, Path: path, Live: got[path], group: "claim"})
+			}
+		}
+	}
+	spec, _ := claim["spec"].(map[string]any)
+	xrSpec, _ := live.XR.Object["spec"].(map[string]any)
+	for _, k := range jsonobj.SortedKeys(spec) {
+		if claimOnly[k] {
+			continue
+		}
+		if xv, ok := xrSpec[k]; !ok || !jsonobj.Equal(xv, spec[k]) {
+			x.Emulation = append(x.Emulation, Finding{
+				Object: obj, Path: "spec." + k, group: "claim", what: "the XR's spec does not carry the claim's value (the claim syncer copies it)",
+				Message: fmt.Sprintf("the claim has %s, the XR %s: the claim syncer copies the claim's spec to the XR", show(spec[k]), show(xv)),
+			})
+		}
+	}
+}
+
+// claimStatus flattens the status fields the claim syncer copies from the
+// XR to its claim.
+func claimStatus(obj map[string]any) map[string]any {
+	out := map[string]any{}
+	st, _ := obj["status"].(map[string]any)
+	for k, v := range st {
+		switch k {
+		case "conditions", "connectionDetails", "claimConditionTypes":
+			continue
+		}
+		flatten("status."+k, v, out)
+	}
+	return out
+}
+
+func orDefault(s, d string) string {
+	if s == "" {
+		return d
+	}
+	return s
 }
 
 // emulate compares the legacy render with the live objects (check 1) and
@@ -434,12 +833,13 @@ func emulate(x *XR, out *render.Outcome, live *cluster.Composite) {
 			continue
 		}
 		obj := fmt.Sprintf("%s (%s %s)", name, cd.Object.GetKind(), cd.Object.GetName())
+		group := fmt.Sprintf("%s (%s)", name, cd.Object.GetKind())
 		rendered := owned(c.Desired)
 		liveOwned := owned(cd.Object.Object)
 		for _, path := range jsonobj.SortedKeys(rendered) {
 			lv, ok := liveOwned[path]
 			if !ok || !jsonobj.Equal(lv, rendered[path]) {
-				f := Finding{Object: obj, Path: path, Rendered: rendered[path]}
+				f := Finding{Object: obj, Path: path, Rendered: rendered[path], group: group}
 				if ok {
 					f.Live = lv
 				}
@@ -450,7 +850,7 @@ func emulate(x *XR, out *render.Outcome, live *cluster.Composite) {
 			if _, ok := rendered[path]; ok || bookkeeping(path) {
 				continue
 			}
-			x.Drift = append(x.Drift, Finding{Object: obj, Path: path, Live: liveOwned[path]})
+			x.Drift = append(x.Drift, Finding{Object: obj, Path: path, Live: liveOwned[path], group: group})
 		}
 	}
 

@@ -29,6 +29,10 @@ import (
 // noSecrets reads everything verify --cluster needs but Secrets.
 const noSecrets = "no-secrets"
 
+// teamAClaims reads everything verify --cluster needs but claims, and the
+// claims of the namespace team-a only (a RoleBinding there).
+const teamAClaims = "team-a-claims"
+
 var (
 	server *kubetest.Server
 	// dir holds the built binary and the repository's Composition files.
@@ -54,7 +58,7 @@ func run(m *testing.M) int {
 		fmt.Fprintf(os.Stderr, "go build: %v\n%s", err, out)
 		return 1
 	}
-	s, err := kubetest.Start(ctx, kubetest.Options{Users: []kubetest.User{{Name: noSecrets}}})
+	s, err := kubetest.Start(ctx, kubetest.Options{Users: []kubetest.User{{Name: noSecrets}, {Name: teamAClaims}}})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "kubetest:", err)
 		return 1
@@ -77,7 +81,7 @@ func run(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, "audit:", err)
 		return 1
 	}
-	for _, u := range []string{kubetest.Reader, noSecrets} {
+	for _, u := range []string{kubetest.Reader, noSecrets, teamAClaims} {
 		if v := kubetest.ReadOnlyViolations(events, u); len(v) > 0 {
 			fmt.Fprintf(os.Stderr, "FAIL: %s sent requests that are not get or list:\n  %s\n", u, strings.Join(v, "\n  "))
 			code = 1
@@ -238,6 +242,12 @@ var conditions = []any{
 type composite struct {
 	name, comp, rev, claimNS, size, bucketSize string
 	manual                                     bool
+	// revisionSelector is the matchLabels of spec.compositionRevisionSelector.
+	revisionSelector map[string]any
+	// claimARN and claimSize, when set, are the claim's status.arn and
+	// spec.size where they differ from the XR's (as the claim syncer would
+	// not have left them).
+	claimARN, claimSize string
 }
 
 func (c composite) objects() []*unstructured.Unstructured {
@@ -257,8 +267,21 @@ func (c composite) objects() []*unstructured.Unstructured {
 	if c.manual {
 		spec["compositionUpdatePolicy"] = "Manual"
 	}
+	if c.revisionSelector != nil {
+		spec["compositionRevisionSelector"] = map[string]any{"matchLabels": c.revisionSelector}
+	}
 	var out []*unstructured.Unstructured
+	arn := "arn:aws:s3:::" + c.name
 	if c.claimNS != "" {
+		// As the claim syncer keeps it: the XR's status without its
+		// conditions, and the claim's own conditions.
+		claimARN, claimSize := arn, c.size
+		if c.claimARN != "" {
+			claimARN = c.claimARN
+		}
+		if c.claimSize != "" {
+			claimSize = c.claimSize
+		}
 		labels["crossplane.io/claim-name"] = c.name
 		labels["crossplane.io/claim-namespace"] = c.claimNS
 		composedLabels = labels
@@ -267,12 +290,12 @@ func (c composite) objects() []*unstructured.Unstructured {
 			"apiVersion": "example.org/v1alpha1", "kind": "Thing",
 			"metadata": map[string]any{"namespace": c.claimNS, "name": c.name},
 			"spec": map[string]any{
-				"size":        c.size,
+				"size":        claimSize,
 				"resourceRef": map[string]any{"apiVersion": "example.org/v1alpha1", "kind": "XThing", "name": c.name},
 			},
+			"status": map[string]any{"arn": claimARN, "conditions": conditions},
 		}))
 	}
-	arn := "arn:aws:s3:::" + c.name
 	out = append(out,
 		u(map[string]any{
 			"apiVersion": "example.org/v1alpha1", "kind": "XThing",
@@ -325,9 +348,13 @@ func equivSize(i int) string {
 //   - equiv: XRs e-00 … e-49 (e-00 … e-24 in team-a), every fifth large.
 //   - edited: XRs d-0 … d-2; d-1's Bucket was edited by hand (a size
 //     Crossplane owns, and tags no template sets).
-//   - pinned: revisions pinned-1 (small maps to S-old) and pinned-2 (the
-//     Composition); p-0 is pinned to pinned-1 (Manual), p-1 runs pinned-2.
+//   - pinned: revisions pinned-1 (small maps to S-old; labelled channel:
+//     stable) and pinned-2 (the Composition); p-0 is pinned to pinned-1
+//     (Manual), p-1 runs pinned-2, p-2 runs pinned-1 (Automatic, with a
+//     revision selector channel: stable the Composition does not match).
 //     No claims.
+//   - claims: XRs c-0 … c-2 claimed in team-a; c-1's claim has a stale
+//     status.arn, c-2's claim asks for size large (its XR has small).
 //   - needs-env: reads the EnvironmentConfig absent, which does not exist;
 //     its XR n-0 never composed anything.
 //   - empty: no XR.
@@ -360,6 +387,7 @@ func seed(ctx context.Context, s *kubetest.Server) error {
 		"equiv":     compositionYAML("equiv", "", "S"),
 		"edited":    compositionYAML("edited", "", "S"),
 		"pinned":    compositionYAML("pinned", "", "S"),
+		"claims":    compositionYAML("claims", "", "S"),
 		"needs-env": compositionYAML("needs-env", "absent", "S"),
 		"empty":     compositionYAML("empty", "", "S"),
 	}
@@ -371,11 +399,32 @@ func seed(ctx context.Context, s *kubetest.Server) error {
 		objs = append(objs, comp)
 		if name == "pinned" {
 			old := fromYAML(compositionYAML("pinned", "", "S-old"))
-			objs = append(objs, revision(old, "pinned-1", 1), revision(comp, "pinned-2", 2))
+			stable := revision(old, "pinned-1", 1)
+			stable.SetLabels(map[string]string{"crossplane.io/composition-name": "pinned", "channel": "stable"})
+			objs = append(objs, stable, revision(comp, "pinned-2", 2))
 			continue
 		}
 		objs = append(objs, revision(comp, name+"-1", 1))
 	}
+	// Cannot be converted (a PatchSet patch names no PatchSet): --from-cluster
+	// reports it as not checked and goes on.
+	objs = append(objs, fromYAML(`apiVersion: apiextensions.crossplane.io/v1
+kind: Composition
+metadata:
+  name: broken
+spec:
+  compositeTypeRef:
+    apiVersion: example.org/v1alpha1
+    kind: XThing
+  resources:
+  - name: bucket
+    base:
+      apiVersion: example.org/v1
+      kind: Bucket
+    patches:
+    - type: PatchSet
+      patchSetName: missing
+`))
 	// Already converted: --from-cluster skips it.
 	objs = append(objs, fromYAML(`apiVersion: apiextensions.crossplane.io/v1
 kind: Composition
@@ -432,9 +481,17 @@ spec:
 		objs = append(objs, o...)
 	}
 	objs = append(objs,
+		composite{name: "c-0", comp: "claims", rev: "claims-1", claimNS: "team-a", size: "small", bucketSize: "S"}.objects()...)
+	objs = append(objs,
+		composite{name: "c-1", comp: "claims", rev: "claims-1", claimNS: "team-a", size: "small", bucketSize: "S", claimARN: "arn:stale"}.objects()...)
+	objs = append(objs,
+		composite{name: "c-2", comp: "claims", rev: "claims-1", claimNS: "team-a", size: "small", bucketSize: "S", claimSize: "large"}.objects()...)
+	objs = append(objs,
 		composite{name: "p-0", comp: "pinned", rev: "pinned-1", size: "small", bucketSize: "S-old", manual: true}.objects()...)
 	objs = append(objs,
 		composite{name: "p-1", comp: "pinned", rev: "pinned-2", size: "small", bucketSize: "S"}.objects()...)
+	objs = append(objs,
+		composite{name: "p-2", comp: "pinned", rev: "pinned-1", size: "small", bucketSize: "S-old", revisionSelector: map[string]any{"channel": "stable"}}.objects()...)
 	objs = append(objs, u(map[string]any{
 		"apiVersion": "example.org/v1alpha1", "kind": "XThing",
 		"metadata": map[string]any{"name": "n-0", "labels": map[string]any{"crossplane.io/composite": "n-0"}},
@@ -466,6 +523,34 @@ spec:
 			"metadata": map[string]any{"name": "xpmigrate-verify-" + noSecrets},
 			"roleRef":  map[string]any{"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": "xpmigrate-verify"},
 			"subjects": []any{map[string]any{"apiGroup": "rbac.authorization.k8s.io", "kind": "User", "name": noSecrets}},
+		}),
+		// teamAClaims: the runbook's role without claims, and the claims
+		// of team-a through a RoleBinding in that namespace.
+		u(map[string]any{
+			"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRole",
+			"metadata": map[string]any{"name": "xpmigrate-verify-no-claims"},
+			"rules": []any{
+				rule("apiextensions.crossplane.io", "compositions", "compositionrevisions", "environmentconfigs"),
+				rule("example.org", "xthings", "buckets"),
+				rule("", "secrets"),
+			},
+		}),
+		u(map[string]any{
+			"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRoleBinding",
+			"metadata": map[string]any{"name": "xpmigrate-verify-" + teamAClaims},
+			"roleRef":  map[string]any{"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": "xpmigrate-verify-no-claims"},
+			"subjects": []any{map[string]any{"apiGroup": "rbac.authorization.k8s.io", "kind": "User", "name": teamAClaims}},
+		}),
+		u(map[string]any{
+			"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "Role",
+			"metadata": map[string]any{"namespace": "team-a", "name": "xpmigrate-verify-claims"},
+			"rules":    []any{rule("example.org", "things")},
+		}),
+		u(map[string]any{
+			"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "RoleBinding",
+			"metadata": map[string]any{"namespace": "team-a", "name": "xpmigrate-verify-claims"},
+			"roleRef":  map[string]any{"apiGroup": "rbac.authorization.k8s.io", "kind": "Role", "name": "xpmigrate-verify-claims"},
+			"subjects": []any{map[string]any{"apiGroup": "rbac.authorization.k8s.io", "kind": "User", "name": teamAClaims}},
 		}),
 	)
 	// Composed resources are controlled by their XR, by UID: created once
@@ -531,6 +616,7 @@ func verifyCluster(t *testing.T, user string, args ...string) (*report, int) {
 // report is what the tests read of the JSON report.
 type report struct {
 	Verdict    string `json:"verdict"`
+	Error      string `json:"error"`
 	XRs        int    `json:"xrs"`
 	Pinned     int    `json:"pinnedToOtherRevisions"`
 	Conversion struct {
@@ -556,11 +642,13 @@ type outline struct {
 	Exit      int
 	// Hint is the conversion check's hint for an unverified Composition.
 	Hint string
+	// Error says why a Composition could not be checked.
+	Error string
 }
 
 func outlineOf(r *report, exit int) outline {
-	o := outline{Verdict: r.Verdict, XRs: r.XRs, Pinned: r.Pinned, Conversion: r.Conversion.Verdict, Missing: r.Missing, Exit: exit}
-	if r.Conversion.Verdict == verify.Unverified {
+	o := outline{Verdict: r.Verdict, XRs: r.XRs, Pinned: r.Pinned, Conversion: r.Conversion.Verdict, Missing: r.Missing, Exit: exit, Error: r.Error}
+	if r.Conversion.Verdict == verify.Unverified && r.Error == "" {
 		o.Hint = r.Conversion.Hint
 	}
 	for _, x := range r.Composites {
@@ -614,9 +702,9 @@ func TestVerifyCluster(t *testing.T) {
 			},
 		},
 		"PinnedToAnOldRevision": {
-			reason: "An XR pinned to an old CompositionRevision is rendered with that revision (S-old), so the live Bucket is reproduced, and its conversion is checked.",
+			reason: "XRs pinned to an old CompositionRevision (Manual, or Automatic with a revision selector the Composition does not match) are rendered with that revision (S-old), so the live Bucket is reproduced, and their conversion is checked.",
 			args:   []string{filepath.Join("DIR", "pinned.yaml")},
-			want:   outline{Verdict: live.Equivalent, XRs: 2, Pinned: 1, Conversion: verify.Equivalent},
+			want:   outline{Verdict: live.Equivalent, XRs: 3, Pinned: 2, Conversion: verify.Equivalent},
 		},
 		"MissingEnvironmentConfig": {
 			reason: "An EnvironmentConfig the Composition references does not exist: both sides fail, the XR is inconclusive and the Composition unverified (exit 0 without --require-verified).",
@@ -668,6 +756,32 @@ func TestVerifyCluster(t *testing.T) {
 				Verdict: live.EmulationDifferences, XRs: 3, Conversion: verify.Equivalent, Exit: 3,
 				Emulation: []string{`d-1: bucket (Bucket d-1-bucket) spec.forProvider.size: live "XXL", rendered "S"`},
 				Drift:     []string{`d-1: bucket (Bucket d-1-bucket) spec.forProvider.tags.owner: live "alice", rendered (none)`},
+			},
+		},
+		"ClaimsCompared": {
+			reason: "A claim whose status lacks what the render wrote to its XR's status, or whose spec its XR does not carry, is an emulation difference on the claim, not a conversion difference.",
+			args:   []string{filepath.Join("DIR", "claims.yaml")},
+			want: outline{
+				Verdict: live.EmulationDifferences, XRs: 3, Conversion: verify.Equivalent,
+				Emulation: []string{
+					`c-1: claim team-a/c-1 status.arn: live "arn:stale", rendered "arn:aws:s3:::c-1"`,
+					`c-2: claim team-a/c-2 spec.size: the claim has "large", the XR "small": the claim syncer copies the claim's spec to the XR`,
+				},
+			},
+		},
+		"ClaimsReadWithNamespaceRights": {
+			reason: "Claims are read with namespaced gets: a RoleBinding in the claims' namespace is enough.",
+			user:   teamAClaims,
+			args:   []string{filepath.Join("DIR", "equiv.yaml"), "-n", "team-a"},
+			want:   outline{Verdict: live.Equivalent, XRs: 25, Conversion: verify.Equivalent},
+		},
+		"ForbiddenClaimIsANote": {
+			reason: "A claim the user may not read is a missing permission and a note; the XRs are still checked.",
+			user:   teamAClaims,
+			args:   []string{filepath.Join("DIR", "equiv.yaml"), "-n", "team-b"},
+			want: outline{
+				Verdict: live.Equivalent, XRs: 25, Conversion: verify.Equivalent,
+				Missing: []string{"get things.example.org in namespace team-b"},
 			},
 		},
 		"NamespaceFilter": {
@@ -783,6 +897,9 @@ func TestVerifyClusterNamespaceNames(t *testing.T) {
 	}
 }
 
+// brokenError is why the Composition broken cannot be checked.
+const brokenError = `cannot convert Composition broken (cluster): cannot convert: C117 error: spec.resources[0].patches[0].patchSetName: no patch set is named "missing"`
+
 // TestVerifyFromCluster: --from-cluster checks the Compositions the
 // cluster stores (as the API server returns them, with its fields and the
 // CRD's defaults), converted on the fly, one report each in a JSON list,
@@ -822,7 +939,7 @@ func TestVerifyFromCluster(t *testing.T) {
 			args:   []string{"pinned", "equiv"},
 			want: map[string]outline{
 				"equiv":  {Verdict: live.Equivalent, XRs: 50, Conversion: verify.Equivalent},
-				"pinned": {Verdict: live.Equivalent, XRs: 2, Pinned: 1, Conversion: verify.Equivalent},
+				"pinned": {Verdict: live.Equivalent, XRs: 3, Pinned: 2, Conversion: verify.Equivalent},
 			},
 		},
 		"NamedPipelineSkipped": {
@@ -831,10 +948,28 @@ func TestVerifyFromCluster(t *testing.T) {
 			want:        map[string]outline{},
 			wantSkipped: "skipped Composition converted: mode: Pipeline, not a legacy Composition\nno legacy Composition in the cluster to check\n",
 		},
+		"NamedUnconvertibleCarriesOn": {
+			reason: "A Composition that cannot be converted is reported as not checked, with why; the next one is still checked, and the run exits 1.",
+			args:   []string{"broken", "equiv"},
+			want: map[string]outline{
+				"broken": {Verdict: live.NotChecked, Conversion: verify.Unverified, Error: brokenError},
+				"equiv":  {Verdict: live.Equivalent, XRs: 50, Conversion: verify.Equivalent},
+			},
+			wantSkipped: "xpmigrate: cannot verify 1 of 2 Compositions against the cluster: broken (see their reports)\n",
+			wantExit:    1,
+		},
 		"EveryCompositionRequireVerified": {
-			reason: "Without names every legacy Composition is checked; the exit status is the worst (the hand-edited and empty ones fail with --require-verified).",
+			reason: "Without names every legacy Composition is checked; the exit status is the worst (the hand-edited and empty ones fail with --require-verified, the unconvertible one is an error: exit 1).",
 			args:   []string{"--require-verified"},
 			want: map[string]outline{
+				"broken": {Verdict: live.NotChecked, Conversion: verify.Unverified, Error: brokenError},
+				"claims": {
+					Verdict: live.EmulationDifferences, XRs: 3, Conversion: verify.Equivalent,
+					Emulation: []string{
+						`c-1: claim team-a/c-1 status.arn: live "arn:stale", rendered "arn:aws:s3:::c-1"`,
+						`c-2: claim team-a/c-2 spec.size: the claim has "large", the XR "small": the claim syncer copies the claim's spec to the XR`,
+					},
+				},
 				"edited": {
 					Verdict: live.EmulationDifferences, XRs: 3, Conversion: verify.Equivalent,
 					Emulation: []string{`d-1: bucket (Bucket d-1-bucket) spec.forProvider.size: live "XXL", rendered "S"`},
@@ -851,10 +986,11 @@ func TestVerifyFromCluster(t *testing.T) {
 						`n-0: XR status.conditions[Ready].status: live (none), rendered "False"`,
 					},
 				},
-				"pinned": {Verdict: live.Equivalent, XRs: 2, Pinned: 1, Conversion: verify.Equivalent},
+				"pinned": {Verdict: live.Equivalent, XRs: 3, Pinned: 2, Conversion: verify.Equivalent},
 			},
-			wantSkipped: "skipped Composition converted: mode: Pipeline, not a legacy Composition\n",
-			wantExit:    3,
+			wantSkipped: "skipped Composition converted: mode: Pipeline, not a legacy Composition\n" +
+				"xpmigrate: cannot verify 1 of 7 Compositions against the cluster: broken (see their reports)\n",
+			wantExit: 1,
 		},
 	}
 	for name, tc := range cases {

@@ -69,6 +69,10 @@ func WriteList(w io.Writer, reports []*Report, o format.Options) error {
 }
 
 func writeText(w io.Writer, r *Report, o format.Options) error {
+	if r.Verdict == NotChecked {
+		fmt.Fprintf(w, "FAIL %s: not checked against the cluster: %s\n", r.Composition, r.Error)
+		return nil
+	}
 	label := "PASS"
 	switch {
 	case r.Fails(false):
@@ -105,6 +109,17 @@ func writeText(w io.Writer, r *Report, o format.Options) error {
 		}
 		list(w, "emulation", x.Emulation, o.Verbose)
 		list(w, "drift (info)", x.Drift, o.Verbose)
+	}
+	if r.Unlisted > 0 {
+		// The XRs beyond Options.Detailed: their findings by object and
+		// path, with how many XRs each.
+		fmt.Fprintf(w, "%d more XRs with findings not listed; every XR's findings by object and path:\n", r.Unlisted)
+		for _, t := range r.EmulationFindings {
+			fmt.Fprintf(w, "  emulation: %s\n", t)
+		}
+		for _, t := range r.DriftFindings {
+			fmt.Fprintf(w, "  drift (info): %s\n", t)
+		}
 	}
 	fmt.Fprintln(w, "conversion check:")
 	var b bytes.Buffer
