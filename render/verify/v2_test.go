@@ -192,7 +192,7 @@ func TestVerifyV2MappingInput(t *testing.T) {
 		"V2SampleRefused": {
 			reason: "A sample that is already a v2 XR cannot be rendered on the legacy side: verify asks for the claim or legacy XR.",
 			target: crossplane.V2,
-			sample: map[string]any{"apiVersion": "platform.example.org/v1alpha1", "kind": "PostgreSQLInstance", "metadata": map[string]any{"name": "orders-db", "namespace": "team-a"}},
+			sample: map[string]any{"apiVersion": "platform.example.org/v1alpha1", "kind": "PostgreSQLInstance", "metadata": map[string]any{"name": "orders-db", "namespace": "team-a"}, "spec": map[string]any{"crossplane": map[string]any{}}},
 			want:   "sample twin is a v2 PostgreSQLInstance: give the claim or legacy XR it is the twin of",
 		},
 		"MappingMustDecode": {

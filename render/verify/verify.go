@@ -501,7 +501,10 @@ func (v *verifier) sample(ctx context.Context, s Sample, cov *coverage) (*Sample
 	observed, extra, details := v.o.state(s)
 	var tw *twin
 	var assumptions []string
-	if v.mapping != nil && stringAt(s.XR, "apiVersion") == v.mapping.To.APIVersion && stringAt(s.XR, "kind") == v.mapping.To.Kind {
+	// A v2 XR has spec.crossplane, or the v2 type; but under the default
+	// naming the v2 type is often the claim's own type, and a claim stays a
+	// claim.
+	if v.mapping != nil && v.isV2Sample(s.XR) {
 		return nil, nil, errkind.InvalidInputf("sample %s is a v2 %s: give the claim or legacy XR it is the twin of (verify builds the twin)", s.Name, v.mapping.To.Kind)
 	}
 	if v.mapping != nil {
@@ -724,6 +727,16 @@ func hasNull(v any) bool {
 		}
 	}
 	return false
+}
+
+// isV2Sample reports whether a sample is already an XR of the mapping's v2
+// type: it has spec.crossplane, or the v2 type and is not a claim of the
+// XRD (under the default naming the v2 type is often the claim's type).
+func (v *verifier) isV2Sample(o map[string]any) bool {
+	if _, modern := lookup(o, "spec", "crossplane"); modern {
+		return true
+	}
+	return stringAt(o, "apiVersion") == v.mapping.To.APIVersion && stringAt(o, "kind") == v.mapping.To.Kind && !isClaimOf(o, v.o.XRD)
 }
 
 func isClaim(o, xrd map[string]any) bool {
