@@ -35,6 +35,8 @@ type htmlReport struct {
 	ConvVerdict string
 	Emulation   string
 	Drift       int
+	// Tallies are every finding by object and path, when XRs are unlisted.
+	Tallies     []tallyLine
 	Diffs       []htmlDiff
 	Benign      int
 	XRRows      []htmlXR
@@ -72,6 +74,9 @@ func buildHTML(reports []*live.Report, o Options) htmlView {
 		hr := htmlReport{ID: fmt.Sprintf("cluster-c-%d", i), Label: label(r), LabelClass: labelClass[label(r)], Composition: r.Composition, Legacy: r.Legacy, Verdict: r.Verdict,
 			Summary: summary(r), XRs: r.XRs, Pinned: r.Pinned, ConvVerdict: "–", Drift: r.Drift,
 			Emulation: fmt.Sprintf("%d on %s", r.Emulation, plural(r.EmulationXRs, "XR"))}
+		if r.Unlisted > 0 {
+			hr.Tallies = tallies(r)
+		}
 		if c := r.Conversion; c != nil {
 			hr.ConvVerdict = string(c.Verdict)
 			hr.Conversion = fmt.Sprintf("%s against %s: %s", c.Legacy, c.Converted, format.ReportSummary(c))
@@ -198,7 +203,11 @@ var htmlTemplates = template.Must(template.New("page").Parse(`<!DOCTYPE html>
 <h3><span class="code path">{{.Composition}}</span>: <span class="{{.LabelClass}}">{{.Verdict}}</span></h3>
 <p><b class="{{.LabelClass}}">{{.Label}}</b> {{.Summary}}</p>
 <p>Legacy: <span class="code path">{{.Legacy}}</span></p>
-{{if .Conversion}}<p>Conversion: {{.Conversion}}</p>{{end}}
+{{if .Conversion}}<p>Conversion: {{.Conversion}}</p>{{end}}{{if .Tallies}}
+<h4>Every finding, by object and path</h4>
+<table class="tallies fixed"><thead><tr><th>Check</th><th>Finding</th><th>XRs</th><th>For example</th></tr></thead><tbody>
+{{range .Tallies}}<tr><td>{{.Kind}}</td><td class="code path">{{.Finding}}</td><td>{{.XRs}}</td><td class="path">{{.Examples}}</td></tr>
+{{end}}</tbody></table>{{end}}
 {{if .Unverified}}<p class="warn">Unverified: {{.Unverified}}</p>{{end}}
 {{if .Diffs}}<h4>Conversion differences</h4>
 <table class="differences fixed"><thead><tr><th>XR</th><th>Path</th><th>Legacy</th><th>Pipeline</th><th>Classification</th></tr></thead><tbody>

@@ -2,6 +2,7 @@ package liveformat
 
 import (
 	"bytes"
+	"fmt"
 	"encoding/json"
 	"encoding/xml"
 	"path/filepath"
@@ -245,5 +246,30 @@ func TestSectionLocates(t *testing.T) {
 	}
 	if rs, ok := cl.JSON.([]*live.Report); !ok || len(rs) != 2 {
 		t.Errorf("JSON part is %T, not the reports", cl.JSON)
+	}
+}
+
+// TestUnlistedAndNotChecked: a report whose XRs with findings are not all
+// listed shows every finding by object and path, and a Composition that
+// could not be checked fails with its reason, in Markdown and HTML.
+func TestUnlistedAndNotChecked(t *testing.T) {
+	big := &live.Report{Composition: "xbig", Legacy: "big.yaml", Verdict: live.EmulationDifferences, XRs: 40, EmulationXRs: 40, Emulation: 40, Unlisted: 20,
+		Conversion:        &verify.Report{Verdict: verify.Equivalent, Samples: []verify.SampleReport{}},
+		EmulationFindings: []live.Tally{{Object: "disk (Disk)", Path: "spec.size", XRs: 40, Examples: []string{"a", "b", "c"}}},
+		Composites:        []live.XR{}}
+	broken := live.Unchecked(verify.Document{Path: "broken.yaml"}, fmt.Errorf("%s", "cannot convert broken.yaml: C117 unknown patchSetName"))
+	for _, f := range []format.Format{"markdown", "html"} {
+		var b bytes.Buffer
+		if err := Write(&b, []*live.Report{big, broken}, Options{Options: format.Options{Format: f}}); err != nil {
+			t.Fatal(err)
+		}
+		for _, want := range []string{"spec.size", "a, b, c", "20 more XRs", "not checked against the cluster: cannot convert broken.yaml: C117 unknown patchSetName"} {
+			if !strings.Contains(b.String(), want) {
+				t.Errorf("Write(%s): no %q in:\n%s", f, want, b.String())
+			}
+		}
+		if f == "markdown" && !strings.Contains(b.String(), "**FAIL** not checked") {
+			t.Errorf("Write(markdown): a Composition that was not checked is not a FAIL:\n%s", b.String())
+		}
 	}
 }

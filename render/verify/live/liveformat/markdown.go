@@ -63,6 +63,16 @@ func writeMarkdown(w io.Writer, reports []*live.Report, o Options, level int) er
 func markdownReport(b *strings.Builder, r *live.Report, o Options, h func(int) string) {
 	fmt.Fprintf(b, "\n%sComposition %s (%s): %s\n\n", h(1), mdCode(r.Composition), mdCode(r.Legacy), r.Verdict)
 	fmt.Fprintf(b, "**%s** %s\n\n", label(r), mdEscape(summary(r)))
+	if r.Verdict == live.NotChecked {
+		return
+	}
+	if r.Unlisted > 0 {
+		fmt.Fprintf(b, "%s\n\n| Check | Finding | XRs | For example |\n|---|---|---|---|\n", mdEscape(fmt.Sprintf("Every finding over all %s, by object and path (%s with findings are not listed one by one):", plural(r.XRs, "XR"), plural(r.Unlisted, "XR"))))
+		for _, t := range tallies(r) {
+			fmt.Fprintf(b, "| %s | %s | %d | %s |\n", t.Kind, mdEscape(t.Finding), t.XRs, mdEscape(t.Examples))
+		}
+		b.WriteString("\n")
+	}
 	if c := r.Conversion; c != nil {
 		fmt.Fprintf(b, "Conversion (%s against %s): %s\n", mdCode(c.Legacy), mdCode(c.Converted), mdEscape(format.ReportSummary(c)))
 		if c.Verdict == verify.Unverified {

@@ -151,6 +151,9 @@ func safe(reports []*live.Report) string {
 
 // summary words one report's verdict, as text output's first line.
 func summary(r *live.Report) string {
+	if r.Verdict == live.NotChecked {
+		return "not checked against the cluster: " + r.Error
+	}
 	s := fmt.Sprintf("%s against the cluster: %s", r.Verdict, plural(r.XRs, "XR"))
 	if r.Pinned > 0 {
 		s += fmt.Sprintf(" (%d pinned to another CompositionRevision)", r.Pinned)
@@ -159,13 +162,17 @@ func summary(r *live.Report) string {
 	if r.Conversion != nil {
 		conv = string(r.Conversion.Verdict)
 	}
-	return s + fmt.Sprintf("; conversion %s; %s on %s; %s (info)", conv, plural(r.Emulation, "emulation difference"), plural(r.EmulationXRs, "XR"), plural(r.Drift, "drifted field"))
+	s += fmt.Sprintf("; conversion %s; %s on %s; %s (info)", conv, plural(r.Emulation, "emulation difference"), plural(r.EmulationXRs, "XR"), plural(r.Drift, "drifted field"))
+	if r.Unlisted > 0 {
+		s += fmt.Sprintf("; %s with findings not listed one by one (see the findings by path)", plural(r.Unlisted, "more XR"))
+	}
+	return s
 }
 
 // label is text output's label of a report: FAIL, WARN or PASS.
 func label(r *live.Report) string {
 	switch {
-	case r.Fails(false):
+	case r.Fails(false), r.Verdict == live.NotChecked:
 		return "FAIL"
 	case r.Verdict != live.Equivalent:
 		return "WARN"
@@ -232,4 +239,26 @@ func findingValue(v any) string {
 		return fmt.Sprint(v)
 	}
 	return string(b)
+}
+
+// tallies are the findings of a report by object and path, over every
+// XR: what a report with unlisted XRs shows instead of each XR's.
+func tallies(r *live.Report) []tallyLine {
+	var out []tallyLine
+	for _, g := range []struct {
+		kind string
+		ts   []live.Tally
+	}{{"conversion", r.ConversionFindings}, {"emulation", r.EmulationFindings}, {"drift (info)", r.DriftFindings}} {
+		for _, t := range g.ts {
+			out = append(out, tallyLine{Kind: g.kind, Finding: t.String(), XRs: t.XRs, Examples: strings.Join(t.Examples, ", ")})
+		}
+	}
+	return out
+}
+
+// A tallyLine is one finding over all XRs.
+type tallyLine struct {
+	Kind, Finding string
+	XRs           int
+	Examples      string
 }
