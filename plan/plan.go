@@ -518,3 +518,14 @@ func toAny(s []string) []any {
 	}
 	return out
 }
+
+// FromType is the legacy type (group|kind) a v2 Composition's mapping
+// comes from, empty without a mapping.
+func FromType(comp map[string]any) string {
+	m := mappingOf(comp)
+	if m == nil {
+		return ""
+	}
+	g, _ := xp.SplitAPIVersion(m.From.APIVersion)
+	return g + "|" + m.From.Kind
+}
