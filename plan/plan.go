@@ -432,8 +432,10 @@ func twinMR(cd Composed, m *v2map.Mapping, namespace string) (Resource, map[stri
 	// Namespaced managed resources have no deletionPolicy: a live one
 	// always has one (the CRD defaults it), which the template may not set.
 	delete(spec, "deletionPolicy")
+	// The live object's own policies, mapped; the default ("*") with an
+	// Orphan deletion policy is the mapping's OrphanPolicies (C442).
 	intended := strs(spec["managementPolicies"])
-	if len(intended) == 0 {
+	if len(intended) == 0 || slices.Equal(intended, []string{"*"}) {
 		intended = []string{"*"}
 		if orphan {
 			intended = slices.Clone(v2map.OrphanPolicies)
