@@ -104,9 +104,8 @@ func (m *Manifests) Objects() []map[string]any { return m.objs }
 
 // Get returns the exported object; the namespace is ignored when no
 // object of the kind has one of that name in it but a cluster-scoped
-// one does. A kind no export holds is Unserved... as far as the export
-// tells: NotFound is returned for it, so that a check reports the object
-// missing.
+// one does. An export cannot tell a kind it does not hold from one that is
+// not served: either way the object is NotFound.
 func (m *Manifests) Get(_ context.Context, apiVersion, kind, namespace, name string) (map[string]any, cluster.State, error) {
 	g, _ := xp.SplitAPIVersion(apiVersion)
 	if o, ok := m.byKey[key(g, kind, namespace, name)]; ok {
@@ -124,7 +123,7 @@ func (m *Manifests) Legacy(ctx context.Context) (*Legacy, error) {
 	l := &Legacy{}
 	for _, o := range m.objs {
 		switch {
-		case o["apiVersion"] == xp.GroupAPIExtensions+"/v1" && o["kind"] == "CompositeResourceDefinition":
+		case legacyXRD(o):
 			l.XRDs = append(l.XRDs, o)
 		case o["apiVersion"] == xp.CompositionAPIVersion && o["kind"] == "Composition":
 			l.Compositions = append(l.Compositions, o)
@@ -167,6 +166,21 @@ func composite(ctx context.Context, objs Objects, xr map[string]any) (Composite,
 		c.Composed = append(c.Composed, cd)
 	}
 	return c, nil
+}
+
+// legacyXRD reports whether o is an XRD of legacy XRs: any v1 XRD, or one
+// that a Crossplane v2 API server exported at v2 with scope LegacyCluster.
+func legacyXRD(o map[string]any) bool {
+	if o["kind"] != "CompositeResourceDefinition" {
+		return false
+	}
+	switch o["apiVersion"] {
+	case xp.GroupAPIExtensions + "/v1":
+		return true
+	case xp.GroupAPIExtensions + "/v2":
+		return dig(o, "spec", "scope") == "LegacyCluster"
+	}
+	return false
 }
 
 // xrdOf returns the v1 XRD of the XR type group, kind.

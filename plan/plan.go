@@ -130,7 +130,7 @@ func DefinitionsOf(objs []map[string]any) Definitions {
 		switch {
 		case o["apiVersion"] == xp.CompositionAPIVersion && o["kind"] == "Composition" && mappingOf(o) != nil:
 			d.Compositions = append(d.Compositions, o)
-		case o["apiVersion"] == xp.GroupAPIExtensions+"/v2" && o["kind"] == "CompositeResourceDefinition":
+		case o["apiVersion"] == xp.GroupAPIExtensions+"/v2" && o["kind"] == "CompositeResourceDefinition" && !legacyXRD(o):
 			d.XRDs = append(d.XRDs, o)
 		}
 	}

@@ -99,7 +99,7 @@ Exit codes: 0 planned (or the step is allowed); 1 an error; 2 invalid usage;
   xpmigrate plan v2 --cluster --kubeconfig view-only.kubeconfig --v2 platform-v2/ --out move/
 
   # Offline, from exported manifests, converting the definitions on the fly
-  kubectl get xrd,composition,nopdbs,xnopdbs,nopresources -A -o yaml > export.yaml
+  kubectl get compositeresourcedefinitions.v1.apiextensions.crossplane.io,compositions,nopdbs,xnopdbs,nopresources -A -o yaml > export.yaml
   xpmigrate plan v2 --from export.yaml --xr-naming new-group --xr-group v2.example.org \
     --provider-crds provider-crds/ --out move/
 
