@@ -269,7 +269,7 @@ func TestWriteRefuses(t *testing.T) {
 func TestREADMESaysNothingIsWritten(t *testing.T) {
 	p := build(t, nil)
 	r := p.README()
-	for _, s := range []string{"xpmigrate never writes to the cluster", "kubectl apply --server-side --force-conflicts --field-manager=xpmigrate-plan-step1 -f team-a/orders/1-protect.yaml", "kubectl wait --for=condition=Ready --timeout=10m nopdb.v2.example.org/orders -n team-a"} {
+	for _, s := range []string{"xpmigrate never writes to the cluster", "kubectl apply --server-side --force-conflicts --field-manager=xpmigrate-plan-step1 -f team-a/orders/1-protect.yaml", "kubectl wait --for=condition=Ready --timeout=10m nopdb.v2.example.org/orders -n team-a", "xpmigrate plan v2 --check-step 2 --plan . --cluster --xr team-a/orders"} {
 		if !strings.Contains(r, s) {
 			t.Errorf("README.md does not say %q:\n%s", s, r)
 		}

@@ -182,12 +182,12 @@ func (p *Plan) README() string {
 		}
 		b.WriteString("\n```sh\n")
 		for _, s := range x.Steps {
-			fmt.Fprintf(&b, "xpmigrate plan v2 --check-step %d --plan . --cluster   # %s\n", s.Number, s.Title)
+			fmt.Fprintf(&b, "xpmigrate plan v2 --check-step %d --plan . --cluster --xr %s   # %s\n", s.Number, x.Dir, s.Title)
 			for _, a := range s.Actions {
 				b.WriteString(a.Command + "\n")
 			}
 		}
-		fmt.Fprintf(&b, "xpmigrate plan v2 --check-step %d --plan . --cluster   # %s\n", StepDone, StepTitles[StepDone])
+		fmt.Fprintf(&b, "xpmigrate plan v2 --check-step %d --plan . --cluster --xr %s   # %s\n", StepDone, x.Dir, StepTitles[StepDone])
 		b.WriteString("```\n\n")
 	}
 	return b.String()

@@ -81,6 +81,22 @@ func TestPlanV2(t *testing.T) {
 			}
 		})
 	}
+	t.Run("FromV2Output", func(t *testing.T) {
+		v2 := filepath.Join(dir, "v2.yaml")
+		if code, _, stderr := runWithin(t, "convert", "--target", "v2", "--xr-naming", "new-group", "--xr-group", "v2.example.org",
+			"--provider-crds", filepath.Join(td, "crds.yaml"), "-o", v2, filepath.Join(td, "platform.yaml")); code != 0 {
+			t.Fatalf("convert --target v2: exit %d\n%s", code, stderr)
+		}
+		code, stdout, stderr := runWithin(t, "plan", "v2", "--v2", v2, "--out", filepath.Join(dir, "fromv2"),
+			"--from", filepath.Join(td, "platform.yaml"), "--from", filepath.Join(td, "live.yaml"))
+		if code != 0 || !strings.Contains(stdout, "planned team-a/orders: XNopDB.example.org orders-abcde -> NopDB.v2.example.org team-a/orders, 2 managed resources") {
+			t.Errorf("plan v2 --v2 (convert --target v2's output): want exit 0 and the XR planned, got %d\n%s%s", code, stdout, stderr)
+		}
+		code, _, stderr = runWithin(t, "plan", "v2", "--v2", filepath.Join(td, "platform.yaml"), "--out", filepath.Join(dir, "nov2"), "--from", filepath.Join(td, "live.yaml"))
+		if code != 2 || !strings.Contains(stderr, "holds no Composition with the xpmigrate.io/v2-mapping annotation") {
+			t.Errorf("plan v2 --v2 with legacy definitions: want exit 2, got %d\n%s", code, stderr)
+		}
+	})
 	t.Run("CheckStep", func(t *testing.T) {
 		args := []string{"plan", "v2", "--check-step", "1", "--plan", out, "--from", filepath.Join(td, "live.yaml")}
 		if code, stdout, stderr := runWithin(t, args...); code != 0 || !strings.Contains(stdout, "ok      team-a/orders: step 1 allowed") {
