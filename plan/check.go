@@ -4,19 +4,19 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 
 	"github.com/pkg/errors"
 
+	"github.com/xpmigrate/xpmigrate/internal/regularfile"
 	"github.com/xpmigrate/xpmigrate/internal/xp"
 	"github.com/xpmigrate/xpmigrate/render/cluster"
 )
 
 // Load reads a plan directory's plan.json.
 func Load(dir string) (*Plan, error) {
-	b, err := os.ReadFile(filepath.Join(dir, "plan.json"))
+	b, err := regularfile.ReadFile(filepath.Join(dir, "plan.json"))
 	if err != nil {
 		return nil, errors.Wrap(err, "cannot read the plan")
 	}

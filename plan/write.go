@@ -108,7 +108,7 @@ func Write(dir string, files map[string][]byte) error {
 	}
 	for _, f := range paths {
 		full := filepath.Join(dir, f)
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil { //nolint:gosec // A plan others read and apply.
 			return errors.Wrapf(err, "cannot create %q", filepath.Dir(full))
 		}
 		if err := atomicfile.Write(full, files[f], 0o644, nil); err != nil {
@@ -130,7 +130,7 @@ func writableDir(dir string) error {
 		if err := atomicfile.Probe(parent, filepath.Base(dir)); err != nil {
 			return errors.Wrapf(err, "cannot write the plan in %q", parent)
 		}
-		return errors.Wrapf(os.Mkdir(dir, 0o755), "cannot create %q", dir)
+		return errors.Wrapf(os.Mkdir(dir, 0o755), "cannot create %q", dir) //nolint:gosec // A plan others read and apply.
 	}
 	if err != nil {
 		return errors.Wrapf(err, "cannot write the plan in %q", dir)
