@@ -34,8 +34,10 @@ func newPlanCmd(s streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "plan",
 		Short: "Plan moves of running objects (plan v2: claims and legacy XRs onto v2-native XRs)",
-		Args:  cobra.NoArgs,
-		RunE:  func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
+		Example: `  xpmigrate plan v2 --cluster --v2 platform-v2/ --out move/
+  xpmigrate plan v2 --check-step 1 --plan move/ --cluster`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
 	cmd.AddCommand(newPlanV2Cmd(s))
 	return cmd
@@ -127,10 +129,10 @@ Exit codes: 0 planned (or the step is allowed); 1 an error; 2 invalid usage;
 	f.StringVar(&o.planDir, "plan", "", "with --check-step: the plan directory")
 	f.StringVar(&o.xr, "xr", "", "with --check-step: only the XR of this plan subdirectory (NAMESPACE/NAME)")
 	f.DurationVar(&o.timeout, "timeout", 30*time.Minute, "give up after this long")
-	stringEnumFlag(f, &o.convert.XRScope, "xr-scope", "", "without --v2: the scope of the v2 XRDs (as convert --target v2)", convert.XRScopes...)
-	stringEnumFlag(f, &o.convert.XRNaming, "xr-naming", "", "how the v2 XR types are named (as convert --target v2); with --v2, picks among several v2 Compositions of one legacy type", convert.XRNamings...)
+	stringEnumFlag(f, &o.convert.XRScope, "xr-scope", "", "without --v2: the scope of the v2 XRDs, as convert --target v2: auto (default), namespaced or cluster", convert.XRScopeAuto, convert.XRScopeNamespaced, convert.XRScopeCluster)
+	stringEnumFlag(f, &o.convert.XRNaming, "xr-naming", "", "how the v2 XR types are named, as convert --target v2: drop-prefix (default) or new-group (with --xr-group); with --v2 it picks among several v2 Compositions of one legacy type", convert.XRNamings...)
 	f.StringVar(&o.convert.XRGroup, "xr-group", "", "with --xr-naming new-group: the group of the v2 XR types")
-	stringEnumFlag(f, &o.convert.ProviderConfigKind, "provider-config-kind", convert.KindClusterProviderConfig, "without --v2: the kind namespaced managed resources' providerConfigRef names", convert.KindClusterProviderConfig, convert.KindProviderConfig)
+	stringEnumFlag(f, &o.convert.ProviderConfigKind, "provider-config-kind", convert.KindClusterProviderConfig, "without --v2: the kind namespaced managed resources' providerConfigRef names: ClusterProviderConfig or ProviderConfig", convert.KindClusterProviderConfig, convert.KindProviderConfig)
 	f.StringArrayVar(&o.providerCRDs, "provider-crds", nil, "without --v2: provider CustomResourceDefinitions that give the namespaced twins of managed resources (as convert --target v2)")
 	return cmd
 }
