@@ -235,6 +235,12 @@ func (x *XR) build(ctx context.Context, l *Legacy, d Definitions, c Composite, o
 	} else {
 		x.Dir = "_cluster/" + x.New.Name
 	}
+	if x.Claim != nil {
+		cg, _ := xp.SplitAPIVersion(x.Claim.APIVersion)
+		if ng, _ := xp.SplitAPIVersion(x.New.APIVersion); cg == ng && x.Claim.Kind == x.New.Kind {
+			return errors.Errorf("the v2 XR type %s %s is the claim's type: both cannot exist at once, and the claim exists until step 4; convert with --xr-naming new-group", x.New.APIVersion, x.New.Kind)
+		}
+	}
 	if m.Scope != "Cluster" && x.New.Namespace == "" {
 		return errors.Errorf("%s has no claim: a namespaced %s needs a namespace (convert with --xr-scope cluster, or create a claim-less XR's twin by hand)", x.Legacy, x.New.Kind)
 	}

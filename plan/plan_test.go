@@ -275,3 +275,21 @@ func TestREADMESaysNothingIsWritten(t *testing.T) {
 		}
 	}
 }
+
+func TestBuildClaimTypeCollision(t *testing.T) {
+	_, l, _ := fixture(t, nil)
+	o := convertOptions(t)
+	o.XRNaming, o.XRGroup = "", ""
+	d, err := Convert(l, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Build(context.Background(), l, d, Options{Convert: o})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"the v2 XR type example.org/v1alpha1 NopDB is the claim's type: both cannot exist at once, and the claim exists until step 4; convert with --xr-naming new-group"}
+	if diff := cmp.Diff(want, p.XRs[0].Errors); diff != "" {
+		t.Errorf("drop-prefix naming gives the claim's type: -want errors, +got:\n%s", diff)
+	}
+}
