@@ -15,7 +15,9 @@ import (
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
 )
 
-func convertOptions(t *testing.T) convert.Options {
+func convertOptions(t *testing.T) convert.Options { return benchConvertOptions(t) }
+
+func benchConvertOptions(t testing.TB) convert.Options {
 	t.Helper()
 	docs, err := manifest.LoadPath("testdata/crds.yaml")
 	if err != nil {
