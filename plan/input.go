@@ -168,17 +168,18 @@ func composite(ctx context.Context, objs Objects, xr map[string]any) (Composite,
 	return c, nil
 }
 
-// legacyXRD reports whether o is an XRD of legacy XRs: any v1 XRD, or one
-// that a Crossplane v2 API server exported at v2 with scope LegacyCluster.
+// legacyXRD reports whether o is an XRD of legacy XRs: scope LegacyCluster
+// (or none, at v1), at either version.
 func legacyXRD(o map[string]any) bool {
 	if o["kind"] != "CompositeResourceDefinition" {
 		return false
 	}
 	switch o["apiVersion"] {
-	case xp.GroupAPIExtensions + "/v1":
-		return true
-	case xp.GroupAPIExtensions + "/v2":
-		return dig(o, "spec", "scope") == "LegacyCluster"
+	case xp.GroupAPIExtensions + "/v1", xp.GroupAPIExtensions + "/v2":
+		// A v2 API server serves every XRD at both versions; the scope
+		// tells (v1 XRDs without one are LegacyCluster).
+		scope := dig(o, "spec", "scope")
+		return scope == nil || scope == "LegacyCluster"
 	}
 	return false
 }
@@ -219,7 +220,9 @@ func (c Cluster) Legacy(ctx context.Context, types []string) (*Legacy, error) {
 		return nil, errors.Wrap(err, "cannot list the cluster's CompositeResourceDefinitions")
 	}
 	for _, x := range xrds {
-		l.XRDs = append(l.XRDs, x.Object)
+		if legacyXRD(x.Object) {
+			l.XRDs = append(l.XRDs, x.Object)
+		}
 	}
 	comps, err := c.R.Compositions(ctx)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -293,5 +294,21 @@ func TestBuildClaimTypeCollision(t *testing.T) {
 	want := []string{"the v2 XR type example.org/v1alpha1 NopDB is the claim's type: both cannot exist at once, and the claim exists until step 4; convert with --xr-naming new-group"}
 	if diff := cmp.Diff(want, p.XRs[0].Errors); diff != "" {
 		t.Errorf("drop-prefix naming gives the claim's type: -want errors, +got:\n%s", diff)
+	}
+}
+
+func TestLegacyLeavesV2Alone(t *testing.T) {
+	_, l, d := fixture(t, nil)
+	objs := slices.Concat(l.XRDs, l.Compositions, d.XRDs, d.Compositions)
+	// A v2 API server lists a v2 XRD at v1 too.
+	v1view := jsonobj.DeepCopy(d.XRDs[0])
+	v1view["apiVersion"] = "apiextensions.crossplane.io/v1"
+	objs = append(objs, v1view, map[string]any{"apiVersion": "v2.example.org/v1alpha1", "kind": "NopDB", "metadata": map[string]any{"name": "moved", "namespace": "team-a"}})
+	got, err := NewManifests(objs...).Legacy(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.XRDs) != 1 || len(got.Composites) != 0 {
+		t.Errorf("a v2 XRD (at either version) and a v2 XR are not legacy: got %d XRDs, %d composites", len(got.XRDs), len(got.Composites))
 	}
 }
