@@ -160,6 +160,13 @@ func TestE2EPlanV2(t *testing.T) {
 			op.matchesRender(x)
 		})
 	}
+	// Planning again sees the claims still to move, and neither the moved
+	// ones nor the v2 XRs that replaced them (the v2 XRD and Composition
+	// are in the cluster now).
+	got = run(t, 0, append([]string{"plan", "v2", "--out", filepath.Join(t.TempDir(), "again"), "--xr-naming", "new-group", "--xr-group", "v2.example.org", "--provider-crds", "testdata/crds.yaml"}, ro...)...)
+	if !strings.Contains(got, fmt.Sprintf("%d XRs planned", e2eXRs-e2eMoved)) {
+		t.Errorf("plan v2 after %d moves: want %d XRs planned, got:\n%s", e2eMoved, e2eXRs-e2eMoved, got)
+	}
 	// The checks too only read.
 	events, err = s.AuditEvents(ctx)
 	if err != nil {
