@@ -437,7 +437,14 @@ func twinMR(cd Composed, m *v2map.Mapping, namespace string) (Resource, map[stri
 	}
 	// Namespaced managed resources have no deletionPolicy: a live one
 	// always has one (the CRD defaults it), which the template may not set.
+	// Nor do they publish to External Secret Stores or write their
+	// connection Secret outside their namespace: a live one may carry what
+	// a patch (not a template the mapping saw) wrote.
 	delete(spec, "deletionPolicy")
+	delete(spec, "publishConnectionDetailsTo")
+	if ref, ok := spec["writeConnectionSecretToRef"].(map[string]any); ok {
+		delete(ref, "namespace")
+	}
 	// The live object's own policies, mapped; the default ("*") with an
 	// Orphan deletion policy is the mapping's OrphanPolicies (C442).
 	intended := strs(spec["managementPolicies"])

@@ -312,3 +312,27 @@ func TestLegacyLeavesV2Alone(t *testing.T) {
 		t.Errorf("a v2 XRD (at either version) and a v2 XR are not legacy: got %d XRDs, %d composites", len(got.XRDs), len(got.Composites))
 	}
 }
+
+func TestTwinHasNoClusterOnlyFields(t *testing.T) {
+	p := build(t, func(name string, o map[string]any) {
+		if name == "orders-abcde-db1" {
+			spec := o["spec"].(map[string]any)
+			spec["writeConnectionSecretToRef"] = map[string]any{"name": "orders-db", "namespace": "crossplane-system"}
+			spec["publishConnectionDetailsTo"] = map[string]any{"name": "orders-db"}
+		}
+	})
+	x := p.XRs[0]
+	if len(x.Errors) > 0 {
+		t.Fatalf("Build(...): %v", x.Errors)
+	}
+	spec := x.twins[0]["spec"].(map[string]any)
+	want := map[string]any{"name": "orders-db"}
+	if diff := cmp.Diff(want, spec["writeConnectionSecretToRef"]); diff != "" {
+		t.Errorf("a twin writes its connection Secret in its own namespace: -want, +got:\n%s", diff)
+	}
+	for _, f := range []string{"publishConnectionDetailsTo", "deletionPolicy"} {
+		if _, ok := spec[f]; ok {
+			t.Errorf("a twin has spec.%s, which namespaced managed resources do not", f)
+		}
+	}
+}
