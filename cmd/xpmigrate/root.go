@@ -107,6 +107,6 @@ function-environment-configs, renders both in process, and compares them.`,
 		return errkind.InvalidInput(err)
 	})
 
-	root.AddCommand(newVersionCmd(s), newRenderCmd(s), newVerifyCmd(s), newConvertCmd(s, nil), newMigrateCmd(s), newDocsCmd(s))
+	root.AddCommand(newVersionCmd(s), newRenderCmd(s), newVerifyCmd(s), newConvertCmd(s, nil), newMigrateCmd(s), newPlanCmd(s), newDocsCmd(s))
 	return root
 }

@@ -7,6 +7,10 @@ const (
 	// resource was rendered from.
 	AnnotationCompositionResourceName = "crossplane.io/composition-resource-name"
 
+	// AnnotationExternalName is the name of a managed resource's external
+	// (cloud) resource.
+	AnnotationExternalName = "crossplane.io/external-name"
+
 	// AnnotationPaused pauses reconciliation of the object it is set on.
 	AnnotationPaused = "crossplane.io/paused"
 

@@ -331,3 +331,18 @@ func (r *Reader) SecretDigests(ctx context.Context, namespace, name string) (*Se
 	}
 	return s, nil
 }
+
+// Definitions lists the cluster's CompositeResourceDefinitions at
+// apiextensions.crossplane.io/v1 (Crossplane v2 serves its XRDs at v1 as
+// well).
+func (r *Reader) Definitions(ctx context.Context) ([]*unstructured.Unstructured, error) {
+	return r.listAll(ctx, schema.GroupVersionKind{Group: xp.GroupAPIExtensions, Version: "v1", Kind: "CompositeResourceDefinition"}, "", metav1.ListOptions{})
+}
+
+// Get reads the object an apiVersion, kind, namespace and name refer to,
+// with a get request. The namespace is ignored for a cluster-scoped kind. It
+// returns nil and the reason (NotFound, Forbidden, Unserved) when the object
+// cannot be read; Forbidden is also recorded (Missing).
+func (r *Reader) Get(ctx context.Context, apiVersion, kind, namespace, name string) (*unstructured.Unstructured, State, error) {
+	return r.getRef(ctx, apiVersion, kind, namespace, name)
+}

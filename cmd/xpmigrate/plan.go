@@ -1,0 +1,305 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/pkg/errors"
+	"github.com/spf13/cobra"
+
+	"github.com/xpmigrate/xpmigrate/convert"
+	"github.com/xpmigrate/xpmigrate/convert/migrate"
+	"github.com/xpmigrate/xpmigrate/internal/crossplane"
+	"github.com/xpmigrate/xpmigrate/internal/errkind"
+	"github.com/xpmigrate/xpmigrate/internal/manifest"
+	"github.com/xpmigrate/xpmigrate/plan"
+)
+
+type planOptions struct {
+	cluster      clusterOptions
+	from         []string
+	v2           []string
+	out          string
+	check        int
+	planDir      string
+	xr           string
+	convert      convert.Options
+	providerCRDs []string
+	timeout      time.Duration
+}
+
+func newPlanCmd(s streams) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "plan",
+		Short: "Plan moves of running objects (plan v2: claims and legacy XRs onto v2-native XRs)",
+		Example: `  xpmigrate plan v2 --cluster --v2 platform-v2/ --out move/
+  xpmigrate plan v2 --check-step 1 --plan move/ --cluster`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
+	}
+	cmd.AddCommand(newPlanV2Cmd(s))
+	return cmd
+}
+
+func newPlanV2Cmd(s streams) *cobra.Command {
+	o := &planOptions{}
+	cmd := &cobra.Command{
+		Use:   "v2 {--cluster | --from FILE|DIR} {--out DIR | --check-step N --plan DIR}",
+		Short: "Plan the adopt-in-place move of running claims and legacy XRs onto v2-native XRs",
+		Long: `Plan how the running claims and legacy XRs of a Crossplane v1 platform, and
+their managed resources, move onto the v2-native definitions (convert or
+migrate --target v2) without deleting or recreating any cloud resource.
+
+xpmigrate never writes to the cluster. It reads it (--cluster: get and list
+only, the same kubeconfig flags and permissions as verify --cluster, plus
+get/list on compositeresourcedefinitions) or exported manifests (--from:
+kubectl get -o yaml output, List documents included), and writes a plan
+directory (--out) that you apply with kubectl, step by step, in order:
+
+  1  pause the old claim and XR; every managed resource gets
+     deletionPolicy: Orphan (and management policies without Delete) and is
+     paused, so the old provider stops acting and nothing can delete its
+     external resource
+  2  create the namespaced (.m.) twin of every managed resource (its spec
+     mapped through the v2 Composition's declared edits, its
+     crossplane.io/external-name copied, management policies without
+     Delete) and the new namespaced XR, paused, whose
+     spec.crossplane.resourceRefs names the twins
+  3  unpause the new XR and wait until it is Ready (kubectl wait)
+  4  give the twins their intended management policies; delete the old
+     claim, XR and managed resources (orphaned: their external resources
+     stay)
+  5  unpause the deleted old objects so that their controllers release
+     them (a paused object keeps its finalizer; an orphaned managed
+     resource is released without its provider calling the cloud)
+
+Each step has a precondition check that only reads: --check-step N --plan DIR
+with --cluster (or --from) exits 0 when the cluster allows step N, and 3 with
+the reasons otherwise; --check-step 6 checks that the move is complete.
+
+Every XR's plan carries a render proof: the new XR, rendered with the v2
+Composition (Crossplane v2's composer) and the twins as observed state, must
+render every twin under its composition resource name, with its name, kind,
+namespace and external name, and no spec field other than the twin's. A
+managed resource that would be recreated instead of adopted (no composition
+resource name or no template of that name, no external name, another name or
+kind, a spec the provider would change) is an error: the plan is still
+written, with the errors in README.md and plan.json, and the run exits 3.
+
+The v2 definitions come from --v2 (the output of migrate --target v2, or files
+of convert --target v2: v2 Compositions with the xpmigrate.io/v2-mapping
+annotation and v2 XRDs), or are converted on the fly from the legacy XRDs and
+Compositions read with the same flags as convert (--xr-scope, --xr-naming,
+--xr-group, --provider-config-kind, --provider-crds). The plan directory's
+definitions.yaml holds the definitions it was made for.
+
+Exit codes: 0 planned (or the step is allowed); 1 an error; 2 invalid usage;
+3 a plan with errors (or the step is not allowed).`,
+		Example: `  # Plan from the live cluster, read-only, onto migrate --target v2's output
+  xpmigrate plan v2 --cluster --kubeconfig view-only.kubeconfig --v2 platform-v2/ --out move/
+
+  # Offline, from exported manifests, converting the definitions on the fly
+  kubectl get compositeresourcedefinitions.v1.apiextensions.crossplane.io,compositions,nopdbs,xnopdbs,nopresources -A -o yaml > export.yaml
+  xpmigrate plan v2 --from export.yaml --xr-naming new-group --xr-group v2.example.org \
+    --provider-crds provider-crds/ --out move/
+
+  # Before each step: is the cluster ready for it?
+  xpmigrate plan v2 --check-step 2 --plan move/ --cluster`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := o.validate(cmd); err != nil {
+				return err
+			}
+			ctx, cancel := context.WithTimeout(cmd.Context(), o.timeout)
+			defer cancel()
+			if o.check != 0 {
+				return runPlanCheck(ctx, s, o)
+			}
+			return runPlanV2(ctx, s, o)
+		},
+	}
+	f := cmd.Flags()
+	addClusterFlags(f, &o.cluster, "read the legacy platform from the cluster of the kubeconfig (get and list only)")
+	f.StringArrayVar(&o.from, "from", nil, "read the legacy platform from exported manifests (kubectl get -o yaml; a file or directory; repeatable) instead of a cluster")
+	f.StringArrayVar(&o.v2, "v2", nil, "the v2 definitions (migrate --target v2's output: a file or directory; repeatable); without it the legacy definitions are converted on the fly")
+	f.StringVarP(&o.out, "out", "o", "", "the plan directory to write (created when its parent exists)")
+	f.IntVar(&o.check, "check-step", 0, "check, read-only, that the cluster allows step N of the plan given with --plan (1-5; 6: the move is complete)")
+	f.StringVar(&o.planDir, "plan", "", "with --check-step: the plan directory")
+	f.StringVar(&o.xr, "xr", "", "with --check-step: only the XR of this plan subdirectory (NAMESPACE/NAME)")
+	f.DurationVar(&o.timeout, "timeout", 30*time.Minute, "give up after this long")
+	stringEnumFlag(f, &o.convert.XRScope, "xr-scope", "", "without --v2: the scope of the v2 XRDs, as convert --target v2: auto (default), namespaced or cluster", convert.XRScopeAuto, convert.XRScopeNamespaced, convert.XRScopeCluster)
+	stringEnumFlag(f, &o.convert.XRNaming, "xr-naming", "", "how the v2 XR types are named, as convert --target v2: drop-prefix (default) or new-group (with --xr-group); with --v2 it picks among several v2 Compositions of one legacy type", convert.XRNamings...)
+	f.StringVar(&o.convert.XRGroup, "xr-group", "", "with --xr-naming new-group: the group of the v2 XR types")
+	stringEnumFlag(f, &o.convert.ProviderConfigKind, "provider-config-kind", convert.KindClusterProviderConfig, "without --v2: the kind namespaced managed resources' providerConfigRef names: ClusterProviderConfig or ProviderConfig", convert.KindClusterProviderConfig, convert.KindProviderConfig)
+	f.StringArrayVar(&o.providerCRDs, "provider-crds", nil, "without --v2: provider CustomResourceDefinitions that give the namespaced twins of managed resources (as convert --target v2)")
+	return cmd
+}
+
+func (o *planOptions) validate(cmd *cobra.Command) error {
+	f := cmd.Flags()
+	if err := o.cluster.validate(f, "from"); err != nil {
+		return err
+	}
+	if !o.cluster.enabled && len(o.from) == 0 {
+		return errkind.InvalidInputf("give the legacy platform: --cluster or --from FILE|DIR")
+	}
+	if o.check != 0 {
+		if o.planDir == "" {
+			return errkind.InvalidInputf("--check-step needs --plan DIR")
+		}
+		if o.out != "" {
+			return errkind.InvalidInputf("--check-step reads a plan: --out cannot be used with it")
+		}
+		if o.check < plan.StepProtect || o.check > plan.StepDone {
+			return errkind.InvalidInputf("--check-step must be between %d and %d, not %d", plan.StepProtect, plan.StepDone, o.check)
+		}
+		return nil
+	}
+	if o.planDir != "" || o.xr != "" {
+		return errkind.InvalidInputf("--plan and --xr go with --check-step")
+	}
+	if o.out == "" {
+		return errkind.InvalidInputf("give the plan directory to write with --out DIR")
+	}
+	if len(o.v2) > 0 {
+		for _, n := range []string{"xr-scope", "provider-config-kind", "provider-crds"} {
+			if f.Changed(n) {
+				return errkind.InvalidInputf("--%s converts the definitions on the fly: it cannot be used with --v2", n)
+			}
+		}
+	}
+	if o.convert.XRNaming == convert.XRNamingNewGroup && o.convert.XRGroup == "" {
+		return errkind.InvalidInputf("--xr-naming new-group needs --xr-group")
+	}
+	return nil
+}
+
+// objects returns the store the plan reads: the cluster or the exports.
+func (o *planOptions) objects() (plan.Objects, *plan.Manifests, *plan.Cluster, error) {
+	if o.cluster.enabled {
+		r, err := o.cluster.newReader(false, nil)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		c := &plan.Cluster{R: r}
+		return c, nil, c, nil
+	}
+	m, err := plan.LoadManifests(o.from...)
+	if err != nil {
+		return nil, nil, nil, errkind.InvalidInput(err)
+	}
+	return m, m, nil, nil
+}
+
+func runPlanV2(ctx context.Context, s streams, o *planOptions) error {
+	_, m, c, err := o.objects()
+	if err != nil {
+		return err
+	}
+	var defs plan.Definitions
+	if len(o.v2) > 0 {
+		var objs []map[string]any
+		for _, p := range o.v2 {
+			docs, err := manifest.LoadPath(p)
+			if err != nil {
+				return errkind.InvalidInput(errors.Wrapf(err, "cannot read --v2 %s", p))
+			}
+			objs = append(objs, plan.NewManifests(manifest.Objects(docs)...).Objects()...)
+		}
+		defs = plan.DefinitionsOf(objs)
+		if len(defs.Compositions) == 0 {
+			return errkind.InvalidInputf("--v2 holds no Composition with the xpmigrate.io/v2-mapping annotation: give the output of migrate --target v2")
+		}
+	}
+	var types []string
+	for _, comp := range defs.Compositions {
+		types = append(types, plan.FromType(comp))
+	}
+	var legacy *plan.Legacy
+	if c != nil {
+		legacy, err = c.Legacy(ctx, types)
+	} else {
+		legacy, err = m.Legacy(ctx)
+	}
+	if err != nil {
+		return err
+	}
+	co := o.convert
+	co.Target = crossplane.V2
+	if len(o.v2) == 0 {
+		if co.ProviderCRDs, err = migrate.ReadProviderCRDs(o.providerCRDs); err != nil {
+			return errkind.InvalidInput(err)
+		}
+		if defs, err = plan.Convert(legacy, co); err != nil {
+			return err
+		}
+	}
+	p, err := plan.Build(ctx, legacy, defs, plan.Options{Convert: co})
+	if err != nil {
+		return err
+	}
+	files, err := p.Files(defs)
+	if err != nil {
+		return err
+	}
+	if err := plan.Write(o.out, files); err != nil {
+		return err
+	}
+	failed := 0
+	for _, x := range p.XRs {
+		status := "planned"
+		if len(x.Errors) > 0 {
+			status = "ERROR"
+			failed++
+		}
+		fmt.Fprintf(s.Out, "%-7s %s: %s -> %s, %d managed resources\n", status, x.Dir, x.Legacy, x.New, len(x.Resources))
+		for _, e := range x.Errors {
+			fmt.Fprintf(s.Out, "        %s\n", e)
+		}
+	}
+	fmt.Fprintf(s.Out, "%d XRs planned in %s (%d with errors). xpmigrate wrote nothing to the cluster: apply each step with kubectl, in order, after its check (see %s/README.md).\n", len(p.XRs), o.out, failed, strings.TrimSuffix(o.out, "/"))
+	if failed > 0 {
+		return errkind.Findingsf("%d of %d XRs cannot be moved as planned", failed, len(p.XRs))
+	}
+	return nil
+}
+
+func runPlanCheck(ctx context.Context, s streams, o *planOptions) error {
+	p, err := plan.Load(o.planDir)
+	if err != nil {
+		return errkind.InvalidInput(err)
+	}
+	objs, _, _, err := o.objects()
+	if err != nil {
+		return err
+	}
+	blocked, checked := 0, 0
+	for _, x := range p.XRs {
+		if o.xr != "" && x.Dir != o.xr {
+			continue
+		}
+		checked++
+		reasons, err := plan.Check(ctx, objs, x, o.check)
+		if err != nil {
+			return errors.Wrapf(err, "cannot check %s", x.Dir)
+		}
+		if len(reasons) == 0 {
+			fmt.Fprintf(s.Out, "ok      %s: step %d allowed (%s)\n", x.Dir, o.check, plan.StepTitles[o.check])
+			continue
+		}
+		blocked++
+		fmt.Fprintf(s.Out, "BLOCKED %s: step %d not allowed:\n", x.Dir, o.check)
+		for _, r := range reasons {
+			fmt.Fprintf(s.Out, "        %s\n", r)
+		}
+	}
+	if checked == 0 {
+		return errkind.InvalidInputf("the plan has no XR %q", o.xr)
+	}
+	if blocked > 0 {
+		return errkind.Findingsf("step %d is not allowed for %d of %d XRs", o.check, blocked, checked)
+	}
+	return nil
+}
