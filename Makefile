@@ -87,7 +87,7 @@ kube-apiserver:
 # kube-apiserver (their few unit tests run again with them; no other
 # package's do). A new such package goes here: TestE2EPackagesListed
 # (cmd/xpmigrate) fails until it does.
-E2E_CLUSTER_PKGS := ./internal/kubetest/ ./render/cluster/ ./render/verify/live/ ./convert/migrate/v2e2e/ ./plan/
+E2E_CLUSTER_PKGS := ./internal/kubetest/ ./render/cluster/ ./render/verify/live/ ./convert/migrate/v2e2e/ ./convert/migrate/plan/
 e2e-cluster: kube-apiserver
 	$(GO) test -tags e2e -count=1 $(E2E_CLUSTER_PKGS)
 

@@ -30,7 +30,7 @@ var layers = [][]string{
 	{"render/verify/gaps"},
 	{"convert", "render/verify"},
 	{"convert/migrate", "render/verify/format", "render/verify/verifytest"},
-	{"convert/migrate/report", "render/verify/live", "plan"},
+	{"convert/migrate/report", "render/verify/live", "convert/migrate/plan"},
 	// The cluster check's formats, which join migrate's report.
 	{"render/verify/live/liveformat"},
 	{"cmd/xpmigrate"},

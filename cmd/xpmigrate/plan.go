@@ -11,10 +11,10 @@ import (
 
 	"github.com/xpmigrate/xpmigrate/convert"
 	"github.com/xpmigrate/xpmigrate/convert/migrate"
+	"github.com/xpmigrate/xpmigrate/convert/migrate/plan"
 	"github.com/xpmigrate/xpmigrate/internal/crossplane"
 	"github.com/xpmigrate/xpmigrate/internal/errkind"
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
-	"github.com/xpmigrate/xpmigrate/plan"
 )
 
 type planOptions struct {

@@ -16,7 +16,7 @@ import (
 // its promise, a step check reads the export, and a plan that would
 // recreate a managed resource exits 3.
 func TestPlanV2(t *testing.T) {
-	td := filepath.Join(testutil.RepoRoot(t), "plan", "testdata")
+	td := filepath.Join(testutil.RepoRoot(t), "convert", "migrate", "plan", "testdata")
 	dir := t.TempDir()
 	noExt := filepath.Join(dir, "noext.yaml")
 	live, err := os.ReadFile(filepath.Join(td, "live.yaml"))
