@@ -50,9 +50,10 @@ check-tidy:
 	$(GO) mod tidy -diff
 
 # The packages that run goroutines (migrate workers, the engine, the
-# function pipeline and built-ins, verify), under the race detector;
-# -short skips the corpus-wide runs.
-RACE_PKGS := ./convert/migrate/ ./render/engine/ ./render/pipeline/ ./render/builtin/... ./render/verify/
+# function pipeline and built-ins, verify, verify --cluster's parallel
+# renders and reader, the progress bar), under the race detector; -short
+# skips the corpus-wide runs.
+RACE_PKGS := ./convert/migrate/ ./render/engine/ ./render/pipeline/ ./render/builtin/... ./render/verify/ ./render/verify/live/ ./render/cluster/ ./cmd/xpmigrate/
 test-race:
 	$(GO) test -race -short -count=1 $(RACE_PKGS)
 
