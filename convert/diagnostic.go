@@ -129,6 +129,7 @@ var Registry = []CodeInfo{
 	{"C413", SeverityError, "XRD cannot be converted to v2"},
 	{"C414", SeverityWarning, "rewritten CEL rule reads spec.crossplane without has()"},
 	{"C415", SeverityInfo, "v1 XRD of a modern scope: apiVersion changed only"},
+	{"C416", SeverityInfo, "spec.writeConnectionSecretToRef declared in the v2 XRD"},
 	{"C420", SeverityInfo, "new Composition for the v2 XR type"},
 	{"C421", SeverityInfo, "XR machinery path moved to spec.crossplane"},
 	{"C422", SeverityWarning, "v2 XR type derived without the XRD"},

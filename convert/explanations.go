@@ -328,7 +328,7 @@ var explanations = map[Code]explanation{
 		"Nothing. A v2 XR is deleted directly; its composed resources go with it unless their `managementPolicies` say otherwise.",
 	},
 	"C406": {
-		"`spec.connectionSecretKeys` was removed (Crossplane v2's CRD rejects it in `apiextensions.crossplane.io/v2`): v2 XRs have no connection secret of their own. The keys listed there filtered which connection details reached the XR's secret; that filtering is lost, and the connection Secret the Composition composes (function-patch-and-transform's `writeConnectionSecretToRef`) holds every connection detail the Composition declares.",
+		"`spec.connectionSecretKeys` was removed (Crossplane v2's CRD rejects it in `apiextensions.crossplane.io/v2`): v2 XRs have no connection secret Crossplane writes for them. The keys listed there filtered which connection details reached the XR's secret; that filtering is lost, and the connection Secret function-patch-and-transform composes for the XR (named by the XR's `spec.writeConnectionSecretToRef`, which the v2 XRD declares, C416, else by the step input's `writeConnectionSecretToRef`) holds every connection detail the Composition declares.",
 		"If a consumer must not see some keys, drop those connection details from the Composition, or compose a Secret with only the wanted keys.",
 	},
 	"C407": {
@@ -356,7 +356,7 @@ var explanations = map[Code]explanation{
 		"Nothing.",
 	},
 	"C413": {
-		"The CompositeResourceDefinition cannot be converted to v2: its apiVersion is not `apiextensions.crossplane.io/v1`, it lacks `spec.group`, `spec.names.kind` or `spec.names.plural`, its metadata is not a mapping, or it uses a YAML merge key (`<<`) where the conversion edits.",
+		"The CompositeResourceDefinition cannot be converted to v2: its apiVersion is neither `apiextensions.crossplane.io/v1` nor `v1beta1` (the earlier spelling of the same spec, converted like v1), it lacks `spec.group`, `spec.names.kind` or `spec.names.plural`, its metadata is not a mapping, or it uses a YAML merge key (`<<`) where the conversion edits.",
 		"Correct the XRD (or expand the merge key) and convert again.",
 	},
 	"C414": {
@@ -366,6 +366,10 @@ var explanations = map[Code]explanation{
 	"C415": {
 		"The `apiextensions.crossplane.io/v1` XRD already has `scope: Namespaced` or `scope: Cluster` (Crossplane v2 accepts these in v1 too): it defines v2-style XRs already, so it is the same object at `apiextensions.crossplane.io/v2`. Only the apiVersion was changed; its names and scope, which cannot change, are kept, and `--xr-scope` and `--xr-naming` do not apply to it.",
 		"Nothing.",
+	},
+	"C416": {
+		"Every v1 XR and claim had `spec.writeConnectionSecretToRef` (Crossplane added it to their CRDs); a v2 XR has it only when its XRD's schema declares it. The v2 XRD declares it in every version whose schema does not already: for `Namespaced` XRs `name` only (the Secret is in the XR's namespace, as a claim's was in the claim's), for `Cluster` XRs `name` and `namespace` (as a v1 XR's). function-patch-and-transform (≥ v0.10.0) names the connection Secret it composes for a v2 XR by the XR's own `spec.writeConnectionSecretToRef` before its input's, so the XR twins keep the Secret name their claim's users read (C472), and without the field the Secret is `<XR name>-connection` (C424).",
+		"Nothing. Remove the field from the schema if no one reads the XR's connection Secret by a name of their choice.",
 	},
 	"C420": {
 		"With `--target v2` and a v2-native XR scope (`--xr-scope namespaced|cluster`), the Composition is written as a **new** Composition for the v2 XR type: `compositeTypeRef` points at the new type (the naming policy `--xr-naming` drops a leading `X` from the kind, or moves it to `--xr-group`), and the name changes too (the old plural, and group with `new-group`, replaced where they are dot-separated segments of the name; otherwise `-v2` appended), because `compositeTypeRef` cannot change on a live Composition and Composition names are cluster-wide. The annotation `xpmigrate.io/v2-mapping` declares every edit from the legacy XR and templates to the v2 ones, each with its code, for `xpmigrate verify`.",

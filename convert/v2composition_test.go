@@ -409,7 +409,7 @@ spec:
 	if err != nil || res.Failed() {
 		t.Fatalf("Convert(...): %v\n%s", err, render(res.Diagnostics))
 	}
-	want := []Code{"C401", "C420", "C426", "C429", "C427", "C424", "C432"} // C401: the XRD in the stream
+	want := []Code{"C401", "C416", "C420", "C426", "C429", "C427", "C424", "C432"} // C401, C416: the XRD in the stream
 	if diff := cmp.Diff(want, codes(res.Diagnostics)); diff != "" {
 		t.Errorf("Convert(...): -want codes, +got:\n%s\n%s", diff, render(res.Diagnostics))
 	}
