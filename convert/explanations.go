@@ -388,8 +388,8 @@ var explanations = map[Code]explanation{
 		"Nothing; see C424 for where the Secret is now.",
 	},
 	"C424": {
-		"The templates have `connectionDetails`: v2 XRs have no native connection Secret, so function-patch-and-transform (≥ v0.10.0) composes one as a composed resource of the XR (resource name `<XR name>-connection-secret`). The converter sets its step input's `writeConnectionSecretToRef` to name it `<XR name>-connection`: in the XR's namespace for a namespaced XR, in the namespace of the old `writeConnectionSecretsToNamespace` for a cluster XR. The XR's own `spec.writeConnectionSecretToRef`, where the v2 XRD schema declares it, takes priority over the input (function-patch-and-transform v0.10.x). The mapping drops the legacy XR's `spec.writeConnectionSecretToRef` and `spec.publishConnectionDetailsTo`. `connectionSecretKeys` no longer filters the keys.",
-		"Point the readers of the old connection Secret (named after the XR's uid, or the claim's Secret in the claim's namespace) at the new Secret. Install function-patch-and-transform v0.10.x (`--emit-functions`).",
+		"The templates have `connectionDetails`: v2 XRs have no native connection Secret, so function-patch-and-transform (≥ v0.10.0) composes one as a composed resource of the XR (resource name `<XR name>-connection-secret`). It names the Secret by the XR's own `spec.writeConnectionSecretToRef` first, which the v2 XRD declares (C416) and the XR twins keep from their claims (C472). The converter sets the step input's `writeConnectionSecretToRef` for XRs without one: `<XR name>-connection`, in the XR's namespace for a namespaced XR, in the namespace of the old `writeConnectionSecretsToNamespace` for a cluster XR; since the input's patches apply on top of the XR's reference, its last patches copy the XR's own `name` (and, for a cluster XR, `namespace`) back, so the XR's reference wins. The mapping keeps the legacy XR's `spec.writeConnectionSecretToRef` (a namespaced XR's without `namespace`) and drops `spec.publishConnectionDetailsTo`. `connectionSecretKeys` no longer filters the keys (C406).",
+		"Point the readers of the old connection Secret (named after the XR's uid, where the XR named none) at the new Secret. Install function-patch-and-transform v0.10.x (`--emit-functions`).",
 	},
 	"C425": {
 		"A cluster-scoped v2 XR has no namespace, and the Composition names none (`writeConnectionSecretsToNamespace`), so the connection Secret function-patch-and-transform composes has no namespace and cannot be applied.",
@@ -534,8 +534,8 @@ var explanations = map[Code]explanation{
 		"Review the twins and keep them in the tree beside the v1 examples (or replace those once the platform runs v2).",
 	},
 	"C472": {
-		"The example sets `spec.writeConnectionSecretToRef`. Crossplane v2 XRs have no such field and write no connection Secret themselves; the twin keeps the field (without `namespace`: a namespaced XR's Secret is in its own namespace) for the XRD to declare and the Composition to honour with function-patch-and-transform ≥ v0.10.0's composed connection Secret.",
-		"Make sure the v2 XRD's schema declares `spec.writeConnectionSecretToRef` (else the API server prunes it) and that the Composition writes the Secret; or delete the field from the twin if nobody reads the Secret.",
+		"The example sets `spec.writeConnectionSecretToRef`. Crossplane v2 XRs write no connection Secret themselves; function-patch-and-transform ≥ v0.10.0 composes it and names it by the XR's own `spec.writeConnectionSecretToRef`, which the v2 XRD declares (C416). The twin keeps the field in that shape, so the Secret keeps the name the claim's users read: a namespaced XR's without `namespace` (its Secret is in its own namespace), a cluster XR's with one (the claim's namespace when a claim's reference named none).",
+		"Nothing, when the XRD and the Composition are converted by the same run. Delete the field from the twin if nobody reads the Secret by that name.",
 	},
 	"C473": {
 		"The example has fields Crossplane writes on claims and legacy XRs (`claimRef`, `resourceRef`, `resourceRefs`, `compositeDeletePolicy`); a v2 XR has no place for them or gets them from Crossplane, so the twin does not have them. With `--xr-scope cluster` the twin of a claim loses its `metadata.namespace` too: the XR is cluster-scoped.",

@@ -101,10 +101,17 @@ func TestV2Composition(t *testing.T) {
 		secretRef any // the PT input's writeConnectionSecretToRef
 		specKeys  []string
 	}
-	namedPatch := []any{map[string]any{
+	// <XR name>-connection, unless the XR's own reference (which the v2
+	// XRD declares, C416) names it: copied back last, it wins.
+	combine := map[string]any{
 		"type": "CombineFromComposite", "toFieldPath": "name",
 		"combine": map[string]any{"strategy": "string", "string": map[string]any{"fmt": "%s-connection"}, "variables": []any{map[string]any{"fromFieldPath": "metadata.name"}}},
-	}}
+	}
+	own := func(f string) map[string]any {
+		return map[string]any{"type": "FromCompositeFieldPath", "fromFieldPath": "spec.writeConnectionSecretToRef." + f, "toFieldPath": f}
+	}
+	namedPatch := []any{combine, own("name")}
+	clusterPatch := []any{combine, own("name"), own("namespace")}
 	cases := map[string]struct {
 		reason string
 		in     string
@@ -129,7 +136,7 @@ func TestV2Composition(t *testing.T) {
 			want: want{
 				codes: []Code{"C423", "C420", "C424"}, name: "things.acme.io",
 				typeRef:   map[string]any{"apiVersion": "acme.io/v1", "kind": "Thing"},
-				secretRef: map[string]any{"namespace": "crossplane-system", "patches": namedPatch},
+				secretRef: map[string]any{"namespace": "crossplane-system", "patches": clusterPatch},
 				specKeys:  []string{"compositeTypeRef", "mode", "pipeline"},
 			},
 		},
@@ -140,7 +147,7 @@ func TestV2Composition(t *testing.T) {
 			want: want{
 				codes: []Code{"C420", "C425", "C424"}, name: "things.acme.io",
 				typeRef:   map[string]any{"apiVersion": "acme.io/v1", "kind": "Thing"},
-				secretRef: map[string]any{"patches": namedPatch},
+				secretRef: map[string]any{"patches": clusterPatch},
 				specKeys:  []string{"compositeTypeRef", "mode", "pipeline"},
 			},
 		},
@@ -254,6 +261,8 @@ func TestV2MappingXR(t *testing.T) {
 		"spec": map[string]any{
 			"a":          "v",
 			"crossplane": map[string]any{"compositionRef": map[string]any{"name": "xthings.acme.io"}, "resourceRefs": []any{}},
+			// The v2 XRD declares it (C416), without a namespace.
+			"writeConnectionSecretToRef": map[string]any{"name": "uid"},
 		},
 	}
 	if _, err := v2map.Apply(xr, mp.XR); err != nil {
