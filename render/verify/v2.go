@@ -10,6 +10,7 @@ import (
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/v2map"
 	"github.com/xpmigrate/xpmigrate/internal/xp"
+	"github.com/xpmigrate/xpmigrate/patchandtransform/function"
 	"github.com/xpmigrate/xpmigrate/render"
 	"github.com/xpmigrate/xpmigrate/render/pipeline"
 	"github.com/xpmigrate/xpmigrate/render/verify/gaps"
@@ -89,12 +90,18 @@ type twin struct {
 	name, namespace          string
 
 	// dropConnectionRef is true when verify, not the sample, set the
-	// legacy XR's spec.writeConnectionSecretToRef (prepareXR).
+	// legacy XR's spec.writeConnectionSecretToRef (prepareXR), or the
+	// sample is a claim (its XR's reference is not the claim's).
 	dropConnectionRef bool
 
-	// secretRef is the connection Secret function-patch-and-transform
-	// composes for the v2 XR: its input's writeConnectionSecretToRef.
-	secretName, secretNamespace string
+	// connRef is a claim sample's spec.writeConnectionSecretToRef as its
+	// v2 twin keeps it (convert's C472): the v2 XRD declares it (C416).
+	connRef map[string]any
+
+	// ptInput is the input of the Composition's last
+	// function-patch-and-transform step, which names the connection Secret
+	// it composes for the v2 XR (with the XR's own reference first).
+	ptInput *function.Resources
 }
 
 // mapped records which code changed which path of one object.
@@ -103,14 +110,27 @@ type mapped struct {
 	code string
 }
 
-// newTwin builds the v2 twin of the prepared legacy XR xr (a claim's XR,
-// or a legacy XR): the mapping's type, the claim's name and namespace (a
-// legacy XR without a claim keeps its name and, for a namespaced twin,
-// goes to namespace "default"), no claim reference or labels, the
-// mapping's XR edits, and spec.crossplane.
-func (v *verifier) newTwin(xr map[string]any, sampleHadConnRef bool) (*twin, []string, error) {
+// newTwin builds the v2 twin of the prepared legacy XR xr of sample (a
+// claim's XR, or a legacy XR): the mapping's type, the claim's name and
+// namespace (a legacy XR without a claim keeps its name and, for a
+// namespaced twin, goes to namespace "default"), no claim reference or
+// labels, the claim's connection Secret reference, the mapping's XR
+// edits, and spec.crossplane.
+func (v *verifier) newTwin(xr, sample map[string]any) (*twin, []string, error) {
 	m := v.mapping
-	t := &twin{m: m, legacyName: stringAt(xr, "metadata", "name"), dropConnectionRef: !sampleHadConnRef}
+	_, hadRef := lookup(sample, "spec", "writeConnectionSecretToRef")
+	claim := isClaimOf(sample, v.o.XRD)
+	t := &twin{m: m, legacyName: stringAt(xr, "metadata", "name"), dropConnectionRef: !hadRef || claim}
+	if ref, ok := valueAt(sample, "spec", "writeConnectionSecretToRef").(map[string]any); ok && claim {
+		t.connRef = jsonobj.DeepCopy(ref)
+		if m.Scope == "Cluster" {
+			if _, ok := t.connRef["namespace"]; !ok && stringAt(sample, "metadata", "namespace") != "" {
+				t.connRef["namespace"] = stringAt(sample, "metadata", "namespace")
+			}
+		} else {
+			delete(t.connRef, "namespace")
+		}
+	}
 	t.legacyPrefix = stringAt(xr, "metadata", "labels", xp.LabelComposite)
 	if t.legacyPrefix == "" {
 		t.legacyPrefix = t.legacyName
@@ -127,7 +147,11 @@ func (v *verifier) newTwin(xr map[string]any, sampleHadConnRef bool) (*twin, []s
 			assumptions = append(assumptions, "a legacy XR sample without a claim: its namespaced v2 twin is rendered in namespace default")
 		}
 	}
-	t.secretName, t.secretNamespace = ptConnectionSecretRef(v.converted.obj)
+	in, err := ptConnectionInput(v.converted.obj)
+	if err != nil {
+		return nil, nil, err
+	}
+	t.ptInput = in
 	out, _, err := t.mapXR(xr, nil)
 	if err != nil {
 		return nil, nil, err
@@ -136,18 +160,26 @@ func (v *verifier) newTwin(xr map[string]any, sampleHadConnRef bool) (*twin, []s
 	return t, assumptions, nil
 }
 
-// ptConnectionSecretRef reads the name and namespace of the connection
-// Secret function-patch-and-transform's input asks for, if any.
-func ptConnectionSecretRef(comp map[string]any) (name, namespace string) {
+// ptConnectionInput decodes the input of the Composition's last
+// function-patch-and-transform step (the last to compose the connection
+// Secret), or an empty one.
+func ptConnectionInput(comp map[string]any) (*function.Resources, error) {
+	var last map[string]any
 	for _, s := range asList(valueAt(comp, "spec", "pipeline")) {
 		sm, _ := s.(map[string]any)
 		in, _ := sm["input"].(map[string]any)
-		if stringAt(in, "kind") != "Resources" || !strings.HasPrefix(stringAt(in, "apiVersion"), "pt.fn.crossplane.io/") {
-			continue
+		if stringAt(in, "kind") == "Resources" && strings.HasPrefix(stringAt(in, "apiVersion"), "pt.fn.crossplane.io/") {
+			last = in
 		}
-		return stringAt(in, "writeConnectionSecretToRef", "name"), stringAt(in, "writeConnectionSecretToRef", "namespace")
 	}
-	return "", ""
+	if last == nil {
+		return &function.Resources{}, nil
+	}
+	in, err := function.Decode(last)
+	if err != nil {
+		return nil, errors.Wrap(err, "cannot decode the function-patch-and-transform input")
+	}
+	return in, nil
 }
 
 // mapXR maps a legacy XR (the prepared sample, or a reconcile's effective
@@ -183,6 +215,9 @@ func (t *twin) mapXR(xr map[string]any, refs map[string]map[string]any) (map[str
 	del(CodeXRTwin, "spec.claimRef", "spec", "claimRef")
 	if t.dropConnectionRef {
 		del(CodeXRConnection, "spec.writeConnectionSecretToRef", "spec", "writeConnectionSecretToRef")
+	}
+	if t.connRef != nil {
+		set(CodeXRTwin, "spec.writeConnectionSecretToRef", jsonobj.DeepCopy(t.connRef), "spec", "writeConnectionSecretToRef")
 	}
 	if err := applyOps(out, t.m.XR, &rec); err != nil {
 		return nil, nil, errors.Wrap(err, "cannot map the XR through the v2 mapping")
@@ -352,17 +387,15 @@ func (t *twin) mapSide(s Side) (mappedSide, error) {
 
 // connectionSecret is the Secret function-patch-and-transform ≥ v0.10
 // composes for a v2 XR's connection details, as the v2 side renders it:
-// named by the XR's spec.writeConnectionSecretToRef, else the input's
-// writeConnectionSecretToRef, else `<xr>-connection`, composed as
-// `<xr>-connection-secret` with Crossplane v2's composed metadata. (The
-// input's connection Secret patches are not applied.)
+// named as the function names it (function.ConnectionSecretName: the
+// XR's spec.writeConnectionSecretToRef, else the input's
+// writeConnectionSecretToRef, else `<xr>-connection`, then the input's
+// patches), composed as `<xr>-connection-secret` with Crossplane v2's
+// composed metadata.
 func (t *twin) connectionSecret(details map[string][]byte) (map[string]any, string, error) {
-	name, ns := stringAt(t.xr, "spec", "writeConnectionSecretToRef", "name"), stringAt(t.xr, "spec", "writeConnectionSecretToRef", "namespace")
-	if name == "" {
-		name, ns = t.name+"-connection", t.namespace
-		if t.secretName != "" || t.secretNamespace != "" {
-			name, ns = t.secretName, t.secretNamespace
-		}
+	name, ns, err := function.ConnectionSecretName(jsonobj.DeepCopy(t.xr), t.ptInput)
+	if err != nil {
+		return nil, "", errors.Wrap(err, "cannot name the mapped connection Secret")
 	}
 	data := map[string]any{}
 	for _, k := range jsonobj.SortedKeys(details) {

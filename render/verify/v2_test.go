@@ -111,6 +111,16 @@ func TestVerifyV2Mapping(t *testing.T) {
 				unexplained: []string{"resource subnetgroup spec.forProvider.description: UNEXPLAINED"},
 			},
 		},
+		"ClaimOfTheV2Type": {
+			reason: "With --xr-naming drop-prefix the v2 XR often takes the claim's apiVersion and kind (XPostgreSQLInstance -> PostgreSQLInstance, C403): a claim of the legacy XRD is still a claim, not a v2 twin.",
+			edit: func(s string) string {
+				return strings.ReplaceAll(s, "platform.example.org/v1alpha1", "database.example.org/v1alpha1")
+			},
+			want: want{
+				verdict: EquivalentUpToMapping,
+				applied: []string{"C421", "C422", "C440", "C441", "C442", "C443", "C480", "C481", "C482", "C483", "C484", "C485"},
+			},
+		},
 		"LegacyXRWithoutClaim": {
 			reason: "A legacy XR sample without a claim gets a twin in namespace default (an assumption the report states); the patch rewritten from spec.claimRef.namespace to metadata.namespace then writes a label legacy never wrote.",
 			samples: func(ss []Sample) []Sample {
@@ -235,5 +245,74 @@ func TestVerifyV2ClusterScoped(t *testing.T) {
 	}
 	if got := r.Samples[0].PipelineError; !strings.Contains(got, `cannot apply cluster scoped composed resource "subnetgroup"`) {
 		t.Errorf("Verify(...).Samples[0].PipelineError: want the cluster-scoped refusal, got %q", got)
+	}
+}
+
+// TestVerifyV2ConnectionSecretName: the claim's
+// spec.writeConnectionSecretToRef is the v2 twin's own (the v2 XRD
+// declares it, convert's C416 and C472), and function-patch-and-transform
+// names the composed connection Secret by it first, on the mapped legacy
+// side as on the v2 side, also when the step input names another one
+// with patches (the converter's <XR>-connection, which copies the XR's
+// own name back last).
+func TestVerifyV2ConnectionSecretName(t *testing.T) {
+	input := `        kind: Resources
+        writeConnectionSecretToRef:
+          patches:
+          - type: CombineFromComposite
+            combine:
+              variables:
+              - fromFieldPath: metadata.name
+              strategy: string
+              string: {fmt: '%s-connection'}
+            toFieldPath: name
+          - {type: FromCompositeFieldPath, fromFieldPath: spec.writeConnectionSecretToRef.name, toFieldPath: name}
+`
+	cases := map[string]struct {
+		reason string
+		edit   func(string) string
+		claim  func(map[string]any)
+		want   string
+	}{
+		"ClaimsReference": {
+			reason: "The claim names its Secret: the v2 twin's Secret has that name.",
+			want:   "orders-db-conn",
+		},
+		"ClaimsReferenceOverInputPatches": {
+			reason: "The input's patches name <XR>-connection but copy the XR's own name back last: the claim's name wins.",
+			edit:   func(s string) string { return strings.Replace(s, "        kind: Resources\n", input, 1) },
+			want:   "orders-db-conn",
+		},
+		"NoReference": {
+			reason: "A claim without a reference: the input's patches name it <XR>-connection.",
+			edit:   func(s string) string { return strings.Replace(s, "        kind: Resources\n", input, 1) },
+			claim: func(c map[string]any) {
+				delete(c["spec"].(map[string]any), "writeConnectionSecretToRef")
+			},
+			want: "orders-db-connection",
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			c := v2Case(t, tc.edit)
+			if tc.claim != nil {
+				tc.claim(c.samples[0].XR)
+			}
+			r := c.verify(t)
+			if r.Verdict != EquivalentUpToMapping {
+				dump(t, r)
+				t.Fatalf("\n%s\nVerify(...).Verdict: want %s, got %s", tc.reason, EquivalentUpToMapping, r.Verdict)
+			}
+			var got []string
+			for _, d := range r.Samples[0].Differences {
+				if d.Aspect == AspectPresence && d.Resource == "orders-db-connection-secret" && d.Pipeline != nil {
+					obj, _ := d.Pipeline.V.(map[string]any)
+					got = append(got, stringAt(obj, "metadata", "namespace")+"/"+stringAt(obj, "metadata", "name"))
+				}
+			}
+			if diff := cmp.Diff([]string{"team-a/" + tc.want}, got); diff != "" {
+				t.Errorf("\n%s\nVerify(...): the composed connection Secret (namespace/name): -want, +got:\n%s", tc.reason, diff)
+			}
+		})
 	}
 }

@@ -501,12 +501,14 @@ func (v *verifier) sample(ctx context.Context, s Sample, cov *coverage) (*Sample
 	observed, extra, details := v.o.state(s)
 	var tw *twin
 	var assumptions []string
-	if v.mapping != nil && stringAt(s.XR, "apiVersion") == v.mapping.To.APIVersion && stringAt(s.XR, "kind") == v.mapping.To.Kind {
+	// A claim of the legacy XRD may have the v2 type's apiVersion and kind
+	// (--xr-naming drop-prefix often gives the v2 XR the claim's names):
+	// it is a claim all the same.
+	if v.mapping != nil && stringAt(s.XR, "apiVersion") == v.mapping.To.APIVersion && stringAt(s.XR, "kind") == v.mapping.To.Kind && !isClaimOfGroup(s.XR, v.o.XRD) {
 		return nil, nil, errkind.InvalidInputf("sample %s is a v2 %s: give the claim or legacy XR it is the twin of (verify builds the twin)", s.Name, v.mapping.To.Kind)
 	}
 	if v.mapping != nil {
-		_, hadRef := lookup(s.XR, "spec", "writeConnectionSecretToRef")
-		if tw, assumptions, err = v.newTwin(xr, hadRef && !isClaimOf(s.XR, v.o.XRD)); err != nil {
+		if tw, assumptions, err = v.newTwin(xr, s.XR); err != nil {
 			return nil, nil, errkind.InvalidInput(errors.Wrapf(err, "sample %s", s.Name))
 		}
 	}
@@ -729,6 +731,12 @@ func hasNull(v any) bool {
 func isClaim(o, xrd map[string]any) bool {
 	ck := stringAt(xrd, "spec", "claimNames", "kind")
 	return ck != "" && o["kind"] == ck
+}
+
+// isClaimOfGroup reports whether o is a claim of the XRD: its claim kind
+// in its group.
+func isClaimOfGroup(o, xrd map[string]any) bool {
+	return isClaimOf(o, xrd) && xp.Group(stringAt(o, "apiVersion")) == stringAt(xrd, "spec", "group")
 }
 
 func deepCopyMap(o map[string]any) map[string]any {
