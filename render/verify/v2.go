@@ -98,6 +98,10 @@ type twin struct {
 	// v2 twin keeps it (convert's C472): the v2 XRD declares it (C416).
 	connRef map[string]any
 
+	// names names the legacy Composition's anonymous templates as the
+	// converted Composition (and its mapping) names them.
+	names func(int) string
+
 	// ptInput is the input of the Composition's last
 	// function-patch-and-transform step, which names the connection Secret
 	// it composes for the v2 XR (with the XR's own reference first).
@@ -120,7 +124,7 @@ func (v *verifier) newTwin(xr, sample map[string]any) (*twin, []string, error) {
 	m := v.mapping
 	_, hadRef := lookup(sample, "spec", "writeConnectionSecretToRef")
 	claim := isClaimOf(sample, v.o.XRD)
-	t := &twin{m: m, legacyName: stringAt(xr, "metadata", "name"), dropConnectionRef: !hadRef || claim}
+	t := &twin{m: m, legacyName: stringAt(xr, "metadata", "name"), dropConnectionRef: !hadRef || claim, names: v.names}
 	if ref, ok := valueAt(sample, "spec", "writeConnectionSecretToRef").(map[string]any); ok && claim {
 		t.connRef = jsonobj.DeepCopy(ref)
 		if m.Scope == "Cluster" {
@@ -323,7 +327,41 @@ func (t *twin) mapComposed(obj map[string]any, name string) (map[string]any, []m
 			rec = append(rec, mapped{path: "metadata.ownerReferences", code: CodeComposite})
 		}
 	}
+	t.renameXR(out, nil, &rec)
+	// Crossplane v1 always sets generateName; v2 only on a resource the
+	// Composition names neither way (pipeline-mode.md §4: "set only when
+	// the function set neither name nor generateName").
+	if gn, n := stringAt(out, "metadata", "generateName"), stringAt(out, "metadata", "name"); gn == t.name+"-" && n != "" && !generatedName(n, gn) {
+		deleteAt(out, "metadata", "generateName")
+		rec = append(rec, mapped{path: "metadata.generateName", code: CodeComposite})
+	}
 	return out, rec, nil
+}
+
+// renameXR replaces, in the string values of a composed resource v (at
+// path p), the legacy XR's name that Crossplane generated from its claim's
+// (`<claim>-<suffix>`) with the twin's, the claim's own: what the
+// Composition derives from the XR's name follows it (C485).
+func (t *twin) renameXR(v any, p Path, rec *[]mapped) any {
+	if t.legacyName == t.name || !strings.HasPrefix(t.legacyName, t.name+"-") {
+		return v
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			x[k] = t.renameXR(e, p.Child(k), rec)
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = t.renameXR(e, p.Index(i), rec)
+		}
+	case string:
+		if strings.Contains(x, t.legacyName) {
+			*rec = append(*rec, mapped{path: p.String(), code: CodeXRTwin})
+			return strings.ReplaceAll(x, t.legacyName, t.name)
+		}
+	}
+	return v
 }
 
 // A mappedSide is a legacy reconcile mapped to what the v2 side should
@@ -347,6 +385,9 @@ func (t *twin) mapSide(s Side) (mappedSide, error) {
 	refs := map[string]map[string]any{}
 	for i, cd := range s.Outcome.Composed {
 		name := cd.Name
+		if t.names != nil {
+			name = gaps.ResourceName(cd, t.names)
+		}
 		d, rec, err := t.mapComposed(cd.Desired, name)
 		if err != nil {
 			return ms, err
@@ -458,10 +499,10 @@ func mappedDifferences(ms mappedSide, v2 Side, residual []Difference, names func
 		if !ok {
 			continue
 		}
-		add(AspectResource, name, ms.composed[cd.Name], cd.Desired, after)
+		add(AspectResource, name, ms.composed[name], cd.Desired, after)
 	}
 	for _, cd := range ms.side.Outcome.Composed {
-		if rec := ms.composed[cd.Name]; len(rec) == 1 && rec[0].code == CodeXRConnection && rec[0].path == "" {
+		if rec := ms.composed[gaps.ResourceName(cd, names)]; len(rec) == 1 && rec[0].code == CodeXRConnection && rec[0].path == "" {
 			if _, ok := v2cds[cd.Name]; ok && !residualAt(AspectPresence, cd.Name, nil) {
 				d := Difference{Aspect: AspectPresence, Resource: cd.Name, Pipeline: present(v2cds[cd.Name])}
 				d.Gap = mappedGap(CodeXRConnection, nil)

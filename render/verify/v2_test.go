@@ -316,3 +316,73 @@ func TestVerifyV2ConnectionSecretName(t *testing.T) {
 		})
 	}
 }
+
+// TestVerifyV2ComposerRules pins the composer rules that relate a legacy
+// render to its v2 twin's, found wrong on the corpus: each makes a
+// difference the converter's edits caused a mapped one.
+func TestVerifyV2ComposerRules(t *testing.T) {
+	// legacyPatch and v2Patch add the same patch to subnetgroup's patches
+	// on each side (the v2 side's with an explicit type).
+	addPatch := func(c *verifyCase, legacyPatch, v2Patch string) {
+		c.legacy.Data = []byte(strings.Replace(string(c.legacy.Data), "      patches:\n        - fromFieldPath: spec.parameters.region\n", "      patches:\n"+legacyPatch+"        - fromFieldPath: spec.parameters.region\n", 1))
+		c.converted.Data = []byte(strings.Replace(string(c.converted.Data), "            patches:\n              - type: FromCompositeFieldPath\n                fromFieldPath: spec.parameters.region\n", "            patches:\n"+v2Patch+"              - type: FromCompositeFieldPath\n                fromFieldPath: spec.parameters.region\n", 1))
+	}
+	cases := map[string]struct {
+		reason     string
+		edit       func(c *verifyCase)
+		wantMapped []string // resource/path: code, among the mapped differences
+		assumption string
+	}{
+		"NamedFromTheXRName": {
+			reason: "A template named after the XR: the legacy XR's name is generated from the claim's, the v2 twin's is the claim's (C485), and v2 sets no generateName on a resource the Composition names (C482).",
+			edit: func(c *verifyCase) {
+				addPatch(c, "        - fromFieldPath: metadata.name\n          toFieldPath: metadata.name\n",
+					"              - type: FromCompositeFieldPath\n                fromFieldPath: metadata.name\n                toFieldPath: metadata.name\n")
+			},
+			wantMapped: []string{"subnetgroup/metadata.generateName: C482", "subnetgroup/metadata.name: C485"},
+		},
+		"ClaimWithoutNamespace": {
+			reason: "A claim without a namespace is rendered in namespace default on both sides (an assumption), so what the legacy side derives from its namespace is what the v2 side derives from the twin's.",
+			edit: func(c *verifyCase) {
+				delete(c.samples[0].XR["metadata"].(map[string]any), "namespace")
+			},
+			wantMapped: []string{"subnetgroup/metadata.namespace: C480"},
+			assumption: "a claim sample without a namespace: rendered in namespace default, where kubectl creates it, on both sides",
+		},
+		"AnonymousTemplate": {
+			reason: "The mapping names an anonymous legacy template as the converted Composition does (resource-<i>): its declared edits apply.",
+			edit: func(c *verifyCase) {
+				// Crossplane refuses a mix of named and anonymous templates.
+				c.legacy.Data = []byte(strings.Replace(strings.Replace(string(c.legacy.Data), "    - name: subnetgroup\n      base:", "    - base:", 1), "    - name: instance\n      base:", "    - base:", 1))
+				c.converted.Data = []byte(strings.ReplaceAll(strings.ReplaceAll(string(c.converted.Data), "subnetgroup", "resource-0"), `"instance"`, `"resource-1"`))
+				c.converted.Data = []byte(strings.Replace(string(c.converted.Data), "          - name: instance\n", "          - name: resource-1\n", 1))
+			},
+			wantMapped: []string{"resource-0/apiVersion: C440", "resource-0/spec.providerConfigRef.kind: C441"},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			c := v2Case(t, nil)
+			tc.edit(&c)
+			r := c.verify(t)
+			if r.Verdict != EquivalentUpToMapping {
+				dump(t, r)
+				t.Fatalf("\n%s\nVerify(...).Verdict: want %s, got %s (unexplained: %q)", tc.reason, EquivalentUpToMapping, r.Verdict, unexplainedLines(r))
+			}
+			got := map[string]bool{}
+			for _, d := range r.Samples[0].Differences {
+				if d.Gap != nil && d.Gap.Class == ClassMapped {
+					got[d.Resource+"/"+d.Path.String()+": "+d.Gap.Code] = true
+				}
+			}
+			for _, w := range tc.wantMapped {
+				if !got[w] {
+					t.Errorf("\n%s\nVerify(...): want the mapped difference %q among %v", tc.reason, w, got)
+				}
+			}
+			if tc.assumption != "" && !slices.Contains(r.Assumptions, tc.assumption) {
+				t.Errorf("\n%s\nVerify(...).Assumptions: want %q among %q", tc.reason, tc.assumption, r.Assumptions)
+			}
+		})
+	}
+}

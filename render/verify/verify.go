@@ -494,6 +494,15 @@ func (r *run) padTo(n int) {
 }
 
 func (v *verifier) sample(ctx context.Context, s Sample, cov *coverage) (*SampleReport, []string, error) {
+	var claimAssumption string
+	if v.mapping != nil && v.mapping.Scope != "Cluster" && isClaimOfGroup(s.XR, v.o.XRD) && stringAt(s.XR, "metadata", "namespace") == "" {
+		// A claim without a namespace is created in the namespace of the
+		// client's context, "default" unless set: the legacy side
+		// renders it there, as the v2 side renders its namespaced twin.
+		s.XR = deepCopyMap(s.XR)
+		setAt(s.XR, "default", "metadata", "namespace")
+		claimAssumption = "a claim sample without a namespace: rendered in namespace default, where kubectl creates it, on both sides"
+	}
 	xr, err := v.prepareXR(s.XR)
 	if err != nil {
 		return nil, nil, errkind.InvalidInput(errors.Wrapf(err, "sample %s", s.Name))
@@ -510,6 +519,9 @@ func (v *verifier) sample(ctx context.Context, s Sample, cov *coverage) (*Sample
 	if v.mapping != nil {
 		if tw, assumptions, err = v.newTwin(xr, s.XR); err != nil {
 			return nil, nil, errkind.InvalidInput(errors.Wrapf(err, "sample %s", s.Name))
+		}
+		if claimAssumption != "" {
+			assumptions = append(assumptions, claimAssumption)
 		}
 	}
 	req := engine.Request{
