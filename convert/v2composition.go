@@ -77,6 +77,11 @@ func (c *composition) v2Templates(spec, res *yaml.Node, path string, effective f
 		for _, pp := range effective(yamledit.Get(t, "patches"), idx(path, i)+".patches") {
 			if c.v2Drop[pp.node] {
 				ops = append(ops, v2map.Op{Code: "C429", Op: v2map.OpDelete, Path: "spec.writeConnectionSecretToRef.namespace"})
+				if yamledit.Get(yamledit.Get(yamledit.Get(t, "base"), "spec"), "writeConnectionSecretToRef") == nil {
+					// Only patches make the reference: without the removed
+					// one, none may (the name's source missing).
+					ops = append(ops, v2map.Op{Code: "C429", Op: v2map.OpPrune, Path: "spec.writeConnectionSecretToRef"})
+				}
 				break
 			}
 		}

@@ -452,7 +452,11 @@ spec:
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff([]v2map.Resource{{Name: "r", Ops: []v2map.Op{{Code: "C429", Op: v2map.OpDelete, Path: "spec.writeConnectionSecretToRef.namespace"}}}}, mp.Resources); diff != "" {
+	if diff := cmp.Diff([]v2map.Resource{{Name: "r", Ops: []v2map.Op{
+		{Code: "C429", Op: v2map.OpDelete, Path: "spec.writeConnectionSecretToRef.namespace"},
+		// The base has no reference: only patches make it (C429's prune).
+		{Code: "C429", Op: v2map.OpPrune, Path: "spec.writeConnectionSecretToRef"},
+	}}}, mp.Resources); diff != "" {
 		t.Errorf("mapping resources: -want, +got:\n%s", diff)
 	}
 }
