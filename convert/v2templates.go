@@ -705,6 +705,9 @@ func (t *v2Tmpl) removedPatch(p resourcePatch, drop *[]int) {
 		return
 	}
 	*drop = append(*drop, p.index)
+	// What the patch wrote is not rendered: declared, so that verify maps
+	// the legacy render the same way.
+	t.op("C449", v2map.OpDelete, p.target, nil)
 	t.c.warnf("C449", p.node, p.path, "removed the patch of %s: namespaced managed resources have no such field", p.target)
 }
 
