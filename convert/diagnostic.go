@@ -158,6 +158,7 @@ var Registry = []CodeInfo{
 	{"C455", SeverityWarning, "deletionPolicy Orphan lost to managementPolicies with Delete (v2-native)"},
 	{"C456", SeverityWarning, "provider-kubernetes Object unwrapped on request: readiness changes (v2-native)"},
 	{"C457", SeverityInfo, "provider-kubernetes Object kept a wrapper despite --unwrap-objects (v2-native)"},
+	{"C458", SeverityInfo, "nested composite resource composes its XRD's v2 type (v2-native)"},
 	{"C460", SeverityInfo, "EnvironmentConfig v1alpha1 moved to v1beta1 (v2)"},
 	{"C461", SeverityInfo, "Usage replaced by a protection.crossplane.io ClusterUsage (v2)"},
 	{"C462", SeverityInfo, "Usage replaced by a namespaced protection.crossplane.io Usage (v2)"},

@@ -464,6 +464,10 @@ var explanations = map[Code]explanation{
 		"A patch writes `spec.deletionPolicy`, which namespaced managed resources lack. It now writes `spec.managementPolicies`, through a `map` transform appended to its transforms: `Orphan` → every policy but `Delete`, `Delete` → `[\"*\"]`. Where the patch is in a patch set it is reported instead.",
 		"Check the values the patch can write: a value other than `Orphan` or `Delete` now fails the map transform.",
 	},
+	"C458": {
+		"A template composes a composite resource of a legacy XRD (`apiextensions.crossplane.io/v1` or `v1beta1`, no modern scope) that `--target v2` converts with the same options: the template now composes the v2 XR that XRD defines (its apiVersion and kind by `--xr-naming`), and the composition machinery its base sets (`compositionRef`, `compositionSelector`, …) moved under `spec.crossplane`. The v2 XR is of the same scope as the XR that composes it, so a namespaced XR composes it in its own namespace. The edit is declared in the v2 mapping, so `xpmigrate verify` composes the nested v2 XR.",
+		"Convert the nested XR's XRD with the same `--xr-scope` and `--xr-naming` (migrate does). A nested XR whose XRD is not converted here is flagged instead (C453).",
+	},
 	"C453": {
 		"A template composes a composite resource of an XRD in the input. Converting that XRD to v2 gives its XR a new type (a new kind or group, `--xr-naming`), which this template must then name.",
 		"Write the nested XR's new apiVersion and kind into the template when its XRD is converted.",

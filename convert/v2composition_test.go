@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/crossplane/crossplane-runtime/v2/pkg/fieldpath"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	sigsyaml "sigs.k8s.io/yaml"
@@ -458,5 +459,85 @@ spec:
 		{Code: "C429", Op: v2map.OpPrune, Path: "spec.writeConnectionSecretToRef"},
 	}}}, mp.Resources); diff != "" {
 		t.Errorf("mapping resources: -want, +got:\n%s", diff)
+	}
+}
+
+// TestV2NestedXR: a template composing a legacy XR whose XRD --target v2
+// converts (given with the input or --xrd) composes its v2 type, with its
+// base's machinery under spec.crossplane, declared in the mapping (C458);
+// one whose XRD is modern already is only flagged (C453).
+func TestV2NestedXR(t *testing.T) {
+	nested := `apiVersion: apiextensions.crossplane.io/v1
+kind: CompositeResourceDefinition
+metadata: {name: xnetworks.acme.io}
+spec:
+  group: acme.io
+  names: {kind: XNetwork, plural: xnetworks}
+  versions:
+  - {name: v1, served: true, referenceable: true, schema: {openAPIV3Schema: {type: object}}}
+`
+	comp := v2Composition("    - {fromFieldPath: spec.a, toFieldPath: spec.b}\n")
+	comp = strings.Replace(comp, "base: {apiVersion: nop.crossplane.io/v1alpha1, kind: NopResource}", "base: {apiVersion: acme.io/v1, kind: XNetwork, spec: {compositionSelector: {matchLabels: {net: v1}}}}", 1)
+	if !strings.Contains(comp, "kind: XNetwork") {
+		t.Fatalf("the test Composition has no template to edit:\n%s", comp)
+	}
+	cases := map[string]struct {
+		reason    string
+		xrd       string
+		wantCode  Code
+		wantKind  string
+		wantOps   []v2map.Op
+		wantMoved bool
+	}{
+		"LegacyXRD": {
+			reason:   "A legacy XRD converts with the same options: the template composes its v2 type.",
+			xrd:      nested,
+			wantCode: "C458", wantKind: "Network", wantMoved: true,
+			wantOps: []v2map.Op{
+				{Code: "C458", Op: v2map.OpSet, Path: "apiVersion", Value: "acme.io/v1"},
+				{Code: "C458", Op: v2map.OpSet, Path: "kind", Value: "Network"},
+				{Code: "C458", Op: v2map.OpMove, Path: "spec.compositionSelector", To: "spec.crossplane.compositionSelector"},
+			},
+		},
+		"ModernXRD": {
+			reason:   "A modern XRD is not converted to another type: the template is only flagged.",
+			xrd:      strings.Replace(nested, "  group: acme.io\n", "  group: acme.io\n  scope: Namespaced\n", 1),
+			wantCode: "C453", wantKind: "XNetwork",
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			res, err := Convert([]byte(comp), Options{Target: crossplane.V2, XRScope: XRScopeNamespaced, XRDs: []map[string]any{decode(tc.xrd)}})
+			if err != nil || res.Failed() {
+				t.Fatalf("\n%s\nConvert(...): %v\n%s", tc.reason, err, render(res.Diagnostics))
+			}
+			if !slices.Contains(codes(res.Diagnostics), tc.wantCode) {
+				t.Errorf("\n%s\nConvert(...): want %s among %v", tc.reason, tc.wantCode, codes(res.Diagnostics))
+			}
+			m := v2Output(t, res.Output)
+			p := fieldpath.Pave(m)
+			if k, _ := p.GetString("spec.pipeline[0].input.resources[0].base.kind"); k != tc.wantKind {
+				t.Errorf("\n%s\nConvert(...): template kind: want %s, got %s", tc.reason, tc.wantKind, k)
+			}
+			_, err = p.GetValue("spec.pipeline[0].input.resources[0].base.spec.crossplane.compositionSelector")
+			if moved := err == nil; moved != tc.wantMoved {
+				t.Errorf("\n%s\nConvert(...): compositionSelector under spec.crossplane: want %t, got %t", tc.reason, tc.wantMoved, moved)
+			}
+			mp, err := v2map.Decode(m["metadata"].(map[string]any)["annotations"].(map[string]any)[v2map.Annotation].(string))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []v2map.Op
+			for _, r := range mp.Resources {
+				for _, o := range r.Ops {
+					if o.Code == "C458" {
+						got = append(got, o)
+					}
+				}
+			}
+			if diff := cmp.Diff(tc.wantOps, got); diff != "" {
+				t.Errorf("\n%s\nmapping C458 ops: -want, +got:\n%s", tc.reason, diff)
+			}
+		})
 	}
 }

@@ -164,6 +164,50 @@ func (v *verifier) newTwin(xr, sample map[string]any) (*twin, []string, error) {
 	return t, assumptions, nil
 }
 
+// CodeNestedXR is the converter's edit of a template that composes a
+// legacy XR whose XRD --target v2 converts: it composes the v2 XR.
+const CodeNestedXR = "C458"
+
+// clusterScoped is the v2 side's scope of a composed type: a nested XR's
+// v2 type the mapping declares (CodeNestedXR) has the mapping's scope, as
+// its XRD was converted with the same options; any other is as scoped
+// says (nil: pipeline.KnownClusterScoped, which takes a group of a
+// provider's domain for a managed resource's).
+func (t *twin) clusterScoped(scoped func(apiVersion, kind string) bool) func(apiVersion, kind string) bool {
+	nested := map[[2]string]bool{}
+	for _, r := range t.m.Resources {
+		var av, kind string
+		for _, o := range r.Ops {
+			if o.Code != CodeNestedXR || o.Op != v2map.OpSet {
+				continue
+			}
+			s, _ := o.Value.(string)
+			switch o.Path {
+			case "apiVersion":
+				av = s
+			case "kind":
+				kind = s
+			}
+		}
+		if av != "" && kind != "" {
+			nested[[2]string{av, kind}] = true
+		}
+	}
+	if len(nested) == 0 {
+		return scoped
+	}
+	if scoped == nil {
+		scoped = pipeline.KnownClusterScoped
+	}
+	cluster := t.m.Scope == "Cluster"
+	return func(apiVersion, kind string) bool {
+		if nested[[2]string{apiVersion, kind}] {
+			return cluster
+		}
+		return scoped(apiVersion, kind)
+	}
+}
+
 // ptConnectionInput decodes the input of the Composition's last
 // function-patch-and-transform step (the last to compose the connection
 // Secret), or an empty one.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/xpmigrate/xpmigrate/internal/crossplane"
 	"github.com/xpmigrate/xpmigrate/internal/errkind"
+	"github.com/xpmigrate/xpmigrate/internal/v2map"
 )
 
 // v2Case loads testdata/v2, a legacy Composition and its v2-native
@@ -412,5 +413,34 @@ func TestVerifyV2SkippedResourceReference(t *testing.T) {
 	if !found {
 		dump(t, r)
 		t.Errorf("Verify(...): want the legacy-only reference under spec.crossplane.resourceRefs explained by D7")
+	}
+}
+
+// TestV2NestedXRScope: the v2 side composes a nested XR's v2 type the
+// mapping declares (C458) in the mapping's scope, whatever the group's
+// heuristic says (a provider-like domain reads as a managed resource's);
+// other types are scoped as before.
+func TestV2NestedXRScope(t *testing.T) {
+	m := &v2map.Mapping{Scope: "Namespaced", Resources: []v2map.Resource{{Name: "net", Ops: []v2map.Op{
+		{Code: CodeNestedXR, Op: v2map.OpSet, Path: "apiVersion", Value: "aws.platformref.upbound.io/v1alpha1"},
+		{Code: CodeNestedXR, Op: v2map.OpSet, Path: "kind", Value: "Network"},
+	}}}}
+	scoped := (&twin{m: m}).clusterScoped(nil)
+	for _, c := range []struct {
+		apiVersion, kind string
+		want             bool
+	}{
+		{"aws.platformref.upbound.io/v1alpha1", "Network", false},
+		{"aws.platformref.upbound.io/v1alpha1", "XNetwork", true},
+		{"ec2.aws.upbound.io/v1beta1", "VPC", true},
+		{"ec2.aws.m.upbound.io/v1beta1", "VPC", false},
+	} {
+		if got := scoped(c.apiVersion, c.kind); got != c.want {
+			t.Errorf("clusterScoped(%s, %s): want %t, got %t", c.apiVersion, c.kind, c.want, got)
+		}
+	}
+	m.Scope = "Cluster"
+	if !(&twin{m: m}).clusterScoped(nil)("aws.platformref.upbound.io/v1alpha1", "Network") {
+		t.Errorf("clusterScoped(...): a nested XR of a Cluster mapping: want cluster-scoped")
 	}
 }

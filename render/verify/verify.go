@@ -537,7 +537,7 @@ func (v *verifier) sample(ctx context.Context, s Sample, cov *coverage) (*Sample
 	l := &run{req: lreq, opts: engine.Options{Target: v.o.Target}}
 	p := &run{req: preq, opts: engine.Options{Target: v.o.Target, Profile: pipeline.Reconciler, Builtins: v.builtins}}
 	if tw != nil {
-		p.opts.ClusterScoped = v.o.ClusterScoped
+		p.opts.ClusterScoped = tw.clusterScoped(v.o.ClusterScoped)
 		p.req.XR = tw.xr
 		if p.req.Observed, err = tw.mapObserved(observed); err != nil {
 			return nil, nil, errkind.InvalidInput(errors.Wrapf(err, "sample %s", s.Name))
