@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/crossplane/crossplane-runtime/v2/pkg/fieldpath"
 	"github.com/pkg/errors"
 
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
@@ -102,6 +103,11 @@ type twin struct {
 	// converted Composition (and its mapping) names them.
 	names func(int) string
 
+	// writesLabel records the claim labels ("<resource>|<label>") the v2
+	// Composition's templates patch themselves: Crossplane v2 adds none,
+	// but those it renders.
+	writesLabel map[string]bool
+
 	// ptInput is the input of the Composition's last
 	// function-patch-and-transform step, which names the connection Secret
 	// it composes for the v2 XR (with the XR's own reference first).
@@ -156,6 +162,7 @@ func (v *verifier) newTwin(xr, sample map[string]any) (*twin, []string, error) {
 		return nil, nil, err
 	}
 	t.ptInput = in
+	t.writesLabel = claimLabelWrites(v.converted.obj, v.names)
 	out, _, err := t.mapXR(xr, nil)
 	if err != nil {
 		return nil, nil, err
@@ -206,6 +213,52 @@ func (t *twin) clusterScoped(scoped func(apiVersion, kind string) bool) func(api
 		}
 		return scoped(apiVersion, kind)
 	}
+}
+
+// claimLabelWrites returns the claim labels ("<resource>|<label>") the
+// patches of a Composition's function-patch-and-transform templates (their
+// patch sets' included) write. names names anonymous templates.
+func claimLabelWrites(comp map[string]any, names func(int) string) map[string]bool {
+	out := map[string]bool{}
+	for _, st := range asList(valueAt(comp, "spec", "pipeline")) {
+		sm, _ := st.(map[string]any)
+		in, _ := sm["input"].(map[string]any)
+		if stringAt(in, "kind") != "Resources" {
+			continue
+		}
+		sets := map[string][]any{}
+		for _, ps := range asList(in["patchSets"]) {
+			pm, _ := ps.(map[string]any)
+			sets[stringAt(pm, "name")] = asList(pm["patches"])
+		}
+		for i, r := range asList(in["resources"]) {
+			rm, _ := r.(map[string]any)
+			name := stringAt(rm, "name")
+			if name == "" && names != nil {
+				name = names(i)
+			}
+			var patches []any
+			for _, p := range asList(rm["patches"]) {
+				pm, _ := p.(map[string]any)
+				if stringAt(pm, "type") == "PatchSet" {
+					patches = append(patches, sets[stringAt(pm, "patchSetName")]...)
+					continue
+				}
+				patches = append(patches, p)
+			}
+			for _, p := range patches {
+				pm, _ := p.(map[string]any)
+				to, err := fieldpath.Parse(stringAt(pm, "toFieldPath"))
+				if err != nil || len(to) != 3 || to[0].Field != "metadata" || to[1].Field != "labels" {
+					continue
+				}
+				if k := to[2].Field; k == xp.LabelClaimName || k == xp.LabelClaimNamespace {
+					out[name+"|"+k] = true
+				}
+			}
+		}
+	}
+	return out
 }
 
 // ptConnectionInput decodes the input of the Composition's last
@@ -341,6 +394,9 @@ func (t *twin) mapComposed(obj map[string]any, name string) (map[string]any, []m
 		rec = append(rec, mapped{path: "metadata.namespace", code: CodeNamespace})
 	}
 	for _, k := range []string{xp.LabelClaimName, xp.LabelClaimNamespace} {
+		if t.writesLabel[name+"|"+k] {
+			continue // The v2 Composition writes it itself (C426, C427).
+		}
 		if _, ok := lookup(out, "metadata", "labels", k); ok {
 			deleteAt(out, "metadata", "labels", k)
 			rec = append(rec, mapped{path: "metadata.labels[" + k + "]", code: CodeClaimLabels})

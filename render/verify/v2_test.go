@@ -342,6 +342,14 @@ func TestVerifyV2ComposerRules(t *testing.T) {
 			},
 			wantMapped: []string{"subnetgroup/metadata.generateName: C482", "subnetgroup/metadata.name: C485"},
 		},
+		"ClaimLabelWrittenByTheComposition": {
+			reason: "A template that patches the claim-name label itself (rewritten to the XR's name, C427) keeps it on v2: only the labels Crossplane v1 added are dropped (C481).",
+			edit: func(c *verifyCase) {
+				addPatch(c, "        - fromFieldPath: spec.claimRef.name\n          toFieldPath: metadata.labels['crossplane.io/claim-name']\n",
+					"              - type: FromCompositeFieldPath\n                fromFieldPath: metadata.name\n                toFieldPath: metadata.labels['crossplane.io/claim-name']\n")
+			},
+			wantMapped: []string{"subnetgroup/metadata.labels[crossplane.io/claim-namespace]: C481", "instance/metadata.labels[crossplane.io/claim-name]: C481"},
+		},
 		"ClaimWithoutNamespace": {
 			reason: "A claim without a namespace is rendered in namespace default on both sides (an assumption), so what the legacy side derives from its namespace is what the v2 side derives from the twin's.",
 			edit: func(c *verifyCase) {
