@@ -77,7 +77,14 @@ func (c *composition) v2Templates(spec, res *yaml.Node, path string, effective f
 		for _, pp := range effective(yamledit.Get(t, "patches"), idx(path, i)+".patches") {
 			if c.v2Drop[pp.node] {
 				ops = append(ops, v2map.Op{Code: "C429", Op: v2map.OpDelete, Path: "spec.writeConnectionSecretToRef.namespace"})
-				if yamledit.Get(yamledit.Get(yamledit.Get(t, "base"), "spec"), "writeConnectionSecretToRef") == nil {
+				ref := yamledit.Resolve(yamledit.Get(yamledit.Get(yamledit.Get(t, "base"), "spec"), "writeConnectionSecretToRef"))
+				if yamledit.IsMap(ref) {
+					// A base that sets the namespace itself (one that is
+					// no managed resource, whose namespace C443 removes)
+					// loses it too: the op says what the template renders.
+					yamledit.Delete(ref, "namespace")
+				}
+				if ref == nil {
 					// Only patches make the reference: without the removed
 					// one, none may (the name's source missing).
 					ops = append(ops, v2map.Op{Code: "C429", Op: v2map.OpPrune, Path: "spec.writeConnectionSecretToRef"})

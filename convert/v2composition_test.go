@@ -541,3 +541,28 @@ spec:
 		})
 	}
 }
+
+// TestV2SecretNamespacePatchOfABaseWithNamespace: a removed patch of the
+// Secret reference's namespace (C429) of a template whose base sets that
+// namespace itself (a composed XR, which C443 does not edit) removes it
+// from the base too: the mapping's op and the converted template agree,
+// and the round-trip check (C192) passes.
+func TestV2SecretNamespacePatchOfABaseWithNamespace(t *testing.T) {
+	comp := v2Composition("    - {fromFieldPath: metadata.name, toFieldPath: spec.writeConnectionSecretToRef.namespace}\n")
+	comp = strings.Replace(comp, "base: {apiVersion: nop.crossplane.io/v1alpha1, kind: NopResource}", "base: {apiVersion: other.io/v1, kind: XBucket, spec: {writeConnectionSecretToRef: {name: '', namespace: ''}}}", 1)
+	res, err := Convert([]byte(comp), Options{Target: crossplane.V2, XRScope: XRScopeNamespaced})
+	if err != nil || res.Failed() {
+		t.Fatalf("Convert(...): %v\n%s", err, render(res.Diagnostics))
+	}
+	if !slices.Contains(codes(res.Diagnostics), "C429") {
+		t.Errorf("Convert(...): want C429 among %v", codes(res.Diagnostics))
+	}
+	p := fieldpath.Pave(v2Output(t, res.Output))
+	got, err := p.GetValue("spec.pipeline[0].input.resources[0].base.spec.writeConnectionSecretToRef")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(map[string]any{"name": ""}, got); diff != "" {
+		t.Errorf("Convert(...): the base's writeConnectionSecretToRef: -want, +got:\n%s", diff)
+	}
+}
