@@ -328,7 +328,7 @@ var explanations = map[Code]explanation{
 		"Nothing. A v2 XR is deleted directly; its composed resources go with it unless their `managementPolicies` say otherwise.",
 	},
 	"C406": {
-		"`spec.connectionSecretKeys` was removed (Crossplane v2's CRD rejects it in `apiextensions.crossplane.io/v2`): v2 XRs have no connection secret of their own. The keys listed there filtered which connection details reached the XR's secret; that filtering is lost, and the connection Secret the Composition composes (function-patch-and-transform's `writeConnectionSecretToRef`) holds every connection detail the Composition declares.",
+		"`spec.connectionSecretKeys` was removed (Crossplane v2's CRD rejects it in `apiextensions.crossplane.io/v2`): v2 XRs have no connection secret Crossplane writes for them. The keys listed there filtered which connection details reached the XR's secret; that filtering is lost, and the connection Secret function-patch-and-transform composes for the XR (named by the XR's `spec.writeConnectionSecretToRef`, which the v2 XRD declares, C416, else by the step input's `writeConnectionSecretToRef`) holds every connection detail the Composition declares.",
 		"If a consumer must not see some keys, drop those connection details from the Composition, or compose a Secret with only the wanted keys.",
 	},
 	"C407": {
@@ -356,7 +356,7 @@ var explanations = map[Code]explanation{
 		"Nothing.",
 	},
 	"C413": {
-		"The CompositeResourceDefinition cannot be converted to v2: its apiVersion is not `apiextensions.crossplane.io/v1`, it lacks `spec.group`, `spec.names.kind` or `spec.names.plural`, its metadata is not a mapping, or it uses a YAML merge key (`<<`) where the conversion edits.",
+		"The CompositeResourceDefinition cannot be converted to v2: its apiVersion is neither `apiextensions.crossplane.io/v1` nor `v1beta1` (the earlier spelling of the same spec, converted like v1), it lacks `spec.group`, `spec.names.kind` or `spec.names.plural`, its metadata is not a mapping, or it uses a YAML merge key (`<<`) where the conversion edits.",
 		"Correct the XRD (or expand the merge key) and convert again.",
 	},
 	"C414": {
@@ -366,6 +366,10 @@ var explanations = map[Code]explanation{
 	"C415": {
 		"The `apiextensions.crossplane.io/v1` XRD already has `scope: Namespaced` or `scope: Cluster` (Crossplane v2 accepts these in v1 too): it defines v2-style XRs already, so it is the same object at `apiextensions.crossplane.io/v2`. Only the apiVersion was changed; its names and scope, which cannot change, are kept, and `--xr-scope` and `--xr-naming` do not apply to it.",
 		"Nothing.",
+	},
+	"C416": {
+		"Every v1 XR and claim had `spec.writeConnectionSecretToRef` (Crossplane added it to their CRDs); a v2 XR has it only when its XRD's schema declares it. The v2 XRD declares it in every version whose schema does not already: for `Namespaced` XRs `name` only (the Secret is in the XR's namespace, as a claim's was in the claim's), for `Cluster` XRs `name` and `namespace` (as a v1 XR's). function-patch-and-transform (≥ v0.10.0) names the connection Secret it composes for a v2 XR by the XR's own `spec.writeConnectionSecretToRef` before its input's, so the XR twins keep the Secret name their claim's users read (C472), and without the field the Secret is `<XR name>-connection` (C424).",
+		"Nothing. Remove the field from the schema if no one reads the XR's connection Secret by a name of their choice.",
 	},
 	"C420": {
 		"With `--target v2` and a v2-native XR scope (`--xr-scope namespaced|cluster`), the Composition is written as a **new** Composition for the v2 XR type: `compositeTypeRef` points at the new type (the naming policy `--xr-naming` drops a leading `X` from the kind, or moves it to `--xr-group`), and the name changes too (the old plural, and group with `new-group`, replaced where they are dot-separated segments of the name; otherwise `-v2` appended), because `compositeTypeRef` cannot change on a live Composition and Composition names are cluster-wide. The annotation `xpmigrate.io/v2-mapping` declares every edit from the legacy XR and templates to the v2 ones, each with its code, for `xpmigrate verify`.",
@@ -384,8 +388,8 @@ var explanations = map[Code]explanation{
 		"Nothing; see C424 for where the Secret is now.",
 	},
 	"C424": {
-		"The templates have `connectionDetails`: v2 XRs have no native connection Secret, so function-patch-and-transform (≥ v0.10.0) composes one as a composed resource of the XR (resource name `<XR name>-connection-secret`). The converter sets its step input's `writeConnectionSecretToRef` to name it `<XR name>-connection`: in the XR's namespace for a namespaced XR, in the namespace of the old `writeConnectionSecretsToNamespace` for a cluster XR. The XR's own `spec.writeConnectionSecretToRef`, where the v2 XRD schema declares it, takes priority over the input (function-patch-and-transform v0.10.x). The mapping drops the legacy XR's `spec.writeConnectionSecretToRef` and `spec.publishConnectionDetailsTo`. `connectionSecretKeys` no longer filters the keys.",
-		"Point the readers of the old connection Secret (named after the XR's uid, or the claim's Secret in the claim's namespace) at the new Secret. Install function-patch-and-transform v0.10.x (`--emit-functions`).",
+		"The templates have `connectionDetails`: v2 XRs have no native connection Secret, so function-patch-and-transform (≥ v0.10.0) composes one as a composed resource of the XR (resource name `<XR name>-connection-secret`). It names the Secret by the XR's own `spec.writeConnectionSecretToRef` first, which the v2 XRD declares (C416) and the XR twins keep from their claims (C472). The converter sets the step input's `writeConnectionSecretToRef` for XRs without one: `<XR name>-connection`, in the XR's namespace for a namespaced XR, in the namespace of the old `writeConnectionSecretsToNamespace` for a cluster XR; since the input's patches apply on top of the XR's reference, its last patches copy the XR's own `name` (and, for a cluster XR, `namespace`) back, so the XR's reference wins. The mapping keeps the legacy XR's `spec.writeConnectionSecretToRef` (a namespaced XR's without `namespace`) and drops `spec.publishConnectionDetailsTo`. `connectionSecretKeys` no longer filters the keys (C406).",
+		"Point the readers of the old connection Secret (named after the XR's uid, where the XR named none) at the new Secret. Install function-patch-and-transform v0.10.x (`--emit-functions`).",
 	},
 	"C425": {
 		"A cluster-scoped v2 XR has no namespace, and the Composition names none (`writeConnectionSecretsToNamespace`), so the connection Secret function-patch-and-transform composes has no namespace and cannot be applied.",
@@ -460,6 +464,10 @@ var explanations = map[Code]explanation{
 		"A patch writes `spec.deletionPolicy`, which namespaced managed resources lack. It now writes `spec.managementPolicies`, through a `map` transform appended to its transforms: `Orphan` → every policy but `Delete`, `Delete` → `[\"*\"]`. Where the patch is in a patch set it is reported instead.",
 		"Check the values the patch can write: a value other than `Orphan` or `Delete` now fails the map transform.",
 	},
+	"C458": {
+		"A template composes a composite resource of a legacy XRD (`apiextensions.crossplane.io/v1` or `v1beta1`, no modern scope) that `--target v2` converts with the same options: the template now composes the v2 XR that XRD defines (its apiVersion and kind by `--xr-naming`), and the composition machinery its base sets (`compositionRef`, `compositionSelector`, …) moved under `spec.crossplane`. The v2 XR is of the same scope as the XR that composes it, so a namespaced XR composes it in its own namespace. The edit is declared in the v2 mapping, so `xpmigrate verify` composes the nested v2 XR.",
+		"Convert the nested XR's XRD with the same `--xr-scope` and `--xr-naming` (migrate does). A nested XR whose XRD is not converted here is flagged instead (C453).",
+	},
 	"C453": {
 		"A template composes a composite resource of an XRD in the input. Converting that XRD to v2 gives its XR a new type (a new kind or group, `--xr-naming`), which this template must then name.",
 		"Write the nested XR's new apiVersion and kind into the template when its XRD is converted.",
@@ -530,8 +538,8 @@ var explanations = map[Code]explanation{
 		"Review the twins and keep them in the tree beside the v1 examples (or replace those once the platform runs v2).",
 	},
 	"C472": {
-		"The example sets `spec.writeConnectionSecretToRef`. Crossplane v2 XRs have no such field and write no connection Secret themselves; the twin keeps the field (without `namespace`: a namespaced XR's Secret is in its own namespace) for the XRD to declare and the Composition to honour with function-patch-and-transform ≥ v0.10.0's composed connection Secret.",
-		"Make sure the v2 XRD's schema declares `spec.writeConnectionSecretToRef` (else the API server prunes it) and that the Composition writes the Secret; or delete the field from the twin if nobody reads the Secret.",
+		"The example sets `spec.writeConnectionSecretToRef`. Crossplane v2 XRs write no connection Secret themselves; function-patch-and-transform ≥ v0.10.0 composes it and names it by the XR's own `spec.writeConnectionSecretToRef`, which the v2 XRD declares (C416). The twin keeps the field in that shape, so the Secret keeps the name the claim's users read: a namespaced XR's without `namespace` (its Secret is in its own namespace), a cluster XR's with one (the claim's namespace when a claim's reference named none).",
+		"Nothing, when the XRD and the Composition are converted by the same run. Delete the field from the twin if nobody reads the Secret by that name.",
 	},
 	"C473": {
 		"The example has fields Crossplane writes on claims and legacy XRs (`claimRef`, `resourceRef`, `resourceRefs`, `compositeDeletePolicy`); a v2 XR has no place for them or gets them from Crossplane, so the twin does not have them. With `--xr-scope cluster` the twin of a claim loses its `metadata.namespace` too: the XR is cluster-scoped.",

@@ -77,6 +77,18 @@ func (c *composition) v2Templates(spec, res *yaml.Node, path string, effective f
 		for _, pp := range effective(yamledit.Get(t, "patches"), idx(path, i)+".patches") {
 			if c.v2Drop[pp.node] {
 				ops = append(ops, v2map.Op{Code: "C429", Op: v2map.OpDelete, Path: "spec.writeConnectionSecretToRef.namespace"})
+				ref := yamledit.Resolve(yamledit.Get(yamledit.Get(yamledit.Get(t, "base"), "spec"), "writeConnectionSecretToRef"))
+				if yamledit.IsMap(ref) {
+					// A base that sets the namespace itself (one that is
+					// no managed resource, whose namespace C443 removes)
+					// loses it too: the op says what the template renders.
+					yamledit.Delete(ref, "namespace")
+				}
+				if ref == nil {
+					// Only patches make the reference: without the removed
+					// one, none may (the name's source missing).
+					ops = append(ops, v2map.Op{Code: "C429", Op: v2map.OpPrune, Path: "spec.writeConnectionSecretToRef"})
+				}
 				break
 			}
 		}
@@ -208,10 +220,12 @@ func (c *composition) v2XROps(apiVersion, kind string) []v2map.Op {
 	for _, f := range xrMachineryFields {
 		ops = append(ops, v2map.Op{Code: "C421", Op: v2map.OpMove, Path: "spec." + f, To: "spec.crossplane." + f})
 	}
-	return append(ops,
-		v2map.Op{Code: "C424", Op: v2map.OpDelete, Path: "spec.writeConnectionSecretToRef"},
-		v2map.Op{Code: "C424", Op: v2map.OpDelete, Path: "spec.publishConnectionDetailsTo"},
-	)
+	if c.r.o.v2Scope() == "Namespaced" {
+		// The v2 XRD declares the reference (C416), a Namespaced XR's
+		// without a namespace: its Secret is in the XR's namespace.
+		ops = append(ops, v2map.Op{Code: "C424", Op: v2map.OpDelete, Path: "spec.writeConnectionSecretToRef.namespace"})
+	}
+	return append(ops, v2map.Op{Code: "C424", Op: v2map.OpDelete, Path: "spec.publishConnectionDetailsTo"})
 }
 
 // alreadyV2 reports whether the Composition is already for a v2-native XR
@@ -372,9 +386,23 @@ func (c pipelinePass) v2ConnectionSecret(spec *yaml.Node, ns string, hasNS bool)
 	yamledit.Set(patch, "toFieldPath", yamledit.NewString("name"))
 	patches := yamledit.NewSeq()
 	patches.Content = append(patches.Content, patch)
+	// The input's patches apply on top of the XR's own reference, which
+	// function-patch-and-transform reads first: the XR's fields, copied
+	// back last, win (a missing one is skipped: Optional).
+	own := []string{"name"}
+	if c.r.o.XRScope == XRScopeCluster {
+		own = append(own, "namespace")
+	}
+	for _, f := range own {
+		p := yamledit.NewMap()
+		yamledit.Set(p, "type", yamledit.NewString(fromComposite))
+		yamledit.Set(p, "fromFieldPath", yamledit.NewString("spec.writeConnectionSecretToRef."+f))
+		yamledit.Set(p, "toFieldPath", yamledit.NewString(f))
+		patches.Content = append(patches.Content, p)
+	}
 	yamledit.Set(ref, "patches", patches)
 	yamledit.Set(in, "writeConnectionSecretToRef", ref)
-	c.infof("C424", details, "spec.resources", "the XR's connection details now go to the Secret function-patch-and-transform (≥ v0.10.0) composes for a v2 XR: named <XR name>-connection (%s), by the step input's writeConnectionSecretToRef; an XR whose XRD schema declares spec.writeConnectionSecretToRef names it there instead, which takes priority. The Secret is a composed resource of the XR; readers of the old connection Secret (named after the XR's uid, or the claim's Secret) must read the new one", where)
+	c.infof("C424", details, "spec.resources", "the XR's connection details now go to the Secret function-patch-and-transform (≥ v0.10.0) composes for a v2 XR: named by the XR's own spec.writeConnectionSecretToRef, which the v2 XRD declares (C416), else <XR name>-connection (%s), by the step input's writeConnectionSecretToRef. The Secret is a composed resource of the XR, in the XR's namespace; a claim's Secret keeps its name (the twin keeps the claim's reference, C472), readers of a Secret named after the legacy XR's uid must read the new one", where)
 }
 
 // expected returns the metadata and spec of the legacy Composition as the

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/crossplane/crossplane-runtime/v2/pkg/fieldpath"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	sigsyaml "sigs.k8s.io/yaml"
@@ -101,10 +102,17 @@ func TestV2Composition(t *testing.T) {
 		secretRef any // the PT input's writeConnectionSecretToRef
 		specKeys  []string
 	}
-	namedPatch := []any{map[string]any{
+	// <XR name>-connection, unless the XR's own reference (which the v2
+	// XRD declares, C416) names it: copied back last, it wins.
+	combine := map[string]any{
 		"type": "CombineFromComposite", "toFieldPath": "name",
 		"combine": map[string]any{"strategy": "string", "string": map[string]any{"fmt": "%s-connection"}, "variables": []any{map[string]any{"fromFieldPath": "metadata.name"}}},
-	}}
+	}
+	own := func(f string) map[string]any {
+		return map[string]any{"type": "FromCompositeFieldPath", "fromFieldPath": "spec.writeConnectionSecretToRef." + f, "toFieldPath": f}
+	}
+	namedPatch := []any{combine, own("name")}
+	clusterPatch := []any{combine, own("name"), own("namespace")}
 	cases := map[string]struct {
 		reason string
 		in     string
@@ -129,7 +137,7 @@ func TestV2Composition(t *testing.T) {
 			want: want{
 				codes: []Code{"C423", "C420", "C424"}, name: "things.acme.io",
 				typeRef:   map[string]any{"apiVersion": "acme.io/v1", "kind": "Thing"},
-				secretRef: map[string]any{"namespace": "crossplane-system", "patches": namedPatch},
+				secretRef: map[string]any{"namespace": "crossplane-system", "patches": clusterPatch},
 				specKeys:  []string{"compositeTypeRef", "mode", "pipeline"},
 			},
 		},
@@ -140,7 +148,7 @@ func TestV2Composition(t *testing.T) {
 			want: want{
 				codes: []Code{"C420", "C425", "C424"}, name: "things.acme.io",
 				typeRef:   map[string]any{"apiVersion": "acme.io/v1", "kind": "Thing"},
-				secretRef: map[string]any{"patches": namedPatch},
+				secretRef: map[string]any{"patches": clusterPatch},
 				specKeys:  []string{"compositeTypeRef", "mode", "pipeline"},
 			},
 		},
@@ -254,6 +262,8 @@ func TestV2MappingXR(t *testing.T) {
 		"spec": map[string]any{
 			"a":          "v",
 			"crossplane": map[string]any{"compositionRef": map[string]any{"name": "xthings.acme.io"}, "resourceRefs": []any{}},
+			// The v2 XRD declares it (C416), without a namespace.
+			"writeConnectionSecretToRef": map[string]any{"name": "uid"},
 		},
 	}
 	if _, err := v2map.Apply(xr, mp.XR); err != nil {
@@ -409,7 +419,7 @@ spec:
 	if err != nil || res.Failed() {
 		t.Fatalf("Convert(...): %v\n%s", err, render(res.Diagnostics))
 	}
-	want := []Code{"C401", "C420", "C426", "C429", "C427", "C424", "C432"} // C401: the XRD in the stream
+	want := []Code{"C401", "C416", "C420", "C426", "C429", "C427", "C424", "C432"} // C401, C416: the XRD in the stream
 	if diff := cmp.Diff(want, codes(res.Diagnostics)); diff != "" {
 		t.Errorf("Convert(...): -want codes, +got:\n%s\n%s", diff, render(res.Diagnostics))
 	}
@@ -443,7 +453,116 @@ spec:
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff([]v2map.Resource{{Name: "r", Ops: []v2map.Op{{Code: "C429", Op: v2map.OpDelete, Path: "spec.writeConnectionSecretToRef.namespace"}}}}, mp.Resources); diff != "" {
+	if diff := cmp.Diff([]v2map.Resource{{Name: "r", Ops: []v2map.Op{
+		{Code: "C429", Op: v2map.OpDelete, Path: "spec.writeConnectionSecretToRef.namespace"},
+		// The base has no reference: only patches make it (C429's prune).
+		{Code: "C429", Op: v2map.OpPrune, Path: "spec.writeConnectionSecretToRef"},
+	}}}, mp.Resources); diff != "" {
 		t.Errorf("mapping resources: -want, +got:\n%s", diff)
+	}
+}
+
+// TestV2NestedXR: a template composing a legacy XR whose XRD --target v2
+// converts (given with the input or --xrd) composes its v2 type, with its
+// base's machinery under spec.crossplane, declared in the mapping (C458);
+// one whose XRD is modern already is only flagged (C453).
+func TestV2NestedXR(t *testing.T) {
+	nested := `apiVersion: apiextensions.crossplane.io/v1
+kind: CompositeResourceDefinition
+metadata: {name: xnetworks.acme.io}
+spec:
+  group: acme.io
+  names: {kind: XNetwork, plural: xnetworks}
+  versions:
+  - {name: v1, served: true, referenceable: true, schema: {openAPIV3Schema: {type: object}}}
+`
+	comp := v2Composition("    - {fromFieldPath: spec.a, toFieldPath: spec.b}\n")
+	comp = strings.Replace(comp, "base: {apiVersion: nop.crossplane.io/v1alpha1, kind: NopResource}", "base: {apiVersion: acme.io/v1, kind: XNetwork, spec: {compositionSelector: {matchLabels: {net: v1}}}}", 1)
+	if !strings.Contains(comp, "kind: XNetwork") {
+		t.Fatalf("the test Composition has no template to edit:\n%s", comp)
+	}
+	cases := map[string]struct {
+		reason    string
+		xrd       string
+		wantCode  Code
+		wantKind  string
+		wantOps   []v2map.Op
+		wantMoved bool
+	}{
+		"LegacyXRD": {
+			reason:   "A legacy XRD converts with the same options: the template composes its v2 type.",
+			xrd:      nested,
+			wantCode: "C458", wantKind: "Network", wantMoved: true,
+			wantOps: []v2map.Op{
+				{Code: "C458", Op: v2map.OpSet, Path: "apiVersion", Value: "acme.io/v1"},
+				{Code: "C458", Op: v2map.OpSet, Path: "kind", Value: "Network"},
+				{Code: "C458", Op: v2map.OpMove, Path: "spec.compositionSelector", To: "spec.crossplane.compositionSelector"},
+			},
+		},
+		"ModernXRD": {
+			reason:   "A modern XRD is not converted to another type: the template is only flagged.",
+			xrd:      strings.Replace(nested, "  group: acme.io\n", "  group: acme.io\n  scope: Namespaced\n", 1),
+			wantCode: "C453", wantKind: "XNetwork",
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			res, err := Convert([]byte(comp), Options{Target: crossplane.V2, XRScope: XRScopeNamespaced, XRDs: []map[string]any{decode(tc.xrd)}})
+			if err != nil || res.Failed() {
+				t.Fatalf("\n%s\nConvert(...): %v\n%s", tc.reason, err, render(res.Diagnostics))
+			}
+			if !slices.Contains(codes(res.Diagnostics), tc.wantCode) {
+				t.Errorf("\n%s\nConvert(...): want %s among %v", tc.reason, tc.wantCode, codes(res.Diagnostics))
+			}
+			m := v2Output(t, res.Output)
+			p := fieldpath.Pave(m)
+			if k, _ := p.GetString("spec.pipeline[0].input.resources[0].base.kind"); k != tc.wantKind {
+				t.Errorf("\n%s\nConvert(...): template kind: want %s, got %s", tc.reason, tc.wantKind, k)
+			}
+			_, err = p.GetValue("spec.pipeline[0].input.resources[0].base.spec.crossplane.compositionSelector")
+			if moved := err == nil; moved != tc.wantMoved {
+				t.Errorf("\n%s\nConvert(...): compositionSelector under spec.crossplane: want %t, got %t", tc.reason, tc.wantMoved, moved)
+			}
+			mp, err := v2map.Decode(m["metadata"].(map[string]any)["annotations"].(map[string]any)[v2map.Annotation].(string))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []v2map.Op
+			for _, r := range mp.Resources {
+				for _, o := range r.Ops {
+					if o.Code == "C458" {
+						got = append(got, o)
+					}
+				}
+			}
+			if diff := cmp.Diff(tc.wantOps, got); diff != "" {
+				t.Errorf("\n%s\nmapping C458 ops: -want, +got:\n%s", tc.reason, diff)
+			}
+		})
+	}
+}
+
+// TestV2SecretNamespacePatchOfABaseWithNamespace: a removed patch of the
+// Secret reference's namespace (C429) of a template whose base sets that
+// namespace itself (a composed XR, which C443 does not edit) removes it
+// from the base too: the mapping's op and the converted template agree,
+// and the round-trip check (C192) passes.
+func TestV2SecretNamespacePatchOfABaseWithNamespace(t *testing.T) {
+	comp := v2Composition("    - {fromFieldPath: metadata.name, toFieldPath: spec.writeConnectionSecretToRef.namespace}\n")
+	comp = strings.Replace(comp, "base: {apiVersion: nop.crossplane.io/v1alpha1, kind: NopResource}", "base: {apiVersion: other.io/v1, kind: XBucket, spec: {writeConnectionSecretToRef: {name: '', namespace: ''}}}", 1)
+	res, err := Convert([]byte(comp), Options{Target: crossplane.V2, XRScope: XRScopeNamespaced})
+	if err != nil || res.Failed() {
+		t.Fatalf("Convert(...): %v\n%s", err, render(res.Diagnostics))
+	}
+	if !slices.Contains(codes(res.Diagnostics), "C429") {
+		t.Errorf("Convert(...): want C429 among %v", codes(res.Diagnostics))
+	}
+	p := fieldpath.Pave(v2Output(t, res.Output))
+	got, err := p.GetValue("spec.pipeline[0].input.resources[0].base.spec.writeConnectionSecretToRef")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(map[string]any{"name": ""}, got); diff != "" {
+		t.Errorf("Convert(...): the base's writeConnectionSecretToRef: -want, +got:\n%s", diff)
 	}
 }

@@ -74,6 +74,8 @@ func (c *composition) v2Template(res *yaml.Node, name string) []v2map.Op {
 	}
 	t.metadataNamespace()
 	switch {
+	case t.nestedXR() && t.nestedLegacyXRD():
+		t.nestedV2(av)
 	case t.nestedXR():
 		t.c.warnf("C453", yamledit.Get(t.base, "apiVersion"), t.path+".base.apiVersion", "template %q composes the composite resource %s %s: its type changes when its XRD converts to v2 (a new kind or group); write the new type into this template when you convert that XRD", name, av, t.kind)
 	case t.namespacedTwin(version):
@@ -176,6 +178,63 @@ func (t *v2Tmpl) nestedXR() bool {
 		}
 	}
 	return false
+}
+
+// nestedLegacyXRD reports whether the XRD of the nested XR the template
+// composes is a legacy one (apiextensions.crossplane.io v1 or v1beta1,
+// without a modern scope): --target v2 converts it with the same options,
+// so its v2 type is known.
+func (t *v2Tmpl) nestedLegacyXRD() bool {
+	for _, x := range t.c.r.xrds {
+		av, _ := x["apiVersion"].(string)
+		g, v := xp.SplitAPIVersion(av)
+		if x["kind"] != "CompositeResourceDefinition" || g != xp.GroupAPIExtensions || (v != "v1" && v != "v1beta1") {
+			continue
+		}
+		if str(x, "spec", "group") != t.group || str(x, "spec", "names", "kind") != t.kind {
+			continue
+		}
+		scope := str(x, "spec", "scope")
+		return scope == "" || scope == "LegacyCluster"
+	}
+	return false
+}
+
+// nestedV2 makes a template that composes a legacy XR compose the v2 XR
+// its XRD becomes (C458): the v2 type (--xr-naming), and the machinery of
+// its base under spec.crossplane. A v2 XR of a namespaced XR is
+// namespaced too (the same --xr-scope), so Crossplane v2 composes it in
+// the XR's namespace.
+func (t *v2Tmpl) nestedV2(av string) {
+	newAV, newKind := v2XRType(av, t.kind, t.c.r.o)
+	setString(t.base, "apiVersion", newAV)
+	setString(t.base, "kind", newKind)
+	// Declared even when unchanged: verify composes the type as a v2 XR.
+	t.op("C458", v2map.OpSet, "apiVersion", newAV)
+	t.op("C458", v2map.OpSet, "kind", newKind)
+	var moved []string
+	if spec := yamledit.Resolve(yamledit.Get(t.base, "spec")); yamledit.IsMap(spec) {
+		for _, f := range machineryFields {
+			v := yamledit.Get(spec, f)
+			if v == nil {
+				continue
+			}
+			cp := yamledit.Resolve(yamledit.Get(spec, "crossplane"))
+			if !yamledit.IsMap(cp) {
+				cp = yamledit.NewMap()
+				yamledit.Set(spec, "crossplane", cp)
+			}
+			yamledit.Delete(spec, f)
+			yamledit.Set(cp, f, v)
+			t.ops = append(t.ops, v2map.Op{Code: "C458", Op: v2map.OpMove, Path: "spec." + f, To: "spec.crossplane." + f})
+			moved = append(moved, f)
+		}
+	}
+	what := ""
+	if len(moved) > 0 {
+		what = "; its base's " + strings.Join(moved, ", ") + " moved under spec.crossplane"
+	}
+	t.c.infof("C458", yamledit.Get(t.base, "apiVersion"), t.path+".base.apiVersion", "template %q composes the composite resource %s %s, whose XRD --target v2 converts: it now composes the v2 XR %s %s%s", t.name, av, t.kind, newAV, newKind, what)
 }
 
 // namespacedTwin finds the namespaced twin of a managed resource and
@@ -705,6 +764,9 @@ func (t *v2Tmpl) removedPatch(p resourcePatch, drop *[]int) {
 		return
 	}
 	*drop = append(*drop, p.index)
+	// What the patch wrote is not rendered: declared, so that verify maps
+	// the legacy render the same way.
+	t.op("C449", v2map.OpDelete, p.target, nil)
 	t.c.warnf("C449", p.node, p.path, "removed the patch of %s: namespaced managed resources have no such field", p.target)
 }
 

@@ -299,7 +299,7 @@ func TestV2Template(t *testing.T) {
 				template: "    base:\n      apiVersion: s3.aws.m.upbound.io/v1beta1\n      kind: Bucket\n      spec:\n        forProvider: {}\n    patches:\n" +
 					"    - {fromFieldPath: spec.region, toFieldPath: spec.forProvider.region}\n    - {type: PatchSet, patchSetName: s}\n" +
 					"  patchSets:\n  - name: s\n    patches:\n    - {fromFieldPath: spec.ns, toFieldPath: spec.forProvider.keySecretRef.namespace}\n",
-				ops: []v2map.Op{{Code: "C440", Op: v2map.OpSet, Path: "apiVersion", Value: "s3.aws.m.upbound.io/v1beta1"}},
+				ops: []v2map.Op{{Code: "C440", Op: v2map.OpSet, Path: "apiVersion", Value: "s3.aws.m.upbound.io/v1beta1"}, {Code: "C449", Op: v2map.OpDelete, Path: "spec.writeConnectionSecretToRef.namespace"}},
 			},
 		},
 		"PatchOfDeletionPolicy": {

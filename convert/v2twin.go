@@ -81,6 +81,7 @@ func V2XRTwin(doc []byte, t TwinType, o Options) ([]byte, []Diagnostic, error) {
 
 	spec := yamledit.Resolve(yamledit.Get(top, "spec"))
 	meta := yamledit.Resolve(yamledit.Get(top, "metadata"))
+	claimNS, _ := yamledit.Str(yamledit.Get(meta, "namespace"))
 	if o.XRScope == XRScopeCluster && yamledit.IsMap(meta) {
 		// A cluster-scoped XR has no namespace.
 		if k := yamledit.Key(meta, "namespace"); k != nil {
@@ -121,11 +122,7 @@ func V2XRTwin(doc []byte, t TwinType, o Options) ([]byte, []Diagnostic, error) {
 				add("C474", k, "spec."+k.Value, "spec.%s dropped from the v2 XR: %s", k.Value, twinBehaviour[k.Value])
 			case k.Value == "writeConnectionSecretToRef":
 				keep = append(keep, k, v)
-				if yamledit.IsMap(v) && yamledit.Delete(yamledit.Resolve(v), "namespace") {
-					add("C472", k, "spec.writeConnectionSecretToRef", "spec.writeConnectionSecretToRef kept without its namespace: a namespaced XR's connection Secret is in its own namespace. Crossplane v2 XRs have no such field of their own: the XRD must declare it and the Composition write the Secret (function-patch-and-transform ≥ v0.10.0)")
-				} else {
-					add("C472", k, "spec.writeConnectionSecretToRef", "spec.writeConnectionSecretToRef kept: Crossplane v2 XRs have no such field of their own: the XRD must declare it and the Composition write the Secret (function-patch-and-transform ≥ v0.10.0)")
-				}
+				twinSecretRef(k, yamledit.Resolve(v), claim, claimNS, o, add)
 			default:
 				keep = append(keep, k, v)
 			}
@@ -156,6 +153,26 @@ func V2XRTwin(doc []byte, t TwinType, o Options) ([]byte, []Diagnostic, error) {
 		return nil, nil, errors.Wrap(err, "cannot write the twin")
 	}
 	return out, diags, nil
+}
+
+// twinSecretRef keeps a claim's or legacy XR's
+// spec.writeConnectionSecretToRef (ref, at key k) in the shape the v2
+// XRD declares it (C416), so the Secret keeps its name: a Namespaced XR's
+// has no namespace (its Secret is in the XR's namespace); a Cluster XR's
+// needs one, the claim's namespace when a claim's ref names none.
+func twinSecretRef(k, ref *yaml.Node, claim bool, claimNS string, o Options, add func(Code, *yaml.Node, string, string, ...any)) {
+	const why = "the v2 XRD declares it (C416) and function-patch-and-transform (≥ v0.10.0) names the XR's connection Secret by it"
+	switch {
+	case !yamledit.IsMap(ref):
+		add("C472", k, "spec.writeConnectionSecretToRef", "spec.writeConnectionSecretToRef kept as it is: %s", why)
+	case o.XRScope != XRScopeCluster && yamledit.Delete(ref, "namespace"):
+		add("C472", k, "spec.writeConnectionSecretToRef", "spec.writeConnectionSecretToRef kept without its namespace: a namespaced XR's connection Secret is in its own namespace; %s", why)
+	case o.XRScope == XRScopeCluster && claim && claimNS != "" && !yamledit.Has(ref, "namespace"):
+		yamledit.Set(ref, "namespace", yamledit.NewString(claimNS))
+		add("C472", k, "spec.writeConnectionSecretToRef", "spec.writeConnectionSecretToRef kept, in namespace %s, the claim's: a cluster-scoped XR's connection Secret needs a namespace; %s", claimNS, why)
+	default:
+		add("C472", k, "spec.writeConnectionSecretToRef", "spec.writeConnectionSecretToRef kept: %s", why)
+	}
 }
 
 // renameCompositionRef points a compositionRef at the v2 Composition.

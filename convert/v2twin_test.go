@@ -112,6 +112,22 @@ spec:
 			want:      "apiVersion: example.org/v1alpha1\nkind: PostgreSQLInstance\nmetadata:\n  name: my-db\nspec:\n  parameters: {}\n",
 			wantCodes: []string{"C473 metadata.namespace", "C471 kind"},
 		},
+		"ClusterScopeSecretRef": {
+			reason:    "With --xr-scope cluster a claim's connection Secret reference gets the claim's namespace: the Cluster XRD declares name and namespace (C416).",
+			typ:       db,
+			opts:      Options{XRScope: XRScopeCluster},
+			in:        "apiVersion: example.org/v1alpha1\nkind: PostgreSQLInstance\nmetadata:\n  name: my-db\n  namespace: team-a\nspec:\n  writeConnectionSecretToRef:\n    name: db-conn\n",
+			want:      "apiVersion: example.org/v1alpha1\nkind: PostgreSQLInstance\nmetadata:\n  name: my-db\nspec:\n  writeConnectionSecretToRef:\n    name: db-conn\n    namespace: team-a\n",
+			wantCodes: []string{"C473 metadata.namespace", "C472 spec.writeConnectionSecretToRef", "C471 kind"},
+		},
+		"ClusterScopeLegacySecretRef": {
+			reason:    "With --xr-scope cluster a legacy XR's connection Secret reference keeps its namespace.",
+			typ:       db,
+			opts:      Options{XRScope: XRScopeCluster},
+			in:        "apiVersion: example.org/v1alpha1\nkind: XPostgreSQLInstance\nmetadata:\n  name: my-db\nspec:\n  writeConnectionSecretToRef:\n    name: db-conn\n    namespace: crossplane-system\n",
+			want:      "apiVersion: example.org/v1alpha1\nkind: PostgreSQLInstance\nmetadata:\n  name: my-db\nspec:\n  writeConnectionSecretToRef:\n    name: db-conn\n    namespace: crossplane-system\n",
+			wantCodes: []string{"C472 spec.writeConnectionSecretToRef", "C471 kind"},
+		},
 		"NoMachinery": {
 			reason:    "Without machinery fields the spec is copied as it is and has no spec.crossplane; a Composition name that the naming leaves unchanged gets -v2.",
 			typ:       TwinType{Group: "example.org", Kind: "Bucket", Plural: "buckets"},

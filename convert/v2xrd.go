@@ -129,8 +129,9 @@ func (x *v2XRD) report(code Code, n *yaml.Node, path, format string, args ...any
 func (x *v2XRD) convert() bool {
 	top := x.node
 	apiVersion, _ := yamledit.Str(yamledit.Get(top, "apiVersion"))
-	if _, v := xp.SplitAPIVersion(apiVersion); v != "v1" {
-		x.report("C413", yamledit.Get(top, "apiVersion"), "apiVersion", "cannot convert a CompositeResourceDefinition of apiVersion %q to v2: only apiextensions.crossplane.io/v1 is supported", apiVersion)
+	_, fromVersion := xp.SplitAPIVersion(apiVersion)
+	if fromVersion != "v1" && fromVersion != "v1beta1" {
+		x.report("C413", yamledit.Get(top, "apiVersion"), "apiVersion", "cannot convert a CompositeResourceDefinition of apiVersion %q to v2: only apiextensions.crossplane.io/v1 (and v1beta1, its earlier spelling) is supported", apiVersion)
 		return false
 	}
 	x.spec = yamledit.Resolve(yamledit.Get(top, "spec"))
@@ -200,11 +201,16 @@ func (x *v2XRD) convert() bool {
 	x.dropClaimFields()
 	x.renameCompositionRefs()
 	x.rewriteVersions()
+	x.connectionSecretRef()
 	if x.failed {
 		return false
 	}
-	x.report("C401", x.node, "", "written as the apiextensions.crossplane.io/v2 CompositeResourceDefinition %q: %s XRs of kind %s in group %s (was %s in %s); apply it as a new object next to the v1 one, whose scope, group and names cannot change",
-		newName, x.scope, x.new.Kind, x.new.Group, x.old.Kind, x.old.Group)
+	was := ""
+	if fromVersion != "v1" {
+		was = " (the input's apiVersion was " + apiVersion + ", whose spec is v1's)"
+	}
+	x.report("C401", x.node, "", "written as the apiextensions.crossplane.io/v2 CompositeResourceDefinition %q%s: %s XRs of kind %s in group %s (was %s in %s); apply it as a new object next to the v1 one, whose scope, group and names cannot change",
+		newName, was, x.scope, x.new.Kind, x.new.Group, x.old.Kind, x.old.Group)
 	return true
 }
 
@@ -282,8 +288,110 @@ func (x *v2XRD) dropClaimFields() {
 			}
 		}
 		yamledit.Delete(x.spec, "connectionSecretKeys")
-		x.report("C406", k, "spec.connectionSecretKeys", "removed connectionSecretKeys [%s]: v2 XRs have no connection secret, so the key filtering is lost; the Composition's connection Secret (function-patch-and-transform's writeConnectionSecretToRef) holds every connection detail it composes", strings.Join(keys, ", "))
+		x.report("C406", k, "spec.connectionSecretKeys", "removed connectionSecretKeys [%s]: v2 XRDs cannot filter connection details, so the key filtering is lost; the connection Secret function-patch-and-transform composes for the XR (named by its spec.writeConnectionSecretToRef, C416) holds every connection detail the Composition declares", strings.Join(keys, ", "))
 	}
+}
+
+// connectionSecretRef declares spec.writeConnectionSecretToRef in the
+// schema of every version that does not declare it itself: every v1 XR
+// and claim had the field (Crossplane added it to their CRDs), a v2 XR has
+// it only when its XRD declares it, and function-patch-and-transform
+// (≥ v0.10.0) names the connection Secret it composes for a v2 XR by it
+// before anything else. So the XR twins keep the Secret name their
+// claim's users read (C472), and the Composition lets it win (C424). A
+// Namespaced XR's Secret is in its own namespace: name only, as a
+// claim's; a Cluster XR's needs both, as a v1 XR's.
+func (x *v2XRD) connectionSecretRef() {
+	vs := yamledit.Resolve(yamledit.Get(x.spec, "versions"))
+	if !yamledit.IsSeq(vs) {
+		return
+	}
+	var added []string
+	for i, v := range vs.Content {
+		v = yamledit.Resolve(v)
+		if !yamledit.IsMap(v) {
+			continue
+		}
+		props := x.specProperties(v)
+		if props == nil || yamledit.Get(props, "writeConnectionSecretToRef") != nil {
+			continue
+		}
+		yamledit.Set(props, "writeConnectionSecretToRef", x.secretRefSchema())
+		name, _ := yamledit.Str(yamledit.Get(v, "name"))
+		if name == "" {
+			name = idx("spec.versions", i)
+		}
+		added = append(added, name)
+	}
+	if len(added) == 0 {
+		return
+	}
+	fields := "name only: the Secret is in the XR's namespace"
+	if x.scope == scopeCluster {
+		fields = "name and namespace"
+	}
+	x.report("C416", vs, "spec.versions", "declared spec.writeConnectionSecretToRef (%s) in the schema of version %s: v1 XRs and claims had it, v2 XRs have it only when the XRD declares it; function-patch-and-transform (≥ v0.10.0) names the XR's connection Secret by it first, so the v2 XRs keep the Secret name the claims asked for",
+		fields, strings.Join(added, ", "))
+}
+
+// specProperties returns the properties of the XR's spec in the schema of
+// version v, made where missing (a version without a schema gets one that
+// declares the spec); nil when the schema is not a mapping.
+func (x *v2XRD) specProperties(v *yaml.Node) *yaml.Node {
+	ensure := func(m *yaml.Node, key string, object bool) *yaml.Node {
+		n := yamledit.Resolve(yamledit.Get(m, key))
+		if n == nil {
+			n = yamledit.NewMap()
+			if object {
+				yamledit.Set(n, "type", yamledit.NewString("object"))
+			}
+			yamledit.Set(m, key, n)
+		}
+		if !yamledit.IsMap(n) {
+			return nil
+		}
+		return n
+	}
+	schema := ensure(v, "schema", false)
+	if schema == nil {
+		return nil
+	}
+	root := ensure(schema, "openAPIV3Schema", true)
+	if root == nil {
+		return nil
+	}
+	props := ensure(root, "properties", false)
+	if props == nil {
+		return nil
+	}
+	spec := ensure(props, "spec", true)
+	if spec == nil {
+		return nil
+	}
+	return ensure(spec, "properties", false)
+}
+
+// secretRefSchema is the schema of spec.writeConnectionSecretToRef: a
+// claim's (name) for Namespaced XRs, a v1 XR's (name, namespace) for
+// Cluster ones.
+func (x *v2XRD) secretRefSchema() *yaml.Node {
+	fields := []string{"name"}
+	if x.scope == scopeCluster {
+		fields = append(fields, "namespace")
+	}
+	props, req := yamledit.NewMap(), yamledit.NewSeq()
+	for _, f := range fields {
+		t := yamledit.NewMap()
+		yamledit.Set(t, "type", yamledit.NewString("string"))
+		yamledit.Set(props, f, t)
+		req.Content = append(req.Content, yamledit.NewString(f))
+	}
+	ref := yamledit.NewMap()
+	yamledit.Set(ref, "description", yamledit.NewString("The Secret function-patch-and-transform writes the XR's connection details to (added by xpmigrate: v1 XRs and claims had this field)."))
+	yamledit.Set(ref, "type", yamledit.NewString("object"))
+	yamledit.Set(ref, "properties", props)
+	yamledit.Set(ref, "required", req)
+	return ref
 }
 
 // renameCompositionRefs points defaultCompositionRef and

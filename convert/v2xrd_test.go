@@ -98,7 +98,7 @@ func TestV2XRDList(t *testing.T) {
 			got = append(got, string(d.Code)+" "+d.Path)
 		}
 	}
-	want := []string{"C401 items[0]", "C404 items[0].spec.claimNames", "C403 items[0].spec.names"}
+	want := []string{"C401 items[0]", "C404 items[0].spec.claimNames", "C403 items[0].spec.names", "C416 items[0].spec.versions"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Convert(List) findings: -want, +got:\n%s", diff)
 	}
@@ -445,7 +445,9 @@ func decode(doc string) map[string]any {
 func xrdCodes(ds []Diagnostic) []Code {
 	var out []Code
 	for _, c := range codes(ds) {
-		if c >= "C401" && c <= "C419" { // The XRD's; Compositions' are tested in v2composition_test.go.
+		// The XRD's; Compositions' are tested in v2composition_test.go, and
+		// C416 (said of every XRD that converts) in TestV2XRDConnectionSecretRef.
+		if c >= "C401" && c <= "C419" && c != "C416" {
 			out = append(out, c)
 		}
 	}
@@ -500,4 +502,102 @@ func FuzzV2XRD(f *testing.F) {
 			t.Fatalf("Convert(...) is not idempotent:\n-%q\n+%q", res.Output, again.Output)
 		}
 	})
+}
+
+// TestV2XRDConnectionSecretRef: the v2 XRD declares
+// spec.writeConnectionSecretToRef (C416), which every v1 XR and claim had
+// and function-patch-and-transform names the XR's connection Secret by:
+// name only for Namespaced XRs, name and namespace for Cluster ones; a
+// schema that declares it keeps its own; a version without a schema gets
+// one; a v1beta1 XRD (the earlier spelling of v1) converts too.
+func TestV2XRDConnectionSecretRef(t *testing.T) {
+	const path = "spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.writeConnectionSecretToRef"
+	noSchema := strings.SplitN(xrdV1("", ""), "    schema:", 2)[0]
+	own := xrdV1("", "") + "              writeConnectionSecretToRef:\n                type: object\n                x-kubernetes-preserve-unknown-fields: true\n"
+	cases := map[string]struct {
+		reason       string
+		in           string
+		opts         Options
+		wantCodes    []Code
+		wantRequired []any
+		wantOwn      bool
+	}{
+		"Namespaced": {
+			reason:       "A Namespaced XR's Secret is in its namespace: the name only, required, as a claim's.",
+			in:           xrdV1("", ""),
+			opts:         Options{Target: crossplane.V2, XRScope: XRScopeNamespaced},
+			wantCodes:    []Code{"C401", "C416"},
+			wantRequired: []any{"name"},
+		},
+		"Cluster": {
+			reason:       "A Cluster XR's Secret needs a namespace: name and namespace, as a v1 XR's.",
+			in:           xrdV1("", ""),
+			opts:         Options{Target: crossplane.V2, XRScope: XRScopeCluster},
+			wantCodes:    []Code{"C401", "C416"},
+			wantRequired: []any{"name", "namespace"},
+		},
+		"DeclaredByTheUser": {
+			reason:    "A schema that declares the field keeps its own declaration: no C416.",
+			in:        own,
+			opts:      Options{Target: crossplane.V2, XRScope: XRScopeNamespaced},
+			wantCodes: []Code{"C401"},
+			wantOwn:   true,
+		},
+		"NoSchema": {
+			reason:       "A version without a schema gets one that declares the spec and the field.",
+			in:           noSchema,
+			opts:         Options{Target: crossplane.V2, XRScope: XRScopeNamespaced},
+			wantCodes:    []Code{"C401", "C416"},
+			wantRequired: []any{"name"},
+		},
+		"V1beta1": {
+			reason:       "An apiextensions.crossplane.io/v1beta1 XRD has v1's spec: it converts as v1 does.",
+			in:           strings.Replace(xrdV1("", ""), "apiextensions.crossplane.io/v1", "apiextensions.crossplane.io/v1beta1", 1),
+			opts:         Options{Target: crossplane.V2, XRScope: XRScopeNamespaced},
+			wantCodes:    []Code{"C401", "C416"},
+			wantRequired: []any{"name"},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			res, err := Convert([]byte(tc.in), tc.opts)
+			if err != nil || res.Failed() {
+				t.Fatalf("\n%s\nConvert(...): %v\n%s", tc.reason, err, render(res.Diagnostics))
+			}
+			var got []Code
+			for _, c := range codes(res.Diagnostics) {
+				if c >= "C401" && c <= "C419" {
+					got = append(got, c)
+				}
+			}
+			if diff := cmp.Diff(tc.wantCodes, got); diff != "" {
+				t.Errorf("\n%s\nConvert(...) codes: -want, +got:\n%s\n%s", tc.reason, diff, render(res.Diagnostics))
+			}
+			p := fieldpath.Pave(decode(string(res.Output)))
+			if av, _ := p.GetString("apiVersion"); av != XRDAPIVersionV2 {
+				t.Errorf("\n%s\nConvert(...): apiVersion: want %s, got %s", tc.reason, XRDAPIVersionV2, av)
+			}
+			if tc.wantOwn {
+				if v, err := p.GetValue(path + ".x-kubernetes-preserve-unknown-fields"); err != nil || v != true {
+					t.Errorf("\n%s\nConvert(...): want the user's declaration kept, got %v (%v)", tc.reason, v, err)
+				}
+				return
+			}
+			req, err := p.GetValue(path + ".required")
+			if err != nil {
+				t.Fatalf("\n%s\nConvert(...): %s.required: %v\n%s", tc.reason, path, err, res.Output)
+			}
+			if diff := cmp.Diff(tc.wantRequired, req); diff != "" {
+				t.Errorf("\n%s\nConvert(...) %s.required: -want, +got:\n%s", tc.reason, path, diff)
+			}
+			for _, f := range tc.wantRequired {
+				if typ, _ := p.GetString(path + ".properties." + f.(string) + ".type"); typ != "string" {
+					t.Errorf("\n%s\nConvert(...): %s.properties.%s.type: want string, got %q", tc.reason, path, f, typ)
+				}
+			}
+			if typ, _ := p.GetString("spec.versions[0].schema.openAPIV3Schema.properties.spec.type"); typ != "object" {
+				t.Errorf("\n%s\nConvert(...): the spec's type: want object, got %q", tc.reason, typ)
+			}
+		})
+	}
 }

@@ -63,7 +63,7 @@ spec:
 			reason:      "An XRD file without Compositions is converted to v2.",
 			files:       map[string]string{"apis/definition.yaml": xrd},
 			definitions: true,
-			want:        want{status: FileConverted, codes: []string{"C401"}, v2: true},
+			want:        want{status: FileConverted, codes: []string{"C401", "C416"}, v2: true},
 		},
 		"NotWithoutDefinitions": {
 			reason: "Without Definitions (target v1, or --xr-scope legacy) the XRD file is left alone.",
@@ -81,7 +81,7 @@ spec:
 			files:       map[string]string{"apis/definition.yaml": xrd, "apis/composition.yaml": comp},
 			definitions: true,
 			scope:       convert.XRScopeCluster,
-			want:        want{status: FileConverted, codes: []string{"C401"}, v2: true},
+			want:        want{status: FileConverted, codes: []string{"C401", "C416"}, v2: true},
 		},
 	}
 	for name, tc := range cases {

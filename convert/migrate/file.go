@@ -525,6 +525,14 @@ func (r *runner) xrdsOf(f *scanned, comps []CompositionResult) []map[string]any 
 			seen[x] = true
 			out = append(out, x.obj)
 		}
+		// The XRDs of the nested XRs it composes: --target v2 composes
+		// their v2 types (C458).
+		for _, t := range ci.composes {
+			if x := r.ix.xrdFor(f.rel, t); x != nil && !seen[x] {
+				seen[x] = true
+				out = append(out, x.obj)
+			}
+		}
 	}
 	return out
 }

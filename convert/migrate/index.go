@@ -52,7 +52,9 @@ type compInfo struct {
 	name      string
 	typeRef   string // "apiVersion|kind"
 	labels    map[string]string
-	legacy    bool
+	// composes are the types its templates compose ("apiVersion|kind").
+	composes []string
+	legacy   bool
 	// ptStep is the index the patch-and-transform step gets once
 	// converted.
 	ptStep int
@@ -102,6 +104,13 @@ func buildIndex(files []*scanned) *index {
 				k, _ := nestedString(d.obj, "spec", "compositeTypeRef", "kind")
 				c.typeRef = av + "|" + k
 				c.labels = stringMap(nestedMap(d.obj, "metadata", "labels"))
+				if types, ok := nestedMap(d.obj, "spec")[composedTypesKey].([]any); ok {
+					for _, t := range types {
+						if s, ok := t.(string); ok {
+							c.composes = append(c.composes, s)
+						}
+					}
+				}
 				ix.compositions = append(ix.compositions, c)
 				ix.byType[c.typeRef] = append(ix.byType[c.typeRef], c)
 				ix.byPosition[sourceName(c.file, c.doc, c.item)] = c

@@ -439,6 +439,11 @@ func slimComposition(obj map[string]any) map[string]any {
 		if mode, ok := sp["mode"]; ok {
 			spec["mode"] = mode
 		}
+		if types, ok := sp[composedTypesKey]; ok {
+			spec[composedTypesKey] = types // Slim already.
+		} else if types := composedTypes(sp); len(types) > 0 {
+			spec[composedTypesKey] = types
+		}
 		// Kustomize checks only ask whether these are set.
 		for _, k := range compositionPaths {
 			if _, ok := sp[k]; ok {
@@ -448,6 +453,39 @@ func slimComposition(obj map[string]any) map[string]any {
 	}
 	m["spec"] = spec
 	return m
+}
+
+// composedTypesKey keeps, in a slim Composition's spec, the types its
+// templates compose ("apiVersion|kind"): the XRDs of nested XRs are given
+// to the converter with the Composition's own (--target v2 composes
+// their v2 types, C458).
+const composedTypesKey = "xpmigrate.composedTypes"
+
+// composedTypes lists the types the templates of a Composition's spec
+// compose: of spec.resources and of patch-and-transform step inputs.
+func composedTypes(spec map[string]any) []any {
+	var out []any
+	seen := map[string]bool{}
+	add := func(res any) {
+		list, _ := res.([]any)
+		for _, t := range list {
+			tm, _ := t.(map[string]any)
+			base, _ := tm["base"].(map[string]any)
+			k := str(base["apiVersion"]) + "|" + str(base["kind"])
+			if base != nil && !seen[k] {
+				seen[k] = true
+				out = append(out, k)
+			}
+		}
+	}
+	add(spec["resources"])
+	steps, _ := spec["pipeline"].([]any)
+	for _, st := range steps {
+		sm, _ := st.(map[string]any)
+		in, _ := sm["input"].(map[string]any)
+		add(in["resources"])
+	}
+	return out
 }
 
 // looseValue turns a YAML node into plain values with every scalar a

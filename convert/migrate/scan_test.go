@@ -143,6 +143,9 @@ spec:
 		"spec": map[string]any{
 			"compositeTypeRef": map[string]any{"apiVersion": "example.org/v1", "kind": "XThing"},
 			"environment":      true, "patchSets": true, "resources": true,
+			// The types its templates compose: the XRDs of nested XRs go
+			// to the converter too (C458).
+			composedTypesKey: []any{"v1|ConfigMap"},
 		},
 	}
 	if diff := cmp.Diff(wantObj, d.obj); diff != "" {

@@ -65,6 +65,11 @@ func apply(p *fieldpath.Paved, o Op) (bool, error) {
 		return true, nil
 	case OpUnwrap:
 		return unwrap(p, o.Path)
+	case OpPrune:
+		if v, err := p.GetValue(o.Path); err != nil || !isEmptyObject(v) {
+			return false, nil //nolint:nilerr // Absent or filled: kept.
+		}
+		return true, p.DeleteField(o.Path)
 	}
 	return false, errors.Errorf("unknown op %q", o.Op)
 }
@@ -108,4 +113,9 @@ func unwrap(p *fieldpath.Paved, path string) (bool, error) {
 		obj[k] = vv
 	}
 	return true, nil
+}
+
+func isEmptyObject(v any) bool {
+	m, ok := v.(map[string]any)
+	return ok && len(m) == 0
 }

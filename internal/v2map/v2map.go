@@ -32,6 +32,9 @@ const (
 	// namespace, ownerReferences, labels and annotations the payload
 	// does not set (nothing happens when Path is not an object).
 	OpUnwrap = "unwrap"
+	// OpPrune deletes Path when it is an empty object (nothing happens
+	// otherwise): what only a removed patch filled in is not rendered.
+	OpPrune = "prune"
 )
 
 // OrphanPolicies are the management policies of a managed resource that

@@ -51,6 +51,21 @@ func TestApply(t *testing.T) {
 			want:  map[string]any{"spec": map[string]any{"crossplane": map[string]any{"compositionRef": map[string]any{"name": "c"}}}},
 			codes: []string{"C421"},
 		},
+		"PruneEmptyOnly": {
+			reason: "A prune deletes an object left empty (a removed patch made it) and keeps a filled one.",
+			obj: map[string]any{"spec": map[string]any{
+				"writeConnectionSecretToRef": map[string]any{"namespace": "crossplane-system"},
+				"kept":                       map[string]any{"name": "n"},
+			}},
+			ops: []Op{
+				{Code: "C429", Op: OpDelete, Path: "spec.writeConnectionSecretToRef.namespace"},
+				{Code: "C429", Op: OpPrune, Path: "spec.writeConnectionSecretToRef"},
+				{Code: "C499", Op: OpPrune, Path: "spec.kept"},
+				{Code: "C498", Op: OpPrune, Path: "spec.absent"},
+			},
+			want:  map[string]any{"spec": map[string]any{"kept": map[string]any{"name": "n"}}},
+			codes: []string{"C429"},
+		},
 		"DeleteDeletePolicy": {
 			reason: "deletionPolicy Delete is the namespaced default: it is dropped, not turned into policies.",
 			obj:    map[string]any{"spec": map[string]any{"deletionPolicy": "Delete"}},

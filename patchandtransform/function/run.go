@@ -511,6 +511,15 @@ func connectionSecret(xr *fieldpath.Paved, conn map[string][]byte, in *Resources
 	return s.UnstructuredContent(), nil
 }
 
+// ConnectionSecretName returns the name and namespace of the connection
+// Secret the function composes for the v2 XR xr with input in (as Run
+// does: the XR's spec.writeConnectionSecretToRef, else the input's, else
+// `<xr>-connection`, then the input's patches).
+func ConnectionSecretName(xr map[string]any, in *Resources) (name, namespace string, err error) {
+	ref, err := connectionSecretRef(fieldpath.Pave(xr), in)
+	return ref.Name, ref.Namespace, err
+}
+
 // connectionSecretRef names the connection Secret. The XR's own
 // spec.writeConnectionSecretToRef wins when it can be read; then the input's
 // name and namespace when either is set; then `<xr>-connection` in the XR's

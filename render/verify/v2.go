@@ -5,11 +5,13 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/crossplane/crossplane-runtime/v2/pkg/fieldpath"
 	"github.com/pkg/errors"
 
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/v2map"
 	"github.com/xpmigrate/xpmigrate/internal/xp"
+	"github.com/xpmigrate/xpmigrate/patchandtransform/function"
 	"github.com/xpmigrate/xpmigrate/render"
 	"github.com/xpmigrate/xpmigrate/render/pipeline"
 	"github.com/xpmigrate/xpmigrate/render/verify/gaps"
@@ -89,12 +91,27 @@ type twin struct {
 	name, namespace          string
 
 	// dropConnectionRef is true when verify, not the sample, set the
-	// legacy XR's spec.writeConnectionSecretToRef (prepareXR).
+	// legacy XR's spec.writeConnectionSecretToRef (prepareXR), or the
+	// sample is a claim (its XR's reference is not the claim's).
 	dropConnectionRef bool
 
-	// secretRef is the connection Secret function-patch-and-transform
-	// composes for the v2 XR: its input's writeConnectionSecretToRef.
-	secretName, secretNamespace string
+	// connRef is a claim sample's spec.writeConnectionSecretToRef as its
+	// v2 twin keeps it (convert's C472): the v2 XRD declares it (C416).
+	connRef map[string]any
+
+	// names names the legacy Composition's anonymous templates as the
+	// converted Composition (and its mapping) names them.
+	names func(int) string
+
+	// writesLabel records the claim labels ("<resource>|<label>") the v2
+	// Composition's templates patch themselves: Crossplane v2 adds none,
+	// but those it renders.
+	writesLabel map[string]bool
+
+	// ptInput is the input of the Composition's last
+	// function-patch-and-transform step, which names the connection Secret
+	// it composes for the v2 XR (with the XR's own reference first).
+	ptInput *function.Resources
 }
 
 // mapped records which code changed which path of one object.
@@ -103,14 +120,27 @@ type mapped struct {
 	code string
 }
 
-// newTwin builds the v2 twin of the prepared legacy XR xr (a claim's XR,
-// or a legacy XR): the mapping's type, the claim's name and namespace (a
-// legacy XR without a claim keeps its name and, for a namespaced twin,
-// goes to namespace "default"), no claim reference or labels, the
-// mapping's XR edits, and spec.crossplane.
-func (v *verifier) newTwin(xr map[string]any, sampleHadConnRef bool) (*twin, []string, error) {
+// newTwin builds the v2 twin of the prepared legacy XR xr of sample (a
+// claim's XR, or a legacy XR): the mapping's type, the claim's name and
+// namespace (a legacy XR without a claim keeps its name and, for a
+// namespaced twin, goes to namespace "default"), no claim reference or
+// labels, the claim's connection Secret reference, the mapping's XR
+// edits, and spec.crossplane.
+func (v *verifier) newTwin(xr, sample map[string]any) (*twin, []string, error) {
 	m := v.mapping
-	t := &twin{m: m, legacyName: stringAt(xr, "metadata", "name"), dropConnectionRef: !sampleHadConnRef}
+	_, hadRef := lookup(sample, "spec", "writeConnectionSecretToRef")
+	claim := isClaimOf(sample, v.o.XRD)
+	t := &twin{m: m, legacyName: stringAt(xr, "metadata", "name"), dropConnectionRef: !hadRef || claim, names: v.names}
+	if ref, ok := valueAt(sample, "spec", "writeConnectionSecretToRef").(map[string]any); ok && claim {
+		t.connRef = jsonobj.DeepCopy(ref)
+		if m.Scope == "Cluster" {
+			if _, ok := t.connRef["namespace"]; !ok && stringAt(sample, "metadata", "namespace") != "" {
+				t.connRef["namespace"] = stringAt(sample, "metadata", "namespace")
+			}
+		} else {
+			delete(t.connRef, "namespace")
+		}
+	}
 	t.legacyPrefix = stringAt(xr, "metadata", "labels", xp.LabelComposite)
 	if t.legacyPrefix == "" {
 		t.legacyPrefix = t.legacyName
@@ -127,7 +157,12 @@ func (v *verifier) newTwin(xr map[string]any, sampleHadConnRef bool) (*twin, []s
 			assumptions = append(assumptions, "a legacy XR sample without a claim: its namespaced v2 twin is rendered in namespace default")
 		}
 	}
-	t.secretName, t.secretNamespace = ptConnectionSecretRef(v.converted.obj)
+	in, err := ptConnectionInput(v.converted.obj)
+	if err != nil {
+		return nil, nil, err
+	}
+	t.ptInput = in
+	t.writesLabel = claimLabelWrites(v.converted.obj, v.names)
 	out, _, err := t.mapXR(xr, nil)
 	if err != nil {
 		return nil, nil, err
@@ -136,18 +171,116 @@ func (v *verifier) newTwin(xr map[string]any, sampleHadConnRef bool) (*twin, []s
 	return t, assumptions, nil
 }
 
-// ptConnectionSecretRef reads the name and namespace of the connection
-// Secret function-patch-and-transform's input asks for, if any.
-func ptConnectionSecretRef(comp map[string]any) (name, namespace string) {
+// CodeNestedXR is the converter's edit of a template that composes a
+// legacy XR whose XRD --target v2 converts: it composes the v2 XR.
+const CodeNestedXR = "C458"
+
+// clusterScoped is the v2 side's scope of a composed type: a nested XR's
+// v2 type the mapping declares (CodeNestedXR) has the mapping's scope, as
+// its XRD was converted with the same options; any other is as scoped
+// says (nil: pipeline.KnownClusterScoped, which takes a group of a
+// provider's domain for a managed resource's).
+func (t *twin) clusterScoped(scoped func(apiVersion, kind string) bool) func(apiVersion, kind string) bool {
+	nested := map[[2]string]bool{}
+	for _, r := range t.m.Resources {
+		var av, kind string
+		for _, o := range r.Ops {
+			if o.Code != CodeNestedXR || o.Op != v2map.OpSet {
+				continue
+			}
+			s, _ := o.Value.(string)
+			switch o.Path {
+			case "apiVersion":
+				av = s
+			case "kind":
+				kind = s
+			}
+		}
+		if av != "" && kind != "" {
+			nested[[2]string{av, kind}] = true
+		}
+	}
+	if len(nested) == 0 {
+		return scoped
+	}
+	if scoped == nil {
+		scoped = pipeline.KnownClusterScoped
+	}
+	cluster := t.m.Scope == "Cluster"
+	return func(apiVersion, kind string) bool {
+		if nested[[2]string{apiVersion, kind}] {
+			return cluster
+		}
+		return scoped(apiVersion, kind)
+	}
+}
+
+// claimLabelWrites returns the claim labels ("<resource>|<label>") the
+// patches of a Composition's function-patch-and-transform templates (their
+// patch sets' included) write. names names anonymous templates.
+func claimLabelWrites(comp map[string]any, names func(int) string) map[string]bool {
+	out := map[string]bool{}
+	for _, st := range asList(valueAt(comp, "spec", "pipeline")) {
+		sm, _ := st.(map[string]any)
+		in, _ := sm["input"].(map[string]any)
+		if stringAt(in, "kind") != "Resources" {
+			continue
+		}
+		sets := map[string][]any{}
+		for _, ps := range asList(in["patchSets"]) {
+			pm, _ := ps.(map[string]any)
+			sets[stringAt(pm, "name")] = asList(pm["patches"])
+		}
+		for i, r := range asList(in["resources"]) {
+			rm, _ := r.(map[string]any)
+			name := stringAt(rm, "name")
+			if name == "" && names != nil {
+				name = names(i)
+			}
+			var patches []any
+			for _, p := range asList(rm["patches"]) {
+				pm, _ := p.(map[string]any)
+				if stringAt(pm, "type") == "PatchSet" {
+					patches = append(patches, sets[stringAt(pm, "patchSetName")]...)
+					continue
+				}
+				patches = append(patches, p)
+			}
+			for _, p := range patches {
+				pm, _ := p.(map[string]any)
+				to, err := fieldpath.Parse(stringAt(pm, "toFieldPath"))
+				if err != nil || len(to) != 3 || to[0].Field != "metadata" || to[1].Field != "labels" {
+					continue
+				}
+				if k := to[2].Field; k == xp.LabelClaimName || k == xp.LabelClaimNamespace {
+					out[name+"|"+k] = true
+				}
+			}
+		}
+	}
+	return out
+}
+
+// ptConnectionInput decodes the input of the Composition's last
+// function-patch-and-transform step (the last to compose the connection
+// Secret), or an empty one.
+func ptConnectionInput(comp map[string]any) (*function.Resources, error) {
+	var last map[string]any
 	for _, s := range asList(valueAt(comp, "spec", "pipeline")) {
 		sm, _ := s.(map[string]any)
 		in, _ := sm["input"].(map[string]any)
-		if stringAt(in, "kind") != "Resources" || !strings.HasPrefix(stringAt(in, "apiVersion"), "pt.fn.crossplane.io/") {
-			continue
+		if stringAt(in, "kind") == "Resources" && strings.HasPrefix(stringAt(in, "apiVersion"), "pt.fn.crossplane.io/") {
+			last = in
 		}
-		return stringAt(in, "writeConnectionSecretToRef", "name"), stringAt(in, "writeConnectionSecretToRef", "namespace")
 	}
-	return "", ""
+	if last == nil {
+		return &function.Resources{}, nil
+	}
+	in, err := function.Decode(last)
+	if err != nil {
+		return nil, errors.Wrap(err, "cannot decode the function-patch-and-transform input")
+	}
+	return in, nil
 }
 
 // mapXR maps a legacy XR (the prepared sample, or a reconcile's effective
@@ -183,6 +316,9 @@ func (t *twin) mapXR(xr map[string]any, refs map[string]map[string]any) (map[str
 	del(CodeXRTwin, "spec.claimRef", "spec", "claimRef")
 	if t.dropConnectionRef {
 		del(CodeXRConnection, "spec.writeConnectionSecretToRef", "spec", "writeConnectionSecretToRef")
+	}
+	if t.connRef != nil {
+		set(CodeXRTwin, "spec.writeConnectionSecretToRef", jsonobj.DeepCopy(t.connRef), "spec", "writeConnectionSecretToRef")
 	}
 	if err := applyOps(out, t.m.XR, &rec); err != nil {
 		return nil, nil, errors.Wrap(err, "cannot map the XR through the v2 mapping")
@@ -258,6 +394,9 @@ func (t *twin) mapComposed(obj map[string]any, name string) (map[string]any, []m
 		rec = append(rec, mapped{path: "metadata.namespace", code: CodeNamespace})
 	}
 	for _, k := range []string{xp.LabelClaimName, xp.LabelClaimNamespace} {
+		if t.writesLabel[name+"|"+k] {
+			continue // The v2 Composition writes it itself (C426, C427).
+		}
 		if _, ok := lookup(out, "metadata", "labels", k); ok {
 			deleteAt(out, "metadata", "labels", k)
 			rec = append(rec, mapped{path: "metadata.labels[" + k + "]", code: CodeClaimLabels})
@@ -288,7 +427,41 @@ func (t *twin) mapComposed(obj map[string]any, name string) (map[string]any, []m
 			rec = append(rec, mapped{path: "metadata.ownerReferences", code: CodeComposite})
 		}
 	}
+	t.renameXR(out, nil, &rec)
+	// Crossplane v1 always sets generateName; v2 only on a resource the
+	// Composition names neither way (pipeline-mode.md §4: "set only when
+	// the function set neither name nor generateName").
+	if gn, n := stringAt(out, "metadata", "generateName"), stringAt(out, "metadata", "name"); gn == t.name+"-" && n != "" && !generatedName(n, gn) {
+		deleteAt(out, "metadata", "generateName")
+		rec = append(rec, mapped{path: "metadata.generateName", code: CodeComposite})
+	}
 	return out, rec, nil
+}
+
+// renameXR replaces, in the string values of a composed resource v (at
+// path p), the legacy XR's name that Crossplane generated from its claim's
+// (`<claim>-<suffix>`) with the twin's, the claim's own: what the
+// Composition derives from the XR's name follows it (C485).
+func (t *twin) renameXR(v any, p Path, rec *[]mapped) any {
+	if t.legacyName == t.name || !strings.HasPrefix(t.legacyName, t.name+"-") {
+		return v
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			x[k] = t.renameXR(e, p.Child(k), rec)
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = t.renameXR(e, p.Index(i), rec)
+		}
+	case string:
+		if strings.Contains(x, t.legacyName) {
+			*rec = append(*rec, mapped{path: p.String(), code: CodeXRTwin})
+			return strings.ReplaceAll(x, t.legacyName, t.name)
+		}
+	}
+	return v
 }
 
 // A mappedSide is a legacy reconcile mapped to what the v2 side should
@@ -312,6 +485,9 @@ func (t *twin) mapSide(s Side) (mappedSide, error) {
 	refs := map[string]map[string]any{}
 	for i, cd := range s.Outcome.Composed {
 		name := cd.Name
+		if t.names != nil {
+			name = gaps.ResourceName(cd, t.names)
+		}
 		d, rec, err := t.mapComposed(cd.Desired, name)
 		if err != nil {
 			return ms, err
@@ -352,17 +528,15 @@ func (t *twin) mapSide(s Side) (mappedSide, error) {
 
 // connectionSecret is the Secret function-patch-and-transform ≥ v0.10
 // composes for a v2 XR's connection details, as the v2 side renders it:
-// named by the XR's spec.writeConnectionSecretToRef, else the input's
-// writeConnectionSecretToRef, else `<xr>-connection`, composed as
-// `<xr>-connection-secret` with Crossplane v2's composed metadata. (The
-// input's connection Secret patches are not applied.)
+// named as the function names it (function.ConnectionSecretName: the
+// XR's spec.writeConnectionSecretToRef, else the input's
+// writeConnectionSecretToRef, else `<xr>-connection`, then the input's
+// patches), composed as `<xr>-connection-secret` with Crossplane v2's
+// composed metadata.
 func (t *twin) connectionSecret(details map[string][]byte) (map[string]any, string, error) {
-	name, ns := stringAt(t.xr, "spec", "writeConnectionSecretToRef", "name"), stringAt(t.xr, "spec", "writeConnectionSecretToRef", "namespace")
-	if name == "" {
-		name, ns = t.name+"-connection", t.namespace
-		if t.secretName != "" || t.secretNamespace != "" {
-			name, ns = t.secretName, t.secretNamespace
-		}
+	name, ns, err := function.ConnectionSecretName(jsonobj.DeepCopy(t.xr), t.ptInput)
+	if err != nil {
+		return nil, "", errors.Wrap(err, "cannot name the mapped connection Secret")
 	}
 	data := map[string]any{}
 	for _, k := range jsonobj.SortedKeys(details) {
@@ -425,10 +599,10 @@ func mappedDifferences(ms mappedSide, v2 Side, residual []Difference, names func
 		if !ok {
 			continue
 		}
-		add(AspectResource, name, ms.composed[cd.Name], cd.Desired, after)
+		add(AspectResource, name, ms.composed[name], cd.Desired, after)
 	}
 	for _, cd := range ms.side.Outcome.Composed {
-		if rec := ms.composed[cd.Name]; len(rec) == 1 && rec[0].code == CodeXRConnection && rec[0].path == "" {
+		if rec := ms.composed[gaps.ResourceName(cd, names)]; len(rec) == 1 && rec[0].code == CodeXRConnection && rec[0].path == "" {
 			if _, ok := v2cds[cd.Name]; ok && !residualAt(AspectPresence, cd.Name, nil) {
 				d := Difference{Aspect: AspectPresence, Resource: cd.Name, Pipeline: present(v2cds[cd.Name])}
 				d.Gap = mappedGap(CodeXRConnection, nil)

@@ -494,6 +494,15 @@ func (r *run) padTo(n int) {
 }
 
 func (v *verifier) sample(ctx context.Context, s Sample, cov *coverage) (*SampleReport, []string, error) {
+	var claimAssumption string
+	if v.mapping != nil && v.mapping.Scope != "Cluster" && isClaimOfGroup(s.XR, v.o.XRD) && stringAt(s.XR, "metadata", "namespace") == "" {
+		// A claim without a namespace is created in the namespace of the
+		// client's context, "default" unless set: the legacy side
+		// renders it there, as the v2 side renders its namespaced twin.
+		s.XR = deepCopyMap(s.XR)
+		setAt(s.XR, "default", "metadata", "namespace")
+		claimAssumption = "a claim sample without a namespace: rendered in namespace default, where kubectl creates it, on both sides"
+	}
 	xr, err := v.prepareXR(s.XR)
 	if err != nil {
 		return nil, nil, errkind.InvalidInput(errors.Wrapf(err, "sample %s", s.Name))
@@ -501,16 +510,18 @@ func (v *verifier) sample(ctx context.Context, s Sample, cov *coverage) (*Sample
 	observed, extra, details := v.o.state(s)
 	var tw *twin
 	var assumptions []string
-	// A v2 XR has spec.crossplane, or the v2 type; but under the default
-	// naming the v2 type is often the claim's own type, and a claim stays a
-	// claim.
+	// A claim of the legacy XRD may have the v2 type's apiVersion and kind
+	// (--xr-naming drop-prefix often gives the v2 XR the claim's names):
+	// it is a claim all the same.
 	if v.mapping != nil && v.isV2Sample(s.XR) {
 		return nil, nil, errkind.InvalidInputf("sample %s is a v2 %s: give the claim or legacy XR it is the twin of (verify builds the twin)", s.Name, v.mapping.To.Kind)
 	}
 	if v.mapping != nil {
-		_, hadRef := lookup(s.XR, "spec", "writeConnectionSecretToRef")
-		if tw, assumptions, err = v.newTwin(xr, hadRef && !isClaimOf(s.XR, v.o.XRD)); err != nil {
+		if tw, assumptions, err = v.newTwin(xr, s.XR); err != nil {
 			return nil, nil, errkind.InvalidInput(errors.Wrapf(err, "sample %s", s.Name))
+		}
+		if claimAssumption != "" {
+			assumptions = append(assumptions, claimAssumption)
 		}
 	}
 	req := engine.Request{
@@ -526,7 +537,7 @@ func (v *verifier) sample(ctx context.Context, s Sample, cov *coverage) (*Sample
 	l := &run{req: lreq, opts: engine.Options{Target: v.o.Target}}
 	p := &run{req: preq, opts: engine.Options{Target: v.o.Target, Profile: pipeline.Reconciler, Builtins: v.builtins}}
 	if tw != nil {
-		p.opts.ClusterScoped = v.o.ClusterScoped
+		p.opts.ClusterScoped = tw.clusterScoped(v.o.ClusterScoped)
 		p.req.XR = tw.xr
 		if p.req.Observed, err = tw.mapObserved(observed); err != nil {
 			return nil, nil, errkind.InvalidInput(errors.Wrapf(err, "sample %s", s.Name))
@@ -730,18 +741,21 @@ func hasNull(v any) bool {
 }
 
 // isV2Sample reports whether a sample is already an XR of the mapping's v2
-// type: it has spec.crossplane, or the v2 type and is not a claim of the
-// XRD (under the default naming the v2 type is often the claim's type).
+// type: it has the v2 type and is not a claim of the XRD (under the
+// default naming the v2 type is often the claim's type).
 func (v *verifier) isV2Sample(o map[string]any) bool {
-	if _, modern := lookup(o, "spec", "crossplane"); modern {
-		return true
-	}
-	return stringAt(o, "apiVersion") == v.mapping.To.APIVersion && stringAt(o, "kind") == v.mapping.To.Kind && !isClaimOf(o, v.o.XRD)
+	return stringAt(o, "apiVersion") == v.mapping.To.APIVersion && stringAt(o, "kind") == v.mapping.To.Kind && !isClaimOfGroup(o, v.o.XRD)
 }
 
 func isClaim(o, xrd map[string]any) bool {
 	ck := stringAt(xrd, "spec", "claimNames", "kind")
 	return ck != "" && o["kind"] == ck
+}
+
+// isClaimOfGroup reports whether o is a claim of the XRD: its claim kind
+// in its group.
+func isClaimOfGroup(o, xrd map[string]any) bool {
+	return isClaimOf(o, xrd) && xp.Group(stringAt(o, "apiVersion")) == stringAt(xrd, "spec", "group")
 }
 
 func deepCopyMap(o map[string]any) map[string]any {

@@ -585,7 +585,9 @@ var ruleSkippedRef = rule{
 	fix:   "None needed: the reference names an object legacy never created.",
 	match: func(c *ruleContext, d *Difference) (string, bool) {
 		refs := Path{{Field: "spec"}, {Field: "resourceRefs"}}
-		if d.Aspect != AspectXR || !d.Path.hasPrefix(refs) {
+		// A v2 XR keeps them under spec.crossplane (verify --target v2).
+		v2refs := Path{{Field: "spec"}, {Field: "crossplane"}, {Field: "resourceRefs"}}
+		if d.Aspect != AspectXR || !d.Path.hasPrefix(refs) && !d.Path.hasPrefix(v2refs) {
 			return "", false
 		}
 		if n := c.legacyUnrendered(); len(n) > 0 {
