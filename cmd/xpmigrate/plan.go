@@ -10,11 +10,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/xpmigrate/xpmigrate/convert"
-	"github.com/xpmigrate/xpmigrate/convert/migrate"
 	"github.com/xpmigrate/xpmigrate/convert/migrate/plan"
-	"github.com/xpmigrate/xpmigrate/internal/crossplane"
 	"github.com/xpmigrate/xpmigrate/internal/errkind"
-	"github.com/xpmigrate/xpmigrate/internal/manifest"
 )
 
 type planOptions struct {
@@ -198,53 +195,8 @@ func runPlanV2(ctx context.Context, s streams, o *planOptions) error {
 	if err != nil {
 		return err
 	}
-	var defs plan.Definitions
-	if len(o.v2) > 0 {
-		var objs []map[string]any
-		for _, p := range o.v2 {
-			docs, err := manifest.LoadPath(p)
-			if err != nil {
-				return errkind.InvalidInput(errors.Wrapf(err, "cannot read --v2 %s", p))
-			}
-			objs = append(objs, plan.NewManifests(manifest.Objects(docs)...).Objects()...)
-		}
-		defs = plan.DefinitionsOf(objs)
-		if len(defs.Compositions) == 0 {
-			return errkind.InvalidInputf("--v2 holds no Composition with the xpmigrate.io/v2-mapping annotation: give the output of migrate --target v2")
-		}
-	}
-	var types []string
-	for _, comp := range defs.Compositions {
-		types = append(types, plan.FromType(comp))
-	}
-	var legacy *plan.Legacy
-	if c != nil {
-		legacy, err = c.Legacy(ctx, types)
-	} else {
-		legacy, err = m.Legacy(ctx)
-	}
+	p, err := plan.Run(ctx, plan.Request{Cluster: c, Manifests: m, V2: o.v2, Convert: o.convert, ProviderCRDs: o.providerCRDs, Out: o.out})
 	if err != nil {
-		return err
-	}
-	co := o.convert
-	co.Target = crossplane.V2
-	if len(o.v2) == 0 {
-		if co.ProviderCRDs, err = migrate.ReadProviderCRDs(o.providerCRDs); err != nil {
-			return errkind.InvalidInput(err)
-		}
-		if defs, err = plan.Convert(legacy, co); err != nil {
-			return err
-		}
-	}
-	p, err := plan.Build(ctx, legacy, defs, plan.Options{Convert: co})
-	if err != nil {
-		return err
-	}
-	files, err := p.Files(defs)
-	if err != nil {
-		return err
-	}
-	if err := plan.Write(o.out, files); err != nil {
 		return err
 	}
 	failed := 0
