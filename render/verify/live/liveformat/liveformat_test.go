@@ -2,9 +2,9 @@ package liveformat
 
 import (
 	"bytes"
-	"fmt"
 	"encoding/json"
 	"encoding/xml"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
