@@ -525,10 +525,18 @@ type placedPatch struct {
 // PatchSets it names in their place, as the composer applies them. A patch
 // set's patch keeps its own path (spec.patchSets[i].patches[j]).
 func (c normalisePass) effectivePatches(patches *yaml.Node, path string) []placedPatch {
+	return withPatchSets(yamledit.Get(yamledit.Get(c.node, "spec"), "patchSets"), "spec.patchSets", patches, path)
+}
+
+// withPatchSets returns the patches at path with the patches of the patch
+// sets (the list sets, at setsPath) they name in their place; a patch
+// set's patch has its path in the list when setsPath is set.
+func withPatchSets(sets *yaml.Node, setsPath string, patches *yaml.Node, path string) []placedPatch {
 	seq := yamledit.Resolve(patches)
 	if !yamledit.IsSeq(seq) {
 		return nil
 	}
+	sets = yamledit.Resolve(sets)
 	var out []placedPatch
 	for i, p := range seq.Content {
 		p = yamledit.Resolve(p)
@@ -537,7 +545,6 @@ func (c normalisePass) effectivePatches(patches *yaml.Node, path string) []place
 			continue
 		}
 		name, _ := yamledit.Str(yamledit.Get(p, "patchSetName"))
-		sets := yamledit.Resolve(yamledit.Get(yamledit.Get(c.node, "spec"), "patchSets"))
 		if !yamledit.IsSeq(sets) {
 			continue
 		}
@@ -547,7 +554,11 @@ func (c normalisePass) effectivePatches(patches *yaml.Node, path string) []place
 			}
 			if pl := yamledit.Resolve(yamledit.Get(ps, "patches")); yamledit.IsSeq(pl) {
 				for j, q := range pl.Content {
-					out = append(out, placedPatch{node: yamledit.Resolve(q), path: idx(idx("spec.patchSets", si)+".patches", j)})
+					pp := placedPatch{node: yamledit.Resolve(q)}
+					if setsPath != "" {
+						pp.path = idx(idx(setsPath, si)+".patches", j)
+					}
+					out = append(out, pp)
 				}
 			}
 			break

@@ -168,35 +168,7 @@ func (c pipelinePass) v2PipelineMode(spec *yaml.Node) {
 // inputPatches returns a template's patches with those of the
 // patch-and-transform input in's patch sets in their place.
 func inputPatches(in, patches *yaml.Node, path string) []placedPatch {
-	seq := yamledit.Resolve(patches)
-	if !yamledit.IsSeq(seq) {
-		return nil
-	}
-	var out []placedPatch
-	for i, p := range seq.Content {
-		p = yamledit.Resolve(p)
-		if typ, _ := yamledit.Str(yamledit.Get(p, "type")); typ != patchSetType {
-			out = append(out, placedPatch{node: p, path: idx(path, i)})
-			continue
-		}
-		name, _ := yamledit.Str(yamledit.Get(p, "patchSetName"))
-		sets := yamledit.Resolve(yamledit.Get(in, "patchSets"))
-		if !yamledit.IsSeq(sets) {
-			continue
-		}
-		for _, ps := range sets.Content {
-			if n, _ := yamledit.Str(yamledit.Get(ps, "name")); n != name {
-				continue
-			}
-			if pl := yamledit.Resolve(yamledit.Get(ps, "patches")); yamledit.IsSeq(pl) {
-				for _, q := range pl.Content {
-					out = append(out, placedPatch{node: yamledit.Resolve(q)})
-				}
-			}
-			break
-		}
-	}
-	return out
+	return withPatchSets(yamledit.Get(in, "patchSets"), "", patches, path)
 }
 
 // v2XROps are the edits that turn a legacy XR (a claim's, or one created

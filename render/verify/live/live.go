@@ -234,10 +234,11 @@ func (f Finding) String() string {
 		}
 		return f.Object + " " + f.Path + ": " + f.Message
 	}
-	return fmt.Sprintf("%s %s: live %s, rendered %s", f.Object, f.Path, show(f.Live), show(f.Rendered))
+	return fmt.Sprintf("%s %s: live %s, rendered %s", f.Object, f.Path, ShowValue(f.Live), ShowValue(f.Rendered))
 }
 
-func show(v any) string {
+// ShowValue shows a value of a finding as JSON, "(none)" when absent.
+func ShowValue(v any) string {
 	if v == nil {
 		return "(none)"
 	}
@@ -776,7 +777,7 @@ func claimed(x *XR, eff map[string]any, live *cluster.Composite) {
 		if xv, ok := xrSpec[k]; !ok || !jsonobj.Equal(xv, spec[k]) {
 			x.Emulation = append(x.Emulation, Finding{
 				Object: obj, Path: "spec." + k, group: "claim", what: "the XR's spec does not carry the claim's value (the claim syncer copies it)",
-				Message: fmt.Sprintf("the claim has %s, the XR %s: the claim syncer copies the claim's spec to the XR", show(spec[k]), show(xv)),
+				Message: fmt.Sprintf("the claim has %s, the XR %s: the claim syncer copies the claim's spec to the XR", ShowValue(spec[k]), ShowValue(xv)),
 			})
 		}
 	}

@@ -138,7 +138,7 @@ var labelClass = map[string]string{"FAIL": "bad", "WARN": "warn", "PASS": "ok"}
 func htmlFindingOf(xr string, f live.Finding) htmlFinding {
 	h := htmlFinding{XR: xr, Object: f.Object, Path: f.Path, Message: f.Message}
 	if f.Message == "" {
-		h.Live, h.Rendered = findingValue(f.Live), findingValue(f.Rendered)
+		h.Live, h.Rendered = live.ShowValue(f.Live), live.ShowValue(f.Rendered)
 	}
 	return h
 }

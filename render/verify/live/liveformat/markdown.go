@@ -171,7 +171,7 @@ func mdFindings(b *strings.Builder, fs []live.Finding, verbose bool) {
 			fmt.Fprintf(b, "  - %s: %s\n", where, mdEscape(f.Message))
 			continue
 		}
-		fmt.Fprintf(b, "  - %s: live %s, rendered %s\n", where, mdCode(findingValue(f.Live)), mdCode(findingValue(f.Rendered)))
+		fmt.Fprintf(b, "  - %s: live %s, rendered %s\n", where, mdCode(live.ShowValue(f.Live)), mdCode(live.ShowValue(f.Rendered)))
 	}
 }
 

@@ -2,7 +2,6 @@ package liveformat
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -226,19 +225,6 @@ type sampleDiffs struct {
 // hasFindings reports whether an XR has something to list beyond drift.
 func hasFindings(x *live.XR) bool {
 	return len(x.Emulation) > 0 || x.EmulationError != "" || len(x.Notes) > 0
-}
-
-// findingValue shows a value of a finding as JSON, "(none)" when
-// absent, as Finding.String does.
-func findingValue(v any) string {
-	if v == nil {
-		return "(none)"
-	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Sprint(v)
-	}
-	return string(b)
 }
 
 // tallies are the findings of a report by object and path, over every
