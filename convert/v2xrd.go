@@ -667,7 +667,7 @@ func clusterScopedKind(apiVersion, kind string) bool {
 func (r *run) clusterHints(group, kind string) []string {
 	var out []string
 	for _, obj := range r.compositionObjects() {
-		out = append(out, compositionClusterHints(obj, group, kind, r.o)...)
+		out = append(out, compositionClusterHints(obj, group, kind)...)
 	}
 	return out
 }
@@ -721,7 +721,7 @@ func str(m any, path ...string) string {
 }
 
 // compositionClusterHints is clusterHints for one Composition.
-func compositionClusterHints(c map[string]any, group, kind string, o Options) []string {
+func compositionClusterHints(c map[string]any, group, kind string) []string {
 	if xp.Group(str(c, "spec", "compositeTypeRef", "apiVersion")) != group || str(c, "spec", "compositeTypeRef", "kind") != kind {
 		return nil
 	}
@@ -757,10 +757,6 @@ func compositionClusterHints(c map[string]any, group, kind string, o Options) []
 			av, k := str(t, "base", "apiVersion"), str(t, "base", "kind")
 			if clusterScopedKind(av, k) {
 				out = append(out, fmt.Sprintf("%s composes the cluster-scoped kind %s (%s)", at, k, av))
-			} else if g := xp.Group(av); isManagedObject(t) && g != "" && !isNamespacedGroup(g) {
-				if _, _, twin, _ := o.twinOf(g, k); !twin {
-					out = append(out, fmt.Sprintf("%s composes the managed resource %s %s, which is cluster-scoped and has no namespaced twin known (give its provider's CRDs with --provider-crds)", at, k, av))
-				}
 			}
 			if ns := str(t, "base", "metadata", "namespace"); ns != "" {
 				out = append(out, fmt.Sprintf("%s sets metadata.namespace %q", at, ns))
@@ -772,15 +768,6 @@ func compositionClusterHints(c map[string]any, group, kind string, o Options) []
 		}
 	}
 	return out
-}
-
-// isManagedObject reports whether a decoded template's base is a managed
-// resource: it has spec.forProvider.
-func isManagedObject(t any) bool {
-	base, _ := t.(map[string]any)["base"].(map[string]any)
-	spec, _ := base["spec"].(map[string]any)
-	_, ok := spec["forProvider"]
-	return ok
 }
 
 // namespacePatched reports whether patches (and the patch sets they use)

@@ -370,13 +370,6 @@ func TestV2XRD(t *testing.T) {
 			want:       []Code{"C401"},
 			wantValues: map[string]any{"spec.scope": "Namespaced"},
 		},
-		"AutoManagedWithoutTwin": {
-			reason:     "A v1 managed resource whose provider has no namespaced twin (community provider-aws) cannot be composed by a namespaced XR: auto asks for a choice (C402) rather than writing a Namespaced XRD its Composition cannot use.",
-			in:         xrdV1("", "") + "---\n" + compositionFor("      apiVersion: ec2.aws.crossplane.io/v1beta1\n      kind: VPC\n      spec:\n        forProvider:\n          region: us-east-1\n", "    - fromFieldPath: spec.region\n      toFieldPath: spec.forProvider.region\n"),
-			opts:       v2(Options{}),
-			want:       []Code{"C402"},
-			wantFailed: true,
-		},
 		"OtherTypeIgnored": {
 			reason:     "Compositions of another XR type do not count: the XRD converts (the Composition of the other type, which composes a Namespace, fails on its own: C448).",
 			in:         xrdV1("", "") + "---\n" + strings.Replace(compositionFor("      apiVersion: v1\n      kind: Namespace\n", "    - fromFieldPath: spec.region\n      toFieldPath: metadata.labels[region]\n"), "kind: XBucket", "kind: XQueue", 1),
