@@ -96,18 +96,7 @@ func (c compensatePass) annotateIntended() {
 	if len(c.intended) == 0 {
 		return
 	}
-	md := yamledit.Resolve(yamledit.Get(c.node, "metadata"))
-	if !yamledit.IsMap(md) {
-		md = yamledit.NewMap()
-		yamledit.Insert(c.node, max(yamledit.Index(c.node, "kind")+1, 0), "metadata", md)
-	}
-	an := yamledit.Resolve(yamledit.Get(md, "annotations"))
-	if !yamledit.IsMap(an) {
-		yamledit.Delete(md, "annotations")
-		an = yamledit.NewMap()
-		an.Style = md.Style & yaml.FlowStyle
-		yamledit.Set(md, "annotations", an)
-	}
+	an := c.annotations()
 	codes := slices.Clone(c.intended)
 	if old, ok := yamledit.Str(yamledit.Get(an, IntendedChangesAnnotation)); ok {
 		for _, s := range strings.Split(old, ",") {

@@ -201,3 +201,28 @@ func (c *composition) resourcesMode(spec *yaml.Node) {
 // the legacy quirks the conversion fixed on request (Options.FixQuirks):
 // the behaviour changes verify reports as intended.
 const IntendedChangesAnnotation = xp.AnnotationIntendedChanges
+
+// metadata returns the Composition's metadata, added when missing.
+func (c *composition) metadata() *yaml.Node {
+	md := yamledit.Resolve(yamledit.Get(c.node, "metadata"))
+	if !yamledit.IsMap(md) {
+		yamledit.Delete(c.node, "metadata")
+		md = yamledit.NewMap()
+		yamledit.Insert(c.node, max(yamledit.Index(c.node, "kind")+1, 0), "metadata", md)
+	}
+	return md
+}
+
+// annotations returns the Composition's metadata.annotations, added (in
+// the style of metadata) when missing.
+func (c *composition) annotations() *yaml.Node {
+	md := c.metadata()
+	an := yamledit.Resolve(yamledit.Get(md, "annotations"))
+	if !yamledit.IsMap(an) {
+		yamledit.Delete(md, "annotations")
+		an = yamledit.NewMap()
+		an.Style = md.Style & yaml.FlowStyle
+		yamledit.Set(md, "annotations", an)
+	}
+	return an
+}

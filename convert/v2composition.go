@@ -253,8 +253,7 @@ func (c *composition) xrdPlural(group, kind string) (string, bool) {
 // (function-patch-and-transform composes it), and the v2-mapping
 // annotation.
 func (c pipelinePass) v2Apply(spec *yaml.Node, p *v2Plan) {
-	md := c.metadata()
-	yamledit.Set(md, "name", yamledit.NewString(p.name))
+	yamledit.Set(c.metadata(), "name", yamledit.NewString(p.name))
 	ref := yamledit.Resolve(yamledit.Get(spec, "compositeTypeRef"))
 	if yamledit.IsMap(ref) {
 		yamledit.Set(ref, "apiVersion", yamledit.NewString(p.mapping.To.APIVersion))
@@ -275,27 +274,10 @@ func (c pipelinePass) v2Apply(spec *yaml.Node, p *v2Plan) {
 		c.errorf("C190", c.node, "metadata.annotations", "%v", err)
 		return
 	}
-	an := yamledit.Resolve(yamledit.Get(md, "annotations"))
-	if !yamledit.IsMap(an) {
-		yamledit.Delete(md, "annotations")
-		an = yamledit.NewMap()
-		an.Style = md.Style & yaml.FlowStyle
-		yamledit.Set(md, "annotations", an)
-	}
+	an := c.annotations()
 	v := yamledit.NewString(enc)
 	v.Style = yaml.SingleQuotedStyle
 	yamledit.Set(an, v2map.Annotation, v)
-}
-
-// metadata returns the Composition's metadata, added when missing.
-func (c pipelinePass) metadata() *yaml.Node {
-	md := yamledit.Resolve(yamledit.Get(c.node, "metadata"))
-	if !yamledit.IsMap(md) {
-		yamledit.Delete(c.node, "metadata")
-		md = yamledit.NewMap()
-		yamledit.Insert(c.node, max(yamledit.Index(c.node, "kind")+1, 0), "metadata", md)
-	}
-	return md
 }
 
 // connectionSecretFormat names the connection Secret the way function-patch-and-transform
