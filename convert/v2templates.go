@@ -559,24 +559,7 @@ func (t *v2Tmpl) schemaHas(path string) bool {
 	if !t.crd {
 		return false
 	}
-	root := t.twinSchema()
-	segs, err := fieldpath.Parse(path)
-	if err != nil || root == nil {
-		return false
-	}
-	s := root
-	for _, sg := range segs {
-		if sg.Type == fieldpath.SegmentIndex {
-			s, _ = s["items"].(map[string]any)
-		} else {
-			props, _ := s["properties"].(map[string]any)
-			s, _ = props[sg.Field].(map[string]any)
-		}
-		if s == nil {
-			return false
-		}
-	}
-	return true
+	return schemaAt(t.twinSchema(), path, false) != nil
 }
 
 // twinSchema is the OpenAPI schema of the twin's version.

@@ -97,18 +97,13 @@ func (c *composition) xrSchema() map[string]any {
 	return nil
 }
 
-// schemaKinds returns what the XR field at path can be according to the
-// XRD schema, and false when the schema does not say (no XRD, a field the
-// schema does not describe, or one that keeps unknown fields). The API
-// server validated the XR against it, and Crossplane read it through the
-// Kubernetes decoder: an integer field holds int64 natively.
-func schemaKinds(root map[string]any, path string) (valueKinds, bool) {
-	if root == nil {
-		return 0, false
-	}
+// schemaAt returns the OpenAPI schema of the field at path under root, or
+// nil when root does not describe it; with additional, a map's
+// additionalProperties describe the keys its properties do not name.
+func schemaAt(root map[string]any, path string, additional bool) map[string]any {
 	segs, err := fieldpath.Parse(path)
-	if err != nil {
-		return 0, false
+	if err != nil || root == nil {
+		return nil
 	}
 	s := root
 	for _, sg := range segs {
@@ -117,14 +112,27 @@ func schemaKinds(root map[string]any, path string) (valueKinds, bool) {
 		} else {
 			props, _ := s["properties"].(map[string]any)
 			next, _ := props[sg.Field].(map[string]any)
-			if next == nil {
+			if next == nil && additional {
 				next, _ = s["additionalProperties"].(map[string]any)
 			}
 			s = next
 		}
 		if s == nil {
-			return 0, false
+			return nil
 		}
+	}
+	return s
+}
+
+// schemaKinds returns what the XR field at path can be according to the
+// XRD schema, and false when the schema does not say (no XRD, a field the
+// schema does not describe, or one that keeps unknown fields). The API
+// server validated the XR against it, and Crossplane read it through the
+// Kubernetes decoder: an integer field holds int64 natively.
+func schemaKinds(root map[string]any, path string) (valueKinds, bool) {
+	s := schemaAt(root, path, true)
+	if s == nil {
+		return 0, false
 	}
 	var k valueKinds
 	if ios, _ := s["x-kubernetes-int-or-string"].(bool); ios {
