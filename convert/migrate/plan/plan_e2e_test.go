@@ -25,6 +25,7 @@ import (
 
 	"github.com/xpmigrate/xpmigrate/internal/kubetest"
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
+	"github.com/xpmigrate/xpmigrate/internal/testutil"
 	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
 
@@ -47,9 +48,9 @@ const (
 func TestE2EPlanV2(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
-	bin := filepath.Join(t.TempDir(), "xpmigrate")
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/xpmigrate/xpmigrate/cmd/xpmigrate").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	bin, err := testutil.BuildXpmigrate(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
 	}
 	s, err := kubetest.Start(ctx, kubetest.Options{})
 	if err != nil {

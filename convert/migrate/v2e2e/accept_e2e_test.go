@@ -44,10 +44,8 @@ func run(m *testing.M) int {
 		return 1
 	}
 	defer os.RemoveAll(dir)
-	bin = filepath.Join(dir, "xpmigrate")
-	build := exec.Command("go", "build", "-o", bin, "github.com/xpmigrate/xpmigrate/cmd/xpmigrate")
-	if out, err := build.CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "go build: %v\n%s", err, out)
+	if bin, err = testutil.BuildXpmigrate(dir); err != nil {
+		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
 	s, err := kubetest.Start(ctx, kubetest.Options{})

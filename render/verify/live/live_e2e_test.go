@@ -22,6 +22,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/xpmigrate/xpmigrate/internal/kubetest"
+	"github.com/xpmigrate/xpmigrate/internal/testutil"
 	"github.com/xpmigrate/xpmigrate/render/verify"
 	"github.com/xpmigrate/xpmigrate/render/verify/live"
 )
@@ -52,10 +53,8 @@ func run(m *testing.M) int {
 		return 1
 	}
 	defer os.RemoveAll(dir)
-	bin = filepath.Join(dir, "xpmigrate")
-	build := exec.Command("go", "build", "-o", bin, "github.com/xpmigrate/xpmigrate/cmd/xpmigrate")
-	if out, err := build.CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "go build: %v\n%s", err, out)
+	if bin, err = testutil.BuildXpmigrate(dir); err != nil {
+		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
 	s, err := kubetest.Start(ctx, kubetest.Options{Users: []kubetest.User{{Name: noSecrets}, {Name: teamAClaims}}})
