@@ -30,10 +30,10 @@ func BenchmarkBuild200(b *testing.B) {
 			c := jsonobj.DeepCopy(o)
 			md := c["metadata"].(map[string]any)
 			md["name"] = str(md["name"]) + suffix
-			if ref, ok := dig(c, "spec", "claimRef").(map[string]any); ok {
+			if ref, ok := jsonobj.Value(c, "spec", "claimRef").(map[string]any); ok {
 				ref["name"] = str(ref["name"]) + suffix
 			}
-			if refs, ok := dig(c, "spec", "resourceRefs").([]any); ok {
+			if refs, ok := jsonobj.Value(c, "spec", "resourceRefs").([]any); ok {
 				for _, r := range refs {
 					r.(map[string]any)["name"] = str(r.(map[string]any)["name"]) + suffix
 				}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/pkg/errors"
 
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/regularfile"
 	"github.com/xpmigrate/xpmigrate/internal/xp"
 	"github.com/xpmigrate/xpmigrate/render/cluster"
@@ -64,8 +65,8 @@ func Check(ctx context.Context, objs Objects, x *XR, n int) ([]string, error) {
 		}
 		c.adopted(x)
 		for _, r := range x.Resources {
-			if t, _ := c.lookup(r.Twin); t != nil && !slices.Equal(strs(dig(t, "spec", "managementPolicies")), r.IntendedPolicies) {
-				c.failf("%s has management policies %v, not the intended %v", r.Twin, strs(dig(t, "spec", "managementPolicies")), r.IntendedPolicies)
+			if t, _ := c.lookup(r.Twin); t != nil && !slices.Equal(strs(jsonobj.Value(t, "spec", "managementPolicies")), r.IntendedPolicies) {
+				c.failf("%s has management policies %v, not the intended %v", r.Twin, strs(jsonobj.Value(t, "spec", "managementPolicies")), r.IntendedPolicies)
 			}
 		}
 	}
@@ -162,7 +163,7 @@ func (c *checker) oldSafe(x *XR) {
 			c.failf("%s is not paused (step %d)", r.Old, StepProtect)
 		}
 		if !orphaned(o) {
-			c.failf("%s would delete its external resource: deletionPolicy %v, managementPolicies %v (step %d)", r.Old, dig(o, "spec", "deletionPolicy"), strs(dig(o, "spec", "managementPolicies")), StepProtect)
+			c.failf("%s would delete its external resource: deletionPolicy %v, managementPolicies %v (step %d)", r.Old, jsonobj.Value(o, "spec", "deletionPolicy"), strs(jsonobj.Value(o, "spec", "managementPolicies")), StepProtect)
 		}
 		if ext := annotation(o, xp.AnnotationExternalName); ext != r.ExternalName {
 			c.failf("%s has the external name %q, the plan copies %q", r.Old, ext, r.ExternalName)
@@ -176,13 +177,13 @@ func (c *checker) oldDeleting(x *XR) {
 		if o == nil {
 			continue
 		}
-		if dig(o, "metadata", "deletionTimestamp") == nil {
+		if jsonobj.Value(o, "metadata", "deletionTimestamp") == nil {
 			c.failf("%s is not being deleted (step %d)", r, StepRetire)
 		}
 	}
 	for _, r := range x.Resources {
 		if o, _ := c.lookup(r.Old); o != nil && !orphaned(o) {
-			c.failf("%s would delete its external resource: deletionPolicy %v", r.Old, dig(o, "spec", "deletionPolicy"))
+			c.failf("%s would delete its external resource: deletionPolicy %v", r.Old, jsonobj.Value(o, "spec", "deletionPolicy"))
 		}
 	}
 }
@@ -199,7 +200,7 @@ func (c *checker) definitions(x *XR) {
 func (c *checker) twins(x *XR, must bool) {
 	var newUID string
 	if xr, _ := c.lookup(x.New); xr != nil {
-		newUID = str(dig(xr, "metadata", "uid"))
+		newUID = jsonobj.String(xr, "metadata", "uid")
 	}
 	for _, r := range x.Resources {
 		t, st := c.lookup(r.Twin)
@@ -214,7 +215,7 @@ func (c *checker) twins(x *XR, must bool) {
 		if ext := annotation(t, xp.AnnotationExternalName); ext != r.ExternalName {
 			c.failf("%s has the external name %q, not the old one %q", r.Twin, ext, r.ExternalName)
 		}
-		if p := strs(dig(t, "spec", "managementPolicies")); len(p) == 0 || slices.Contains(p, "*") || slices.Contains(p, "Delete") {
+		if p := strs(jsonobj.Value(t, "spec", "managementPolicies")); len(p) == 0 || slices.Contains(p, "*") || slices.Contains(p, "Delete") {
 			c.failf("%s may delete its external resource: management policies %v", r.Twin, p)
 		}
 		if uid := controller(t); uid != "" && uid != newUID {
@@ -235,8 +236,8 @@ func (c *checker) adopted(x *XR) {
 	if !ready(xr) {
 		c.failf("the new XR %s is not Ready", x.New)
 	}
-	uid := str(dig(xr, "metadata", "uid"))
-	refs, _ := dig(xr, "spec", "crossplane", "resourceRefs").([]any)
+	uid := jsonobj.String(xr, "metadata", "uid")
+	refs, _ := jsonobj.Value(xr, "spec", "crossplane", "resourceRefs").([]any)
 	for _, r := range x.Resources {
 		t := c.get(r.Twin, "the managed resource")
 		if t == nil {
@@ -258,7 +259,7 @@ func (c *checker) adopted(x *XR) {
 }
 
 func annotation(o map[string]any, k string) string {
-	return str(dig(o, "metadata", "annotations", k))
+	return jsonobj.String(o, "metadata", "annotations", k)
 }
 
 func paused(o map[string]any) bool { return annotation(o, xp.AnnotationPaused) == "true" }
@@ -267,15 +268,15 @@ func paused(o map[string]any) bool { return annotation(o, xp.AnnotationPaused) =
 // (crossplane-runtime: management policies other than the default decide,
 // else the deletion policy).
 func orphaned(o map[string]any) bool {
-	p := strs(dig(o, "spec", "managementPolicies"))
+	p := strs(jsonobj.Value(o, "spec", "managementPolicies"))
 	if len(p) > 0 && !slices.Equal(p, []string{"*"}) {
 		return !slices.Contains(p, "Delete") && !slices.Contains(p, "*")
 	}
-	return dig(o, "spec", "deletionPolicy") == "Orphan"
+	return jsonobj.Value(o, "spec", "deletionPolicy") == "Orphan"
 }
 
 func ready(o map[string]any) bool {
-	conds, _ := dig(o, "status", "conditions").([]any)
+	conds, _ := jsonobj.Value(o, "status", "conditions").([]any)
 	for _, cv := range conds {
 		m, _ := cv.(map[string]any)
 		if m["type"] == "Ready" && m["status"] == "True" {
@@ -287,7 +288,7 @@ func ready(o map[string]any) bool {
 
 // controller is the uid of o's controller owner, if any.
 func controller(o map[string]any) string {
-	refs, _ := dig(o, "metadata", "ownerReferences").([]any)
+	refs, _ := jsonobj.Value(o, "metadata", "ownerReferences").([]any)
 	for _, r := range refs {
 		m, _ := r.(map[string]any)
 		if m["controller"] == true {

@@ -8,6 +8,7 @@ import (
 	"github.com/pkg/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
 	"github.com/xpmigrate/xpmigrate/internal/xp"
 	"github.com/xpmigrate/xpmigrate/render/cluster"
@@ -178,7 +179,7 @@ func legacyXRD(o map[string]any) bool {
 	case xp.GroupAPIExtensions + "/v1", xp.GroupAPIExtensions + "/v2":
 		// A v2 API server serves every XRD at both versions; the scope
 		// tells (v1 XRDs without one are LegacyCluster).
-		scope := dig(o, "spec", "scope")
+		scope := jsonobj.Value(o, "spec", "scope")
 		return scope == nil || scope == "LegacyCluster"
 	}
 	return false

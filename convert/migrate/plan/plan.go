@@ -197,7 +197,7 @@ func Build(ctx context.Context, l *Legacy, d Definitions, o Options) (*Plan, err
 	p := &Plan{FieldManager: o.FieldManager}
 	for _, c := range l.Composites {
 		x := &XR{Legacy: refOf(c.XR)}
-		x.Composition = str(dig(c.XR, "spec", "compositionRef", "name"))
+		x.Composition = jsonobj.String(c.XR, "spec", "compositionRef", "name")
 		if c.Claim != nil {
 			r := refOf(c.Claim)
 			x.Claim = &r
@@ -224,7 +224,7 @@ func (x *XR) build(ctx context.Context, l *Legacy, d Definitions, c Composite, o
 	if err != nil {
 		return err
 	}
-	x.V2Composition = str(dig(comp, "metadata", "name"))
+	x.V2Composition = jsonobj.String(comp, "metadata", "name")
 	newXR, err := twinXR(c, xrd, comp, m, o.Convert)
 	if err != nil {
 		return err
@@ -259,7 +259,7 @@ func (x *XR) build(ctx context.Context, l *Legacy, d Definitions, c Composite, o
 		}
 		refs = append(refs, ref)
 	}
-	cp, _ := dig(newXR, "spec", "crossplane").(map[string]any)
+	cp, _ := jsonobj.Value(newXR, "spec", "crossplane").(map[string]any)
 	if cp == nil {
 		cp = map[string]any{}
 		spec, _ := newXR["spec"].(map[string]any)
@@ -302,21 +302,21 @@ func pickComposition(d Definitions, xr, xrd map[string]any, o convert.Options) (
 	want := v2CompositionName(xr, xrd, o)
 	var names []string
 	for _, comp := range cands {
-		n := str(dig(comp, "metadata", "name"))
+		n := jsonobj.String(comp, "metadata", "name")
 		if n == want {
 			return comp, mappingOf(comp), nil
 		}
 		names = append(names, n)
 	}
 	return nil, nil, errors.Errorf("%d v2 Compositions map %s (%s) and none is %q, the twin of its Composition %q: give the --xr-naming and --xr-group they were converted with",
-		len(cands), kind, strings.Join(names, ", "), want, str(dig(xr, "spec", "compositionRef", "name")))
+		len(cands), kind, strings.Join(names, ", "), want, jsonobj.String(xr, "spec", "compositionRef", "name"))
 }
 
 // v2CompositionName is the v2 Composition name the converter gives the
 // Composition xr runs (through convert.V2XRTwin's compositionRef rename).
 func v2CompositionName(xr, xrd map[string]any, o convert.Options) string {
 	doc := map[string]any{"apiVersion": xr["apiVersion"], "kind": xr["kind"], "metadata": map[string]any{"name": "x"},
-		"spec": map[string]any{"compositionRef": map[string]any{"name": dig(xr, "spec", "compositionRef", "name")}}}
+		"spec": map[string]any{"compositionRef": map[string]any{"name": jsonobj.Value(xr, "spec", "compositionRef", "name")}}}
 	y, _ := yaml.Marshal(doc)
 	out, _, err := convert.V2XRTwin(y, twinType(xrd), twinOptions(o))
 	if err != nil {
@@ -326,7 +326,7 @@ func v2CompositionName(xr, xrd map[string]any, o convert.Options) string {
 	if yaml.Unmarshal(out, &t) != nil {
 		return ""
 	}
-	return str(dig(t, "spec", "crossplane", "compositionRef", "name"))
+	return jsonobj.String(t, "spec", "crossplane", "compositionRef", "name")
 }
 
 func twinOptions(o convert.Options) convert.Options {
@@ -338,8 +338,8 @@ func twinOptions(o convert.Options) convert.Options {
 }
 
 func twinType(xrd map[string]any) convert.TwinType {
-	t := convert.TwinType{Group: str(dig(xrd, "spec", "group")), Kind: str(dig(xrd, "spec", "names", "kind")), Plural: str(dig(xrd, "spec", "names", "plural"))}
-	vs, _ := dig(xrd, "spec", "versions").([]any)
+	t := convert.TwinType{Group: jsonobj.String(xrd, "spec", "group"), Kind: jsonobj.String(xrd, "spec", "names", "kind"), Plural: jsonobj.String(xrd, "spec", "names", "plural")}
+	vs, _ := jsonobj.Value(xrd, "spec", "versions").([]any)
 	for _, v := range vs {
 		vm, _ := v.(map[string]any)
 		if vm["referenceable"] == true {
@@ -385,7 +385,7 @@ func twinXR(c Composite, xrd, comp map[string]any, m *v2map.Mapping, o convert.O
 		cp = map[string]any{}
 		spec["crossplane"] = cp
 	}
-	cp["compositionRef"] = map[string]any{"name": str(dig(comp, "metadata", "name"))}
+	cp["compositionRef"] = map[string]any{"name": jsonobj.String(comp, "metadata", "name")}
 	return t, nil
 }
 
@@ -398,11 +398,11 @@ func twinMR(cd Composed, m *v2map.Mapping, namespace string) (Resource, map[stri
 	if cd.Object == nil {
 		return Resource{}, nil, errors.Errorf("%s cannot be read: it cannot be adopted", old)
 	}
-	name := str(dig(cd.Object, "metadata", "annotations", xp.AnnotationCompositionResourceName))
+	name := jsonobj.String(cd.Object, "metadata", "annotations", xp.AnnotationCompositionResourceName)
 	if name == "" {
 		return Resource{}, nil, errors.Errorf("%s has no %s annotation: no template of the v2 Composition can adopt it", old, xp.AnnotationCompositionResourceName)
 	}
-	ext := str(dig(cd.Object, "metadata", "annotations", xp.AnnotationExternalName))
+	ext := jsonobj.String(cd.Object, "metadata", "annotations", xp.AnnotationExternalName)
 	if ext == "" {
 		return Resource{}, nil, errors.Errorf("%s (%s) has no %s annotation: its twin would create a new external resource", old, name, xp.AnnotationExternalName)
 	}
@@ -504,17 +504,6 @@ func setAnnotation(o map[string]any, k, v string) {
 		md["annotations"] = ann
 	}
 	ann[k] = v
-}
-
-func dig(o any, path ...string) any {
-	for _, p := range path {
-		m, ok := o.(map[string]any)
-		if !ok {
-			return nil
-		}
-		o = m[p]
-	}
-	return o
 }
 
 func strs(v any) []string {

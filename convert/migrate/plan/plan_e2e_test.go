@@ -6,7 +6,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-
 	"fmt"
 	"os/exec"
 	"path/filepath"
@@ -23,6 +22,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/dynamic"
 
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/kubetest"
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
 	"github.com/xpmigrate/xpmigrate/internal/testutil"
@@ -253,7 +253,7 @@ func seedLegacy(ctx context.Context, t *testing.T, s *kubetest.Server) {
 		}
 		var refs []any
 		for _, mr := range mrs {
-			refs = append(refs, map[string]any{"apiVersion": mr["apiVersion"], "kind": mr["kind"], "name": dig(mr, "metadata", "name")})
+			refs = append(refs, map[string]any{"apiVersion": mr["apiVersion"], "kind": mr["kind"], "name": jsonobj.Value(mr, "metadata", "name")})
 		}
 		claim := map[string]any{"apiVersion": "example.org/v1alpha1", "kind": "NopDB",
 			"metadata": map[string]any{"name": name, "namespace": ns, "finalizers": []any{"finalizer.apiextensions.crossplane.io"}},
@@ -380,7 +380,7 @@ func (op *operator) safe(x *XR, after int) {
 			if annotation(old, xp.AnnotationExternalName) != r.ExternalName {
 				op.t.Errorf("after step %d: %s lost its external name", after, r.Old)
 			}
-			if dig(old, "metadata", "deletionTimestamp") != nil && !orphaned(old) {
+			if jsonobj.Value(old, "metadata", "deletionTimestamp") != nil && !orphaned(old) {
 				op.t.Errorf("after step %d: %s is being deleted and would delete %q", after, r.Old, r.ExternalName)
 			}
 		}
@@ -395,7 +395,7 @@ func (op *operator) safe(x *XR, after int) {
 		if annotation(twin, xp.AnnotationExternalName) != r.ExternalName {
 			op.t.Errorf("after step %d: the twin %s has the external name %q, want %q", after, r.Twin, annotation(twin, xp.AnnotationExternalName), r.ExternalName)
 		}
-		if dig(twin, "metadata", "deletionTimestamp") != nil {
+		if jsonobj.Value(twin, "metadata", "deletionTimestamp") != nil {
 			op.t.Errorf("after step %d: the twin %s is being deleted", after, r.Twin)
 		}
 	}
@@ -410,7 +410,7 @@ func (op *operator) compose(x *XR) {
 	if xr == nil || paused(xr) {
 		op.t.Fatalf("compose: the new XR %s is missing or paused", x.New)
 	}
-	owner := []any{map[string]any{"apiVersion": x.New.APIVersion, "kind": x.New.Kind, "name": x.New.Name, "uid": dig(xr, "metadata", "uid"), "controller": true, "blockOwnerDeletion": true}}
+	owner := []any{map[string]any{"apiVersion": x.New.APIVersion, "kind": x.New.Kind, "name": x.New.Name, "uid": jsonobj.Value(xr, "metadata", "uid"), "controller": true, "blockOwnerDeletion": true}}
 	for _, d := range op.file(x.Dir + "/proof.yaml") {
 		d["metadata"].(map[string]any)["ownerReferences"] = owner
 		if _, err := op.client(d).Apply(op.ctx, refOf(d).Name, &unstructured.Unstructured{Object: d}, metav1.ApplyOptions{FieldManager: "apiextensions.crossplane.io/composed", Force: true}); err != nil {
@@ -434,7 +434,7 @@ func (op *operator) release(x *XR) {
 		if o == nil {
 			continue
 		}
-		if paused(o) || dig(o, "metadata", "deletionTimestamp") == nil {
+		if paused(o) || jsonobj.Value(o, "metadata", "deletionTimestamp") == nil {
 			op.t.Fatalf("release: %s is paused or not being deleted", r)
 		}
 		if r.Kind == "NopResource" && !orphaned(o) {
@@ -464,7 +464,7 @@ func (op *operator) matchesRender(x *XR) {
 		for _, df := range diffs {
 			op.t.Errorf("%s: %s", r, df)
 		}
-		if controller(live) != str(dig(xr, "metadata", "uid")) {
+		if controller(live) != jsonobj.String(xr, "metadata", "uid") {
 			op.t.Errorf("%s is not controlled by the new XR", r)
 		}
 		i := slices.IndexFunc(x.Resources, func(res Resource) bool { return res.Twin == r })
@@ -475,7 +475,7 @@ func (op *operator) matchesRender(x *XR) {
 		if annotation(live, xp.AnnotationExternalName) != x.Resources[i].ExternalName {
 			op.t.Errorf("%s: external name %q, want %q", r, annotation(live, xp.AnnotationExternalName), x.Resources[i].ExternalName)
 		}
-		pol, _ := json.Marshal(dig(live, "spec", "managementPolicies"))
+		pol, _ := json.Marshal(jsonobj.Value(live, "spec", "managementPolicies"))
 		want, _ := json.Marshal(x.Resources[i].IntendedPolicies)
 		if !bytes.Equal(pol, want) {
 			op.t.Errorf("%s: management policies %s, want %s", r, pol, want)

@@ -37,7 +37,7 @@ func fixture(t *testing.T, edit func(name string, o map[string]any)) (*Manifests
 	}
 	if edit != nil {
 		for _, o := range m.Objects() {
-			edit(str(dig(o, "metadata", "name")), o)
+			edit(jsonobj.String(o, "metadata", "name"), o)
 		}
 	}
 	l, err := m.Legacy(context.Background())

@@ -49,7 +49,7 @@ func (x *XR) prove(ctx context.Context, comp map[string]any) ([]string, error) {
 	}
 	byName := map[string]map[string]any{}
 	for _, t := range x.twins {
-		byName[str(dig(t, "metadata", "annotations", xp.AnnotationCompositionResourceName))] = t
+		byName[jsonobj.String(t, "metadata", "annotations", xp.AnnotationCompositionResourceName)] = t
 	}
 	var errs []string
 	seen := map[string]bool{}
@@ -95,8 +95,8 @@ func compareTwin(name string, d, t map[string]any) []string {
 	if dr.Namespace != "" && dr.Namespace != tr.Namespace {
 		errs = append(errs, fmt.Sprintf("render proof: resource %q renders namespace %q, its twin is in %q", name, dr.Namespace, tr.Namespace))
 	}
-	dext := str(dig(d, "metadata", "annotations", xp.AnnotationExternalName))
-	text := str(dig(t, "metadata", "annotations", xp.AnnotationExternalName))
+	dext := jsonobj.String(d, "metadata", "annotations", xp.AnnotationExternalName)
+	text := jsonobj.String(t, "metadata", "annotations", xp.AnnotationExternalName)
 	if dext != "" && dext != text {
 		errs = append(errs, fmt.Sprintf("render proof: resource %q renders the external name %q, the live one is %q: a new external resource would be created", name, dext, text))
 	}

@@ -86,7 +86,7 @@ func (x *XR) steps(c Composite, fm string) {
 			continue
 		}
 		spec := map[string]any{"deletionPolicy": "Orphan"}
-		if p := strs(dig(cd.Object, "spec", "managementPolicies")); len(p) > 0 && !slices.Equal(p, []string{"*"}) && slices.Contains(p, "Delete") {
+		if p := strs(jsonobj.Value(cd.Object, "spec", "managementPolicies")); len(p) > 0 && !slices.Equal(p, []string{"*"}) && slices.Contains(p, "Delete") {
 			spec["managementPolicies"] = toAny(withoutDelete(p))
 		}
 		protect = append(protect, partial(cd.Object, map[string]any{
