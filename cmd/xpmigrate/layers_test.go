@@ -17,7 +17,7 @@ var layers = [][]string{
 	// Shared helpers: no domain package.
 	{"internal/atomicfile", "internal/benchdata", "internal/docgen", "internal/gitignore", "internal/jsonobj", "internal/protostruct",
 		"internal/junit", "internal/kubetest", "internal/regularfile", "internal/samples", "internal/sarif", "internal/testutil", "internal/udiff", "internal/xp",
-		"internal/crossplane", "internal/errkind"},
+		"internal/crossplane", "internal/errkind", "internal/markdown", "internal/shquote"},
 	// The reading layer: splitting streams, numbering documents, kubectl's view.
 	{"internal/manifest", "internal/v2map"},
 	// The YAML editor, which reads back what it writes through the reading layer.

@@ -29,7 +29,7 @@ type Cluster struct {
 	SARIFResults []sarif.Result
 }
 
-// EscapeMarkdown makes text inert in the Markdown report (see mdEscaper),
+// EscapeMarkdown makes text inert in the Markdown report (markdown.Escape),
 // for writers of sections that join it.
 func EscapeMarkdown(s string) string { return mdEscape(s) }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/pkg/errors"
 
 	"github.com/xpmigrate/xpmigrate/convert/migrate"
+	"github.com/xpmigrate/xpmigrate/internal/markdown"
 )
 
 // Report formats.
@@ -241,40 +242,13 @@ func diagCounts(ds []migrate.Diagnostic) string {
 	return migrate.CountList(m)
 }
 
-// mdEscaper makes text from the tree (names, paths, messages) inert in
-// Markdown and in the HTML GitHub renders from it: HTML special
-// characters become entities (no tag, no autolink), a backslash, "|" and
-// a backtick are backslash-escaped (no extra table cell, no code span),
-// "](" cannot end a link or image text, and line breaks become spaces
-// (no new block). Field values stay mid-line, where nothing else starts
-// a block or a link definition.
-var mdEscaper = strings.NewReplacer(
-	"&", "&amp;", "<", "&lt;", ">", "&gt;",
-	`\`, `\\`, "|", `\|`, "`", "\\`", "](", `]\(`,
-	"\n", " ", "\r", "",
-)
-
-func mdEscape(s string) string { return mdEscaper.Replace(s) }
+// mdEscape makes text from the tree (names, paths, messages) inert in
+// Markdown and in the HTML GitHub renders from it (markdown.Escape).
+func mdEscape(s string) string { return markdown.Escape(s) }
 
 // mdCode writes s as a Markdown code span that no backtick in s can close
-// early: the fence is one backtick longer than the longest run in s.
-func mdCode(s string) string {
-	s = strings.NewReplacer("\n", " ", "\r", "").Replace(s)
-	longest, run := 0, 0
-	for _, c := range s {
-		if c == '`' {
-			run++
-			longest = max(longest, run)
-			continue
-		}
-		run = 0
-	}
-	fence := strings.Repeat("`", longest+1)
-	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") || s == "" {
-		s = " " + s + " "
-	}
-	return fence + s + fence
-}
+// early (markdown.Code).
+func mdCode(s string) string { return markdown.Code(s) }
 
 func oneLine(s string) string {
 	s = strings.TrimSpace(s)
