@@ -72,7 +72,9 @@ type Step struct {
 // An XR is the move of one claim or legacy XR.
 type XR struct {
 	// Dir is <namespace>/<name> of the new XR (_cluster/<name> for a
-	// cluster-scoped one), relative to the plan directory.
+	// cluster-scoped one, _unplanned/<name> of the legacy XR when there is
+	// no new XR), relative to the plan directory, with _<kind>.<group>
+	// after the name where several XRs share a namespace and name.
 	Dir   string `json:"dir"`
 	Claim *Ref   `json:"claim,omitempty"`
 	// Legacy is the legacy XR, New the v2 XR that replaces it.
@@ -81,7 +83,8 @@ type XR struct {
 	Composition   string     `json:"composition"`
 	V2Composition string     `json:"v2Composition"`
 	Resources     []Resource `json:"resources"`
-	Steps         []Step     `json:"steps"`
+	// Steps are empty when Errors are not.
+	Steps []Step `json:"steps,omitempty"`
 	// Errors are why the move cannot adopt every managed resource (the
 	// render proof): a plan with errors fails (exit 3).
 	Errors []string `json:"errors,omitempty"`
@@ -189,7 +192,8 @@ type Options struct {
 
 // Build plans the move of every composite of l onto d, with its render
 // proof. Errors of one XR's move are recorded in it (XR.Errors), not
-// returned.
+// returned, and such an XR has no steps. Build refuses (invalid input) an
+// XR whose plan directory cannot be made from its names (see dirOf).
 func Build(ctx context.Context, l *Legacy, d Definitions, o Options) (*Plan, error) {
 	if o.FieldManager == "" {
 		o.FieldManager = FieldManager
@@ -205,12 +209,18 @@ func Build(ctx context.Context, l *Legacy, d Definitions, o Options) (*Plan, err
 		if err := x.build(ctx, l, d, c, o); err != nil {
 			x.Errors = append(x.Errors, err.Error())
 		}
-		if x.Dir == "" {
-			x.Dir = "_unplanned/" + x.Legacy.Name
-		}
 		p.XRs = append(p.XRs, x)
 	}
-	sort.SliceStable(p.XRs, func(i, j int) bool { return p.XRs[i].Dir < p.XRs[j].Dir })
+	if err := place(p.XRs); err != nil {
+		return nil, err
+	}
+	for i, x := range p.XRs {
+		// An XR whose move has errors gets no step: nothing to apply.
+		if len(x.Errors) == 0 {
+			x.steps(l.Composites[i], o.FieldManager)
+		}
+	}
+	sort.Slice(p.XRs, func(i, j int) bool { return p.XRs[i].Dir < p.XRs[j].Dir })
 	return p, nil
 }
 
@@ -230,11 +240,6 @@ func (x *XR) build(ctx context.Context, l *Legacy, d Definitions, c Composite, o
 		return err
 	}
 	x.New = refOf(newXR)
-	if x.New.Namespace != "" {
-		x.Dir = x.New.Namespace + "/" + x.New.Name
-	} else {
-		x.Dir = "_cluster/" + x.New.Name
-	}
 	if x.Claim != nil {
 		cg, _ := xp.SplitAPIVersion(x.Claim.APIVersion)
 		if ng, _ := xp.SplitAPIVersion(x.New.APIVersion); cg == ng && x.Claim.Kind == x.New.Kind {
@@ -276,7 +281,6 @@ func (x *XR) build(ctx context.Context, l *Legacy, d Definitions, c Composite, o
 		return err
 	}
 	x.Errors = append(x.Errors, errs...)
-	x.steps(c, o.FieldManager)
 	return nil
 }
 

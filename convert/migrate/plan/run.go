@@ -1,15 +1,23 @@
 package plan
 
 import (
+	"bytes"
 	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/pkg/errors"
 
 	"github.com/xpmigrate/xpmigrate/convert"
 	"github.com/xpmigrate/xpmigrate/convert/migrate"
+	"github.com/xpmigrate/xpmigrate/internal/atomicfile"
 	"github.com/xpmigrate/xpmigrate/internal/crossplane"
 	"github.com/xpmigrate/xpmigrate/internal/errkind"
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
+	"github.com/xpmigrate/xpmigrate/internal/regularfile"
+	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
 
 // A Request is one `plan v2` run.
@@ -36,11 +44,11 @@ func Run(ctx context.Context, r Request) (*Plan, error) {
 	if len(r.V2) > 0 {
 		var objs []map[string]any
 		for _, p := range r.V2 {
-			docs, err := manifest.LoadPath(p)
+			o, err := loadV2(p)
 			if err != nil {
 				return nil, errkind.InvalidInput(errors.Wrapf(err, "cannot read --v2 %s", p))
 			}
-			objs = append(objs, NewManifests(manifest.Objects(docs)...).Objects()...)
+			objs = append(objs, NewManifests(o...).Objects()...)
 		}
 		defs = DefinitionsOf(objs)
 		if len(defs.Compositions) == 0 {
@@ -80,4 +88,63 @@ func Run(ctx context.Context, r Request) (*Plan, error) {
 		return nil, err
 	}
 	return p, Write(r.Out, files)
+}
+
+// v2Mark is in every file that holds v2 definitions (their apiVersion).
+var v2Mark = []byte(xp.GroupAPIExtensions)
+
+// loadV2 reads one --v2 path: a file, or every .yaml and .yml file under
+// a directory, subdirectories included (migrate --out's tree), in lexical
+// order. Hidden directories (.git), temporary files, symlinks and what is
+// not a regular file are skipped; so is a file of a directory that does
+// not mention apiextensions.crossplane.io, unparsed (a repository's copy
+// may hold templates that are not YAML).
+func loadV2(p string) ([]map[string]any, error) {
+	fi, err := os.Stat(p)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.IsDir() {
+		docs, err := manifest.LoadFile(p)
+		return manifest.Objects(docs), err
+	}
+	var objs []map[string]any
+	files := 0
+	err = filepath.WalkDir(p, func(f string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return err
+		case d.IsDir():
+			if f != p && strings.HasPrefix(d.Name(), ".") {
+				return filepath.SkipDir
+			}
+			return nil
+		case !d.Type().IsRegular() || atomicfile.IsTemporary(d.Name()):
+			return nil
+		}
+		if ext := strings.ToLower(filepath.Ext(f)); ext != ".yaml" && ext != ".yml" {
+			return nil
+		}
+		files++
+		b, err := regularfile.ReadFile(f)
+		if err != nil {
+			return err
+		}
+		if !bytes.Contains(b, v2Mark) {
+			return nil
+		}
+		docs, err := manifest.LoadStream(bytes.NewReader(b), f)
+		if err != nil {
+			return err
+		}
+		objs = append(objs, manifest.Objects(docs)...)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if files == 0 {
+		return nil, errors.Errorf("no YAML files found under %q (.yaml or .yml)", p)
+	}
+	return objs, nil
 }

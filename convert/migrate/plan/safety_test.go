@@ -190,7 +190,9 @@ func TestPlanDoesNotHangOnAbsoluteNamespace(t *testing.T) {
 		t.Fatal("Run(...) with namespace /abs: still running after 60s")
 	}
 	werr := make(chan error, 1)
-	go func() { werr <- Write(filepath.Join(t.TempDir(), "w"), map[string][]byte{"/abs/orders/1-protect.yaml": nil}) }()
+	go func() {
+		werr <- Write(filepath.Join(t.TempDir(), "w"), map[string][]byte{"/abs/orders/1-protect.yaml": nil})
+	}()
 	select {
 	case err := <-werr:
 		if err == nil {
@@ -239,12 +241,12 @@ func TestRerunLeavesNoStaleDirectories(t *testing.T) {
 	if _, err := Run(context.Background(), request(t, export(t, nil), out)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Run(context.Background(), request(t, export(t, setClaim("team-b", "orders")), out)); err != nil {
+	if _, err := Run(context.Background(), request(t, export(t, setClaim("team-a", "payments")), out)); err != nil {
 		t.Fatal(err)
 	}
-	want := []string{".", "README.md", "definitions.yaml", "plan.json", "team-b", "team-b/orders",
-		"team-b/orders/1-protect.yaml", "team-b/orders/2-adopt.yaml", "team-b/orders/3-resume.yaml", "team-b/orders/4-delete.yaml",
-		"team-b/orders/4-restore.yaml", "team-b/orders/5-release.yaml", "team-b/orders/proof.yaml"}
+	want := []string{".", "README.md", "definitions.yaml", "plan.json", "team-a", "team-a/payments",
+		"team-a/payments/1-protect.yaml", "team-a/payments/2-adopt.yaml", "team-a/payments/3-resume.yaml", "team-a/payments/4-delete.yaml",
+		"team-a/payments/4-restore.yaml", "team-a/payments/5-release.yaml", "team-a/payments/proof.yaml"}
 	if diff := cmp.Diff(want, tree(t, out)); diff != "" {
 		t.Errorf("the second plan's directory: -want, +got:\n%s", diff)
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
+	"github.com/xpmigrate/xpmigrate/internal/shquote"
 	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
 
@@ -67,11 +68,12 @@ func (x *XR) file(n int, what string) string { return fmt.Sprintf("%s/%d-%s.yaml
 
 // steps fills x.Steps with their manifests.
 func (x *XR) steps(c Composite, fm string) {
+	// Every piece of data in a command goes through shquote.
 	apply := func(n int, file string) Action {
-		return Action{Verb: VerbApply, File: file, Command: fmt.Sprintf("kubectl apply --server-side --force-conflicts --field-manager=%s-step%d -f %s", fm, n, file)}
+		return Action{Verb: VerbApply, File: file, Command: shquote.Join("kubectl", "apply", "--server-side", "--force-conflicts", fmt.Sprintf("--field-manager=%s-step%d", fm, n), "-f", file)}
 	}
 	unpause := func(file string) Action {
-		return Action{Verb: VerbUnpause, File: file, Command: fmt.Sprintf("kubectl annotate -f %s %s-", file, xp.AnnotationPaused)}
+		return Action{Verb: VerbUnpause, File: file, Command: shquote.Join("kubectl", "annotate", "-f", file, xp.AnnotationPaused+"-")}
 	}
 
 	// 1: pause and orphan.
@@ -105,10 +107,11 @@ func (x *XR) steps(c Composite, fm string) {
 	// 3: unpause the new XR and wait.
 	f3 := x.file(StepResume, "resume")
 	g, _ := xp.SplitAPIVersion(x.New.APIVersion)
-	wait := fmt.Sprintf("kubectl wait --for=condition=Ready --timeout=10m %s.%s/%s", strings.ToLower(x.New.Kind), g, x.New.Name)
+	waitArgs := []string{"kubectl", "wait", "--for=condition=Ready", "--timeout=10m", strings.ToLower(x.New.Kind) + "." + g + "/" + x.New.Name}
 	if x.New.Namespace != "" {
-		wait += " -n " + x.New.Namespace
+		waitArgs = append(waitArgs, "-n", x.New.Namespace)
 	}
+	wait := shquote.Join(waitArgs...)
 	x.Steps = append(x.Steps, Step{Number: StepResume, Actions: []Action{unpause(f3), {Verb: VerbWait, Command: wait}},
 		objects: map[string][]map[string]any{f3: {refObject(x.New)}}})
 
@@ -128,7 +131,7 @@ func (x *XR) steps(c Composite, fm string) {
 	}
 	x.Steps = append(x.Steps, Step{Number: StepRetire, Actions: []Action{
 		apply(StepRetire, f4),
-		{Verb: VerbDelete, File: f4d, Command: fmt.Sprintf("kubectl delete --wait=false -f %s", f4d)},
+		{Verb: VerbDelete, File: f4d, Command: shquote.Join("kubectl", "delete", "--wait=false", "-f", f4d)},
 	}, objects: map[string][]map[string]any{f4: restore, f4d: old}})
 
 	// 5: release the deleted old objects.

@@ -3,15 +3,13 @@ package plan
 import (
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/pkg/errors"
 	"sigs.k8s.io/yaml"
 
-	"github.com/xpmigrate/xpmigrate/internal/atomicfile"
+	"github.com/xpmigrate/xpmigrate/internal/markdown"
+	"github.com/xpmigrate/xpmigrate/internal/shquote"
 )
 
 // Files returns every file of the plan directory, by path relative to it:
@@ -67,80 +65,6 @@ func stream(objs []map[string]any) ([]byte, error) {
 	return []byte(b.String()), nil
 }
 
-// Write writes files below dir. Nothing is written unless every file can
-// be: dir and each subdirectory must be (or become) a directory that takes
-// a new file, and no file may be a directory. Each file is replaced
-// atomically.
-func Write(dir string, files map[string][]byte) error {
-	paths := make([]string, 0, len(files))
-	for f := range files {
-		paths = append(paths, f)
-	}
-	sort.Strings(paths)
-	dirs := map[string]bool{}
-	for _, f := range paths {
-		for d := filepath.Dir(f); d != "."; d = filepath.Dir(d) {
-			dirs[d] = true
-		}
-	}
-	if err := writableDir(dir); err != nil {
-		return err
-	}
-	for d := range dirs {
-		full := filepath.Join(dir, d)
-		fi, err := os.Stat(full)
-		switch {
-		case err == nil && !fi.IsDir():
-			return errors.Errorf("cannot write the plan: %q is not a directory", full)
-		case err == nil:
-			if err := atomicfile.Probe(full, "plan"); err != nil {
-				return errors.Wrapf(err, "cannot write the plan in %q", full)
-			}
-		case !os.IsNotExist(err):
-			return errors.Wrapf(err, "cannot write the plan in %q", full)
-		}
-	}
-	for _, f := range paths {
-		full := filepath.Join(dir, f)
-		if fi, err := os.Stat(full); err == nil && fi.IsDir() {
-			return errors.Errorf("cannot write the plan: %q is a directory", full)
-		}
-	}
-	for _, f := range paths {
-		full := filepath.Join(dir, f)
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil { //nolint:gosec // A plan others read and apply.
-			return errors.Wrapf(err, "cannot create %q", filepath.Dir(full))
-		}
-		if err := atomicfile.Write(full, files[f], 0o644, nil); err != nil {
-			return errors.Wrapf(err, "cannot write %q", full)
-		}
-	}
-	return nil
-}
-
-// writableDir makes sure dir is, or can be created as, a directory that
-// takes new files (creating it when its parent exists).
-func writableDir(dir string) error {
-	fi, err := os.Stat(dir)
-	if os.IsNotExist(err) {
-		parent := filepath.Dir(dir)
-		if pfi, perr := os.Stat(parent); perr != nil || !pfi.IsDir() {
-			return errors.Errorf("cannot write the plan: directory %q does not exist", parent)
-		}
-		if err := atomicfile.Probe(parent, filepath.Base(dir)); err != nil {
-			return errors.Wrapf(err, "cannot write the plan in %q", parent)
-		}
-		return errors.Wrapf(os.Mkdir(dir, 0o755), "cannot create %q", dir) //nolint:gosec // A plan others read and apply.
-	}
-	if err != nil {
-		return errors.Wrapf(err, "cannot write the plan in %q", dir)
-	}
-	if !fi.IsDir() {
-		return errors.Errorf("cannot write the plan: %q is not a directory", dir)
-	}
-	return errors.Wrapf(atomicfile.Probe(dir, "plan"), "cannot write the plan in %q", dir)
-}
-
 // README is the plan directory's summary.
 func (p *Plan) README() string {
 	var b strings.Builder
@@ -163,31 +87,37 @@ func (p *Plan) README() string {
 	}
 	b.WriteString("\nThe old managed resources are orphaned before anything is deleted: deleting them (step 4) leaves their external resources alone, and once unpaused (step 5) their provider only removes its finalizer. The claim's connection Secret is deleted with the claim: the v2 Composition's connection Secret replaces it.\n\n")
 	b.WriteString("## XRs\n\n")
+	// Names and messages come from the cluster or the export: Markdown
+	// text escapes them (one line, no markup) and shell lines quote them.
+	md := func(v any) string { return markdown.Escape(fmt.Sprint(v)) }
+	check := func(n int, x *XR) string {
+		return shquote.Join("xpmigrate", "plan", "v2", "--check-step", fmt.Sprint(n), "--plan", ".", "--cluster", "--xr", x.Dir) + "   # " + StepTitles[n]
+	}
 	for _, x := range p.XRs {
-		fmt.Fprintf(&b, "### %s\n\n", x.Dir)
+		fmt.Fprintf(&b, "### %s\n\n", md(x.Dir))
 		if x.Claim != nil {
-			fmt.Fprintf(&b, "- claim %s, legacy XR %s (Composition %s)\n", x.Claim, x.Legacy, x.Composition)
+			fmt.Fprintf(&b, "- claim %s, legacy XR %s (Composition %s)\n", md(x.Claim), md(x.Legacy), md(x.Composition))
 		} else {
-			fmt.Fprintf(&b, "- legacy XR %s (Composition %s)\n", x.Legacy, x.Composition)
+			fmt.Fprintf(&b, "- legacy XR %s (Composition %s)\n", md(x.Legacy), md(x.Composition))
 		}
 		if x.New.Name != "" {
-			fmt.Fprintf(&b, "- new XR %s (Composition %s), %d managed resources adopted\n", x.New, x.V2Composition, len(x.Resources))
+			fmt.Fprintf(&b, "- new XR %s (Composition %s), %d managed resources adopted\n", md(x.New), md(x.V2Composition), len(x.Resources))
 		}
 		for _, e := range x.Errors {
-			fmt.Fprintf(&b, "- ERROR %s\n", e)
+			fmt.Fprintf(&b, "- ERROR %s\n", md(e))
 		}
 		if len(x.Errors) > 0 {
-			b.WriteString("\n")
+			b.WriteString("\nNo steps: this XR cannot be moved as planned.\n\n")
 			continue
 		}
 		b.WriteString("\n```sh\n")
 		for _, s := range x.Steps {
-			fmt.Fprintf(&b, "xpmigrate plan v2 --check-step %d --plan . --cluster --xr %s   # %s\n", s.Number, x.Dir, s.Title)
+			b.WriteString(check(s.Number, x) + "\n")
 			for _, a := range s.Actions {
 				b.WriteString(a.Command + "\n")
 			}
 		}
-		fmt.Fprintf(&b, "xpmigrate plan v2 --check-step %d --plan . --cluster --xr %s   # %s\n", StepDone, x.Dir, StepTitles[StepDone])
+		b.WriteString(check(StepDone, x) + "\n")
 		b.WriteString("```\n\n")
 	}
 	return b.String()
