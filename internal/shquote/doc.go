@@ -6,8 +6,8 @@
 //
 // Quote leaves a word of only safe characters (letters, digits and
 // "_./:@%+,-", and "=" where the word cannot read as an assignment) as it
-// is and single-quotes anything else, writing a single quote as '\'' (close,
-// an escaped quote, reopen):
+// is and single-quotes anything else; a single quote inside becomes a
+// closing quote, an escaped quote and an opening quote:
 //
 //	Quote("team-a/orders")          // team-a/orders
 //	Quote("--field-manager=x")      // --field-manager=x

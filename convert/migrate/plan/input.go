@@ -49,6 +49,8 @@ type Objects interface {
 type Manifests struct {
 	objs  []map[string]any
 	byKey map[string]map[string]any
+	// pos is the index in objs of each key's object.
+	pos   map[string]int
 	kinds map[string]bool
 }
 
@@ -59,7 +61,7 @@ func key(group, kind, namespace, name string) string {
 // LoadManifests reads the files or directories paths as kubectl's
 // exports: YAML or JSON streams whose documents may be Lists.
 func LoadManifests(paths ...string) (*Manifests, error) {
-	m := &Manifests{byKey: map[string]map[string]any{}, kinds: map[string]bool{}}
+	m := &Manifests{byKey: map[string]map[string]any{}, pos: map[string]int{}, kinds: map[string]bool{}}
 	for _, p := range paths {
 		docs, err := manifest.LoadPath(p)
 		if err != nil {
@@ -74,7 +76,7 @@ func LoadManifests(paths ...string) (*Manifests, error) {
 
 // NewManifests indexes objs (Lists are expanded).
 func NewManifests(objs ...map[string]any) *Manifests {
-	m := &Manifests{byKey: map[string]map[string]any{}, kinds: map[string]bool{}}
+	m := &Manifests{byKey: map[string]map[string]any{}, pos: map[string]int{}, kinds: map[string]bool{}}
 	for _, o := range objs {
 		m.add(o)
 	}
@@ -95,12 +97,20 @@ func (m *Manifests) add(o map[string]any) {
 	}
 	g, _ := xp.SplitAPIVersion(str(o["apiVersion"]))
 	md, _ := o["metadata"].(map[string]any)
-	m.objs = append(m.objs, o)
-	m.byKey[key(g, str(o["kind"]), str(md["namespace"]), str(md["name"]))] = o
+	k := key(g, str(o["kind"]), str(md["namespace"]), str(md["name"]))
+	// An object exported twice (kubectl get managed,nopresources lists
+	// some twice) is one object: the last read, where it was first read.
+	if i, ok := m.pos[k]; ok {
+		m.objs[i] = o
+	} else {
+		m.pos[k] = len(m.objs)
+		m.objs = append(m.objs, o)
+	}
+	m.byKey[k] = o
 	m.kinds[g+"|"+str(o["kind"])] = true
 }
 
-// Objects returns every object, in file order.
+// Objects returns every object once, in file order.
 func (m *Manifests) Objects() []map[string]any { return m.objs }
 
 // Get returns the exported object; the namespace is ignored when no

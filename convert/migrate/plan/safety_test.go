@@ -2,8 +2,10 @@ package plan
 
 import (
 	"context"
+	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -341,5 +343,247 @@ func TestFailedXRHasNoSteps(t *testing.T) {
 	}
 	if len(pj.XRs) != 1 || len(pj.XRs[0].Steps) != 0 {
 		t.Errorf("plan.json: want one XR without steps, got %+v", pj.XRs)
+	}
+}
+
+// TestExportedTwiceIsOneXR: an XR that the export lists twice (two kubectl
+// get commands that overlap) is planned once, not refused as two XRs in
+// one directory.
+func TestExportedTwiceIsOneXR(t *testing.T) {
+	m := export(t, nil)
+	var again []map[string]any
+	for _, o := range m.Objects() {
+		again = append(again, jsonobj.DeepCopy(o))
+	}
+	m = export(t, nil, again...)
+	p, err := Run(context.Background(), request(t, m, filepath.Join(t.TempDir(), "move")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.XRs) != 1 || p.Failed() {
+		t.Errorf("an export that lists every object twice: want one XR planned, got %d (failed %v)", len(p.XRs), p.Failed())
+	}
+}
+
+// TestPlaceRefusesOrSeparates is the placement property on chosen
+// hostile names (FuzzPlace explores more): every name either is refused
+// or maps to a directory inside --out, and distinct objects never share
+// one.
+func TestPlaceRefusesOrSeparates(t *testing.T) {
+	cases := map[string]struct {
+		reason  string
+		a, b    Ref
+		refused bool
+	}{
+		"SameNameOtherKind": {
+			reason: "Claims of two kinds with one namespace and name: two directories.",
+			a:      Ref{APIVersion: "v2.example.org/v1", Kind: "NopDB", Namespace: "team-a", Name: "orders"},
+			b:      Ref{APIVersion: "v2.example.org/v1", Kind: "NopQueue", Namespace: "team-a", Name: "orders"},
+		},
+		"SameKindOtherGroup": {
+			reason: "One kind in two groups: two directories.",
+			a:      Ref{APIVersion: "a.example.org/v1", Kind: "DB", Namespace: "team-a", Name: "orders"},
+			b:      Ref{APIVersion: "b.example.org/v1", Kind: "DB", Namespace: "team-a", Name: "orders"},
+		},
+		"NameLooksQualified": {
+			reason: "A name that spells another's qualified directory cannot take it: qualified names hold _, names cannot.",
+			a:      Ref{APIVersion: "v2.example.org/v1", Kind: "NopDB", Namespace: "team-a", Name: "orders"},
+			b:      Ref{APIVersion: "v2.example.org/v1", Kind: "NopQueue", Namespace: "team-a", Name: "orders.nopdb.v2.example.org"},
+		},
+		"Twice": {
+			reason: "Two legacy XRs onto one new XR: refused, not one lost.",
+			a:      Ref{APIVersion: "v2.example.org/v1", Kind: "NopDB", Namespace: "team-a", Name: "orders"},
+			b:      Ref{APIVersion: "v2.example.org/v1", Kind: "NopDB", Namespace: "team-a", Name: "orders"}, refused: true,
+		},
+		"KindsDifferInCase": {
+			reason: "Kinds that differ only in case would share a directory on a case-insensitive file system: refused.",
+			a:      Ref{APIVersion: "v2.example.org/v1", Kind: "NopDB", Namespace: "team-a", Name: "orders"},
+			b:      Ref{APIVersion: "v2.example.org/v1", Kind: "NOPDB", Namespace: "team-a", Name: "orders"}, refused: true,
+		},
+		"NamespaceClimbs":  {reason: "../../../x is no namespace.", a: Ref{APIVersion: "v2.example.org/v1", Kind: "NopDB", Namespace: "../../../x", Name: "orders"}, refused: true},
+		"NamespaceAbs":     {reason: "/abs is no namespace.", a: Ref{APIVersion: "v2.example.org/v1", Kind: "NopDB", Namespace: "/abs", Name: "orders"}, refused: true},
+		"NameDot":          {reason: ". is no name.", a: Ref{APIVersion: "v2.example.org/v1", Kind: "NopDB", Namespace: "team-a", Name: "."}, refused: true},
+		"NameDotDot":       {reason: ".. is no name.", a: Ref{APIVersion: "v2.example.org/v1", Kind: "NopDB", Namespace: "team-a", Name: ".."}, refused: true},
+		"NameShell":        {reason: "A name with shell syntax is no name.", a: Ref{APIVersion: "v2.example.org/v1", Kind: "NopDB", Namespace: "team-a", Name: "x$(touch${IFS}PWNED)"}, refused: true},
+		"NameNewline":      {reason: "A name with a newline is no name.", a: Ref{APIVersion: "v2.example.org/v1", Kind: "NopDB", Namespace: "team-a", Name: "a\nb"}, refused: true},
+		"KindSlash":        {reason: "A kind with a slash is no kind.", a: Ref{APIVersion: "v2.example.org/v1", Kind: "a/../../b", Namespace: "team-a", Name: "orders"}, refused: true},
+		"GroupClimbs":      {reason: "A group .. is no group.", a: Ref{APIVersion: "../v1", Kind: "NopDB", Namespace: "team-a", Name: "orders"}, refused: true},
+		"NamespaceUnder":   {reason: "_cluster is no namespace: it cannot take the cluster-scoped XRs' directory.", a: Ref{APIVersion: "v2.example.org/v1", Kind: "NopDB", Namespace: "_cluster", Name: "orders"}, refused: true},
+		"ClusterAndNsSame": {reason: "A cluster-scoped XR and a namespaced one of one name: two directories.", a: Ref{APIVersion: "v2.example.org/v1", Kind: "NopDB", Name: "orders"}, b: Ref{APIVersion: "v2.example.org/v1", Kind: "NopDB", Namespace: "default", Name: "orders"}},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			err := checkPlacement(t, []Ref{tc.a, tc.b}, false)
+			if got := err != nil; got != tc.refused {
+				t.Errorf("\n%s\nplace(%v, %v): refused %v (%v), want %v", tc.reason, tc.a, tc.b, got, err, tc.refused)
+			}
+		})
+	}
+}
+
+// checkPlacement places an XR per ref (empty refs are left out; with
+// unplanned the second has no new XR and is placed by its legacy XR) and
+// fails t unless place refuses with an invalid input error, or every
+// directory is inside --out, distinct objects get distinct directories,
+// and Write puts every file of theirs inside --out. It returns place's
+// error.
+func checkPlacement(t *testing.T, refs []Ref, unplanned bool) error {
+	t.Helper()
+	var xrs []*XR
+	for i, r := range refs {
+		if r == (Ref{}) {
+			continue
+		}
+		x := &XR{Legacy: Ref{APIVersion: "example.org/v1", Kind: "XNopDB", Name: fmt.Sprintf("legacy-%d", i)}, New: r}
+		if unplanned && i == 1 {
+			x.Legacy, x.New = r, Ref{}
+		}
+		xrs = append(xrs, x)
+	}
+	err := place(xrs)
+	if err != nil {
+		if !errkind.IsInvalidInput(err) {
+			t.Errorf("place(...): want an invalid input error, got %v", err)
+		}
+		return err
+	}
+	root := t.TempDir()
+	out := filepath.Join(root, "move")
+	files := map[string][]byte{"plan.json": []byte("{}")}
+	seen := map[string]Ref{}
+	for _, x := range xrs {
+		if !filepath.IsLocal(x.Dir) || strings.Contains(x.Dir, `\`) {
+			t.Errorf("place(...): %q is not a local path", x.Dir)
+		}
+		for _, e := range strings.Split(x.Dir, "/") {
+			if e == "" || e == "." || e == ".." {
+				t.Errorf("place(...): %q has the element %q", x.Dir, e)
+			}
+		}
+		id := x.New
+		if id.Name == "" {
+			id = x.Legacy
+		}
+		if other, ok := seen[strings.ToLower(x.Dir)]; ok {
+			t.Errorf("place(...): %v and %v share %q", other, id, x.Dir)
+		}
+		seen[strings.ToLower(x.Dir)] = id
+		files[x.Dir+"/1-protect.yaml"] = []byte(id.String())
+	}
+	if err := Write(out, files); err != nil {
+		t.Fatalf("Write(...): %v", err)
+	}
+	for _, p := range tree(t, root) {
+		if p != "." && p != "move" && !strings.HasPrefix(p, "move/") {
+			t.Errorf("Write(...) wrote %q outside --out", p)
+		}
+	}
+	return nil
+}
+
+// FuzzPlace: any kind, group, namespace and name is refused or placed
+// inside --out, and two distinct objects never share a directory.
+func FuzzPlace(f *testing.F) {
+	f.Add("team-a", "orders", "NopDB", "v2.example.org", "team-a", "orders", "NopQueue", "v2.example.org", false)
+	f.Add("../../../x", "orders", "NopDB", "v2.example.org", "/abs", "orders", "NopDB", "v2.example.org", false)
+	f.Add("team-a", "x$(touch${IFS}PWNED)", "NopDB", "v2.example.org", "team-a", "..", "NopDB", "v2.example.org", true)
+	f.Add("team-a", "orders", "NopDB", "", "", "orders", "NopDB", "", true)
+	f.Fuzz(func(t *testing.T, ns1, n1, k1, g1, ns2, n2, k2, g2 string, unplanned bool) {
+		a := Ref{APIVersion: g1 + "/v1", Kind: k1, Namespace: ns1, Name: n1}
+		b := Ref{APIVersion: g2 + "/v1", Kind: k2, Namespace: ns2, Name: n2}
+		if g1 == "" {
+			a.APIVersion = "v1"
+		}
+		if g2 == "" {
+			b.APIVersion = "v1"
+		}
+		if unplanned {
+			b.Namespace = ""
+		}
+		err := checkPlacement(t, []Ref{a, b}, unplanned)
+		if err == nil && !unplanned && strings.EqualFold(a.String(), b.String()) {
+			t.Errorf("place(%v, %v): one object twice, want refused", a, b)
+		}
+	})
+}
+
+// TestREADMEEscapesNames is issue 23 item 3: names and messages in the
+// README's text are escaped: a newline adds no line, HTML stays text.
+func TestREADMEEscapesNames(t *testing.T) {
+	readme := func(name string) string {
+		p := build(t, func(_ string, o map[string]any) {
+			if o["kind"] == "XNopDB" {
+				o["spec"].(map[string]any)["compositionRef"].(map[string]any)["name"] = name
+			}
+		})
+		p.XRs[0].Errors = append(p.XRs[0].Errors, "cannot adopt "+name)
+		return p.README()
+	}
+	plain := readme("plain")
+	r := readme("x\n```\n<img src=x onerror=alert(1)>\n## injected\x1b[31m")
+	if got, want := strings.Count(r, "\n"), strings.Count(plain, "\n"); got != want {
+		t.Errorf("README.md has %d lines, %d with a plain name: a name added lines\n%s", got, want, r)
+	}
+	for _, raw := range []string{"<img", "\n## injected", "\x1b", "\n```\n"} {
+		if strings.Contains(r, raw) {
+			t.Errorf("README.md holds %q raw:\n%s", raw, r)
+		}
+	}
+}
+
+// TestREADMEShellBlockRunsNothing is issue 23 item 3: whatever data the
+// commands of the README's shell block carry, the shell passes it to the
+// command as one argument and runs nothing. The names here are not valid
+// Kubernetes names (dirOf refuses them): the quoting stands on its own.
+func TestREADMEShellBlockRunsNothing(t *testing.T) {
+	x := &XR{
+		Dir:    "team-a/x$(touch${IFS}PWNED)",
+		Legacy: Ref{APIVersion: "example.org/v1", Kind: "XNopDB", Name: "a`touch PWNED`"},
+		New:    Ref{APIVersion: "v2.example.org/v1", Kind: "NopDB", Namespace: "te;touch PWNED", Name: "it's\ntouch PWNED"},
+	}
+	x.steps(Composite{XR: map[string]any{"apiVersion": "example.org/v1", "kind": "XNopDB", "metadata": map[string]any{"name": x.Legacy.Name}}}, "fm'$(touch PWNED)")
+	r := (&Plan{XRs: []*XR{x}}).README()
+	_, block, ok := strings.Cut(r, "```sh\n")
+	if !ok {
+		t.Fatalf("README.md has no shell block:\n%s", r)
+	}
+	block, _, _ = strings.Cut(block, "```\n")
+	if out, err := exec.Command("sh", "-n", "-c", block).CombinedOutput(); err != nil {
+		t.Fatalf("sh -n: %v\n%s\n%s", err, out, block)
+	}
+	dir := t.TempDir()
+	stubs := "xpmigrate() { printf '%s\\0' xpmigrate \"$@\"; printf '\\n'; }\nkubectl() { printf '%s\\0' kubectl \"$@\"; printf '\\n'; }\n"
+	cmd := exec.Command("sh", "-c", stubs+block)
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("sh: %v\n%s", err, block)
+	}
+	var got [][]string
+	for _, line := range strings.Split(strings.TrimSuffix(string(out), "\x00\n"), "\x00\n") {
+		got = append(got, strings.Split(line, "\x00"))
+	}
+	var want [][]string
+	for _, s := range x.Steps {
+		want = append(want, []string{"xpmigrate", "plan", "v2", "--check-step", fmt.Sprint(s.Number), "--plan", ".", "--cluster", "--xr", x.Dir})
+		for _, a := range s.Actions {
+			switch a.Verb {
+			case VerbApply:
+				want = append(want, []string{"kubectl", "apply", "--server-side", "--force-conflicts", fmt.Sprintf("--field-manager=fm'$(touch PWNED)-step%d", s.Number), "-f", a.File})
+			case VerbUnpause:
+				want = append(want, []string{"kubectl", "annotate", "-f", a.File, "crossplane.io/paused-"})
+			case VerbDelete:
+				want = append(want, []string{"kubectl", "delete", "--wait=false", "-f", a.File})
+			case VerbWait:
+				want = append(want, []string{"kubectl", "wait", "--for=condition=Ready", "--timeout=10m", "nopdb.v2.example.org/" + x.New.Name, "-n", x.New.Namespace})
+			}
+		}
+	}
+	want = append(want, []string{"xpmigrate", "plan", "v2", "--check-step", "6", "--plan", ".", "--cluster", "--xr", x.Dir})
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("the arguments the commands of the shell block received: -want, +got:\n%s", diff)
+	}
+	if created := tree(t, dir); len(created) > 1 {
+		t.Errorf("the shell block ran something: it created %v", created)
 	}
 }

@@ -173,7 +173,7 @@ func mkdirBeside(target string) (string, error) {
 	dir, base := filepath.Split(target)
 	for range 100 {
 		p := filepath.Join(dir, fmt.Sprintf(".%s.xpmigrate-tmp-%d", base, rand.Uint32())) //nolint:gosec // A name, not a secret.
-		err := os.Mkdir(p, 0o755)                                                          //nolint:gosec // A plan others read and apply.
+		err := os.Mkdir(p, 0o755)                                                         //nolint:gosec // A plan others read and apply.
 		if errors.Is(err, fs.ErrExist) {
 			continue
 		}
