@@ -85,6 +85,15 @@ resource name or no template of that name, no external name, another name or
 kind, a spec the provider would change) is an error: the plan is still
 written, with the errors in README.md and plan.json, and the run exits 3.
 
+The plan directory is built beside --out and then put in its place, so it
+holds exactly one plan: --out must be absent, empty or an earlier plan (which
+is replaced whole). Every directory in it is made from names that must be
+valid Kubernetes names, namespaces, kinds and groups (anything else is
+refused, exit 2): <namespace>/<name> of the new XR, _cluster/<name> without a
+namespace, _unplanned/<name> of a legacy XR that cannot be planned, and
+<name>_<kind>.<group> instead of <name> where several XRs share a namespace
+and name. Every name in a command of README.md is quoted for the shell.
+
 The v2 definitions come from --v2 (the output of migrate --target v2, or files
 of convert --target v2: v2 Compositions with the xpmigrate.io/v2-mapping
 annotation and v2 XRDs), or are converted on the fly from the legacy XRDs and
@@ -120,11 +129,11 @@ Exit codes: 0 planned (or the step is allowed); 1 an error; 2 invalid usage;
 	f := cmd.Flags()
 	addClusterFlags(f, &o.cluster, "read the legacy platform from the cluster of the kubeconfig (get and list only)")
 	f.StringArrayVar(&o.from, "from", nil, "read the legacy platform from exported manifests (kubectl get -o yaml; a file or directory; repeatable) instead of a cluster")
-	f.StringArrayVar(&o.v2, "v2", nil, "the v2 definitions (migrate --target v2's output: a file or directory; repeatable); without it the legacy definitions are converted on the fly")
-	f.StringVarP(&o.out, "out", "o", "", "the plan directory to write (created when its parent exists)")
+	f.StringArrayVar(&o.v2, "v2", nil, "the v2 definitions (migrate --target v2's output: a file, or a directory read with its subdirectories; repeatable); without it the legacy definitions are converted on the fly")
+	f.StringVarP(&o.out, "out", "o", "", "the plan directory to write: absent (its parent must exist), empty, or an earlier plan, which is replaced whole")
 	f.IntVar(&o.check, "check-step", 0, "check, read-only, that the cluster allows step N of the plan given with --plan (1-5; 6: the move is complete)")
 	f.StringVar(&o.planDir, "plan", "", "with --check-step: the plan directory")
-	f.StringVar(&o.xr, "xr", "", "with --check-step: only the XR of this plan subdirectory (NAMESPACE/NAME)")
+	f.StringVar(&o.xr, "xr", "", "with --check-step: only the XR of this plan subdirectory (NAMESPACE/NAME, or NAMESPACE/NAME_KIND.GROUP where names collide, as README.md lists them)")
 	f.DurationVar(&o.timeout, "timeout", 30*time.Minute, "give up after this long")
 	stringEnumFlag(f, &o.convert.XRScope, "xr-scope", "", "without --v2: the scope of the v2 XRDs, as convert --target v2: auto (default), namespaced or cluster", convert.XRScopeAuto, convert.XRScopeNamespaced, convert.XRScopeCluster)
 	stringEnumFlag(f, &o.convert.XRNaming, "xr-naming", "", "how the v2 XR types are named, as convert --target v2: drop-prefix (default) or new-group (with --xr-group); with --v2 it picks among several v2 Compositions of one legacy type", convert.XRNamings...)
