@@ -120,6 +120,14 @@ func TestPlanWritesNothingOutsideOut(t *testing.T) {
 			reason: "A claim name a/b is not a name.",
 			edit:   setClaim("team-a", "a/b"),
 		},
+		"NameRunsACommand": {
+			reason: "A claim named x$(touch${IFS}PWNED) is not a name: refused before any README holds it.",
+			edit:   setClaim("team-a", "x$(touch${IFS}PWNED)"),
+		},
+		"NameWithNewline": {
+			reason: "A claim name with a newline is not a name.",
+			edit:   setClaim("team-a", "orders\n```\n<b>x</b>"),
+		},
 		"LegacyNameClimbsOut": {
 			reason: "A legacy XR without a claim is placed by its own name: ../../y is not one.",
 			edit: func(o map[string]any) {
