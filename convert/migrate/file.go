@@ -295,6 +295,12 @@ func (r *runner) convert(ctx context.Context, f *scanned, data []byte, oc *outco
 	oc.write = func() {
 		r.write(f, oc, data, out, final, changed)
 	}
+	if changed {
+		// Held back after all (holdback.go): the file stays as it is.
+		oc.keep = func() {
+			r.write(f, oc, data, out, data, false)
+		}
+	}
 	return oc
 }
 
