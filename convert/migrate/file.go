@@ -279,7 +279,11 @@ func (r *runner) convert(ctx context.Context, f *scanned, data []byte, oc *outco
 		oc.file.Status = FileUnchanged
 	}
 	if changed && r.o.Diff {
-		oc.file.Diff = udiff.Unified("a/"+f.rel, "b/"+f.rel, data, out)
+		text, err := manifest.Text(data)
+		if err != nil {
+			text = data
+		}
+		oc.file.Diff = udiff.Unified("a/"+f.rel, "b/"+f.rel, text, out)
 	}
 
 	if ctx.Err() != nil {
@@ -354,8 +358,12 @@ func (r *runner) write(f *scanned, oc *outcome, data, out, final []byte, changed
 	r.keep(f, final)
 }
 
-// splitFile returns the text of each document of a file, by index.
+// splitFile returns the text of each document of a file, by index, as
+// UTF-8 (manifest.Text).
 func splitFile(data []byte, format string) []string {
+	if text, err := manifest.Text(data); err == nil {
+		data = text
+	}
 	docs := manifest.Whole(data)
 	if format != "json" {
 		docs = manifest.Split(data)

@@ -98,8 +98,14 @@ func scanFile(e entry) *scanned {
 	return s
 }
 
-// classify fills s from data: skip reasons, or documents.
+// classify fills s from data: skip reasons, or documents. It reads data
+// as convert does: as UTF-8 text (manifest.Text), split by manifest.Split.
 func (s *scanned) classify(data []byte) {
+	data, err := manifest.Text(data)
+	if err != nil {
+		s.reason, s.detail = ReasonUnparseable, err.Error()
+		return
+	}
 	if isBinary(data) {
 		s.reason, s.detail = ReasonUnparseable, "binary data, not YAML or JSON text"
 		return
@@ -165,14 +171,10 @@ func templated(data []byte) bool {
 	return false
 }
 
-// isBinary reports whether data is not text: a NUL byte or invalid UTF-8
-// (YAML and JSON are UTF-8 here; a UTF-16 stream starts with its byte
-// order mark and is left to the YAML reader).
-func isBinary(data []byte) bool {
-	if bytes.HasPrefix(data, []byte{0xfe, 0xff}) || bytes.HasPrefix(data, []byte{0xff, 0xfe}) {
-		return false
-	}
-	return bytes.IndexByte(data, 0) >= 0 || !utf8.Valid(data)
+// isBinary reports whether text (UTF-8, manifest.Text's) is not text: a
+// NUL byte or invalid UTF-8.
+func isBinary(text []byte) bool {
+	return bytes.IndexByte(text, 0) >= 0 || !utf8.Valid(text)
 }
 
 // ptStepOf returns the index the patch-and-transform step of a legacy
@@ -227,6 +229,10 @@ func decodeFileSlim(data []byte, format string) ([]docInfo, int, error) {
 }
 
 func decodeDocs(data []byte, format string, slimCompositions bool) ([]docInfo, int, error) {
+	data, err := manifest.Text(data)
+	if err != nil {
+		return nil, 0, err
+	}
 	raws := manifest.Whole(data)
 	if format != "json" {
 		raws = manifest.Split(data)

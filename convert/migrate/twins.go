@@ -125,7 +125,11 @@ func (r *runner) planTwinFile(ctx context.Context, t Twinner, f *scanned, sample
 	if err != nil || sha256.Sum256(data) != f.sum {
 		return nil, nil //nolint:nilerr // The file's own migration reports it vanished or changed.
 	}
-	docs := manifest.Split(data)
+	text, err := manifest.Text(data)
+	if err != nil {
+		return nil, nil //nolint:nilerr // The scan reports the file unparseable.
+	}
+	docs := manifest.Split(text)
 	tf := &twinFile{src: f.rel, rel: twinPath(f.rel),
 		header: fmt.Appendf(nil, "# v2 XR twins of the examples in %s, written by xpmigrate migrate --target %s.\n", path.Base(f.rel), r.o.Target)}
 	for _, s := range samples {
