@@ -180,6 +180,9 @@ type runner struct {
 	late []*outcome
 	// held are the XR types held back (holdback.go).
 	held map[string]heldType
+	// names are the names of the tree's Compositions (named).
+	names     map[string]bool
+	namesOnce sync.Once
 }
 
 type fnName struct {

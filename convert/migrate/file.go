@@ -653,7 +653,11 @@ func hasError(ds []Diagnostic) bool {
 // changed, not verified as a migration.
 func (r *runner) verifyBase(ctx context.Context, f *scanned, c *CompositionResult, doc string) []Finding {
 	b := r.base
-	if lc, ok := b.legacyFor(f.rel, c.Name); ok {
+	h := headComposition{file: f.rel, name: c.Name, named: r.named}
+	if ci := r.ix.byPosition[sourceName(f.rel, c.Document, c.Item)]; ci != nil {
+		h.typeRef, h.from = ci.typeRef, ci.from
+	}
+	if lc, ok := b.legacyFor(h); ok {
 		legacy, err := b.document(lc)
 		if err != nil {
 			c.Verification = &Verification{Status: VerifyError, Error: err.Error()}
@@ -724,6 +728,17 @@ func (r *runner) verifyBase(ctx context.Context, f *scanned, c *CompositionResul
 	}
 	return []Finding{{Code: "M412", Severity: SeverityInfo, Document: c.Document, Line: c.Line, Composition: c.Name,
 		Message: fmt.Sprintf("changed since %s, not a migration: the Composition was already mode Pipeline at %s, so it is not verified against a legacy form", b.ref, b.where(pc))}}
+}
+
+// named reports whether the work tree has a Composition of that name.
+func (r *runner) named(name string) bool {
+	r.namesOnce.Do(func() {
+		r.names = map[string]bool{}
+		for _, c := range r.ix.compositions {
+			r.names[c.name] = true
+		}
+	})
+	return r.names[name]
 }
 
 // verifyDoc runs the equivalence check for one converted Composition,

@@ -18,6 +18,7 @@ import (
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
 	"github.com/xpmigrate/xpmigrate/internal/regularfile"
+	"github.com/xpmigrate/xpmigrate/internal/v2map"
 	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
 
@@ -437,7 +438,12 @@ func looseJSON(v any) any {
 func slimComposition(obj map[string]any) map[string]any {
 	m := map[string]any{"apiVersion": obj["apiVersion"], "kind": obj["kind"]}
 	if md, ok := obj["metadata"].(map[string]any); ok {
-		m["metadata"] = map[string]any{"name": md["name"], "labels": md["labels"]}
+		sm := map[string]any{"name": md["name"], "labels": md["labels"]}
+		if ann, ok := md["annotations"].(map[string]any); ok && ann[v2map.Annotation] != nil {
+			// The legacy type of a v2 conversion: --base finds its legacy form by it.
+			sm["annotations"] = map[string]any{v2map.Annotation: ann[v2map.Annotation]}
+		}
+		m["metadata"] = sm
 	}
 	spec := map[string]any{}
 	if sp, ok := obj["spec"].(map[string]any); ok {
