@@ -142,7 +142,15 @@ func Convert(src []byte, opts Options) (*Result, error) {
 		return nil, err
 	}
 	r := &run{o: o, res: &Result{}}
-	chunks := manifest.Split(src)
+	// The stream as UTF-8, as migrate's scan reads it: a byte order mark
+	// dropped, UTF-16 transcoded. Written back only when something
+	// converts.
+	text, err := manifest.Text(src)
+	if err != nil {
+		return nil, &InputError{Diagnostic: Diagnostic{Code: "C102", Severity: SeverityError, File: o.Source, Line: 1, Document: 0,
+			Message: "cannot read YAML: " + err.Error()}}
+	}
+	chunks := manifest.Split(text)
 	docs := make([]*yamledit.Doc, len(chunks))
 	for i, c := range chunks {
 		d, err := yamledit.Parse(c.Text)
@@ -203,6 +211,9 @@ func Convert(src []byte, opts Options) (*Result, error) {
 		return a.Line < b.Line
 	})
 	r.res.Output = out.Bytes()
+	if bytes.Equal(r.res.Output, text) {
+		r.res.Output = src
+	}
 	r.res.Changed = !bytes.Equal(r.res.Output, src)
 	return r.res, nil
 }

@@ -91,14 +91,21 @@ are listed as WARN and fail only with --require-verified, the setting for CI.
 A tree that is already converted has no legacy side left: --base REF reads
 the legacy Compositions from a git revision (the pull request's merge base
 in CI) and verifies each Composition that is mode Pipeline in the tree and
-was mode Resources at REF under the same name, converted by xpmigrate or by
-hand, with the examples of both trees. A Composition that was already mode
-Pipeline at REF and changed is reported (M408), not verified as a migration.
+was mode Resources at REF, converted by xpmigrate or by hand, with the
+examples of both trees. Its legacy form is the one of the same name (NAME
+for a v2 conversion NAME-v2), else the one of its legacy type in the file
+it was renamed from (git's rename detection between REF and HEAD, from the
+commits), else the one legacy Composition of its type the tree no longer
+has by name. A Composition that was already mode Pipeline at REF and
+changed is reported (M412), not verified as a migration.
 
 A file is written only when every legacy Composition in it converts, and,
 in place or with --out, only when every conversion in it passes
 verification: a file whose conversion is different (or has a breaking gap
-nobody accepted) is held back and listed, unless --force.
+nobody accepted) is held back and listed, unless --force. With --target v2
+a v2 XRD, the Compositions of its type and the twins of its examples are
+written together: the files that go with a held-back conversion are held
+back too, so a second run holds it back again.
 
 The converted Compositions need function-patch-and-transform (and
 function-environment-configs when they use an environment). Once per

@@ -34,6 +34,9 @@ type baseTree struct {
 	// legacy holds the legacy Compositions by name; pipeline the mode:
 	// Pipeline ones.
 	legacy, pipeline map[string][]*compInfo
+	// renamedFrom holds, by path at HEAD, the path at the base of each
+	// file git sees renamed between the base and HEAD.
+	renamedFrom map[string]string
 }
 
 // BaseError is returned when the base revision cannot be read: the ref
@@ -136,6 +139,9 @@ func readBase(ctx context.Context, root, ref string) (*baseTree, error) {
 		}
 	}
 	b.ix = buildIndex(files)
+	if b.renamedFrom, err = renames(ctx, root, b.commit); err != nil {
+		return nil, &BaseError{err: errors.Wrapf(err, "cannot list the files renamed since %s", ref)}
+	}
 	for _, c := range b.ix.compositions {
 		if c.legacy {
 			b.legacy[c.name] = append(b.legacy[c.name], c)
@@ -144,6 +150,37 @@ func readBase(ctx context.Context, root, ref string) (*baseTree, error) {
 		}
 	}
 	return b, nil
+}
+
+// renames returns, by path at HEAD, the path at commit of each file git
+// sees renamed from commit to HEAD (paths relative to root). It compares
+// the two commits' trees in git's object store: the work tree and the
+// index are not read, no hook runs. Without a HEAD commit there are none.
+func renames(ctx context.Context, root, commit string) (map[string]string, error) {
+	out := map[string]string{}
+	head, err := git(ctx, root, nil, "rev-parse", "--verify", "--quiet", "--end-of-options", "HEAD^{commit}")
+	if err != nil {
+		return out, nil //nolint:nilerr // No commit yet: nothing renamed.
+	}
+	list, err := git(ctx, root, nil, "diff-tree", "-r", "-M", "--relative", "--name-status", "-z", "--no-ext-diff", "--no-textconv",
+		"--end-of-options", commit, strings.TrimSpace(string(head)))
+	if err != nil {
+		return nil, err
+	}
+	f := bytes.Split(bytes.TrimSuffix(list, []byte{0}), []byte{0})
+	for i := 0; i < len(f); {
+		status := string(f[i])
+		switch {
+		case strings.HasPrefix(status, "R") && i+2 < len(f):
+			out[string(f[i+2])] = string(f[i+1])
+			i += 3
+		case strings.HasPrefix(status, "C") && i+2 < len(f):
+			i += 3
+		default:
+			i += 2
+		}
+	}
+	return out, nil
 }
 
 // readBatchObject reads one object of `git cat-file --batch` output.
@@ -182,20 +219,86 @@ func git(ctx context.Context, dir string, stdin io.Reader, args ...string) ([]by
 	return stdout.Bytes(), nil
 }
 
+// A headComposition is what identifies a Composition of the work tree
+// to its legacy form at the base.
+type headComposition struct {
+	file, name string
+	// typeRef is its compositeTypeRef, from the legacy type it was
+	// converted from (a v2 conversion's), both "apiVersion|kind".
+	typeRef, from string
+	// named reports whether a Composition of that name is in the work
+	// tree: a legacy Composition at the base that is still there under its
+	// name is that one's, not another's.
+	named func(name string) bool
+}
+
 // legacyFor returns the legacy Composition at the base that a Composition
-// of the work tree is the conversion of: the one with the same name,
-// preferring the same file. ok is false when there is none.
-func (b *baseTree) legacyFor(file, name string) (*compInfo, bool) {
-	cs := b.legacy[name]
-	if len(cs) == 0 {
+// of the work tree is the conversion of, by the first rule that finds
+// one:
+//
+//   - the same name, preferring the same file;
+//   - for a v2 conversion named NAME-v2, NAME;
+//   - the file's history: the legacy Compositions of its file at the base
+//     (the file it was renamed from, if git sees a rename), of its legacy
+//     type, whose names the work tree no longer has: the one, if there is
+//     one;
+//   - its legacy type: the one legacy Composition of that type at the base
+//     whose name the work tree no longer has.
+//
+// A conversion renamed, moved, or both is so still verified against its
+// legacy form. ok is false when there is none.
+func (b *baseTree) legacyFor(h headComposition) (*compInfo, bool) {
+	byName := func(name string) (*compInfo, bool) {
+		cs := b.legacy[name]
+		for _, c := range cs {
+			if c.file == h.file || c.file == b.renamedFrom[h.file] {
+				return c, true
+			}
+		}
+		if len(cs) > 0 {
+			return cs[0], true
+		}
 		return nil, false
 	}
-	for _, c := range cs {
-		if c.file == file {
+	if c, ok := byName(h.name); ok {
+		return c, true
+	}
+	if n, ok := strings.CutSuffix(h.name, "-v2"); ok && h.from != "" {
+		if c, ok := byName(n); ok {
 			return c, true
 		}
 	}
-	return cs[0], true
+	legacyType := h.typeRef
+	if h.from != "" {
+		legacyType = h.from
+	}
+	if legacyType == "" || legacyType == "|" {
+		return nil, false
+	}
+	gone := func(c *compInfo) bool {
+		return c.typeRef == legacyType && (h.named == nil || !h.named(c.name))
+	}
+	was := h.file
+	if from, ok := b.renamedFrom[h.file]; ok {
+		was = from
+	}
+	var inFile, ofType []*compInfo
+	for _, c := range b.ix.compositions {
+		if !c.legacy || !gone(c) {
+			continue
+		}
+		ofType = append(ofType, c)
+		if c.file == was {
+			inFile = append(inFile, c)
+		}
+	}
+	switch {
+	case len(inFile) == 1:
+		return inFile[0], true
+	case len(inFile) == 0 && len(ofType) == 1:
+		return ofType[0], true
+	}
+	return nil, false
 }
 
 // pipelineAt returns the Composition of that name that was already mode:
@@ -263,7 +366,7 @@ func LegacyAt(ctx context.Context, file, ref, name string) (doc []byte, where st
 	if err != nil {
 		return nil, "", false, err
 	}
-	c, found := b.legacyFor(filepath.ToSlash(rel), name)
+	c, found := b.legacyFor(headComposition{file: filepath.ToSlash(rel), name: name})
 	if !found {
 		return nil, "", false, nil
 	}

@@ -178,6 +178,11 @@ type runner struct {
 	// late are the outcomes of files changed after pass 2 (wiring,
 	// kustomize rewrites).
 	late []*outcome
+	// held are the XR types held back (holdback.go).
+	held map[string]heldType
+	// names are the names of the tree's Compositions (named).
+	names     map[string]bool
+	namesOnce sync.Once
 }
 
 type fnName struct {
@@ -197,8 +202,9 @@ type outcome struct {
 	file  FileResult
 	comps []CompositionResult
 	emit  bool // false for verbatim copies that went well
-	// write, when set, writes the file and completes the outcome.
-	write func()
+	// write, when set, writes the file and completes the outcome; keep,
+	// when set, completes it with the file left as it was (held back).
+	write, keep func()
 }
 
 // Run migrates the tree at o.Root. It returns an error only for problems
@@ -312,15 +318,14 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	// workers, a few at a time, so that the cores keep converting.
 	var writes sync.WaitGroup
 	writeSlots := make(chan struct{}, 4*o.Jobs)
-	r.parallel(ctx, len(r.files), func(i int) {
-		oc := r.migrate(ctx, r.files[i])
+	finish := func(i int, oc *outcome) {
 		w := oc.write
+		oc.write, oc.keep = nil, nil
 		if w == nil {
 			outs[i] = oc
 			ready <- i
 			return
 		}
-		oc.write = nil
 		writeSlots <- struct{}{}
 		writes.Add(1)
 		go func() {
@@ -330,7 +335,32 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 			outs[i] = oc
 			ready <- i
 		}()
+	}
+	// Files whose write waits until every Composition is verified
+	// (holdback.go).
+	deferred := make([]*outcome, len(r.files))
+	r.parallel(ctx, len(r.files), func(i int) {
+		oc := r.migrate(ctx, r.files[i])
+		if r.defers(oc) {
+			deferred[i] = oc
+			return
+		}
+		finish(i, oc)
 	})
+	writes.Wait()
+	if r.holdsTogether() {
+		r.holdTogether(outs, deferred)
+	}
+	for i, oc := range deferred {
+		switch {
+		case oc == nil:
+		case ctx.Err() != nil:
+			outs[i] = notProcessed(r.files[i])
+			ready <- i
+		default:
+			finish(i, oc)
+		}
+	}
 	writes.Wait()
 	// Files the cancellation kept from starting.
 	for i := range outs {

@@ -279,7 +279,11 @@ func (r *runner) convert(ctx context.Context, f *scanned, data []byte, oc *outco
 		oc.file.Status = FileUnchanged
 	}
 	if changed && r.o.Diff {
-		oc.file.Diff = udiff.Unified("a/"+f.rel, "b/"+f.rel, data, out)
+		text, err := manifest.Text(data)
+		if err != nil {
+			text = data
+		}
+		oc.file.Diff = udiff.Unified("a/"+f.rel, "b/"+f.rel, text, out)
 	}
 
 	if ctx.Err() != nil {
@@ -294,6 +298,12 @@ func (r *runner) convert(ctx context.Context, f *scanned, data []byte, oc *outco
 	// while the next file converts.
 	oc.write = func() {
 		r.write(f, oc, data, out, final, changed)
+	}
+	if changed {
+		// Held back after all (holdback.go): the file stays as it is.
+		oc.keep = func() {
+			r.write(f, oc, data, out, data, false)
+		}
 	}
 	return oc
 }
@@ -348,8 +358,12 @@ func (r *runner) write(f *scanned, oc *outcome, data, out, final []byte, changed
 	r.keep(f, final)
 }
 
-// splitFile returns the text of each document of a file, by index.
+// splitFile returns the text of each document of a file, by index, as
+// UTF-8 (manifest.Text).
 func splitFile(data []byte, format string) []string {
+	if text, err := manifest.Text(data); err == nil {
+		data = text
+	}
 	docs := manifest.Whole(data)
 	if format != "json" {
 		docs = manifest.Split(data)
@@ -639,7 +653,11 @@ func hasError(ds []Diagnostic) bool {
 // changed, not verified as a migration.
 func (r *runner) verifyBase(ctx context.Context, f *scanned, c *CompositionResult, doc string) []Finding {
 	b := r.base
-	if lc, ok := b.legacyFor(f.rel, c.Name); ok {
+	h := headComposition{file: f.rel, name: c.Name, named: r.named}
+	if ci := r.ix.byPosition[sourceName(f.rel, c.Document, c.Item)]; ci != nil {
+		h.typeRef, h.from = ci.typeRef, ci.from
+	}
+	if lc, ok := b.legacyFor(h); ok {
 		legacy, err := b.document(lc)
 		if err != nil {
 			c.Verification = &Verification{Status: VerifyError, Error: err.Error()}
@@ -710,6 +728,17 @@ func (r *runner) verifyBase(ctx context.Context, f *scanned, c *CompositionResul
 	}
 	return []Finding{{Code: "M412", Severity: SeverityInfo, Document: c.Document, Line: c.Line, Composition: c.Name,
 		Message: fmt.Sprintf("changed since %s, not a migration: the Composition was already mode Pipeline at %s, so it is not verified against a legacy form", b.ref, b.where(pc))}}
+}
+
+// named reports whether the work tree has a Composition of that name.
+func (r *runner) named(name string) bool {
+	r.namesOnce.Do(func() {
+		r.names = map[string]bool{}
+		for _, c := range r.ix.compositions {
+			r.names[c.name] = true
+		}
+	})
+	return r.names[name]
 }
 
 // verifyDoc runs the equivalence check for one converted Composition,

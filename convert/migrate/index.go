@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/xpmigrate/xpmigrate/internal/samples"
+	"github.com/xpmigrate/xpmigrate/internal/v2map"
 	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
 
@@ -51,7 +52,10 @@ type compInfo struct {
 	doc, item int
 	name      string
 	typeRef   string // "apiVersion|kind"
-	labels    map[string]string
+	// from is, for a v2 conversion, the legacy type it was converted
+	// from ("apiVersion|kind", its v2-mapping annotation), else "".
+	from   string
+	labels map[string]string
 	// composes are the types its templates compose ("apiVersion|kind").
 	composes []string
 	legacy   bool
@@ -104,6 +108,11 @@ func buildIndex(files []*scanned) *index {
 				k, _ := nestedString(d.obj, "spec", "compositeTypeRef", "kind")
 				c.typeRef = av + "|" + k
 				c.labels = stringMap(nestedMap(d.obj, "metadata", "labels"))
+				if a, ok := nestedString(d.obj, "metadata", "annotations", v2map.Annotation); ok {
+					if m, err := v2map.Decode(a); err == nil && m.From.Kind != "" {
+						c.from = m.From.APIVersion + "|" + m.From.Kind
+					}
+				}
 				if types, ok := nestedMap(d.obj, "spec")[composedTypesKey].([]any); ok {
 					for _, t := range types {
 						if s, ok := t.(string); ok {

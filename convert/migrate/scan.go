@@ -18,6 +18,7 @@ import (
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
 	"github.com/xpmigrate/xpmigrate/internal/regularfile"
+	"github.com/xpmigrate/xpmigrate/internal/v2map"
 	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
 
@@ -98,8 +99,14 @@ func scanFile(e entry) *scanned {
 	return s
 }
 
-// classify fills s from data: skip reasons, or documents.
+// classify fills s from data: skip reasons, or documents. It reads data
+// as convert does: as UTF-8 text (manifest.Text), split by manifest.Split.
 func (s *scanned) classify(data []byte) {
+	data, err := manifest.Text(data)
+	if err != nil {
+		s.reason, s.detail = ReasonUnparseable, err.Error()
+		return
+	}
 	if isBinary(data) {
 		s.reason, s.detail = ReasonUnparseable, "binary data, not YAML or JSON text"
 		return
@@ -165,14 +172,10 @@ func templated(data []byte) bool {
 	return false
 }
 
-// isBinary reports whether data is not text: a NUL byte or invalid UTF-8
-// (YAML and JSON are UTF-8 here; a UTF-16 stream starts with its byte
-// order mark and is left to the YAML reader).
-func isBinary(data []byte) bool {
-	if bytes.HasPrefix(data, []byte{0xfe, 0xff}) || bytes.HasPrefix(data, []byte{0xff, 0xfe}) {
-		return false
-	}
-	return bytes.IndexByte(data, 0) >= 0 || !utf8.Valid(data)
+// isBinary reports whether text (UTF-8, manifest.Text's) is not text: a
+// NUL byte or invalid UTF-8.
+func isBinary(text []byte) bool {
+	return bytes.IndexByte(text, 0) >= 0 || !utf8.Valid(text)
 }
 
 // ptStepOf returns the index the patch-and-transform step of a legacy
@@ -227,6 +230,10 @@ func decodeFileSlim(data []byte, format string) ([]docInfo, int, error) {
 }
 
 func decodeDocs(data []byte, format string, slimCompositions bool) ([]docInfo, int, error) {
+	data, err := manifest.Text(data)
+	if err != nil {
+		return nil, 0, err
+	}
 	raws := manifest.Whole(data)
 	if format != "json" {
 		raws = manifest.Split(data)
@@ -431,7 +438,12 @@ func looseJSON(v any) any {
 func slimComposition(obj map[string]any) map[string]any {
 	m := map[string]any{"apiVersion": obj["apiVersion"], "kind": obj["kind"]}
 	if md, ok := obj["metadata"].(map[string]any); ok {
-		m["metadata"] = map[string]any{"name": md["name"], "labels": md["labels"]}
+		sm := map[string]any{"name": md["name"], "labels": md["labels"]}
+		if ann, ok := md["annotations"].(map[string]any); ok && ann[v2map.Annotation] != nil {
+			// The legacy type of a v2 conversion: --base finds its legacy form by it.
+			sm["annotations"] = map[string]any{v2map.Annotation: ann[v2map.Annotation]}
+		}
+		m["metadata"] = sm
 	}
 	spec := map[string]any{}
 	if sp, ok := obj["spec"].(map[string]any); ok {

@@ -35,13 +35,31 @@ const twinSuffix = ".v2"
 type twinFile struct {
 	src string // the example file, relative to Root
 	rel string // the twin file, relative to Root
-	// data is the twin file's content.
-	data []byte
-	// findings are about the example file.
+	// header opens the twin file; parts are the twins, in the examples'
+	// order; data is the twin file's content: the header and the parts
+	// whose XR type is not held back (holdback.go).
+	header []byte
+	parts  []twinPart
+	data   []byte
+	// have is the twin file's content in the tree, haveErr why it could
+	// not be read (fs.ErrNotExist when there is none).
+	have    []byte
+	haveErr error
+	// findings are about the example file; conflict is the C475 finding
+	// when rel exists with other content.
 	findings []Finding
+	conflict *Finding
 	// exists reports that rel is in the tree with data already; skip that
-	// it is there with other content.
+	// it is there with other content, or that there is nothing to write.
 	exists, skip bool
+}
+
+// A twinPart is the twin of one example.
+type twinPart struct {
+	// xrType is the legacy XR type it is a twin for ("group|kind"): its
+	// XRD's composite kind, else the example's kind.
+	xrType string
+	data   []byte
 }
 
 // twinPath returns the twin file of an example file, "" for a file that
@@ -107,10 +125,13 @@ func (r *runner) planTwinFile(ctx context.Context, t Twinner, f *scanned, sample
 	if err != nil || sha256.Sum256(data) != f.sum {
 		return nil, nil //nolint:nilerr // The file's own migration reports it vanished or changed.
 	}
-	docs := manifest.Split(data)
-	tf := &twinFile{src: f.rel, rel: twinPath(f.rel)}
-	var b bytes.Buffer
-	fmt.Fprintf(&b, "# v2 XR twins of the examples in %s, written by xpmigrate migrate --target %s.\n", path.Base(f.rel), r.o.Target)
+	text, err := manifest.Text(data)
+	if err != nil {
+		return nil, nil //nolint:nilerr // The scan reports the file unparseable.
+	}
+	docs := manifest.Split(text)
+	tf := &twinFile{src: f.rel, rel: twinPath(f.rel),
+		header: fmt.Appendf(nil, "# v2 XR twins of the examples in %s, written by xpmigrate migrate --target %s.\n", path.Base(f.rel), r.o.Target)}
 	for _, s := range samples {
 		if s.doc >= len(docs) {
 			continue
@@ -133,15 +154,9 @@ func (r *runner) planTwinFile(ctx context.Context, t Twinner, f *scanned, sample
 			}
 			tf.findings = append(tf.findings, d)
 		}
-		if b.Len() > 0 && !bytes.HasSuffix(b.Bytes(), []byte("\n")) {
-			b.WriteByte('\n')
-		}
-		if !bytes.HasPrefix(resp.Data, []byte("---")) {
-			b.WriteString("---\n")
-		}
-		b.Write(resp.Data)
+		tf.parts = append(tf.parts, twinPart{xrType: req.Group + "|" + req.Kind, data: resp.Data})
 	}
-	if !bytes.Contains(b.Bytes(), []byte("\n---")) {
+	if len(tf.parts) == 0 {
 		if len(tf.findings) > 0 {
 			// Only C476: report it, write nothing.
 			tf.skip = true
@@ -149,22 +164,49 @@ func (r *runner) planTwinFile(ctx context.Context, t Twinner, f *scanned, sample
 		}
 		return nil, nil
 	}
-	tf.data = b.Bytes()
 	dst := filepath.Join(r.o.Root, filepath.FromSlash(tf.rel))
-	have, err := regularfile.ReadFile(dst)
-	switch {
-	case err == nil && bytes.Equal(have, tf.data):
-		tf.exists = true
-	case err == nil || !errors.Is(err, fs.ErrNotExist):
-		tf.skip = true
-		tf.findings = append(tf.findings, Finding{Code: "C475", Severity: SeverityWarning, Document: -1,
-			Message: fmt.Sprintf("the v2 XR twins of these examples are not written: %s exists with other content, and migrate does not overwrite it; delete or rename it and run again", tf.rel)})
-	case r.o.Write == WriteInPlace:
+	tf.have, tf.haveErr = regularfile.ReadFile(dst)
+	tf.settle(nil)
+	if errors.Is(tf.haveErr, fs.ErrNotExist) && r.o.Write == WriteInPlace {
 		if err := checkWritable(dst); err != nil {
 			return nil, invalid("cannot write the v2 XR twins of %s: %v", f.rel, err)
 		}
 	}
 	return tf, nil
+}
+
+// settle sets the twin file's content, less the twins of the XR types
+// held back, and whether it is to be written: not when it is in the tree
+// already (exists), nor when the tree has other content there (skip, with
+// the C475 conflict), nor when no twin is left.
+func (tf *twinFile) settle(held map[string]heldType) {
+	var b bytes.Buffer
+	b.Write(tf.header)
+	n := 0
+	for _, p := range tf.parts {
+		if _, ok := held[p.xrType]; ok {
+			continue
+		}
+		n++
+		if !bytes.HasSuffix(b.Bytes(), []byte("\n")) {
+			b.WriteByte('\n')
+		}
+		if !bytes.HasPrefix(p.data, []byte("---")) {
+			b.WriteString("---\n")
+		}
+		b.Write(p.data)
+	}
+	tf.data, tf.exists, tf.skip, tf.conflict = b.Bytes(), false, false, nil
+	switch {
+	case n == 0:
+		tf.skip = true
+	case tf.haveErr == nil && bytes.Equal(tf.have, tf.data):
+		tf.exists = true
+	case tf.haveErr == nil || !errors.Is(tf.haveErr, fs.ErrNotExist):
+		tf.skip = true
+		tf.conflict = &Finding{Code: "C475", Severity: SeverityWarning, Document: -1,
+			Message: fmt.Sprintf("the v2 XR twins of these examples are not written: %s exists with other content, and migrate does not overwrite it; delete or rename it and run again", tf.rel)}
+	}
 }
 
 // twinRequest returns the request for the twin of sample s: its XRD's
@@ -211,8 +253,14 @@ func (r *runner) writeTwins(ctx context.Context, outs []*outcome) []*outcome {
 	}
 	n := len(outs)
 	for _, tf := range r.twins {
+		if len(tf.parts) > 0 {
+			tf.settle(r.held)
+		}
 		for _, fd := range tf.findings {
 			r.addFinding(outs, byRel, tf.src, fd)
+		}
+		if tf.conflict != nil {
+			r.addFinding(outs, byRel, tf.src, *tf.conflict)
 		}
 		if tf.skip || tf.exists {
 			continue

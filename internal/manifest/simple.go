@@ -50,7 +50,10 @@ func simpleJSON(b []byte) ([]byte, bool) {
 		}
 		p.lines = append(p.lines, simpleLine{ind: ind, s: s})
 	}
-	if len(p.lines) > 0 && p.lines[0].s == "---" {
+	if len(p.lines) > 0 && strings.HasPrefix(p.lines[0].s, "---") {
+		if p.lines[0].s != "---" {
+			return nil, false // Content on the document start line.
+		}
 		p.lines = p.lines[1:]
 	}
 	if len(p.lines) == 0 || p.lines[0].ind != 0 || isDash(p.lines[0].rest()) {

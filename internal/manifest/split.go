@@ -2,6 +2,10 @@ package manifest
 
 import (
 	"bytes"
+	"encoding/binary"
+	"errors"
+	"unicode/utf16"
+	"unicode/utf8"
 )
 
 // A Document is one document of a YAML stream, with where it came from.
@@ -43,14 +47,19 @@ type Document struct {
 // every document, empty ones included, so callers can count them, and
 // every byte: the Lead of the first document and the Text of each,
 // concatenated, are b. A separator on the first line opens the first
-// document, and so does one after text that holds only comments and blank
-// lines (that text is the Lead).
+// document, and so does one after text that holds only comments, blank
+// lines and directives (`%YAML 1.1`; that text is the Lead). Content on
+// the separator line (`--- {kind: X}`, `--- !!map`) is the document's:
+// its Raw then starts with that line, and Line is that line's.
+//
+// b is UTF-8 text: a stream in another encoding goes through Text first.
 func Split(b []byte) []Document {
 	var docs []Document
 	lead := 0                  // b[:lead] belongs to no document
 	start, startLine := 0, 1   // the current document's Text starts here
 	body, bodyLine := 0, 1     // and its content here
 	blank, plain := true, true // its content so far is blank; needs no rewriting into Raw
+	sawSeparator := false
 	line := 0
 	emit := func(end int) {
 		d := Document{Index: len(docs), Line: bodyLine, Text: b[start:end:end], TextLine: startLine}
@@ -85,10 +94,17 @@ func Split(b []byte) []Document {
 			start, startLine = pos, line
 			body, bodyLine = next, line+1
 			blank, plain = true, true
+			if separatorContent(text) {
+				// Content on the separator line: the document's.
+				body, bodyLine = pos, line
+				blank, plain = false, bytes.IndexByte(text, '\r') < 0
+			}
+			sawSeparator = true
 			pos = next
 			continue
 		}
-		if blank && !isBlankLine(text) {
+		directive := !sawSeparator && len(text) > 0 && text[0] == '%'
+		if blank && !isBlankLine(text) && !directive {
 			blank = false
 		}
 		if plain && bytes.IndexByte(text, '\r') >= 0 {
@@ -131,6 +147,19 @@ func IsSeparator(line []byte) bool {
 	return len(rest) == 0 || rest[0] == ' ' || rest[0] == '\t' || rest[0] == '\n' || rest[0] == '\r'
 }
 
+// separatorContent reports whether a separator line has content after
+// its `---` and a space or tab: not only white space and a comment.
+func separatorContent(line []byte) bool {
+	rest := line[3:]
+	if len(rest) == 0 || (rest[0] != ' ' && rest[0] != '\t') {
+		return false
+	}
+	if i := bytes.IndexByte(rest, '\r'); i >= 0 {
+		rest = rest[:i]
+	}
+	return !isBlankLine(rest)
+}
+
 // isBlankLine reports whether a line holds nothing but white space or a
 // comment.
 func isBlankLine(l []byte) bool {
@@ -149,6 +178,38 @@ func IsBlank(b []byte) bool {
 		}
 	}
 	return true
+}
+
+// Text returns a stream as UTF-8, the encoding Split and the decoders
+// read, as YAML readers detect it: a UTF-8 byte order mark is dropped, and
+// a stream that starts with a UTF-16 byte order mark (little or big
+// endian) is transcoded. Any other stream is returned as it is. The error
+// says that a UTF-16 stream is cut short (an odd number of bytes).
+func Text(b []byte) ([]byte, error) {
+	switch {
+	case bytes.HasPrefix(b, []byte{0xef, 0xbb, 0xbf}):
+		return b[3:], nil
+	case bytes.HasPrefix(b, []byte{0xff, 0xfe}):
+		return fromUTF16(b[2:], binary.LittleEndian)
+	case bytes.HasPrefix(b, []byte{0xfe, 0xff}):
+		return fromUTF16(b[2:], binary.BigEndian)
+	}
+	return b, nil
+}
+
+func fromUTF16(b []byte, order binary.ByteOrder) ([]byte, error) {
+	if len(b)%2 != 0 {
+		return nil, errors.New("incomplete UTF-16 character at the end of the stream")
+	}
+	units := make([]uint16, len(b)/2)
+	for i := range units {
+		units[i] = order.Uint16(b[2*i:])
+	}
+	out := make([]byte, 0, len(b)/2)
+	for _, r := range utf16.Decode(units) {
+		out = utf8.AppendRune(out, r)
+	}
+	return out, nil
 }
 
 // Whole returns b as the one document of a stream that is not split: a

@@ -22,6 +22,8 @@ import (
 var (
 	refSeparator = regexp.MustCompile(`^---(?:[ \t\r]|$)`)
 	refBlankLine = regexp.MustCompile(`^\s*(?:#.*)?$`)
+	// refContent is a separator line with content after `---`.
+	refContent = regexp.MustCompile(`^---[ \t][ \t]*[^ \t\r#]`)
 )
 
 func refBlank(b []byte) bool {
@@ -46,18 +48,29 @@ func readerDocs(b []byte) []Document {
 		cur.Reset()
 		start = next
 	}
+	sawSeparator, leadOnly := false, true
 	for s.Scan() {
 		line++
 		text := s.Text()
 		if refSeparator.MatchString(text) {
-			if line == 1 || (len(docs) == 0 && refBlank(cur.Bytes())) {
+			sawSeparator = true
+			if line == 1 || (len(docs) == 0 && leadOnly) {
 				cur.Reset()
 				start = line + 1
-				continue
+			} else {
+				flush(line + 1)
 			}
-			flush(line + 1)
+			if refContent.MatchString(text) {
+				// Content on the separator line: the document's.
+				start, leadOnly = line, false
+				cur.WriteString(text)
+				cur.WriteByte('\n')
+			}
 			continue
 		}
+		// Directives before the first separator are no content.
+		directive := !sawSeparator && strings.HasPrefix(text, "%")
+		leadOnly = leadOnly && (directive || refBlank([]byte(text)))
 		cur.WriteString(text)
 		cur.WriteByte('\n')
 	}
@@ -123,7 +136,7 @@ func checkSplit(t *testing.T, b []byte) {
 
 func FuzzSplitDocuments(f *testing.F) {
 	for _, s := range []string{"", "\n", "a: 1", "---\na: 1\n---\nb: 2\n", "# c\n---\r\na: 1\r\n--- x\nb", "a\r\r\n---\t\n",
-		"# c\n---\n# d\n---\na: 1\n", "---\rx\n---\r\r\n", "--- {a: 1}\n---\nb: 2\n"} {
+		"# c\n---\n# d\n---\na: 1\n", "---\rx\n---\r\r\n", "--- {a: 1}\n---\nb: 2\n", "%YAML 1.1\n---\na: 1\n", "%YAML 1.1\na: 1\n"} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) { checkSplit(t, b) })
@@ -131,7 +144,7 @@ func FuzzSplitDocuments(f *testing.F) {
 
 func TestSplitRandom(t *testing.T) {
 	rng := rand.New(rand.NewSource(1))
-	parts := []string{"---", "--- # x", "---\t", "----", "a: 1", "# c", "", " ", "\r", "b", "...", "---x", "---\rx", "--- {a: 1}"}
+	parts := []string{"---", "--- # x", "---\t", "----", "a: 1", "# c", "", " ", "\r", "b", "...", "---x", "---\rx", "--- {a: 1}", "%YAML 1.1", "--- !!map", "--- a\rb"}
 	n := 20000
 	if testing.Short() {
 		n = 2000
