@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/xpmigrate/xpmigrate/convert/migrate"
+	"github.com/xpmigrate/xpmigrate/internal/testutil"
 )
 
 // writeSpecial writes name → content under dir; content "<fifo>" makes a
@@ -53,6 +54,7 @@ func writeSpecial(t *testing.T, dir string, files map[string]string) {
 }
 
 func TestSpecialFiles(t *testing.T) {
+	planTestdata := filepath.Join(testutil.RepoRoot(t), "convert", "migrate", "plan", "testdata")
 	type want struct {
 		code int
 		// stderr must contain each of these.
@@ -118,6 +120,60 @@ func TestSpecialFiles(t *testing.T) {
 			args:   []string{"render", "xr.yaml", "comp.yaml"},
 			want:   want{code: exitInvalid, stderr: []string{"xr.yaml", "a FIFO"}},
 		},
+		"ConvertFIFOProviderCRDs": {
+			reason: "A FIFO given as --provider-crds is refused (exit 2) and named, not waited on.",
+			files:  map[string]string{"comp.yaml": migrateLegacy, "crds.yaml": "<fifo>"},
+			args:   []string{"convert", "comp.yaml", "--target", "v2", "--provider-crds", "crds.yaml"},
+			want:   want{code: exitInvalid, stderr: []string{"crds.yaml", "a FIFO"}},
+		},
+		"ConvertFIFOInProviderCRDsDir": {
+			reason: "A FIFO inside a --provider-crds directory is refused (exit 2) and named.",
+			files:  map[string]string{"comp.yaml": migrateLegacy, "crds/a.yaml": "<fifo>"},
+			args:   []string{"convert", "comp.yaml", "--target", "v2", "--provider-crds", "crds"},
+			want:   want{code: exitInvalid, stderr: []string{"crds/a.yaml", "a FIFO"}},
+		},
+		"ConvertFIFOXRD": {
+			reason: "A FIFO given as convert --xrd is refused (exit 2) and named.",
+			files:  map[string]string{"comp.yaml": migrateLegacy, "xrd.yaml": "<fifo>"},
+			args:   []string{"convert", "comp.yaml", "--xrd", "xrd.yaml"},
+			want:   want{code: exitInvalid, stderr: []string{"xrd.yaml", "a FIFO"}},
+		},
+		"MigrateFIFOProviderCRDs": {
+			reason: "A FIFO given as migrate --provider-crds is refused (exit 2) and named.",
+			files:  map[string]string{"repo/comp.yaml": migrateLegacy, "crds.yaml": "<fifo>"},
+			args:   []string{"migrate", "--dry-run", "--verify=false", "--target", "v2", "--provider-crds", "crds.yaml", "repo"},
+			want:   want{code: exitInvalid, stderr: []string{"crds.yaml", "a FIFO"}},
+		},
+		"MigrateFIFOInProviderCRDsDir": {
+			reason: "A FIFO inside a migrate --provider-crds directory is refused (exit 2) and named.",
+			files:  map[string]string{"repo/comp.yaml": migrateLegacy, "crds/sub/a.yml": "<fifo>"},
+			args:   []string{"migrate", "--dry-run", "--verify=false", "--target", "v2", "--provider-crds", "crds", "repo"},
+			want:   want{code: exitInvalid, stderr: []string{"crds/sub/a.yml", "a FIFO"}},
+		},
+		"PlanFIFOProviderCRDs": {
+			reason: "A FIFO given as plan v2 --provider-crds is refused (exit 2) and named.",
+			files:  map[string]string{"crds.yaml": "<fifo>"},
+			args:   []string{"plan", "v2", "--out", "move", "--from", "<plan>/platform.yaml", "--from", "<plan>/live.yaml", "--provider-crds", "crds.yaml"},
+			want:   want{code: exitInvalid, stderr: []string{"crds.yaml", "a FIFO"}},
+		},
+		"VerifyFIFOExtraResources": {
+			reason: "A FIFO given as verify -e is refused (exit 2) and named.",
+			files:  map[string]string{"comp.yaml": migrateLegacy, "xr.yaml": migrateXR, "extra.yaml": "<fifo>"},
+			args:   []string{"verify", "comp.yaml", "--xr", "xr.yaml", "-e", "extra.yaml"},
+			want:   want{code: exitInvalid, stderr: []string{"extra.yaml", "a FIFO"}},
+		},
+		"VerifyFIFOKubeconfig": {
+			reason: "A FIFO given as verify --kubeconfig is refused (exit 2) and named, before client-go reads it.",
+			files:  map[string]string{"comp.yaml": migrateLegacy, "kubeconfig": "<fifo>"},
+			args:   []string{"verify", "comp.yaml", "--cluster", "--kubeconfig", "kubeconfig"},
+			want:   want{code: exitInvalid, stderr: []string{"kubeconfig", "a FIFO"}},
+		},
+		"MigrateFIFOKubeconfig": {
+			reason: "A FIFO given as migrate --kubeconfig is refused (exit 2) and named.",
+			files:  map[string]string{"repo/comp.yaml": migrateLegacy, "kubeconfig": "<fifo>"},
+			args:   []string{"migrate", "--dry-run", "--verify=false", "--cluster", "--kubeconfig", "kubeconfig", "repo"},
+			want:   want{code: exitInvalid, stderr: []string{"kubeconfig", "a FIFO"}},
+		},
 		"MigrateFIFOGitignore": {
 			reason: "A FIFO named .gitignore does not hang migrate; it is reported as skipped.",
 			files:  map[string]string{"comp.yaml": migrateLegacy, ".gitignore": "<fifo>"},
@@ -130,7 +186,11 @@ func TestSpecialFiles(t *testing.T) {
 			dir := t.TempDir()
 			writeSpecial(t, dir, tc.files)
 			t.Chdir(dir)
-			code, _, stderr := runWithin(t, tc.args...)
+			args := make([]string, len(tc.args))
+			for i, a := range tc.args {
+				args[i] = strings.ReplaceAll(a, "<plan>", planTestdata)
+			}
+			code, _, stderr := runWithin(t, args...)
 			if code != tc.want.code {
 				t.Errorf("%s\nxpmigrate %s: exit %d, want %d; stderr:\n%s", tc.reason, strings.Join(tc.args, " "), code, tc.want.code, stderr)
 			}
