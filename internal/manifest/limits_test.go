@@ -128,10 +128,13 @@ func TestFileSizeBound(t *testing.T) {
 		read     func() error
 		tooLarge bool
 	}{
-		"SmallFile":   {reason: "A file within the bound is read.", read: func() error { _, err := LoadFile(small); return err }},
-		"LargeFile":   {reason: "A file over the bound is refused unread.", read: func() error { _, err := LoadFile(large); return err }, tooLarge: true},
-		"LargeStream": {reason: "A stream over the bound is refused once the bound is crossed.", read: func() error { _, err := LoadStream(strings.NewReader(strings.Repeat("#\n", 1<<10)), "<stdin>"); return err }, tooLarge: true},
-		"ReadFile":    {reason: "ReadFile applies the bound.", read: func() error { _, err := ReadFile(large); return err }, tooLarge: true},
+		"SmallFile": {reason: "A file within the bound is read.", read: func() error { _, err := LoadFile(small); return err }},
+		"LargeFile": {reason: "A file over the bound is refused unread.", read: func() error { _, err := LoadFile(large); return err }, tooLarge: true},
+		"LargeStream": {reason: "A stream over the bound is refused once the bound is crossed.", read: func() error {
+			_, err := LoadStream(strings.NewReader(strings.Repeat("#\n", 1<<10)), "<stdin>")
+			return err
+		}, tooLarge: true},
+		"ReadFile": {reason: "ReadFile applies the bound.", read: func() error { _, err := ReadFile(large); return err }, tooLarge: true},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
