@@ -252,3 +252,57 @@ func TestMigrateCancelDoesNotWaitForAStuckFile(t *testing.T) {
 		t.Fatal("migrate cancelled while a file is stuck: still running after 30s")
 	}
 }
+
+// TestMigrateSIGTERMEndsTheRun holds migrate to ending on the first
+// SIGTERM, whatever it is blocked on: here a conversion that never
+// returns, as a read of a FIFO did.
+func TestMigrateSIGTERMEndsTheRun(t *testing.T) {
+	dir := migrateTree(t, map[string]string{"comp.yaml": migrateLegacy})
+	conv := &stuckConverter{entered: make(chan struct{}), release: make(chan struct{})}
+	defer close(conv.release)
+	deps := migrateDeps{converter: func(*migrateOptions) migrate.Converter { return conv }}
+
+	var out, errOut bytes.Buffer
+	s := streams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}
+	root := newRootCmd(s)
+	if c, _, err := root.Find([]string{"migrate"}); err == nil && c != root {
+		root.RemoveCommand(c)
+	}
+	root.AddCommand(newMigrateCmdWith(s, deps))
+	root.SetArgs([]string{"migrate", "--verify=false", dir})
+	go func() {
+		<-conv.entered
+		// The command's handler catches it: the test process lives on.
+		_ = syscall.Kill(os.Getpid(), syscall.SIGTERM)
+	}()
+	errc := make(chan error, 1)
+	go func() { errc <- root.Execute() }()
+	select {
+	case err := <-errc:
+		if exitCode(err) != exitError {
+			t.Errorf("migrate on SIGTERM: got %v, want exit %d", err, exitError)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("migrate on SIGTERM: still running after 30s")
+	}
+}
+
+func TestUntilCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	block := make(chan struct{})
+	defer close(block)
+	errc := make(chan error, 1)
+	go func() { errc <- untilCancelled(ctx, func() error { <-block; return nil }) }()
+	cancel()
+	select {
+	case err := <-errc:
+		if err == nil {
+			t.Error("untilCancelled of a step that never ends: got no error, want cancelled")
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("untilCancelled of a step that never ends: waited for it")
+	}
+	if err := untilCancelled(context.Background(), func() error { return nil }); err != nil {
+		t.Errorf("untilCancelled of a step that ends: got %v", err)
+	}
+}
