@@ -18,6 +18,10 @@ const (
 	maxMaxFileSize = 16 << 30  // --max-file-size: 16Gi
 	minMaxObjects  = 1         // --max-objects
 	maxMaxObjects  = 1_000_000 // --max-objects
+
+	// defaultMaxObjects is plan v2 --from's bound on the objects of the
+	// exports: a platform of 20,000 XRs, claims and managed resources.
+	defaultMaxObjects = 20_000
 )
 
 // inputBounds are the global flags that bound every reader of the run.
