@@ -139,4 +139,3 @@ func writeBoundFiles(t *testing.T, dir string, files map[string]string) {
 		}
 	}
 }
-
