@@ -75,7 +75,9 @@ its owner, group, mode bits and extended attributes (M408 says what could not
 be kept); read-only and hard-linked files are refused unless --force; --out
 DIR writes a converted copy of the whole tree instead; --dry-run, --check and
 --diff write nothing. FIFOs, sockets and devices are never opened (skipped as
-not-regular). Ctrl-C stops between files (within a second) and leaves every
+not-regular); files larger than --max-file-size are never parsed (skipped as
+too-large, or failed when they seem to hold a legacy Composition). Ctrl-C or
+SIGTERM stops between files (within a second) and leaves every
 file either old or new; temporary files a killed run left behind are removed
 by the next run that writes in place, and reported.
 

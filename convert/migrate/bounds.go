@@ -3,8 +3,11 @@ package migrate
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"io"
 	"strconv"
+
+	"github.com/pkg/errors"
 
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
 	"github.com/xpmigrate/xpmigrate/internal/regularfile"
@@ -16,7 +19,16 @@ import (
 // must not pass on what it could not read), any other is skipped. The
 // file is read once, line by line, in constant memory, and never parsed.
 func tooLarge(path string, err error) (reason, detail string, legacy bool) {
-	return ReasonTooLarge, err.Error(), mentionsLegacy(path)
+	detail = err.Error()
+	var tl *regularfile.TooLargeError
+	if errors.As(err, &tl) {
+		// The path is the report's, relative to the root.
+		detail = fmt.Sprintf("larger than the limit of %d bytes (--max-file-size): not read", tl.Limit)
+		if tl.Size >= 0 {
+			detail = fmt.Sprintf("%d bytes, ", tl.Size) + detail
+		}
+	}
+	return ReasonTooLarge, detail, mentionsLegacy(path)
 }
 
 // mentionsLegacy reports whether the file at path has a `kind:
@@ -47,9 +59,14 @@ func scanLegacy(r io.Reader) bool {
 			// The tail of a line too long to look at.
 			long = false
 		case len(line) > 0:
-			line = bytes.TrimRight(line, "\r\n")
-			comp = comp || kindComp.Match(line)
-			pipeline = pipeline || modePipeline.Match(line)
+			// Most lines hold neither word: the regular expressions run
+			// only on those that do.
+			if !comp && bytes.Contains(line, []byte("kind")) {
+				comp = kindComp.Match(bytes.TrimRight(line, "\r\n"))
+			}
+			if !pipeline && bytes.Contains(line, []byte("mode")) {
+				pipeline = modePipeline.Match(bytes.TrimRight(line, "\r\n"))
+			}
 		}
 		if err != nil {
 			return comp && !pipeline
