@@ -35,6 +35,8 @@ type migrateOptions struct {
 	verify          bool
 	requireVerified bool
 	cluster         clusterOptions
+	// timeout bounds the cluster check (--cluster).
+	timeout time.Duration
 }
 
 // migrateDeps are what tests replace: the converter and the verifier.
@@ -73,7 +75,9 @@ its owner, group, mode bits and extended attributes (M408 says what could not
 be kept); read-only and hard-linked files are refused unless --force; --out
 DIR writes a converted copy of the whole tree instead; --dry-run, --check and
 --diff write nothing. FIFOs, sockets and devices are never opened (skipped as
-not-regular). Ctrl-C stops between files (within a second) and leaves every
+not-regular); files larger than --max-file-size are never parsed (skipped as
+too-large, or failed when they seem to hold a legacy Composition). Ctrl-C or
+SIGTERM stops between files (within a second) and leaves every
 file either old or new; temporary files a killed run left behind are removed
 by the next run that writes in place, and reported.
 
@@ -182,7 +186,13 @@ failed, or with --require-verified a Composition was not proven.`,
 			if err := o.cluster.validate(cmd.Flags(), "base", "phase1"); err != nil {
 				return err
 			}
-			return runMigrate(ctx, s, deps, o)
+			if cmd.Flags().Changed("timeout") && !o.cluster.enabled {
+				return errkind.InvalidInputf("--timeout bounds the cluster check: it needs --cluster")
+			}
+			if err := durationInRange("timeout", o.timeout, minTimeout, maxTimeout); err != nil {
+				return err
+			}
+			return untilCancelled(ctx, func() error { return runMigrate(ctx, s, deps, o) })
 		},
 	}
 	f := cmd.Flags()
@@ -203,6 +213,7 @@ failed, or with --require-verified a Composition was not proven.`,
 	f.IntVar(&o.run.MaxSamples, "max-samples", migrate.DefaultMaxSamples, "verify each Composition with at most this many examples, nearest first (1–1000; negative: all)")
 	f.IntVar(&o.run.Jobs, "jobs", min(runtime.NumCPU(), maxJobs), "files to handle at once (1–256)")
 	f.StringVar(&o.report, "report", "", "write a report to this file: .json, .md or .html")
+	f.DurationVar(&o.timeout, "timeout", 30*time.Minute, "with --cluster: how long the cluster check may take (1s–24h)")
 	addClusterFlags(f, &o.cluster, "also verify every legacy Composition the run converts against the live XRs that run it in the cluster the kubeconfig selects (get and list only; as verify --cluster), and add that report to the output: as text on stdout, or joining the --format output and the --report file")
 	stringEnumFlag(f, &o.format, "format", report.FormatText, "what is printed on stdout: text (nothing; the summary is on stderr), github (workflow commands that annotate files in GitHub Actions), json (the JSON report), junit or sarif (the same problems for CI dashboards and code scanning)", report.Formats...)
 	stringEnumFlag(f, &o.run.Target, "target", crossplane.V1, "Crossplane line the converted Compositions are for: v1 (1.18–1.20) or v2 (the v2-native platform; see --xr-scope)", crossplane.Targets...)
@@ -273,7 +284,9 @@ func runMigrate(ctx context.Context, s streams, deps migrateDeps, o *migrateOpti
 	}
 	// The cluster check joins the outputs: it runs before they are
 	// written.
-	reports, clusterErr := checkMigrated(ctx, s, o, res)
+	cctx, cancel := context.WithTimeout(ctx, o.timeout)
+	defer cancel()
+	reports, clusterErr := checkMigrated(cctx, s, o, res)
 	if clusterErr == nil {
 		out.Cluster, clusterErr = liveformat.Section(reports, migratedFormat(o, res, bo.Root))
 	}
@@ -299,6 +312,34 @@ func runMigrate(ctx context.Context, s streams, deps migrateDeps, o *migrateOpti
 // cancelGrace is how long a cancelled migration may take to finish the
 // files in progress before the command stops waiting for it.
 const cancelGrace = 800 * time.Millisecond
+
+// stopGrace is how long the command waits, once cancelled (the first
+// SIGTERM or Ctrl-C), for a step that does not watch the context (a read
+// outside the tree, writing the outputs) before it returns anyway: every
+// signal ends the run within a second.
+const stopGrace = 900 * time.Millisecond
+
+// untilCancelled runs fn, and returns its error, or a cancelled error
+// stopGrace after ctx is cancelled if fn has not returned by then (it
+// goes on in the background until the process exits; every write is a
+// rename, so files are old or new).
+func untilCancelled(ctx context.Context, fn func() error) error {
+	done := make(chan error, 1)
+	go func() { done <- fn() }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+	}
+	t := time.NewTimer(stopGrace)
+	defer t.Stop()
+	select {
+	case err := <-done:
+		return err
+	case <-t.C:
+		return errors.Errorf("cancelled: stopped waiting %s for the run to end", stopGrace)
+	}
+}
 
 // batchOptions checks the flags against each other and completes
 // migrate.Options from those that do not map one to one.

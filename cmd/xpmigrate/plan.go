@@ -25,6 +25,7 @@ type planOptions struct {
 	convert      convert.Options
 	providerCRDs []string
 	timeout      time.Duration
+	maxObjects   int
 }
 
 func newPlanCmd(s streams) *cobra.Command {
@@ -135,6 +136,7 @@ Exit codes: 0 planned (or the step is allowed); 1 an error; 2 invalid usage;
 	f.StringVar(&o.planDir, "plan", "", "with --check-step: the plan directory")
 	f.StringVar(&o.xr, "xr", "", "with --check-step: only the XR of this plan subdirectory (NAMESPACE/NAME, or NAMESPACE/NAME_KIND.GROUP where names collide, as README.md lists them)")
 	f.DurationVar(&o.timeout, "timeout", 30*time.Minute, "give up after this long")
+	f.IntVar(&o.maxObjects, "max-objects", defaultMaxObjects, "with --from: refuse exports of more than this many objects (List items counted; 1–1000000)")
 	stringEnumFlag(f, &o.convert.XRScope, "xr-scope", "", "without --v2: the scope of the v2 XRDs, as convert --target v2: auto (default), namespaced or cluster", convert.XRScopeAuto, convert.XRScopeNamespaced, convert.XRScopeCluster)
 	stringEnumFlag(f, &o.convert.XRNaming, "xr-naming", "", "how the v2 XR types are named, as convert --target v2: drop-prefix (default) or new-group (with --xr-group); with --v2 it picks among several v2 Compositions of one legacy type", convert.XRNamings...)
 	f.StringVar(&o.convert.XRGroup, "xr-group", "", "with --xr-naming new-group: the group of the v2 XR types")
@@ -146,6 +148,9 @@ Exit codes: 0 planned (or the step is allowed); 1 an error; 2 invalid usage;
 func (o *planOptions) validate(cmd *cobra.Command) error {
 	f := cmd.Flags()
 	if err := o.cluster.validate(f, "from"); err != nil {
+		return err
+	}
+	if err := inRange("max-objects", o.maxObjects, minMaxObjects, maxMaxObjects); err != nil {
 		return err
 	}
 	if !o.cluster.enabled && len(o.from) == 0 {
@@ -192,7 +197,7 @@ func (o *planOptions) objects() (plan.Objects, *plan.Manifests, *plan.Cluster, e
 		c := &plan.Cluster{R: r}
 		return c, nil, c, nil
 	}
-	m, err := plan.LoadManifests(o.from...)
+	m, err := plan.LoadManifestsMax(o.maxObjects, o.from...)
 	if err != nil {
 		return nil, nil, nil, errkind.InvalidInput(err)
 	}

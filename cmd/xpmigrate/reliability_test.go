@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/xpmigrate/xpmigrate/convert/migrate"
+	"github.com/xpmigrate/xpmigrate/internal/testutil"
 )
 
 // writeSpecial writes name → content under dir; content "<fifo>" makes a
@@ -53,6 +54,7 @@ func writeSpecial(t *testing.T, dir string, files map[string]string) {
 }
 
 func TestSpecialFiles(t *testing.T) {
+	planTestdata := filepath.Join(testutil.RepoRoot(t), "convert", "migrate", "plan", "testdata")
 	type want struct {
 		code int
 		// stderr must contain each of these.
@@ -118,6 +120,60 @@ func TestSpecialFiles(t *testing.T) {
 			args:   []string{"render", "xr.yaml", "comp.yaml"},
 			want:   want{code: exitInvalid, stderr: []string{"xr.yaml", "a FIFO"}},
 		},
+		"ConvertFIFOProviderCRDs": {
+			reason: "A FIFO given as --provider-crds is refused (exit 2) and named, not waited on.",
+			files:  map[string]string{"comp.yaml": migrateLegacy, "crds.yaml": "<fifo>"},
+			args:   []string{"convert", "comp.yaml", "--target", "v2", "--provider-crds", "crds.yaml"},
+			want:   want{code: exitInvalid, stderr: []string{"crds.yaml", "a FIFO"}},
+		},
+		"ConvertFIFOInProviderCRDsDir": {
+			reason: "A FIFO inside a --provider-crds directory is refused (exit 2) and named.",
+			files:  map[string]string{"comp.yaml": migrateLegacy, "crds/a.yaml": "<fifo>"},
+			args:   []string{"convert", "comp.yaml", "--target", "v2", "--provider-crds", "crds"},
+			want:   want{code: exitInvalid, stderr: []string{"crds/a.yaml", "a FIFO"}},
+		},
+		"ConvertFIFOXRD": {
+			reason: "A FIFO given as convert --xrd is refused (exit 2) and named.",
+			files:  map[string]string{"comp.yaml": migrateLegacy, "xrd.yaml": "<fifo>"},
+			args:   []string{"convert", "comp.yaml", "--xrd", "xrd.yaml"},
+			want:   want{code: exitInvalid, stderr: []string{"xrd.yaml", "a FIFO"}},
+		},
+		"MigrateFIFOProviderCRDs": {
+			reason: "A FIFO given as migrate --provider-crds is refused (exit 2) and named.",
+			files:  map[string]string{"repo/comp.yaml": migrateLegacy, "crds.yaml": "<fifo>"},
+			args:   []string{"migrate", "--dry-run", "--verify=false", "--target", "v2", "--provider-crds", "crds.yaml", "repo"},
+			want:   want{code: exitInvalid, stderr: []string{"crds.yaml", "a FIFO"}},
+		},
+		"MigrateFIFOInProviderCRDsDir": {
+			reason: "A FIFO inside a migrate --provider-crds directory is refused (exit 2) and named.",
+			files:  map[string]string{"repo/comp.yaml": migrateLegacy, "crds/sub/a.yml": "<fifo>"},
+			args:   []string{"migrate", "--dry-run", "--verify=false", "--target", "v2", "--provider-crds", "crds", "repo"},
+			want:   want{code: exitInvalid, stderr: []string{"crds/sub/a.yml", "a FIFO"}},
+		},
+		"PlanFIFOProviderCRDs": {
+			reason: "A FIFO given as plan v2 --provider-crds is refused (exit 2) and named.",
+			files:  map[string]string{"crds.yaml": "<fifo>"},
+			args:   []string{"plan", "v2", "--out", "move", "--from", "<plan>/platform.yaml", "--from", "<plan>/live.yaml", "--provider-crds", "crds.yaml"},
+			want:   want{code: exitInvalid, stderr: []string{"crds.yaml", "a FIFO"}},
+		},
+		"VerifyFIFOExtraResources": {
+			reason: "A FIFO given as verify -e is refused (exit 2) and named.",
+			files:  map[string]string{"comp.yaml": migrateLegacy, "xr.yaml": migrateXR, "extra.yaml": "<fifo>"},
+			args:   []string{"verify", "comp.yaml", "--xr", "xr.yaml", "-e", "extra.yaml"},
+			want:   want{code: exitInvalid, stderr: []string{"extra.yaml", "a FIFO"}},
+		},
+		"VerifyFIFOKubeconfig": {
+			reason: "A FIFO given as verify --kubeconfig is refused (exit 2) and named, before client-go reads it.",
+			files:  map[string]string{"comp.yaml": migrateLegacy, "kubeconfig": "<fifo>"},
+			args:   []string{"verify", "comp.yaml", "--cluster", "--kubeconfig", "kubeconfig"},
+			want:   want{code: exitInvalid, stderr: []string{"kubeconfig", "a FIFO"}},
+		},
+		"MigrateFIFOKubeconfig": {
+			reason: "A FIFO given as migrate --kubeconfig is refused (exit 2) and named.",
+			files:  map[string]string{"repo/comp.yaml": migrateLegacy, "kubeconfig": "<fifo>"},
+			args:   []string{"migrate", "--dry-run", "--verify=false", "--cluster", "--kubeconfig", "kubeconfig", "repo"},
+			want:   want{code: exitInvalid, stderr: []string{"kubeconfig", "a FIFO"}},
+		},
 		"MigrateFIFOGitignore": {
 			reason: "A FIFO named .gitignore does not hang migrate; it is reported as skipped.",
 			files:  map[string]string{"comp.yaml": migrateLegacy, ".gitignore": "<fifo>"},
@@ -130,7 +186,11 @@ func TestSpecialFiles(t *testing.T) {
 			dir := t.TempDir()
 			writeSpecial(t, dir, tc.files)
 			t.Chdir(dir)
-			code, _, stderr := runWithin(t, tc.args...)
+			args := make([]string, len(tc.args))
+			for i, a := range tc.args {
+				args[i] = strings.ReplaceAll(a, "<plan>", planTestdata)
+			}
+			code, _, stderr := runWithin(t, args...)
 			if code != tc.want.code {
 				t.Errorf("%s\nxpmigrate %s: exit %d, want %d; stderr:\n%s", tc.reason, strings.Join(tc.args, " "), code, tc.want.code, stderr)
 			}
@@ -190,5 +250,59 @@ func TestMigrateCancelDoesNotWaitForAStuckFile(t *testing.T) {
 		}
 	case <-time.After(30 * time.Second):
 		t.Fatal("migrate cancelled while a file is stuck: still running after 30s")
+	}
+}
+
+// TestMigrateSIGTERMEndsTheRun holds migrate to ending on the first
+// SIGTERM, whatever it is blocked on: here a conversion that never
+// returns, as a read of a FIFO did.
+func TestMigrateSIGTERMEndsTheRun(t *testing.T) {
+	dir := migrateTree(t, map[string]string{"comp.yaml": migrateLegacy})
+	conv := &stuckConverter{entered: make(chan struct{}), release: make(chan struct{})}
+	defer close(conv.release)
+	deps := migrateDeps{converter: func(*migrateOptions) migrate.Converter { return conv }}
+
+	var out, errOut bytes.Buffer
+	s := streams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}
+	root := newRootCmd(s)
+	if c, _, err := root.Find([]string{"migrate"}); err == nil && c != root {
+		root.RemoveCommand(c)
+	}
+	root.AddCommand(newMigrateCmdWith(s, deps))
+	root.SetArgs([]string{"migrate", "--verify=false", dir})
+	go func() {
+		<-conv.entered
+		// The command's handler catches it: the test process lives on.
+		_ = syscall.Kill(os.Getpid(), syscall.SIGTERM)
+	}()
+	errc := make(chan error, 1)
+	go func() { errc <- root.Execute() }()
+	select {
+	case err := <-errc:
+		if exitCode(err) != exitError {
+			t.Errorf("migrate on SIGTERM: got %v, want exit %d", err, exitError)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("migrate on SIGTERM: still running after 30s")
+	}
+}
+
+func TestUntilCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	block := make(chan struct{})
+	defer close(block)
+	errc := make(chan error, 1)
+	go func() { errc <- untilCancelled(ctx, func() error { <-block; return nil }) }()
+	cancel()
+	select {
+	case err := <-errc:
+		if err == nil {
+			t.Error("untilCancelled of a step that never ends: got no error, want cancelled")
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("untilCancelled of a step that never ends: waited for it")
+	}
+	if err := untilCancelled(context.Background(), func() error { return nil }); err != nil {
+		t.Errorf("untilCancelled of a step that ends: got %v", err)
 	}
 }

@@ -107,6 +107,15 @@ function-environment-configs, renders both in process, and compares them.`,
 		return errkind.InvalidInput(err)
 	})
 
+	// Every run sets the bounds of its readers from its own flags (the
+	// defaults when not given).
+	var bounds inputBounds
+	addInputBoundFlags(root.PersistentFlags(), &bounds)
+	root.PersistentPreRunE = func(*cobra.Command, []string) error {
+		_, err := bounds.apply()
+		return err
+	}
+
 	root.AddCommand(newVersionCmd(s), newRenderCmd(s), newVerifyCmd(s), newConvertCmd(s, nil), newMigrateCmd(s), newPlanCmd(s), newDocsCmd(s))
 	return root
 }

@@ -22,9 +22,10 @@ import (
 // clusterOptions are the flags of `verify --cluster`, bound to the
 // reader's kubeconfig and options.
 type clusterOptions struct {
-	enabled    bool
-	kubeconfig cluster.Kubeconfig
-	reader     cluster.Options
+	enabled     bool
+	kubeconfig  cluster.Kubeconfig
+	reader      cluster.Options
+	maxResponse byteSize
 }
 
 // Bounds of the reader's flags.
@@ -41,12 +42,14 @@ func addClusterFlags(f *pflag.FlagSet, o *clusterOptions, usage string) {
 	f.IntVar(&o.reader.Concurrency, "concurrency", cluster.DefaultConcurrency, "with --cluster: XRs fetched at once (1-64)")
 	f.Float32Var(&o.reader.QPS, "qps", cluster.DefaultQPS, "with --cluster: client-side rate limit, requests per second (1-10000)")
 	f.IntVar(&o.reader.Burst, "burst", cluster.DefaultBurst, "with --cluster: burst of the client-side rate limit (1-10000)")
+	o.maxResponse = cluster.DefaultMaxResponseSize
+	f.Var(&o.maxResponse, "max-response-size", "with --cluster: refuse a response of the API server larger than this: bytes, or with a Ki, Mi or Gi suffix (1Ki–16Gi)")
 }
 
 // validate rejects the cluster flags without --cluster, out-of-range values,
 // and the flags of samples (incompatible) --cluster replaces.
 func (o *clusterOptions) validate(f *pflag.FlagSet, samples ...string) error {
-	clusterOnly := []string{"kubeconfig", "context", "namespace", "concurrency", "qps", "burst"}
+	clusterOnly := []string{"kubeconfig", "context", "namespace", "concurrency", "qps", "burst", "max-response-size"}
 	if !o.enabled {
 		for _, n := range clusterOnly {
 			if f.Changed(n) {
@@ -59,6 +62,9 @@ func (o *clusterOptions) validate(f *pflag.FlagSet, samples ...string) error {
 		if f.Changed(n) {
 			return errkind.InvalidInputf("--%s cannot be used with --cluster: the samples, observed resources and EnvironmentConfigs come from the cluster", n)
 		}
+	}
+	if o.maxResponse < minMaxFileSize || o.maxResponse > maxMaxFileSize {
+		return errkind.InvalidInputf("--max-response-size must be between 1Ki and 16Gi, not %s", o.maxResponse.String())
 	}
 	if o.reader.QPS < 1 || o.reader.QPS > maxQPS {
 		return errkind.InvalidInputf("--qps must be between 1 and %d, not %g", maxQPS, o.reader.QPS)
@@ -121,6 +127,7 @@ func (o *clusterOptions) newReader(secrets bool, listed func(cluster.Listing)) (
 	}
 	ro := o.reader
 	ro.ConnectionSecrets, ro.Listed = secrets, listed
+	ro.MaxResponseSize = int64(o.maxResponse)
 	return cluster.NewReader(cfg, ro)
 }
 

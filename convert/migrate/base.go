@@ -68,7 +68,7 @@ func readBase(ctx context.Context, root, ref string) (*baseTree, error) {
 
 	// Paths are relative to root: ls-tree lists the current directory's
 	// part of the tree.
-	list, err := git(ctx, root, nil, "ls-tree", "-r", "-z", b.commit)
+	list, err := git(ctx, root, nil, "ls-tree", "-r", "-l", "-z", b.commit)
 	if err != nil {
 		return nil, &BaseError{err: errors.Wrapf(err, "cannot list the files of %s", ref)}
 	}
@@ -80,8 +80,9 @@ func readBase(ctx context.Context, root, ref string) (*baseTree, error) {
 			continue
 		}
 		f := strings.Fields(string(meta))
-		// Regular files only: no symlinks (120000), no submodules.
-		if len(f) != 3 || f[1] != "blob" || (f[0] != "100644" && f[0] != "100755") {
+		// Regular files only: no symlinks (120000), no submodules; and
+		// none larger than the readers' bound (never read from git).
+		if len(f) != 4 || f[1] != "blob" || (f[0] != "100644" && f[0] != "100755") || !blobFits(f[3]) {
 			continue
 		}
 		switch strings.ToLower(path.Ext(string(rel))) {

@@ -151,13 +151,16 @@ func ConvertFile(o FileOptions, out, errOut io.Writer) error {
 func readConvertInput(file string, stdin io.Reader) (string, []byte, error) {
 	if file != "" && file != "-" {
 		// A FIFO, socket or device is refused rather than waited on.
-		b, err := regularfile.ReadFile(file)
+		b, err := manifest.ReadFile(file)
 		if err != nil {
 			return "", nil, errkind.InvalidInput(errors.Wrapf(err, "cannot read %q", file))
 		}
 		return file, b, nil
 	}
-	b, err := io.ReadAll(stdin)
+	b, err := manifest.ReadAll(stdin, "<stdin>")
+	if regularfile.IsTooLarge(err) {
+		return "", nil, errkind.InvalidInput(err)
+	}
 	if err != nil {
 		return "", nil, errors.Wrap(err, "cannot read stdin")
 	}
@@ -175,7 +178,7 @@ func readConfiguration(path, file string) ([]byte, error) {
 			return nil, nil //nolint:nilerr // No crossplane.yaml beside FILE (or not a file): nothing to read.
 		}
 	}
-	b, err := regularfile.ReadFile(path)
+	b, err := manifest.ReadFile(path)
 	if err != nil {
 		return nil, errkind.InvalidInput(errors.Wrapf(err, "cannot read %q", path))
 	}
@@ -186,7 +189,7 @@ func readConfiguration(path, file string) ([]byte, error) {
 func readXRDs(paths []string) ([]map[string]any, error) {
 	var out []map[string]any
 	for _, p := range paths {
-		b, err := os.ReadFile(p) //nolint:gosec // The file the user named.
+		b, err := manifest.ReadFile(p)
 		if err != nil {
 			return nil, errkind.InvalidInput(errors.Wrapf(err, "cannot read --xrd %q", p))
 		}

@@ -106,7 +106,7 @@ func notProcessed(f *scanned) *outcome {
 // skipWhole reports a file skipped as a whole, copying it to Out.
 func (r *runner) skipWhole(f *scanned, oc *outcome) *outcome {
 	oc.file.Status, oc.file.Reason, oc.file.Detail = FileSkipped, f.reason, f.detail
-	if f.reason == ReasonUnreadable || f.reason == ReasonAliasBomb {
+	if f.reason == ReasonUnreadable || f.reason == ReasonAliasBomb || (f.reason == ReasonTooLarge && f.legacyHint) {
 		oc.file.Status = FileFailed
 	}
 	if f.reason == ReasonKustomizePatch {
@@ -850,6 +850,8 @@ func legacyFix(reason string) string {
 	switch reason {
 	case ReasonTemplate, ReasonYtt:
 		return "inside a template: render it and convert the output, or convert the template by hand"
+	case ReasonTooLarge:
+		return "split the file, or raise --max-file-size"
 	}
 	return "convert it by hand, or convert the rendered output and port the change back"
 }

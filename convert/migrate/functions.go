@@ -21,6 +21,7 @@ import (
 	"github.com/xpmigrate/xpmigrate/internal/atomicfile"
 	"github.com/xpmigrate/xpmigrate/internal/crossplane"
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
+	"github.com/xpmigrate/xpmigrate/internal/regularfile"
 	"github.com/xpmigrate/xpmigrate/internal/udiff"
 	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
@@ -688,7 +689,7 @@ func (r *runner) editFile(oc *outcome, f *scanned, edit func([]byte) ([]byte, er
 	if !slices.Contains(r.late, oc) {
 		r.late = append(r.late, oc)
 	}
-	data, err := os.ReadFile(f.real)
+	data, err := regularfile.ReadFile(f.real)
 	if err != nil {
 		oc.file.Status, oc.file.Reason, oc.file.Detail = FileFailed, ReasonUnreadable, err.Error()
 		return

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"os"
 	"path"
 	"sort"
 	"strconv"
@@ -14,6 +13,7 @@ import (
 	yaml3 "go.yaml.in/yaml/v3"
 
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
+	"github.com/xpmigrate/xpmigrate/internal/regularfile"
 )
 
 // pipelinePointer maps a JSON pointer into a legacy Composition to where
@@ -371,5 +371,5 @@ func (r *runner) inlineEdits(f *scanned, doc int, p kpatch, step int) []opEdit {
 
 // readScanned reads a file of the tree as the scan read it.
 func readScanned(f *scanned) ([]byte, error) {
-	return os.ReadFile(f.real)
+	return regularfile.ReadFile(f.real)
 }

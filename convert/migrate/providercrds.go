@@ -26,7 +26,8 @@ func ReadProviderCRDs(paths []string) ([]map[string]any, error) {
 		}
 		n := 0
 		for _, f := range files {
-			b, err := os.ReadFile(f) //nolint:gosec // A file the user named, or one in the directory they named.
+			// A FIFO or device is refused, not waited on.
+			b, err := manifest.ReadFile(f)
 			if err != nil {
 				return nil, errkind.InvalidInput(errors.Wrapf(err, "cannot read --provider-crds %q", f))
 			}

@@ -37,6 +37,7 @@ const (
 	ReasonDuplicate       = "duplicate"        // the same file reached by another path (symlink)
 	ReasonUnreadable      = "unreadable"       // cannot be read
 	ReasonNotRegular      = "not-regular"      // a FIFO, socket or device: never opened
+	ReasonTooLarge        = "too-large"        // larger than --max-file-size: never parsed
 	ReasonAliasBomb       = "alias-bomb"       // aliases expand beyond the readers' budget: refused (exit 2)
 	ReasonConversionError = "conversion-error" // the converter refused a Composition, or failed
 	ReasonWriteError      = "write-error"      // the new content could not be written

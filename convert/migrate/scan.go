@@ -79,10 +79,13 @@ var (
 // scanFile reads and classifies one candidate file.
 func scanFile(e entry) *scanned {
 	s := &scanned{entry: e, format: formatOf(e.rel)}
-	data, err := regularfile.ReadFile(e.real)
+	data, err := manifest.ReadFile(e.real)
 	if err != nil {
 		var nr *regularfile.NotRegularError
 		switch {
+		case regularfile.IsTooLarge(err):
+			s.reason, s.detail, s.legacyHint = tooLarge(e.real, err)
+			return s
 		case errors.Is(err, fs.ErrNotExist):
 			s.reason, s.detail = ReasonVanished, "deleted during the run"
 			return s

@@ -10,6 +10,8 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 	sigsyaml "sigs.k8s.io/yaml"
+
+	"github.com/xpmigrate/xpmigrate/internal/manifest"
 )
 
 // A SyntaxError is YAML that cannot be parsed.
@@ -168,6 +170,11 @@ func Parse(text []byte) (*Doc, error) {
 	}
 	if n.Kind != yaml.DocumentNode || len(n.Content) == 0 {
 		return nil, nil
+	}
+	// The editor walks the tree recursively, several times: depth is
+	// bounded before it starts.
+	if err := manifest.CheckNodeDepth(n); err != nil {
+		return nil, err
 	}
 	nodes, content, spans := countNodes(n, 0)
 	d := &Doc{

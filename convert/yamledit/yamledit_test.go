@@ -295,3 +295,23 @@ func FuzzEncode(f *testing.F) {
 		}
 	})
 }
+
+func TestParseDepthBound(t *testing.T) {
+	defer manifest.SetLimits(manifest.Limits{MaxDepth: 10})()
+	cases := map[string]struct {
+		reason string
+		text   string
+		want   bool // refused
+	}{
+		"Within": {reason: "A document within the bound parses.", text: "a: " + strings.Repeat("[", 9) + strings.Repeat("]", 9) + "\n"},
+		"Beyond": {reason: "A deeper document is refused before the editor walks it.", text: "a: " + strings.Repeat("[", 10) + strings.Repeat("]", 10) + "\n", want: true},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			_, err := Parse([]byte(tc.text))
+			if manifest.IsDepthError(err) != tc.want || (err != nil) != tc.want {
+				t.Errorf("%s\nParse(): got %v, want depth error %t", tc.reason, err, tc.want)
+			}
+		})
+	}
+}

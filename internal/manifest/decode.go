@@ -18,10 +18,14 @@ func (d Document) JSON() ([]byte, error) { return JSON(d.Raw) }
 func (d Document) Decode() (map[string]any, error) { return DecodeObject(d.Raw) }
 
 // Node parses the document's Raw into a yaml.v3 node tree, whose lines
-// count from the document's Line. It returns a new tree on every call.
+// count from the document's Line. It returns a new tree on every call,
+// and a *DepthError for data nested deeper than Limits.MaxDepth.
 func (d Document) Node() (*yaml.Node, error) {
 	var n yaml.Node
 	if err := yaml.Unmarshal(d.Raw, &n); err != nil {
+		return nil, err
+	}
+	if err := CheckNodeDepth(&n); err != nil {
 		return nil, err
 	}
 	return &n, nil
@@ -37,15 +41,27 @@ func DecodeObject(raw []byte) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return DecodeJSON(j)
+	if bytes.Equal(bytes.TrimSpace(j), []byte("null")) {
+		return nil, nil
+	}
+	return decodeJSON(j)
 }
 
 // DecodeJSON decodes what DecodeObject decodes once the document is JSON:
-// the output of JSON. It returns nil for null.
+// the output of JSON. It returns nil for null, and a *DepthError for data
+// nested deeper than the current Limits.MaxDepth.
 func DecodeJSON(j []byte) (map[string]any, error) {
 	if bytes.Equal(bytes.TrimSpace(j), []byte("null")) {
 		return nil, nil
 	}
+	if err := CheckDepth(j); err != nil {
+		return nil, err
+	}
+	return decodeJSON(j)
+}
+
+// decodeJSON is DecodeJSON for JSON whose depth JSON checked.
+func decodeJSON(j []byte) (map[string]any, error) {
 	if out, ok := jsonobj.DecodePlainObject(j); ok {
 		return out, nil
 	}

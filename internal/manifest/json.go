@@ -10,12 +10,20 @@ import (
 // as compact JSON with sorted keys: exactly what sigs.k8s.io/yaml.YAMLToJSON
 // returns for b. Documents in a plain subset of block YAML are read by a
 // fast reader that gives the same bytes (PlainJSON); the rest by
-// sigs.k8s.io/yaml itself.
+// sigs.k8s.io/yaml itself. Data nested deeper than the current
+// Limits.MaxDepth is a *DepthError.
 func JSON(b []byte) ([]byte, error) {
-	if j, ok := simpleJSON(b); ok {
-		return j, nil
+	j, ok := simpleJSON(b)
+	if !ok {
+		var err error
+		if j, err = sigsyaml.YAMLToJSON(b); err != nil {
+			return nil, err
+		}
 	}
-	return sigsyaml.YAMLToJSON(b)
+	if err := CheckDepth(j); err != nil {
+		return nil, err
+	}
+	return j, nil
 }
 
 // PlainJSON returns what JSON returns for a document written in the plain

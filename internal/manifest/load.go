@@ -13,12 +13,21 @@ import (
 )
 
 // LoadStream reads a YAML stream and decodes every non-empty document.
-// Errors name the source, the document and its line.
+// Errors name the source, the document and its line. A stream larger than
+// Limits.MaxFileSize, or a document nested deeper than Limits.MaxDepth, is
+// invalid input.
 func LoadStream(r io.Reader, source string) ([]Document, error) {
-	b, err := io.ReadAll(r)
+	b, err := ReadAll(r, source)
+	if regularfile.IsTooLarge(err) {
+		return nil, errkind.InvalidInput(err)
+	}
 	if err != nil {
 		return nil, errors.Wrapf(err, "cannot read %s", source)
 	}
+	return loadBytes(b, source)
+}
+
+func loadBytes(b []byte, source string) ([]Document, error) {
 	var out []Document
 	for _, d := range Split(b) {
 		d.Source = source
@@ -35,14 +44,14 @@ func LoadStream(r io.Reader, source string) ([]Document, error) {
 	return out, nil
 }
 
-// LoadFile reads one YAML file.
+// LoadFile reads one YAML file. A file that is not a regular file, or is
+// larger than Limits.MaxFileSize, is invalid input, refused unread.
 func LoadFile(path string) ([]Document, error) {
-	f, err := regularfile.Open(path)
+	b, err := ReadFile(path)
 	if err != nil {
 		return nil, errkind.InvalidInput(errors.Wrapf(err, "cannot open %q", path))
 	}
-	defer f.Close() //nolint:errcheck // Read-only.
-	return LoadStream(f, path)
+	return loadBytes(b, path)
 }
 
 // LoadPath reads a file, or every .yaml and .yml file directly in a

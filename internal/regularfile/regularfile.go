@@ -88,19 +88,59 @@ func acceptable(m fs.FileMode, dirOK bool) bool {
 // ReadFile reads the regular file at path, as os.ReadFile does, and
 // returns a *NotRegularError for anything else.
 func ReadFile(path string) ([]byte, error) {
+	return ReadFileMax(path, -1)
+}
+
+// A TooLargeError is a file (or stream) larger than the bound its reader
+// was given: it is not read, or not read further.
+type TooLargeError struct {
+	Path string
+	// Size is the file's size in bytes, -1 when unknown (a stream, or a
+	// file that grew while it was read).
+	Size int64
+	// Limit is the bound in bytes.
+	Limit int64
+}
+
+func (e *TooLargeError) Error() string {
+	if e.Size < 0 {
+		return fmt.Sprintf("%q is larger than the limit of %d bytes (--max-file-size): not read", e.Path, e.Limit)
+	}
+	return fmt.Sprintf("%q is %d bytes, larger than the limit of %d bytes (--max-file-size): not read", e.Path, e.Size, e.Limit)
+}
+
+// IsTooLarge reports whether err is (or wraps) a *TooLargeError.
+func IsTooLarge(err error) bool {
+	var tl *TooLargeError
+	return errors.As(err, &tl)
+}
+
+// ReadFileMax is ReadFile for a file of at most limit bytes (no bound
+// when limit is negative): a larger file is a *TooLargeError, found from
+// its size before anything is read, and a file that grows past the limit
+// while it is read is one too.
+func ReadFileMax(path string, limit int64) ([]byte, error) {
 	f, err := Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close() //nolint:errcheck // Read-only.
 	var size int
-	if fi, err := f.Stat(); err == nil && fi.Size() > 0 && int64(int(fi.Size())) == fi.Size() {
-		size = int(fi.Size())
+	if fi, err := f.Stat(); err == nil {
+		if limit >= 0 && fi.Size() > limit {
+			return nil, &TooLargeError{Path: path, Size: fi.Size(), Limit: limit}
+		}
+		if fi.Size() > 0 && int64(int(fi.Size())) == fi.Size() {
+			size = int(fi.Size())
+		}
 	}
 	data := make([]byte, 0, size+512)
 	for {
 		n, err := f.Read(data[len(data):cap(data)])
 		data = data[:len(data)+n]
+		if limit >= 0 && int64(len(data)) > limit {
+			return nil, &TooLargeError{Path: path, Size: -1, Limit: limit}
+		}
 		if err == io.EOF {
 			return data, nil
 		}

@@ -155,3 +155,33 @@ func TestFS(t *testing.T) {
 		t.Errorf("fs.ReadDir(FS(dir), \".\"): got %d entries, error %v; want 5, nil", len(des), err)
 	}
 }
+
+func TestReadFileMax(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "f.yaml")
+	if err := os.WriteFile(p, []byte("0123456789"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases := map[string]struct {
+		reason   string
+		limit    int64
+		tooLarge *TooLargeError
+		data     string
+	}{
+		"NoLimit":   {reason: "A negative limit reads everything.", limit: -1, data: "0123456789"},
+		"AtLimit":   {reason: "A file exactly as large as the limit is read.", limit: 10, data: "0123456789"},
+		"OverLimit": {reason: "A larger file is refused from its size, unread.", limit: 9, tooLarge: &TooLargeError{Path: p, Size: 10, Limit: 9}},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			data, err := ReadFileMax(p, tc.limit)
+			var tl *TooLargeError
+			if !errors.As(err, &tl) {
+				tl = nil
+			}
+			if diff := cmp.Diff(tc.tooLarge, tl); diff != "" || string(data) != tc.data || (err != nil) != (tc.tooLarge != nil) {
+				t.Errorf("%s\nReadFileMax(%d): got %q, %v; -want, +got error:\n%s", tc.reason, tc.limit, data, err, diff)
+			}
+		})
+	}
+}

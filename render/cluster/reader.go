@@ -38,6 +38,11 @@ const (
 	DefaultBurst       = 100
 	DefaultConcurrency = 4
 	DefaultPageSize    = 250
+	// DefaultMaxResponseSize bounds the body of one response: a page of
+	// 250 objects of 256 KiB each. The API server's own bound on a stored
+	// object is 1.5 MiB (etcd's request limit), and real Compositions are
+	// under 400 KiB.
+	DefaultMaxResponseSize = 64 << 20
 )
 
 // Options configure a Reader.
@@ -58,6 +63,10 @@ type Options struct {
 	// ConnectionSecrets reads the connection Secrets of each XR and of its
 	// composed resources (spec.writeConnectionSecretToRef) as digests.
 	ConnectionSecrets bool
+	// MaxResponseSize bounds the body of every response of the API server,
+	// in bytes (DefaultMaxResponseSize when zero or negative): a larger
+	// one is a *ResponseTooLargeError, read no further.
+	MaxResponseSize int64
 	// Listed, when set, is called by Composites after each page of XRs it
 	// lists (from the goroutine that lists, not the one that calls fn):
 	// a progress bar's total.
@@ -130,16 +139,23 @@ func NewReader(cfg *rest.Config, o Options) (*Reader, error) {
 	if o.PageSize <= 0 {
 		o.PageSize = DefaultPageSize
 	}
+	if o.MaxResponseSize <= 0 {
+		o.MaxResponseSize = DefaultMaxResponseSize
+	}
 	cfg = rest.CopyConfig(cfg)
 	cfg.QPS, cfg.Burst = o.QPS, o.Burst
 	if cfg.UserAgent == "" {
 		cfg.UserAgent = "xpmigrate"
 	}
-	dc, err := discovery.NewDiscoveryClientForConfig(cfg)
+	hc, err := httpClient(cfg, o.MaxResponseSize)
+	if err != nil {
+		return nil, err
+	}
+	dc, err := discovery.NewDiscoveryClientForConfigAndClient(cfg, hc)
 	if err != nil {
 		return nil, errors.Wrap(err, "cannot create a discovery client")
 	}
-	dyn, err := dynamic.NewForConfig(cfg)
+	dyn, err := dynamic.NewForConfigAndClient(cfg, hc)
 	if err != nil {
 		return nil, errors.Wrap(err, "cannot create a dynamic client")
 	}
@@ -234,6 +250,8 @@ func (r *Reader) resource(m *meta.RESTMapping, namespace string) dynamic.Resourc
 func (r *Reader) list(ctx context.Context, m *meta.RESTMapping, namespace string, opts metav1.ListOptions, page func(*unstructured.UnstructuredList) error) (bool, error) {
 	opts.Limit = r.o.PageSize
 	opts.Continue = ""
+	// A continue token the API server gives twice would page for ever.
+	seen := map[string]bool{}
 	for {
 		l, err := r.resource(m, namespace).List(ctx, opts)
 		if r.forbidden(err, "list", m.Resource, namespace) {
@@ -248,6 +266,10 @@ func (r *Reader) list(ctx context.Context, m *meta.RESTMapping, namespace string
 		if opts.Continue = l.GetContinue(); opts.Continue == "" {
 			return true, nil
 		}
+		if seen[opts.Continue] {
+			return true, errors.Errorf("cannot list %s: the API server returned the same continue token twice (the list would never end)", m.Resource.GroupResource())
+		}
+		seen[opts.Continue] = true
 	}
 }
 

@@ -5,7 +5,6 @@ import (
 
 	"github.com/xpmigrate/xpmigrate/internal/errkind"
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
-	"github.com/xpmigrate/xpmigrate/internal/regularfile"
 	"github.com/xpmigrate/xpmigrate/render/pipeline"
 )
 
@@ -73,7 +72,7 @@ func loadRequest(s Sources) (Request, error) {
 	}
 	values := map[string][]byte{}
 	for k, path := range s.ContextFiles {
-		b, err := regularfile.ReadFile(path)
+		b, err := manifest.ReadFile(path)
 		if err != nil {
 			return req, errkind.InvalidInput(errors.Wrapf(err, "cannot read context file for key %q", k))
 		}

@@ -569,20 +569,32 @@ func refPart(v any) string {
 // compared one by one, lists of equal length element by element, anything
 // else as a whole.
 func diffValues(path Path, a, b any, report func(Path, *Value, *Value)) {
+	// One path grows and shrinks as the walk descends and returns; report
+	// gets a copy. Copying the path at every level instead costs the
+	// square of the depth (2 GB for a value nested 10,000 lists deep).
+	buf := slices.Clone(path)
+	diffInto(&buf, a, b, func(p Path, x, y *Value) { report(slices.Clone(p), x, y) })
+}
+
+// diffInto is diffValues on the shared path *path, which it leaves as it
+// found it.
+func diffInto(path *Path, a, b any, report func(Path, *Value, *Value)) {
 	am, aok := a.(map[string]any)
 	bm, bok := b.(map[string]any)
 	if aok && bok {
 		for _, k := range unionKeys(am, bm) {
 			av, ain := am[k]
 			bv, bin := bm[k]
+			*path = append(*path, Segment{Field: k})
 			switch {
 			case ain && bin:
-				diffValues(path.Child(k), av, bv, report)
+				diffInto(path, av, bv, report)
 			case ain:
-				report(path.Child(k), present(av), nil)
+				report(*path, present(av), nil)
 			default:
-				report(path.Child(k), nil, present(bv))
+				report(*path, nil, present(bv))
 			}
+			*path = (*path)[:len(*path)-1]
 		}
 		return
 	}
@@ -590,12 +602,14 @@ func diffValues(path Path, a, b any, report func(Path, *Value, *Value)) {
 	bl, bok := b.([]any)
 	if aok && bok && len(al) == len(bl) {
 		for i := range al {
-			diffValues(path.Index(i), al[i], bl[i], report)
+			*path = append(*path, Segment{Index: i, IsIndex: true})
+			diffInto(path, al[i], bl[i], report)
+			*path = (*path)[:len(*path)-1]
 		}
 		return
 	}
 	if !jsonobj.Equal(a, b) {
-		report(path, present(a), present(b))
+		report(*path, present(a), present(b))
 	}
 }
 

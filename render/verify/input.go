@@ -75,7 +75,7 @@ func LoadCompositions(ctx context.Context, s Sources) (legacy, converted Documen
 }
 
 func compositions(ctx context.Context, s Sources) (legacy, converted Document, err error) {
-	b, err := regularfile.ReadFile(s.Legacy)
+	b, err := manifest.ReadFile(s.Legacy)
 	if err != nil {
 		return legacy, converted, errkind.InvalidInput(errors.Wrapf(err, "cannot read legacy composition %q", s.Legacy))
 	}
@@ -87,7 +87,7 @@ func compositions(ctx context.Context, s Sources) (legacy, converted Document, e
 		}
 	}
 	if s.Converted != "" {
-		b, err := regularfile.ReadFile(s.Converted)
+		b, err := manifest.ReadFile(s.Converted)
 		if err != nil {
 			return legacy, converted, errkind.InvalidInput(errors.Wrapf(err, "cannot read converted composition %q", s.Converted))
 		}

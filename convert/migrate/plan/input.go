@@ -61,6 +61,13 @@ func key(group, kind, namespace, name string) string {
 // LoadManifests reads the files or directories paths as kubectl's
 // exports: YAML or JSON streams whose documents may be Lists.
 func LoadManifests(paths ...string) (*Manifests, error) {
+	return LoadManifestsMax(-1, paths...)
+}
+
+// LoadManifestsMax is LoadManifests for at most limit objects (List items
+// counted; no bound when limit is negative): more is an error, found as
+// soon as the file that crosses the bound is read.
+func LoadManifestsMax(limit int, paths ...string) (*Manifests, error) {
 	m := &Manifests{byKey: map[string]map[string]any{}, pos: map[string]int{}, kinds: map[string]bool{}}
 	for _, p := range paths {
 		docs, err := manifest.LoadPath(p)
@@ -69,6 +76,9 @@ func LoadManifests(paths ...string) (*Manifests, error) {
 		}
 		for _, o := range manifest.Objects(docs) {
 			m.add(o)
+		}
+		if limit >= 0 && len(m.objs) > limit {
+			return nil, errors.Errorf("cannot read %s: the exports hold more than %d objects (--max-objects)", p, limit)
 		}
 	}
 	return m, nil
