@@ -192,3 +192,61 @@ func FuzzEscape(f *testing.F) {
 		}
 	})
 }
+
+func TestSprintf(t *testing.T) {
+	cases := map[string]struct {
+		reason string
+		format string
+		args   []any
+		want   string
+	}{
+		"Strings": {
+			reason: "Strings printed with %s and %v are escaped; the format's own line break is kept.",
+			format: "skipped %s: %v\n",
+			args:   []any{"a\n::x", "b\x1b[31m"},
+			want:   "skipped a\\n::x: b\\x1b[31m\n",
+		},
+		"OtherVerbs": {
+			reason: "%d and %q are left to fmt (%q escapes on its own); width arguments are counted.",
+			format: "%d %q %*s|%-8s|",
+			args:   []any{3, "a\nb", 4, "c\rd", "e"},
+			want:   "3 \"a\\nb\" c\\rd|e       |",
+		},
+		"Errors": {
+			reason: "An error is escaped as its message.",
+			format: "xpmigrate: %v",
+			args:   []any{errString("cannot read \"x\n::error::y\"")},
+			want:   `xpmigrate: cannot read "x\n::error::y"`,
+		},
+		"Percent": {
+			reason: "%% takes no argument.",
+			format: "100%% %s",
+			args:   []any{"\u2028"},
+			want:   `100% \u2028`,
+		},
+		"Indexed": {
+			reason: "With explicit argument indexes every string argument is escaped.",
+			format: "%[2]s %[1]s",
+			args:   []any{"a\n", "b\t"},
+			want:   `b\t a\n`,
+		},
+		"Leading": {
+			reason: "A value that would start a workflow command where it is printed is neutralised.",
+			format: "%s\n",
+			args:   []any{"::set-output name=x::y"},
+			want:   "\\x3a:set-output name=x::y\n",
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			got := Sprintf(tc.format, tc.args...)
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("%s\nSprintf(%q, ...): -want, +got:\n%s", tc.reason, tc.format, diff)
+			}
+		})
+	}
+}
+
+type errString string
+
+func (e errString) Error() string { return string(e) }
