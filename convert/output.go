@@ -8,6 +8,7 @@ import (
 
 	"github.com/pkg/errors"
 
+	"github.com/xpmigrate/xpmigrate/internal/logsafe"
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
 )
 
@@ -89,7 +90,7 @@ func WriteDiagnostics(w io.Writer, format, source string, docs []DocumentReport,
 		}{source, docs, ds})
 	}
 	for _, d := range ds {
-		if _, err := fmt.Fprintln(w, d.String()); err != nil {
+		if _, err := fmt.Fprintln(w, logsafe.Escape(d.String())); err != nil {
 			return err
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/xpmigrate/xpmigrate/internal/logsafe"
 	"github.com/xpmigrate/xpmigrate/render/cluster"
 )
 
@@ -53,7 +54,7 @@ func (p *clusterProgress) Start(name string) {
 }
 
 func (p *clusterProgress) startLocked(name string, l cluster.Listing) {
-	p.name, p.comp, p.checked, p.listing = name, l.Composition, 0, l
+	p.name, p.comp, p.checked, p.listing = logsafe.Escape(name), l.Composition, 0, l
 	p.start = p.now()
 	p.last = p.start
 	if p.tty {

@@ -14,8 +14,11 @@ import (
 // never import each other (verify takes converted documents as values; the
 // orchestration that converts and then verifies lives above both).
 var layers = [][]string{
+	// Escaping of text for terminals and CI logs, which the helpers that
+	// print (internal/xp's workflow commands, internal/atomicfile's log) use.
+	{"internal/logsafe"},
 	// Shared helpers: no domain package.
-	{"internal/atomicfile", "internal/benchdata", "internal/docgen", "internal/gitignore", "internal/jsonobj", "internal/protostruct",
+	{"internal/redact", "internal/atomicfile", "internal/benchdata", "internal/docgen", "internal/gitignore", "internal/jsonobj", "internal/protostruct",
 		"internal/junit", "internal/kubetest", "internal/regularfile", "internal/samples", "internal/sarif", "internal/testutil", "internal/udiff", "internal/xp",
 		"internal/crossplane", "internal/errkind", "internal/markdown", "internal/shquote"},
 	// The reading layer: splitting streams, numbering documents, kubectl's view.

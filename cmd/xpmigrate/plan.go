@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"time"
 
@@ -12,6 +11,7 @@ import (
 	"github.com/xpmigrate/xpmigrate/convert"
 	"github.com/xpmigrate/xpmigrate/convert/migrate/plan"
 	"github.com/xpmigrate/xpmigrate/internal/errkind"
+	"github.com/xpmigrate/xpmigrate/internal/logsafe"
 )
 
 type planOptions struct {
@@ -220,12 +220,12 @@ func runPlanV2(ctx context.Context, s streams, o *planOptions) error {
 			status = "ERROR"
 			failed++
 		}
-		fmt.Fprintf(s.Out, "%-7s %s: %s -> %s, %d managed resources\n", status, x.Dir, x.Legacy, x.New, len(x.Resources))
+		logsafe.Fprintf(s.Out, "%-7s %s: %s -> %s, %d managed resources\n", status, x.Dir, x.Legacy, x.New, len(x.Resources))
 		for _, e := range x.Errors {
-			fmt.Fprintf(s.Out, "        %s\n", e)
+			logsafe.Fprintf(s.Out, "        %s\n", e)
 		}
 	}
-	fmt.Fprintf(s.Out, "%d XRs planned in %s (%d with errors). xpmigrate wrote nothing to the cluster: apply each step with kubectl, in order, after its check (see %s/README.md).\n", len(p.XRs), o.out, failed, strings.TrimSuffix(o.out, "/"))
+	logsafe.Fprintf(s.Out, "%d XRs planned in %s (%d with errors). xpmigrate wrote nothing to the cluster: apply each step with kubectl, in order, after its check (see %s/README.md).\n", len(p.XRs), o.out, failed, strings.TrimSuffix(o.out, "/"))
 	if failed > 0 {
 		return errkind.Findingsf("%d of %d XRs cannot be moved as planned", failed, len(p.XRs))
 	}
@@ -252,13 +252,13 @@ func runPlanCheck(ctx context.Context, s streams, o *planOptions) error {
 			return errors.Wrapf(err, "cannot check %s", x.Dir)
 		}
 		if len(reasons) == 0 {
-			fmt.Fprintf(s.Out, "ok      %s: step %d allowed (%s)\n", x.Dir, o.check, plan.StepTitles[o.check])
+			logsafe.Fprintf(s.Out, "ok      %s: step %d allowed (%s)\n", x.Dir, o.check, plan.StepTitles[o.check])
 			continue
 		}
 		blocked++
-		fmt.Fprintf(s.Out, "BLOCKED %s: step %d not allowed:\n", x.Dir, o.check)
+		logsafe.Fprintf(s.Out, "BLOCKED %s: step %d not allowed:\n", x.Dir, o.check)
 		for _, r := range reasons {
-			fmt.Fprintf(s.Out, "        %s\n", r)
+			logsafe.Fprintf(s.Out, "        %s\n", r)
 		}
 	}
 	if checked == 0 {

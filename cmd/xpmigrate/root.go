@@ -10,6 +10,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/xpmigrate/xpmigrate/internal/errkind"
+	"github.com/xpmigrate/xpmigrate/internal/logsafe"
 )
 
 // Exit codes shared by every command.
@@ -67,7 +68,7 @@ func exitCode(err error) int {
 // for findings the output already described.
 func reportError(w io.Writer, err error) {
 	if err != nil && err.Error() != "" {
-		fmt.Fprintf(w, "xpmigrate: %v\n", err)
+		fmt.Fprintf(w, "xpmigrate: %s\n", logsafe.Escape(err.Error()))
 	}
 }
 

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/pkg/errors"
@@ -11,6 +10,7 @@ import (
 	"github.com/xpmigrate/xpmigrate/convert/migrate"
 	"github.com/xpmigrate/xpmigrate/internal/crossplane"
 	"github.com/xpmigrate/xpmigrate/internal/errkind"
+	"github.com/xpmigrate/xpmigrate/internal/logsafe"
 	"github.com/xpmigrate/xpmigrate/render/verify"
 	"github.com/xpmigrate/xpmigrate/render/verify/format"
 	"github.com/xpmigrate/xpmigrate/render/verify/live/liveformat"
@@ -241,7 +241,7 @@ func runVerify(ctx context.Context, s streams, o *verifyOptions) error {
 		return err
 	}
 	for _, sk := range in.Skipped {
-		fmt.Fprintf(s.ErrOut, "skipped %s: %s\n", sk.Path, sk.Reason)
+		logsafe.Fprintf(s.ErrOut, "skipped %s: %s\n", sk.Path, sk.Reason)
 	}
 
 	ctx, cancel := context.WithTimeout(ctx, o.timeout)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/xpmigrate/xpmigrate/convert/migrate"
 	"github.com/xpmigrate/xpmigrate/internal/errkind"
+	"github.com/xpmigrate/xpmigrate/internal/logsafe"
 	"github.com/xpmigrate/xpmigrate/render/cluster"
 	"github.com/xpmigrate/xpmigrate/render/verify"
 	"github.com/xpmigrate/xpmigrate/render/verify/format"
@@ -209,7 +210,7 @@ func runVerifyFromCluster(ctx context.Context, s streams, o *verifyOptions, name
 		return err
 	}
 	for _, sk := range skipped {
-		fmt.Fprintf(s.ErrOut, "skipped Composition %s: %s\n", sk.Name, sk.Reason)
+		logsafe.Fprintf(s.ErrOut, "skipped Composition %s: %s\n", sk.Name, sk.Reason)
 	}
 	if len(docs) == 0 {
 		fmt.Fprintln(s.ErrOut, "no legacy Composition in the cluster to check")

@@ -14,6 +14,7 @@ import (
 	"github.com/xpmigrate/xpmigrate/convert"
 	"github.com/xpmigrate/xpmigrate/internal/crossplane"
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
+	"github.com/xpmigrate/xpmigrate/internal/redact"
 	"github.com/xpmigrate/xpmigrate/render"
 	"github.com/xpmigrate/xpmigrate/render/engine"
 	"github.com/xpmigrate/xpmigrate/render/pipeline"
@@ -391,7 +392,14 @@ func renders(ctx context.Context, req VerifyRequest, xr map[string]any, o verify
 		res, err := engine.Render(ctx, engine.Request{XR: xr, Composition: comp, Extra: o.Extra, XRD: o.XRD}, opts)
 		var b bytes.Buffer
 		if res != nil && res.Outcome != nil {
-			if perr := render.Print(&b, res.Outcome, render.PrintOptions{}); perr != nil {
+			// Reports show secret values as digests, as differences do.
+			shown := *res.Outcome
+			shown.Composed = make([]render.ComposedResource, len(res.Outcome.Composed))
+			for i, cd := range res.Outcome.Composed {
+				cd.Desired = redact.Object(cd.Desired)
+				shown.Composed[i] = cd
+			}
+			if perr := render.Print(&b, &shown, render.PrintOptions{}); perr != nil {
 				fmt.Fprintf(&b, "# cannot print: %v\n", perr)
 			}
 		}

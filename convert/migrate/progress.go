@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/xpmigrate/xpmigrate/internal/logsafe"
 )
 
 // NewProgress returns a Progress that writes to w. On a terminal (tty) it
@@ -87,7 +89,7 @@ func (p *progress) draw() {
 		bar += ">" + strings.Repeat(" ", barWidth-filled-1)
 	}
 	head := fmt.Sprintf("[%s] %d/%d ", bar, p.done, p.total)
-	cur := p.current
+	cur := logsafe.Escape(p.current)
 	if room := p.width - len(head) - 1; len(cur) > room {
 		if room <= 1 {
 			cur = ""
@@ -105,15 +107,15 @@ func fileLine(r *FileResult) string {
 	case FileUnchanged:
 		return ""
 	case FileConverted:
-		return fmt.Sprintf("converted      %s", r.Path)
+		return logsafe.Sprintf("converted      %s", r.Path)
 	case FileSkipped:
-		return fmt.Sprintf("skipped        %s: %s (%s)", r.Path, r.Reason, r.Detail)
+		return logsafe.Sprintf("skipped        %s: %s (%s)", r.Path, r.Reason, r.Detail)
 	case FileFailed:
-		return fmt.Sprintf("failed         %s: %s (%s)", r.Path, r.Reason, r.Detail)
+		return logsafe.Sprintf("failed         %s: %s (%s)", r.Path, r.Reason, r.Detail)
 	case FileHeldBack:
-		return fmt.Sprintf("held back      %s: %s (%s)", r.Path, r.Reason, r.Detail)
+		return logsafe.Sprintf("held back      %s: %s (%s)", r.Path, r.Reason, r.Detail)
 	case FileNotProcessed:
-		return fmt.Sprintf("not processed  %s", r.Path)
+		return logsafe.Sprintf("not processed  %s", r.Path)
 	}
 	return ""
 }

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/xpmigrate/xpmigrate/internal/logsafe"
 )
 
 // WriteSummary writes the human summary of a run: counts of files and
@@ -19,47 +21,47 @@ func WriteSummary(w io.Writer, r *Result) error {
 	if r.Cancelled {
 		b.WriteString("migrate: cancelled; files not processed were left as they were\n")
 	}
-	fmt.Fprintf(&b, "files: %d: %d converted, %d unchanged, %d skipped, %d failed", s.Files, s.Converted, s.Unchanged, s.Skipped, s.Failed)
+	logsafe.Fprintf(&b, "files: %d: %d converted, %d unchanged, %d skipped, %d failed", s.Files, s.Converted, s.Unchanged, s.Skipped, s.Failed)
 	if s.HeldBack > 0 {
-		fmt.Fprintf(&b, ", %d held back", s.HeldBack)
+		logsafe.Fprintf(&b, ", %d held back", s.HeldBack)
 	}
 	if s.NotProcessed > 0 {
-		fmt.Fprintf(&b, ", %d not processed", s.NotProcessed)
+		logsafe.Fprintf(&b, ", %d not processed", s.NotProcessed)
 	}
-	fmt.Fprintf(&b, " (%s)\n", verb)
+	logsafe.Fprintf(&b, " (%s)\n", verb)
 	if len(s.SkippedBy) > 0 {
-		fmt.Fprintf(&b, "  skipped or failed by reason: %s\n", CountList(s.SkippedBy))
+		logsafe.Fprintf(&b, "  skipped or failed by reason: %s\n", CountList(s.SkippedBy))
 	}
 	for _, f := range r.Files {
 		if f.Status == FileSkipped || f.Status == FileFailed || f.Status == FileHeldBack {
-			fmt.Fprintf(&b, "  %-8s %s: %s (%s)\n", f.Status, f.Path, f.Reason, f.Detail)
+			logsafe.Fprintf(&b, "  %-8s %s: %s (%s)\n", f.Status, f.Path, f.Reason, f.Detail)
 		}
 	}
-	fmt.Fprintf(&b, "compositions: %d (%d legacy): %d converted, %d failed", s.Compositions, s.LegacyCompositions, s.ConvertedCompositions, s.FailedCompositions)
+	logsafe.Fprintf(&b, "compositions: %d (%d legacy): %d converted, %d failed", s.Compositions, s.LegacyCompositions, s.ConvertedCompositions, s.FailedCompositions)
 	if s.HeldBackCompositions > 0 {
-		fmt.Fprintf(&b, ", %d converted but held back", s.HeldBackCompositions)
+		logsafe.Fprintf(&b, ", %d converted but held back", s.HeldBackCompositions)
 	}
 	if s.Phase1Compositions > 0 {
-		fmt.Fprintf(&b, ", %d named for phase 1 (still mode Resources)", s.Phase1Compositions)
+		logsafe.Fprintf(&b, ", %d named for phase 1 (still mode Resources)", s.Phase1Compositions)
 	}
 	b.WriteString("\n")
 	for _, c := range r.Compositions {
 		if c.Status == CompositionFailed {
-			fmt.Fprintf(&b, "  failed   %s#%d %s%s\n", c.File, c.Document, c.Name, firstError(c.Diagnostics))
+			logsafe.Fprintf(&b, "  failed   %s#%d %s%s\n", c.File, c.Document, c.Name, firstError(c.Diagnostics))
 		}
 	}
 	if verified := s.VerifiedEquivalent + s.EquivalentUpToMapping + s.IntendedChanges + s.KnownGaps + s.Differences + s.VerifyErrors + s.Unverified; verified > 0 {
-		fmt.Fprintf(&b, "verification: %d equivalent, %d with intended changes, %d with known gaps, %d different, %d errors, %d unverified; %d failing",
+		logsafe.Fprintf(&b, "verification: %d equivalent, %d with intended changes, %d with known gaps, %d different, %d errors, %d unverified; %d failing",
 			s.VerifiedEquivalent, s.IntendedChanges, s.KnownGaps, s.Differences, s.VerifyErrors, s.Unverified, s.Failing)
 		if s.EquivalentUpToMapping > 0 {
-			fmt.Fprintf(&b, "; %d equivalent up to the declared v2 mapping", s.EquivalentUpToMapping)
+			logsafe.Fprintf(&b, "; %d equivalent up to the declared v2 mapping", s.EquivalentUpToMapping)
 		}
 		if s.InconclusiveSamples > 0 {
-			fmt.Fprintf(&b, "; %d inconclusive samples", s.InconclusiveSamples)
+			logsafe.Fprintf(&b, "; %d inconclusive samples", s.InconclusiveSamples)
 		}
 		b.WriteString("\n")
 		if len(s.GapCodes) > 0 {
-			fmt.Fprintf(&b, "  classified differences by gap code (benign ones included): %s\n", CountList(s.GapCodes))
+			logsafe.Fprintf(&b, "  classified differences by gap code (benign ones included): %s\n", CountList(s.GapCodes))
 		}
 		for _, c := range r.Compositions {
 			v := c.Verification
@@ -68,22 +70,22 @@ func WriteSummary(w io.Writer, r *Result) error {
 			}
 			switch {
 			case v.Status == VerifyDifferences || v.Status == VerifyError:
-				fmt.Fprintf(&b, "  %-11s %s#%d %s\n", v.Status, c.File, c.Document, c.Name)
+				logsafe.Fprintf(&b, "  %-11s %s#%d %s\n", v.Status, c.File, c.Document, c.Name)
 			case v.Fails:
-				fmt.Fprintf(&b, "  %-11s %s#%d %s: breaking gaps %s not accepted (--accept or the annotation xpmigrate.io/accept-gaps)\n", "failing", c.File, c.Document, c.Name, strings.Join(failingCodes(v), ","))
+				logsafe.Fprintf(&b, "  %-11s %s#%d %s: breaking gaps %s not accepted (--accept or the annotation xpmigrate.io/accept-gaps)\n", "failing", c.File, c.Document, c.Name, strings.Join(failingCodes(v), ","))
 			case v.Status == VerifyUnverified && v.Reason != "":
-				fmt.Fprintf(&b, "  %-11s %s#%d %s: %s\n", "WARN", c.File, c.Document, c.Name, v.Reason)
+				logsafe.Fprintf(&b, "  %-11s %s#%d %s: %s\n", "WARN", c.File, c.Document, c.Name, v.Reason)
 			}
 		}
 	}
 	if ws := r.ConverterWarnings(); len(ws) > 0 {
-		fmt.Fprintf(&b, "converter warnings: %d\n", len(ws))
+		logsafe.Fprintf(&b, "converter warnings: %d\n", len(ws))
 		for _, w := range ws {
 			at := w.File
 			if w.Line > 0 {
 				at += ":" + strconv.Itoa(w.Line)
 			}
-			fmt.Fprintf(&b, "  %s: %s: %s\n", at, w.Code, w.Message)
+			logsafe.Fprintf(&b, "  %s: %s: %s\n", at, w.Code, w.Message)
 		}
 	}
 	if len(r.Findings) > 0 {
@@ -91,7 +93,7 @@ func WriteSummary(w io.Writer, r *Result) error {
 		for _, f := range r.Findings {
 			codes[f.Code]++
 		}
-		fmt.Fprintf(&b, "findings: %d: %s\n", len(r.Findings), CountList(codes))
+		logsafe.Fprintf(&b, "findings: %d: %s\n", len(r.Findings), CountList(codes))
 		const maxListed = 30
 		listed, more := 0, 0
 		for _, f := range r.Findings {
@@ -110,10 +112,10 @@ func WriteSummary(w io.Writer, r *Result) error {
 			if f.Path != "" {
 				at += " " + f.Path
 			}
-			fmt.Fprintf(&b, "  %s %s %s: %s\n", f.Code, f.Severity, at, f.Message)
+			logsafe.Fprintf(&b, "  %s %s %s: %s\n", f.Code, f.Severity, at, f.Message)
 		}
 		if more > 0 {
-			fmt.Fprintf(&b, "  … and %d more warnings and errors (see --report)\n", more)
+			logsafe.Fprintf(&b, "  … and %d more warnings and errors (see --report)\n", more)
 		}
 	}
 	b.WriteString(Headline(r) + "\n")

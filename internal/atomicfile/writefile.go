@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/pkg/errors"
+
+	"github.com/xpmigrate/xpmigrate/internal/logsafe"
 )
 
 // WriteFileOptions configure WriteFile.
@@ -47,10 +49,10 @@ func WriteFile(dst string, data []byte, o WriteFileOptions) error {
 	}
 	removed, err := RemoveStale(real)
 	for _, p := range removed {
-		fmt.Fprintf(log, "xpmigrate: removed %s, a temporary file left by an interrupted run\n", p)
+		logsafe.Fprintf(log, "xpmigrate: removed %s, a temporary file left by an interrupted run\n", p)
 	}
 	if err != nil {
-		fmt.Fprintf(log, "xpmigrate: %v\n", err)
+		logsafe.Fprintf(log, "xpmigrate: %v\n", err)
 	}
 	fi, err := os.Stat(real)
 	switch {

@@ -1,22 +1,15 @@
 package xp
 
-import "strings"
+import "github.com/xpmigrate/xpmigrate/internal/logsafe"
 
-// GitHub Actions workflow commands (`::error file=…,line=…::message`)
-// escape their text as the runner's command parser expects: '%', CR and LF
-// in a message; those and ':' and ',' in a property value.
-var (
-	workflowData     = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A")
-	workflowProperty = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C")
-)
-
-// EscapeWorkflowData escapes a workflow command's message.
+// EscapeWorkflowData escapes a GitHub workflow command's message: see
+// logsafe.WorkflowData.
 func EscapeWorkflowData(s string) string {
-	return workflowData.Replace(s)
+	return logsafe.WorkflowData(s)
 }
 
-// EscapeWorkflowProperty escapes a workflow command's property value
-// (file, title, …).
+// EscapeWorkflowProperty escapes a GitHub workflow command's property value
+// (file, title, …): see logsafe.WorkflowProperty.
 func EscapeWorkflowProperty(s string) string {
-	return workflowProperty.Replace(s)
+	return logsafe.WorkflowProperty(s)
 }

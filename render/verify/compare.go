@@ -2,8 +2,6 @@ package verify
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"math"
 	"slices"
@@ -14,6 +12,7 @@ import (
 	"github.com/xpmigrate/xpmigrate/render/verify/gaps"
 
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
+	"github.com/xpmigrate/xpmigrate/internal/redact"
 	"github.com/xpmigrate/xpmigrate/internal/xp"
 	"github.com/xpmigrate/xpmigrate/render"
 )
@@ -77,18 +76,24 @@ func Compare(legacy, pipeline Side, o CompareOptions) []Difference {
 			if sameNormalized(lc.raw, pc.raw, repl) {
 				break
 			}
-			diffValues(nil, lc.desired(), pc.desired(), func(path Path, a, b *Value) {
-				add(Difference{Aspect: AspectResource, Resource: name, Path: path, Legacy: a, Pipeline: b})
+			ld, pd := lc.desired(), pc.desired()
+			diffValues(nil, ld, pd, func(path Path, a, b *Value) {
+				// Secret values show as digests; rules read them raw.
+				d := Difference{Aspect: AspectResource, Resource: name, Path: path, Legacy: redactedAt(ld, path, a), Pipeline: redactedAt(pd, path, b)}
+				d.SetRaw(a, b)
+				out = append(out, d)
 			})
 		case lr || pr:
 			d := Difference{Aspect: AspectPresence, Resource: name}
+			var rl, rp *Value
 			if lr {
-				d.Legacy = present(lc.desired())
+				d.Legacy, rl = present(redact.Object(lc.desired())), present(lc.desired())
 			}
 			if pr {
-				d.Pipeline = present(pc.desired())
+				d.Pipeline, rp = present(redact.Object(pc.desired())), present(pc.desired())
 			}
-			add(d)
+			d.SetRaw(rl, rp)
+			out = append(out, d)
 		}
 		if lok && pok {
 			if lc.ready != pc.ready {
@@ -134,7 +139,7 @@ func Compare(legacy, pipeline Side, o CompareOptions) []Difference {
 			if o.ShownConnectionDetails[k] {
 				return present(string(b))
 			}
-			return present(redact(b))
+			return present(redact.Digest(b))
 		}
 		var rl, rp *Value
 		if lok {
@@ -149,11 +154,21 @@ func Compare(legacy, pipeline Side, o CompareOptions) []Difference {
 	return out
 }
 
-// redact shows a connection detail value by length and hash only: it came
-// from a Secret, and reports end up in CI logs.
-func redact(b []byte) string {
-	sum := sha256.Sum256(b)
-	return fmt.Sprintf("(%d bytes, sha256:%s)", len(b), hex.EncodeToString(sum[:])[:12])
+// redactedAt returns v, the value at path in the desired object obj, as a
+// report may show it: a secret value (internal/redact) by length and hash.
+func redactedAt(obj map[string]any, path Path, v *Value) *Value {
+	if v == nil {
+		return nil
+	}
+	p := make([]any, len(path))
+	for i, s := range path {
+		if s.IsIndex {
+			p[i] = s.Index
+		} else {
+			p[i] = s.Field
+		}
+	}
+	return present(redact.Value(obj, p, v.V))
 }
 
 // A view is one side's outcome, normalised for comparison.

@@ -5,6 +5,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/xpmigrate/xpmigrate/internal/redact"
 	"github.com/xpmigrate/xpmigrate/render"
 	"github.com/xpmigrate/xpmigrate/render/verify/gaps"
 )
@@ -136,7 +137,7 @@ func TestCompareConnectionDetails(t *testing.T) {
 			pipeline: side("db1-0123456789ab", map[string]string{"password": "bb"}),
 			shown:    map[string]bool{"url": true},
 			want: []diff{{
-				Path: "password", Legacy: redact([]byte("a")), Pipeline: redact([]byte("bb")),
+				Path: "password", Legacy: redact.Digest([]byte("a")), Pipeline: redact.Digest([]byte("bb")),
 				RawLegacy: "a", RawPip: "bb",
 			}},
 		},
@@ -279,7 +280,7 @@ data: {password: czNjcmV0}
 	}
 	want := map[string][2]any{
 		"port":     {"5432", "5433"},
-		"password": {redact([]byte("s3cret")), redact([]byte("other"))},
+		"password": {redact.Digest([]byte("s3cret")), redact.Digest([]byte("other"))},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		dump(t, r)

@@ -9,6 +9,7 @@ import (
 	"github.com/pkg/errors"
 
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
+	"github.com/xpmigrate/xpmigrate/internal/redact"
 	"github.com/xpmigrate/xpmigrate/internal/v2map"
 	"github.com/xpmigrate/xpmigrate/internal/xp"
 	"github.com/xpmigrate/xpmigrate/patchandtransform/function"
@@ -585,6 +586,11 @@ func mappedDifferences(ms mappedSide, v2 Side, residual []Difference, names func
 				return
 			}
 			d := Difference{Aspect: aspect, Resource: resource, Path: p, Legacy: a, Pipeline: b}
+			if aspect == AspectResource {
+				// Secret values show as digests; rules read them raw.
+				d.Legacy, d.Pipeline = redactedAt(before, p, a), redactedAt(after, p, b)
+			}
+			d.SetRaw(a, b)
 			d.Gap = mappedGap(code, d.Path)
 			out = append(out, d)
 		})
@@ -604,7 +610,8 @@ func mappedDifferences(ms mappedSide, v2 Side, residual []Difference, names func
 	for _, cd := range ms.side.Outcome.Composed {
 		if rec := ms.composed[gaps.ResourceName(cd, names)]; len(rec) == 1 && rec[0].code == CodeXRConnection && rec[0].path == "" {
 			if _, ok := v2cds[cd.Name]; ok && !residualAt(AspectPresence, cd.Name, nil) {
-				d := Difference{Aspect: AspectPresence, Resource: cd.Name, Pipeline: present(v2cds[cd.Name])}
+				d := Difference{Aspect: AspectPresence, Resource: cd.Name, Pipeline: present(redact.Object(v2cds[cd.Name]))}
+				d.SetRaw(nil, present(v2cds[cd.Name]))
 				d.Gap = mappedGap(CodeXRConnection, nil)
 				d.Gap.Detail = "the legacy XR's connection details (" + strings.Join(jsonobj.SortedKeys(ms.before.Outcome.ConnectionDetails), ", ") + ") are in this composed Secret"
 				out = append(out, d)
@@ -612,9 +619,6 @@ func mappedDifferences(ms mappedSide, v2 Side, residual []Difference, names func
 		}
 	}
 	add(AspectXR, "", ms.xr, ms.before.Outcome.EffectiveXR, v2.Outcome.EffectiveXR)
-	for i := range out {
-		out[i].SetRaw(out[i].Legacy, out[i].Pipeline)
-	}
 	return out
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/xpmigrate/xpmigrate/convert/migrate"
 	"github.com/xpmigrate/xpmigrate/internal/atomicfile"
+	"github.com/xpmigrate/xpmigrate/internal/logsafe"
 )
 
 // OutputOptions say what a finished run writes besides the summary.
@@ -37,7 +38,7 @@ func WriteOutputs(out, errOut io.Writer, r *migrate.Result, o OutputOptions) err
 		if r.StaleRemoved {
 			what = "removed %d temporary files left by an interrupted run: %s\n"
 		}
-		fmt.Fprintf(errOut, what, n, strings.Join(r.StaleTemporaries, ", "))
+		logsafe.Fprintf(errOut, what, n, strings.Join(r.StaleTemporaries, ", "))
 	}
 	if o.Diff {
 		for _, f := range r.Files {
@@ -58,7 +59,7 @@ func WriteOutputs(out, errOut io.Writer, r *migrate.Result, o OutputOptions) err
 	if err := writeFile(o.Report, o.ReportFormat, r, o.Cluster); err != nil {
 		return err
 	}
-	fmt.Fprintf(errOut, "report written to %s\n", o.Report)
+	logsafe.Fprintf(errOut, "report written to %s\n", o.Report)
 	return nil
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/pkg/errors"
 
 	"github.com/xpmigrate/xpmigrate/internal/junit"
+	"github.com/xpmigrate/xpmigrate/internal/logsafe"
 	"github.com/xpmigrate/xpmigrate/internal/sarif"
 	"github.com/xpmigrate/xpmigrate/internal/xp"
 	"github.com/xpmigrate/xpmigrate/render"
@@ -91,36 +92,42 @@ const (
 
 type painter bool
 
-func (p painter) paint(code, s string) string {
+// painted is text the program wrote and coloured: logsafe.Fprintf prints
+// it as is, where it escapes every string from data.
+type painted string
+
+// paint colours s, which must be safe to print (the program's words, or
+// data escaped by logsafe).
+func (p painter) paint(code, s string) painted {
 	if !p {
-		return s
+		return painted(s)
 	}
-	return code + s + ansiReset
+	return painted(code + s + ansiReset)
 }
 
 func writeText(w io.Writer, r *verify.Report, color, verbose bool) error {
 	p := painter(color)
 	fails := r.Fails(false)
-	fmt.Fprintf(w, "%s %s: %s\n", reportLabel(p, r, fails), r.Composition, reportSummary(r))
-	fmt.Fprintf(w, "  %s against %s, target %s%s\n", r.Legacy, r.Converted, r.Target, strictNote(r.Strict))
+	logsafe.Fprintf(w, "%s %s: %s\n", reportLabel(p, r, fails), r.Composition, reportSummary(r))
+	logsafe.Fprintf(w, "  %s against %s, target %s%s\n", r.Legacy, r.Converted, r.Target, strictNote(r.Strict))
 	if m := r.Mapping; m != nil {
-		fmt.Fprintf(w, "  v2 mapping: %s -> %s (%s)", m.From, m.To, m.Scope)
+		logsafe.Fprintf(w, "  v2 mapping: %s -> %s (%s)", m.From, m.To, m.Scope)
 		if len(m.Applied) > 0 {
-			fmt.Fprintf(w, ", differences explained by %s", strings.Join(m.Applied, ", "))
+			logsafe.Fprintf(w, ", differences explained by %s", strings.Join(m.Applied, ", "))
 		}
 		fmt.Fprintln(w)
 	}
 	for _, a := range r.Assumptions {
-		fmt.Fprintf(w, "  assumed: %s\n", a)
+		logsafe.Fprintf(w, "  assumed: %s\n", a)
 	}
 	if r.Verdict == verify.Unverified {
-		fmt.Fprintf(w, "%s %s: unverified: %s\n  hint: %s\n", p.paint(ansiYellow+ansiBold, "WARN"), r.Composition, r.Reason, r.Hint)
+		logsafe.Fprintf(w, "%s %s: unverified: %s\n  hint: %s\n", p.paint(ansiYellow+ansiBold, "WARN"), r.Composition, r.Reason, r.Hint)
 	}
 	for i := range r.Samples {
 		s := &r.Samples[i]
-		fmt.Fprintf(w, "%s %s: %s\n", sampleLabel(p, s, r.Strict), s.Sample, sampleSummary(s))
+		logsafe.Fprintf(w, "%s %s: %s\n", sampleLabel(p, s, r.Strict), s.Sample, sampleSummary(s))
 		if s.Verdict == verify.Inconclusive {
-			fmt.Fprintf(w, "  legacy:   %s\n  pipeline: %s\n  hint: %s\n", s.LegacyError, s.PipelineError, s.Hint)
+			logsafe.Fprintf(w, "  legacy:   %s\n  pipeline: %s\n  hint: %s\n", s.LegacyError, s.PipelineError, s.Hint)
 		}
 	}
 	// Failing differences in full, then accepted gaps and intended
@@ -148,7 +155,7 @@ func writeText(w io.Writer, r *verify.Report, color, verbose bool) error {
 					if !printed {
 						fmt.Fprintln(w)
 					}
-					fmt.Fprintf(w, "%s %s: %s (%s): %s\n", p.paint(ansiCyan, "info"), s.Sample, d.Title(), loops(d), classification(d, r.Strict))
+					logsafe.Fprintf(w, "%s %s: %s (%s): %s\n", p.paint(ansiCyan, "info"), s.Sample, d.Title(), loops(d), classification(d, r.Strict))
 					printed = true
 					continue
 				}
@@ -163,14 +170,14 @@ func writeText(w io.Writer, r *verify.Report, color, verbose bool) error {
 	}
 	switch {
 	case len(r.Unexercised) > 0 && verbose:
-		fmt.Fprintf(w, "%d patches no sample exercised:\n", len(r.Unexercised))
+		logsafe.Fprintf(w, "%d patches no sample exercised:\n", len(r.Unexercised))
 		for _, pr := range r.Unexercised {
-			fmt.Fprintf(w, "  %s\n", patchRefText(r.Legacy, pr))
+			logsafe.Fprintf(w, "  %s\n", patchRefText(r.Legacy, pr))
 		}
 	case len(r.Unexercised) > 0:
-		fmt.Fprintf(w, "%d patches no sample exercised (--verbose lists them; --synthesize N generates samples that do)\n", len(r.Unexercised))
+		logsafe.Fprintf(w, "%d patches no sample exercised (--verbose lists them; --synthesize N generates samples that do)\n", len(r.Unexercised))
 	}
-	fmt.Fprintf(w, "%s: %s\n", reportLabel(p, r, fails), countsLine(r))
+	logsafe.Fprintf(w, "%s: %s\n", reportLabel(p, r, fails), countsLine(r))
 	return nil
 }
 
@@ -208,7 +215,7 @@ func mappedLines(p painter, s *verify.SampleReport) []string {
 	sort.Slice(codes, func(i, j int) bool { return codeLess(codes[i], codes[j]) })
 	out := make([]string, 0, len(codes))
 	for _, c := range codes {
-		out = append(out, fmt.Sprintf("%s %s: %s %s: %s", p.paint(ansiCyan, "mapped"), s.Sample, c, titles[c], strings.Join(byCode[c], "; ")))
+		out = append(out, logsafe.Sprintf("%s %s: %s %s: %s", p.paint(ansiCyan, "mapped"), s.Sample, c, titles[c], strings.Join(byCode[c], "; ")))
 	}
 	return out
 }
@@ -223,7 +230,7 @@ func strictNote(strict bool) string {
 // reportLabel is the Composition's verdict label: FAIL when verification
 // fails, WARN when it proved nothing or some samples were inconclusive,
 // GAPS when accepted breaking gaps remain, PASS otherwise.
-func reportLabel(p painter, r *verify.Report, fails bool) string {
+func reportLabel(p painter, r *verify.Report, fails bool) painted {
 	switch {
 	case fails:
 		return p.paint(ansiRed+ansiBold, "FAIL")
@@ -235,7 +242,7 @@ func reportLabel(p painter, r *verify.Report, fails bool) string {
 	return p.paint(ansiGreen+ansiBold, "PASS")
 }
 
-func sampleLabel(p painter, s *verify.SampleReport, strict bool) string {
+func sampleLabel(p painter, s *verify.SampleReport, strict bool) painted {
 	switch {
 	case s.Fails(strict):
 		return p.paint(ansiRed+ansiBold, "FAIL")
@@ -448,22 +455,23 @@ func writeDifference(w io.Writer, p painter, s verify.SampleReport, d *verify.Di
 	case !d.Fails(strict):
 		mark = p.paint(ansiCyan, "i")
 	}
-	fmt.Fprintf(w, "%s %s: %s (%s)\n", mark, s.Sample, d.Title(), loops(d))
-	fmt.Fprintf(w, "  %s\n", classification(d, strict))
+	logsafe.Fprintf(w, "%s %s: %s (%s)\n", mark, s.Sample, d.Title(), loops(d))
+	logsafe.Fprintf(w, "  %s\n", classification(d, strict))
 	if d.Gap != nil {
-		fmt.Fprintf(w, "  why: %s\n", d.Gap.Detail)
-		fmt.Fprintf(w, "  fix: %s\n", d.Gap.Fix)
+		logsafe.Fprintf(w, "  why: %s\n", d.Gap.Detail)
+		logsafe.Fprintf(w, "  fix: %s\n", d.Gap.Fix)
 	}
 	for _, l := range unifiedDiff(d) {
+		line := painted(logsafe.Escape(l))
 		switch {
 		case strings.HasPrefix(l, "@@"), strings.HasPrefix(l, "---"), strings.HasPrefix(l, "+++"):
-			l = p.paint(ansiCyan, l)
+			line = p.paint(ansiCyan, string(line))
 		case strings.HasPrefix(l, "-"):
-			l = p.paint(ansiRed, l)
+			line = p.paint(ansiRed, string(line))
 		case strings.HasPrefix(l, "+"):
-			l = p.paint(ansiGreen, l)
+			line = p.paint(ansiGreen, string(line))
 		}
-		fmt.Fprintf(w, "  %s\n", l)
+		logsafe.Fprintf(w, "  %s\n", line)
 	}
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/xpmigrate/xpmigrate/internal/errkind"
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
+	"github.com/xpmigrate/xpmigrate/internal/redact"
 	"github.com/xpmigrate/xpmigrate/internal/xp"
 	"github.com/xpmigrate/xpmigrate/render"
 	"github.com/xpmigrate/xpmigrate/render/cluster"
@@ -835,8 +836,9 @@ func emulate(x *XR, out *render.Outcome, live *cluster.Composite) {
 		}
 		obj := fmt.Sprintf("%s (%s %s)", name, cd.Object.GetKind(), cd.Object.GetName())
 		group := fmt.Sprintf("%s (%s)", name, cd.Object.GetKind())
-		rendered := owned(c.Desired)
-		liveOwned := owned(cd.Object.Object)
+		// Secret values compare, and show, as digests.
+		rendered := owned(redact.Object(c.Desired))
+		liveOwned := owned(redact.Object(cd.Object.Object))
 		for _, path := range jsonobj.SortedKeys(rendered) {
 			lv, ok := liveOwned[path]
 			if !ok || !jsonobj.Equal(lv, rendered[path]) {

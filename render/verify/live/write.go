@@ -8,6 +8,7 @@ import (
 
 	"github.com/pkg/errors"
 
+	"github.com/xpmigrate/xpmigrate/internal/logsafe"
 	"github.com/xpmigrate/xpmigrate/render/verify/format"
 )
 
@@ -70,7 +71,7 @@ func WriteList(w io.Writer, reports []*Report, o format.Options) error {
 
 func writeText(w io.Writer, r *Report, o format.Options) error {
 	if r.Verdict == NotChecked {
-		fmt.Fprintf(w, "FAIL %s: not checked against the cluster: %s\n", r.Composition, r.Error)
+		logsafe.Fprintf(w, "FAIL %s: not checked against the cluster: %s\n", r.Composition, r.Error)
 		return nil
 	}
 	label := "PASS"
@@ -80,32 +81,32 @@ func writeText(w io.Writer, r *Report, o format.Options) error {
 	case r.Verdict != Equivalent:
 		label = "WARN"
 	}
-	fmt.Fprintf(w, "%s %s: %s against the cluster: %d XRs", label, r.Composition, r.Verdict, r.XRs)
+	logsafe.Fprintf(w, "%s %s: %s against the cluster: %d XRs", label, r.Composition, r.Verdict, r.XRs)
 	if r.Pinned > 0 {
-		fmt.Fprintf(w, " (%d pinned to another CompositionRevision)", r.Pinned)
+		logsafe.Fprintf(w, " (%d pinned to another CompositionRevision)", r.Pinned)
 	}
-	fmt.Fprintf(w, "; conversion %s; %d emulation differences on %d XRs; %d drifted fields (info)\n",
+	logsafe.Fprintf(w, "; conversion %s; %d emulation differences on %d XRs; %d drifted fields (info)\n",
 		r.Conversion.Verdict, r.Emulation, r.EmulationXRs, r.Drift)
 	for _, m := range r.Missing {
-		fmt.Fprintf(w, "WARN missing permission: %s (not checked)\n", m)
+		logsafe.Fprintf(w, "WARN missing permission: %s (not checked)\n", m)
 	}
 	for _, x := range r.Composites {
 		if len(x.Emulation) == 0 && x.EmulationError == "" && len(x.Notes) == 0 && (len(x.Drift) == 0 || !o.Verbose) {
 			continue
 		}
-		fmt.Fprintf(w, "XR %s", x.Name)
+		logsafe.Fprintf(w, "XR %s", x.Name)
 		if x.Claim != "" {
-			fmt.Fprintf(w, " (claim %s)", x.Claim)
+			logsafe.Fprintf(w, " (claim %s)", x.Claim)
 		}
 		if x.Pinned {
-			fmt.Fprintf(w, " pinned to %s", x.Revision)
+			logsafe.Fprintf(w, " pinned to %s", x.Revision)
 		}
-		fmt.Fprintf(w, ": conversion %s\n", x.Conversion)
+		logsafe.Fprintf(w, ": conversion %s\n", x.Conversion)
 		for _, n := range x.Notes {
-			fmt.Fprintf(w, "  note: %s\n", n)
+			logsafe.Fprintf(w, "  note: %s\n", n)
 		}
 		if x.EmulationError != "" {
-			fmt.Fprintf(w, "  emulation: the legacy render failed: %s\n", x.EmulationError)
+			logsafe.Fprintf(w, "  emulation: the legacy render failed: %s\n", x.EmulationError)
 		}
 		list(w, "emulation", x.Emulation, o.Verbose)
 		list(w, "drift (info)", x.Drift, o.Verbose)
@@ -113,12 +114,12 @@ func writeText(w io.Writer, r *Report, o format.Options) error {
 	if r.Unlisted > 0 {
 		// The XRs beyond Options.Detailed: their findings by object and
 		// path, with how many XRs each.
-		fmt.Fprintf(w, "%d more XRs with findings not listed; every XR's findings by object and path:\n", r.Unlisted)
+		logsafe.Fprintf(w, "%d more XRs with findings not listed; every XR's findings by object and path:\n", r.Unlisted)
 		for _, t := range r.EmulationFindings {
-			fmt.Fprintf(w, "  emulation: %s\n", t)
+			logsafe.Fprintf(w, "  emulation: %s\n", t)
 		}
 		for _, t := range r.DriftFindings {
-			fmt.Fprintf(w, "  drift (info): %s\n", t)
+			logsafe.Fprintf(w, "  drift (info): %s\n", t)
 		}
 	}
 	fmt.Fprintln(w, "conversion check:")
@@ -137,9 +138,9 @@ func writeText(w io.Writer, r *Report, o format.Options) error {
 func list(w io.Writer, what string, fs []Finding, verbose bool) {
 	for i, f := range fs {
 		if i == maxFindings && !verbose {
-			fmt.Fprintf(w, "  %s: %d more (--verbose lists them)\n", what, len(fs)-i)
+			logsafe.Fprintf(w, "  %s: %d more (--verbose lists them)\n", what, len(fs)-i)
 			return
 		}
-		fmt.Fprintf(w, "  %s: %s\n", what, f)
+		logsafe.Fprintf(w, "  %s: %s\n", what, f)
 	}
 }

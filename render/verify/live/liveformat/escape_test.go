@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/xpmigrate/xpmigrate/internal/junit"
+	"github.com/xpmigrate/xpmigrate/internal/logsafe"
 	"github.com/xpmigrate/xpmigrate/internal/testutil"
 	"github.com/xpmigrate/xpmigrate/render/verify"
 	"github.com/xpmigrate/xpmigrate/render/verify/format"
@@ -117,5 +118,51 @@ func TestCIEscapes(t *testing.T) {
 	}
 	if !json.Valid(sa.Bytes()) {
 		t.Errorf("Write(sarif) is not JSON")
+	}
+}
+
+// controls is a name with every kind of character a terminal or a CI log
+// interprets.
+const controls = "n\n::set-output name=x::y\x1b[31m\r\u2028\u009b\x9b\x7f"
+
+// controlReports name everything from the cluster with controls.
+func controlReports() []*live.Report {
+	rs := hostileReports()
+	r := rs[0]
+	r.Composition, r.Legacy, r.Missing = controls, controls, []string{controls}
+	x := &r.Composites[0]
+	x.Name, x.Claim, x.Revision, x.EmulationError, x.Notes = controls, controls, controls, controls, []string{controls}
+	x.Emulation = []live.Finding{{Object: controls, Path: controls, Live: controls, Rendered: controls}, {Object: controls, Message: controls}}
+	x.Drift = []live.Finding{{Object: controls, Path: "spec." + controls, Live: controls}}
+	r.Unlisted = 1
+	r.EmulationFindings = []live.Tally{{Object: controls, Path: controls, Message: controls, XRs: 2, Examples: []string{controls}}}
+	r.Conversion.Composition, r.Conversion.Legacy, r.Conversion.Reason, r.Conversion.Hint = controls, controls, controls, controls
+	return rs
+}
+
+// TestTextEscapes (issue 23 item 8b): the text report, which goes to a
+// terminal or a CI log, shows the controls in names and messages escaped:
+// no raw control character, no line a name starts, no line that starts
+// with "::"; the GitHub format escapes them within its workflow commands.
+func TestTextEscapes(t *testing.T) {
+	for _, f := range []format.Format{format.Text, format.GitHub} {
+		for _, verbose := range []bool{false, true} {
+			var b bytes.Buffer
+			if err := Write(&b, controlReports(), Options{Options: format.Options{Format: f, Verbose: verbose}}); err != nil {
+				t.Fatal(err)
+			}
+			out := b.String()
+			for i, line := range strings.Split(out, "\n") {
+				if f == format.GitHub {
+					line = strings.TrimPrefix(line, "::")
+				}
+				if logsafe.Unsafe(line) {
+					t.Errorf("Write(%s, verbose %t): line %d is not escaped: %q", f, verbose, i+1, line)
+				}
+			}
+			if want := `n\n::set-output name=x::y\x1b[31m\r\u2028\u009b\x9b\x7f`; f == format.Text && !strings.Contains(out, want) {
+				t.Errorf("Write(text, verbose %t): the name is not shown escaped (%s):\n%s", verbose, want, out)
+			}
+		}
 	}
 }
