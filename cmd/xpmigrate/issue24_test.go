@@ -1,0 +1,95 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/xpmigrate/xpmigrate/convert/migrate"
+	"github.com/xpmigrate/xpmigrate/internal/crossplane"
+	"github.com/xpmigrate/xpmigrate/internal/manifest"
+	"github.com/xpmigrate/xpmigrate/render/verify"
+)
+
+// execute runs `xpmigrate args...` and returns the exit code run() would
+// give, stdout and stderr.
+func execute(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	s := streams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}
+	root := newRootCmd(s)
+	root.SetArgs(args)
+	err := root.Execute()
+	if err != nil {
+		errOut.WriteString("xpmigrate: " + err.Error() + "\n")
+	}
+	return exitCode(err), out.String(), errOut.String()
+}
+
+// TestIssue24Item3OneConversion: verify's on-the-fly conversion reads the
+// XRD (given with --xrd, or found beside the Composition) and is the one
+// `convert --xrd` prints and `migrate` writes, byte for byte: a
+// Composition that formats an integer XR field with %d verifies.
+func TestIssue24Item3OneConversion(t *testing.T) {
+	src := filepath.Join("testdata", "issue24", "item3")
+	read := func(n string) string {
+		b, err := os.ReadFile(filepath.Join(src, n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	comp, xrd, xr := read("composition.yaml"), read("definition.yaml"), read("xr.yaml")
+
+	// verify, with the XRD given, and with it found beside the Composition.
+	dir := writeFiles(t, map[string]string{"composition.yaml": comp, "definition.yaml": xrd, "examples/xr.yaml": xr})
+	p := func(n string) string { return filepath.Join(dir, n) }
+	for name, args := range map[string][]string{
+		"--xrd":  {"verify", p("composition.yaml"), "--xrd", p("definition.yaml"), "--xr", p("examples/xr.yaml")},
+		"beside": {"verify", p("composition.yaml")},
+		"--xr":   {"verify", p("composition.yaml"), "--xr", p("examples/xr.yaml")},
+	} {
+		if code, out, errOut := execute(t, args...); code != exitOK || !strings.Contains(out, ": equivalent") {
+			t.Errorf("verify (XRD %s): exit %d, want %d (equivalent):\n%s%s", name, code, exitOK, out, errOut)
+		}
+	}
+
+	// convert --xrd prints it.
+	code, converted, errOut := execute(t, "convert", "--xrd", p("definition.yaml"), p("composition.yaml"))
+	if code != exitOK {
+		t.Fatalf("convert: exit %d:\n%s", code, errOut)
+	}
+	if !strings.Contains(converted, "toType: int64") {
+		t.Errorf("convert --xrd: no int64 convert before the %%d format:\n%s", converted)
+	}
+
+	// migrate writes it (the XRD is in the tree).
+	repo := migrateTree(t, map[string]string{"composition.yaml": comp, "definition.yaml": xrd})
+	if code, _, errOut := executeMigrate(t, migrateDeps{}, repo); code != exitOK {
+		t.Fatalf("migrate: exit %d:\n%s", code, errOut)
+	}
+	migrated, err := os.ReadFile(filepath.Join(repo, "composition.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(converted, string(migrated)); diff != "" {
+		t.Errorf("migrate wrote another conversion than convert --xrd prints: -convert, +migrate:\n%s", diff)
+	}
+
+	// verify converts it: the converter verify runs, given the XRD.
+	obj, err := manifest.DecodeObject([]byte(xrd))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked, err := migrate.VerifyConverter(verify.ConvertRequest{Composition: []byte(comp), Target: crossplane.V1, XRD: obj})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(converted, string(checked)); diff != "" {
+		t.Errorf("verify checks another conversion than convert --xrd prints: -convert, +verify:\n%s", diff)
+	}
+}
