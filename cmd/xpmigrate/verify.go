@@ -79,6 +79,14 @@ each template's declared edits and these composer rules (C480-C485) before
 the comparison; every field the mapping changed is reported as "mapped" under
 the code of the edit, and whatever still differs is classified as above.
 
+--synthesize N generates N XRs from the XRD's schema: named synthesized-<n>,
+with a uid, every field a patch or an environment selector reads set to a value
+its transforms accept (the second XR only what the schema requires), schema
+defaults and enums respected. When the XRD offers a claim (claimNames), each
+XR is bound to a claim as Crossplane's claim controller binds the XR it
+creates: spec.claimRef (the claim's apiVersion and kind, name synthesized-<n>,
+namespace default) and the crossplane.io/claim-name and claim-namespace labels.
+
 A Composition is unverified when no sample was conclusive (none found, or all
 inconclusive); the report says why and what to give. Inconclusive samples and
 unverified Compositions print a WARN line and pass, unless --require-verified

@@ -1,9 +1,12 @@
 package verify
 
 import (
+	"context"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 // item2Legacy composes a database whose connection Secret is named by a
@@ -119,6 +122,117 @@ func TestIssue24Item2ConnectionSecretsReachThePipeline(t *testing.T) {
 			}
 			if got := string(r.Samples[0].Verdict); got != string(Equivalent) {
 				t.Errorf("\n%s\nVerify(...): verdict %q, want %q", tc.reason, got, Equivalent)
+			}
+		})
+	}
+}
+
+// item6Legacy reads the claim's name and namespace with Required patches.
+const item6Legacy = `apiVersion: apiextensions.crossplane.io/v1
+kind: Composition
+metadata:
+  name: xbuckets
+spec:
+  compositeTypeRef:
+    apiVersion: example.org/v1
+    kind: XBucket
+  resources:
+  - name: bucket
+    base:
+      apiVersion: s3.aws.upbound.io/v1beta1
+      kind: Bucket
+      spec:
+        forProvider:
+          region: eu-west-1
+    patches:
+    - fromFieldPath: spec.claimRef.namespace
+      toFieldPath: spec.forProvider.tags.team
+      policy:
+        fromFieldPath: Required
+    - fromFieldPath: spec.claimRef.name
+      toFieldPath: metadata.annotations[crossplane.io/external-name]
+      policy:
+        fromFieldPath: Required
+    - fromFieldPath: spec.size
+      toFieldPath: spec.forProvider.tags.size
+`
+
+const item6XRD = `apiVersion: apiextensions.crossplane.io/v1
+kind: CompositeResourceDefinition
+metadata:
+  name: xbuckets.example.org
+spec:
+  group: example.org
+  names:
+    kind: XBucket
+    plural: xbuckets
+  claimNames:
+    kind: Bucket
+    plural: buckets
+  versions:
+  - name: v1
+    served: true
+    referenceable: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              size:
+                type: string
+`
+
+// TestIssue24Item6SynthesizedClaimRef: the XRs synthesized for an XRD
+// that offers claims are bound to a claim, as the claim controller binds
+// the XR it creates, so Required patches of spec.claimRef fire on both
+// sides instead of failing every template with D23.
+func TestIssue24Item6SynthesizedClaimRef(t *testing.T) {
+	cases := map[string]struct {
+		reason  string
+		xrd     string
+		wantRef map[string]any
+	}{
+		"OffersClaims": {
+			reason: "spec.claimRef names the claim kind in the XRD's group and version, the sample's name and namespace default.",
+			xrd:    item6XRD,
+			wantRef: map[string]any{
+				"apiVersion": "example.org/v1", "kind": "Bucket", "name": "synthesized-0", "namespace": "default",
+			},
+		},
+		"NoClaims": {
+			reason: "An XRD without claimNames gives XRs without a claim.",
+			xrd:    strings.Replace(item6XRD, "  claimNames:\n    kind: Bucket\n    plural: buckets\n", "", 1),
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			xrd := objects(t, tc.xrd)[0]
+			legacy := Document{Path: "legacy.yaml", Data: []byte(item6Legacy)}
+			samples, err := Synthesize(xrd, legacy, 2)
+			if err != nil {
+				t.Fatalf("Synthesize(...): %v", err)
+			}
+			ref, _ := valueAt(samples[0].XR, "spec", "claimRef").(map[string]any)
+			if diff := cmp.Diff(tc.wantRef, ref, cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("\n%s\nSynthesize(...): spec.claimRef: -want, +got:\n%s", tc.reason, diff)
+			}
+			if tc.wantRef == nil {
+				return
+			}
+			r, err := Verify(context.Background(), legacy, Document{}, samples, Options{Convert: Convert, XRD: xrd})
+			if err != nil {
+				t.Fatalf("Verify(...): %v", err)
+			}
+			if diff := cmp.Diff([]string(nil), summary(r)); diff != "" {
+				dump(t, r)
+				t.Errorf("\n%s\nVerify(...) on the synthesized XRs: differences: -want, +got:\n%s", tc.reason, diff)
+			}
+			for _, s := range r.Samples {
+				if s.Verdict != Equivalent {
+					t.Errorf("\n%s\nVerify(...): sample %s: verdict %q, want %q", tc.reason, s.Sample, s.Verdict, Equivalent)
+				}
 			}
 		})
 	}
