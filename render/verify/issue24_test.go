@@ -237,3 +237,53 @@ func TestIssue24Item6SynthesizedClaimRef(t *testing.T) {
 		})
 	}
 }
+
+// TestIssue24Item4aLongClaimNames: with --target v2, a claim whose name is
+// long enough that the legacy XR's generated names are cut before their
+// suffix (the API server keeps 58 characters of a generateName prefix)
+// maps onto the v2 twin's names, cut the same way: nothing is
+// unexplained.
+func TestIssue24Item4aLongClaimNames(t *testing.T) {
+	cases := map[string]struct {
+		reason string
+		name   string
+	}{
+		"Short": {
+			reason: "A short claim name: nothing is cut.",
+			name:   "orders-db",
+		},
+		"Length51": {
+			reason: "51 characters: the legacy composed resources' prefix (claim, dash, suffix, dash) is 58 characters, not cut.",
+			name:   strings.Repeat("a", 44) + "-orders",
+		},
+		"Length52": {
+			reason: "52 characters: the legacy composed resources' generateName is 59 characters, cut to 58 before its suffix.",
+			name:   strings.Repeat("a", 45) + "-orders",
+		},
+		"Length57": {
+			reason: "57 characters: the legacy XR's own generateName is 58 characters, the composed resources' cut inside the XR's suffix.",
+			name:   strings.Repeat("b", 50) + "-orders",
+		},
+		"Length60": {
+			reason: "60 characters: the legacy XR's generateName is cut too, inside the claim's name.",
+			name:   strings.Repeat("c", 53) + "-orders",
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			c := v2Case(t, nil)
+			for i := range c.samples {
+				c.samples[i].XR = deepCopyMap(c.samples[i].XR)
+				setAt(c.samples[i].XR, tc.name, "metadata", "name")
+			}
+			r := c.verify(t)
+			if diff := cmp.Diff([]string(nil), unexplainedLines(r)); diff != "" {
+				dump(t, r)
+				t.Errorf("\n%s\nVerify(...) unexplained: -want, +got:\n%s", tc.reason, diff)
+			}
+			if r.Verdict != EquivalentUpToMapping {
+				t.Errorf("\n%s\nVerify(...).Verdict: want %s, got %s", tc.reason, EquivalentUpToMapping, r.Verdict)
+			}
+		})
+	}
+}
