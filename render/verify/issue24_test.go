@@ -7,6 +7,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/xpmigrate/xpmigrate/convert"
+	"github.com/xpmigrate/xpmigrate/internal/crossplane"
 )
 
 // item2Legacy composes a database whose connection Secret is named by a
@@ -283,6 +286,57 @@ func TestIssue24Item4aLongClaimNames(t *testing.T) {
 			}
 			if r.Verdict != EquivalentUpToMapping {
 				t.Errorf("\n%s\nVerify(...).Verdict: want %s, got %s", tc.reason, EquivalentUpToMapping, r.Verdict)
+			}
+		})
+	}
+}
+
+// TestIssue24Item4bDeletionPolicyPatch: with --target v2, the converter's
+// rewrite of a deletionPolicy patch into a managementPolicies patch
+// through a map (C450) is declared in the v2 mapping, so a sample whose
+// patch writes Delete (mapped to ["*"]) or Orphan is explained, and the
+// Composition is not held back.
+func TestIssue24Item4bDeletionPolicyPatch(t *testing.T) {
+	c := loadCase(t, "testdata/v2")
+	legacy := strings.Replace(string(c.legacy.Data), `        - fromFieldPath: spec.claimRef.namespace
+          toFieldPath: metadata.labels[example.org/team]
+`, `        - fromFieldPath: spec.claimRef.namespace
+          toFieldPath: metadata.labels[example.org/team]
+        - fromFieldPath: spec.parameters.deletionPolicy
+          toFieldPath: spec.deletionPolicy
+`, 1)
+	xrd := string(readFile(t, "testdata/v2/xrd.yaml"))
+	res, err := convert.Convert([]byte(legacy+"---\n"+xrd), convert.Options{Target: crossplane.V2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := map[string]struct {
+		reason string
+		policy string
+	}{
+		"Delete": {reason: "A patch that writes Delete: the v2 patch writes [\"*\"], as C450 declares.", policy: "Delete"},
+		"Orphan": {reason: "A patch that writes Orphan: every policy but Delete.", policy: "Orphan"},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			samples := make([]Sample, len(c.samples))
+			for i, s := range c.samples {
+				s.XR = deepCopyMap(s.XR)
+				setAt(s.XR, tc.policy, "spec", "parameters", "deletionPolicy")
+				samples[i] = s
+			}
+			o := c.opts
+			o.Target = crossplane.V2
+			r, err := Verify(context.Background(), Document{Path: "legacy.yaml", Data: []byte(legacy)}, Document{Path: "converted.yaml", Data: res.Output}, samples, o)
+			if err != nil {
+				t.Fatalf("Verify(...): %v", err)
+			}
+			if diff := cmp.Diff([]string(nil), unexplainedLines(r)); diff != "" {
+				dump(t, r)
+				t.Errorf("\n%s\nVerify(...) unexplained: -want, +got:\n%s", tc.reason, diff)
+			}
+			if r.Verdict != EquivalentUpToMapping || r.Fails(false) {
+				t.Errorf("\n%s\nVerify(...): verdict %s (fails %t), want %s", tc.reason, r.Verdict, r.Fails(false), EquivalentUpToMapping)
 			}
 		})
 	}
