@@ -93,3 +93,77 @@ func TestIssue24Item3OneConversion(t *testing.T) {
 		t.Errorf("verify checks another conversion than convert --xrd prints: -convert, +verify:\n%s", diff)
 	}
 }
+
+// TestIssue24Item7Render: render takes the file.yaml#N that verify prints,
+// refuses a file of several documents without it (naming them), and with
+// -x on a claim prints the XR the claim controller creates, not the
+// claim's name and namespace.
+func TestIssue24Item7Render(t *testing.T) {
+	other := strings.Replace(testXR, "name: demo", "name: other", 1)
+	dir := writeFiles(t, map[string]string{
+		"legacy.yaml": testLegacy,
+		"xrs.yaml":    testXR + "---\n" + other,
+		"xrd.yaml":    verifyXRD,
+		"claim.yaml":  verifyClaim,
+	})
+	p := func(n string) string { return filepath.Join(dir, n) }
+	cases := map[string]struct {
+		reason   string
+		args     []string
+		wantCode int
+		wantOut  []string
+		notOut   []string
+		wantErr  []string
+	}{
+		"SecondDocument": {
+			reason:   "xrs.yaml#2 renders the second document.",
+			args:     []string{"render", p("xrs.yaml") + "#2", p("legacy.yaml")},
+			wantCode: exitOK,
+			wantOut:  []string{"name: other"},
+			notOut:   []string{"name: demo"},
+		},
+		"SeveralDocumentsWithoutNumber": {
+			reason:   "A file of two documents without #N is invalid input naming both.",
+			args:     []string{"render", p("xrs.yaml"), p("legacy.yaml")},
+			wantCode: exitInvalid,
+			wantErr:  []string{"holds 2 documents", "xrs.yaml#1 (XThing demo)", "xrs.yaml#2 (XThing other)"},
+		},
+		"NoSuchDocument": {
+			reason:   "A document number past the end is invalid input naming the documents there are.",
+			args:     []string{"render", p("xrs.yaml") + "#3", p("legacy.yaml")},
+			wantCode: exitInvalid,
+			wantErr:  []string{"has no document 3"},
+		},
+		"ClaimFullXR": {
+			reason:   "-x on a claim prints the XR created from it: a generated name, no namespace, spec.claimRef.",
+			args:     []string{"render", p("claim.yaml"), p("legacy.yaml"), "--xrd", p("xrd.yaml"), "-x"},
+			wantCode: exitOK,
+			wantOut:  []string{"kind: XThing", "  name: mine-", "claimRef:", "    namespace: team"},
+			notOut:   []string{"  namespace: team\nspec", "\nkind: Thing\n", "\n  name: mine\n"},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			code, out, errOut := execute(t, tc.args...)
+			if code != tc.wantCode {
+				t.Errorf("\n%s\nexit %d, want %d:\n%s%s", tc.reason, code, tc.wantCode, out, errOut)
+			}
+			xr, _, _ := strings.Cut(strings.TrimPrefix(out, "---\n"), "\n---")
+			for _, w := range tc.wantOut {
+				if !strings.Contains(xr, w) {
+					t.Errorf("\n%s\nthe XR document: want %q in:\n%s", tc.reason, w, xr)
+				}
+			}
+			for _, w := range tc.notOut {
+				if strings.Contains(xr, w) {
+					t.Errorf("\n%s\nthe XR document: want no %q in:\n%s", tc.reason, w, xr)
+				}
+			}
+			for _, w := range tc.wantErr {
+				if !strings.Contains(errOut, w) {
+					t.Errorf("\n%s\nstderr: want %q in:\n%s", tc.reason, w, errOut)
+				}
+			}
+		})
+	}
+}

@@ -685,11 +685,9 @@ func (v *verifier) prepareXR(in map[string]any) (map[string]any, error) {
 	// The engines read the XR as the API server stored it: nulls pruned
 	// by the XRD's schema (see nullAssumption when there is none).
 	xr, _ := engine.PruneXR(in, v.o.XRD)
-	if v.o.XRD != nil && isClaim(xr, v.o.XRD) {
-		var err error
-		if xr, err = engine.XRFromClaim(xr, v.o.XRD); err != nil {
-			return nil, err
-		}
+	xr, err := engine.CompositeOf(xr, v.o.XRD)
+	if err != nil {
+		return nil, err
 	}
 	md, _ := xr["metadata"].(map[string]any)
 	if md == nil {
