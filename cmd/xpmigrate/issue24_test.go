@@ -167,3 +167,19 @@ func TestIssue24Item7Render(t *testing.T) {
 		})
 	}
 }
+
+// TestIssue24Item7GateSummaryNamesTheField: migrate's text summary of a
+// Composition whose verification found an unexplained difference names
+// the sample and field, with both values, not only the file.
+func TestIssue24Item7GateSummaryNamesTheField(t *testing.T) {
+	repo := migrateTree(t, map[string]string{"apis/composition.yaml": migrateLegacy, "examples/xr.yaml": migrateXR})
+	deps := migrateDeps{verifier: func(bool) migrate.Verifier { return differingVerifier{} }}
+	code, _, errOut := executeMigrate(t, deps, repo)
+	if code != exitDifferences {
+		t.Errorf("migrate: exit %d, want %d:\n%s", code, exitDifferences, errOut)
+	}
+	want := `different   apis/composition.yaml#0 things: examples/xr.yaml#1: xr.status.size differs (legacy "small", pipeline absent)`
+	if !strings.Contains(errOut, want) {
+		t.Errorf("migrate: want %q in:\n%s", want, errOut)
+	}
+}
