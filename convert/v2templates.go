@@ -783,5 +783,18 @@ func (t *v2Tmpl) deletionPolicyPatch(p resourcePatch) {
 	yamledit.Set(tr, "type", yamledit.NewString(transformMap))
 	yamledit.Set(tr, "map", m)
 	ts.Content = append(ts.Content, tr)
+	// Declared, so that verify maps the legacy render the same way. The
+	// patch's value wins over the base's: its mapping goes before the
+	// base's (C442), which then finds no deletionPolicy left.
+	pols := make([]any, len(v2map.OrphanPolicies))
+	for i, s := range v2map.OrphanPolicies {
+		pols[i] = s
+	}
+	op := v2map.Op{Code: "C450", Op: v2map.OpManagementPolicies, Path: "spec.deletionPolicy", Value: map[string]any{"Orphan": pols, "Delete": []any{"*"}}}
+	at := slices.IndexFunc(t.ops, func(o v2map.Op) bool { return o.Op == v2map.OpManagementPolicies && o.Path == "spec.deletionPolicy" })
+	if at < 0 {
+		at = len(t.ops)
+	}
+	t.ops = slices.Insert(t.ops, at, op)
 	t.c.warnf("C450", p.node, p.path, "the patch wrote spec.deletionPolicy, which namespaced managed resources lack: it now writes spec.managementPolicies through a map transform (Orphan: %v; Delete: [*])", v2map.OrphanPolicies)
 }

@@ -303,7 +303,7 @@ func TestV2Template(t *testing.T) {
 			},
 		},
 		"PatchOfDeletionPolicy": {
-			reason: "A patch of deletionPolicy writes managementPolicies through a map transform (C450); the rendered deletionPolicy maps by the same op.",
+			reason: "A patch of deletionPolicy writes managementPolicies through a map transform (C450), declared before the base's op so that the rendered deletionPolicy maps through the same map (Delete to [*]).",
 			in: "    base:\n      apiVersion: s3.aws.upbound.io/v1beta1\n      kind: Bucket\n      spec:\n        forProvider: {}\n    patches:\n" +
 				"    - fromFieldPath: spec.policy\n      toFieldPath: spec.deletionPolicy\n",
 			want: want{
@@ -312,6 +312,9 @@ func TestV2Template(t *testing.T) {
 					"    - fromFieldPath: spec.policy\n      toFieldPath: spec.managementPolicies\n      transforms:\n      - type: map\n        map:\n          Orphan: [Observe, Create, Update, LateInitialize]\n          Delete: [\"*\"]\n",
 				ops: []v2map.Op{
 					{Code: "C440", Op: v2map.OpSet, Path: "apiVersion", Value: "s3.aws.m.upbound.io/v1beta1"},
+					{Code: "C450", Op: v2map.OpManagementPolicies, Path: "spec.deletionPolicy", Value: map[string]any{
+						"Orphan": []any{"Observe", "Create", "Update", "LateInitialize"}, "Delete": []any{"*"},
+					}},
 					{Code: "C442", Op: v2map.OpManagementPolicies, Path: "spec.deletionPolicy"},
 				},
 			},

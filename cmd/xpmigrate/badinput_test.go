@@ -213,6 +213,8 @@ func TestVerifyLooksBesideOnlyWhenNeeded(t *testing.T) {
 		// samples is the --xr file's content; "" for no --xr.
 		samples    string
 		synthesize int
+		// converted gives a converted Composition (--converted).
+		converted bool
 		// wantOpened are the files beside the Composition opened.
 		wantOpened []string
 		// wantSamples are the samples' names.
@@ -226,9 +228,17 @@ func TestVerifyLooksBesideOnlyWhenNeeded(t *testing.T) {
 			wantXRD:     true,
 		},
 		"XRsGiven": {
-			reason:      "With --xr holding only XRs, nothing beside the Composition is read.",
+			reason:      "With --xr holding only XRs and --converted, nothing beside the Composition is read.",
 			samples:     migrateXR,
+			converted:   true,
 			wantSamples: []string{"samples/xr.yaml#1"},
+		},
+		"XRsGivenConvertedOnTheFly": {
+			reason:      "With --xr holding only XRs and no --converted, the XRD is looked for: the on-the-fly conversion reads it, as convert --xrd and migrate do; only files that mention one are decoded.",
+			samples:     migrateXR,
+			wantOpened:  []string{"cm.yaml", "comp.yaml", "example.yaml", "xrd.yaml"},
+			wantSamples: []string{"samples/xr.yaml#1"},
+			wantXRD:     true,
 		},
 		"ClaimsGiven": {
 			reason:      "With --xr holding a claim, the XRD is looked for; only files that mention one are decoded, and the claim is a sample.",
@@ -264,6 +274,15 @@ func TestVerifyLooksBesideOnlyWhenNeeded(t *testing.T) {
 					t.Fatal(err)
 				}
 				if err := os.WriteFile(o.XR, []byte(tc.samples), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if tc.converted {
+				o.Converted = filepath.Join(dir, "samples", "converted.yaml")
+				if err := os.MkdirAll(filepath.Dir(o.Converted), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(o.Converted, []byte(migratePipeline), 0o644); err != nil {
 					t.Fatal(err)
 				}
 			}

@@ -45,7 +45,13 @@ render.crossplane.io/runtime-development-target, default localhost:9443).
 Docker is neither needed nor supported.
 
 EnvironmentConfigs for both the native environment and function-environment-configs
-come from --extra-resources.`,
+come from --extra-resources.
+
+The XR file holds one document, or is named file.yaml#N for its Nth document
+(as verify names samples); a file of several documents without #N is refused,
+naming them. With --xrd it may be a claim: the XR rendered (and printed by -x)
+is the one Crossplane's claim controller creates from it, with a generated
+name, no namespace, the claim labels and spec.claimRef.`,
 		Example: `  # Render a legacy composition
   xpmigrate render xr.yaml composition.yaml
 
@@ -56,7 +62,10 @@ come from --extra-resources.`,
   xpmigrate render xr.yaml composition.yaml -o observed.yaml --until-stable
 
   # Render for a claim
-  xpmigrate render claim.yaml composition.yaml --xrd definition.yaml`,
+  xpmigrate render claim.yaml composition.yaml --xrd definition.yaml
+
+  # Render the second document of a file, as verify names it
+  xpmigrate render examples/xrs.yaml#2 composition.yaml`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) < 2 || len(args) > 3 {
 				return errkind.InvalidInputf("render takes 2 or 3 arguments (an XR, a Composition and optionally Functions), got %d", len(args))
@@ -79,7 +88,7 @@ come from --extra-resources.`,
 	f.StringToStringVar(&o.src.ContextFiles, "context-files", nil, "seed context keys from JSON files (key=file,...)")
 	f.StringToStringVar(&o.src.ContextValues, "context-values", nil, "seed context keys with JSON values (key=value,...); wins over --context-files")
 	f.BoolVarP(&o.print.IncludeResults, "include-function-results", "r", false, "print non-fatal function results as Result documents")
-	f.BoolVarP(&o.includeFullXR, "include-full-xr", "x", false, "print the input XR's spec and metadata in the XR document")
+	f.BoolVarP(&o.includeFullXR, "include-full-xr", "x", false, "print the input XR's spec and metadata in the XR document (for a claim, the XR created from it)")
 	f.BoolVarP(&o.print.IncludeContext, "include-context", "c", false, "print the final pipeline context as a Context document")
 	f.BoolVar(&o.print.IncludeConnectionDetails, "include-connection-details", false, "print the XR's connection details as the Secret Crossplane would publish")
 	f.DurationVar(&o.timeout, "timeout", time.Minute, "how long the whole render may take (1s–24h)")
@@ -112,7 +121,13 @@ func runRender(ctx context.Context, s streams, o *renderOptions) error {
 		return errors.Wrap(err, "cannot render composite resource")
 	}
 	if o.includeFullXR {
-		if err := render.IncludeFullXR(res.Outcome, req.XR); err != nil {
+		// A claim's XR is the one the claim controller creates: its
+		// generated name, no namespace, spec.claimRef.
+		xr, err := engine.CompositeOf(req.XR, req.XRD)
+		if err != nil {
+			return errkind.InvalidInput(err)
+		}
+		if err := render.IncludeFullXR(res.Outcome, xr); err != nil {
 			return errkind.InvalidInput(err)
 		}
 	}

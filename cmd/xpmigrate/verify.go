@@ -79,6 +79,14 @@ each template's declared edits and these composer rules (C480-C485) before
 the comparison; every field the mapping changed is reported as "mapped" under
 the code of the edit, and whatever still differs is classified as above.
 
+--synthesize N generates N XRs from the XRD's schema: named synthesized-<n>,
+with a uid, every field a patch or an environment selector reads set to a value
+its transforms accept (the second XR only what the schema requires), schema
+defaults and enums respected. When the XRD offers a claim (claimNames), each
+XR is bound to a claim as Crossplane's claim controller binds the XR it
+creates: spec.claimRef (the claim's apiVersion and kind, name synthesized-<n>,
+namespace default) and the crossplane.io/claim-name and claim-namespace labels.
+
 A Composition is unverified when no sample was conclusive (none found, or all
 inconclusive); the report says why and what to give. Inconclusive samples and
 unverified Compositions print a WARN line and pass, unless --require-verified
@@ -200,11 +208,11 @@ unverified Composition; 2 invalid input; 1 error.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.base, "base", "", "git revision to read the legacy Composition from: the argument is then the converted (mode: Pipeline) Composition, verified against the legacy Composition of the same name at that revision")
-	f.StringVar(&o.src.Converted, "converted", "", "the converted (mode: Pipeline) Composition; converted on the fly when absent")
+	f.StringVar(&o.src.Converted, "converted", "", "the converted (mode: Pipeline) Composition; when absent, converted on the fly exactly as convert --xrd and migrate would (with the XRD given, found beside the Composition, or with --cluster the cluster's)")
 	f.StringVar(&o.src.XR, "xr", "", "file or directory of sample XRs (or claims, with --xrd)")
 	f.StringVarP(&o.src.Observed, "observed-resources", "o", "", "file or directory of observed composed resources")
 	f.StringVarP(&o.src.Extra, "extra-resources", "e", "", "file or directory of other cluster objects (EnvironmentConfigs, Secrets)")
-	f.StringVar(&o.src.XRD, "xrd", "", "the CompositeResourceDefinition (claims, --synthesize); found beside the Composition when absent")
+	f.StringVar(&o.src.XRD, "xrd", "", "the CompositeResourceDefinition (claims, --synthesize, the on-the-fly conversion); found beside the Composition when absent")
 	f.IntVar(&o.src.Synthesize, "synthesize", 0, "generate N sample XRs from the XRD's schema (0–1000)")
 	f.IntVar(&o.verify.Loops, "loops", 0, "reconciles to simulate (0: until both sides are stable; at most 100)")
 	stringEnumFlag(f, &o.write.Format, "format", format.Text, "output format: text, json, junit, sarif or github; with --cluster also markdown or html (a self-contained page)", liveformat.Formats...)

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/pkg/errors"
@@ -37,20 +36,11 @@ func NewConverter(base convert.Options) Converter {
 type converterAdapter struct{ base convert.Options }
 
 func (a converterAdapter) Convert(_ context.Context, req ConvertRequest) (*ConvertResponse, error) {
-	o := a.base
-	o.Source = req.Path
-	if req.Target != "" {
-		o.Target = req.Target
-	}
-	o.Phase1 = o.Phase1 || req.Phase1
-	if o.PTFunction == "" {
-		o.PTFunction = req.PatchAndTransform
-	}
-	if o.ECFunction == "" {
-		o.ECFunction = req.EnvironmentConfigs
-	}
-	o.XRDs = append(slices.Clone(o.XRDs), req.XRDs...)
-	o.Compositions = append(slices.Clone(o.Compositions), req.Compositions...)
+	o := ConvertOptions(a.base, ConvertInputs{
+		Source: req.Path, Target: req.Target, Phase1: req.Phase1,
+		PatchAndTransform: req.PatchAndTransform, EnvironmentConfigs: req.EnvironmentConfigs,
+		XRDs: req.XRDs, Compositions: req.Compositions,
+	})
 	res, err := convert.Convert(req.Data, o)
 	if err != nil {
 		return nil, err

@@ -82,9 +82,7 @@ func ConvertFile(o FileOptions, out, errOut io.Writer) error {
 	if err != nil {
 		return err
 	}
-	co := o.Convert
-	co.Source, co.Configuration, co.XRDs = source, configuration, xrds
-	co.ProviderCRDs = append(co.ProviderCRDs, crds...)
+	co := ConvertOptions(o.Convert, ConvertInputs{Source: source, Configuration: configuration, XRDs: xrds, ProviderCRDs: crds})
 	res, err := convert.Convert(in, co)
 	switch {
 	case convert.IsInvalidOption(err):

@@ -4,19 +4,22 @@ import (
 	"strings"
 
 	"github.com/xpmigrate/xpmigrate/convert"
-	"github.com/xpmigrate/xpmigrate/internal/crossplane"
 	"github.com/xpmigrate/xpmigrate/internal/errkind"
 	"github.com/xpmigrate/xpmigrate/render/verify"
 )
 
 // VerifyConverter is the verify.Converter that xpmigrate's own converter
-// implements, for `verify` without a converted Composition: it converts for
-// the target, names anonymous templates as the converter
-// does by default, and refuses a Composition the converter refuses, naming
-// the findings. It lives here, above both, so that verify never imports the
-// converter.
-func VerifyConverter(composition []byte, target crossplane.Target) ([]byte, error) {
-	res, err := convert.Convert(composition, convert.Options{Target: target, AckUnnamed: true})
+// implements, for `verify` without a converted Composition: it converts as
+// `convert` and `migrate` do with their default options and the same
+// inputs (the target, the XRD of the Composition's type: ConvertOptions),
+// and refuses a Composition the converter refuses, naming the findings.
+// It lives here, above both, so that verify never imports the converter.
+func VerifyConverter(req verify.ConvertRequest) ([]byte, error) {
+	in := ConvertInputs{Target: req.Target}
+	if req.XRD != nil {
+		in.XRDs = []map[string]any{req.XRD}
+	}
+	res, err := convert.Convert(req.Composition, ConvertOptions(convert.Options{AckUnnamed: true}, in))
 	if err != nil {
 		if convert.IsInvalidInput(err) || convert.IsInvalidOption(err) {
 			return nil, errkind.InvalidInput(err)

@@ -55,6 +55,11 @@ func apply(p *fieldpath.Paved, o Op) (bool, error) {
 		if err := p.DeleteField("spec.deletionPolicy"); err != nil {
 			return false, err
 		}
+		if s, ok := v.(string); ok {
+			if pol, ok := asMap(o.Value)[s]; ok {
+				return true, p.SetValue("spec.managementPolicies", jsonobj.CopyTree(pol))
+			}
+		}
 		if v == "Orphan" {
 			pol := make([]any, len(OrphanPolicies))
 			for i, s := range OrphanPolicies {
@@ -113,6 +118,11 @@ func unwrap(p *fieldpath.Paved, path string) (bool, error) {
 		obj[k] = vv
 	}
 	return true, nil
+}
+
+func asMap(v any) map[string]any {
+	m, _ := v.(map[string]any)
+	return m
 }
 
 func isEmptyObject(v any) bool {

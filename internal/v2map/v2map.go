@@ -24,7 +24,10 @@ const (
 	// OpManagementPolicies replaces spec.deletionPolicy: Orphan with
 	// spec.managementPolicies without Delete (OrphanPolicies); any other
 	// deletionPolicy is deleted (namespaced managed resources have none,
-	// and Delete is their default).
+	// and Delete is their default). A Value, when set, maps deletionPolicy
+	// values to the management policies written instead (what a patch
+	// rewritten by C450 writes through its map transform: Delete to
+	// ["*"]); a value it does not map is handled as without one.
 	OpManagementPolicies = "managementPolicies"
 	// OpUnwrap replaces the object with the object at Path (a wrapper's
 	// payload, such as provider-kubernetes' spec.forProvider.manifest),

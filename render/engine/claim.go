@@ -19,6 +19,17 @@ func isClaim(o, xrd map[string]any) bool {
 	return ck != "" && k == ck && strings.HasPrefix(av, g+"/")
 }
 
+// CompositeOf returns the composite resource Crossplane composes for obj:
+// obj itself, or, for a claim of the XRD, the XR the claim controller
+// creates (XRFromClaim). Render and verify read a claim through it, and
+// `render -x` prints its metadata and spec.
+func CompositeOf(obj, xrd map[string]any) (map[string]any, error) {
+	if xrd == nil || !isClaim(obj, xrd) {
+		return obj, nil
+	}
+	return XRFromClaim(obj, xrd)
+}
+
 // XRFromClaim returns the composite resource Crossplane's claim controller
 // would create for claim: the XRD's composite kind at its referenceable
 // version, named after the claim, with the claim labels and

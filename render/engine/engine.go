@@ -129,11 +129,8 @@ func Render(ctx context.Context, req Request, o Options) (*Result, error) {
 		return nil, err
 	}
 	req.Extra = extra
-	if req.XRD != nil && isClaim(xr, req.XRD) {
-		var err error
-		if xr, err = XRFromClaim(xr, req.XRD); err != nil {
-			return nil, errkind.InvalidInput(err)
-		}
+	if xr, err = CompositeOf(xr, req.XRD); err != nil {
+		return nil, errkind.InvalidInput(err)
 	}
 	if err := checkCompatible(xr, req.Composition); err != nil {
 		return nil, err

@@ -1,6 +1,11 @@
 package engine
 
 import (
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+
 	"github.com/pkg/errors"
 
 	"github.com/xpmigrate/xpmigrate/internal/errkind"
@@ -11,8 +16,10 @@ import (
 // Sources name the files a render reads, as `xpmigrate render` takes them.
 // Only XR and Composition are required.
 type Sources struct {
-	// XR and Composition are files whose first object is the XR (or a
-	// claim, with XRD) and the Composition.
+	// XR is a file whose only object is the XR (or a claim, with XRD),
+	// or "file.yaml#N" for the file's Nth document, as verify names
+	// samples (LoadDocument). Composition is a file whose first object
+	// is the Composition.
 	XR, Composition string
 	// Functions, Observed, Extra and Credentials are files or directories
 	// of Function objects, observed composed resources, other cluster
@@ -35,7 +42,7 @@ func LoadRequest(s Sources) (Request, error) {
 func loadRequest(s Sources) (Request, error) {
 	var req Request
 	var err error
-	if req.XR, err = LoadOne(s.XR, "composite resource"); err != nil {
+	if req.XR, err = LoadDocument(s.XR, "composite resource"); err != nil {
 		return req, err
 	}
 	if req.Composition, err = LoadOne(s.Composition, "composition"); err != nil {
@@ -102,6 +109,46 @@ func LoadOne(path, what string) (map[string]any, error) {
 	return docs[0].Object, nil
 }
 
+// LoadDocument reads one object: the only document of a file, or, for
+// "file.yaml#N" (a file of that name not existing), the Nth document of
+// file.yaml as verify and migrate number them (from 1, empty documents
+// counted). A file of several documents without #N is invalid input that
+// names them; what names the object in errors.
+func LoadDocument(spec, what string) (map[string]any, error) {
+	path, n := spec, 0
+	if i := strings.LastIndexByte(spec, '#'); i >= 0 && !exists(spec) {
+		v, err := strconv.Atoi(spec[i+1:])
+		if err != nil || v < 1 {
+			return nil, errkind.InvalidInputf("cannot load %s: %q: want file.yaml#N with N a document number from 1", what, spec)
+		}
+		path, n = spec[:i], v
+	}
+	docs, err := manifest.LoadFile(path)
+	if err != nil {
+		return nil, errors.Wrapf(err, "cannot load %s", what)
+	}
+	if len(docs) == 0 {
+		return nil, errkind.InvalidInputf("cannot load %s: %q holds no YAML document", what, path)
+	}
+	if n == 0 && len(docs) == 1 {
+		return docs[0].Object, nil
+	}
+	names := make([]string, len(docs))
+	for i, d := range docs {
+		if n > 0 && d.Index+1 == n {
+			return d.Object, nil
+		}
+		md, _ := d.Object["metadata"].(map[string]any)
+		kind, _ := d.Object["kind"].(string)
+		name, _ := md["name"].(string)
+		names[i] = fmt.Sprintf("%s#%d (%s %s)", path, d.Index+1, kind, name)
+	}
+	if n > 0 {
+		return nil, errkind.InvalidInputf("cannot load %s: %q has no document %d; its documents: %s", what, path, n, strings.Join(names, ", "))
+	}
+	return nil, errkind.InvalidInputf("cannot load %s: %q holds %d documents: name one, as %s#N: %s", what, path, len(docs), path, strings.Join(names, ", "))
+}
+
 // LoadAll reads every object of a file or directory; what names them in
 // errors.
 func LoadAll(path, what string) ([]map[string]any, error) {
@@ -129,4 +176,10 @@ func LoadExtra(path string, more []manifest.Document) ([]map[string]any, error) 
 		return nil, errors.Wrap(err, "cannot load extra resources")
 	}
 	return objs, nil
+}
+
+// exists reports whether a file of that name exists.
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }

@@ -192,7 +192,7 @@ func newEngine(xr map[string]any, observed []map[string]any, o Options) (*engine
 		// crank keys an unannotated resource by "", and a later resource
 		// with the same name replaces an earlier one.
 		e.observed[name] = m
-		e.state.Resources[name] = &fnv1.Resource{Resource: s, ConnectionDetails: o.ObservedConnectionDetails[name]}
+		e.state.Resources[name] = &fnv1.Resource{Resource: s, ConnectionDetails: o.observedConnectionDetails(name, m)}
 	}
 
 	pool := newCandidates(o.ExtraResources)

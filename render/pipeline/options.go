@@ -176,3 +176,41 @@ func ContextFromJSON(values map[string][]byte) (map[string]any, error) {
 	}
 	return out, nil
 }
+
+// observedConnectionDetails returns the connection details of the observed
+// composed resource obj, named name in the Composition: those
+// ObservedConnectionDetails gives for it, else, in the Reconciler profile,
+// the data of the Secret its spec.writeConnectionSecretToRef names, when
+// ExtraResources holds it. Crossplane v1.20's function composer reads every
+// observed composed resource's connection Secret and sends its data with
+// the resource (observed.resources[name].connection_details); crossplane
+// render reads none. Crossplane v1.20 reads the Secret in the reference's
+// namespace; Crossplane v2 in the resource's own namespace when it is
+// namespaced.
+func (o Options) observedConnectionDetails(name string, obj map[string]any) map[string][]byte {
+	if d, ok := o.ObservedConnectionDetails[name]; ok || o.Profile != Reconciler {
+		return d
+	}
+	ref := nestedMap(obj, "spec", "writeConnectionSecretToRef")
+	secret := nestedString(ref, "name")
+	if ref == nil || secret == "" {
+		return nil
+	}
+	ns := nestedString(ref, "namespace")
+	if own := nestedString(obj, "metadata", "namespace"); own != "" && o.Dialect == crossplane.V2 {
+		ns = own
+	}
+	var out map[string][]byte
+	for _, x := range o.ExtraResources {
+		if nestedString(x, "apiVersion") != "v1" || nestedString(x, "kind") != "Secret" ||
+			nestedString(x, "metadata", "namespace") != ns || nestedString(x, "metadata", "name") != secret {
+			continue
+		}
+		// An unreadable Secret is read as absent, as the legacy composer
+		// reads it.
+		if s, err := SecretFromObject(x); err == nil {
+			out = s.Data
+		}
+	}
+	return out
+}

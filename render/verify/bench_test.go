@@ -94,7 +94,7 @@ func benchSamples(n int) []Sample {
 // until both sides are stable (3 reconciles each).
 func BenchmarkVerify(b *testing.B) {
 	legacy := []byte(benchComposition(20))
-	converted, err := referenceConvert(legacy, crossplane.V1)
+	converted, err := referenceConvert(ConvertRequest{Composition: legacy, Target: crossplane.V1})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -117,7 +117,7 @@ func BenchmarkVerify(b *testing.B) {
 // every patch fires.
 func TestBenchComposition(t *testing.T) {
 	legacy := []byte(benchComposition(20))
-	converted, err := referenceConvert(legacy, crossplane.V1)
+	converted, err := referenceConvert(ConvertRequest{Composition: legacy, Target: crossplane.V1})
 	if err != nil {
 		t.Fatal(err)
 	}

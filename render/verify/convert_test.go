@@ -5,7 +5,6 @@ import (
 
 	"github.com/pkg/errors"
 
-	"github.com/xpmigrate/xpmigrate/internal/crossplane"
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
 	"github.com/xpmigrate/xpmigrate/render"
@@ -16,8 +15,8 @@ import (
 // the real converter adds). It produced the hand-checked converted.yaml of
 // testdata/corpus, and lets tests exercise Options.Convert until the real
 // converter is plugged in.
-func referenceConvert(composition []byte, _ crossplane.Target) ([]byte, error) {
-	c, err := manifest.DecodeObject(composition)
+func referenceConvert(req ConvertRequest) ([]byte, error) {
+	c, err := manifest.DecodeObject(req.Composition)
 	if err != nil {
 		return nil, err
 	}

@@ -4,15 +4,18 @@ import (
 	"strings"
 
 	"github.com/xpmigrate/xpmigrate/convert"
-	"github.com/xpmigrate/xpmigrate/internal/crossplane"
 	"github.com/xpmigrate/xpmigrate/internal/errkind"
 )
 
 // Convert converts with xpmigrate's converter, as the migrate package's
 // VerifyConverter does; the tests use it where they give Verify no
 // converted Composition. (Verify itself never imports the converter.)
-func Convert(composition []byte, target crossplane.Target) ([]byte, error) {
-	res, err := convert.Convert(composition, convert.Options{Target: target, AckUnnamed: true})
+func Convert(req ConvertRequest) ([]byte, error) {
+	var xrds []map[string]any
+	if req.XRD != nil {
+		xrds = []map[string]any{req.XRD}
+	}
+	res, err := convert.Convert(req.Composition, convert.Options{Target: req.Target, AckUnnamed: true, XRDs: xrds})
 	if err != nil {
 		if convert.IsInvalidInput(err) || convert.IsInvalidOption(err) {
 			return nil, errkind.InvalidInput(err)

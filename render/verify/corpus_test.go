@@ -94,7 +94,7 @@ func TestCorpusConversions(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := referenceConvert(legacy, crossplane.V1)
+			got, err := referenceConvert(ConvertRequest{Composition: legacy, Target: crossplane.V1})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -56,6 +56,6 @@
 //	}
 //
 // Without a converted Composition Verify calls Options.Convert, a
-// Converter: a function from the legacy Composition's YAML and a target
-// (a crossplane.Target) to the converted YAML.
+// Converter: a function from a ConvertRequest (the legacy Composition's
+// YAML, a target, the XRD when known) to the converted YAML.
 package verify

@@ -32,7 +32,8 @@ type Sources struct {
 	// resources and other cluster objects.
 	Observed, Extra string
 	// XRD is the CompositeResourceDefinition's file; "" looks for it
-	// beside the Composition when claims or Synthesize need it.
+	// beside the Composition when claims, Synthesize or the on-the-fly
+	// conversion (which reads its schema) need it.
 	XRD string
 	// Synthesize generates this many samples from the XRD's schema.
 	Synthesize int
@@ -132,7 +133,8 @@ func load(ctx context.Context, s Sources) (*Input, error) {
 		if err != nil {
 			return nil, errors.Wrap(err, "cannot load sample XRs")
 		}
-		if in.XRD == nil && (s.Synthesize > 0 || !onlyKinds(docs, sampleKinds(in.Legacy, nil))) {
+		// The on-the-fly conversion reads the XRD too, as migrate does.
+		if in.XRD == nil && (s.Synthesize > 0 || len(in.Converted.Data) == 0 || !onlyKinds(docs, sampleKinds(in.Legacy, nil))) {
 			if in.XRD, err = FindXRD(fsys, dir, in.Legacy); err != nil {
 				return nil, err
 			}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/xpmigrate/xpmigrate/internal/errkind"
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
+	"github.com/xpmigrate/xpmigrate/internal/xp"
 	"github.com/xpmigrate/xpmigrate/render/verify/gaps"
 )
 
@@ -26,7 +27,13 @@ import (
 //     transform keys.
 //
 // Schema defaults are applied, enum values are respected, and required
-// fields are filled at every level. The result is deterministic.
+// fields are filled at every level. Each XR is named synthesized-<n> and
+// has a uid, as the API server gives one. When the XRD offers a claim
+// (spec.claimNames), each XR is bound to a claim as Crossplane's claim
+// controller binds the XR it creates: spec.claimRef (the claim's
+// apiVersion, kind, name synthesized-<n> and namespace default) and the
+// crossplane.io/claim-name and claim-namespace labels, so that patches
+// reading them (often Required) fire. The result is deterministic.
 func Synthesize(xrd map[string]any, legacy Document, n int) ([]Sample, error) {
 	if n <= 0 {
 		return nil, nil
@@ -66,6 +73,9 @@ func Synthesize(xrd map[string]any, legacy Document, n int) ([]Sample, error) {
 			spec = map[string]any{}
 		}
 		xr["spec"] = spec
+		if claimKind := stringAt(xrd, "spec", "claimNames", "kind"); claimKind != "" {
+			bindClaim(xr, group+"/"+version, claimKind, name, SynthesizedClaimNamespace)
+		}
 		if i != 1 {
 			p := fieldpath.Pave(xr)
 			for _, d := range drivers {
@@ -81,6 +91,19 @@ func Synthesize(xrd map[string]any, legacy Document, n int) ([]Sample, error) {
 		out = append(out, Sample{Name: name, XR: xr})
 	}
 	return out, nil
+}
+
+// SynthesizedClaimNamespace is the namespace of the claim a synthesized
+// XR of a claim-offering XRD is bound to.
+const SynthesizedClaimNamespace = "default"
+
+// bindClaim binds xr to the claim of apiVersion, kind, name and namespace
+// as the claim controller does: spec.claimRef and the claim labels.
+func bindClaim(xr map[string]any, apiVersion, kind, name, namespace string) {
+	spec, _ := xr["spec"].(map[string]any)
+	spec["claimRef"] = map[string]any{"apiVersion": apiVersion, "kind": kind, "name": name, "namespace": namespace}
+	md, _ := xr["metadata"].(map[string]any)
+	md["labels"] = map[string]any{xp.LabelClaimName: name, xp.LabelClaimNamespace: namespace}
 }
 
 // xrdVersion returns the referenceable version (else the first) and its

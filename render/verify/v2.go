@@ -410,8 +410,11 @@ func (t *twin) mapComposed(obj map[string]any, name string) (map[string]any, []m
 	if gn := stringAt(out, "metadata", "generateName"); gn == t.legacyPrefix+"-" && t.legacyPrefix != t.name {
 		setAt(out, t.name+"-", "metadata", "generateName")
 		rec = append(rec, mapped{path: "metadata.generateName", code: CodeComposite})
-		if n := stringAt(out, "metadata", "name"); strings.HasPrefix(n, gn) {
-			setAt(out, t.name+"-"+strings.TrimPrefix(n, gn), "metadata", "name")
+		// The name generated from either prefix keeps only its first 58
+		// characters: a long claim name cuts the legacy one before its
+		// suffix, and the v2 one too.
+		if n, ok := v2map.Regenerate(stringAt(out, "metadata", "name"), gn, t.name+"-"); ok {
+			setAt(out, n, "metadata", "name")
 			rec = append(rec, mapped{path: "metadata.name", code: CodeComposite})
 		}
 	}
@@ -441,10 +444,11 @@ func (t *twin) mapComposed(obj map[string]any, name string) (map[string]any, []m
 
 // renameXR replaces, in the string values of a composed resource v (at
 // path p), the legacy XR's name that Crossplane generated from its claim's
-// (`<claim>-<suffix>`) with the twin's, the claim's own: what the
-// Composition derives from the XR's name follows it (C485).
+// (`<claim>-<suffix>`, the prefix cut to 58 characters) with the twin's,
+// the claim's own: what the Composition derives from the XR's name
+// follows it (C485).
 func (t *twin) renameXR(v any, p Path, rec *[]mapped) any {
-	if t.legacyName == t.name || !strings.HasPrefix(t.legacyName, t.name+"-") {
+	if t.legacyName == t.name || !strings.HasPrefix(t.legacyName, v2map.GeneratePrefix(t.name+"-")) {
 		return v
 	}
 	switch x := v.(type) {

@@ -26,9 +26,24 @@ import (
 )
 
 // A Converter converts a legacy Composition document (YAML) to its
-// mode: Pipeline form for a target (V1 or V2), as `xpmigrate convert`
-// does. Verify calls it when it is given no converted Composition.
-type Converter func(composition []byte, target crossplane.Target) ([]byte, error)
+// mode: Pipeline form, as `xpmigrate convert` does with the same inputs.
+// Verify calls it when it is given no converted Composition.
+type Converter func(ConvertRequest) ([]byte, error)
+
+// A ConvertRequest is what a Converter converts, and what it reads
+// besides.
+type ConvertRequest struct {
+	// Composition is the legacy Composition's document (YAML).
+	Composition []byte
+
+	// Target is the Crossplane line to convert for (V1 or V2).
+	Target crossplane.Target
+
+	// XRD is the CompositeResourceDefinition of the Composition's type,
+	// when known (Options.XRD, or the cluster's): its schema types the XR
+	// fields patches read, as `convert --xrd` reads it.
+	XRD map[string]any
+}
 
 // A Document is a YAML file's content and where it came from.
 type Document struct {
@@ -181,7 +196,7 @@ func Verify(ctx context.Context, legacy, converted Document, samples []Sample, o
 		if o.Convert == nil {
 			return nil, errors.New("cannot verify without a converted composition: give one, or a converter")
 		}
-		b, err := o.Convert(lc.src.Raw, o.Target)
+		b, err := o.Convert(ConvertRequest{Composition: lc.src.Raw, Target: o.Target, XRD: o.XRD})
 		if err != nil {
 			return nil, errors.Wrapf(err, "cannot convert %s", legacy.Path)
 		}
@@ -670,11 +685,9 @@ func (v *verifier) prepareXR(in map[string]any) (map[string]any, error) {
 	// The engines read the XR as the API server stored it: nulls pruned
 	// by the XRD's schema (see nullAssumption when there is none).
 	xr, _ := engine.PruneXR(in, v.o.XRD)
-	if v.o.XRD != nil && isClaim(xr, v.o.XRD) {
-		var err error
-		if xr, err = engine.XRFromClaim(xr, v.o.XRD); err != nil {
-			return nil, err
-		}
+	xr, err := engine.CompositeOf(xr, v.o.XRD)
+	if err != nil {
+		return nil, err
 	}
 	md, _ := xr["metadata"].(map[string]any)
 	if md == nil {

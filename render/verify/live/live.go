@@ -268,6 +268,9 @@ type pair struct {
 	legacy, converted verify.Document
 	obj               map[string]any
 	pinned            bool
+	// xrd is the XRD of the Composition's type, when known: revisions
+	// are converted with it too.
+	xrd map[string]any
 }
 
 // Verify checks the legacy Composition (and its converted form; converted
@@ -281,11 +284,20 @@ func Verify(ctx context.Context, c Cluster, legacy, converted verify.Document, o
 	if err != nil {
 		return nil, err
 	}
-	if len(converted.Data) == 0 {
-		if o.Verify.Convert == nil {
-			return nil, errors.New("cannot verify without a converted composition: give one, or a converter")
+	if len(converted.Data) == 0 && o.Verify.Convert == nil {
+		return nil, errors.New("cannot verify without a converted composition: give one, or a converter")
+	}
+	// The on-the-fly conversions (of the Composition, of the revisions XRs
+	// are pinned to) read the XRD of the Composition's type, as convert
+	// --xrd and migrate do: the given one, else the cluster's.
+	xrd := o.Verify.XRD
+	if xrd == nil {
+		if xrd, err = definitionOf(ctx, c, comp); err != nil {
+			return nil, err
 		}
-		b, err := o.Verify.Convert(legacy.Data, o.Verify.Target)
+	}
+	if len(converted.Data) == 0 {
+		b, err := o.Verify.Convert(verify.ConvertRequest{Composition: legacy.Data, Target: o.Verify.Target, XRD: xrd})
 		if err != nil {
 			return nil, errors.Wrapf(err, "cannot convert %s", legacy.Path)
 		}
@@ -301,7 +313,7 @@ func Verify(ctx context.Context, c Cluster, legacy, converted verify.Document, o
 	}
 
 	agg := newAggregate(&Report{Composition: comp.GetName(), Legacy: legacy.Path, Converted: converted.Path}, o)
-	current := &pair{legacy: legacy, converted: converted, obj: comp.Object}
+	current := &pair{legacy: legacy, converted: converted, obj: comp.Object, xrd: xrd}
 	byRevision := map[string]*pair{}
 
 	// The reader hands XRs over in list order, Concurrency of them fetched
@@ -563,6 +575,36 @@ func conversionTally(d *verify.Difference, strict bool) Tally {
 	return t
 }
 
+// A definitionLister lists the cluster's CompositeResourceDefinitions, as
+// cluster.Reader does (a forbidden list is a missing permission, and no
+// XRD).
+type definitionLister interface {
+	Definitions(ctx context.Context) ([]*unstructured.Unstructured, error)
+}
+
+// definitionOf returns the cluster's XRD of the Composition's type, or nil
+// when the cluster has none (or c cannot list them).
+func definitionOf(ctx context.Context, c Cluster, comp *unstructured.Unstructured) (map[string]any, error) {
+	dl, ok := c.(definitionLister)
+	if !ok {
+		return nil, nil
+	}
+	av, _, _ := unstructured.NestedString(comp.Object, "spec", "compositeTypeRef", "apiVersion")
+	kind, _, _ := unstructured.NestedString(comp.Object, "spec", "compositeTypeRef", "kind")
+	xrds, err := dl.Definitions(ctx)
+	if err != nil {
+		return nil, errors.Wrap(err, "cannot read the cluster's CompositeResourceDefinitions")
+	}
+	for _, x := range xrds {
+		group, _, _ := unstructured.NestedString(x.Object, "spec", "group")
+		k, _, _ := unstructured.NestedString(x.Object, "spec", "names", "kind")
+		if group == xp.Group(av) && k == kind {
+			return x.Object, nil
+		}
+	}
+	return nil, nil
+}
+
 // composition reads the Composition of a document as an object.
 func composition(d verify.Document) (*unstructured.Unstructured, error) {
 	for _, doc := range manifest.Split(d.Data) {
@@ -606,11 +648,11 @@ func pairFor(current *pair, byRevision map[string]*pair, live *cluster.Composite
 		return nil, errors.Wrapf(err, "cannot encode CompositionRevision %s", live.RevisionName)
 	}
 	path := "CompositionRevision " + live.RevisionName
-	p := &pair{legacy: verify.Document{Path: path, Data: b}, obj: obj, pinned: true}
+	p := &pair{legacy: verify.Document{Path: path, Data: b}, obj: obj, pinned: true, xrd: current.xrd}
 	if o.Verify.Convert == nil {
 		return nil, errors.Errorf("cannot verify XRs pinned to %s without a converter", path)
 	}
-	c, err := o.Verify.Convert(b, o.Verify.Target)
+	c, err := o.Verify.Convert(verify.ConvertRequest{Composition: b, Target: o.Verify.Target, XRD: current.xrd})
 	if err != nil {
 		return nil, errors.Wrapf(err, "cannot convert %s", path)
 	}

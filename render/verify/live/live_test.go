@@ -170,7 +170,7 @@ func TestCheck(t *testing.T) {
 		},
 	}
 	legacy := verify.Document{Path: "legacy.yaml", Data: []byte(legacyYAML)}
-	converted, err := testConvert(t)(legacy.Data, crossplane.V1)
+	converted, err := testConvert(t)(verify.ConvertRequest{Composition: legacy.Data, Target: crossplane.V1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -205,8 +205,8 @@ func TestCheck(t *testing.T) {
 
 // testConvert converts with xpmigrate's converter, as the command does.
 func testConvert(t *testing.T) verify.Converter {
-	return func(b []byte, target crossplane.Target) ([]byte, error) {
-		res, err := convert.Convert(b, convert.Options{Target: target, AckUnnamed: true})
+	return func(req verify.ConvertRequest) ([]byte, error) {
+		res, err := convert.Convert(req.Composition, convert.Options{Target: req.Target, AckUnnamed: true})
 		if err != nil {
 			return nil, err
 		}
