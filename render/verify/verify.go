@@ -598,6 +598,9 @@ func (v *verifier) sample(ctx context.Context, s Sample, cov *coverage) (*Sample
 			}
 		}
 	}
+	if err := v.prove(ctx, diffs, legacySides, p); err != nil {
+		return nil, nil, errors.Wrapf(err, "sample %s", s.Name)
+	}
 	for i := range diffs {
 		diffs[i].Line = v.line(&diffs[i])
 	}

@@ -46,7 +46,29 @@ type Gap struct {
 	// Composition).
 	Accepted   bool   `json:"accepted,omitempty"`
 	AcceptedBy string `json:"acceptedBy,omitempty"`
+
+	// Proven is true when a render proved that the gap causes the
+	// difference: the pipeline rendered again with the switches ProvenBy
+	// names (the gap's own, alone or with those of gaps already proven on
+	// the sample) agrees with legacy at the difference's path. A lag is
+	// proven by the simulation itself (ProvenBy "later-reconcile"): the
+	// pipeline reaches legacy's value in a later reconcile. Only a proven
+	// gap can be accepted.
+	Proven   bool     `json:"proven"`
+	ProvenBy []string `json:"provenBy,omitempty"`
+
+	// Unproven says why the gap is not proven when it has no switch: it
+	// stays a candidate, which never passes under --accept.
+	Unproven string `json:"unproven,omitempty"`
+
+	// lag is set for the gaps of the transient rules, which the
+	// simulation proves.
+	lag bool
 }
+
+// Lag reports whether the gap is a lag that a later reconcile of the
+// simulation catches up on (D8, D19, D26 as transient rules find them).
+func (g *Gap) Lag() bool { return g.lag }
 
 // A rule recognises one known gap. Rules are tried in order and the first
 // that matches a difference classifies it.
@@ -83,6 +105,7 @@ func (r rule) gap(detail string) *Gap {
 		Detail:      detail,
 		Fix:         r.fix,
 		Class:       r.gapClass(),
+		lag:         r.transient,
 	}
 }
 

@@ -90,6 +90,12 @@ type Difference struct {
 	// conversion or in an engine, which always fails verification).
 	Gap *Gap `json:"gap,omitempty"`
 
+	// Candidate is the known gap whose rule matched the difference's shape
+	// when a counterfactual render refuted it: the pipeline rendered with
+	// the gap's switch (Candidate.ProvenBy names it) still differs here.
+	// The difference is then unexplained (Gap is nil).
+	Candidate *Gap `json:"refutedCandidate,omitempty"`
+
 	// raw are the unredacted values rules read.
 	rawLegacy, rawPipeline *Value
 }
@@ -104,6 +110,10 @@ func (d *Difference) SetRaw(legacy, pipeline *Value) {
 func (d *Difference) Raw() (legacy, pipeline *Value) {
 	return d.rawLegacy, d.rawPipeline
 }
+
+// Key identifies a difference across reconciles and renders: its aspect,
+// resource and path.
+func (d *Difference) Key() string { return d.key() }
 
 // key identifies a difference across reconciles.
 func (d *Difference) key() string {
