@@ -504,6 +504,12 @@ func (r *run) render(t Template, b base, observed map[string]Resource, desired m
 			r.warn(errors.Wrapf(err, "cannot render composed resource %q %q patch at index %d: ignoring 'policy.fromFieldPath: Required' because 'to' resource already exists", t.Name, typ, i))
 		}
 	}
+	if r.native.ReadinessErrorFails && !exists {
+		// Legacy checks the readiness of the object it has just applied.
+		if _, err := r.ready(dcd, t.ReadinessChecks); err != nil {
+			return nil, errors.Wrapf(err, "cannot check readiness of composed resource %q", t.Name)
+		}
+	}
 	out.object = dcd.UnstructuredContent()
 	return out, nil
 }

@@ -64,6 +64,25 @@ type Gap struct {
 	// lag is set for the gaps of the transient rules, which the
 	// simulation proves.
 	lag bool
+
+	// noSwitch is the rule's reason why its code's switch does not apply.
+	noSwitch string
+}
+
+// Switch returns the switch that renders the gap's mechanism away, or
+// false and why none does.
+func (g *Gap) Switch() (Switch, string, bool) {
+	if g.noSwitch != "" {
+		return Switch{}, g.noSwitch, false
+	}
+	if s, ok := Switches[g.Code]; ok {
+		return s, "", true
+	}
+	why := NoSwitch[g.Code]
+	if why == "" {
+		why = "no switch renders this gap away"
+	}
+	return Switch{}, why, false
 }
 
 // Lag reports whether the gap is a lag that a later reconcile of the
@@ -94,6 +113,10 @@ type rule struct {
 
 	// match returns the detail when the rule explains d.
 	match func(c *ruleContext, d *Difference) (string, bool)
+
+	// noSwitch says why no switch renders this rule's mechanism away, when
+	// its code has a switch for another mechanism (see Switches).
+	noSwitch string
 }
 
 func (r rule) gap(detail string) *Gap {
@@ -106,6 +129,7 @@ func (r rule) gap(detail string) *Gap {
 		Fix:         r.fix,
 		Class:       r.gapClass(),
 		lag:         r.transient,
+		noSwitch:    r.noSwitch,
 	}
 }
 

@@ -74,9 +74,3 @@ var NoSwitch = map[string]string{
 	"D39": "function-environment-configs has no mode that keeps defaultData alone",
 	"D50": "the XR's merge patch is not modelled as a switch",
 }
-
-// SwitchFor returns the switch of a gap code.
-func SwitchFor(code string) (Switch, bool) {
-	s, ok := Switches[code]
-	return s, ok
-}
