@@ -16,6 +16,11 @@ import (
 // shows the pipeline reaching legacy's value in a later reconcile.
 const ProvenByLaterReconcile = "later-reconcile"
 
+// ProvenBySkippedReferences names the proof of a difference in the XR's
+// resource references that those of the templates legacy did not render
+// account for (D7): the composer's bookkeeping, no switch needed.
+const ProvenBySkippedReferences = "references-of-skipped-templates"
+
 // prove disposes of the known gaps the rules proposed for one sample's
 // differences (attribution by counterfactual render). A rule matches the
 // shape of a difference; only a render shows the gap caused it. For each
@@ -38,8 +43,12 @@ func (v *verifier) prove(ctx context.Context, diffs []Difference, legacy []Side,
 			continue
 		}
 		switch _, why, ok := g.Switch(); {
-		case g.Lag():
+		case g.Lag:
 			g.Proven, g.ProvenBy = true, []string{ProvenByLaterReconcile}
+		case !ok && isResourceRefs(diffs[i]) && vanished(&diffs[i], v.presenceOf(legacy, p)):
+			// The references differ by those of the templates legacy
+			// did not render alone.
+			g.Proven, g.ProvenBy = true, []string{ProvenBySkippedReferences}
 		case !ok:
 			g.Unproven = "no switch can render this gap away: " + why
 		default:
@@ -105,10 +114,19 @@ func (v *verifier) prove(ctx context.Context, diffs []Difference, legacy []Side,
 	return nil
 }
 
+// presenceOf compares the pipeline side as rendered with legacy, once per
+// sample.
+func (v *verifier) presenceOf(legacy []Side, p *run) []loopPresence {
+	if p.presence == nil {
+		p.presence = v.presence(legacy, p.sides)
+	}
+	return p.presence
+}
+
 // counterfactual renders the pipeline side again with the switches of
 // codes on, and returns, for each reconcile compared with legacy, the keys
 // of the differences.
-func (v *verifier) counterfactual(ctx context.Context, p *run, codes []string, legacy []Side) ([]map[string]bool, error) {
+func (v *verifier) counterfactual(ctx context.Context, p *run, codes []string, legacy []Side) ([]loopPresence, error) {
 	var fn function.Native
 	var pn pipeline.Native
 	ec := v.ecVersion
@@ -135,15 +153,31 @@ func (v *verifier) counterfactual(ctx context.Context, p *run, codes []string, l
 	if err := cf.renderAll(ctx, v.maxLoops(), v.o.Loops == 0); err != nil {
 		return nil, err
 	}
-	n := max(len(legacy), len(cf.sides))
-	cf.padTo(n)
+	return v.presence(legacy, cf.sides), nil
+}
+
+// A loopPresence is what one reconcile of a pipeline render differs from
+// legacy in: the keys of the differences, and whether the render failed.
+type loopPresence struct {
+	keys map[string]bool
+
+	// legacy and pipeline are the composed resources each side rendered;
+	// failed is set when both sides failed.
+	legacy, pipeline map[string]bool
+	failed           bool
+}
+
+// presence compares every reconcile of a pipeline render with legacy's.
+func (v *verifier) presence(legacy, sides []Side) []loopPresence {
+	n := max(len(legacy), len(sides))
 	opts := CompareOptions{ResourceName: v.names, ShownConnectionDetails: v.shown}
-	out := make([]map[string]bool, n)
+	out := make([]loopPresence, n)
 	for k := range n {
 		l := legacy[min(k, len(legacy)-1)]
+		ps := sides[min(k, len(sides)-1)]
 		keys := map[string]bool{}
 		refs := false
-		for _, d := range Compare(l, cf.sides[k], opts) {
+		for _, d := range Compare(l, ps, opts) {
 			keys[d.Key()] = true
 			refs = refs || isResourceRefs(d)
 		}
@@ -156,28 +190,43 @@ func (v *verifier) counterfactual(ctx context.Context, p *run, codes []string, l
 					delete(keys, key)
 				}
 			}
-			for _, d := range Compare(fl, cf.sides[k], opts) {
+			for _, d := range Compare(fl, ps, opts) {
 				if isResourceRefs(d) {
 					keys[d.Key()] = true
 				}
 			}
 		}
-		out[k] = keys
+		out[k] = loopPresence{keys: keys, legacy: v.rendered(l), pipeline: v.rendered(ps), failed: l.Err != nil && ps.Err != nil}
 	}
-	return out, nil
+	return out
 }
 
 // vanished reports whether d is absent from every reconcile of a
 // counterfactual render it was seen in, and when it persisted, from every
-// later one too.
-func vanished(d *Difference, present []map[string]bool) bool {
+// later one too. A difference of a resource's fields has gone away only
+// where both sides rendered the resource, one of its readiness where both
+// sides rendered it or neither did (or both failed): a render that fails,
+// or leaves the resource out, composes nothing to differ in, whatever
+// caused the difference.
+func vanished(d *Difference, present []loopPresence) bool {
 	last := d.LastLoop
 	if !d.Transient {
 		last = len(present)
 	}
 	for k := d.FirstLoop; k <= last && k <= len(present); k++ {
-		if present[k-1][d.Key()] {
+		if present[k-1].keys[d.Key()] {
 			return false
+		}
+		lp := present[k-1]
+		switch d.Aspect {
+		case AspectResource:
+			if !lp.legacy[d.Resource] || !lp.pipeline[d.Resource] {
+				return false
+			}
+		case AspectReadiness, AspectSynced:
+			if lp.legacy[d.Resource] != lp.pipeline[d.Resource] && !lp.failed {
+				return false
+			}
 		}
 	}
 	return true
@@ -239,4 +288,18 @@ func withoutUnrenderedRefs(l Side) (Side, bool) {
 	}
 	out.EffectiveXR = xr
 	return Side{Outcome: &out, Err: l.Err}, true
+}
+
+// rendered returns the composed resources a side rendered.
+func (v *verifier) rendered(s Side) map[string]bool {
+	out := map[string]bool{}
+	if s.Outcome == nil {
+		return out
+	}
+	for _, cd := range s.Outcome.Composed {
+		if cd.Rendered {
+			out[gaps.ResourceName(cd, v.names)] = true
+		}
+	}
+	return out
 }

@@ -218,7 +218,7 @@ func TestCorpusMutationProperty(t *testing.T) {
 					continue
 				}
 				caused = append(caused, d.Title())
-				if d.Gap != nil {
+				if !d.Unexplained() {
 					attributed++
 					t.Errorf("%s: %s: %s (sample %s) is attributed to %s (proven by %v); a mutation is never a known gap", c.path, what, d.Title(), s.Sample, d.Gap.Code, d.Gap.ProvenBy)
 				}

@@ -392,6 +392,10 @@ type run struct {
 	sides  []Side
 	done   bool
 	stable bool
+
+	// presence is what each reconcile differs from legacy in, computed
+	// on first use by attribution (presenceOf).
+	presence []loopPresence
 }
 
 // failedXR is xr with Synced=False for err, as the reconciler sets it.

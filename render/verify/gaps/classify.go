@@ -61,19 +61,20 @@ type Gap struct {
 	// stays a candidate, which never passes under --accept.
 	Unproven string `json:"unproven,omitempty"`
 
-	// lag is set for the gaps of the transient rules, which the
-	// simulation proves.
-	lag bool
+	// Lag is set for the gaps of the transient rules (D8, D19, D26 as
+	// lags), which the simulation proves: a later reconcile catches up.
+	Lag bool `json:"-"`
 
-	// noSwitch is the rule's reason why its code's switch does not apply.
-	noSwitch string
+	// NoSwitch is the rule's reason why its code's switch does not apply
+	// to its mechanism.
+	NoSwitch string `json:"-"`
 }
 
 // Switch returns the switch that renders the gap's mechanism away, or
 // false and why none does.
 func (g *Gap) Switch() (Switch, string, bool) {
-	if g.noSwitch != "" {
-		return Switch{}, g.noSwitch, false
+	if g.NoSwitch != "" {
+		return Switch{}, g.NoSwitch, false
 	}
 	if s, ok := Switches[g.Code]; ok {
 		return s, "", true
@@ -85,9 +86,6 @@ func (g *Gap) Switch() (Switch, string, bool) {
 	return Switch{}, why, false
 }
 
-// Lag reports whether the gap is a lag that a later reconcile of the
-// simulation catches up on (D8, D19, D26 as transient rules find them).
-func (g *Gap) Lag() bool { return g.lag }
 
 // A rule recognises one known gap. Rules are tried in order and the first
 // that matches a difference classifies it.
@@ -128,8 +126,8 @@ func (r rule) gap(detail string) *Gap {
 		Detail:      detail,
 		Fix:         r.fix,
 		Class:       r.gapClass(),
-		lag:         r.transient,
-		noSwitch:    r.noSwitch,
+		Lag:         r.transient,
+		NoSwitch:    r.noSwitch,
 	}
 }
 

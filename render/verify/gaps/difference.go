@@ -179,9 +179,18 @@ type CompareOptions struct {
 	ShownConnectionDetails map[string]bool
 }
 
+// Unexplained reports whether nothing proved what causes the difference:
+// no rule matched it, a counterfactual render refuted the rule that did
+// (Candidate), or the breaking gap a rule proposed has no switch to prove
+// it (Gap.Unproven): a candidate, shown with its code, that is not
+// accepted.
+func (d *Difference) Unexplained() bool {
+	return d.Gap == nil || d.Gap.Class == ClassBreaking && !d.Gap.Proven
+}
+
 // Fails reports whether a difference fails verification: an unexplained
-// difference always; a breaking gap unless accepted; with strict any known
-// gap that persists, except intended changes.
+// difference always; a breaking gap unless accepted (only a proven one
+// is); with strict any known gap that persists, except intended changes.
 func (d *Difference) Fails(strict bool) bool {
 	if d.Gap == nil {
 		return true
