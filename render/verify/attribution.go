@@ -45,10 +45,16 @@ func (v *verifier) prove(ctx context.Context, diffs []Difference, legacy []Side,
 		switch _, why, ok := g.Switch(); {
 		case g.Lag:
 			g.Proven, g.ProvenBy = true, []string{ProvenByLaterReconcile}
-		case !ok && isResourceRefs(diffs[i]) && vanished(&diffs[i], v.presenceOf(legacy, p)):
-			// The references differ by those of the templates legacy
-			// did not render alone.
-			g.Proven, g.ProvenBy = true, []string{ProvenBySkippedReferences}
+		case !ok && g.Code == "D7" && isResourceRefs(diffs[i]):
+			// Proven when the references differ by those of the
+			// templates legacy did not render alone, else refuted.
+			g.ProvenBy = []string{ProvenBySkippedReferences}
+			if vanished(&diffs[i], v.presenceOf(legacy, p)) {
+				g.Proven = true
+				continue
+			}
+			g.Accepted, g.AcceptedBy = false, ""
+			diffs[i].Candidate, diffs[i].Gap = g, nil
 		case !ok:
 			g.Unproven = "no switch can render this gap away: " + why
 		default:
@@ -165,6 +171,11 @@ type loopPresence struct {
 	// failed is set when both sides failed.
 	legacy, pipeline map[string]bool
 	failed           bool
+
+	// refs is set when the resource references differ anywhere: the
+	// shape of the lists decides at which path, so any difference there
+	// keeps every difference of the references.
+	refs bool
 }
 
 // presence compares every reconcile of a pipeline render with legacy's.
@@ -190,13 +201,14 @@ func (v *verifier) presence(legacy, sides []Side) []loopPresence {
 					delete(keys, key)
 				}
 			}
+			refs = false
 			for _, d := range Compare(fl, ps, opts) {
 				if isResourceRefs(d) {
-					keys[d.Key()] = true
+					keys[d.Key()], refs = true, true
 				}
 			}
 		}
-		out[k] = loopPresence{keys: keys, legacy: v.rendered(l), pipeline: v.rendered(ps), failed: l.Err != nil && ps.Err != nil}
+		out[k] = loopPresence{keys: keys, refs: refs, legacy: v.rendered(l), pipeline: v.rendered(ps), failed: l.Err != nil && ps.Err != nil}
 	}
 	return out
 }
@@ -214,7 +226,7 @@ func vanished(d *Difference, present []loopPresence) bool {
 		last = len(present)
 	}
 	for k := d.FirstLoop; k <= last && k <= len(present); k++ {
-		if present[k-1].keys[d.Key()] {
+		if present[k-1].keys[d.Key()] || isResourceRefs(*d) && present[k-1].refs {
 			return false
 		}
 		lp := present[k-1]
