@@ -213,19 +213,22 @@ func (v *verifier) presence(legacy, sides []Side) []loopPresence {
 	return out
 }
 
-// vanished reports whether d is absent from every reconcile of a
-// counterfactual render it was seen in, and when it persisted, from every
-// later one too. A difference of a resource's fields has gone away only
+// vanished reports whether d is absent from a counterfactual render: from
+// every reconcile it was seen in when it was transient, from the last
+// reconcile (the steady state) when it persisted. A difference of a resource's fields has gone away only
 // where both sides rendered the resource, one of its readiness where both
 // sides rendered it or neither did (or both failed): a render that fails,
 // or leaves the resource out, composes nothing to differ in, whatever
 // caused the difference.
 func vanished(d *Difference, present []loopPresence) bool {
-	last := d.LastLoop
+	first, last := d.FirstLoop, d.LastLoop
 	if !d.Transient {
-		last = len(present)
+		// A difference that persists is proven when the steady state
+		// agrees: what differs before it is a lag, which the simulation
+		// proves (D8, D19, D26).
+		first, last = len(present), len(present)
 	}
-	for k := d.FirstLoop; k <= last && k <= len(present); k++ {
+	for k := first; k <= last && k <= len(present); k++ {
 		if present[k-1].keys[d.Key()] || isResourceRefs(*d) && present[k-1].refs {
 			return false
 		}

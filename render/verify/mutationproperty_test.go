@@ -168,6 +168,11 @@ func differenceSet(r *Report) map[string]bool {
 
 func differenceID(sample string, d Difference) string {
 	l, p := d.Raw()
+	if d.Aspect == AspectPresence {
+		// A resource rendered on one side only: which side, not what it
+		// holds.
+		return fmt.Sprintf("%s\x00%s\x00%v\x00%v", sample, d.Key(), l != nil, p != nil)
+	}
 	return fmt.Sprintf("%s\x00%s\x00%v\x00%v", sample, d.Key(), valueOf(l), valueOf(p))
 }
 
