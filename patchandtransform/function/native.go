@@ -66,7 +66,17 @@ type Native struct {
 	// leaves an existing composed resource out of the desired state too,
 	// not only a new one.
 	RequiredSkipsExisting bool
+
+	// ReportSkipped (D23): the names of the templates skipped for a
+	// Required patch go to the context under ContextKeySkipped, for a
+	// composer that counts them as the native composer did.
+	ReportSkipped bool
 }
+
+// ContextKeySkipped is the context key under which ReportSkipped lists the
+// skipped templates. No real function writes it.
+const ContextKeySkipped = "xpmigrate.io/counterfactual-skipped-templates"
+
 
 // integers returns a deep copy of v in which every integral float64 that
 // an int64 holds is an int64, as a JSON decoder that keeps integers gives.

@@ -239,6 +239,9 @@ func (p *Prepared) run(r *run, req Request) Response {
 	ctx := make(map[string]any, len(req.Context)+1)
 	maps.Copy(ctx, req.Context)
 	ctx[ContextKeyEnvironment] = env
+	if r.native.ReportSkipped && len(r.skipped) > 0 {
+		ctx[ContextKeySkipped] = r.skipped
+	}
 	return Response{Desired: desired, Results: r.results, Context: ctx}
 }
 
@@ -251,6 +254,9 @@ type run struct {
 
 	// native are the mechanisms that behave as the native composer's.
 	native Native
+
+	// skipped are the templates skipped for a Required patch.
+	skipped []any
 }
 
 // view returns a resource's object for reading only: a wire copy, or with
@@ -364,6 +370,7 @@ func (r *run) compose(p *Prepared, req Request) (*State, map[string]any, error) 
 		}
 		if dcd == nil {
 			skipped++
+			r.skipped = append(r.skipped, t.Name)
 			continue
 		}
 		desired[t.Name] = *dcd

@@ -521,7 +521,12 @@ func (e *engine) effectiveXR(d *fnv1.State, unready []string, refs []objectRef) 
 		ready = newCondition(render.ConditionTypeReady, "False", render.ReasonCreating, "", at)
 	case fnv1.Ready_READY_UNSPECIFIED:
 	}
-	e.markConditions(xr, newCondition(render.ConditionTypeSynced, "True", render.ReasonReconcileSuccess, "", at), ready)
+	synced := newCondition(render.ConditionTypeSynced, "True", render.ReasonReconcileSuccess, "", at)
+	if skipped, _ := e.rep.Context[ContextKeySkipped].([]any); e.o.Native.SkippedUnsynced && len(skipped) > 0 {
+		synced = newCondition(render.ConditionTypeSynced, "False", render.ReasonReconcileError, "", at)
+		ready = newCondition(render.ConditionTypeReady, "False", render.ReasonCreating, "", at)
+	}
+	e.markConditions(xr, synced, ready)
 	return xr
 }
 

@@ -114,7 +114,17 @@ type Native struct {
 	// metadata is persisted, as the native composer persisted what
 	// ToComposite patches wrote there; Pipeline mode persists only status.
 	XRSpecPersisted bool
+
+	// SkippedUnsynced (D23): templates a function lists as skipped (under
+	// function.ContextKeySkipped) make the XR unsynced and unready, as the
+	// native composer counted a template it did not render.
+	SkippedUnsynced bool
 }
+
+// ContextKeySkipped is where a counterfactual function lists the
+// templates it skipped (function.ContextKeySkipped).
+const ContextKeySkipped = "xpmigrate.io/counterfactual-skipped-templates"
+
 
 func (o Options) now() time.Time {
 	if o.Profile == CrankV120 || o.Clock == nil {

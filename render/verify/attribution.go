@@ -37,6 +37,7 @@ const ProvenBySkippedReferences = "references-of-skipped-templates"
 func (v *verifier) prove(ctx context.Context, diffs []Difference, legacy []Side, p *run) error {
 	need := map[string][]int{}
 	var codes []string
+	var refsPending []int
 	for i := range diffs {
 		g := diffs[i].Gap
 		if g == nil || g.Class == ClassIntended || g.Class == ClassMapped {
@@ -55,6 +56,7 @@ func (v *verifier) prove(ctx context.Context, diffs []Difference, legacy []Side,
 			}
 			g.Accepted, g.AcceptedBy = false, ""
 			diffs[i].Candidate, diffs[i].Gap = g, nil
+			refsPending = append(refsPending, i)
 		case !ok:
 			g.Unproven = "no switch can render this gap away: " + why
 		default:
@@ -101,6 +103,22 @@ func (v *verifier) prove(ctx context.Context, diffs []Difference, legacy []Side,
 				left = still
 			}
 			need[code] = left
+		}
+	}
+	// The references of skipped templates, with the switches proven on
+	// the sample on: another gap (a base's name, D11) may have renamed a
+	// reference.
+	if len(refsPending) > 0 && len(proven) > 0 {
+		present, err := v.counterfactual(ctx, p, proven, legacy)
+		if err != nil {
+			return err
+		}
+		for _, i := range refsPending {
+			if vanished(&diffs[i], present) {
+				g := diffs[i].Candidate
+				g.Proven, g.ProvenBy = true, append(switchNames(proven), ProvenBySkippedReferences)
+				diffs[i].Gap, diffs[i].Candidate = g, nil
+			}
 		}
 	}
 	for _, code := range codes {
@@ -229,6 +247,11 @@ func vanished(d *Difference, present []loopPresence) bool {
 		first, last = len(present), len(present)
 	}
 	for k := first; k <= last && k <= len(present); k++ {
+		if isResourceRefs(*d) && present[k-1].failed {
+			// Both reconciles failed: what each recorded of its
+			// resources before failing is the failure's bookkeeping.
+			continue
+		}
 		if present[k-1].keys[d.Key()] || isResourceRefs(*d) && present[k-1].refs {
 			return false
 		}
