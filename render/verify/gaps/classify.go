@@ -54,7 +54,7 @@ type Gap struct {
 	// proven by the simulation itself (ProvenBy "later-reconcile"): the
 	// pipeline reaches legacy's value in a later reconcile. Only a proven
 	// gap can be accepted.
-	Proven   bool     `json:"proven"`
+	Proven   bool     `json:"proven,omitempty"`
 	ProvenBy []string `json:"provenBy,omitempty"`
 
 	// Unproven says why the gap is not proven when it has no switch: it
