@@ -77,7 +77,6 @@ type Native struct {
 // skipped templates. No real function writes it.
 const ContextKeySkipped = "xpmigrate.io/counterfactual-skipped-templates"
 
-
 // integers returns a deep copy of v in which every integral float64 that
 // an int64 holds is an int64, as a JSON decoder that keeps integers gives.
 func integers(v any) any {

@@ -125,7 +125,6 @@ type Native struct {
 // templates it skipped (function.ContextKeySkipped).
 const ContextKeySkipped = "xpmigrate.io/counterfactual-skipped-templates"
 
-
 func (o Options) now() time.Time {
 	if o.Profile == CrankV120 || o.Clock == nil {
 		return fixedTime()

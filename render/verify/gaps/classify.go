@@ -86,7 +86,6 @@ func (g *Gap) Switch() (Switch, string, bool) {
 	return Switch{}, why, false
 }
 
-
 // A rule recognises one known gap. Rules are tried in order and the first
 // that matches a difference classifies it.
 type rule struct {

@@ -200,7 +200,7 @@ func showJSON(v any) string {
 var ruleToCompositeFailure = rule{
 	code:     "D46",
 	noSwitch: "the composer applies nothing after a fatal result; no switch applies the resources first, as legacy did",
-	title: "a failing ToComposite patch fails both reconciles, but legacy has applied the composed resources first",
+	title:    "a failing ToComposite patch fails both reconciles, but legacy has applied the composed resources first",
 	fix: "Make the ToComposite patch unable to fail for the values the resource can hold (a transform that " +
 		"accepts them, a path that matches their shape). Natively the composed resources were applied before " +
 		"the patch failed; the function's fatal result applies nothing.",
