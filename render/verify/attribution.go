@@ -189,6 +189,7 @@ type loopPresence struct {
 	// failed is set when both sides failed.
 	legacy, pipeline map[string]bool
 	failed           bool
+	pipelineFailed   bool
 
 	// refs is set when the resource references differ anywhere: the
 	// shape of the lists decides at which path, so any difference there
@@ -226,7 +227,7 @@ func (v *verifier) presence(legacy, sides []Side) []loopPresence {
 				}
 			}
 		}
-		out[k] = loopPresence{keys: keys, refs: refs, legacy: v.rendered(l), pipeline: v.rendered(ps), failed: l.Err != nil && ps.Err != nil}
+		out[k] = loopPresence{keys: keys, refs: refs, legacy: v.rendered(l), pipeline: v.rendered(ps), failed: l.Err != nil && ps.Err != nil, pipelineFailed: ps.Err != nil}
 	}
 	return out
 }
@@ -247,16 +248,18 @@ func vanished(d *Difference, present []loopPresence) bool {
 		first, last = len(present), len(present)
 	}
 	for k := first; k <= last && k <= len(present); k++ {
-		if isResourceRefs(*d) && present[k-1].failed {
-			// Both reconciles failed: what each recorded of its
-			// resources before failing is the failure's bookkeeping.
-			continue
-		}
 		if present[k-1].keys[d.Key()] || isResourceRefs(*d) && present[k-1].refs {
 			return false
 		}
 		lp := present[k-1]
 		switch d.Aspect {
+		case AspectPresence, AspectXR, AspectConnection, AspectDeleted:
+			// A counterfactual that fails composes nothing: it proves
+			// the failure (error, conditions, synced and ready flags),
+			// never what the resources or the XR hold.
+			if lp.pipelineFailed {
+				return false
+			}
 		case AspectResource:
 			if !lp.legacy[d.Resource] || !lp.pipeline[d.Resource] {
 				return false
