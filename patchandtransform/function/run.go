@@ -2,6 +2,7 @@ package function
 
 import (
 	"maps"
+	"strings"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/fieldpath"
 	"github.com/pkg/errors"
@@ -223,6 +224,12 @@ func (p *Prepared) RunOwned(req Request) Response {
 	return p.run(&run{owned: true}, req)
 }
 
+// RunOwnedNative is RunOwned with the mechanisms n switches on behaving as
+// the native composer's (see Native).
+func (p *Prepared) RunOwnedNative(req Request, n Native) Response {
+	return p.run(&run{owned: true, native: n}, req)
+}
+
 func (p *Prepared) run(r *run, req Request) Response {
 	desired, env, err := r.compose(p, req)
 	if err != nil {
@@ -232,6 +239,9 @@ func (p *Prepared) run(r *run, req Request) Response {
 	ctx := make(map[string]any, len(req.Context)+1)
 	maps.Copy(ctx, req.Context)
 	ctx[ContextKeyEnvironment] = env
+	if r.native.ReportSkipped && len(r.skipped) > 0 {
+		ctx[ContextKeySkipped] = r.skipped
+	}
 	return Response{Desired: desired, Results: r.results, Context: ctx}
 }
 
@@ -241,6 +251,12 @@ type run struct {
 
 	// owned is set by RunOwned.
 	owned bool
+
+	// native are the mechanisms that behave as the native composer's.
+	native Native
+
+	// skipped are the templates skipped for a Required patch.
+	skipped []any
 }
 
 // view returns a resource's object for reading only: a wire copy, or with
@@ -285,7 +301,7 @@ func (r *run) compose(p *Prepared, req Request) (*State, map[string]any, error) 
 	}
 	in := p.in
 
-	oxr := fieldpath.Pave(r.view(req.Observed.Composite))
+	oxr := r.native.readsIntegers(fieldpath.Pave(r.view(req.Observed.Composite)))
 	xr := &unstructured.Unstructured{Object: oxr.UnstructuredContent()}
 
 	var dreq *Resource
@@ -310,7 +326,16 @@ func (r *run) compose(p *Prepared, req Request) (*State, map[string]any, error) 
 		}
 	}
 
-	env := fieldpath.Pave(environment(req.Context))
+	env := r.native.readsIntegers(fieldpath.Pave(environment(req.Context)))
+	if r.native.EnvironmentGVK {
+		environmentGVK(env.UnstructuredContent())
+	}
+	// With EnvironmentWritesVisible, the resource patches read the XR the
+	// environment patches wrote to, as legacy's do.
+	rxr := oxr
+	if r.native.EnvironmentWritesVisible {
+		rxr = fieldpath.Pave(jsonobj.DeepCopy(oxr.UnstructuredContent()))
+	}
 
 	for i, p := range p.envs {
 		t := p.EffectiveType()
@@ -323,22 +348,29 @@ func (r *run) compose(p *Prepared, req Request) (*State, map[string]any, error) 
 		default:
 			continue
 		}
+		if to == dxr && r.native.EnvironmentStatusLost && writesStatus(p) {
+			to = fieldpath.Pave(map[string]any{})
+		}
 		if err := pt.Apply(pt.Function, p, from, to); err != nil {
 			if pt.IsNotFound(err) && optional(p) {
 				continue
 			}
 			return nil, nil, &PatchError{Type: t, Index: i, Cause: err}
 		}
+		if to != env && r.native.EnvironmentWritesVisible && writesXR(t) {
+			_ = pt.Apply(pt.Function, p, env, rxr)
+		}
 	}
 
 	skipped := 0
 	for i, t := range p.templates {
-		dcd, err := r.render(t, p.bases[i], req.Observed.Resources, desired, oxr, dxr, env, conn)
+		dcd, err := r.render(t, p.bases[i], req.Observed.Resources, desired, rxr, dxr, env, conn)
 		if err != nil {
 			return nil, nil, err
 		}
 		if dcd == nil {
 			skipped++
+			r.skipped = append(r.skipped, t.Name)
 			continue
 		}
 		desired[t.Name] = *dcd
@@ -391,6 +423,10 @@ func (r *run) render(t Template, b base, observed map[string]Resource, desired m
 		if b.object != nil {
 			obj, _ = jsonobj.CopyTree(b.object).(map[string]any)
 		}
+		if md, ok := obj["metadata"].(map[string]any); ok && r.native.BaseNameIgnored {
+			delete(md, "name")
+			delete(md, "namespace")
+		}
 	}
 	out := &composed{object: obj}
 
@@ -399,7 +435,7 @@ func (r *run) render(t Template, b base, observed map[string]Resource, desired m
 	var ocd *fieldpath.Paved
 	o, exists := observed[t.Name]
 	if exists {
-		ocd = fieldpath.Pave(r.view(&o))
+		ocd = r.native.readsIntegers(fieldpath.Pave(r.view(&o)))
 
 		// Only the name and namespace of the observed resource are kept,
 		// removed when empty, so that the desired state stays an overlay.
@@ -414,7 +450,10 @@ func (r *run) render(t Template, b base, observed map[string]Resource, desired m
 		}
 		maps.Copy(conn, details)
 
-		ready, err := pt.IsReady(pt.Function, ocd, t.ReadinessChecks)
+		ready, err := r.ready(ocd, t.ReadinessChecks)
+		if err != nil && r.native.ReadinessErrorFails {
+			return nil, errors.Wrapf(err, "cannot check readiness of composed resource %q", t.Name)
+		}
 		if err != nil {
 			r.warn(errors.Wrapf(err, "cannot check readiness of composed resource %q", t.Name))
 		}
@@ -433,6 +472,9 @@ func (r *run) render(t Template, b base, observed map[string]Resource, desired m
 			from, to = ocd, dxr
 		case pt.PatchTypeToEnvironmentFieldPath, pt.PatchTypeCombineToEnvironment:
 			from, to = ocd, env
+			if r.native.ToEnvironmentFromRendered {
+				from = dcd
+			}
 		case pt.PatchTypeFromCompositeFieldPath, pt.PatchTypeCombineFromComposite:
 			from, to, toComposed = oxr, dcd, true
 		case pt.PatchTypeFromEnvironmentFieldPath, pt.PatchTypeCombineFromEnvironment:
@@ -440,23 +482,39 @@ func (r *run) render(t Template, b base, observed map[string]Resource, desired m
 		default:
 			continue
 		}
+		requiredTo := r.native.RequiredToCompositeFails && p.Policy.Required() && to == dxr
+		if from == nil && requiredTo {
+			// Legacy reads the object it has just applied.
+			from = dcd
+		}
 		if from == nil {
 			continue
 		}
 		err := pt.Apply(pt.Function, p, from, to)
 		switch {
 		case err == nil:
+		case !pt.IsNotFound(err) && r.native.PatchErrorSkipsResource && to != dxr:
+			r.warn(errors.Wrapf(err, "cannot render composed resource %q %q patch at index %d", t.Name, typ, i))
+			return nil, nil
 		case !pt.IsNotFound(err):
+			return nil, &PatchError{Resource: t.Name, Type: typ, Index: i, Cause: err}
+		case requiredTo:
 			return nil, &PatchError{Resource: t.Name, Type: typ, Index: i, Cause: err}
 		case !p.Policy.Required():
 			// The path may appear later; the patch is skipped for now.
-		case toComposed && !exists:
+		case toComposed && (!exists || r.native.RequiredSkipsExisting):
 			// Required means "do not create the resource before the value
 			// exists": drop the template, and with it its later patches.
 			r.warn(errors.Wrapf(err, "not adding new composed resource %q to desired state because %q patch at index %d has 'policy.fromFieldPath: Required'", t.Name, typ, i))
 			return nil, nil
 		default:
 			r.warn(errors.Wrapf(err, "cannot render composed resource %q %q patch at index %d: ignoring 'policy.fromFieldPath: Required' because 'to' resource already exists", t.Name, typ, i))
+		}
+	}
+	if r.native.ReadinessErrorFails && !exists {
+		// Legacy checks the readiness of the object it has just applied.
+		if _, err := r.ready(dcd, t.ReadinessChecks); err != nil {
+			return nil, errors.Wrapf(err, "cannot check readiness of composed resource %q", t.Name)
 		}
 	}
 	out.object = dcd.UnstructuredContent()
@@ -601,4 +659,24 @@ func wireCopy(o map[string]any) map[string]any {
 		return map[string]any{}
 	}
 	return out
+}
+
+// ready checks a composed resource's readiness, as the function does, or
+// with NativeReadiness as the native composer does.
+func (r *run) ready(ocd *fieldpath.Paved, checks []pt.ReadinessCheck) (bool, error) {
+	if !r.native.NativeReadiness {
+		return pt.IsReady(pt.Function, ocd, checks)
+	}
+	return pt.IsReady(pt.Native, fieldpath.Pave(integerObject(ocd.UnstructuredContent())), checks)
+}
+
+// writesStatus reports whether a patch writes under the XR's status.
+func writesStatus(p pt.Patch) bool {
+	to := ""
+	if p.ToFieldPath != nil {
+		to = *p.ToFieldPath
+	} else if p.FromFieldPath != nil {
+		to = *p.FromFieldPath
+	}
+	return to == "status" || strings.HasPrefix(to, "status.") || strings.HasPrefix(to, "status[")
 }

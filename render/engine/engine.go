@@ -89,6 +89,10 @@ type Options struct {
 	// Builtins are the in-process functions. Nil uses Builtins().
 	Builtins BuiltinSet
 
+	// Native switches pipeline composer mechanisms to the native
+	// composer's behaviour, for counterfactual renders (pipeline.Native).
+	Native pipeline.Native
+
 	// Observe, when set, is called after every reconcile that succeeds,
 	// with its number (from 1), its outcome, and whether it repeated the
 	// one before. Callers that need every reconcile use it instead of
@@ -276,6 +280,7 @@ func newPipeline(req Request, o Options) (func(context.Context, map[string]any, 
 		ObservedConnectionDetails: req.ObservedConnectionDetails,
 		Dialect:                   o.Target,
 		ClusterScoped:             o.ClusterScoped,
+		Native:                    o.Native,
 	}
 	// Every reconcile composes with the same Composition: read it once.
 	c := pipeline.NewComposer(req.Composition)

@@ -501,6 +501,10 @@ func (e *engine) effectiveXR(d *fnv1.State, unready []string, refs []objectRef) 
 		mergeStatus(cur, st)
 	}
 
+	if e.o.Native.XRSpecPersisted {
+		persistSpec(xr, e.rep.RawDesiredXR)
+	}
+
 	refsPath := []string{"spec", "resourceRefs"}
 	if e.modern {
 		refsPath = []string{"spec", "crossplane", "resourceRefs"}
@@ -517,7 +521,12 @@ func (e *engine) effectiveXR(d *fnv1.State, unready []string, refs []objectRef) 
 		ready = newCondition(render.ConditionTypeReady, "False", render.ReasonCreating, "", at)
 	case fnv1.Ready_READY_UNSPECIFIED:
 	}
-	e.markConditions(xr, newCondition(render.ConditionTypeSynced, "True", render.ReasonReconcileSuccess, "", at), ready)
+	synced := newCondition(render.ConditionTypeSynced, "True", render.ReasonReconcileSuccess, "", at)
+	if skipped, _ := e.rep.Context[ContextKeySkipped].([]any); e.o.Native.SkippedUnsynced && len(skipped) > 0 {
+		synced = newCondition(render.ConditionTypeSynced, "False", render.ReasonReconcileError, "", at)
+		ready = newCondition(render.ConditionTypeReady, "False", render.ReasonCreating, "", at)
+	}
+	e.markConditions(xr, synced, ready)
 	return xr
 }
 
@@ -660,4 +669,36 @@ func mergeConditionLists(cur, desired any) any {
 func asMap(v any) map[string]any {
 	m, _ := v.(map[string]any)
 	return m
+}
+
+// persistSpec merges what the desired XR has in its spec, labels and
+// annotations into xr, as the native composer's XR update kept them.
+func persistSpec(xr, desired map[string]any) {
+	if spec, ok := desired["spec"].(map[string]any); ok {
+		cur, _ := xr["spec"].(map[string]any)
+		if cur == nil {
+			cur = map[string]any{}
+		}
+		xr["spec"] = jsonobj.MergePatch(cur, spec)
+	}
+	for _, k := range []string{"labels", "annotations"} {
+		m, ok := nested(desired, "metadata", k)
+		if !ok {
+			continue
+		}
+		dm, ok := m.(map[string]any)
+		if !ok {
+			continue
+		}
+		md, _ := xr["metadata"].(map[string]any)
+		if md == nil {
+			md = map[string]any{}
+			xr["metadata"] = md
+		}
+		cur, _ := md[k].(map[string]any)
+		if cur == nil {
+			cur = map[string]any{}
+		}
+		md[k] = jsonobj.MergePatch(cur, dm)
+	}
 }

@@ -99,7 +99,31 @@ type Options struct {
 	// ObservedXRConnectionDetails are the XR's current connection details
 	// (toolkit-only, like ObservedConnectionDetails).
 	ObservedXRConnectionDetails map[string][]byte
+
+	// Native switches composer mechanisms to the native (mode: Resources)
+	// composer's behaviour, one known gap at a time: for counterfactual
+	// renders only, never a real Crossplane.
+	Native Native
 }
+
+// Native switches turn single mechanisms of the function composer into
+// what Crossplane's native composer does (see function.Native for the
+// function's own). The zero value is Crossplane's function composer.
+type Native struct {
+	// XRSpecPersisted (D5): what the functions write to the XR's spec and
+	// metadata is persisted, as the native composer persisted what
+	// ToComposite patches wrote there; Pipeline mode persists only status.
+	XRSpecPersisted bool
+
+	// SkippedUnsynced (D23): templates a function lists as skipped (under
+	// function.ContextKeySkipped) make the XR unsynced and unready, as the
+	// native composer counted a template it did not render.
+	SkippedUnsynced bool
+}
+
+// ContextKeySkipped is where a counterfactual function lists the
+// templates it skipped (function.ContextKeySkipped).
+const ContextKeySkipped = "xpmigrate.io/counterfactual-skipped-templates"
 
 func (o Options) now() time.Time {
 	if o.Profile == CrankV120 || o.Clock == nil {

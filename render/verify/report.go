@@ -39,8 +39,11 @@ const (
 	// fail verification unless their code is accepted.
 	KnownGaps Verdict = "known-gaps"
 
-	// Different: a difference nothing explains: a bug in the conversion
-	// (or in xpmigrate). Always fails.
+	// Different: a difference nothing proves the cause of: no rule
+	// matched it, or a counterfactual render refuted the known gap a rule
+	// proposed, or that gap has no switch to prove it by (see
+	// Difference.Unexplained). A bug in the conversion (or in xpmigrate)
+	// until shown otherwise. Always fails.
 	Different Verdict = "different"
 
 	// Inconclusive: both sides failed to render the sample, so nothing
@@ -226,7 +229,7 @@ func (s *SampleReport) verdict(strict bool) {
 		d := &s.Differences[i]
 		v := Equivalent
 		switch {
-		case d.Gap == nil:
+		case d.Unexplained():
 			v = Different
 		case d.Gap.Class == ClassBreaking:
 			v = KnownGaps
@@ -280,7 +283,7 @@ func (t *tally) add(s *SampleReport) {
 	}
 	for _, d := range s.Differences {
 		switch {
-		case d.Gap == nil:
+		case d.Unexplained():
 			t.unexplained++
 		case d.Gap.Class == ClassIntended:
 			t.intended++

@@ -407,6 +407,10 @@ type run struct {
 	sides  []Side
 	done   bool
 	stable bool
+
+	// presence is what each reconcile differs from legacy in, computed
+	// on first use by attribution (presenceOf).
+	presence []loopPresence
 }
 
 // failedXR is xr with Synced=False for err, as the reconciler sets it.
@@ -612,6 +616,9 @@ func (v *verifier) sample(ctx context.Context, s Sample, cov *coverage) (*Sample
 				diffs[i].FirstLoop, diffs[i].LastLoop = 1, len(p.sides)
 			}
 		}
+	}
+	if err := v.prove(ctx, diffs, legacySides, p); err != nil {
+		return nil, nil, errors.Wrapf(err, "sample %s", s.Name)
 	}
 	for i := range diffs {
 		diffs[i].Line = v.line(&diffs[i])

@@ -23,6 +23,16 @@ const TTL = time.Minute
 // afresh.
 type Function struct {
 	inputs *inputCache
+
+	// native are the mechanisms that behave as the native composer's.
+	native function.Native
+}
+
+// NewNative returns the function with the mechanisms n switches on
+// behaving as Crossplane's native composer's (function.Native): what a
+// verifier renders to test whether a known gap explains a difference.
+func NewNative(n function.Native) *Function {
+	return &Function{inputs: &inputCache{}, native: n}
 }
 
 // New returns the function. It remembers the last few inputs it read, so a
@@ -57,7 +67,7 @@ func (f Function) RunFunction(_ context.Context, req *fnv1.RunFunctionRequest) (
 	// The request's objects were just decoded from Structs and the
 	// response's are about to become Structs: the function may use them as
 	// they are.
-	out := input.RunOwned(in)
+	out := input.RunOwnedNative(in, f.native)
 
 	rsp := &fnv1.RunFunctionResponse{
 		Meta: &fnv1.ResponseMeta{Tag: req.GetMeta().GetTag(), Ttl: durationpb.New(TTL)},

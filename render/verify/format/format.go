@@ -411,8 +411,14 @@ func sampleSummary(s *verify.SampleReport) string {
 
 // classification names what explains a difference, in one line.
 func classification(d *verify.Difference, strict bool) string {
+	if d.Gap == nil && d.Candidate != nil {
+		return fmt.Sprintf("unexplained difference (candidate %s refuted: the pipeline rendered with switch %s still differs here)", d.Candidate.Code, strings.Join(d.Candidate.ProvenBy, "+"))
+	}
 	if d.Gap == nil {
 		return "unexplained difference"
+	}
+	if d.Unexplained() {
+		return fmt.Sprintf("unexplained difference (unproven candidate %s: %s; %s)", d.Gap.Code, d.Gap.Title, d.Gap.Unproven)
 	}
 	s := d.Gap.Code
 	if len(d.Gap.Diagnostics) > 0 {
@@ -440,6 +446,23 @@ func classification(d *verify.Difference, strict bool) string {
 	return s
 }
 
+// proof says how the attribution of a difference was checked.
+func proof(d *verify.Difference) string {
+	switch {
+	case d.Gap == nil && d.Candidate != nil:
+		return fmt.Sprintf("refuted: the rule for %s matched the shape of the difference, but the pipeline rendered with switch %s still differs here", d.Candidate.Code, strings.Join(d.Candidate.ProvenBy, "+"))
+	case d.Gap == nil, d.Gap.Class == verify.ClassIntended, d.Gap.Class == verify.ClassMapped:
+		return ""
+	case d.Gap.Proven && len(d.Gap.ProvenBy) == 1 && d.Gap.ProvenBy[0] == verify.ProvenByLaterReconcile:
+		return "proven by the simulation: the pipeline reaches legacy's value in a later reconcile"
+	case d.Gap.Proven:
+		return "proven: the pipeline rendered with " + strings.Join(d.Gap.ProvenBy, "+") + " agrees with legacy here"
+	case d.Gap.Unproven != "":
+		return "unproven: " + d.Gap.Unproven
+	}
+	return ""
+}
+
 func loops(d *verify.Difference) string {
 	if d.FirstLoop == d.LastLoop {
 		return fmt.Sprintf("reconcile %d", d.FirstLoop)
@@ -460,6 +483,9 @@ func writeDifference(w io.Writer, p painter, s verify.SampleReport, d *verify.Di
 	if d.Gap != nil {
 		logsafe.Fprintf(w, "  why: %s\n", d.Gap.Detail)
 		logsafe.Fprintf(w, "  fix: %s\n", d.Gap.Fix)
+	}
+	if p := proof(d); p != "" {
+		fmt.Fprintf(w, "  proof: %s\n", p)
 	}
 	for _, l := range unifiedDiff(d) {
 		line := painted(logsafe.Escape(l))

@@ -46,6 +46,44 @@ type Gap struct {
 	// Composition).
 	Accepted   bool   `json:"accepted,omitempty"`
 	AcceptedBy string `json:"acceptedBy,omitempty"`
+
+	// Proven is true when a render proved that the gap causes the
+	// difference: the pipeline rendered again with the switches ProvenBy
+	// names (the gap's own, alone or with those of gaps already proven on
+	// the sample) agrees with legacy at the difference's path. A lag is
+	// proven by the simulation itself (ProvenBy "later-reconcile"): the
+	// pipeline reaches legacy's value in a later reconcile. Only a proven
+	// gap can be accepted.
+	Proven   bool     `json:"proven,omitempty"`
+	ProvenBy []string `json:"provenBy,omitempty"`
+
+	// Unproven says why the gap is not proven when it has no switch: it
+	// stays a candidate, which never passes under --accept.
+	Unproven string `json:"unproven,omitempty"`
+
+	// Lag is set for the gaps of the transient rules (D8, D19, D26 as
+	// lags), which the simulation proves: a later reconcile catches up.
+	Lag bool `json:"-"`
+
+	// NoSwitch is the rule's reason why its code's switch does not apply
+	// to its mechanism.
+	NoSwitch string `json:"-"`
+}
+
+// Switch returns the switch that renders the gap's mechanism away, or
+// false and why none does.
+func (g *Gap) Switch() (Switch, string, bool) {
+	if g.NoSwitch != "" {
+		return Switch{}, g.NoSwitch, false
+	}
+	if s, ok := Switches[g.Code]; ok {
+		return s, "", true
+	}
+	why := NoSwitch[g.Code]
+	if why == "" {
+		why = "no switch renders this gap away"
+	}
+	return Switch{}, why, false
 }
 
 // A rule recognises one known gap. Rules are tried in order and the first
@@ -72,6 +110,10 @@ type rule struct {
 
 	// match returns the detail when the rule explains d.
 	match func(c *ruleContext, d *Difference) (string, bool)
+
+	// noSwitch says why no switch renders this rule's mechanism away, when
+	// its code has a switch for another mechanism (see Switches).
+	noSwitch string
 }
 
 func (r rule) gap(detail string) *Gap {
@@ -83,6 +125,8 @@ func (r rule) gap(detail string) *Gap {
 		Detail:      detail,
 		Fix:         r.fix,
 		Class:       r.gapClass(),
+		Lag:         r.transient,
+		NoSwitch:    r.noSwitch,
 	}
 }
 

@@ -90,6 +90,12 @@ type Difference struct {
 	// conversion or in an engine, which always fails verification).
 	Gap *Gap `json:"gap,omitempty"`
 
+	// Candidate is the known gap whose rule matched the difference's shape
+	// when a counterfactual render refuted it: the pipeline rendered with
+	// the gap's switch (Candidate.ProvenBy names it) still differs here.
+	// The difference is then unexplained (Gap is nil).
+	Candidate *Gap `json:"refutedCandidate,omitempty"`
+
 	// raw are the unredacted values rules read.
 	rawLegacy, rawPipeline *Value
 }
@@ -104,6 +110,10 @@ func (d *Difference) SetRaw(legacy, pipeline *Value) {
 func (d *Difference) Raw() (legacy, pipeline *Value) {
 	return d.rawLegacy, d.rawPipeline
 }
+
+// Key identifies a difference across reconciles and renders: its aspect,
+// resource and path.
+func (d *Difference) Key() string { return d.key() }
 
 // key identifies a difference across reconciles.
 func (d *Difference) key() string {
@@ -169,9 +179,18 @@ type CompareOptions struct {
 	ShownConnectionDetails map[string]bool
 }
 
+// Unexplained reports whether nothing proved what causes the difference:
+// no rule matched it, a counterfactual render refuted the rule that did
+// (Candidate), or the breaking gap a rule proposed has no switch to prove
+// it (Gap.Unproven): a candidate, shown with its code, that is not
+// accepted.
+func (d *Difference) Unexplained() bool {
+	return d.Gap == nil || d.Gap.Class == ClassBreaking && !d.Gap.Proven
+}
+
 // Fails reports whether a difference fails verification: an unexplained
-// difference always; a breaking gap unless accepted; with strict any known
-// gap that persists, except intended changes.
+// difference always; a breaking gap unless accepted (only a proven one
+// is); with strict any known gap that persists, except intended changes.
 func (d *Difference) Fails(strict bool) bool {
 	if d.Gap == nil {
 		return true

@@ -31,6 +31,7 @@ var warningRules = []rule{
 // D46, C216: a patch path that cannot be parsed.
 var ruleUnparseablePath = rule{
 	code:        "D46",
+	noSwitch:    "an unparseable path fails each engine at its own step; no switch makes the function fail where legacy does",
 	diagnostics: []string{"C216"},
 	title:       "a patch path that cannot be parsed fails natively and in the function in different ways",
 	fix: "Fix the path. Natively the patch skipped its resource, or failed the reconcile for a ToComposite " +
@@ -197,8 +198,9 @@ func showJSON(v any) string {
 // D46: a ToComposite patch that fails is terminal on both sides, but
 // legacy has applied the composed resources before it ran.
 var ruleToCompositeFailure = rule{
-	code:  "D46",
-	title: "a failing ToComposite patch fails both reconciles, but legacy has applied the composed resources first",
+	code:     "D46",
+	noSwitch: "the composer applies nothing after a fatal result; no switch applies the resources first, as legacy did",
+	title:    "a failing ToComposite patch fails both reconciles, but legacy has applied the composed resources first",
 	fix: "Make the ToComposite patch unable to fail for the values the resource can hold (a transform that " +
 		"accepts them, a path that matches their shape). Natively the composed resources were applied before " +
 		"the patch failed; the function's fatal result applies nothing.",
