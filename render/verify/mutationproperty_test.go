@@ -50,7 +50,7 @@ func corpusWithExamples(t *testing.T) []corpusComposition {
 		if err != nil || len(ex.Samples) == 0 {
 			return nil //nolint:nilerr // No examples: nothing to verify.
 		}
-		conv, err := Convert(lc.src.Raw, crossplane.V1)
+		conv, err := Convert(ConvertRequest{Composition: lc.src.Raw, Target: crossplane.V1})
 		if err != nil {
 			return nil //nolint:nilerr // The converter refuses it: nothing to mutate.
 		}

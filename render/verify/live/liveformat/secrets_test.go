@@ -144,14 +144,14 @@ func (secretsCluster) Missing() []cluster.Permission { return nil }
 // rendered), not in the drift, not in the conversion check (a converted
 // Composition that changed the value).
 func TestSecretValuesRedacted(t *testing.T) {
-	conv := func(b []byte, target crossplane.Target) ([]byte, error) {
-		res, err := convert.Convert(b, convert.Options{Target: target, AckUnnamed: true})
+	conv := func(req verify.ConvertRequest) ([]byte, error) {
+		res, err := convert.Convert(req.Composition, convert.Options{Target: req.Target, AckUnnamed: true})
 		if err != nil {
 			return nil, err
 		}
 		return res.Output, nil
 	}
-	converted, err := conv([]byte(secretsLegacy), crossplane.V1)
+	converted, err := conv(verify.ConvertRequest{Composition: []byte(secretsLegacy), Target: crossplane.V1})
 	if err != nil {
 		t.Fatal(err)
 	}
