@@ -392,8 +392,12 @@ func (p *v2Plan) expected(md, spec map[string]any) (map[string]any, map[string]a
 var machineryWords = append([]string{"claimRef", xp.LabelClaimPrefix, "writeConnectionSecretToRef", "metadata.uid"}, xrMachineryFields...)
 
 // readsMachinery returns the first machinery word that a step input
-// mentions anywhere (in a key or a string, templates included), or "".
+// mentions anywhere (in a key or a string, templates included), or "";
+// "" for a step without input (function-auto-ready takes none).
 func readsMachinery(in *yaml.Node) string {
+	if in == nil {
+		return ""
+	}
 	j, err := yamledit.JSON(in)
 	if err != nil {
 		return ""

@@ -159,6 +159,8 @@ func invalid(format string, args ...any) error {
 // runner holds one run's state.
 type runner struct {
 	o  Options
+	// stage is where WriteOut builds the tree (outdir.go).
+	stage *outStage
 	ix *index
 	// allowLegacy are Options.AllowLegacy compiled.
 	allowLegacy gitignore.Globs
@@ -223,9 +225,15 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return nil, &InvalidOptionsError{err: errors.Wrap(err, "--allow-legacy")}
 	}
 	if o.Write == WriteOut {
-		if r.outAbs, err = prepareOut(o.Root, o.Out); err != nil {
+		final, err := prepareOut(o.Root, o.Out)
+		if err != nil {
 			return nil, err
 		}
+		if r.stage, err = stageOut(final); err != nil {
+			return nil, err
+		}
+		defer r.stage.discard()
+		r.outAbs = r.stage.dir
 	}
 
 	w, err := walk(ctx, o.Root, include, exclude, r.outAbs)
@@ -313,7 +321,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	var writes sync.WaitGroup
 	writeSlots := make(chan struct{}, 4*o.Jobs)
 	r.parallel(ctx, len(r.files), func(i int) {
-		oc := r.migrate(ctx, r.files[i])
+		oc := r.migrateSafely(ctx, r.files[i])
 		w := oc.write
 		if w == nil {
 			outs[i] = oc
@@ -353,13 +361,14 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	}
 	res.StaleRemoved = staleRemoved && len(w.temps) > 0
 	res.Cancelled = ctx.Err() != nil
+	outErr := r.finishOut(res)
 	if o.Progress != nil {
 		o.Progress.Finished(res)
 	}
 	if res.Cancelled {
 		return res, ctx.Err()
 	}
-	return res, nil
+	return res, outErr
 }
 
 func (o *Options) defaults() error {
