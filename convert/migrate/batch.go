@@ -159,11 +159,11 @@ func invalid(format string, args ...any) error {
 // runner holds one run's state.
 type runner struct {
 	o  Options
-	// stage is where WriteOut builds the tree (outdir.go).
-	stage *outStage
 	ix *index
 	// allowLegacy are Options.AllowLegacy compiled.
 	allowLegacy gitignore.Globs
+	// stage is where WriteOut builds the tree (outdir.go).
+	stage *outStage
 	// base is the tree at Options.Base, nil without it.
 	base     *baseTree
 	outAbs   string
