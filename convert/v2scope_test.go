@@ -1,6 +1,7 @@
 package convert
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -111,6 +112,50 @@ func TestV2ScopeByCRDs(t *testing.T) {
 			tpl := out["spec"].(map[string]any)["pipeline"].([]any)[0].(map[string]any)["input"].(map[string]any)["resources"].([]any)[0].(map[string]any)
 			if diff := cmp.Diff(tc.want.apiVersion, tpl["base"].(map[string]any)["apiVersion"]); diff != "" {
 				t.Errorf("%s\nConvert(...): the template's apiVersion: -want, +got:\n%s", tc.reason, diff)
+			}
+		})
+	}
+}
+
+// TestV2CompositionXRDLabel (issue 25 item 6): the label crossplane.io/xrd
+// of the v2 Composition names the v2 XRD of its type, not the legacy one;
+// without a known XRD it goes.
+func TestV2CompositionXRDLabel(t *testing.T) {
+	const comp = "apiVersion: apiextensions.crossplane.io/v1\nkind: Composition\nmetadata:\n  name: xthings.acme.io\n  labels:\n    team: a\n    crossplane.io/xrd: %s\nspec:\n" +
+		"  compositeTypeRef: {apiVersion: acme.io/v1, kind: XThing}\n  resources:\n  - name: a\n    base: {apiVersion: v1, kind: ConfigMap}\n"
+	cases := map[string]struct {
+		reason string
+		xrd    string // the XRD in the input
+		label  string
+		want   map[string]any
+	}{
+		"NamesTheLegacyXRD": {
+			reason: "A label naming the legacy XRD names the v2 XRD (things.acme.io).",
+			xrd:    thingXRD,
+			label:  "xthings.acme.io",
+			want:   map[string]any{"team": "a", "crossplane.io/xrd": "things.acme.io"},
+		},
+		"NamesSomethingElse": {
+			reason: "A label with another value is kept.",
+			xrd:    thingXRD,
+			label:  "other.acme.io",
+			want:   map[string]any{"team": "a", "crossplane.io/xrd": "other.acme.io"},
+		},
+		"NoXRDKnown": {
+			reason: "Without the XRD of the type the v2 XRD's name is unknown: the label goes.",
+			label:  "xthings.acme.io",
+			want:   map[string]any{"team": "a"},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			res, err := Convert([]byte(tc.xrd+fmt.Sprintf(comp, tc.label)), Options{Target: crossplane.V2, XRScope: XRScopeNamespaced})
+			if err != nil || res.Failed() {
+				t.Fatalf("%s\nConvert(...): %v\n%s", tc.reason, err, render(res.Diagnostics))
+			}
+			out := v2Output(t, res.Output)
+			if diff := cmp.Diff(tc.want, out["metadata"].(map[string]any)["labels"]); diff != "" {
+				t.Errorf("%s\nConvert(...): labels: -want, +got:\n%s", tc.reason, diff)
 			}
 		})
 	}

@@ -164,6 +164,8 @@ type runner struct {
 	allowLegacy gitignore.Globs
 	// stage is where WriteOut builds the tree (outdir.go).
 	stage *outStage
+	// refused are the refused Compositions by XR type (holdback.go).
+	refused map[string][]string
 	// base is the tree at Options.Base, nil without it.
 	base     *baseTree
 	outAbs   string
