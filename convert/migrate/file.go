@@ -176,7 +176,7 @@ func (r *runner) convert(ctx context.Context, f *scanned, data []byte, oc *outco
 		oc.file.Status, oc.file.Reason, oc.file.Detail = FileFailed, ReasonConversionError, err.Error()
 		return r.failConversion(f, data, oc, comps, extra)
 	}
-	if why := r.heldBack(f); why != "" {
+	if why := r.heldBack(f); why != "" && firstError(resp.Diagnostics) == "" {
 		oc.file.Status, oc.file.Reason, oc.file.Detail = FileFailed, ReasonConversionError, why
 		return r.failConversion(f, data, oc, comps, extra)
 	}

@@ -68,7 +68,7 @@ func WriteSummary(w io.Writer, r *Result) error {
 			}
 			switch {
 			case v.Status == VerifyDifferences || v.Status == VerifyError:
-				fmt.Fprintf(&b, "  %-11s %s#%d %s%s\n", v.Status, c.File, c.Document, c.Name, firstUnexplained(v))
+				fmt.Fprintf(&b, "  %-11s %s#%d %s\n", v.Status, c.File, c.Document, c.Name)
 			case v.Fails:
 				fmt.Fprintf(&b, "  %-11s %s#%d %s: breaking gaps %s not accepted (--accept or the annotation xpmigrate.io/accept-gaps)\n", "failing", c.File, c.Document, c.Name, strings.Join(failingCodes(v), ","))
 			case v.Status == VerifyUnverified && v.Reason != "":
@@ -119,45 +119,6 @@ func WriteSummary(w io.Writer, r *Result) error {
 	b.WriteString(Headline(r) + "\n")
 	_, err := io.WriteString(w, b.String())
 	return err
-}
-
-// firstUnexplained says what a failing verification found first: the
-// sample and field of its first unexplained difference, with both values
-// and how many more there are, or the first sample's error.
-func firstUnexplained(v *Verification) string {
-	var first string
-	n := 0
-	for _, sr := range v.Samples {
-		if first == "" && sr.Error != "" {
-			first = fmt.Sprintf(": %s: %s", sr.Source, sr.Error)
-		}
-		for _, d := range sr.Differences {
-			if d.Code != "" {
-				continue
-			}
-			n++
-			if n == 1 {
-				first = fmt.Sprintf(": %s: %s differs (legacy %s, pipeline %s)", sr.Source, d.Path, shownValue(d.Legacy), shownValue(d.Pipeline))
-			}
-		}
-	}
-	if n > 1 {
-		first += fmt.Sprintf(", and %d more unexplained", n-1)
-	}
-	return first
-}
-
-// shownValue is a difference's value on one line, at most 60 characters.
-func shownValue(s string) string {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return "absent"
-	}
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) > 60 {
-		s = s[:57] + "..."
-	}
-	return strconv.Quote(s)
 }
 
 func firstError(ds []Diagnostic) string {
