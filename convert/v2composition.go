@@ -305,7 +305,7 @@ func (c pipelinePass) v2XRDLabel(p *v2Plan) {
 	}
 	k := yamledit.Key(labels, xrdLabel)
 	switch {
-	case p.newXRD != "" && v == p.xrd:
+	case p.newXRD != "" && v == p.xrd && p.newXRD != p.xrd:
 		yamledit.Set(labels, xrdLabel, yamledit.NewString(p.newXRD))
 		c.infof("C420", k, "metadata.labels["+xrdLabel+"]", "the label %s names the v2 XRD %s, which defines the new Composition's type (it named the legacy XRD %s)", xrdLabel, p.newXRD, v)
 	case p.newXRD == "":
