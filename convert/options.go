@@ -210,6 +210,11 @@ type Options struct {
 	// CRD of a twin, the group rule names it and the version is kept
 	// (C445).
 	ProviderCRDs []map[string]any
+	// ProviderCRDsSource names where ProviderCRDs were read, for the
+	// messages that say which source decided a template's scope (C440,
+	// C445, C448): "--provider-crds" when empty; a command that reads
+	// the CRDs a cluster serves says so ("the cluster's CRDs").
+	ProviderCRDsSource string
 
 	// ProviderConfigKind is the kind written into the providerConfigRef
 	// of namespaced managed resources: ClusterProviderConfig (the

@@ -69,35 +69,106 @@ func (t providerType) version(old string) string {
 	return old
 }
 
-// namespacedProviders are the providers known to serve a namespaced twin
-// of every cluster-scoped managed resource, by the label before their
-// domain: the twin's group inserts `m` before the domain
-// (s3.aws.upbound.io → s3.aws.m.upbound.io, kubernetes.crossplane.io →
-// kubernetes.m.crossplane.io). Upbound's official providers (AWS, Azure,
-// Azure AD, GCP; provider-terraform's tf.upbound.io) and the
-// crossplane-contrib providers kubernetes, helm, http and sql do. The
-// community providers of *.aws.crossplane.io, *.gcp.crossplane.io and
-// *.azure.crossplane.io do not: their managed resources stay
-// cluster-scoped.
-var namespacedProviders = map[string][]string{
-	"upbound.io":    {"aws", "azure", "azuread", "gcp", "tf"},
-	"crossplane.io": {"kubernetes", "helm", "http", "sql"},
+// A providerFamily is an entry of the built-in table of provider
+// families, which decides a template's scope when no CRD of its kind was
+// given: the API groups <service>.<label>.<domain> (and <label>.<domain>)
+// of one provider, and the release from which it serves a namespaced twin
+// of every cluster-scoped managed resource, in the group with an `m`
+// label before the domain (s3.aws.upbound.io → s3.aws.m.upbound.io).
+// twins is "" for a provider that serves none in any release: its managed
+// resources stay cluster-scoped.
+type providerFamily struct {
+	domain, label string
+	provider      string
+	twins         string // the first release with namespaced twins; "" for none
 }
 
-// twinGroup returns the group of the namespaced twins of group's managed
-// resources by the known providers' rule, and whether the rule applies.
-func twinGroup(group string) (string, bool) {
-	for domain, providers := range namespacedProviders {
-		rest, ok := strings.CutSuffix(group, "."+domain)
+// v2Release stands for a provider's first release for Crossplane v2 where
+// the table's sources do not name its version.
+const v2Release = "its first release for Crossplane v2"
+
+// providerFamilies is the built-in table. Its sources (read in 2025):
+//
+//   - Upjet providers (provider-upjet-aws, -azure, -azuread, -gcp): the
+//     v2.0.0 release notes of provider-upjet-aws ("Support for Crossplane
+//     v2 namespace-scoped Managed Resources alongside existing
+//     cluster-scoped MRs"), crossplane-contrib/provider-upjet-aws#1831 and
+//     provider-upjet-gcp#809 ("crossplane v2: Generate namespace-scoped
+//     MRs"), and the .m.upbound.io CRDs in each repository's package/crds
+//     (e.g. azure.m.upbound.io_resourcegroups.yaml,
+//     groups.azuread.m.upbound.io_groups.yaml).
+//   - provider-terraform (tf.upbound.io): crossplane-contrib/provider-terraform#198,
+//     "New APIs are under tf.m.upbound.io".
+//   - provider-kubernetes: crossplane-contrib/provider-kubernetes#380
+//     (kubernetes.m.crossplane.io, merged 2025-08) and its
+//     package/crds/kubernetes.m.crossplane.io_objects.yaml.
+//   - provider-helm: helm.m.crossplane.io Releases on Crossplane 2.0
+//     (crossplane-contrib/provider-helm#297, #300).
+//   - provider-http and provider-sql: their package/crds hold
+//     http.m.crossplane.io and {postgresql,mysql,mssql}.sql.m.crossplane.io
+//     CRDs.
+//   - The classic providers of *.aws.crossplane.io, *.azure.crossplane.io
+//     and *.gcp.crossplane.io: no release with namespaced kinds
+//     (crossplane-contrib/provider-aws#2269, "Add namespaced variants for
+//     managed resources", closed without them; crossplane/docs#966 notes
+//     the non-upjet provider-aws is not on v2). The Terrajet providers
+//     (*.jet.crossplane.io) were deprecated in 2022 (crossplane/terrajet#308).
+//
+// The release is what the messages name (v2.0.0 for the Upjet providers,
+// per provider-upjet-aws's release notes; the others' versions are not
+// stated by the sources, so the messages do not name one); a provider whose twins the table
+// states is converted by the group rule with the version kept (C445)
+// unless --provider-crds gives the twin's CRD.
+var providerFamilies = []providerFamily{
+	{domain: "upbound.io", label: "aws", provider: "provider-upjet-aws (provider-aws-*)", twins: "v2.0.0"},
+	{domain: "upbound.io", label: "azure", provider: "provider-upjet-azure (provider-azure-*)", twins: "v2.0.0"},
+	{domain: "upbound.io", label: "azuread", provider: "provider-upjet-azuread", twins: "v2.0.0"},
+	{domain: "upbound.io", label: "gcp", provider: "provider-upjet-gcp (provider-gcp-*)", twins: "v2.0.0"},
+	{domain: "upbound.io", label: "tf", provider: "provider-terraform", twins: v2Release},
+	{domain: "crossplane.io", label: "kubernetes", provider: "provider-kubernetes", twins: v2Release},
+	{domain: "crossplane.io", label: "helm", provider: "provider-helm", twins: v2Release},
+	{domain: "crossplane.io", label: "http", provider: "provider-http", twins: v2Release},
+	{domain: "crossplane.io", label: "sql", provider: "provider-sql", twins: v2Release},
+	{domain: "crossplane.io", label: "aws", provider: "the classic provider-aws"},
+	{domain: "crossplane.io", label: "azure", provider: "the classic provider-azure"},
+	{domain: "crossplane.io", label: "gcp", provider: "the classic provider-gcp"},
+	{domain: "crossplane.io", label: "jet", provider: "a Terrajet provider (provider-jet-*)"},
+}
+
+// familyOf returns the built-in table's entry for group, by the label
+// before its domain, and whether there is one.
+func familyOf(group string) (providerFamily, bool) {
+	for _, f := range providerFamilies {
+		rest, ok := strings.CutSuffix(group, "."+f.domain)
 		if !ok {
 			continue
 		}
 		labels := strings.Split(rest, ".")
-		if slices.Contains(providers, labels[len(labels)-1]) {
-			return rest + ".m." + domain, true
+		if labels[len(labels)-1] == f.label {
+			return f, true
 		}
 	}
-	return "", false
+	return providerFamily{}, false
+}
+
+// why says what the table states about the family, for the messages.
+func (f providerFamily) why() string {
+	if f.twins == "" {
+		return "the built-in table of provider families: " + f.provider + " has no namespaced managed resources in any release"
+	}
+	return "the built-in table of provider families: " + f.provider + " serves namespaced twins from " + f.twins
+}
+
+// twinGroup returns the group of the namespaced twins of group's managed
+// resources by the built-in table's rule, and whether the table says the
+// provider has them.
+func twinGroup(group string) (string, bool) {
+	f, ok := familyOf(group)
+	if !ok || f.twins == "" {
+		return "", false
+	}
+	rest, _ := strings.CutSuffix(group, "."+f.domain)
+	return rest + ".m." + f.domain, true
 }
 
 // isNamespacedGroup reports whether group is already a namespaced
@@ -125,17 +196,42 @@ var clusterScopedKinds = map[string][]string{
 	"protection.crossplane.io":     {"ClusterUsage"},
 }
 
-// clusterScoped reports whether group/kind is cluster-scoped, and why:
-// per the provider CRDs, or a known cluster-scoped kind.
+// clusterScoped reports whether group/kind is cluster-scoped, and why
+// (which source decided): the provider CRDs, a known cluster-scoped kind,
+// or the built-in table of provider families for a provider without
+// namespaced managed resources.
 func (o Options) clusterScoped(group, kind string) (bool, string) {
 	if t, ok := providerTypeOf(o.ProviderCRDs, group, kind); ok {
-		return t.scope == scopeCluster, "its CRD in --provider-crds is scope " + t.scope
+		return t.scope == scopeCluster, "its CRD in " + o.crdSource() + " is scope " + t.scope
 	}
 	if slices.Contains(clusterScopedKinds[group], kind) {
 		return true, "it is a cluster-scoped kind"
 	}
-	if !isNamespacedGroup(group) && (kind == KindProviderConfig || kind == KindClusterProviderConfig || kind == "ProviderConfigUsage") {
+	if !isNamespacedGroup(group) && isProviderConfigKind(kind) {
 		return true, "provider configurations of Crossplane v1 providers are cluster-scoped"
 	}
+	if f, ok := familyOf(group); ok && f.twins == "" && !isNamespacedGroup(group) {
+		return true, f.why()
+	}
 	return false, ""
+}
+
+// hasCRD reports whether Options.ProviderCRDs has the CRD of group/kind.
+func (o Options) hasCRD(group, kind string) bool {
+	_, ok := providerTypeOf(o.ProviderCRDs, group, kind)
+	return ok
+}
+
+// crdSource names where Options.ProviderCRDs come from, for the messages.
+func (o Options) crdSource() string {
+	if o.ProviderCRDsSource != "" {
+		return o.ProviderCRDsSource
+	}
+	return "--provider-crds"
+}
+
+// isProviderConfigKind reports whether kind is a provider's configuration
+// (or its usage), which has no namespaced twin of the same kind.
+func isProviderConfigKind(kind string) bool {
+	return kind == KindProviderConfig || kind == KindClusterProviderConfig || kind == "ProviderConfigUsage"
 }

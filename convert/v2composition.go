@@ -26,6 +26,10 @@ func (o Options) v2Scope() string {
 type v2Plan struct {
 	name    string // of the new Composition
 	mapping v2map.Mapping
+	// xrd and newXRD are the names of the legacy XRD of the type and of
+	// the v2 XRD it becomes ("" when no XRD of the type is known): the
+	// label crossplane.io/xrd that named the one names the other.
+	xrd, newXRD string
 }
 
 // v2PlanFor works out the new Composition's name and type and the
@@ -57,6 +61,9 @@ func (c *composition) v2TypePlan(spec *yaml.Node) *v2Plan {
 		c.warnf("C422", ref, "spec.compositeTypeRef", "no CompositeResourceDefinition of %s %s in the input or --xrd: the v2 XR type %s %s is derived from the kind alone; check it against the v2 XRD (and the Composition name, which cannot follow the XRD's plural)", av, kind, newAV, newKind)
 	}
 	p := &v2Plan{name: v2CompositionName(c.name, plural, newPlural, group, newGroup)}
+	if ok {
+		p.xrd, p.newXRD = plural+"."+group, newPlural+"."+newGroup
+	}
 	m := &p.mapping
 	m.From = v2map.Type{APIVersion: av, Kind: kind}
 	m.To = v2map.Type{APIVersion: newAV, Kind: newKind}
@@ -254,6 +261,7 @@ func (c *composition) xrdPlural(group, kind string) (string, bool) {
 // annotation.
 func (c pipelinePass) v2Apply(spec *yaml.Node, p *v2Plan) {
 	yamledit.Set(c.metadata(), "name", yamledit.NewString(p.name))
+	c.v2XRDLabel(p)
 	ref := yamledit.Resolve(yamledit.Get(spec, "compositeTypeRef"))
 	if yamledit.IsMap(ref) {
 		yamledit.Set(ref, "apiVersion", yamledit.NewString(p.mapping.To.APIVersion))
@@ -278,6 +286,48 @@ func (c pipelinePass) v2Apply(spec *yaml.Node, p *v2Plan) {
 	v := yamledit.NewString(enc)
 	v.Style = yaml.SingleQuotedStyle
 	yamledit.Set(an, v2map.Annotation, v)
+}
+
+// xrdLabel is the label by which Compositions name the XRD of their type
+// (a convention of Configurations and of compositionSelectors; Crossplane
+// itself neither sets nor reads it on Compositions).
+const xrdLabel = "crossplane.io/xrd"
+
+// v2XRDLabel makes the label crossplane.io/xrd of the new Composition name
+// the v2 XRD: a label that named the legacy XRD of its type would name an
+// XRD the v2 Composition does not serve. A label whose XRD is unknown
+// goes. Other values are kept.
+func (c pipelinePass) v2XRDLabel(p *v2Plan) {
+	labels := yamledit.Resolve(yamledit.Get(c.metadata(), "labels"))
+	v, ok := yamledit.Str(yamledit.Get(labels, xrdLabel))
+	if !ok {
+		return
+	}
+	k := yamledit.Key(labels, xrdLabel)
+	switch {
+	case p.newXRD != "" && v == p.xrd && p.newXRD != p.xrd:
+		yamledit.Set(labels, xrdLabel, yamledit.NewString(p.newXRD))
+		c.infof("C420", k, "metadata.labels["+xrdLabel+"]", "the label %s names the v2 XRD %s, which defines the new Composition's type (it named the legacy XRD %s)", xrdLabel, p.newXRD, v)
+	case p.newXRD == "":
+		yamledit.Delete(labels, xrdLabel)
+		c.infof("C420", k, "metadata.labels["+xrdLabel+"]", "removed the label %s: %s, the legacy XRD it named, does not define the new Composition's type, and no XRD of the type is known to name the v2 one", xrdLabel, v)
+	}
+}
+
+// expectedLabels returns labels as v2XRDLabel changes them.
+func (p *v2Plan) expectedLabels(labels map[string]any) map[string]any {
+	v, ok := labels[xrdLabel].(string)
+	if !ok {
+		return labels
+	}
+	out := maps.Clone(labels)
+	switch {
+	case p.newXRD != "" && v == p.xrd:
+		out[xrdLabel] = p.newXRD
+	case p.newXRD == "":
+		delete(out, xrdLabel)
+	}
+	return out
 }
 
 // connectionSecretFormat names the connection Secret the way function-patch-and-transform
@@ -378,6 +428,9 @@ func (p *v2Plan) expected(md, spec map[string]any) (map[string]any, map[string]a
 		an[v2map.Annotation] = enc
 	}
 	m["annotations"] = an
+	if labels, ok := m["labels"].(map[string]any); ok {
+		m["labels"] = p.expectedLabels(labels)
+	}
 	s := maps.Clone(spec)
 	if s == nil {
 		return m, s
@@ -392,8 +445,12 @@ func (p *v2Plan) expected(md, spec map[string]any) (map[string]any, map[string]a
 var machineryWords = append([]string{"claimRef", xp.LabelClaimPrefix, "writeConnectionSecretToRef", "metadata.uid"}, xrMachineryFields...)
 
 // readsMachinery returns the first machinery word that a step input
-// mentions anywhere (in a key or a string, templates included), or "".
+// mentions anywhere (in a key or a string, templates included), or "";
+// "" for a step without input (function-auto-ready takes none).
 func readsMachinery(in *yaml.Node) string {
+	if in == nil {
+		return ""
+	}
 	j, err := yamledit.JSON(in)
 	if err != nil {
 		return ""

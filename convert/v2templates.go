@@ -245,15 +245,16 @@ func (t *v2Tmpl) namespacedTwin(version string) bool {
 	if t.group == "" || isNamespacedGroup(t.group) {
 		return false
 	}
-	if ok, _ := t.c.r.o.clusterScoped(t.group, t.kind); ok && !isManaged(t.base) {
+	group, twin, ok, fromCRD := t.c.r.o.twinOf(t.group, t.kind)
+	if cluster, _ := t.c.r.o.clusterScoped(t.group, t.kind); cluster && !managedKind(t.group, t.kind, t.base, fromCRD) {
 		return false // A ProviderConfig, a Namespace: refused below.
 	}
-	group, twin, ok, fromCRD := t.c.r.o.twinOf(t.group, t.kind)
 	t.twin, t.crd = twin, fromCRD
 	crds := t.c.r.o.ProviderCRDs
 	if !ok {
 		return false
 	}
+	fam, _ := familyOf(t.group)
 	newVersion := version
 	if t.group == objectGroup && t.kind == objectKind {
 		newVersion = objectTwinVersion
@@ -268,13 +269,13 @@ func (t *v2Tmpl) namespacedTwin(version string) bool {
 	at := t.path + ".base.apiVersion"
 	switch {
 	case t.crd:
-		t.c.infof("C440", avNode, at, "%s %s becomes its namespaced twin %s (version from --provider-crds)", t.group+"/"+version, t.kind, av)
+		t.c.infof("C440", avNode, at, "%s %s becomes its namespaced twin %s (decided by the twin's CRD in %s, which gives the version)", t.group+"/"+version, t.kind, av, t.c.r.o.crdSource())
 	case t.group == objectGroup:
 		t.c.infof("C440", avNode, at, "provider-kubernetes' Object %s becomes its namespaced twin %s, still a wrapper of the same manifest", t.group+"/"+version, av)
 	case len(crds) > 0:
-		t.c.warnf("C445", avNode, at, "%s %s becomes %s by the namespaced group rule of its provider, with the version kept: --provider-crds has no CRD of the twin; confirm the version the provider serves (or add its CRDs)", t.group+"/"+version, t.kind, av)
+		t.c.warnf("C445", avNode, at, "%s %s becomes %s, with the version kept, decided by %s: %s has no CRD of the twin; confirm the version the provider serves (or add its CRDs)", t.group+"/"+version, t.kind, av, fam.why(), t.c.r.o.crdSource())
 	default:
-		t.c.warnf("C445", avNode, at, "%s %s becomes %s by the namespaced group rule of its provider, with the version kept: no CRD of the twin was given; confirm the version the provider serves (or give its CRDs with --provider-crds)", t.group+"/"+version, t.kind, av)
+		t.c.warnf("C445", avNode, at, "%s %s becomes %s, with the version kept, decided by %s: no CRD of the twin was given; confirm the version the provider serves (or give its CRDs with --provider-crds)", t.group+"/"+version, t.kind, av, fam.why())
 	}
 	return true
 }
@@ -320,8 +321,8 @@ func (c *composition) v2ClusterOnly(res *yaml.Node) (string, bool) {
 	if t.group == "" && t.kind == "" || t.nestedXR() || isNamespacedGroup(t.group) {
 		return "", false
 	}
-	_, _, twin, _ := c.r.o.twinOf(t.group, t.kind)
-	if twin && isManaged(base) {
+	_, _, twin, fromCRD := c.r.o.twinOf(t.group, t.kind)
+	if twin && managedKind(t.group, t.kind, base, fromCRD) {
 		return "", false
 	}
 	if ok, why := c.r.o.clusterScoped(t.group, t.kind); ok {
@@ -334,9 +335,25 @@ func (c *composition) v2ClusterOnly(res *yaml.Node) (string, bool) {
 }
 
 // isManaged reports whether a base looks like a managed resource: a
-// Crossplane v1 managed resource has spec.forProvider.
+// Crossplane v1 managed resource has spec.forProvider. It is the last
+// resort, for a kind of a provider neither the CRDs given nor the
+// built-in table of provider families know (managedKind).
 func isManaged(base *yaml.Node) bool {
 	return yamledit.Has(yamledit.Get(base, "spec"), "forProvider")
+}
+
+// managedKind reports whether group/kind is a managed resource that has
+// a namespaced twin: the twin's CRD was given (fromCRD), the built-in
+// table says its provider serves twins, or, for a provider neither knows,
+// its base has spec.forProvider. A provider's configuration is none.
+func managedKind(group, kind string, base *yaml.Node, fromCRD bool) bool {
+	if isProviderConfigKind(kind) {
+		return false
+	}
+	if _, ok := twinGroup(group); ok || fromCRD {
+		return true
+	}
+	return isManaged(base)
 }
 
 // unconverted handles a template with no namespaced twin: a
@@ -345,12 +362,16 @@ func isManaged(base *yaml.Node) bool {
 func (t *v2Tmpl) unconverted(av string) {
 	at := t.path + ".base.kind"
 	n := yamledit.Get(t.base, "kind")
+	if f, ok := familyOf(t.group); ok && f.twins == "" && !t.c.r.o.hasCRD(t.group, t.kind) {
+		t.c.errorf("C448", n, at, "template %q composes the managed resource %s %s, which is cluster-scoped with no namespaced twin (decided by %s): Crossplane v2 refuses it in a namespaced XR (crossplane/crossplane#6588); move to a provider with namespaced managed resources (the Upjet providers of *.upbound.io), or convert the XRD with --xr-scope cluster", t.name, av, t.kind, f.why())
+		return
+	}
 	if ok, why := t.c.r.o.clusterScoped(t.group, t.kind); ok {
 		t.c.errorf("C448", n, at, "template %q composes %s %s, which is cluster-scoped (%s): Crossplane v2 refuses cluster-scoped composed resources in a namespaced XR (crossplane/crossplane#6588); convert the XRD with --xr-scope cluster, or move this resource out of the Composition", t.name, av, t.kind, why)
 		return
 	}
 	if isManaged(t.base) && !isNamespacedGroup(t.group) && t.group != "" {
-		t.c.errorf("C448", n, at, "template %q composes the managed resource %s %s, which is cluster-scoped, and no namespaced twin of it is known (its provider has none by the known rules, and --provider-crds has no namespaced CRD of that kind): Crossplane v2 refuses it in a namespaced XR (crossplane/crossplane#6588); give the provider's CRDs with --provider-crds, move to a provider with namespaced managed resources, or convert the XRD with --xr-scope cluster", t.name, av, t.kind)
+		t.c.errorf("C448", n, at, "template %q composes the managed resource %s %s (its spec.forProvider says so), which is cluster-scoped, and no namespaced twin of it is known (decided by the CRDs given in %s, which have no namespaced CRD of that kind, and the built-in table of provider families, which does not list its provider): Crossplane v2 refuses it in a namespaced XR (crossplane/crossplane#6588); give the provider's CRDs with --provider-crds, move to a provider with namespaced managed resources, or convert the XRD with --xr-scope cluster", t.name, av, t.kind, t.c.r.o.crdSource())
 	}
 }
 

@@ -162,6 +162,10 @@ type runner struct {
 	ix *index
 	// allowLegacy are Options.AllowLegacy compiled.
 	allowLegacy gitignore.Globs
+	// stage is where WriteOut builds the tree (outdir.go).
+	stage *outStage
+	// refused are the refused Compositions by XR type (holdback.go).
+	refused map[string][]string
 	// base is the tree at Options.Base, nil without it.
 	base     *baseTree
 	outAbs   string
@@ -229,9 +233,15 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return nil, &InvalidOptionsError{err: errors.Wrap(err, "--allow-legacy")}
 	}
 	if o.Write == WriteOut {
-		if r.outAbs, err = prepareOut(o.Root, o.Out); err != nil {
+		final, err := prepareOut(o.Root, o.Out)
+		if err != nil {
 			return nil, err
 		}
+		if r.stage, err = stageOut(final); err != nil {
+			return nil, err
+		}
+		defer r.stage.discard()
+		r.outAbs = r.stage.dir
 	}
 
 	w, err := walk(ctx, o.Root, include, exclude, r.outAbs)
@@ -340,7 +350,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	// (holdback.go).
 	deferred := make([]*outcome, len(r.files))
 	r.parallel(ctx, len(r.files), func(i int) {
-		oc := r.migrate(ctx, r.files[i])
+		oc := r.migrateSafely(ctx, r.files[i])
 		if r.defers(oc) {
 			deferred[i] = oc
 			return
@@ -383,13 +393,14 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	}
 	res.StaleRemoved = staleRemoved && len(w.temps) > 0
 	res.Cancelled = ctx.Err() != nil
+	outErr := r.finishOut(res)
 	if o.Progress != nil {
 		o.Progress.Finished(res)
 	}
 	if res.Cancelled {
 		return res, ctx.Err()
 	}
-	return res, nil
+	return res, outErr
 }
 
 func (o *Options) defaults() error {

@@ -176,6 +176,10 @@ func (r *runner) convert(ctx context.Context, f *scanned, data []byte, oc *outco
 		oc.file.Status, oc.file.Reason, oc.file.Detail = FileFailed, ReasonConversionError, err.Error()
 		return r.failConversion(f, data, oc, comps, extra)
 	}
+	if why := r.heldBack(f); why != "" && firstError(resp.Diagnostics) == "" {
+		oc.file.Status, oc.file.Reason, oc.file.Detail = FileFailed, ReasonConversionError, why
+		return r.failConversion(f, data, oc, comps, extra)
+	}
 	out := resp.Data
 	before, after := splitFile(data, f.format), splitFile(out, f.format)
 	if len(before) != len(after) {

@@ -399,7 +399,7 @@ func (r *runner) wireScopes(ctx context.Context, outs []*outcome) []*outcome {
 				deps = append(deps, fn)
 			}
 		}
-		if len(deps) > 0 || (ws.config != "" && r.v2Native()) {
+		if len(deps) > 0 || ws.config != "" {
 			if i, ok := byRel[ws.config]; ok {
 				r.addDependencies(ctx, outs[i], r.files[i], deps)
 			}
@@ -612,7 +612,7 @@ func (r *runner) addDependencies(ctx context.Context, oc *outcome, f *scanned, f
 			data = v2
 			oc.file.Diagnostics = sortDiagnostics(append(oc.file.Diagnostics, diags...))
 		}
-		if len(fns) == 0 {
+		if len(fns) == 0 && r.v2Native() {
 			return data, nil
 		}
 		var out bytes.Buffer
@@ -629,6 +629,12 @@ func (r *runner) addDependencies(ctx context.Context, oc *outcome, f *scanned, f
 				continue
 			}
 			addDependencyNodes(d.Top(), fns)
+			if !r.v2Native() {
+				if fd := raiseCrossplaneConstraint(d.Top()); fd != nil {
+					fd.Document, fd.Line = c.Index, c.TextLine
+					oc.file.Diagnostics = sortDiagnostics(append(oc.file.Diagnostics, *fd))
+				}
+			}
 			b, err := d.Encode()
 			if err != nil {
 				return nil, err

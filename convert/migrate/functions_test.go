@@ -41,7 +41,7 @@ func TestWireFunctionsTxtar(t *testing.T) {
 			archive: "functions-configuration.txtar",
 			opts:    real,
 			check: func(t *testing.T, _ string, res *Result, _ *hooks) {
-				want := []string{"legacy/crossplane.yaml: M410 warning"}
+				want := []string{"legacy/crossplane.yaml: M410 warning", "legacy/crossplane.yaml: M413 info"}
 				if diff := cmp.Diff(want, findingCodes(res, "M41")); diff != "" {
 					t.Errorf("findings: -want, +got:\n%s", diff)
 				}
@@ -354,7 +354,7 @@ func TestWireFunctionsOut(t *testing.T) {
 	if diff := cmp.Diff([]string{"apis/bucket.yaml", "crossplane.yaml", "examples/functions.yaml"}, sortedKeys(got)); diff != "" {
 		t.Errorf("files under Out: -want, +got:\n%s", diff)
 	}
-	want := "apiVersion: meta.pkg.crossplane.io/v1\nkind: Configuration\nmetadata:\n  name: p\nspec:\n  dependsOn:\n  - function: xpkg.crossplane.io/crossplane-contrib/function-patch-and-transform\n    version: \">=v0.10.8, <v0.11.0\"\n"
+	want := "apiVersion: meta.pkg.crossplane.io/v1\nkind: Configuration\nmetadata:\n  name: p\nspec:\n  crossplane:\n    version: \">=v1.17.0-0\"\n  dependsOn:\n  - function: xpkg.crossplane.io/crossplane-contrib/function-patch-and-transform\n    version: \">=v0.10.8, <v0.11.0\"\n"
 	if diff := cmp.Diff(want, got["crossplane.yaml"]); diff != "" {
 		t.Errorf("crossplane.yaml under Out: -want, +got:\n%s", diff)
 	}
@@ -603,4 +603,69 @@ func (f failingTwinner) Twin(ctx context.Context, req TwinRequest) (*TwinRespons
 		return nil, errors.New("cannot read the example")
 	}
 	return f.Twinner.Twin(ctx, req)
+}
+
+// TestWireRaisesCrossplaneConstraint (issue 25 item 7): with --target v1
+// the Configuration that gets the functions' dependencies gets a Crossplane
+// constraint that admits no release below the one the converted Pipeline
+// Compositions need, edited in place (comments and order kept), and the
+// change is reported (M413).
+func TestWireRaisesCrossplaneConstraint(t *testing.T) {
+	const comp = "apiVersion: apiextensions.crossplane.io/v1\nkind: Composition\nmetadata:\n  name: buckets\nspec:\n  compositeTypeRef:\n    apiVersion: example.org/v1\n    kind: XBucket\n  resources:\n  - name: bucket\n    base:\n      apiVersion: s3.aws.upbound.io/v1beta1\n      kind: Bucket\n"
+	const head = "apiVersion: meta.pkg.crossplane.io/v1\nkind: Configuration\nmetadata:\n  name: p\nspec:\n"
+	const deps = "  dependsOn:\n  - function: xpkg.crossplane.io/crossplane-contrib/function-patch-and-transform\n    version: \">=v0.10.8, <v0.11.0\"\n"
+	cases := map[string]struct {
+		reason string
+		spec   string
+		want   string
+		code   bool // M413 reported
+	}{
+		"OldLowerBound": {
+			reason: "The usual >=v1.4.0-0 is raised, its comment kept.",
+			spec:   "  crossplane:\n    version: \">=v1.4.0-0\" # the control plane\n",
+			want:   "  crossplane:\n    version: \">=v1.17.0-0\" # the control plane\n" + deps,
+			code:   true,
+		},
+		"UpperBoundKept": {
+			reason: "A constraint that stops before v2 keeps stopping there.",
+			spec:   "  crossplane:\n    version: \"^1.14\"\n",
+			want:   "  crossplane:\n    version: \">=v1.17.0-0, <v2.0.0-0\"\n" + deps,
+			code:   true,
+		},
+		"AlreadyHighEnough": {
+			reason: "A constraint that admits nothing below v1.17 is left alone.",
+			spec:   "  crossplane:\n    version: \">=v1.18.0\"\n",
+			want:   "  crossplane:\n    version: \">=v1.18.0\"\n" + deps,
+		},
+		"None": {
+			reason: "A Configuration without a constraint gets one, first in spec.",
+			spec:   "  dependsOn:\n  - function: xpkg.crossplane.io/crossplane-contrib/function-patch-and-transform\n    version: \">=v0.10.8, <v0.11.0\"\n",
+			want:   "  crossplane:\n    version: \">=v1.17.0-0\"\n  dependsOn:\n  - function: xpkg.crossplane.io/crossplane-contrib/function-patch-and-transform\n    version: \">=v0.10.8, <v0.11.0\"\n",
+			code:   true,
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			root := t.TempDir()
+			writeTree(t, root, map[string]string{"crossplane.yaml": head + tc.spec, "apis/bucket.yaml": comp})
+			res, err := Run(t.Context(), Options{Root: root, Converter: NewConverter(convert.Options{}), WireFunctions: true, Write: WriteInPlace, Jobs: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(head+tc.want, readTree(t, root)["crossplane.yaml"]); diff != "" {
+				t.Errorf("%s\ncrossplane.yaml: -want, +got:\n%s", tc.reason, diff)
+			}
+			got := false
+			for _, f := range res.Files {
+				for _, d := range f.Diagnostics {
+					if d.Code == "M413" && f.Path == "crossplane.yaml" {
+						got = true
+					}
+				}
+			}
+			if got != tc.code {
+				t.Errorf("%s\nRun(...): M413 reported %t, want %t", tc.reason, got, tc.code)
+			}
+		})
+	}
 }

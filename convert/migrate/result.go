@@ -343,6 +343,10 @@ func rank(s VerifyStatus) int {
 //	M412 info     with Options.Base: a Composition that was already mode
 //	              Pipeline at the base changed; it is not verified as a
 //	              migration
+//	M413 info     target v1: a Configuration's spec.crossplane.version
+//	              admitted Crossplane releases before v1.17.0 (or was
+//	              missing); it was raised to >=v1.17.0-0 (warning when the
+//	              constraint cannot be read, and is left)
 type Finding = Diagnostic
 
 // Summary counts what a run did.

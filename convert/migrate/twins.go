@@ -89,6 +89,7 @@ func (r *runner) planTwins(ctx context.Context) error {
 	if !ok || r.o.Phase1 || !t.Twins(r.o.Target) {
 		return nil
 	}
+	r.planHeldBack(ctx)
 	byFile := map[string][]*sampleInfo{}
 	var files []string
 	for _, s := range r.ix.samples {
@@ -139,6 +140,10 @@ func (r *runner) planTwinFile(ctx context.Context, t Twinner, f *scanned, sample
 		doc := docs[s.doc]
 		req, ok := r.twinRequest(f.rel, s, doc.Text)
 		if !ok {
+			continue
+		}
+		if why := r.twinHeldBack(req); why != "" {
+			tf.findings = append(tf.findings, Finding{Code: "C476", Severity: SeverityWarning, Document: s.doc, Line: doc.TextLine, Message: why})
 			continue
 		}
 		resp, err := t.Twin(ctx, req)

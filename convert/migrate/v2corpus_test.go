@@ -74,14 +74,20 @@ func TestMigrateCorpusV2Proof(t *testing.T) {
 	}
 	// The counts of 2026-11-26 (h-v2fix): see the closing note of
 	// issue 17 for the breakdown of the differences left.
+	// Issue 25 item 2: two Compositions of classic provider-azure kinds
+	// (azure.crossplane.io ResourceGroup and others, no spec.forProvider)
+	// are refused (C448, by the built-in table of provider families):
+	// upbound__platform-ref-azure's xnetworks and
+	// vfarcic__devops-toolkit-crossplane's cluster-azure, whose
+	// verifications (one different, one error) no longer run.
 	want := map[string]int{
-		"composition converted":                 93,
-		"composition failed":                    109,
+		"composition converted":                 91,
+		"composition failed":                    111,
 		"verification equivalent-up-to-mapping": 34,
 		"verification known-gaps":               11,
-		"verification different":                14,
+		"verification different":                13,
 		"verification unverified":               32,
-		"verification error":                    2,
+		"verification error":                    1,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("corpus --target v2 verdicts: -want, +got:\n%s", diff)

@@ -123,6 +123,10 @@ type Definitions struct {
 	Compositions []map[string]any
 	// XRDs are the v2 XRDs.
 	XRDs []map[string]any
+	// Refused are, by legacy XR type ("group, Kind=kind"), the
+	// errors for which Convert refused a Composition of that type: why no
+	// v2 Composition maps it.
+	Refused map[string][]string
 }
 
 // DefinitionsOf picks the v2 definitions out of objs: Compositions with a
@@ -178,7 +182,29 @@ func Convert(l *Legacy, o convert.Options) (Definitions, error) {
 		}
 		objs = append(objs, obj)
 	}
-	return DefinitionsOf(objs), nil
+	d := DefinitionsOf(objs)
+	d.Refused = refusedTypes(l.Compositions, res.Diagnostics)
+	return d, nil
+}
+
+// refusedTypes returns the converter's errors by the legacy XR type of
+// the Composition they refuse.
+func refusedTypes(comps []map[string]any, ds []convert.Diagnostic) map[string][]string {
+	out := map[string][]string{}
+	for _, d := range ds {
+		if d.Severity != convert.SeverityError || d.Composition == "" {
+			continue
+		}
+		for _, c := range comps {
+			if jsonobj.String(c, "metadata", "name") != d.Composition {
+				continue
+			}
+			g, _ := xp.SplitAPIVersion(jsonobj.String(c, "spec", "compositeTypeRef", "apiVersion"))
+			t := g + ", Kind=" + jsonobj.String(c, "spec", "compositeTypeRef", "kind")
+			out[t] = append(out[t], fmt.Sprintf("Composition %s: %s %s: %s", d.Composition, d.Code, d.Path, d.Message))
+		}
+	}
+	return out
 }
 
 // Options tune Build.
@@ -299,6 +325,9 @@ func pickComposition(d Definitions, xr, xrd map[string]any, o convert.Options) (
 	}
 	switch len(cands) {
 	case 0:
+		if why := d.Refused[g+", Kind="+kind]; len(why) > 0 {
+			return nil, nil, errors.Errorf("no v2 Composition maps %s %s: the conversion refused its Composition (%s)", str(xr["apiVersion"]), kind, strings.Join(why, "; "))
+		}
 		return nil, nil, errors.Errorf("no v2 Composition maps %s %s: convert its Composition with --target v2 (or give the output with --v2)", str(xr["apiVersion"]), kind)
 	case 1:
 		return cands[0], mappingOf(cands[0]), nil

@@ -337,3 +337,31 @@ func TestTwinHasNoClusterOnlyFields(t *testing.T) {
 		}
 	}
 }
+
+// TestNoCompositionMapsSaysWhy (issue 25 item 2): when the conversion
+// refuses the Composition of an XR's type, the XR's plan error carries
+// the converter's reason, not only "no v2 Composition maps".
+func TestNoCompositionMapsSaysWhy(t *testing.T) {
+	_, l, d := fixture(t, func(name string, o map[string]any) {
+		if name != "xnopdbs.example.org" || o["kind"] != "Composition" {
+			return
+		}
+		steps := o["spec"].(map[string]any)["pipeline"].([]any)
+		res := steps[0].(map[string]any)["input"].(map[string]any)["resources"].([]any)
+		res = append(res, map[string]any{"name": "classic", "base": map[string]any{"apiVersion": "s3.aws.crossplane.io/v1beta1", "kind": "Bucket"}})
+		steps[0].(map[string]any)["input"].(map[string]any)["resources"] = res
+	})
+	p, err := Build(context.Background(), l, d, Options{Convert: convertOptions(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.XRs) != 1 || len(p.XRs[0].Errors) != 1 {
+		t.Fatalf("Build(...): want 1 XR with 1 error, got %+v", p.XRs)
+	}
+	got := p.XRs[0].Errors[0]
+	for _, want := range []string{"no v2 Composition maps", "Composition xnopdbs.example.org: C448", "classic provider-aws"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("Build(...): the XR's error does not say %q:\n%s", want, got)
+		}
+	}
+}
