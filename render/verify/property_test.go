@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -361,10 +363,23 @@ func showValue(v *Value) string {
 	return string(b)
 }
 
-// propertyCases is how many cases each property test generates (150
-// under -short).
-func propertyCases() int {
-	return testutil.Cases(1500)
+// propertySeedsEnv sets how many cases each property test generates:
+// `make fuzz` runs the nightly count (50,000 and more); without it, 1,500
+// (150 under -short, as `make test`'s race tier runs them).
+const propertySeedsEnv = "XPMIGRATE_PROPERTY_SEEDS"
+
+// propertyCases is how many cases each property test generates.
+func propertyCases(t *testing.T) int {
+	t.Helper()
+	v := os.Getenv(propertySeedsEnv)
+	if v == "" {
+		return testutil.Cases(1500)
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 {
+		t.Fatalf("%s=%q: want a positive number of cases", propertySeedsEnv, v)
+	}
+	return n
 }
 
 // TestPropertyConversionsExplained checks the converter's promise: a
@@ -375,7 +390,7 @@ func propertyCases() int {
 // conversion with warnings must leave no difference unexplained either.
 func TestPropertyConversionsExplained(t *testing.T) {
 	g := propertyGen{r: rand.New(rand.NewPCG(12, 6))}
-	n := propertyCases()
+	n := propertyCases(t)
 	var refused, warned, warnedUnexplained, compensated, accepted, violations int
 	for i := range n {
 		c := g.gen()
@@ -421,7 +436,7 @@ func TestPropertyConversionsExplained(t *testing.T) {
 // proven on it.
 func TestPropertyFailureNeverSilent(t *testing.T) {
 	g := propertyGen{r: rand.New(rand.NewPCG(6, 12))}
-	n := propertyCases()
+	n := propertyCases(t)
 	var failing int
 	for i := range n {
 		c := g.gen()
