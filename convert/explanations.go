@@ -210,6 +210,11 @@ var explanations = map[Code]explanation{
 		"Convert the value to `string` or `int64` (a `convert` transform, or a patch into a string field for a Combine variable) before it is formatted, or format it with an integer verb the converter compensates (C323). `xpmigrate verify` reports the difference as D30.",
 	},
 
+	"C221": {
+		"A transform had no `type` (C313), or a `math` or `string` transform no sub-type where its default (`Multiply`, `Format`) lacks its field (C313, C314). Crossplane's own validation refuses such a Composition as a whole (\"refusing to use invalid Composition\"), so natively no XR of it was composed. The converter repairs the transform from its only configuration block, and the conversion renders: its output differs from what the cluster did.",
+		"Set the type in the legacy Composition, so that it is valid natively before it is converted; or accept the change (the repaired transform does what its configuration says). `xpmigrate verify` reports the difference as D4.",
+	},
+
 	// Information.
 	"C301": {
 		"A CompositionRevision was found. Crossplane generates revisions from Compositions; they are never converted.",

@@ -334,7 +334,7 @@ func (c normalisePass) combinePrinted(p *yaml.Node, path, typ string, loc locati
 		}
 		one := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{yamledit.NewString("fromFieldPath"), from}}
 		if c.patchSource(one, single, loc).kinds&kindKubeInt != 0 {
-			return fmt.Sprintf("the combine format at %s.combine.string.fmt (%q) of %s", path, f, from.Value)
+			return fmt.Sprintf("the combine format at %s.combine.string.fmt (%q) of the variable %s", path, f, from.Value)
 		}
 	}
 	return ""

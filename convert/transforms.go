@@ -79,6 +79,7 @@ func (c normalisePass) transform(seq *yaml.Node, i int, path string, ch *chain) 
 		dropNull(t, "type")
 		yamledit.Insert(t, 0, "type", yamledit.NewString(typ))
 		c.inferred = append(c.inferred, path)
+		c.repaired(t, path)
 		c.infof("C313", t, path+".type", "set the missing transform type to %s, the only configuration block present (the API server would have rejected the transform without it)", typ)
 	} else {
 		v, ok := c.enum(n, path+".type", transformTypes)
@@ -171,8 +172,19 @@ func (c normalisePass) math(m *yaml.Node, path string) {
 	yamledit.Insert(m, 0, "type", yamledit.NewString(t))
 	if t != string(pt.MathTransformTypeMultiply) {
 		c.inferred = append(c.inferred, path)
+		c.repaired(m, path)
 		c.infof("C314", m, path+".type", "set type %s from %s; natively the type defaulted to Multiply, so this transform failed there (it works after conversion)", t, lowerFirst(t))
 	}
+}
+
+// repaired warns once per Composition (C221) that a transform the native
+// webhook rejects was repaired (C313, C314): native Crossplane refuses the
+// whole Composition and composes nothing, where the conversion renders.
+func (c normalisePass) repaired(n *yaml.Node, path string) {
+	if len(c.inferred) != 1 {
+		return
+	}
+	c.warnf("C221", n, path, "native Crossplane refuses this Composition (\"refusing to use invalid Composition\": a transform without its type, or whose default type lacks its field) and composes nothing; the conversion repairs the transform (C313, C314) and renders, so its output differs from what the cluster did. Set the type in the legacy Composition, or accept the change")
 }
 
 func lowerFirst(s string) string {
@@ -216,6 +228,7 @@ func (c normalisePass) stringTransform(seq *yaml.Node, i int, s *yaml.Node, path
 		yamledit.Insert(s, 0, "type", yamledit.NewString(typ))
 		if typ != string(pt.StringTransformTypeFormat) {
 			c.inferred = append(c.inferred, path)
+			c.repaired(s, path)
 			c.infof("C313", s, path+".type", "set type %s from %s; natively the type defaulted to Format, so this transform failed there", typ, lowerFirst(typ))
 		}
 	}
