@@ -23,7 +23,7 @@ test: vet check-fmt check-tidy check-docs lint
 	$(GO) test -count=1 $(PKGS)
 	$(MAKE) e2e-scripts
 	$(MAKE) test-race
-	$(MAKE) fuzz FUZZTIME=$(CI_FUZZTIME)
+	$(MAKE) fuzz FUZZTIME=$(CI_FUZZTIME) PROPERTY_SEEDS=
 
 # CI runs every fuzz target briefly (crashers found are kept under
 # testdata/fuzz/ and fail the run); `make fuzz` runs them longer. CI counts
@@ -126,12 +126,23 @@ FUZZ_TARGETS := \
 	./render/engine:FuzzRender \
 	./render/verify:FuzzConvertVerify
 
+# The nightly equivalence property: TestPropertyConversionsExplained and
+# TestPropertyFailureNeverSilent (render/verify) at $(PROPERTY_SEEDS) random
+# one-patch Compositions each (about 7 minutes per 50,000 on one core); no
+# accepted conversion may be silently different. The unit tier runs them at
+# 1,500 (150 under -short); `make test` leaves PROPERTY_SEEDS empty.
+PROPERTY_SEEDS ?= 50000
+
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \
 		pkg=$${t%%:*}; name=$${t##*:}; \
 		echo "fuzz $$name ($$pkg) for $(FUZZTIME)"; \
 		$(GO) test -run '^$$' -fuzz "^$$name$$" -fuzztime $(FUZZTIME) $$pkg; \
 	done
+	@if [ -n "$(PROPERTY_SEEDS)" ]; then \
+		echo "property tests at $(PROPERTY_SEEDS) seeds (render/verify)"; \
+		XPMIGRATE_PROPERTY_SEEDS=$(PROPERTY_SEEDS) $(GO) test -count=1 -timeout 120m -v -run '^TestProperty(ConversionsExplained|FailureNeverSilent)$$' ./render/verify/; \
+	fi
 
 # The bundled example (testdata/demo, from upbound/configuration-aws-network):
 # the legacy composition and its pipeline twin rendered in process, side by

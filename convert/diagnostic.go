@@ -87,6 +87,8 @@ var Registry = []CodeInfo{
 	{"C217", SeverityWarning, "ToComposite toFieldPath indexes a list of the XR"},
 	{"C218", SeverityWarning, "policy on a toFieldPath the apply-time merge fails on"},
 	{"C219", SeverityWarning, "convert to a number type with a format"},
+	{"C220", SeverityWarning, "text of a format that may print an integer re-encoded"},
+	{"C221", SeverityWarning, "transform repaired that native Crossplane rejects (C313, C314)"},
 
 	{"C301", SeverityInfo, "CompositionRevision seen"},
 	{"C302", SeverityInfo, "server fields stripped"},

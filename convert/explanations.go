@@ -205,6 +205,16 @@ var explanations = map[Code]explanation{
 		"Use the format only for string inputs: drop it (format none) when the input is a number. `xpmigrate verify` reports the difference as D30.",
 	},
 
+	"C220": {
+		"A Combine's `string.fmt` or a string `Format` prints a value that may be an integer with `%s`, `%v` or an argument the format has no verb for, and a later transform re-encodes that text (a `Format` with `%x`, `%d` or another number verb, a string `Convert` such as `ToBase64` or `ToSha256`, a `Regexp`, a `map` or `match` lookup). The format prints an integer differently natively, where it is an int64 (`%s` of 7 prints `%!s(int64=7)`, `%v` of 1234567 prints `1234567`), and in the function, where it is a float64 (`%!s(float64=7)`, `1.234567e+06`). Printed on its own, the difference stays recognisable; once re-encoded it reaches the output as unrelated text.",
+		"Convert the value to `string` or `int64` (a `convert` transform, or a patch into a string field for a Combine variable) before it is formatted, or format it with an integer verb the converter compensates (C323). `xpmigrate verify` reports the difference as D30.",
+	},
+
+	"C221": {
+		"A transform had no `type` (C313), or a `math` or `string` transform no sub-type where its default (`Multiply`, `Format`) lacks its field (C313, C314). Crossplane's own validation refuses such a Composition as a whole (\"refusing to use invalid Composition\"), so natively no XR of it was composed. The converter repairs the transform from its only configuration block, and the conversion renders: its output differs from what the cluster did.",
+		"Set the type in the legacy Composition, so that it is valid natively before it is converted; or accept the change (the repaired transform does what its configuration says). `xpmigrate verify` reports the difference as D4.",
+	},
+
 	// Information.
 	"C301": {
 		"A CompositionRevision was found. Crossplane generates revisions from Compositions; they are never converted.",

@@ -61,18 +61,18 @@ func TestUnfaithfulConstructs(t *testing.T) {
 		"CombineInvalidRegexp": {
 			reason: "A Combine patch's transforms are validated as any patch's: an invalid regexp is refused (C190).",
 			in:     compositionYAML(combine("%s", ", transforms: [{type: string, string: {type: Regexp, regexp: {match: '['}}}]")),
-			want:   []Code{"C190"},
+			want:   []Code{"C190", "C220"},
 		},
 		"CombineEmptyConvertFormat": {
 			reason: "A Combine patch's convert with format \"\" is refused as in other patch types (C190).",
 			in:     compositionYAML(combine("%s", ", transforms: [{type: convert, convert: {toType: string, format: ''}}]")),
-			want:   []Code{"C190"},
+			want:   []Code{"C190", "C220"},
 		},
 		"CombineToCompositeInvalidMatchRegexp": {
 			reason: "A CombineToComposite patch's match pattern with an invalid regexp is refused (C190).",
 			in: compositionYAML(oneResource("    - {type: CombineToComposite, toFieldPath: status.a, combine: {strategy: string, variables: [{fromFieldPath: b}], string: {fmt: '%s'}}, " +
 				"transforms: [{type: match, match: {patterns: [{type: regexp, regexp: '(', result: x}]}}]}\n")),
-			want: []Code{"C190"},
+			want: []Code{"C190", "C220"},
 		},
 		"MatchResultNull": {
 			reason: "A match pattern with result: null is rejected by the API server (the result is required): refused (C128).",
@@ -87,7 +87,7 @@ func TestUnfaithfulConstructs(t *testing.T) {
 		"MatchResultNullInCombine": {
 			reason: "The match result rule applies to Combine patches too (C128).",
 			in:     compositionYAML(combine("%s", ", transforms: [{type: match, match: {patterns: [{literal: x, result: null}], fallbackValue: y}}]")),
-			want:   []Code{"C128"},
+			want:   []Code{"C220", "C128"},
 		},
 		"FromFieldPathUnparseable": {
 			reason: "A path that cannot be parsed fails the patch on every reconcile, natively as a skipped resource, in the function as a fatal result: converted with a warning (C216).",
@@ -191,6 +191,34 @@ func TestUnfaithfulConstructs(t *testing.T) {
 		"FormatAfterStringConvert": {
 			reason: "A number verb on what a convert to string produced prints a string on both sides: no warning.",
 			in:     compositionYAML(oneResource("    - {fromFieldPath: spec.size, transforms: [{type: convert, convert: {toType: string}}, {type: string, string: {type: Format, fmt: '%q'}}]}\n")),
+		},
+		"CombineStringVerbHexed": {
+			reason: "A combine's %s of a field that may be an integer, hex-encoded by a later Format: the misprint (%!s(int64=7) natively, %!s(float64=7) in the function) becomes unrecognisable (C220).",
+			in:     compositionYAML(combine("%s-%s", ", transforms: [{type: string, string: {type: Format, fmt: '%X'}}]")),
+			want:   []Code{"C220"},
+		},
+		"CombineValueVerbHashed": {
+			reason: "A combine's %v (1234567 natively, 1.234567e+06 in the function) hashed by a later Convert (C220).",
+			in:     compositionYAML(combine("%v", ", transforms: [{type: string, string: {type: Convert, convert: ToSha256}}]")),
+			want:   []Code{"C220"},
+		},
+		"CombineStringVerbTrimmed": {
+			reason: "A TrimPrefix keeps the printed text visible (verify recognises the misprint): no C220.",
+			in:     compositionYAML(combine("%s", ", transforms: [{type: string, string: {type: TrimPrefix, trim: a}}]")),
+		},
+		"FormatStringVerbHexed": {
+			reason: "A string Format's %s of a field that may be an integer, then %x of its text (C220).",
+			in:     compositionYAML(oneResource("    - {fromFieldPath: spec.size, transforms: [{type: string, string: {type: Format, fmt: 'n-%s'}}, {type: string, string: {type: Format, fmt: '%x'}}]}\n")),
+			want:   []Code{"C220"},
+		},
+		"FormatExtraArgumentTruncated": {
+			reason: "A Format without a verb prints the value as an extra argument (%!(EXTRA int64=7)); a precision then truncates the text (C220).",
+			in:     compositionYAML(oneResource("    - {fromFieldPath: spec.size, transforms: [{type: string, string: {type: Format, fmt: 'size'}}, {type: string, string: {type: Format, fmt: '%.6s'}}]}\n")),
+			want:   []Code{"C220"},
+		},
+		"FormatStringVerbQuoted": {
+			reason: "%q of the text keeps it readable: no C220.",
+			in:     compositionYAML(oneResource("    - {fromFieldPath: spec.size, transforms: [{type: string, string: {type: Format, fmt: 'n-%s'}}, {type: string, string: {type: Format, fmt: '%q'}}]}\n")),
 		},
 		"FormatAfterFormat": {
 			reason: "A number verb on what an earlier Format produced prints a string on both sides: no C215 for it.",

@@ -181,7 +181,7 @@ func TestNormalisePass(t *testing.T) {
 		"TransformTypeInferred": {
 			reason: "A transform without a type gets the type of its only block (C313); a patch without one, the API server's default.",
 			in:     passHead + "  resources:\n  - name: a\n" + base + "    patches:\n    - fromFieldPath: spec.a\n      toFieldPath: spec.b\n      transforms:\n      - map: {x: y}\n",
-			want: want{findings: []string{"C313 spec.resources[0].patches[0].transforms[0].type", "C317 spec.resources[0].patches[0].transforms[0]"},
+			want: want{findings: []string{"C221 spec.resources[0].patches[0].transforms[0]", "C313 spec.resources[0].patches[0].transforms[0].type", "C317 spec.resources[0].patches[0].transforms[0]"},
 				out: passHead + "  resources:\n  - name: a\n" + base + "    patches:\n    - type: FromCompositeFieldPath\n      fromFieldPath: spec.a\n      toFieldPath: spec.b\n      transforms:\n      - type: map\n        map: {x: y}\n"},
 		},
 		"Environment": {

@@ -211,7 +211,7 @@ func (c normalisePass) patch(pn *yaml.Node, path string, loc location) {
 	c.xrListWrite(p, path, typ)
 	if ts := yamledit.Get(p, "transforms"); ts != nil && !yamledit.IsNull(ts) {
 		src := c.patchSource(p, typ, loc)
-		c.transforms(ts, path+".transforms", &chain{src: src, kinds: src.kinds})
+		c.transforms(ts, path+".transforms", &chain{src: src, kinds: src.kinds, printed: c.combinePrinted(p, path, typ, loc)})
 	} else {
 		dropNull(p, "transforms")
 	}
@@ -308,6 +308,36 @@ func (c normalisePass) combine(p *yaml.Node, path, typ string) {
 	if verb := numberVerb(f); verb != "" {
 		c.warnf("C211", yamledit.Get(str, "fmt"), cp+".string.fmt", "format %q uses %s: integers reach the function as float64 and print differently (%s); no function input can compensate, use %%v or %%s on strings, or convert the value first", f, verb, verbExample(verb))
 	}
+}
+
+// combinePrinted names a Combine patch's format when its text may hold an
+// integer printed differently natively and in the function with a verb
+// C211 does not cover (%s, %v, an extra argument), for C220; "" otherwise.
+func (c normalisePass) combinePrinted(p *yaml.Node, path, typ string, loc location) string {
+	if !slices.Contains(combinePatchTypes, typ) {
+		return ""
+	}
+	cb := yamledit.Resolve(yamledit.Get(p, "combine"))
+	f, ok := yamledit.Str(yamledit.Get(yamledit.Resolve(yamledit.Get(cb, "string")), "fmt"))
+	if !ok || numberVerb(f) != "" {
+		return "" // C211.
+	}
+	single := map[string]string{combineFromComp: fromComposite, combineToComp: toComposite, combineFromEnv: fromEnvironment, combineToEnv: toEnvironment}[typ]
+	vars := yamledit.Resolve(yamledit.Get(cb, "variables"))
+	if !yamledit.IsSeq(vars) {
+		return ""
+	}
+	for _, v := range vars.Content {
+		from := yamledit.Resolve(yamledit.Get(v, "fromFieldPath"))
+		if from == nil {
+			continue
+		}
+		one := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{yamledit.NewString("fromFieldPath"), from}}
+		if c.patchSource(one, single, loc).kinds&kindKubeInt != 0 {
+			return fmt.Sprintf("the combine format at %s.combine.string.fmt (%q) of the variable %s", path, f, from.Value)
+		}
+	}
+	return ""
 }
 
 // policy rewrites policy.mergeOptions as policy.toFieldPath and checks
@@ -418,6 +448,22 @@ const numberVerbs = "dxXobcOUqeEfFgGTtp"
 // numberVerb returns the first verb of a Go format that prints integers
 // differently as float64 (%d, %q, %x, %5.2f, %T, %[2]d, …), or "".
 func numberVerb(f string) string { return firstVerb(f, numberVerbs) }
+
+// reencodingVerb returns the first verb of a Go format that does not show
+// a string argument as it is: %x and %X hex-encode it, a precision
+// truncates it (%.1s, %5.1f prints %!f(string=    a)); or "".
+func reencodingVerb(f string) string {
+	for rest := strings.ReplaceAll(f, "%%", ""); ; {
+		v := firstVerb(rest, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+		if v == "" {
+			return ""
+		}
+		if last := v[len(v)-1]; last == 'x' || last == 'X' || strings.Contains(v, ".") {
+			return v
+		}
+		rest = rest[strings.Index(rest, v)+len(v):]
+	}
+}
 
 // firstVerb returns the first verb of a Go format that is one of verbs,
 // with its flags, width, precision and argument index ("%05d"), or "".

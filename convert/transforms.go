@@ -1,6 +1,7 @@
 package convert
 
 import (
+	"fmt"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
@@ -20,6 +21,12 @@ var (
 type chain struct {
 	src   source
 	kinds valueKinds
+
+	// printed names the format (a Combine's or a string Format's) whose
+	// text may hold an integer printed differently natively (int64) and in
+	// the function (float64) with a verb no warning covers (%s, %v, an
+	// extra argument); "" when the text holds none, or after C220.
+	printed string
 }
 
 // transforms normalises a patch's transforms (conversion spec §8.6), and
@@ -72,6 +79,7 @@ func (c normalisePass) transform(seq *yaml.Node, i int, path string, ch *chain) 
 		dropNull(t, "type")
 		yamledit.Insert(t, 0, "type", yamledit.NewString(typ))
 		c.inferred = append(c.inferred, path)
+		c.repaired(t, path)
 		c.infof("C313", t, path+".type", "set the missing transform type to %s, the only configuration block present (the API server would have rejected the transform without it)", typ)
 	} else {
 		v, ok := c.enum(n, path+".type", transformTypes)
@@ -87,6 +95,7 @@ func (c normalisePass) transform(seq *yaml.Node, i int, path string, ch *chain) 
 		c.errorf("C120", t, path+"."+typ, "a transform of type %s needs its %s block", typ, typ)
 		return false
 	}
+	c.reencoded(t, typ, block, path, ch)
 	bp := path + "." + typ
 	switch typ {
 	case transformMath:
@@ -163,8 +172,19 @@ func (c normalisePass) math(m *yaml.Node, path string) {
 	yamledit.Insert(m, 0, "type", yamledit.NewString(t))
 	if t != string(pt.MathTransformTypeMultiply) {
 		c.inferred = append(c.inferred, path)
+		c.repaired(m, path)
 		c.infof("C314", m, path+".type", "set type %s from %s; natively the type defaulted to Multiply, so this transform failed there (it works after conversion)", t, lowerFirst(t))
 	}
+}
+
+// repaired warns once per Composition (C221) that a transform the native
+// webhook rejects was repaired (C313, C314): native Crossplane refuses the
+// whole Composition and composes nothing, where the conversion renders.
+func (c normalisePass) repaired(n *yaml.Node, path string) {
+	if len(c.inferred) != 1 {
+		return
+	}
+	c.warnf("C221", n, path, "native Crossplane refuses this Composition (\"refusing to use invalid Composition\": a transform without its type, or whose default type lacks its field) and composes nothing; the conversion repairs the transform (C313, C314) and renders, so its output differs from what the cluster did. Set the type in the legacy Composition, or accept the change")
 }
 
 func lowerFirst(s string) string {
@@ -208,6 +228,7 @@ func (c normalisePass) stringTransform(seq *yaml.Node, i int, s *yaml.Node, path
 		yamledit.Insert(s, 0, "type", yamledit.NewString(typ))
 		if typ != string(pt.StringTransformTypeFormat) {
 			c.inferred = append(c.inferred, path)
+			c.repaired(s, path)
 			c.infof("C313", s, path+".type", "set type %s from %s; natively the type defaulted to Format, so this transform failed there", typ, lowerFirst(typ))
 		}
 	}
@@ -236,9 +257,50 @@ func (c normalisePass) stringTransform(seq *yaml.Node, i int, s *yaml.Node, path
 				c.warnf("C215", yamledit.Get(s, "fmt"), path+".fmt", "format %q uses %s: integers reach the function as float64 and print differently (%s); convert the value first (a convert transform to int64 or string before this one) or use %%v", f, verb, verbExample(verb))
 			}
 		}
+		if ok && numberVerb(f) == "" && ch.kinds&kindKubeInt != 0 {
+			// %s, %v or an extra argument: an integer prints as
+			// %!s(int64=7) natively and %!s(float64=7) in the function,
+			// 1234567 and 1.234567e+06 with %v.
+			ch.printed = fmt.Sprintf("the string Format at %s (%q) of %s", tpath, f, ch.src.what)
+		}
 		return compensatePass(c).integerFormat(seq, i, s, path, tpath, ch)
 	}
 	return false
+}
+
+// printAs prints v with a format given at run time, for messages that
+// show a misprint.
+func printAs(format string, v any) string { return fmt.Sprintf(format, v) }
+
+// reencoded warns (C220) about a transform that re-encodes the text of a
+// format that may have printed an integer differently natively and in the
+// function (chain.printed): a Format that hex-encodes or truncates the
+// text (%x, %.3s), a string Convert (hash, base64, case), a Regexp, a
+// convert, or a map or match lookup of the text. Once re-encoded, the
+// misprint can no longer be recognised in the output (verify reads the
+// patch's source instead, D30). Trims, Join, Replace and a Format with
+// other verbs (%s, %d of a string prints %!d(string=…)) keep the printed
+// text visible; math fails on any text alike.
+func (c normalisePass) reencoded(t *yaml.Node, typ string, block *yaml.Node, path string, ch *chain) {
+	if ch.printed == "" {
+		return
+	}
+	if typ == transformString {
+		st, _ := yamledit.Str(yamledit.Get(block, "type"))
+		switch pt.StringTransformType(st) {
+		case pt.StringTransformTypeTrimPrefix, pt.StringTransformTypeTrimSuffix, pt.StringTransformTypeJoin, pt.StringTransformTypeReplace:
+			return
+		case pt.StringTransformTypeFormat:
+			if f, _ := yamledit.Str(yamledit.Get(block, "fmt")); reencodingVerb(f) == "" {
+				return
+			}
+		}
+	}
+	if typ == transformMath {
+		return // Fails on any text, alike on both sides.
+	}
+	c.warnf("C220", t, path, "this transform re-encodes the text of %s, which may print an integer: natively an int64 (%%s of 7 prints %q, %%v of 1234567 %q), in the function a float64 (%q, %q); the misprint then reaches the output unrecognisable. Convert the value to string or int64 before formatting it", ch.printed, printAs("%s", int64(7)), printAs("%v", int64(1234567)), printAs("%s", float64(7)), printAs("%v", float64(1234567)))
+	ch.printed = ""
 }
 
 // patchPathOf returns the path of the patch a transform path belongs to.

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/fieldpath"
+	utilerrors "k8s.io/apimachinery/pkg/util/errors"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/xp"
@@ -26,6 +28,7 @@ var warningRules = []rule{
 	ruleNumberPrinted,
 	ruleNumberAsText,
 	ruleNumberConvert,
+	ruleRepairedTransform,
 }
 
 // D46, C216: a patch path that cannot be parsed.
@@ -386,15 +389,18 @@ var ruleNumberPrinted = rule{
 	},
 }
 
-// D30: a number turned into text by a string transform that is not a
-// Format (Regexp, Convert): the int64's digits natively, the float64's in
-// the function. The text cannot be compared through a hash or a regexp
-// group, so the rule reads the patch's source instead.
+// D30, C220: a number turned into text by a string transform that is not
+// a Format (Regexp, Convert), or printed by a format whose text a later
+// transform re-encodes (C220: %x of what %s printed, a hash of it) or
+// printed as a rune (%c): the int64's digits natively, the float64's in
+// the function. The text cannot be compared through a hash, hex digits or
+// a regexp group, so the rule reads the patch's source instead.
 var ruleNumberAsText = rule{
-	code:     "D30",
-	observed: []string{"§5"},
-	title:    "a string transform turns an integer into text, which natively is an int64 and in function-patch-and-transform a float64",
-	fix:      "Convert the value to int64 or string first (a convert transform before the string transform).",
+	code:        "D30",
+	diagnostics: []string{"C211", "C212", "C215", "C220"},
+	observed:    []string{"§5"},
+	title:       "a string transform turns an integer into text, which natively is an int64 and in function-patch-and-transform a float64",
+	fix:         "Convert the value to int64 or string first (a convert transform before the string transform).",
 	match: func(c *ruleContext, d *Difference) (string, bool) {
 		lv, lok := d.rawLegacy.string()
 		pv, pok := d.rawPipeline.string()
@@ -402,7 +408,7 @@ var ruleNumberAsText = rule{
 			return "", false
 		}
 		for _, w := range c.writers(d) {
-			if !textTransform(w.patch) {
+			if !textTransform(w.patch) && !reencodesPrinted(w.patch) {
 				continue
 			}
 			for _, s := range w.patch.Sources() {
@@ -439,6 +445,54 @@ func textTransform(p Patch) bool {
 		st, _ := t["string"].(map[string]any)
 		if typ, _ := st["type"].(string); typ == "Regexp" || typ == "Convert" {
 			return true
+		}
+	}
+	return false
+}
+
+var (
+	// reencodingVerb matches a format verb that does not show a string
+	// argument as it is: %x and %X hex-encode it, a precision truncates
+	// it.
+	reencodingVerb = regexp.MustCompile(`%[-+# 0-9\[\]*]*(\.[0-9*]*[-+# 0-9\[\]*]*[a-zA-Z]|[xX])`)
+
+	// runeVerb matches %c, which prints an integer as the rune it codes.
+	runeVerb = regexp.MustCompile(`%[-+# 0-9.\[\]*]*c`)
+)
+
+// reencodesPrinted reports whether a patch prints its value with a format
+// (a Combine's fmt, a string Format) whose text a later transform
+// re-encodes (a Format with %x or a precision, a string Convert or Regexp,
+// a map, match or convert), or prints it with %c: where the value holds an
+// integer, what the format printed differently natively and in the
+// function can no longer be recognised in the output (C220).
+func reencodesPrinted(p Patch) bool {
+	verbs := func(f string) string { return strings.ReplaceAll(f, "%%", "") }
+	formatted := p.Fmt != ""
+	if runeVerb.MatchString(verbs(p.Fmt)) {
+		return true
+	}
+	for _, t := range p.Transforms {
+		typ, _ := t["type"].(string)
+		switch typ {
+		case "string":
+			st, _ := t["string"].(map[string]any)
+			switch styp, _ := st["type"].(string); styp {
+			case "Format":
+				f, _ := st["fmt"].(string)
+				if runeVerb.MatchString(verbs(f)) || formatted && reencodingVerb.MatchString(verbs(f)) {
+					return true
+				}
+				formatted = true
+			case "Convert", "Regexp":
+				if formatted {
+					return true
+				}
+			}
+		case "map", "match", "convert":
+			if formatted {
+				return true
+			}
 		}
 	}
 	return false
@@ -529,6 +583,68 @@ var ruleNumberConvert = rule{
 		}
 		return "", false
 	},
+}
+
+// D4, C221: native Crossplane refuses a legacy Composition with a
+// transform without its type (or whose default sub-type lacks its field),
+// which the converter repairs (C313, C314): legacy composes nothing, the
+// pipeline renders.
+var ruleRepairedTransform = rule{
+	code:        "D4",
+	diagnostics: []string{"C221", "C313", "C314"},
+	title:       "a transform without its type: native Crossplane refuses the Composition, the converter repaired it",
+	fix:         "Set the transform's type in the legacy Composition, or accept the change: the repaired transform does what its configuration says.",
+	match: func(c *ruleContext, _ *Difference) (string, bool) {
+		// The native validation's field errors, one of them at an
+		// untyped transform.
+		agg, ok := errorAs[utilerrors.Aggregate](c.Legacy[c.final()-1].Err)
+		if !ok {
+			return "", false
+		}
+		l := errText(c.Legacy[c.final()-1].Err)
+		at := map[string]bool{}
+		for _, e := range agg.Errors() {
+			if fe, ok := e.(*field.Error); ok {
+				at[fe.Field] = true
+			}
+		}
+		for _, t := range c.LegacyModel.Templates {
+			for _, p := range t.Patches {
+				for k, tr := range p.Transforms {
+					tp := fmt.Sprintf("spec.resources[%d].patches[%d].transforms[%d]", t.Index, p.Index, k)
+					refused := at[tp+".type"] || at[tp+".math.multiply"] || at[tp+".string.fmt"]
+					if what := untyped(tr); what != "" && refused {
+						return fmt.Sprintf("%s of resource %q has transform %d %s; legacy: %s", p, t.Name, k, what, l), true
+					}
+				}
+			}
+		}
+		return "", false
+	},
+}
+
+// untyped says what a legacy transform lacks that the converter repairs
+// (C313, C314): its type, or the sub-type of a math or string block whose
+// default (Multiply, Format) lacks its field; "" when it lacks nothing.
+func untyped(tr map[string]any) string {
+	typ, _ := tr["type"].(string)
+	if typ == "" {
+		return "without a type"
+	}
+	block, _ := tr[typ].(map[string]any)
+	if block == nil {
+		return ""
+	}
+	if st, _ := block["type"].(string); st != "" {
+		return ""
+	}
+	switch {
+	case typ == "math" && block["multiply"] == nil:
+		return "without a math type (natively Multiply, without multiply)"
+	case typ == "string" && block["fmt"] == nil:
+		return "without a string type (natively Format, without fmt)"
+	}
+	return ""
 }
 
 func orNone(s string) string {

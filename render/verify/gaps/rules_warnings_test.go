@@ -35,6 +35,22 @@ func warningGapRuleCases() map[string]gapRuleCase {
 				"resource r spec.forProvider.sizeType: D30",
 			},
 		},
+		"ReencodedNumber": {
+			reason: "C220 (a combine's %s hex-encoded by %X, a Format's %v hashed by ToSha256) and C212 (%c): an integer printed as int64 natively and float64 in the function, unrecognisable in the output; the rule reads the patch's source (D30)",
+			dir:    "reencoded-number",
+			want: []string{
+				"resource r spec.forProvider.hashed: D30",
+				"resource r spec.forProvider.hexed: D30",
+				"resource r spec.forProvider.rune: D30",
+			},
+		},
+		"RepairedTransform": {
+			reason: "C221: transforms without their type (C313) or math sub-type (C314) make native Crossplane refuse the Composition; the converter repaired them and the pipeline renders (D4)",
+			dir:    "repaired-transform",
+			want: []string{
+				"error: D4", "presence r: D4", "xr spec.resourceRefs: D4", "condition Ready: D4", "condition Synced: D4",
+			},
+		},
 		"UnparseablePath": {
 			reason: "C216: an unparseable toFieldPath with a policy fails legacy at apply time, even with its source absent; the pipeline skips the patch (D46)",
 			dir:    "unparseable-path",
