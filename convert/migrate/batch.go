@@ -232,17 +232,10 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if r.allowLegacy, err = gitignore.CompileGlobs(o.AllowLegacy); err != nil {
 		return nil, &InvalidOptionsError{err: errors.Wrap(err, "--allow-legacy")}
 	}
-	if o.Write == WriteOut {
-		final, err := prepareOut(o.Root, o.Out)
-		if err != nil {
-			return nil, err
-		}
-		if r.stage, err = stageOut(final); err != nil {
-			return nil, err
-		}
-		defer r.stage.discard()
-		r.outAbs = r.stage.dir
+	if err := r.prepareStage(); err != nil {
+		return nil, err
 	}
+	defer r.stage.discard()
 
 	w, err := walk(ctx, o.Root, include, exclude, r.outAbs)
 	if err != nil {

@@ -52,7 +52,7 @@ func scanLegacy(r io.Reader) bool {
 	for {
 		line, err := br.ReadSlice('\n')
 		switch {
-		case err == bufio.ErrBufferFull:
+		case errors.Is(err, bufio.ErrBufferFull):
 			long = true
 			continue
 		case long:

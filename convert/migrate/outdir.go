@@ -63,7 +63,7 @@ func (s *outStage) discard() {
 		return
 	}
 	s.done = true
-	_ = os.RemoveAll(s.dir) //nolint:errcheck // Best effort: a hidden directory beside the output.
+	_ = os.RemoveAll(s.dir) // Best effort: a hidden directory beside the output.
 }
 
 // finishOut commits the staged tree when every file of the run was
@@ -115,4 +115,21 @@ func (r *runner) migrateSafely(ctx context.Context, f *scanned) (oc *outcome) {
 		}
 	}()
 	return r.migrate(ctx, f)
+}
+
+// prepareStage makes the staging directory of a WriteOut run, where the
+// tree is built before it is renamed into place; nothing for other modes.
+func (r *runner) prepareStage() error {
+	if r.o.Write != WriteOut {
+		return nil
+	}
+	final, err := prepareOut(r.o.Root, r.o.Out)
+	if err != nil {
+		return err
+	}
+	if r.stage, err = stageOut(final); err != nil {
+		return err
+	}
+	r.outAbs = r.stage.dir
+	return nil
 }

@@ -94,7 +94,7 @@ func randomMutation(r *rand.Rand, comp map[string]any) (string, bool) {
 		return "", false
 	}
 	at := patches[r.IntN(len(patches))]
-	rm := asList(in["resources"])[at[0]].(map[string]any) //nolint:forcetypeassert // Listed above.
+	rm := asList(in["resources"])[at[0]].(map[string]any)
 	name, _ := rm["name"].(string)
 	ps := asList(rm["patches"])
 	p, _ := ps[at[1]].(map[string]any)
@@ -188,7 +188,7 @@ func TestCorpusMutationProperty(t *testing.T) {
 		t.Skip("no corpus Composition with examples")
 	}
 	want := testutil.Cases(2000)
-	r := rand.New(rand.NewPCG(24, 1)) //nolint:gosec // A seeded test generator.
+	r := rand.New(rand.NewPCG(24, 1))
 	mutants, differing, attributed := 0, 0, 0
 	// The Compositions whose samples Verify takes.
 	var bases []map[string]bool
