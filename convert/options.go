@@ -34,6 +34,10 @@ const (
 	// for target v1.
 	CompensateECVersion = "K2"
 
+	// CompensateCombineFormat (K4) turns %d and %v of a Combine variable
+	// that is provably an integer into %.0f.
+	CompensateCombineFormat = "K4"
+
 	// CompensateBaseMetadata (K5) removes metadata.name and
 	// metadata.namespace from the templates' bases, which native Crossplane
 	// ignored and the function keeps.
@@ -41,7 +45,7 @@ const (
 )
 
 // Compensations are the ids Options.NoCompensate accepts, in order.
-var Compensations = []string{CompensateIntegerFormat, CompensateECVersion, CompensateBaseMetadata}
+var Compensations = []string{CompensateIntegerFormat, CompensateECVersion, CompensateCombineFormat, CompensateBaseMetadata}
 
 // Quirks of native Crossplane that Options.FixQuirks fixes on request, by
 // the code of the finding that reports the fix. A fix changes behaviour on
@@ -179,7 +183,7 @@ type Options struct {
 	// namespaced or cluster scope later (C321, C322). Output is unchanged.
 	XRStyleV2 bool
 
-	// NoCompensate turns compensations off by id (K1, K2, K5).
+	// NoCompensate turns compensations off by id (K1, K2, K4, K5).
 	NoCompensate []string
 
 	// XRDs are CompositeResourceDefinitions (decoded JSON objects) whose
