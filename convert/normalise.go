@@ -163,7 +163,7 @@ func (c normalisePass) template(t *yaml.Node, path string) {
 	} else if !yamledit.IsMap(b) {
 		c.errorf("C110", b, path+".base", "base must be an object")
 	} else {
-		compensatePass{c.composition}.baseMetadata(b, path+".base")
+		compensatePass(c).baseMetadata(b, path+".base")
 	}
 	c.dropUnknown(t, path, templateKeys)
 	if p := yamledit.Get(t, "patches"); p != nil && !yamledit.IsNull(p) {
