@@ -115,6 +115,8 @@ var Registry = []CodeInfo{
 	{"C323", SeverityInfo, "int64 convert inserted before integer format of a proven integer (K1)"},
 	{"C324", SeverityInfo, "EC pinned to v0.6.0 for Crossplane 1.x (K2)"},
 	{"C325", SeverityInfo, "quirk fixed on request: integer verb prints the integer"},
+	{"C326", SeverityInfo, "base metadata.name and metadata.namespace removed: native ignored them (K5)"},
+	{"C327", SeverityInfo, "combine %d or %v of an integer XR field printed as %.0f (K4)"},
 
 	{"C401", SeverityInfo, "XRD written as a new apiextensions.crossplane.io/v2 XRD"},
 	{"C402", SeverityError, "XRD scope needs a choice (cluster-scoped kind or namespace in a template)"},

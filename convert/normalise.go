@@ -162,6 +162,8 @@ func (c normalisePass) template(t *yaml.Node, path string) {
 		c.errorf("C110", t, path+".base", "a resource template needs a base (natively required; in the function a missing base means something else)")
 	} else if !yamledit.IsMap(b) {
 		c.errorf("C110", b, path+".base", "base must be an object")
+	} else {
+		compensatePass(c).baseMetadata(b, path+".base")
 	}
 	c.dropUnknown(t, path, templateKeys)
 	if p := yamledit.Get(t, "patches"); p != nil && !yamledit.IsNull(p) {

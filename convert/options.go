@@ -33,7 +33,19 @@ const (
 	// CompensateECVersion (K2) pins function-environment-configs to v0.6.0
 	// for target v1.
 	CompensateECVersion = "K2"
+
+	// CompensateCombineFormat (K4) turns %d and %v of a Combine variable
+	// that is provably an integer into %.0f.
+	CompensateCombineFormat = "K4"
+
+	// CompensateBaseMetadata (K5) removes metadata.name and
+	// metadata.namespace from the templates' bases, which native Crossplane
+	// ignored and the function keeps.
+	CompensateBaseMetadata = "K5"
 )
+
+// Compensations are the ids Options.NoCompensate accepts, in order.
+var Compensations = []string{CompensateIntegerFormat, CompensateECVersion, CompensateCombineFormat, CompensateBaseMetadata}
 
 // Quirks of native Crossplane that Options.FixQuirks fixes on request, by
 // the code of the finding that reports the fix. A fix changes behaviour on
@@ -171,7 +183,7 @@ type Options struct {
 	// namespaced or cluster scope later (C321, C322). Output is unchanged.
 	XRStyleV2 bool
 
-	// NoCompensate turns compensations off by id (K1, K2).
+	// NoCompensate turns compensations off by id (K1, K2, K4, K5).
 	NoCompensate []string
 
 	// XRDs are CompositeResourceDefinitions (decoded JSON objects) whose
@@ -274,8 +286,8 @@ func (o Options) complete() (Options, error) {
 		return o, &OptionError{err}
 	}
 	for _, k := range o.NoCompensate {
-		if k != CompensateIntegerFormat && k != CompensateECVersion {
-			return o, &OptionError{errors.Errorf("unknown compensation %q (want K1 or K2)", k)}
+		if !slices.Contains(Compensations, k) {
+			return o, &OptionError{errors.Errorf("unknown compensation %q (want %s)", k, strings.Join(Compensations, ", "))}
 		}
 	}
 	switch o.XRScope {

@@ -305,7 +305,7 @@ func (c normalisePass) combine(p *yaml.Node, path, typ string) {
 		c.errorf("C116", str, cp+".string.fmt", "combine needs string.fmt")
 		return
 	}
-	if verb := numberVerb(f); verb != "" {
+	if verb := numberVerb(f); !c.combineIntegerFormat(cb, cp, typ, f) && verb != "" {
 		c.warnf("C211", yamledit.Get(str, "fmt"), cp+".string.fmt", "format %q uses %s: integers reach the function as float64 and print differently (%s); no function input can compensate, use %%v or %%s on strings, or convert the value first", f, verb, verbExample(verb))
 	}
 }

@@ -157,8 +157,8 @@ FILE would change.`,
 	f.BoolVar(&c.FixEnumCase, "fix-enum-case", false, "rewrite enum values written in the wrong case (optional → Optional) instead of refusing them")
 	enumFlag(f, &c.EnvironmentFlagOff, "assume-env-flag", "", false, "whether Crossplane ran with --enable-environment-configs: on, or off to drop spec.environment", []string{"on", "off"}, []bool{false, true})
 	enumFlag(f, &c.XRStyleV2, "xr-style", "", false, "v2: also report what changes for XRs later moved to namespaced or cluster scope (output unchanged)", []string{"", "v1", "v2"}, []bool{false, false, true})
-	enumSliceFlag(f, &c.NoCompensate, "no-compensate", "turn compensations off: K1 (int64 convert before %d formats where the XRD types the value integer), K2 (function-environment-configs v0.6.0 for v1)",
-		[]string{convert.CompensateIntegerFormat, convert.CompensateECVersion})
+	enumSliceFlag(f, &c.NoCompensate, "no-compensate", "turn compensations off: K1 (int64 convert before %d formats where the XRD types the value integer), K2 (function-environment-configs v0.6.0 for v1), K4 (%.0f for %d and %v of integer XR fields in combine formats), K5 (remove metadata.name and metadata.namespace from templates' bases, which native Crossplane ignored)",
+		convert.Compensations)
 	enumSliceFlag(f, &c.FixQuirks, "fix-quirk", "fix a native quirk on purpose, by code (changes behaviour; the Composition is annotated "+convert.IntendedChangesAnnotation+"): C325 (integer format verbs print the integer where native printed %!d(float64=N))", convert.Quirks)
 	f.StringArrayVar(&o.XRDs, "xrd", nil, "a file of CompositeResourceDefinitions whose schemas type the XR fields (XRDs in FILE are read too); repeatable")
 	f.StringArrayVar(&o.ProviderCRDs, "provider-crds", nil, "with --target v2: a file or directory of provider CustomResourceDefinitions (a provider package's package/crds) that give the namespaced twins of managed resources, their versions and scopes; repeatable")
