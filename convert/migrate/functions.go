@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strings"
 
+	mmsemver "github.com/Masterminds/semver"
 	"github.com/pkg/errors"
 	yaml3 "go.yaml.in/yaml/v3"
 
@@ -94,16 +95,16 @@ func packageTag(pkg string) string {
 func (p functionPin) checkManifest(name, pkg string, target crossplane.Target) *Finding {
 	want := p.pkg + ":" + p.pin
 	tag := packageTag(pkg)
-	v, ok := parseSemver(tag)
+	v, ok := parseVersion(tag)
 	switch {
-	case !ok || v.pre != "":
+	case !ok || !isRelease(tag) || v.Prerelease() != "":
 		return &Finding{Code: "M409", Severity: SeverityInfo,
 			Message: fmt.Sprintf("Function %q installs %s, whose release cannot be told (no release tag); the converted Compositions (target %s) need %s %s, verified against %s: make sure it is one, or set spec.package to %s",
 				name, pkg, target, p.repo, p.supported, p.pin, want)}
 	case !p.ok.contains(v):
 		return &Finding{Code: "M409", Severity: SeverityWarning,
 			Message: fmt.Sprintf("Function %q installs %s %s, but the converted Compositions (target %s) need %s %s (verified against %s); they use this Function by name, so set its spec.package to %s",
-				name, p.repo, v, target, p.repo, p.supported, p.pin, want)}
+				name, p.repo, v.Original(), target, p.repo, p.supported, p.pin, want)}
 	}
 	return nil
 }
@@ -118,16 +119,21 @@ func (p functionPin) checkDependency(at, pkg, version string, target crossplane.
 			Message: fmt.Sprintf("the dependency on %s is pinned by digest, so its release cannot be told; the converted Compositions (target %s) need %s %s (verified against %s): make sure it is one, or %s",
 				pkg, target, p.repo, p.supported, p.pin, fix)}
 	}
-	c, ok := parseConstraint(version)
-	if version == "" || !ok {
+	if version == "" {
 		return &Finding{Code: "M410", Severity: SeverityWarning, Path: at,
-			Message: fmt.Sprintf("the dependency on %s has version %q, which does not bound the release; the converted Compositions (target %s) need %s %s (verified against %s): %s",
-				pkg, version, target, p.repo, p.supported, p.pin, fix)}
+			Message: fmt.Sprintf("the dependency on %s has no version, which does not bound the release; the converted Compositions (target %s) need %s %s (verified against %s): %s",
+				pkg, target, p.repo, p.supported, p.pin, fix)}
 	}
-	if in, outside := c.within(p.ok, mustSemver(p.pin)); !in {
+	c, err := parseConstraint(version)
+	if err != nil {
+		return &Finding{Code: "M410", Severity: SeverityWarning, Path: at,
+			Message: fmt.Sprintf("the dependency on %s has version %q, which Crossplane's package manager cannot read (%v; comparisons are joined by commas); the converted Compositions (target %s) need %s %s (verified against %s): %s",
+				pkg, version, err, target, p.repo, p.supported, p.pin, fix)}
+	}
+	if in, outside := constraintWithin(c, p.ok, mustSemver(p.pin)); !in {
 		what := "admits no release of " + p.supported
 		if len(outside) > 0 {
-			what = fmt.Sprintf("admits %s", outside[0])
+			what = fmt.Sprintf("admits %s", outside[0].Original())
 		}
 		return &Finding{Code: "M410", Severity: SeverityWarning, Path: at,
 			Message: fmt.Sprintf("the dependency on %s has version %q, which %s; the converted Compositions (target %s) need %s %s (verified against %s): %s",
@@ -136,9 +142,18 @@ func (p functionPin) checkDependency(at, pkg, version string, target crossplane.
 	return nil
 }
 
+// mustSemver reads a release the code pins, such as v0.10.8.
 func mustSemver(s string) semver {
-	v, _ := parseSemver(s)
-	return v
+	v := mmsemver.MustParse(s)
+	return semver{major: int(v.Major()), minor: int(v.Minor()), patch: int(v.Patch())}
+}
+
+// isRelease reports whether a tag names a whole release, major.minor.patch
+// (v0.10 may name any of a line, or no release at all).
+func isRelease(tag string) bool {
+	core, _, _ := strings.Cut(strings.TrimPrefix(tag, "v"), "-")
+	core, _, _ = strings.Cut(core, "+")
+	return strings.Count(core, ".") == 2
 }
 
 // A wiring is the plan, made before any file is written, of the function
