@@ -85,8 +85,14 @@ type Options struct {
 	// the scope installs, and a dependency on it in the Configuration's
 	// crossplane.yaml (edited in place, comments kept). Existing manifests
 	// and dependencies at a release the target does not support are
-	// reported (M409, M410).
+	// reported (M409, M410). Whether it is set or not, every run checks
+	// the Functions the tree's mode Pipeline Compositions use (M409, M410,
+	// M413; Result.Verdict).
 	WireFunctions bool
+	// ClusterFunctions, when not nil, are the Functions the cluster
+	// installs (migrate --cluster): functionRefs and pins are checked
+	// against them as well as against the tree's (M409, M413).
+	ClusterFunctions []InstalledFunction
 	// FunctionsOut is the file (slash-separated, relative to Root) every
 	// scope's Function manifests go to; empty means examples/functions.yaml
 	// in a Configuration's directory, else functions.yaml beside the
@@ -202,6 +208,8 @@ type outcome struct {
 	file  FileResult
 	comps []CompositionResult
 	emit  bool // false for verbatim copies that went well
+	// steps are the pipeline steps of comps, by index (installed.go).
+	steps []compSteps
 	// write, when set, writes the file and completes the outcome; keep,
 	// when set, completes it with the file left as it was (held back).
 	write, keep func()
@@ -376,6 +384,9 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	outs = r.rewriteKustomize(ctx, outs)
 	outs = r.wire(ctx, outs)
 	outs = r.writeTwins(ctx, outs)
+	if ctx.Err() == nil {
+		r.checkFunctions(outs)
+	}
 	r.reportLate(total)
 	res := r.result(outs)
 	for _, t := range w.temps {
@@ -652,6 +663,13 @@ func (r *runner) result(outs []*outcome) *Result {
 				f.File = fr.Path
 				res.Findings = append(res.Findings, f)
 			}
+			switch {
+			case !isFunctionCheck(d.Code):
+			case d.Severity == SeverityInfo:
+				s.FunctionsUnproven++
+			default:
+				s.FunctionProblems++
+			}
 		}
 		for _, c := range oc.comps {
 			c.Diagnostics = sortDiagnostics(c.Diagnostics)
@@ -669,6 +687,9 @@ func (r *runner) result(outs []*outcome) *Result {
 				s.FailedCompositions++
 			case CompositionHeldBack:
 				s.HeldBackCompositions++
+			}
+			if c.Verification == nil && (c.Status == CompositionConverted || c.Status == CompositionChanged || c.Status == CompositionPhase1) {
+				s.Unchecked++
 			}
 			if v := c.Verification; v != nil {
 				switch v.Status {

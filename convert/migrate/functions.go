@@ -164,6 +164,8 @@ type wiring struct {
 	// out is Options.FunctionsOut: one file for every scope, "" for one
 	// per scope, FunctionsNone for none.
 	out string
+	// added are the Function manifests and dependencies the run adds.
+	added []installer
 }
 
 // A wireScope is one package scope (a directory with a Configuration's
@@ -380,14 +382,9 @@ func (r *runner) wireScopes(ctx context.Context, outs []*outcome) []*outcome {
 		for _, fn := range want {
 			// One Function per package: two would both install the
 			// function's input CRD.
-			if have := r.functionManifests(ws.dir, fn.pin.repo); len(have) > 0 {
-				for _, m := range have {
-					if fd := fn.pin.checkManifest(m.name, m.pkg, r.o.Target); fd != nil {
-						fd.Document, fd.Line = m.doc, m.line
-						r.addFinding(outs, byRel, m.file, *fd)
-					}
-				}
-			} else if ws.functions != "" {
+			// Existing manifests and dependencies are checked with every
+			// other Function the tree uses (checkFunctions).
+			if len(r.functionManifests(ws.dir, fn.pin.repo)) == 0 && ws.functions != "" {
 				if _, seen := manifests[ws.functions]; !seen {
 					files = append(files, ws.functions)
 				}
@@ -403,15 +400,9 @@ func (r *runner) wireScopes(ctx context.Context, outs []*outcome) []*outcome {
 			if ws.config == "" {
 				continue
 			}
-			have := r.configDependencies(ws.config, fn.pin.repo)
-			for _, d := range have {
-				if fd := fn.pin.checkDependency(d.at, d.pkg, d.version, r.o.Target); fd != nil && !r.v2Native() { // v2-native: re-pinned (C470).
-					fd.Document, fd.Line = d.doc, d.line
-					r.addFinding(outs, byRel, ws.config, *fd)
-				}
-			}
-			if len(have) == 0 {
+			if len(r.configDependencies(ws.config, fn.pin.repo)) == 0 {
 				deps = append(deps, fn)
+				w.added = append(w.added, installer{name: xp.PackageName(fn.pin.pkg), pkg: fn.pin.pkg, version: fn.pin.constraint, dependency: true, file: ws.config, at: "spec.dependsOn"})
 			}
 		}
 		if len(deps) > 0 || (ws.config != "" && r.v2Native()) {
@@ -421,6 +412,9 @@ func (r *runner) wireScopes(ctx context.Context, outs []*outcome) []*outcome {
 		}
 	}
 	for _, rel := range files {
+		for _, fn := range manifests[rel] {
+			w.added = append(w.added, installer{name: fn.name, pkg: fn.pin.pkg + ":" + fn.pin.pin, file: rel, doc: -1})
+		}
 		if i, ok := byRel[rel]; ok {
 			r.appendManifests(outs[i], r.files[i], manifests[rel])
 			outs[i].file.Diagnostics = append(outs[i].file.Diagnostics, clashes[rel]...)
