@@ -196,7 +196,7 @@ func (r *runner) planWiring() error {
 	}
 	dirs := map[string][]string{} // scope → files with legacy Compositions
 	for _, c := range r.ix.compositions {
-		if c.legacy {
+		if c.legacy || c.nativeEnv {
 			s := r.ix.scopeOf(c.file)
 			dirs[s] = append(dirs[s], c.file)
 		}
@@ -358,11 +358,24 @@ func (r *runner) wireScopes(ctx context.Context, outs []*outcome) []*outcome {
 			continue
 		}
 		f := r.files[i]
-		for _, c := range oc.comps {
+		for ci, c := range oc.comps {
+			s := r.ix.scopeOf(f.rel)
+			if c.Status == CompositionChanged && len(oc.steps) == len(oc.comps) {
+				// A rewritten Pipeline Composition: the functions of the
+				// steps the rewrite added (a native environment's
+				// function-environment-configs step).
+				for _, st := range newSteps(oc.steps[ci]) {
+					switch st.repo {
+					case w.ec.repo:
+						needs[s] = addWant(needs[s], wantFunction{pin: w.ec, name: r.usedName(f.rel, w.ec)})
+					case w.pt.repo:
+						needs[s] = addWant(needs[s], wantFunction{pin: w.pt, name: r.usedName(f.rel, w.pt)})
+					}
+				}
+			}
 			if c.Status != CompositionConverted {
 				continue
 			}
-			s := r.ix.scopeOf(f.rel)
 			if r.ptStepOf(f, c) == 1 {
 				needs[s] = addWant(needs[s], wantFunction{pin: w.ec, name: r.usedName(f.rel, w.ec)})
 			}

@@ -74,6 +74,22 @@ func pipelineSteps(doc string, item int) []stepRef {
 	return out
 }
 
+// newSteps returns the steps a rewrite added: those whose function the
+// Composition did not use before.
+func newSteps(s compSteps) []stepRef {
+	var out []stepRef
+	for _, a := range s.after {
+		seen := false
+		for _, b := range s.before {
+			seen = seen || (a.name == b.name && a.repo == b.repo)
+		}
+		if !seen {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
 // An installer is what installs a Function: a Function manifest or a
 // Configuration's dependency, in the tree as the run leaves it, or a
 // Function of the cluster.

@@ -332,3 +332,33 @@ func TestItem5cFunctionRefNames(t *testing.T) {
 		})
 	}
 }
+
+// TestWireRewrittenComposition checks that the function-environment-configs
+// step a run adds to a rewritten Pipeline Composition (C309–C311) is wired
+// as a converted Composition's: a pinned manifest, so that the step names
+// an installed Function.
+func TestWireRewrittenComposition(t *testing.T) {
+	root := t.TempDir()
+	env := strings.Replace(fill(pipelineBucket, "FN", "function-patch-and-transform"), "  mode: Pipeline\n",
+		"  mode: Pipeline\n  environment:\n    environmentConfigs:\n    - type: Reference\n      ref:\n        name: shared\n", 1)
+	writeTree(t, root, map[string]string{
+		"a/composition.yaml": env,
+		"a/pt.yaml":          fill(ptManifest, "NAME", "function-patch-and-transform", "TAG", "v0.10.8"),
+	})
+	res, err := Run(context.Background(), Options{Root: root, Write: WriteNone, WireFunctions: true,
+		Converter: NewConverter(convert.Options{}), Jobs: 1})
+	if err != nil {
+		t.Fatalf("Run(...): %v", err)
+	}
+	var got []string
+	for _, f := range res.Files {
+		got = append(got, f.Path+": "+string(f.Status))
+	}
+	want := []string{"a/composition.yaml: converted", "a/pt.yaml: unchanged", "a/functions.yaml: converted"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Run(...): files: -want, +got:\n%s", diff)
+	}
+	if diff := cmp.Diff([]string(nil), outcomeOf(res, false, false).Findings); diff != "" {
+		t.Errorf("Run(...): Function findings: -want, +got:\n%s\n%s", diff, Headline(res))
+	}
+}
