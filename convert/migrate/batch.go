@@ -384,9 +384,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	outs = r.rewriteKustomize(ctx, outs)
 	outs = r.wire(ctx, outs)
 	outs = r.writeTwins(ctx, outs)
-	if ctx.Err() == nil {
-		r.checkFunctions(outs)
-	}
+	r.checkFunctions(ctx, outs)
 	r.reportLate(total)
 	res := r.result(outs)
 	for _, t := range w.temps {
@@ -674,54 +672,7 @@ func (r *runner) result(outs []*outcome) *Result {
 		for _, c := range oc.comps {
 			c.Diagnostics = sortDiagnostics(c.Diagnostics)
 			res.Compositions = append(res.Compositions, c)
-			s.Compositions++
-			if c.Legacy {
-				s.LegacyCompositions++
-			}
-			switch c.Status {
-			case CompositionConverted:
-				s.ConvertedCompositions++
-			case CompositionPhase1:
-				s.Phase1Compositions++
-			case CompositionFailed:
-				s.FailedCompositions++
-			case CompositionHeldBack:
-				s.HeldBackCompositions++
-			}
-			if c.Verification == nil && (c.Status == CompositionConverted || c.Status == CompositionChanged || c.Status == CompositionPhase1) {
-				s.Unchecked++
-			}
-			if v := c.Verification; v != nil {
-				switch v.Status {
-				case VerifyEquivalent:
-					s.VerifiedEquivalent++
-				case VerifyEquivalentUpToMapping:
-					s.EquivalentUpToMapping++
-				case VerifyIntendedChange:
-					s.IntendedChanges++
-				case VerifyKnownGaps:
-					s.KnownGaps++
-				case VerifyDifferences:
-					s.Differences++
-				case VerifyError:
-					s.VerifyErrors++
-				case VerifyUnverified:
-					s.Unverified++
-				}
-				if v.failing() {
-					s.Failing++
-				}
-				for _, sm := range v.Samples {
-					if sm.Status == VerifyInconclusive {
-						s.InconclusiveSamples++
-					}
-					for _, d := range sm.Differences {
-						if d.Code != "" {
-							s.GapCodes[d.Code]++
-						}
-					}
-				}
-			}
+			s.addComposition(c)
 		}
 	}
 	s.Findings = len(res.Findings)
@@ -732,4 +683,56 @@ func (r *runner) result(outs []*outcome) *Result {
 		s.GapCodes = nil
 	}
 	return res
+}
+
+// addComposition counts a Composition and its verification.
+func (s *Summary) addComposition(c CompositionResult) {
+	s.Compositions++
+	if c.Legacy {
+		s.LegacyCompositions++
+	}
+	switch c.Status {
+	case CompositionConverted:
+		s.ConvertedCompositions++
+	case CompositionPhase1:
+		s.Phase1Compositions++
+	case CompositionFailed:
+		s.FailedCompositions++
+	case CompositionHeldBack:
+		s.HeldBackCompositions++
+	}
+	if c.Verification == nil && (c.Status == CompositionConverted || c.Status == CompositionChanged || c.Status == CompositionPhase1) {
+		s.Unchecked++
+	}
+	if v := c.Verification; v != nil {
+		switch v.Status {
+		case VerifyEquivalent:
+			s.VerifiedEquivalent++
+		case VerifyEquivalentUpToMapping:
+			s.EquivalentUpToMapping++
+		case VerifyIntendedChange:
+			s.IntendedChanges++
+		case VerifyKnownGaps:
+			s.KnownGaps++
+		case VerifyDifferences:
+			s.Differences++
+		case VerifyError:
+			s.VerifyErrors++
+		case VerifyUnverified:
+			s.Unverified++
+		}
+		if v.failing() {
+			s.Failing++
+		}
+		for _, sm := range v.Samples {
+			if sm.Status == VerifyInconclusive {
+				s.InconclusiveSamples++
+			}
+			for _, d := range sm.Differences {
+				if d.Code != "" {
+					s.GapCodes[d.Code]++
+				}
+			}
+		}
+	}
 }

@@ -1,6 +1,7 @@
 package migrate
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -178,7 +179,10 @@ func finalSteps(c CompositionResult, s compSteps) []stepRef {
 // function-environment-configs they use must be at a release the target
 // supports (M409, M410). Findings about an installer go to its file, about
 // a Composition to the Composition's.
-func (r *runner) checkFunctions(outs []*outcome) {
+func (r *runner) checkFunctions(ctx context.Context, outs []*outcome) {
+	if ctx.Err() != nil {
+		return
+	}
 	ins := r.installers()
 	byRel := map[string]int{}
 	for i, oc := range outs {
