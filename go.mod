@@ -3,6 +3,7 @@ module github.com/xpmigrate/xpmigrate
 go 1.26.8
 
 require (
+	github.com/Masterminds/semver v1.5.0
 	github.com/crossplane/crossplane-runtime/v2 v2.3.0
 	github.com/crossplane/function-sdk-go v0.6.0
 	github.com/google/go-cmp v0.7.0

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/signal"
 	"runtime"
@@ -101,7 +102,9 @@ for a v2 conversion NAME-v2), else the one of its legacy type in the file
 it was renamed from (git's rename detection between REF and HEAD, from the
 commits), else the one legacy Composition of its type the tree no longer
 has by name. A Composition that was already mode Pipeline at REF and
-changed is reported (M412), not verified as a migration.
+changed is reported (M412) and unverified: verify proves a conversion from a
+legacy form, nothing else. So is a mode Pipeline Composition the run rewrites
+(its native environment moved into a function-environment-configs step).
 
 A file is written only when every legacy Composition in it converts, and,
 in place or with --out, only when every conversion in it passes
@@ -119,11 +122,24 @@ function no manifest in the scope installs (to examples/functions.yaml in a
 Configuration's directory, which crossplane xpkg build leaves out of the
 package, else to functions.yaml beside the Compositions; --functions-out
 chooses one file for all, none writes none), and a dependency on it to the
-Configuration's spec.dependsOn (edited in place, comments kept). An existing
-Function or dependency at a release the target does not support is reported
-(M409, M410) with the fix. --wire-functions=false adds nothing.
+Configuration's spec.dependsOn (edited in place, comments kept).
+--wire-functions=false adds nothing. Every run, converting or not, checks
+the Functions the tree's mode Pipeline Compositions use against what the
+tree installs (Function manifests; a Configuration's dependencies, under the
+name Crossplane gives them) and, with --cluster, the cluster's Functions: a
+functionRef that names no installed Function (M414), or an installed
+release the target does not support (M409, M410; dependsOn constraints read
+as Crossplane v1.20 reads them), fails the run (exit 3).
 
-With --cluster, every legacy Composition the run converts is also checked
+The last line of the summary says whether the run is safe to merge: "yes"
+only when every Composition the run changed, or --base sees changed, was
+verified and every Function check passed; "not proven" when something was
+not proven (an unverified Composition, an inconclusive sample, a change not
+verified, a Function the run cannot tell is installed: M409, M410, M414
+infos); "no" when something is wrong.
+
+With --cluster, the cluster's Functions are listed before the run (for the
+Function checks above), and every legacy Composition the run converts is also checked
 against the live XRs that run it in the cluster the kubeconfig selects (get
 and list only; the three checks of xpmigrate verify --cluster, with a
 progress bar on a terminal). Its report joins the run's: a "cluster" field
@@ -145,7 +161,8 @@ Exit codes: 0 done; 1 a file or Composition failed, or the run was
 cancelled; 2 invalid usage (a --base that names no commit included), or a
 file refused as unusable input (an alias bomb); 3 --check found files to
 change or a legacy Composition left, a verification
-failed, or with --require-verified a Composition was not proven.`,
+failed, a Function check failed, or with --require-verified the run was
+not proven safe to merge.`,
 		Example: `  # Migrate the repository in place, verifying every conversion
   xpmigrate migrate
 
@@ -270,6 +287,13 @@ func runMigrate(ctx context.Context, s streams, deps migrateDeps, o *migrateOpti
 		bo.Verifier = deps.verifier(html)
 	}
 	bo.Progress = migrate.NewProgress(s.ErrOut, s.ErrTTY, s.ErrWidth)
+	if o.cluster.enabled {
+		// The Functions the cluster runs: functionRefs and pins are
+		// checked against them as well as against the tree's.
+		if bo.ClusterFunctions, err = clusterFunctions(ctx, s, o); err != nil {
+			return err
+		}
+	}
 
 	res, runErr := migrate.RunWithin(ctx, bo, cancelGrace)
 	if res == nil {
@@ -375,4 +399,28 @@ func (o *migrateOptions) batchOptions() (migrate.Options, error) {
 	}
 	bo.Definitions = bo.Target == crossplane.V2 && o.convert.XRScope != convert.XRScopeLegacy
 	return bo, nil
+}
+
+// clusterFunctions lists the Functions of the cluster --cluster selects,
+// nil (the tree's alone are checked, said on stderr) when it cannot.
+func clusterFunctions(ctx context.Context, s streams, o *migrateOptions) ([]migrate.InstalledFunction, error) {
+	rd, err := o.cluster.newReader(false, nil)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, o.timeout)
+	defer cancel()
+	fns, ok, err := rd.Functions(ctx)
+	if err != nil {
+		return nil, errors.Wrap(err, "cannot list the cluster's Functions")
+	}
+	if !ok {
+		fmt.Fprintln(s.ErrOut, "migrate: cannot list the cluster's Functions (not served, or forbidden): functionRefs are checked against the tree's Functions only")
+		return nil, nil
+	}
+	out := make([]migrate.InstalledFunction, 0, len(fns))
+	for _, f := range fns {
+		out = append(out, migrate.InstalledFunction{Name: f.Name, Package: f.Package})
+	}
+	return out, nil
 }

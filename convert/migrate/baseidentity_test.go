@@ -116,7 +116,9 @@ func TestMigrateBaseIdentity(t *testing.T) {
 			g.write(t, "a/composition.yaml", identityLegacy)
 			g.write(t, "a/examples/xr.yaml", identityXR)
 			base := g.commit(t, "legacy")
-			if _, err := Run(context.Background(), Options{Root: g.dir, Converter: NewConverter(convert.Options{}), Jobs: 1}); err != nil {
+			// Wired as the CLI does by default: the tree installs the
+			// function the conversion uses, so the gate can check it.
+			if _, err := Run(context.Background(), Options{Root: g.dir, Converter: NewConverter(convert.Options{}), WireFunctions: true, Jobs: 1}); err != nil {
 				t.Fatalf("Run(...) to convert: %v", err)
 			}
 			converted, err := os.ReadFile(filepath.Join(g.dir, "a/composition.yaml"))

@@ -85,8 +85,14 @@ type Options struct {
 	// the scope installs, and a dependency on it in the Configuration's
 	// crossplane.yaml (edited in place, comments kept). Existing manifests
 	// and dependencies at a release the target does not support are
-	// reported (M409, M410).
+	// reported (M409, M410). Whether it is set or not, every run checks
+	// the Functions the tree's mode Pipeline Compositions use (M409, M410,
+	// M414; Result.Verdict).
 	WireFunctions bool
+	// ClusterFunctions, when not nil, are the Functions the cluster
+	// installs (migrate --cluster): functionRefs and pins are checked
+	// against them as well as against the tree's (M409, M414).
+	ClusterFunctions []InstalledFunction
 	// FunctionsOut is the file (slash-separated, relative to Root) every
 	// scope's Function manifests go to; empty means examples/functions.yaml
 	// in a Configuration's directory, else functions.yaml beside the
@@ -206,6 +212,8 @@ type outcome struct {
 	file  FileResult
 	comps []CompositionResult
 	emit  bool // false for verbatim copies that went well
+	// steps are the pipeline steps of comps, by index (installed.go).
+	steps []compSteps
 	// write, when set, writes the file and completes the outcome; keep,
 	// when set, completes it with the file left as it was (held back).
 	write, keep func()
@@ -379,6 +387,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	outs = r.rewriteKustomize(ctx, outs)
 	outs = r.wire(ctx, outs)
 	outs = r.writeTwins(ctx, outs)
+	r.checkFunctions(ctx, outs)
 	r.reportLate(total)
 	res := r.result(outs)
 	for _, t := range w.temps {
@@ -656,55 +665,18 @@ func (r *runner) result(outs []*outcome) *Result {
 				f.File = fr.Path
 				res.Findings = append(res.Findings, f)
 			}
+			switch {
+			case !isFunctionCheck(d.Code):
+			case d.Severity == SeverityInfo:
+				s.FunctionsUnproven++
+			default:
+				s.FunctionProblems++
+			}
 		}
 		for _, c := range oc.comps {
 			c.Diagnostics = sortDiagnostics(c.Diagnostics)
 			res.Compositions = append(res.Compositions, c)
-			s.Compositions++
-			if c.Legacy {
-				s.LegacyCompositions++
-			}
-			switch c.Status {
-			case CompositionConverted:
-				s.ConvertedCompositions++
-			case CompositionPhase1:
-				s.Phase1Compositions++
-			case CompositionFailed:
-				s.FailedCompositions++
-			case CompositionHeldBack:
-				s.HeldBackCompositions++
-			}
-			if v := c.Verification; v != nil {
-				switch v.Status {
-				case VerifyEquivalent:
-					s.VerifiedEquivalent++
-				case VerifyEquivalentUpToMapping:
-					s.EquivalentUpToMapping++
-				case VerifyIntendedChange:
-					s.IntendedChanges++
-				case VerifyKnownGaps:
-					s.KnownGaps++
-				case VerifyDifferences:
-					s.Differences++
-				case VerifyError:
-					s.VerifyErrors++
-				case VerifyUnverified:
-					s.Unverified++
-				}
-				if v.failing() {
-					s.Failing++
-				}
-				for _, sm := range v.Samples {
-					if sm.Status == VerifyInconclusive {
-						s.InconclusiveSamples++
-					}
-					for _, d := range sm.Differences {
-						if d.Code != "" {
-							s.GapCodes[d.Code]++
-						}
-					}
-				}
-			}
+			s.addComposition(c)
 		}
 	}
 	s.Findings = len(res.Findings)
@@ -715,4 +687,56 @@ func (r *runner) result(outs []*outcome) *Result {
 		s.GapCodes = nil
 	}
 	return res
+}
+
+// addComposition counts a Composition and its verification.
+func (s *Summary) addComposition(c CompositionResult) {
+	s.Compositions++
+	if c.Legacy {
+		s.LegacyCompositions++
+	}
+	switch c.Status {
+	case CompositionConverted:
+		s.ConvertedCompositions++
+	case CompositionPhase1:
+		s.Phase1Compositions++
+	case CompositionFailed:
+		s.FailedCompositions++
+	case CompositionHeldBack:
+		s.HeldBackCompositions++
+	}
+	if c.Verification == nil && (c.Status == CompositionConverted || c.Status == CompositionChanged || c.Status == CompositionPhase1) {
+		s.Unchecked++
+	}
+	if v := c.Verification; v != nil {
+		switch v.Status {
+		case VerifyEquivalent:
+			s.VerifiedEquivalent++
+		case VerifyEquivalentUpToMapping:
+			s.EquivalentUpToMapping++
+		case VerifyIntendedChange:
+			s.IntendedChanges++
+		case VerifyKnownGaps:
+			s.KnownGaps++
+		case VerifyDifferences:
+			s.Differences++
+		case VerifyError:
+			s.VerifyErrors++
+		case VerifyUnverified:
+			s.Unverified++
+		}
+		if v.failing() {
+			s.Failing++
+		}
+		for _, sm := range v.Samples {
+			if sm.Status == VerifyInconclusive {
+				s.InconclusiveSamples++
+			}
+			for _, d := range sm.Differences {
+				if d.Code != "" {
+					s.GapCodes[d.Code]++
+				}
+			}
+		}
+	}
 }

@@ -3,6 +3,7 @@ package migrate
 import (
 	"fmt"
 
+	mmsemver "github.com/Masterminds/semver"
 	yaml3 "go.yaml.in/yaml/v3"
 
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
@@ -50,15 +51,15 @@ func raiseCrossplaneConstraint(top *yaml3.Node) *Finding {
 	old, _ := yamledit.Str(vn)
 	want := crossplaneConstraintV1
 	if old != "" {
-		c, ok := parseConstraint(old)
-		if !ok {
+		c, err := parseConstraint(old)
+		if err != nil {
 			return &Finding{Code: "M413", Severity: SeverityWarning, Document: -1, Path: "spec.crossplane.version",
 				Message: fmt.Sprintf("the Crossplane version constraint %q cannot be read; the converted Pipeline Compositions and their functions need Crossplane %s or later: make sure it admits no earlier release (%q does)", old, minCrossplaneV1, crossplaneConstraintV1)}
 		}
 		if !admitsBelow(c, minCrossplaneV1) {
 			return nil
 		}
-		if !c.admits(semver{major: 2}) {
+		if !c.Check(semver{major: 2}.version()) {
 			want += ", <v2.0.0-0"
 		}
 	}
@@ -90,14 +91,13 @@ func raiseCrossplaneConstraint(top *yaml3.Node) *Finding {
 // admitsBelow reports whether c admits a Crossplane release below min:
 // every 1.x minor line before it is probed at a few patch levels, and
 // v0.x.
-func admitsBelow(c constraint, min semver) bool {
-	for minor := 0; minor < 30; minor++ {
+func admitsBelow(c *mmsemver.Constraints, min semver) bool {
+	for minor := 0; minor < min.minor; minor++ {
 		for _, patch := range []int{0, 1, 5, 20} {
-			v := semver{major: 1, minor: minor, patch: patch}
-			if v.compare(min) < 0 && c.admits(v) {
+			if c.Check(semver{major: 1, minor: minor, patch: patch}.version()) {
 				return true
 			}
 		}
 	}
-	return c.admits(semver{minor: 9})
+	return c.Check(semver{minor: 9}.version())
 }

@@ -11,7 +11,8 @@ import (
 )
 
 // Migrate a repository in place: its legacy Composition becomes a Pipeline
-// Composition, verified with the XR example beside it.
+// Composition, verified with the XR example beside it, and the Function it
+// uses is installed by a pinned manifest beside it.
 func ExampleRun() {
 	dir, err := os.MkdirTemp("", "xpmigrate-example-")
 	if err != nil {
@@ -62,6 +63,8 @@ spec:
 		Converter: migrate.NewConverter(convert.Options{}),
 		Verifier:  migrate.NewVerifier(false),
 		Verify:    true,
+		// Add the Function manifests the converted Compositions need.
+		WireFunctions: true,
 	})
 	if err != nil {
 		fmt.Println(err)
@@ -71,7 +74,7 @@ spec:
 		fmt.Println(err)
 	}
 	// Output:
-	// files: 2: 1 converted, 1 unchanged, 0 skipped, 0 failed (written in place)
+	// files: 3: 2 converted, 1 unchanged, 0 skipped, 0 failed (written in place)
 	// compositions: 1 (1 legacy): 1 converted, 0 failed
 	// verification: 1 equivalent, 0 with intended changes, 0 with known gaps, 0 different, 0 errors, 0 unverified; 0 failing
 	// 1 Composition converted: safe to merge? yes

@@ -61,7 +61,7 @@ func (f *fakeConverter) Convert(ctx context.Context, req ConvertRequest) (*Conve
 					body, st = b, DocConverted
 				}
 			default:
-				body, st = fakeConvert(body), DocConverted
+				body, st = fakeConvert(body, req.PatchAndTransform), DocConverted
 				resp.Diagnostics = append(resp.Diagnostics, Diagnostic{Code: "C310", Severity: SeverityInfo, Document: i, Composition: n, Message: "fake info"})
 				if strings.Contains(body, "toFieldPath: metadata.") {
 					resp.Diagnostics = append(resp.Diagnostics, Diagnostic{Code: "C209", Severity: SeverityWarning, Document: i, Composition: n, Message: "XR write outside status"})
@@ -116,7 +116,13 @@ const fakeHeader = `  mode: Pipeline
       resources:
 `
 
-func fakeConvert(body string) string {
+// fakeConvert converts a legacy Composition, naming function-patch-and-
+// transform ptName as the converter does (its default when empty).
+func fakeConvert(body, ptName string) string {
+	header := fakeHeader
+	if ptName != "" {
+		header = strings.Replace(header, "name: function-patch-and-transform", "name: "+ptName, 1)
+	}
 	lines := strings.SplitAfter(body, "\n")
 	var b strings.Builder
 	in := false
@@ -126,7 +132,7 @@ func fakeConvert(body string) string {
 		case strings.HasPrefix(t, "  mode: Resources"):
 			continue
 		case t == "  resources:":
-			b.WriteString(fakeHeader)
+			b.WriteString(header)
 			in = true
 			continue
 		case in && (t == "" || strings.HasPrefix(t, "  -") || strings.HasPrefix(t, "   ") || strings.HasPrefix(strings.TrimSpace(t), "#") && strings.HasPrefix(t, "  ")):

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/pkg/errors"
@@ -195,6 +196,7 @@ func (r *runner) convert(ctx context.Context, f *scanned, data []byte, oc *outco
 	}
 
 	diags := append([]Diagnostic(nil), resp.Diagnostics...)
+	gate := make([]bool, len(comps))
 	for i := range comps {
 		c := &comps[i]
 		c.Diagnostics = diagsFor(diags, c)
@@ -227,10 +229,32 @@ func (r *runner) convert(ctx context.Context, f *scanned, data []byte, oc *outco
 			c.Verification = r.verifyDoc(ctx, f, c, before[c.Document], after[c.Document], docData[c.Document])
 		}
 		if r.base != nil && !c.Legacy && c.Status != CompositionFailed {
-			extra = append(extra, r.verifyBase(ctx, f, c, before[c.Document])...)
+			// What the tree holds after the run: a rewritten Composition
+			// is verified as rewritten.
+			doc := before[c.Document]
+			if c.Status == CompositionChanged {
+				doc = after[c.Document]
+			}
+			found := r.verifyBase(ctx, f, c, doc)
+			gate[i] = c.Base != "" || len(found) > 0
+			extra = append(extra, found...)
+		}
+		if r.o.Verify && c.Status == CompositionChanged && c.Verification == nil {
+			c.Verification = &Verification{Status: VerifyUnverified,
+				Reason: "a mode Pipeline Composition rewritten by the run (" + rewriteCodes(c.Diagnostics) + "): verify proves a conversion from a legacy form, and there is none, so nothing proves the rewrite",
+				Hint:   "check the rewritten pipeline by hand (xpmigrate render it and the original with the same XR, observed resources and EnvironmentConfigs), or give --base the revision where it was still mode Resources"}
 		}
 	}
 	oc.comps = comps
+	oc.steps = make([]compSteps, len(comps))
+	for i, c := range comps {
+		oc.steps[i] = compSteps{before: pipelineSteps(before[c.Document], c.Item), gate: gate[i]}
+		if before[c.Document] != after[c.Document] {
+			oc.steps[i].after = pipelineSteps(after[c.Document], c.Item)
+		} else {
+			oc.steps[i].after = oc.steps[i].before
+		}
+	}
 
 	// Findings over the final content: what the scan found, less what the
 	// converter fixed or reported itself, at the converted paths.
@@ -730,8 +754,28 @@ func (r *runner) verifyBase(ctx context.Context, f *scanned, c *CompositionResul
 	if err != nil || string(old) == doc || c.Item >= 0 {
 		return nil
 	}
+	if c.Verification == nil {
+		c.Verification = &Verification{Status: VerifyUnverified,
+			Reason: fmt.Sprintf("changed since %s, where it was already mode Pipeline (%s): verify proves a conversion from a legacy form, so nothing proves this change", b.ref, b.where(pc)),
+			Hint:   "review the change by hand (xpmigrate render it at both revisions with the same XR); --require-verified fails until it is proven"}
+	}
 	return []Finding{{Code: "M412", Severity: SeverityInfo, Document: c.Document, Line: c.Line, Composition: c.Name,
-		Message: fmt.Sprintf("changed since %s, not a migration: the Composition was already mode Pipeline at %s, so it is not verified against a legacy form", b.ref, b.where(pc))}}
+		Message: fmt.Sprintf("changed since %s, not a migration: the Composition was already mode Pipeline at %s, so it is not verified against a legacy form (unverified)", b.ref, b.where(pc))}}
+}
+
+// rewriteCodes lists the codes of the converter's diagnostics about a
+// Composition, "no diagnostic" without one.
+func rewriteCodes(ds []Diagnostic) string {
+	var codes []string
+	for _, d := range ds {
+		if strings.HasPrefix(d.Code, "C") && !slices.Contains(codes, d.Code) {
+			codes = append(codes, d.Code)
+		}
+	}
+	if len(codes) == 0 {
+		return "no diagnostic"
+	}
+	return strings.Join(codes, ", ")
 }
 
 // named reports whether the work tree has a Composition of that name.

@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strings"
 
+	mmsemver "github.com/Masterminds/semver"
 	"github.com/pkg/errors"
 	yaml3 "go.yaml.in/yaml/v3"
 
@@ -94,16 +95,16 @@ func packageTag(pkg string) string {
 func (p functionPin) checkManifest(name, pkg string, target crossplane.Target) *Finding {
 	want := p.pkg + ":" + p.pin
 	tag := packageTag(pkg)
-	v, ok := parseSemver(tag)
+	v, ok := parseVersion(tag)
 	switch {
-	case !ok || v.pre != "":
+	case !ok || !isRelease(tag) || v.Prerelease() != "":
 		return &Finding{Code: "M409", Severity: SeverityInfo,
 			Message: fmt.Sprintf("Function %q installs %s, whose release cannot be told (no release tag); the converted Compositions (target %s) need %s %s, verified against %s: make sure it is one, or set spec.package to %s",
 				name, pkg, target, p.repo, p.supported, p.pin, want)}
 	case !p.ok.contains(v):
 		return &Finding{Code: "M409", Severity: SeverityWarning,
 			Message: fmt.Sprintf("Function %q installs %s %s, but the converted Compositions (target %s) need %s %s (verified against %s); they use this Function by name, so set its spec.package to %s",
-				name, p.repo, v, target, p.repo, p.supported, p.pin, want)}
+				name, p.repo, v.Original(), target, p.repo, p.supported, p.pin, want)}
 	}
 	return nil
 }
@@ -118,16 +119,21 @@ func (p functionPin) checkDependency(at, pkg, version string, target crossplane.
 			Message: fmt.Sprintf("the dependency on %s is pinned by digest, so its release cannot be told; the converted Compositions (target %s) need %s %s (verified against %s): make sure it is one, or %s",
 				pkg, target, p.repo, p.supported, p.pin, fix)}
 	}
-	c, ok := parseConstraint(version)
-	if version == "" || !ok {
+	if version == "" {
 		return &Finding{Code: "M410", Severity: SeverityWarning, Path: at,
-			Message: fmt.Sprintf("the dependency on %s has version %q, which does not bound the release; the converted Compositions (target %s) need %s %s (verified against %s): %s",
-				pkg, version, target, p.repo, p.supported, p.pin, fix)}
+			Message: fmt.Sprintf("the dependency on %s has no version, which does not bound the release; the converted Compositions (target %s) need %s %s (verified against %s): %s",
+				pkg, target, p.repo, p.supported, p.pin, fix)}
 	}
-	if in, outside := c.within(p.ok, mustSemver(p.pin)); !in {
+	c, err := parseConstraint(version)
+	if err != nil {
+		return &Finding{Code: "M410", Severity: SeverityWarning, Path: at,
+			Message: fmt.Sprintf("the dependency on %s has version %q, which Crossplane's package manager cannot read (%v; comparisons are joined by commas); the converted Compositions (target %s) need %s %s (verified against %s): %s",
+				pkg, version, err, target, p.repo, p.supported, p.pin, fix)}
+	}
+	if in, outside := constraintWithin(c, p.ok, mustSemver(p.pin)); !in {
 		what := "admits no release of " + p.supported
 		if len(outside) > 0 {
-			what = fmt.Sprintf("admits %s", outside[0])
+			what = fmt.Sprintf("admits %s", outside[0].Original())
 		}
 		return &Finding{Code: "M410", Severity: SeverityWarning, Path: at,
 			Message: fmt.Sprintf("the dependency on %s has version %q, which %s; the converted Compositions (target %s) need %s %s (verified against %s): %s",
@@ -136,9 +142,18 @@ func (p functionPin) checkDependency(at, pkg, version string, target crossplane.
 	return nil
 }
 
+// mustSemver reads a release the code pins, such as v0.10.8.
 func mustSemver(s string) semver {
-	v, _ := parseSemver(s)
-	return v
+	v := mmsemver.MustParse(s)
+	return semver{major: int(v.Major()), minor: int(v.Minor()), patch: int(v.Patch())}
+}
+
+// isRelease reports whether a tag names a whole release, major.minor.patch
+// (v0.10 may name any of a line, or no release at all).
+func isRelease(tag string) bool {
+	core, _, _ := strings.Cut(strings.TrimPrefix(tag, "v"), "-")
+	core, _, _ = strings.Cut(core, "+")
+	return strings.Count(core, ".") == 2
 }
 
 // A wiring is the plan, made before any file is written, of the function
@@ -149,6 +164,8 @@ type wiring struct {
 	// out is Options.FunctionsOut: one file for every scope, "" for one
 	// per scope, FunctionsNone for none.
 	out string
+	// added are the Function manifests and dependencies the run adds.
+	added []installer
 }
 
 // A wireScope is one package scope (a directory with a Configuration's
@@ -179,7 +196,7 @@ func (r *runner) planWiring() error {
 	}
 	dirs := map[string][]string{} // scope → files with legacy Compositions
 	for _, c := range r.ix.compositions {
-		if c.legacy {
+		if c.legacy || c.nativeEnv {
 			s := r.ix.scopeOf(c.file)
 			dirs[s] = append(dirs[s], c.file)
 		}
@@ -341,11 +358,24 @@ func (r *runner) wireScopes(ctx context.Context, outs []*outcome) []*outcome {
 			continue
 		}
 		f := r.files[i]
-		for _, c := range oc.comps {
+		for ci, c := range oc.comps {
+			s := r.ix.scopeOf(f.rel)
+			if c.Status == CompositionChanged && len(oc.steps) == len(oc.comps) {
+				// A rewritten Pipeline Composition: the functions of the
+				// steps the rewrite added (a native environment's
+				// function-environment-configs step).
+				for _, st := range newSteps(oc.steps[ci]) {
+					switch st.repo {
+					case w.ec.repo:
+						needs[s] = addWant(needs[s], wantFunction{pin: w.ec, name: r.usedName(f.rel, w.ec)})
+					case w.pt.repo:
+						needs[s] = addWant(needs[s], wantFunction{pin: w.pt, name: r.usedName(f.rel, w.pt)})
+					}
+				}
+			}
 			if c.Status != CompositionConverted {
 				continue
 			}
-			s := r.ix.scopeOf(f.rel)
 			if r.ptStepOf(f, c) == 1 {
 				needs[s] = addWant(needs[s], wantFunction{pin: w.ec, name: r.usedName(f.rel, w.ec)})
 			}
@@ -365,14 +395,9 @@ func (r *runner) wireScopes(ctx context.Context, outs []*outcome) []*outcome {
 		for _, fn := range want {
 			// One Function per package: two would both install the
 			// function's input CRD.
-			if have := r.functionManifests(ws.dir, fn.pin.repo); len(have) > 0 {
-				for _, m := range have {
-					if fd := fn.pin.checkManifest(m.name, m.pkg, r.o.Target); fd != nil {
-						fd.Document, fd.Line = m.doc, m.line
-						r.addFinding(outs, byRel, m.file, *fd)
-					}
-				}
-			} else if ws.functions != "" {
+			// Existing manifests and dependencies are checked with every
+			// other Function the tree uses (checkFunctions).
+			if len(r.functionManifests(ws.dir, fn.pin.repo)) == 0 && ws.functions != "" {
 				if _, seen := manifests[ws.functions]; !seen {
 					files = append(files, ws.functions)
 				}
@@ -388,15 +413,9 @@ func (r *runner) wireScopes(ctx context.Context, outs []*outcome) []*outcome {
 			if ws.config == "" {
 				continue
 			}
-			have := r.configDependencies(ws.config, fn.pin.repo)
-			for _, d := range have {
-				if fd := fn.pin.checkDependency(d.at, d.pkg, d.version, r.o.Target); fd != nil && !r.v2Native() { // v2-native: re-pinned (C470).
-					fd.Document, fd.Line = d.doc, d.line
-					r.addFinding(outs, byRel, ws.config, *fd)
-				}
-			}
-			if len(have) == 0 {
+			if len(r.configDependencies(ws.config, fn.pin.repo)) == 0 {
 				deps = append(deps, fn)
+				w.added = append(w.added, installer{name: xp.PackageName(fn.pin.pkg), pkg: fn.pin.pkg, version: fn.pin.constraint, dependency: true, file: ws.config, at: "spec.dependsOn"})
 			}
 		}
 		if len(deps) > 0 || ws.config != "" {
@@ -406,6 +425,9 @@ func (r *runner) wireScopes(ctx context.Context, outs []*outcome) []*outcome {
 		}
 	}
 	for _, rel := range files {
+		for _, fn := range manifests[rel] {
+			w.added = append(w.added, installer{name: fn.name, pkg: fn.pin.pkg + ":" + fn.pin.pin, file: rel, doc: -1})
+		}
 		if i, ok := byRel[rel]; ok {
 			r.appendManifests(outs[i], r.files[i], manifests[rel])
 			outs[i].file.Diagnostics = append(outs[i].file.Diagnostics, clashes[rel]...)

@@ -373,6 +373,9 @@ func TestRewriteKustomizeTxtar(t *testing.T) {
 		},
 		check: func(t *testing.T, _ string, res *Result, _ *hooks) {
 			want := []string{
+				// Its two steps' Functions: the tree installs neither.
+				"base/composition.yaml: M414 info",
+				"base/composition.yaml: M414 info",
 				"overlays/prod/any.yaml: M401 warning",
 				"overlays/prod/kustomization.yaml: M401 warning",
 				"overlays/prod/kustomization.yaml: M411 info",

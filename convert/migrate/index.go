@@ -59,6 +59,10 @@ type compInfo struct {
 	// composes are the types its templates compose ("apiVersion|kind").
 	composes []string
 	legacy   bool
+	// nativeEnv reports a mode Pipeline Composition with spec.environment,
+	// which the converter rewrites into a function-environment-configs
+	// step.
+	nativeEnv bool
 	// ptStep is the index the patch-and-transform step gets once
 	// converted.
 	ptStep int
@@ -108,6 +112,9 @@ func buildIndex(files []*scanned) *index {
 				k, _ := nestedString(d.obj, "spec", "compositeTypeRef", "kind")
 				c.typeRef = av + "|" + k
 				c.labels = stringMap(nestedMap(d.obj, "metadata", "labels"))
+				if _, ok := nestedMap(d.obj, "spec")["environment"]; ok && !c.legacy {
+					c.nativeEnv = true
+				}
 				if a, ok := nestedString(d.obj, "metadata", "annotations", v2map.Annotation); ok {
 					if m, err := v2map.Decode(a); err == nil && m.From.Kind != "" {
 						c.from = m.From.APIVersion + "|" + m.From.Kind

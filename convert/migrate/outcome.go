@@ -3,6 +3,7 @@ package migrate
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/pkg/errors"
@@ -17,13 +18,16 @@ func (e *InvalidOptionsError) InvalidInput() bool { return true }
 // (exit 2).
 func (e *BaseError) InvalidInput() bool { return true }
 
-// Err returns how a finished run ends, given Run's error: nil when it
-// passed; an errkind invalid input error when a file was refused as
-// unusable input; an errkind findings error when a verification fails,
-// or, with check, a legacy Composition is left or a file would change,
-// or, with requireVerified, a Composition is not proven; any other error
-// when the run was cancelled or a file or Composition failed.
+// Err returns how a finished run ends, given Run's error, from its
+// Verdict: nil when it passed; an errkind invalid input error when a file
+// was refused as unusable input; an errkind findings error when a
+// verification fails or a Function problem makes the converted
+// Compositions fail in the cluster, or, with check, a legacy Composition
+// is left or a file would change, or, with requireVerified, the verdict is
+// "not proven"; any other error when the run was cancelled or a file or
+// Composition failed.
 func (r *Result) Err(runErr error, check, requireVerified bool) error {
+	v := r.Verdict()
 	switch {
 	case r.Cancelled:
 		return errors.New("cancelled: files not processed were left as they were")
@@ -37,10 +41,12 @@ func (r *Result) Err(runErr error, check, requireVerified bool) error {
 			r.Summary.Failed, r.Summary.FailedCompositions, r.Summary.VerifyErrors)
 	case r.HasDifferences():
 		return errkind.Findingsf("%d verifications fail: %d render differently from their legacy form, the others have breaking gaps nobody accepted", r.Summary.Failing, r.Summary.Differences)
+	case r.Summary.FunctionProblems > 0:
+		return errkind.Findingsf("%d Function problems: the Compositions would fail in the cluster (see the M409, M410 and M414 findings)", r.Summary.FunctionProblems)
 	case check && r.HasLegacyLeft():
 		return errkind.Findingsf("%d files still hold a legacy Composition (see the M402 findings); exempt one on purpose with --allow-legacy", r.Summary.LegacyLeft)
-	case requireVerified && r.Unproven():
-		return errkind.Findingsf("--require-verified: %d Compositions unverified, %d samples inconclusive", r.Summary.Unverified, r.Summary.InconclusiveSamples)
+	case requireVerified && v.Safe == SafeNotProven:
+		return errkind.Findingsf("--require-verified: not proven: %s", strings.Join(v.Unproven, ", "))
 	case check && r.Changed():
 		return errkind.Findingsf("%d files would change", r.Summary.Converted)
 	}

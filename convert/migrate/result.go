@@ -1,5 +1,7 @@
 package migrate
 
+import "fmt"
+
 // A FileStatus says what the migration did with one file.
 type FileStatus string
 
@@ -342,11 +344,18 @@ func rank(s VerifyStatus) int {
 //	              the converted Composition holds that content
 //	M412 info     with Options.Base: a Composition that was already mode
 //	              Pipeline at the base changed; it is not verified as a
-//	              migration
+//	              migration (its verification is unverified)
 //	M413 info     target v1: a Configuration's spec.crossplane.version
 //	              admitted Crossplane releases before v1.17.0 (or was
 //	              missing); it was raised to >=v1.17.0-0 (warning when the
 //	              constraint cannot be read, and is left)
+//	M414 warning  a pipeline step's functionRef names no Function the tree
+//	              (a Function manifest, a Configuration's dependency) or
+//	              the cluster installs, where one of the same package is
+//	              installed under another name, or the cluster was read;
+//	              info when nothing says whether it is installed (checked
+//	              for the Compositions the run changed or --base sees
+//	              changed)
 type Finding = Diagnostic
 
 // Summary counts what a run did.
@@ -382,6 +391,15 @@ type Summary struct {
 	Failing int `json:"failing"`
 	// InconclusiveSamples counts samples where both sides failed.
 	InconclusiveSamples int `json:"inconclusiveSamples"`
+	// Unchecked counts the Compositions the run changed without checking
+	// them (Options.Verify off, Options.Phase1).
+	Unchecked int `json:"unchecked,omitempty"`
+	// FunctionProblems counts the findings that the converted Compositions
+	// would fail in the cluster for a Function (M409, M410, M414
+	// warnings); FunctionsUnproven those that say the run cannot tell
+	// (their infos).
+	FunctionProblems  int `json:"functionProblems,omitempty"`
+	FunctionsUnproven int `json:"functionsUnproven,omitempty"`
 	// LegacyLeft counts the files that still hold a legacy Composition
 	// after the run (refused, skipped, or in a template), except those
 	// Options.AllowLegacy exempts; LegacyAllowed those it exempts.
@@ -455,8 +473,81 @@ func (r *Result) HasDifferences() bool { return r.Summary.Failing > 0 }
 // that nobody allowed (what --check fails on).
 func (r *Result) HasLegacyLeft() bool { return r.Summary.LegacyLeft > 0 }
 
-// Unproven reports whether any verification proved nothing: an unverified
-// Composition or an inconclusive sample (what --require-verified fails on).
-func (r *Result) Unproven() bool {
-	return r.Summary.Unverified > 0 || r.Summary.InconclusiveSamples > 0
+// Unproven reports whether something the run changed, or the gate sees
+// changed, is not proven: an unverified Composition, an inconclusive
+// sample, a change nobody checked, or a Function the run cannot tell is
+// installed at a supported release (what --require-verified fails on).
+func (r *Result) Unproven() bool { return len(r.Verdict().Unproven) > 0 }
+
+// The answers to "is this run safe to merge?".
+const (
+	SafeYes       = "yes"
+	SafeNo        = "no"
+	SafeNotProven = "not proven"
+)
+
+// A MergeVerdict is the answer to "is this run safe to merge?", and why.
+type MergeVerdict struct {
+	// Safe is SafeNo when something is wrong (Blocking), else
+	// SafeNotProven when something is not proven (Unproven), else SafeYes.
+	Safe string
+	// Blocking and Unproven say what, as counts in words ("2 render
+	// differently"), in a fixed order.
+	Blocking, Unproven []string
+}
+
+// Verdict decides whether the run is safe to merge; the headline of every
+// report and the exit code (Err) come from it. It is SafeYes only when
+// every Composition the run changed, or the gate (Options.Base) sees
+// changed, was verified, and every Function the tree's Pipeline
+// Compositions use is installed, under the name they use, at a release the
+// target supports. In order:
+//
+//   - no: the run was cancelled; a file or Composition failed or could not
+//     be verified; a verification fails (an unexplained difference, a
+//     breaking gap nobody accepted); a file was held back; a legacy
+//     Composition is left that nobody allowed; a functionRef names a
+//     Function nothing installs, or an installed Function's release is not
+//     supported (M409, M410, M414 warnings);
+//   - not proven: a Composition is unverified (no conclusive sample, or a
+//     mode Pipeline Composition changed: verify proves a conversion from a
+//     legacy form, nothing else), a sample is inconclusive, a change was not
+//     checked (--verify=false, --phase1), or the run cannot tell whether a
+//     Function is installed or at which release (M409, M410, M414 infos);
+//   - yes otherwise.
+func (r *Result) Verdict() MergeVerdict {
+	s := r.Summary
+	var v MergeVerdict
+	add := func(to *[]string, n int, what string) {
+		if n > 0 {
+			*to = append(*to, fmt.Sprintf("%d %s", n, what))
+		}
+	}
+	if r.Cancelled {
+		v.Blocking = append(v.Blocking, "cancelled")
+	}
+	add(&v.Blocking, s.Differences, "render differently")
+	add(&v.Blocking, s.Failing-s.Differences, "have breaking gaps nobody accepted")
+	add(&v.Blocking, s.HeldBackCompositions, "held back")
+	if s.HeldBackCompositions == 0 {
+		add(&v.Blocking, s.HeldBack, "files held back")
+	}
+	add(&v.Blocking, s.FailedCompositions, "could not be converted")
+	add(&v.Blocking, s.Failed, "files failed")
+	add(&v.Blocking, s.VerifyErrors, "could not be verified")
+	add(&v.Blocking, s.LegacyLeft, "files still hold a legacy Composition")
+	add(&v.Blocking, s.FunctionProblems, "Function problems (M409, M410, M414)")
+	add(&v.Unproven, s.Unverified, "unverified")
+	add(&v.Unproven, s.InconclusiveSamples, "samples inconclusive")
+	add(&v.Unproven, s.Unchecked, "changed without a verification")
+	add(&v.Unproven, s.FunctionsUnproven, "Function checks not proven")
+	switch {
+	case len(v.Blocking) > 0:
+		v.Safe = SafeNo
+	case len(v.Unproven) > 0:
+		v.Safe = SafeNotProven
+	default:
+		v.Safe = SafeYes
+	}
+	return v
 }

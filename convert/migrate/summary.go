@@ -206,34 +206,15 @@ func failingCodes(v *Verification) []string {
 }
 
 // Headline is the run's verdict in one line, for the top of every report:
-// what was converted, what is wrong, and whether the change is safe to
-// merge ("yes", "no", or "not proven" when nothing failed but some
-// conversion was not verified).
+// what was converted, what is wrong or not proven, and whether the change
+// is safe to merge ("yes", "no", or "not proven"), as Result.Verdict
+// decides.
 func Headline(r *Result) string {
-	s := r.Summary
-	var parts []string
-	parts = append(parts, fmt.Sprintf("%s converted", plural(s.ConvertedCompositions, "Composition")))
-	add := func(n int, what string) {
-		if n > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", n, what))
-		}
-	}
-	add(s.Differences, "render differently")
-	add(s.Failing-s.Differences, "have breaking gaps nobody accepted")
-	add(s.HeldBackCompositions, "held back")
-	add(s.FailedCompositions, "could not be converted")
-	add(s.Failed, "files failed")
-	add(s.LegacyLeft, "files still hold a legacy Composition")
-	add(s.Unverified, "unverified")
-	add(s.InconclusiveSamples, "samples inconclusive")
-	safe := "yes"
-	switch {
-	case r.Cancelled || r.Failed() || r.HasDifferences() || s.HeldBack > 0 || s.LegacyLeft > 0:
-		safe = "no"
-	case r.Unproven():
-		safe = "not proven"
-	}
-	return strings.Join(parts, "; ") + ": safe to merge? " + safe
+	v := r.Verdict()
+	parts := []string{plural(r.Summary.ConvertedCompositions, "Composition") + " converted"}
+	parts = append(parts, v.Blocking...)
+	parts = append(parts, v.Unproven...)
+	return strings.Join(parts, "; ") + ": safe to merge? " + v.Safe
 }
 
 func plural(n int, what string) string {

@@ -320,6 +320,30 @@ func (r *Reader) CompositionRevisions(ctx context.Context, composition string) (
 	return r.listAll(ctx, schema.GroupVersionKind{Group: xp.GroupAPIExtensions, Version: "v1", Kind: "CompositionRevision"}, "", opts)
 }
 
+// A Function is a Function the cluster runs: its name, which functionRefs
+// use, and its package.
+type Function struct {
+	Name, Package string
+}
+
+// Functions lists the cluster's Functions (pkg.crossplane.io/v1). ok is
+// false when they cannot be listed: the kind is not served, or listing it
+// is forbidden (recorded, see Missing).
+func (r *Reader) Functions(ctx context.Context) (fns []Function, ok bool, err error) {
+	m, err := r.mapping(schema.GroupVersionKind{Group: xp.GroupPkg, Version: "v1", Kind: "Function"})
+	if err != nil {
+		return nil, false, nil //nolint:nilerr // Not served: the cluster runs no Functions this reader can see.
+	}
+	ok, err = r.list(ctx, m, "", metav1.ListOptions{}, func(l *unstructured.UnstructuredList) error {
+		for i := range l.Items {
+			pkg, _, _ := unstructured.NestedString(l.Items[i].Object, "spec", "package")
+			fns = append(fns, Function{Name: l.Items[i].GetName(), Package: pkg})
+		}
+		return nil
+	})
+	return fns, ok, err
+}
+
 // EnvironmentConfigs lists the cluster's EnvironmentConfigs (at the version
 // the API server prefers).
 func (r *Reader) EnvironmentConfigs(ctx context.Context) ([]*unstructured.Unstructured, error) {

@@ -109,7 +109,7 @@ type htmlFinding struct {
 func buildHTMLView(r *migrate.Result) htmlView {
 	s := r.Summary
 	v := htmlView{Cancelled: r.Cancelled, Mode: r.Mode, Headline: migrate.Headline(r)}
-	v.HeadlineOK = strings.HasSuffix(v.Headline, "? yes")
+	v.HeadlineOK = r.Verdict().Safe == migrate.SafeYes
 	add := func(k string, n int, class string) {
 		if n == 0 {
 			class = ""
