@@ -319,9 +319,18 @@ func fromDifference(d verify.Difference) Difference {
 	if d.Pipeline != nil {
 		out.Pipeline = valueText(d.Pipeline.V)
 	}
+	if c := d.Candidate; c != nil && d.Gap == nil {
+		out.Candidate = c.Code
+	}
 	if g := d.Gap; g != nil {
 		out.Code = g.Code
 		out.Class = string(g.Class)
+		switch {
+		case g.Proven:
+			out.Proof = "proven by " + strings.Join(g.ProvenBy, "+")
+		case g.Unproven != "":
+			out.Proof = "unproven: " + g.Unproven
+		}
 		if g.Accepted {
 			out.Accepted = g.AcceptedBy
 		}

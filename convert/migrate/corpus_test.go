@@ -191,7 +191,18 @@ func TestMigrateCorpus(t *testing.T) {
 // They are problems of the check, not of the migration, and each is
 // reported to its owner; the test fails when one of them goes away, so the
 // list shrinks as they are fixed.
-var corpusVerifyIssues = map[string]string{}
+var corpusVerifyIssues = map[string]string{
+	// Since attribution is proven by counterfactual render (issue 24), a
+	// known gap explains a difference only when the render with the gap's
+	// switch makes it disappear. These four carry a real legacy quirk
+	// whose consequences no switch reproduces yet, so their differences
+	// stay unexplained (with the candidate named, "unproven") and the gate
+	// fails them, as it should for what is not proven.
+	"awslabs__crossplane-on-eks/compositions/upbound-aws-provider/kinesis-data-firehose-app/log-forwarder.yaml#0": "D35 environmentConfigRefs bookkeeping: no switch",
+	"ionos-cloud__crossplane-provider-ionoscloud/examples/server-composition/composition.yaml#0": "D7 patches reading resourceRefs by position: no switch",
+	"upbound__configuration-vault/apis/vault/composition.yaml#0": "D46: legacy records resourceRefs before it fails; the counterfactual fails without them",
+	"upbound__platform-ref-aws/package/cluster/composition.yaml#0": "D46: legacy records resourceRefs before it fails; the counterfactual fails without them",
+}
 
 // refusedBySpec reports whether a Composition was refused with a
 // conversion error the spec defines (C1xx).

@@ -219,6 +219,14 @@ type Difference struct {
 	Accepted string `json:"accepted,omitempty"`
 	// Message explains the gap and the fix.
 	Message string `json:"message,omitempty"`
+	// Proof says how the attribution to Code was proven ("proven by"
+	// the counterfactual render's switches), or why it was not
+	// ("unproven: …", a candidate that never passes on its own).
+	Proof string `json:"proof,omitempty"`
+	// Candidate is the known gap whose rule matched an unexplained
+	// difference's shape, refuted by the counterfactual render (the
+	// pipeline rendered with the gap's switch still differs here).
+	Candidate string `json:"refutedCandidate,omitempty"`
 }
 
 // failing reports whether a verification fails the run: Fails, or an

@@ -80,12 +80,16 @@ func TestMigrateCorpusV2Proof(t *testing.T) {
 	// upbound__platform-ref-azure's xnetworks and
 	// vfarcic__devops-toolkit-crossplane's cluster-azure, whose
 	// verifications (one different, one error) no longer run.
+	// Issue 24: a known gap explains a difference only when the
+	// counterfactual render proves it; three samples' gaps are not proven
+	// that way (no switch reproduces their consequences), so three
+	// known-gaps verdicts became different (fails either way).
 	want := map[string]int{
 		"composition converted":                 91,
 		"composition failed":                    111,
 		"verification equivalent-up-to-mapping": 34,
-		"verification known-gaps":               11,
-		"verification different":                13,
+		"verification known-gaps":               8,
+		"verification different":                16,
 		"verification unverified":               32,
 		"verification error":                    1,
 	}

@@ -61,7 +61,7 @@ func TestCorpusVerdictProperties(t *testing.T) {
 			}
 			if l, p := composedView(t, s.Legacy), composedView(t, s.Pipeline); l == p {
 				equal++
-				if s.Status == VerifyDifferences {
+				if s.Status == VerifyDifferences && !unprovenOnly(s) {
 					t.Errorf("%s#%d %s: sample %s: both renders print the same, but the verdict is different: %+v", c.File, c.Document, c.Name, s.Source, s.Differences)
 				}
 			}
@@ -71,6 +71,19 @@ func TestCorpusVerdictProperties(t *testing.T) {
 		t.Fatal("no corpus sample was verified: the property was not tested")
 	}
 	t.Logf("%d samples: %d with a failing side, %d composing the same", samples, failing, equal)
+}
+
+// unprovenOnly reports whether every unexplained difference of a sample
+// names a known-gap candidate the counterfactual render could not prove
+// (issue 24: such a sample fails as different, but its report names the
+// candidate); the property is about differences nothing explains.
+func unprovenOnly(s SampleResult) bool {
+	for _, d := range s.Differences {
+		if d.Code == "" && d.Candidate == "" {
+			return false
+		}
+	}
+	return true
 }
 
 // generated matches the suffixes Kubernetes (5 characters of its
