@@ -199,9 +199,9 @@ var corpusVerifyIssues = map[string]string{
 	// stay unexplained (with the candidate named, "unproven") and the gate
 	// fails them, as it should for what is not proven.
 	"awslabs__crossplane-on-eks/compositions/upbound-aws-provider/kinesis-data-firehose-app/log-forwarder.yaml#0": "D35 environmentConfigRefs bookkeeping: no switch",
-	"ionos-cloud__crossplane-provider-ionoscloud/examples/server-composition/composition.yaml#0": "D7 patches reading resourceRefs by position: no switch",
-	"upbound__configuration-vault/apis/vault/composition.yaml#0": "D46: legacy records resourceRefs before it fails; the counterfactual fails without them",
-	"upbound__platform-ref-aws/package/cluster/composition.yaml#0": "D46: legacy records resourceRefs before it fails; the counterfactual fails without them",
+	"ionos-cloud__crossplane-provider-ionoscloud/examples/server-composition/composition.yaml#0":                  "D7 patches reading resourceRefs by position: no switch",
+	"upbound__configuration-vault/apis/vault/composition.yaml#0":                                                  "D46: legacy records resourceRefs before it fails; the counterfactual fails without them",
+	"upbound__platform-ref-aws/package/cluster/composition.yaml#0":                                                "D46: legacy records resourceRefs before it fails; the counterfactual fails without them",
 }
 
 // refusedBySpec reports whether a Composition was refused with a
