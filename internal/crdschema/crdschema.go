@@ -123,12 +123,9 @@ func (s *Schemas) CRD(group, kind string) string { return s.kinds[group+"|"+kind
 // changed. Without a CRD of obj's kind at its version, Validate returns
 // ErrUnknownKind.
 func (s *Schemas) Validate(ctx context.Context, obj, old map[string]any) ([]string, error) {
-	av, _ := obj["apiVersion"].(string)
-	kind, _ := obj["kind"].(string)
-	group, ver := splitAPIVersion(av)
-	v, ok := s.versions[key(group, kind, ver)]
-	if !ok {
-		return nil, pkgerrors.Wrapf(ErrUnknownKind, "%s %s", av, kind)
+	v, err := s.version(obj)
+	if err != nil {
+		return nil, err
 	}
 	u := &unstructured.Unstructured{Object: runtime.DeepCopyJSON(obj)}
 	var errs field.ErrorList
@@ -202,4 +199,58 @@ func splitAPIVersion(av string) (string, string) {
 		return g, v
 	}
 	return "", av
+}
+
+// Default returns a copy of obj with the defaults of its CRD's schema set,
+// as the API server sets them, or ErrUnknownKind.
+func (s *Schemas) Default(obj map[string]any) (map[string]any, error) {
+	v, err := s.version(obj)
+	if err != nil {
+		return nil, err
+	}
+	out := runtime.DeepCopyJSON(obj)
+	if v.structural != nil {
+		structuraldefaulting.Default(out, v.structural)
+	}
+	return out, nil
+}
+
+// Declares reports whether the schema of obj's kind declares the field at
+// path (a field under x-kubernetes-preserve-unknown-fields counts), or
+// ErrUnknownKind.
+func (s *Schemas) Declares(obj map[string]any, path ...string) (bool, error) {
+	v, err := s.version(obj)
+	if err != nil {
+		return false, err
+	}
+	if v.preserve || v.structural == nil {
+		return true, nil
+	}
+	st := v.structural
+	for _, p := range path {
+		if st.XPreserveUnknownFields {
+			return true, nil
+		}
+		next, ok := st.Properties[p]
+		if !ok {
+			if st.AdditionalProperties != nil && st.AdditionalProperties.Structural != nil {
+				st = st.AdditionalProperties.Structural
+				continue
+			}
+			return false, nil
+		}
+		st = &next
+	}
+	return true, nil
+}
+
+func (s *Schemas) version(obj map[string]any) (*version, error) {
+	av, _ := obj["apiVersion"].(string)
+	kind, _ := obj["kind"].(string)
+	group, ver := splitAPIVersion(av)
+	v, ok := s.versions[key(group, kind, ver)]
+	if !ok {
+		return nil, pkgerrors.Wrapf(ErrUnknownKind, "%s %s", av, kind)
+	}
+	return v, nil
 }
