@@ -14,6 +14,8 @@ import (
 // never import each other (verify takes converted documents as values; the
 // orchestration that converts and then verifies lives above both).
 var layers = [][]string{
+	// CRD schemas: Crossplane's CRDs and the API server's validation.
+	{"internal/crdschema", "internal/xcrd"},
 	// Shared helpers: no domain package.
 	{"internal/atomicfile", "internal/benchdata", "internal/docgen", "internal/gitignore", "internal/jsonobj", "internal/protostruct",
 		"internal/junit", "internal/kubetest", "internal/regularfile", "internal/samples", "internal/sarif", "internal/testutil", "internal/udiff", "internal/xp",
