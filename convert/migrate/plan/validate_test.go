@@ -119,7 +119,9 @@ func TestPlanRefusesWhatItsCRDRefuses(t *testing.T) {
 		},
 		"MissingProviderConfigKind": {
 			reason: "A twin whose providerConfigRef has no kind is refused by the namespaced CRD.",
-			plant:  func(twin map[string]any) { delete(jsonobj.Value(twin, "spec", "providerConfigRef").(map[string]any), "kind") },
+			plant: func(twin map[string]any) {
+				delete(jsonobj.Value(twin, "spec", "providerConfigRef").(map[string]any), "kind")
+			},
 			want: []string{
 				"team-a/orders/2-adopt.yaml: NopResource.nop.m.example.org team-a/orders-abcde-bk2 would be refused: spec.providerConfigRef.kind: Required value",
 			},
