@@ -3,6 +3,7 @@ package crdschema
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -10,6 +11,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
+	"github.com/xpmigrate/xpmigrate/internal/xcrd"
 )
 
 func schemas(t *testing.T) *Schemas {
@@ -131,5 +133,45 @@ spec:
 				t.Errorf("\n%s\nValidate(...): -want, +got:\n%s", tc.reason, diff)
 			}
 		})
+	}
+}
+
+// TestCrossplaneV2CRDs: the built-in Crossplane v2.3.4 CRDs compile, and
+// their CEL rules run: a v2 XRD may not offer claims.
+func TestCrossplaneV2CRDs(t *testing.T) {
+	crds, err := xcrd.CrossplaneV2()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := New()
+	for _, crd := range crds {
+		if _, err := s.Add(crd); err != nil {
+			t.Fatal(err)
+		}
+	}
+	xrd := obj(t, `
+apiVersion: apiextensions.crossplane.io/v2
+kind: CompositeResourceDefinition
+metadata: {name: xdbs.example.org}
+spec:
+  group: example.org
+  names: {kind: XDB, plural: xdbs}
+  claimNames: {kind: DB, plural: dbs}
+  versions:
+  - name: v1
+    served: true
+    referenceable: true
+    schema: {openAPIV3Schema: {type: object}}
+`)
+	got, err := s.Validate(context.Background(), xrd, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || !strings.Contains(got[0], "Claims aren't supported") {
+		t.Errorf("a v2 XRD with claimNames: want the CEL rule's error, got %v", got)
+	}
+	delete(xrd["spec"].(map[string]any), "claimNames")
+	if got, err := s.Validate(context.Background(), xrd, nil); err != nil || len(got) > 0 {
+		t.Errorf("a v2 XRD without claimNames: want accepted, got %v, %v", got, err)
 	}
 }
