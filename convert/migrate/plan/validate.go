@@ -188,7 +188,9 @@ func (s *Schemas) providerConfigKind(ctx context.Context, twin map[string]any, e
 		}
 		if kind == "" {
 			probe := jsonobj.DeepCopy(twin)
-			delete(probe["spec"].(map[string]any), "providerConfigRef")
+			if spec, ok := probe["spec"].(map[string]any); ok {
+				delete(spec, "providerConfigRef")
+			}
 			if d, err := s.s.Default(probe); err == nil {
 				kind = jsonobj.String(d, "spec", "providerConfigRef", "kind")
 			}
