@@ -14,6 +14,8 @@ import (
 // never import each other (verify takes converted documents as values; the
 // orchestration that converts and then verifies lives above both).
 var layers = [][]string{
+	// CRD schemas: Crossplane's CRDs and the API server's validation.
+	{"internal/crdschema", "internal/xcrd"},
 	// Escaping of text for terminals and CI logs, which the helpers that
 	// print (internal/xp's workflow commands, internal/atomicfile's log) use.
 	{"internal/logsafe"},

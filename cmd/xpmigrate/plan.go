@@ -26,6 +26,8 @@ type planOptions struct {
 	providerCRDs []string
 	timeout      time.Duration
 	maxObjects   int
+	// pckChanged: --provider-config-kind was given.
+	pckChanged bool
 }
 
 func newPlanCmd(s streams) *cobra.Command {
@@ -75,7 +77,28 @@ directory (--out) that you apply with kubectl, step by step, in order:
 
 Each step has a precondition check that only reads: --check-step N --plan DIR
 with --cluster (or --from) exits 0 when the cluster allows step N, and 3 with
-the reasons otherwise; --check-step 6 checks that the move is complete.
+the reasons otherwise; --check-step 6 checks that the move is complete. The
+check of a step that applies manifests also validates each of them, merged
+over the live object, against the CustomResourceDefinition the cluster
+serves at that moment (read with get), so that an allowed step is one the
+API server accepts; a kind whose CRD cannot be read blocks it (with --from,
+the CRDs the export holds are used, and a kind without one is not checked).
+
+Every object a step applies is validated when the plan is made, as the API
+server validates it (its own code, k8s.io/apiextensions-apiserver): the
+schema's defaults, unknown fields (kubectl's strict field validation),
+metadata, required fields, types, enums, formats, list types and the CRD's
+CEL rules (x-kubernetes-validations), an update with the API server's
+ratcheting. The schema is that of the CRD of its kind: the cluster's (read
+with get) or the export's, else --provider-crds, else the XR CRD Crossplane
+v2 derives from the v2 XRD, else Crossplane v2.3.4's own CRDs (for the
+Composition and XRD of definitions.yaml, validated too). An object that would
+be refused is an error naming the file, the object and the field; a kind
+without a CRD is not validated, and the XR's notes say so. A twin's
+providerConfigRef always names a kind (namespaced managed resources require
+one): the live object's, else the mapping's, else --provider-config-kind when
+given, else the kind of the providerConfigRef default of the twin's CRD, else
+ClusterProviderConfig.
 
 Every XR's plan carries a render proof: the new XR, rendered with the v2
 Composition (Crossplane v2's composer) and the twins as observed state, must
@@ -84,7 +107,8 @@ namespace and external name, and no spec field other than the twin's. A
 managed resource that would be recreated instead of adopted (no composition
 resource name or no template of that name, no external name, another name or
 kind, a spec the provider would change) is an error: the plan is still
-written, with the errors in README.md and plan.json, and the run exits 3.
+written, with the errors in README.md and plan.json, and the run exits 3; an
+XR with errors gets no step.
 
 The plan directory is built beside --out and then put in its place, so it
 holds exactly one plan: --out must be absent, empty or an earlier plan (which
@@ -140,8 +164,8 @@ Exit codes: 0 planned (or the step is allowed); 1 an error; 2 invalid usage;
 	stringEnumFlag(f, &o.convert.XRScope, "xr-scope", "", "without --v2: the scope of the v2 XRDs, as convert --target v2: auto (default), namespaced or cluster", convert.XRScopeAuto, convert.XRScopeNamespaced, convert.XRScopeCluster)
 	stringEnumFlag(f, &o.convert.XRNaming, "xr-naming", "", "how the v2 XR types are named, as convert --target v2: drop-prefix (default) or new-group (with --xr-group); with --v2 it picks among several v2 Compositions of one legacy type", convert.XRNamings...)
 	f.StringVar(&o.convert.XRGroup, "xr-group", "", "with --xr-naming new-group: the group of the v2 XR types")
-	stringEnumFlag(f, &o.convert.ProviderConfigKind, "provider-config-kind", convert.KindClusterProviderConfig, "without --v2: the kind namespaced managed resources' providerConfigRef names: ClusterProviderConfig or ProviderConfig", convert.KindClusterProviderConfig, convert.KindProviderConfig)
-	f.StringArrayVar(&o.providerCRDs, "provider-crds", nil, "without --v2: provider CustomResourceDefinitions that give the namespaced twins of managed resources (as convert --target v2)")
+	stringEnumFlag(f, &o.convert.ProviderConfigKind, "provider-config-kind", convert.KindClusterProviderConfig, "the kind namespaced managed resources' providerConfigRef names, ClusterProviderConfig or ProviderConfig: without --v2 in the converted templates (as convert --target v2); in a twin whose live providerConfigRef has no kind and whose template's mapping sets none (default: the providerConfigRef default of the twin's CRD, else ClusterProviderConfig)", convert.KindClusterProviderConfig, convert.KindProviderConfig)
+	f.StringArrayVar(&o.providerCRDs, "provider-crds", nil, "provider CustomResourceDefinitions (a file or directory; repeatable): every object of the plan is validated against its kind's CRD (the cluster's or the export's first); without --v2 they also give the namespaced twins of managed resources (as convert --target v2)")
 	return cmd
 }
 
@@ -174,8 +198,9 @@ func (o *planOptions) validate(cmd *cobra.Command) error {
 	if o.out == "" {
 		return errkind.InvalidInputf("give the plan directory to write with --out DIR")
 	}
+	o.pckChanged = f.Changed("provider-config-kind")
 	if len(o.v2) > 0 {
-		for _, n := range []string{"xr-scope", "provider-config-kind", "provider-crds"} {
+		for _, n := range []string{"xr-scope"} {
 			if f.Changed(n) {
 				return errkind.InvalidInputf("--%s converts the definitions on the fly: it cannot be used with --v2", n)
 			}
@@ -209,7 +234,11 @@ func runPlanV2(ctx context.Context, s streams, o *planOptions) error {
 	if err != nil {
 		return err
 	}
-	p, err := plan.Run(ctx, plan.Request{Cluster: c, Manifests: m, V2: o.v2, Convert: o.convert, ProviderCRDs: o.providerCRDs, Out: o.out})
+	req := plan.Request{Cluster: c, Manifests: m, V2: o.v2, Convert: o.convert, ProviderCRDs: o.providerCRDs, Out: o.out}
+	if o.pckChanged {
+		req.ProviderConfigKind = o.convert.ProviderConfigKind
+	}
+	p, err := plan.Run(ctx, req)
 	if err != nil {
 		return err
 	}

@@ -92,6 +92,16 @@ func TestPlanV2(t *testing.T) {
 		if code != 0 || !strings.Contains(stdout, "planned team-a/orders: XNopDB.example.org orders-abcde -> NopDB.v2.example.org team-a/orders, 2 managed resources") {
 			t.Errorf("plan v2 --v2 (convert --target v2's output): want exit 0 and the XR planned, got %d\n%s%s", code, stdout, stderr)
 		}
+		// With --v2, --provider-crds validate the plan's objects and
+		// --provider-config-kind names the kind of a twin's providerConfigRef
+		// that the live object (the API server's {name: default}) and the
+		// mapping leave without one (issue 25 item 1).
+		code, stdout, stderr = runWithin(t, "plan", "v2", "--v2", v2, "--out", filepath.Join(dir, "fromv2pc"), "--provider-crds", filepath.Join(td, "crds.yaml"),
+			"--provider-config-kind", "ProviderConfig", "--from", filepath.Join(td, "platform.yaml"), "--from", filepath.Join(td, "live.yaml"))
+		adopt, _ := os.ReadFile(filepath.Join(dir, "fromv2pc", "team-a", "orders", "2-adopt.yaml"))
+		if code != 0 || !strings.Contains(string(adopt), "providerConfigRef:\n    kind: ProviderConfig\n    name: default") {
+			t.Errorf("plan v2 --v2 --provider-crds --provider-config-kind ProviderConfig: want exit 0 and the bucket twin's kind ProviderConfig, got %d\n%s%s\n%s", code, stdout, stderr, adopt)
+		}
 		code, _, stderr = runWithin(t, "plan", "v2", "--v2", filepath.Join(td, "platform.yaml"), "--out", filepath.Join(dir, "nov2"), "--from", filepath.Join(td, "live.yaml"))
 		if code != 2 || !strings.Contains(stderr, "holds no Composition with the xpmigrate.io/v2-mapping annotation") {
 			t.Errorf("plan v2 --v2 with legacy definitions: want exit 2, got %d\n%s", code, stderr)

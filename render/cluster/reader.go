@@ -392,3 +392,25 @@ func (r *Reader) Definitions(ctx context.Context) ([]*unstructured.Unstructured,
 func (r *Reader) Get(ctx context.Context, apiVersion, kind, namespace, name string) (*unstructured.Unstructured, State, error) {
 	return r.getRef(ctx, apiVersion, kind, namespace, name)
 }
+
+// CRD reads, with a get request, the CustomResourceDefinition that serves
+// group and kind (named <plural>.<group> after discovery's resource), or
+// returns nil and why not: Unserved when no such kind is served (or it is
+// not served by a CRD), NotFound, Forbidden (recorded).
+func (r *Reader) CRD(ctx context.Context, group, kind string) (*unstructured.Unstructured, State, error) {
+	m, err := r.mapping(schema.GroupVersionKind{Group: group, Kind: kind})
+	if errors.Is(err, errUnserved) {
+		return nil, Unserved, nil
+	}
+	if err != nil {
+		return nil, "", err
+	}
+	crd, err := r.mapping(schema.GroupVersionKind{Group: "apiextensions.k8s.io", Version: "v1", Kind: "CustomResourceDefinition"})
+	if errors.Is(err, errUnserved) {
+		return nil, Unserved, nil
+	}
+	if err != nil {
+		return nil, "", err
+	}
+	return r.get(ctx, crd, "", m.Resource.Resource+"."+group)
+}

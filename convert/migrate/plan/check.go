@@ -10,12 +10,14 @@ import (
 	"github.com/pkg/errors"
 
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
+	"github.com/xpmigrate/xpmigrate/internal/manifest"
 	"github.com/xpmigrate/xpmigrate/internal/regularfile"
 	"github.com/xpmigrate/xpmigrate/internal/xp"
 	"github.com/xpmigrate/xpmigrate/render/cluster"
 )
 
-// Load reads a plan directory's plan.json.
+// Load reads a plan directory's plan.json and the manifests its steps
+// apply.
 func Load(dir string) (*Plan, error) {
 	b, err := regularfile.ReadFile(filepath.Join(dir, "plan.json"))
 	if err != nil {
@@ -24,6 +26,25 @@ func Load(dir string) (*Plan, error) {
 	p := &Plan{}
 	if err := json.Unmarshal(b, p); err != nil {
 		return nil, errors.Wrap(err, "cannot decode plan.json")
+	}
+	for _, x := range p.XRs {
+		for i := range x.Steps {
+			s := &x.Steps[i]
+			s.objects = map[string][]map[string]any{}
+			for _, a := range s.Actions {
+				if a.Verb != VerbApply {
+					continue
+				}
+				if !filepath.IsLocal(a.File) {
+					return nil, errors.Errorf("plan.json: step %d of %s applies %q, which is not in the plan directory", s.Number, x.Dir, a.File)
+				}
+				docs, err := manifest.LoadFile(filepath.Join(dir, filepath.FromSlash(a.File)))
+				if err != nil {
+					return nil, errors.Wrapf(err, "cannot read step %d of %s", s.Number, x.Dir)
+				}
+				s.objects[a.File] = manifest.Objects(docs)
+			}
+		}
 	}
 	return p, nil
 }
@@ -70,6 +91,7 @@ func Check(ctx context.Context, objs Objects, x *XR, n int) ([]string, error) {
 			}
 		}
 	}
+	c.validate(x, n)
 	return c.reasons, c.err
 }
 
@@ -78,6 +100,47 @@ type checker struct {
 	objs    Objects
 	reasons []string
 	err     error
+}
+
+// validate re-validates the objects step n applies, each merged over the
+// live object, against the CRDs the cluster serves now (get only), so
+// that an allowed step is one the API server accepts. A kind whose CRD
+// cannot be read blocks the step on a cluster; an export is checked
+// against the CRDs it holds.
+func (c *checker) validate(x *XR, n int) {
+	src, ok := c.objs.(CRDSource)
+	if !ok || n > len(x.Steps) || c.err != nil {
+		return
+	}
+	_, strict := c.objs.(Cluster)
+	if p, ok := c.objs.(*Cluster); ok && p != nil {
+		strict = true
+	}
+	s := NewSchemas(src)
+	st := x.Steps[n-1]
+	for _, a := range st.Actions {
+		if a.Verb != VerbApply {
+			continue
+		}
+		for _, obj := range st.objects[a.File] {
+			r := refOf(obj)
+			live, state := c.lookup(r)
+			if c.err != nil || state == cluster.Unserved {
+				continue // The step's other checks say that the kind is not served.
+			}
+			errs, known, why, err := s.Validate(c.ctx, obj, live)
+			if err != nil {
+				c.err = err
+				return
+			}
+			if !known && strict {
+				c.failf("%s: %s cannot be validated against its CustomResourceDefinition: %s", a.File, r, why)
+			}
+			for _, e := range errs {
+				c.failf("%s: %s would be refused: %s", a.File, r, e)
+			}
+		}
+	}
 }
 
 func (c *checker) failf(format string, args ...any) {

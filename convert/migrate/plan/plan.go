@@ -214,6 +214,14 @@ type Options struct {
 	Convert convert.Options
 	// FieldManager; FieldManager when empty.
 	FieldManager string
+	// Schemas validate every object the steps apply; PlanSchemas of the
+	// provider CRDs of Convert and the definitions when nil.
+	Schemas *Schemas
+	// ProviderConfigKind is the kind a twin's providerConfigRef gets when
+	// the live reference has none and the mapping sets none
+	// (--provider-config-kind given); empty: the default of the twin's
+	// CRD, else ClusterProviderConfig.
+	ProviderConfigKind string
 }
 
 // Build plans the move of every composite of l onto d, with its render
@@ -223,6 +231,13 @@ type Options struct {
 func Build(ctx context.Context, l *Legacy, d Definitions, o Options) (*Plan, error) {
 	if o.FieldManager == "" {
 		o.FieldManager = FieldManager
+	}
+	if o.Schemas == nil {
+		s, err := PlanSchemas(nil, o.Convert.ProviderCRDs, d)
+		if err != nil {
+			return nil, err
+		}
+		o.Schemas = s
 	}
 	p := &Plan{FieldManager: o.FieldManager}
 	for _, c := range l.Composites {
@@ -242,8 +257,18 @@ func Build(ctx context.Context, l *Legacy, d Definitions, o Options) (*Plan, err
 	}
 	for i, x := range p.XRs {
 		// An XR whose move has errors gets no step: nothing to apply.
-		if len(x.Errors) == 0 {
-			x.steps(l.Composites[i], o.FieldManager)
+		if len(x.Errors) > 0 {
+			continue
+		}
+		x.steps(l.Composites[i], o.FieldManager)
+		// Nor does one whose steps would be refused.
+		errs, err := x.validateSteps(ctx, o.Schemas, l.Composites[i], x.definitions(d))
+		if err != nil {
+			return nil, err
+		}
+		if len(errs) > 0 {
+			x.Errors = append(x.Errors, errs...)
+			x.Steps = nil
 		}
 	}
 	sort.Slice(p.XRs, func(i, j int) bool { return p.XRs[i].Dir < p.XRs[j].Dir })
@@ -282,6 +307,9 @@ func (x *XR) build(ctx context.Context, l *Legacy, d Definitions, c Composite, o
 			x.Errors = append(x.Errors, err.Error())
 			continue
 		}
+		if err := o.Schemas.providerConfigKind(ctx, twin, o.ProviderConfigKind); err != nil {
+			return err
+		}
 		x.Resources = append(x.Resources, r)
 		x.twins = append(x.twins, twin)
 		ref := map[string]any{"apiVersion": r.Twin.APIVersion, "kind": r.Twin.Kind, "name": r.Twin.Name}
@@ -308,6 +336,23 @@ func (x *XR) build(ctx context.Context, l *Legacy, d Definitions, c Composite, o
 	}
 	x.Errors = append(x.Errors, errs...)
 	return nil
+}
+
+// definitions are the v2 XRD and Composition x's move needs.
+func (x *XR) definitions(d Definitions) []map[string]any {
+	var out []map[string]any
+	g, _ := xp.SplitAPIVersion(x.New.APIVersion)
+	for _, xrd := range d.XRDs {
+		if jsonobj.String(xrd, "spec", "group") == g && jsonobj.String(xrd, "spec", "names", "kind") == x.New.Kind {
+			out = append(out, xrd)
+		}
+	}
+	for _, comp := range d.Compositions {
+		if jsonobj.String(comp, "metadata", "name") == x.V2Composition {
+			out = append(out, comp)
+		}
+	}
+	return out
 }
 
 // pickComposition returns the v2 Composition the XR moves to: the one

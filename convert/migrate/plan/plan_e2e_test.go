@@ -64,27 +64,13 @@ func TestE2EPlanV2(t *testing.T) {
 	if err := s.InstallCrossplaneV2CRDs(ctx); err != nil {
 		t.Fatal(err)
 	}
-	seedLegacy(ctx, t, s)
+	seedLegacy(ctx, t, s, e2eXRs)
 
 	// Plan, read-only.
 	out := filepath.Join(t.TempDir(), "move")
 	run := func(t *testing.T, want int, args ...string) string {
 		t.Helper()
-		cmd := exec.CommandContext(ctx, bin, args...)
-		var stdout, stderr bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &stdout, &stderr
-		err := cmd.Run()
-		code := 0
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			code = ee.ExitCode()
-		} else if err != nil {
-			t.Fatalf("xpmigrate %s: %v", strings.Join(args, " "), err)
-		}
-		if code != want {
-			t.Fatalf("xpmigrate %s: exit %d, want %d\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), code, want, stdout.String(), stderr.String())
-		}
-		return stdout.String()
+		return runBinary(ctx, t, bin, want, args...)
 	}
 	ro := []string{"--cluster", "--kubeconfig", s.Kubeconfig(kubetest.Reader)}
 	got := run(t, 0, append([]string{"plan", "v2", "--out", out, "--xr-naming", "new-group", "--xr-group", "v2.example.org", "--provider-crds", "testdata/crds.yaml"}, ro...)...)
@@ -178,12 +164,35 @@ func TestE2EPlanV2(t *testing.T) {
 	}
 }
 
+// runBinary runs the built xpmigrate with args, wants exit code want and
+// returns its stdout.
+func runBinary(ctx context.Context, t *testing.T, bin string, want int, args ...string) string {
+	t.Helper()
+	cmd := exec.CommandContext(ctx, bin, args...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	code := 0
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("xpmigrate %s: %v", strings.Join(args, " "), err)
+	}
+	if code != want {
+		t.Fatalf("xpmigrate %s: exit %d, want %d\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), code, want, stdout.String(), stderr.String())
+	}
+	return stdout.String()
+}
+
 // seedLegacy creates what Crossplane v1 and a provider left behind: the v1
 // XRD with claims (on Crossplane v2's CRDs, which still serve it as
 // LegacyCluster), its Pipeline Composition, the managed resource CRDs in
-// both forms, and e2eXRs claims with their XRs and managed resources as
-// the composer writes them.
-func seedLegacy(ctx context.Context, t *testing.T, s *kubetest.Server) {
+// both forms (typed as Upbound's providers type theirs: the API server
+// gives a managed resource without providerConfigRef {name: default}, and
+// the namespaced twin requires its kind), and n claims with their XRs and
+// managed resources as the composer writes them.
+func seedLegacy(ctx context.Context, t *testing.T, s *kubetest.Server, n int) {
 	t.Helper()
 	load := func(f string) []*unstructured.Unstructured {
 		docs, err := manifest.LoadFile(f)
@@ -238,7 +247,7 @@ func seedLegacy(ctx context.Context, t *testing.T, s *kubetest.Server) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i := range e2eXRs {
+	for i := range n {
 		ns := []string{"team-a", "team-b"}[i%2]
 		name := fmt.Sprintf("db-%03d", i)
 		xrName := name + "-x7k2q"

@@ -29,9 +29,16 @@ type Request struct {
 	// V2 are the files or directories of the v2 definitions (the output
 	// of migrate --target v2); empty converts the legacy Compositions with
 	// Convert (Target forced to v2) and the CRDs of ProviderCRDs.
-	V2           []string
-	Convert      convert.Options
+	V2      []string
+	Convert convert.Options
+	// ProviderCRDs are files or directories of provider CRDs: they give
+	// the conversion the namespaced twins (without V2) and the plan the
+	// schemas its objects are validated against (after the cluster's or
+	// the export's own CRDs).
 	ProviderCRDs []string
+	// ProviderConfigKind is the kind of a twin's providerConfigRef where
+	// neither the live object nor the mapping names one (Options).
+	ProviderConfigKind string
 
 	// Out is the plan directory to write.
 	Out string
@@ -71,15 +78,25 @@ func Run(ctx context.Context, r Request) (*Plan, error) {
 	}
 	co := r.Convert
 	co.Target = crossplane.V2
+	crds, err := migrate.ReadProviderCRDs(r.ProviderCRDs)
+	if err != nil {
+		return nil, errkind.InvalidInput(err)
+	}
 	if len(r.V2) == 0 {
-		if co.ProviderCRDs, err = migrate.ReadProviderCRDs(r.ProviderCRDs); err != nil {
-			return nil, errkind.InvalidInput(err)
-		}
+		co.ProviderCRDs = crds
 		if defs, err = Convert(legacy, co); err != nil {
 			return nil, err
 		}
 	}
-	p, err := Build(ctx, legacy, defs, Options{Convert: co})
+	var live CRDSource = r.Manifests
+	if r.Cluster != nil {
+		live = r.Cluster
+	}
+	schemas, err := PlanSchemas(live, crds, defs)
+	if err != nil {
+		return nil, err
+	}
+	p, err := Build(ctx, legacy, defs, Options{Convert: co, Schemas: schemas, ProviderConfigKind: r.ProviderConfigKind})
 	if err != nil {
 		return nil, err
 	}
