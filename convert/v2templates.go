@@ -9,6 +9,7 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/v2map"
 	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
@@ -191,10 +192,10 @@ func (t *v2Tmpl) nestedLegacyXRD() bool {
 		if x["kind"] != "CompositeResourceDefinition" || g != xp.GroupAPIExtensions || (v != "v1" && v != "v1beta1") {
 			continue
 		}
-		if str(x, "spec", "group") != t.group || str(x, "spec", "names", "kind") != t.kind {
+		if jsonobj.String(x, "spec", "group") != t.group || jsonobj.String(x, "spec", "names", "kind") != t.kind {
 			continue
 		}
-		scope := str(x, "spec", "scope")
+		scope := jsonobj.String(x, "spec", "scope")
 		return scope == "" || scope == "LegacyCluster"
 	}
 	return false
@@ -590,13 +591,13 @@ func (t *v2Tmpl) twinSchema() map[string]any {
 	for _, crd := range t.c.r.o.ProviderCRDs {
 		spec, _ := crd["spec"].(map[string]any)
 		names, _ := spec["names"].(map[string]any)
-		if str(spec["group"]) != t.twin.group || str(names["kind"]) != t.kind {
+		if jsonobj.AsString(spec["group"]) != t.twin.group || jsonobj.AsString(names["kind"]) != t.kind {
 			continue
 		}
 		vs, _ := spec["versions"].([]any)
 		for _, v := range vs {
 			vm, _ := v.(map[string]any)
-			if str(vm["name"]) != version {
+			if jsonobj.AsString(vm["name"]) != version {
 				continue
 			}
 			sch, _ := vm["schema"].(map[string]any)

@@ -9,6 +9,7 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
 	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
@@ -680,7 +681,7 @@ func (r *run) compositionObjects() []map[string]any {
 	}
 	r.comps = []map[string]any{}
 	add := func(o any) {
-		if m, ok := o.(map[string]any); ok && m["kind"] == "Composition" && xp.Group(str(m, "apiVersion")) == xp.GroupAPIExtensions {
+		if m, ok := o.(map[string]any); ok && m["kind"] == "Composition" && xp.Group(jsonobj.String(m, "apiVersion")) == xp.GroupAPIExtensions {
 			r.comps = append(r.comps, m)
 		}
 	}
@@ -710,22 +711,12 @@ func (r *run) compositionObjects() []map[string]any {
 	return r.comps
 }
 
-// str returns the string at path in a decoded object, or "".
-func str(m any, path ...string) string {
-	for _, p := range path {
-		mm, _ := m.(map[string]any)
-		m = mm[p]
-	}
-	s, _ := m.(string)
-	return s
-}
-
 // compositionClusterHints is clusterHints for one Composition.
 func compositionClusterHints(c map[string]any, group, kind string) []string {
-	if xp.Group(str(c, "spec", "compositeTypeRef", "apiVersion")) != group || str(c, "spec", "compositeTypeRef", "kind") != kind {
+	if xp.Group(jsonobj.String(c, "spec", "compositeTypeRef", "apiVersion")) != group || jsonobj.String(c, "spec", "compositeTypeRef", "kind") != kind {
 		return nil
 	}
-	name := str(c, "metadata", "name")
+	name := jsonobj.String(c, "metadata", "name")
 	spec, _ := c["spec"].(map[string]any)
 	type list struct {
 		path      string
@@ -746,23 +737,23 @@ func compositionClusterHints(c map[string]any, group, kind string) []string {
 	for _, l := range lists {
 		sets := map[string][]any{}
 		for _, s := range l.sets {
-			ps, _ := s.(map[string]any)["patches"].([]any)
-			sets[str(s, "name")] = ps
+			sm := jsonobj.AsMap(s)
+			sets[jsonobj.String(sm, "name")] = jsonobj.List(sm, "patches")
 		}
-		for i, t := range l.resources {
+		for i, r := range l.resources {
+			t := jsonobj.AsMap(r)
 			at := fmt.Sprintf("Composition %q, template %s", name, idx(l.path, i))
-			if tn := str(t, "name"); tn != "" {
+			if tn := jsonobj.String(t, "name"); tn != "" {
 				at = fmt.Sprintf("Composition %q, template %q", name, tn)
 			}
-			av, k := str(t, "base", "apiVersion"), str(t, "base", "kind")
+			av, k := jsonobj.String(t, "base", "apiVersion"), jsonobj.String(t, "base", "kind")
 			if clusterScopedKind(av, k) {
 				out = append(out, fmt.Sprintf("%s composes the cluster-scoped kind %s (%s)", at, k, av))
 			}
-			if ns := str(t, "base", "metadata", "namespace"); ns != "" {
+			if ns := jsonobj.String(t, "base", "metadata", "namespace"); ns != "" {
 				out = append(out, fmt.Sprintf("%s sets metadata.namespace %q", at, ns))
 			}
-			ps, _ := t.(map[string]any)["patches"].([]any)
-			if namespacePatched(ps, sets) {
+			if namespacePatched(jsonobj.List(t, "patches"), sets) {
 				out = append(out, at+" patches metadata.namespace from a value other than the claim's namespace")
 			}
 		}
@@ -774,11 +765,12 @@ func compositionClusterHints(c map[string]any, group, kind string) []string {
 // write metadata.namespace of the composed resource from anything but
 // spec.claimRef.namespace.
 func namespacePatched(patches []any, sets map[string][]any) bool {
-	for _, p := range patches {
-		typ, from, to := str(p, "type"), str(p, "fromFieldPath"), str(p, "toFieldPath")
+	for _, e := range patches {
+		p := jsonobj.AsMap(e)
+		typ, from, to := jsonobj.String(p, "type"), jsonobj.String(p, "fromFieldPath"), jsonobj.String(p, "toFieldPath")
 		switch typ {
 		case "PatchSet":
-			if s, ok := sets[str(p, "patchSetName")]; ok && namespacePatched(s, nil) {
+			if s, ok := sets[jsonobj.String(p, "patchSetName")]; ok && namespacePatched(s, nil) {
 				return true
 			}
 		case "", "FromCompositeFieldPath", "FromEnvironmentFieldPath":
