@@ -8,6 +8,7 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/fieldpath"
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/xpmigrate/xpmigrate/convert/v2native"
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/v2map"
@@ -207,7 +208,7 @@ func (t *v2Tmpl) nestedLegacyXRD() bool {
 // namespaced too (the same --xr-scope), so Crossplane v2 composes it in
 // the XR's namespace.
 func (t *v2Tmpl) nestedV2(av string) {
-	newAV, newKind := v2XRType(av, t.kind, t.c.r.o)
+	newAV, newKind := v2native.XRType(av, t.kind, t.c.r.o.v2NewGroup())
 	setString(t.base, "apiVersion", newAV)
 	setString(t.base, "kind", newKind)
 	// Declared even when unchanged: verify composes the type as a v2 XR.
@@ -215,7 +216,7 @@ func (t *v2Tmpl) nestedV2(av string) {
 	t.op("C458", v2map.OpSet, "kind", newKind)
 	var moved []string
 	if spec := yamledit.Resolve(yamledit.Get(t.base, "spec")); yamledit.IsMap(spec) {
-		for _, f := range machineryFields {
+		for _, f := range v2native.MachineryFields {
 			v := yamledit.Get(spec, f)
 			if v == nil {
 				continue
