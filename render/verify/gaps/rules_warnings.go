@@ -604,7 +604,7 @@ var ruleRepairedTransform = rule{
 		l := errText(c.Legacy[c.final()-1].Err)
 		at := map[string]bool{}
 		for _, e := range agg.Errors() {
-			if fe, ok := e.(*field.Error); ok {
+			if fe, ok := errorAs[*field.Error](e); ok {
 				at[fe.Field] = true
 			}
 		}
