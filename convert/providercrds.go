@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
 
@@ -26,22 +27,22 @@ type providerType struct {
 // CustomResourceDefinitions crds (decoded JSON), and whether there is one.
 func providerTypeOf(crds []map[string]any, group, kind string) (providerType, bool) {
 	for _, crd := range crds {
-		if crd["kind"] != "CustomResourceDefinition" || xp.Group(str(crd["apiVersion"])) != "apiextensions.k8s.io" {
+		if crd["kind"] != "CustomResourceDefinition" || xp.Group(jsonobj.AsString(crd["apiVersion"])) != "apiextensions.k8s.io" {
 			continue
 		}
 		spec, _ := crd["spec"].(map[string]any)
 		names, _ := spec["names"].(map[string]any)
-		if str(spec["group"]) != group || str(names["kind"]) != kind {
+		if jsonobj.AsString(spec["group"]) != group || jsonobj.AsString(names["kind"]) != kind {
 			continue
 		}
-		t := providerType{group: group, kind: kind, scope: str(spec["scope"])}
+		t := providerType{group: group, kind: kind, scope: jsonobj.AsString(spec["scope"])}
 		if t.scope == "" {
 			t.scope = scopeNamespaced // The API server's default.
 		}
 		vs, _ := spec["versions"].([]any)
 		for _, v := range vs {
 			vm, _ := v.(map[string]any)
-			name := str(vm["name"])
+			name := jsonobj.AsString(vm["name"])
 			if served, _ := vm["served"].(bool); served && name != "" {
 				t.served = append(t.served, name)
 			}

@@ -7,6 +7,7 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/xpmigrate/xpmigrate/convert/v2native"
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
 	"github.com/xpmigrate/xpmigrate/internal/v2map"
 	"github.com/xpmigrate/xpmigrate/internal/xp"
@@ -18,6 +19,15 @@ func (o Options) v2Scope() string {
 		return scopeCluster
 	}
 	return scopeNamespaced
+}
+
+// v2NewGroup is the group the v2 XR types move to by Options.XRNaming
+// (new-group), or "" when they keep theirs (v2native.XRNames).
+func (o Options) v2NewGroup() string {
+	if o.XRNaming == XRNamingNewGroup {
+		return o.XRGroup
+	}
+	return ""
 }
 
 // A v2Plan is the new Composition for the v2 XR type, worked out before
@@ -50,17 +60,17 @@ func (c *composition) v2TypePlan(spec *yaml.Node) *v2Plan {
 	av, _ := yamledit.Str(yamledit.Get(ref, "apiVersion"))
 	kind, _ := yamledit.Str(yamledit.Get(ref, "kind"))
 	group, _ := xp.SplitAPIVersion(av)
-	newAV, newKind := v2XRType(av, kind, c.r.o)
+	newAV, newKind := v2native.XRType(av, kind, c.r.o.v2NewGroup())
 	newGroup, _ := xp.SplitAPIVersion(newAV)
 
 	plural, ok := c.xrdPlural(group, kind)
 	newPlural := ""
 	if ok {
-		newPlural = v2Plural(plural, kind)
+		newPlural = v2native.Plural(plural, kind)
 	} else {
 		c.warnf("C422", ref, "spec.compositeTypeRef", "no CompositeResourceDefinition of %s %s in the input or --xrd: the v2 XR type %s %s is derived from the kind alone; check it against the v2 XRD (and the Composition name, which cannot follow the XRD's plural)", av, kind, newAV, newKind)
 	}
-	p := &v2Plan{name: v2CompositionName(c.name, plural, newPlural, group, newGroup)}
+	p := &v2Plan{name: v2native.CompositionName(c.name, plural, newPlural, group, newGroup)}
 	if ok {
 		p.xrd, p.newXRD = plural+"."+group, newPlural+"."+newGroup
 	}
@@ -196,7 +206,7 @@ func (c *composition) v2XROps(apiVersion, kind string) []v2map.Op {
 		v2map.Op{Code: "C427", Op: v2map.OpDelete, Path: "metadata.labels[" + xp.LabelClaimName + "]"},
 		v2map.Op{Code: "C426", Op: v2map.OpDelete, Path: "metadata.labels[" + xp.LabelClaimNamespace + "]"},
 	)
-	for _, f := range xrMachineryFields {
+	for _, f := range v2native.MachineryFields {
 		ops = append(ops, v2map.Op{Code: "C421", Op: v2map.OpMove, Path: "spec." + f, To: "spec.crossplane." + f})
 	}
 	if c.r.o.v2Scope() == "Namespaced" {
@@ -442,7 +452,7 @@ func (p *v2Plan) expected(md, spec map[string]any) (map[string]any, map[string]a
 
 // machineryWords are what an input of another function would mention to
 // read the claim or the XR's machinery.
-var machineryWords = append([]string{"claimRef", xp.LabelClaimPrefix, "writeConnectionSecretToRef", "metadata.uid"}, xrMachineryFields...)
+var machineryWords = append([]string{"claimRef", xp.LabelClaimPrefix, "writeConnectionSecretToRef", "metadata.uid"}, v2native.MachineryFields...)
 
 // readsMachinery returns the first machinery word that a step input
 // mentions anywhere (in a key or a string, templates included), or "";

@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 	sigsyaml "sigs.k8s.io/yaml"
 
+	"github.com/xpmigrate/xpmigrate/convert/v2native"
 	"github.com/xpmigrate/xpmigrate/internal/crossplane"
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
 	"github.com/xpmigrate/xpmigrate/internal/testutil"
@@ -62,10 +63,10 @@ func TestV2Naming(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			av, kind := v2XRType(tc.apiVersion, tc.kind, tc.opts)
+			av, kind := v2native.XRType(tc.apiVersion, tc.kind, tc.opts.v2NewGroup())
 			g, _, _ := strings.Cut(tc.apiVersion, "/")
 			ng, _, _ := strings.Cut(av, "/")
-			got := want{av, kind, v2CompositionName(tc.oldName, tc.plural, v2Plural(tc.plural, tc.kind), g, ng)}
+			got := want{av, kind, v2native.CompositionName(tc.oldName, tc.plural, v2native.Plural(tc.plural, tc.kind), g, ng)}
 			if diff := cmp.Diff(tc.want, got, cmp.AllowUnexported(want{})); diff != "" {
 				t.Errorf("\n%s\n-want, +got:\n%s", tc.reason, diff)
 			}

@@ -7,82 +7,10 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/fieldpath"
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/xpmigrate/xpmigrate/convert/v2native"
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
 	"github.com/xpmigrate/xpmigrate/environment"
-	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
-
-// An xrPathClass says which piece of legacy XR machinery a field path of
-// the XR names.
-type xrPathClass int
-
-const (
-	xrPathPlain           xrPathClass = iota
-	xrPathClaimNamespace              // spec.claimRef.namespace
-	xrPathClaimName                   // spec.claimRef.name
-	xrPathClaimRef                    // spec.claimRef, anything else in it
-	xrPathMachinery                   // spec.compositionRef, ... (spec.crossplane.* in v2)
-	xrPathSecretNamespace             // spec.writeConnectionSecretToRef.namespace
-	xrPathSecretRef                   // spec.writeConnectionSecretToRef, anything else in it
-	xrPathClaimNameLabel              // metadata.labels[crossplane.io/claim-name]
-	xrPathClaimNSLabel                // metadata.labels[crossplane.io/claim-namespace]
-	xrPathClaimLabel                  // another crossplane.io/claim-* label
-	xrPathUID                         // metadata.uid
-)
-
-// xrMachineryFields are the fields of a legacy XR's spec that a v2 XR
-// keeps under spec.crossplane.
-var xrMachineryFields = []string{
-	"compositionRef", "compositionSelector", "compositionRevisionRef",
-	"compositionRevisionSelector", "compositionUpdatePolicy", "resourceRefs",
-}
-
-// classifyXRPath says which machinery the XR field path s names, with its
-// parsed segments (nil when it cannot be parsed: C216 reports it).
-func classifyXRPath(s string) (xrPathClass, fieldpath.Segments) {
-	segs, err := fieldpath.Parse(s)
-	if err != nil || len(segs) == 0 {
-		return xrPathPlain, nil
-	}
-	field := func(i int) string {
-		if i < len(segs) && segs[i].Type == fieldpath.SegmentField {
-			return segs[i].Field
-		}
-		return ""
-	}
-	switch {
-	case field(0) == "spec" && field(1) == "claimRef":
-		switch {
-		case len(segs) == 3 && field(2) == "namespace":
-			return xrPathClaimNamespace, segs
-		case len(segs) == 3 && field(2) == "name":
-			return xrPathClaimName, segs
-		}
-		return xrPathClaimRef, segs
-	case field(0) == "spec" && slices.Contains(xrMachineryFields, field(1)):
-		return xrPathMachinery, segs
-	case field(0) == "spec" && field(1) == "writeConnectionSecretToRef":
-		if len(segs) == 3 && field(2) == "namespace" {
-			return xrPathSecretNamespace, segs
-		}
-		return xrPathSecretRef, segs
-	case field(0) == "metadata" && field(1) == "labels" && len(segs) == 3:
-		switch field(2) {
-		case xp.LabelClaimName:
-			return xrPathClaimNameLabel, segs
-		case xp.LabelClaimNamespace:
-			return xrPathClaimNSLabel, segs
-		}
-	case field(0) == "metadata" && field(1) == "uid" && len(segs) == 2:
-		return xrPathUID, segs
-	}
-	for _, sg := range segs {
-		if sg.Type == fieldpath.SegmentField && strings.Contains(sg.Field, xp.LabelClaimPrefix) {
-			return xrPathClaimLabel, segs
-		}
-	}
-	return xrPathPlain, segs
-}
 
 // An xrPathRef is a field path of a patch that names a field of the XR:
 // the node holding it, where it is, and whether the patch writes it.
@@ -141,39 +69,39 @@ func (c normalisePass) v2XRPath(ref xrPathRef) {
 	if !ok {
 		return
 	}
-	class, segs := classifyXRPath(s)
+	class, segs := v2native.ClassifyXRPath(s)
 	to := ""
 	switch class {
-	case xrPathPlain:
+	case v2native.XRPathPlain:
 		return
-	case xrPathMachinery:
+	case v2native.XRPathMachinery:
 		to = append(fieldpath.Segments{segs[0], fieldpath.Field("crossplane")}, segs[1:]...).String()
 		c.infof("C421", ref.node, ref.path, "%s → %s: a v2 XR keeps its Composition and resource references under spec.crossplane", s, to)
-	case xrPathClaimNamespace, xrPathClaimNSLabel:
+	case v2native.XRPathClaimNamespace, v2native.XRPathClaimNSLabel:
 		if ref.write || !namespaced {
 			c.warnf("C428", ref.node, ref.path, "%s %s: a %s v2 XR has no claim and no namespace of its own, so the patch finds nothing; kept as it is, rewrite or remove it", verb(ref.write), s, strings.ToLower(c.r.o.v2Scope()))
 			return
 		}
 		to = "metadata.namespace"
 		c.infof("C426", ref.node, ref.path, "%s → metadata.namespace: a namespaced v2 XR has no claim; it lives in the namespace the claim lived in", s)
-	case xrPathClaimName, xrPathClaimNameLabel:
+	case v2native.XRPathClaimName, v2native.XRPathClaimNameLabel:
 		if ref.write {
 			c.warnf("C428", ref.node, ref.path, "writes %s: a v2 XR has no claim; kept as it is, remove the patch", s)
 			return
 		}
 		to = "metadata.name"
 		c.warnf("C427", ref.node, ref.path, "%s → metadata.name: a v2 XR has no claim. The value is the claim's name only for a v2 XR created under that name (as xpmigrate's XR twins of claims are); a legacy XR of a claim was named <claim>-<suffix>, and a new v2 XR has whatever name its creator gives it", s)
-	case xrPathSecretNamespace:
+	case v2native.XRPathSecretNamespace:
 		if ref.write || !namespaced {
 			c.warnf("C429", ref.node, ref.path, "%s %s: a %s v2 XR has no connection Secret reference (function-patch-and-transform composes the Secret, see C424); kept as it is, rewrite or remove it", verb(ref.write), s, strings.ToLower(c.r.o.v2Scope()))
 			return
 		}
 		to = "metadata.namespace"
 		c.warnf("C429", ref.node, ref.path, "%s → metadata.namespace: a namespaced v2 XR's connection Secret is local, in the XR's namespace", s)
-	case xrPathSecretRef, xrPathClaimRef, xrPathClaimLabel:
+	case v2native.XRPathSecretRef, v2native.XRPathClaimRef, v2native.XRPathClaimLabel:
 		c.warnf("C428", ref.node, ref.path, "%s %s: a v2 XR has no claim and no native connection Secret reference (unless its XRD schema declares spec.writeConnectionSecretToRef), so the patch finds nothing; kept as it is, rewrite or remove it", verb(ref.write), s)
 		return
-	case xrPathUID:
+	case v2native.XRPathUID:
 		c.warnf("C430", ref.node, ref.path, "%s %s kept: a new v2 XR has a new uid, so names built from it change and will not match existing resources (cloud resources named after the old uid are not adopted); read a stable field instead", verb(ref.write), s)
 		return
 	}

@@ -8,7 +8,9 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/fieldpath"
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/xpmigrate/xpmigrate/convert/v2native"
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/v2map"
 	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
@@ -191,10 +193,10 @@ func (t *v2Tmpl) nestedLegacyXRD() bool {
 		if x["kind"] != "CompositeResourceDefinition" || g != xp.GroupAPIExtensions || (v != "v1" && v != "v1beta1") {
 			continue
 		}
-		if str(x, "spec", "group") != t.group || str(x, "spec", "names", "kind") != t.kind {
+		if jsonobj.String(x, "spec", "group") != t.group || jsonobj.String(x, "spec", "names", "kind") != t.kind {
 			continue
 		}
-		scope := str(x, "spec", "scope")
+		scope := jsonobj.String(x, "spec", "scope")
 		return scope == "" || scope == "LegacyCluster"
 	}
 	return false
@@ -206,7 +208,7 @@ func (t *v2Tmpl) nestedLegacyXRD() bool {
 // namespaced too (the same --xr-scope), so Crossplane v2 composes it in
 // the XR's namespace.
 func (t *v2Tmpl) nestedV2(av string) {
-	newAV, newKind := v2XRType(av, t.kind, t.c.r.o)
+	newAV, newKind := v2native.XRType(av, t.kind, t.c.r.o.v2NewGroup())
 	setString(t.base, "apiVersion", newAV)
 	setString(t.base, "kind", newKind)
 	// Declared even when unchanged: verify composes the type as a v2 XR.
@@ -214,7 +216,7 @@ func (t *v2Tmpl) nestedV2(av string) {
 	t.op("C458", v2map.OpSet, "kind", newKind)
 	var moved []string
 	if spec := yamledit.Resolve(yamledit.Get(t.base, "spec")); yamledit.IsMap(spec) {
-		for _, f := range machineryFields {
+		for _, f := range v2native.MachineryFields {
 			v := yamledit.Get(spec, f)
 			if v == nil {
 				continue
@@ -590,13 +592,13 @@ func (t *v2Tmpl) twinSchema() map[string]any {
 	for _, crd := range t.c.r.o.ProviderCRDs {
 		spec, _ := crd["spec"].(map[string]any)
 		names, _ := spec["names"].(map[string]any)
-		if str(spec["group"]) != t.twin.group || str(names["kind"]) != t.kind {
+		if jsonobj.AsString(spec["group"]) != t.twin.group || jsonobj.AsString(names["kind"]) != t.kind {
 			continue
 		}
 		vs, _ := spec["versions"].([]any)
 		for _, v := range vs {
 			vm, _ := v.(map[string]any)
-			if str(vm["name"]) != version {
+			if jsonobj.AsString(vm["name"]) != version {
 				continue
 			}
 			sch, _ := vm["schema"].(map[string]any)

@@ -8,6 +8,7 @@ import (
 	"github.com/pkg/errors"
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/xpmigrate/xpmigrate/convert/v2native"
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
 	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
@@ -74,7 +75,7 @@ func V2XRTwin(doc []byte, t TwinType, o Options) ([]byte, []Diagnostic, error) {
 	if version == "" {
 		_, version = xp.SplitAPIVersion(apiVersion)
 	}
-	newAV, newKind := v2XRType(t.Group+"/"+version, t.Kind, o)
+	newAV, newKind := v2native.XRType(t.Group+"/"+version, t.Kind, o.v2NewGroup())
 	setScalar(top, "apiVersion", newAV)
 	setScalar(top, "kind", newKind)
 	claim := kind != t.Kind
@@ -186,7 +187,7 @@ func renameCompositionRef(ref *yaml.Node, t TwinType, o Options) {
 	if o.XRNaming == XRNamingNewGroup && o.XRGroup != "" {
 		newGroup = o.XRGroup
 	}
-	n.Value = v2CompositionName(old, t.Plural, v2Plural(t.Plural, t.Kind), t.Group, newGroup)
+	n.Value = v2native.CompositionName(old, t.Plural, v2native.Plural(t.Plural, t.Kind), t.Group, newGroup)
 }
 
 // dropClaimLabels removes the labels Crossplane sets on a legacy XR for

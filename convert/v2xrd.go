@@ -8,7 +8,9 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/xpmigrate/xpmigrate/convert/v2native"
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
 	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
@@ -21,13 +23,6 @@ const (
 	scopeNamespaced = "Namespaced"
 	scopeCluster    = "Cluster"
 )
-
-// machineryFields are the fields Crossplane adds to a legacy XR's spec
-// that a v2 XR keeps under spec.crossplane.
-var machineryFields = []string{
-	"compositionRef", "compositionSelector", "compositionRevisionRef",
-	"compositionRevisionSelector", "compositionUpdatePolicy", "resourceRefs",
-}
 
 // v2XRD is one apiextensions.crossplane.io/v1 CompositeResourceDefinition
 // being written as its apiextensions.crossplane.io/v2 twin: a new object
@@ -42,7 +37,7 @@ type v2XRD struct {
 	node     *yaml.Node
 	failed   bool
 
-	old, new xrTypeNames
+	old, new v2native.TypeNames
 	scope    string
 	spec     *yaml.Node
 }
@@ -151,7 +146,7 @@ func (x *v2XRD) convert() bool {
 		return false
 	}
 	str := func(m *yaml.Node, k string) string { s, _ := yamledit.Str(yamledit.Get(m, k)); return s }
-	x.old = xrTypeNames{Group: str(x.spec, "group"), Kind: str(names, "kind"), Plural: str(names, "plural"), Singular: str(names, "singular"), ListKind: str(names, "listKind")}
+	x.old = v2native.TypeNames{Group: str(x.spec, "group"), Kind: str(names, "kind"), Plural: str(names, "plural"), Singular: str(names, "singular"), ListKind: str(names, "listKind")}
 	if x.old.Group == "" || x.old.Kind == "" || x.old.Plural == "" {
 		x.report("C413", x.spec, "spec", "cannot convert a CompositeResourceDefinition without spec.group, spec.names.kind and spec.names.plural")
 		return false
@@ -167,7 +162,7 @@ func (x *v2XRD) convert() bool {
 		x.report("C415", yamledit.Get(x.spec, "scope"), "spec.scope", "already defines %s XRs: written as apiextensions.crossplane.io/v2 with its names and scope (the same object, served at both versions; --xr-scope and --xr-naming do not apply)", s)
 		return true
 	}
-	x.new = v2XRNames(x.old, x.r.o)
+	x.new = v2native.XRNames(x.old, x.r.o.v2NewGroup())
 	x.scope = x.chooseScope()
 	if x.failed {
 		return false
@@ -404,7 +399,7 @@ func (x *v2XRD) renameCompositionRefs() {
 		if !ok || old == "" {
 			continue
 		}
-		name := v2CompositionName(old, x.old.Plural, x.new.Plural, x.old.Group, x.new.Group)
+		name := v2native.CompositionName(old, x.old.Plural, x.new.Plural, x.old.Group, x.new.Group)
 		x.report("C407", yamledit.Get(ref, "name"), "spec."+f+".name", "now names %q, the v2 Composition that --target v2 writes for %q (Composition names are cluster-wide and the legacy one composes the old XR type)", name, old)
 		setString(ref, "name", name)
 	}
@@ -470,47 +465,6 @@ func (x *v2XRD) rewriteVersions() {
 	}
 }
 
-// A celRewrite is one rewriting of legacy XR machinery in CEL, given the
-// path from self to the XR's spec ("." + "spec" at the schema root, ""
-// at spec).
-type celRewrite struct {
-	re   *regexp.Regexp
-	repl string
-}
-
-// celRewrites returns the rewrites of the machinery fields for the rules
-// of a schema node whose self reaches the XR's spec through spec (".spec"
-// or "").
-func celRewrites(spec string) []celRewrite {
-	fields := strings.Join(machineryFields, "|")
-	q := regexp.QuoteMeta(spec)
-	return []celRewrite{
-		// has(self.spec.compositionRef): spec.crossplane may be absent.
-		{regexp.MustCompile(`has\(\s*(self|oldSelf)` + q + `\.(` + fields + `)\s*\)`), "(has(${1}" + spec + ".crossplane) && has(${1}" + spec + ".crossplane.${2}))"},
-		{regexp.MustCompile(`\b(self|oldSelf)` + q + `\.(` + fields + `)\b`), "${1}" + spec + ".crossplane.${2}"},
-	}
-}
-
-// unguarded returns a machinery field that CEL expression e reads under
-// spec.crossplane without testing it with has() anywhere in e, or "". (A
-// test anywhere counts as a guard: simple, and what rules usually do.)
-func unguarded(e, spec string) string {
-	q := regexp.QuoteMeta(spec)
-	fields := strings.Join(machineryFields, "|")
-	guard := regexp.MustCompile(`has\(\s*(?:self|oldSelf)` + q + `\.crossplane\.(` + fields + `)\s*\)`)
-	read := regexp.MustCompile(`\b(?:self|oldSelf)` + q + `\.crossplane\.(` + fields + `)\b`)
-	guarded := map[string]bool{}
-	for _, m := range guard.FindAllStringSubmatch(e, -1) {
-		guarded[m[1]] = true
-	}
-	for _, m := range read.FindAllStringSubmatch(e, -1) {
-		if !guarded[m[1]] {
-			return m[1]
-		}
-	}
-	return ""
-}
-
 // rewriteRules rewrites the x-kubernetes-validations of schema node n
 // (its path p) whose self reaches the XR's spec through spec.
 func (x *v2XRD) rewriteRules(n *yaml.Node, p, spec string) {
@@ -518,7 +472,7 @@ func (x *v2XRD) rewriteRules(n *yaml.Node, p, spec string) {
 	if !yamledit.IsSeq(rules) {
 		return
 	}
-	rw := celRewrites(spec)
+	rw := v2native.CELRewrites(spec)
 	q := regexp.QuoteMeta(spec)
 	claimName := regexp.MustCompile(`\b(self|oldSelf)` + q + `\.claimRef\.name\b`)
 	gone := regexp.MustCompile(`\b(?:self|oldSelf)` + q + `\.(claimRef|writeConnectionSecretToRef)\b`)
@@ -533,7 +487,7 @@ func (x *v2XRD) rewriteRules(n *yaml.Node, p, spec string) {
 			path := idx(p+".x-kubernetes-validations", i) + "." + key
 			out := v
 			for _, c := range rw {
-				out = c.re.ReplaceAllString(out, c.repl)
+				out = c.Re.ReplaceAllString(out, c.Repl)
 			}
 			named := false
 			if spec != "" && claimName.MatchString(out) {
@@ -553,7 +507,7 @@ func (x *v2XRD) rewriteRules(n *yaml.Node, p, spec string) {
 			} else {
 				x.report("C408", vn, path, "the XR machinery moved under spec.crossplane: rewritten to %q", out)
 			}
-			if m := unguarded(out, spec); m != "" {
+			if m := v2native.Unguarded(out, spec); m != "" {
 				x.report("C414", vn, path, "reads spec.crossplane.%s outside has(): spec.crossplane is absent until set (the v1 machinery fields were defaulted), and the rule then fails with \"no such key\"; guard it with has(self%s.crossplane)", m, spec)
 			}
 			setString(r, key, out)
@@ -578,7 +532,7 @@ func (x *v2XRD) declares(f string) bool {
 }
 
 var (
-	colMachinery = regexp.MustCompile(`(^|[^\w.])\.spec\.(` + strings.Join(machineryFields, "|") + `)\b`)
+	colMachinery = regexp.MustCompile(`(^|[^\w.])\.spec\.(` + strings.Join(v2native.MachineryFields, "|") + `)\b`)
 	colClaimName = regexp.MustCompile(`(^|[^\w.])\.spec\.claimRef\.name\b`)
 	colClaimNS   = regexp.MustCompile(`(^|[^\w.])\.spec\.claimRef\.namespace\b`)
 	colGone      = regexp.MustCompile(`(?:^|[^\w.])\.spec\.(claimRef|writeConnectionSecretToRef)\b`)
@@ -622,41 +576,6 @@ func (x *v2XRD) rewriteColumn(col *yaml.Node, p string) {
 	setString(col, "jsonPath", out)
 }
 
-// clusterScoped are kinds that are cluster-scoped, by group ("" the core
-// group); "*" stands for every kind of the group. Managed resources are
-// not listed (a provider's "Cluster" kinds are managed resources): v1 MRs
-// are cluster-scoped, but --target v2 composes their namespaced twins; nor
-// is the v1 Usage, whose protection.crossplane.io twin is namespaced.
-var clusterScoped = map[string][]string{
-	"":                             {"Namespace", "Node", "PersistentVolume", "ComponentStatus"},
-	"rbac.authorization.k8s.io":    {"ClusterRole", "ClusterRoleBinding"},
-	"apiextensions.k8s.io":         {"*"},
-	"apiregistration.k8s.io":       {"*"},
-	"admissionregistration.k8s.io": {"*"},
-	"storage.k8s.io":               {"StorageClass", "CSIDriver", "CSINode", "VolumeAttachment"},
-	"scheduling.k8s.io":            {"*"},
-	"node.k8s.io":                  {"*"},
-	"networking.k8s.io":            {"IngressClass"},
-	"certificates.k8s.io":          {"*"},
-	"pkg.crossplane.io":            {"*"},
-	"protection.crossplane.io":     {"ClusterUsage"},
-	xp.GroupAPIExtensions:          {"Composition", "CompositionRevision", "CompositeResourceDefinition", "EnvironmentConfig"},
-	"cert-manager.io":              {"ClusterIssuer"},
-	"external-secrets.io":          {"ClusterSecretStore", "ClusterExternalSecret"},
-	"kyverno.io":                   {"ClusterPolicy"},
-}
-
-// clusterScopedKind reports whether a template of apiVersion and kind
-// composes a cluster-scoped object.
-func clusterScopedKind(apiVersion, kind string) bool {
-	for _, k := range clusterScoped[xp.Group(apiVersion)] {
-		if k == "*" || k == kind {
-			return true
-		}
-	}
-	return false
-}
-
 // clusterHints returns why the Compositions of the XR type group and
 // kind need cluster-scoped XRs: a template composes a cluster-scoped kind
 // (clusterScopedKind), sets metadata.namespace, or patches
@@ -667,7 +586,7 @@ func clusterScopedKind(apiVersion, kind string) bool {
 func (r *run) clusterHints(group, kind string) []string {
 	var out []string
 	for _, obj := range r.compositionObjects() {
-		out = append(out, compositionClusterHints(obj, group, kind)...)
+		out = append(out, v2native.ClusterHints(obj, group, kind)...)
 	}
 	return out
 }
@@ -680,7 +599,7 @@ func (r *run) compositionObjects() []map[string]any {
 	}
 	r.comps = []map[string]any{}
 	add := func(o any) {
-		if m, ok := o.(map[string]any); ok && m["kind"] == "Composition" && xp.Group(str(m, "apiVersion")) == xp.GroupAPIExtensions {
+		if m, ok := o.(map[string]any); ok && m["kind"] == "Composition" && xp.Group(jsonobj.String(m, "apiVersion")) == xp.GroupAPIExtensions {
 			r.comps = append(r.comps, m)
 		}
 	}
@@ -708,91 +627,4 @@ func (r *run) compositionObjects() []map[string]any {
 		add(c)
 	}
 	return r.comps
-}
-
-// str returns the string at path in a decoded object, or "".
-func str(m any, path ...string) string {
-	for _, p := range path {
-		mm, _ := m.(map[string]any)
-		m = mm[p]
-	}
-	s, _ := m.(string)
-	return s
-}
-
-// compositionClusterHints is clusterHints for one Composition.
-func compositionClusterHints(c map[string]any, group, kind string) []string {
-	if xp.Group(str(c, "spec", "compositeTypeRef", "apiVersion")) != group || str(c, "spec", "compositeTypeRef", "kind") != kind {
-		return nil
-	}
-	name := str(c, "metadata", "name")
-	spec, _ := c["spec"].(map[string]any)
-	type list struct {
-		path      string
-		resources []any
-		sets      []any
-	}
-	res, _ := spec["resources"].([]any)
-	sets, _ := spec["patchSets"].([]any)
-	lists := []list{{"spec.resources", res, sets}}
-	steps, _ := spec["pipeline"].([]any)
-	for i, st := range steps {
-		in, _ := st.(map[string]any)["input"].(map[string]any)
-		res, _ := in["resources"].([]any)
-		sets, _ := in["patchSets"].([]any)
-		lists = append(lists, list{idx("spec.pipeline", i) + ".input.resources", res, sets})
-	}
-	var out []string
-	for _, l := range lists {
-		sets := map[string][]any{}
-		for _, s := range l.sets {
-			ps, _ := s.(map[string]any)["patches"].([]any)
-			sets[str(s, "name")] = ps
-		}
-		for i, t := range l.resources {
-			at := fmt.Sprintf("Composition %q, template %s", name, idx(l.path, i))
-			if tn := str(t, "name"); tn != "" {
-				at = fmt.Sprintf("Composition %q, template %q", name, tn)
-			}
-			av, k := str(t, "base", "apiVersion"), str(t, "base", "kind")
-			if clusterScopedKind(av, k) {
-				out = append(out, fmt.Sprintf("%s composes the cluster-scoped kind %s (%s)", at, k, av))
-			}
-			if ns := str(t, "base", "metadata", "namespace"); ns != "" {
-				out = append(out, fmt.Sprintf("%s sets metadata.namespace %q", at, ns))
-			}
-			ps, _ := t.(map[string]any)["patches"].([]any)
-			if namespacePatched(ps, sets) {
-				out = append(out, at+" patches metadata.namespace from a value other than the claim's namespace")
-			}
-		}
-	}
-	return out
-}
-
-// namespacePatched reports whether patches (and the patch sets they use)
-// write metadata.namespace of the composed resource from anything but
-// spec.claimRef.namespace.
-func namespacePatched(patches []any, sets map[string][]any) bool {
-	for _, p := range patches {
-		typ, from, to := str(p, "type"), str(p, "fromFieldPath"), str(p, "toFieldPath")
-		switch typ {
-		case "PatchSet":
-			if s, ok := sets[str(p, "patchSetName")]; ok && namespacePatched(s, nil) {
-				return true
-			}
-		case "", "FromCompositeFieldPath", "FromEnvironmentFieldPath":
-			if to == "" {
-				to = from
-			}
-			if to == "metadata.namespace" && (typ == "FromEnvironmentFieldPath" || from != "spec.claimRef.namespace") {
-				return true
-			}
-		case "CombineFromComposite", "CombineFromEnvironment":
-			if to == "metadata.namespace" {
-				return true
-			}
-		}
-	}
-	return false
 }

@@ -86,16 +86,9 @@ func SortedComposed(cds []ComposedResource) []ComposedResource {
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool {
-		return annotation(out[i].Desired) < annotation(out[j].Desired)
+		return jsonobj.Annotation(out[i].Desired, AnnotationCompositionResourceName) < jsonobj.Annotation(out[j].Desired, AnnotationCompositionResourceName)
 	})
 	return out
-}
-
-func annotation(o map[string]any) string {
-	md, _ := o["metadata"].(map[string]any)
-	an, _ := md["annotations"].(map[string]any)
-	s, _ := an[AnnotationCompositionResourceName].(string)
-	return s
 }
 
 // ConnectionSecret returns the XR's connection details as the Secret

@@ -25,8 +25,9 @@ var layers = [][]string{
 		"internal/crossplane", "internal/errkind", "internal/markdown", "internal/shquote"},
 	// The reading layer: splitting streams, numbering documents, kubectl's view.
 	{"internal/manifest", "internal/v2map"},
-	// The YAML editor, which reads back what it writes through the reading layer.
-	{"convert/yamledit"},
+	// The YAML editor, which reads back what it writes through the reading
+	// layer; the v2-native conversion's rules, which convert applies.
+	{"convert/yamledit", "convert/v2native"},
 	{"patchandtransform"},
 	{"patchandtransform/function", "patchandtransform/native", "environment"},
 	{"render"},

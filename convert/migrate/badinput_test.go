@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
 )
 
@@ -88,7 +89,7 @@ func FuzzScan(f *testing.F) {
 			if err != nil || o == nil {
 				continue
 			}
-			strict := isComposition(str(o["apiVersion"]), str(o["kind"]))
+			strict := isComposition(jsonobj.AsString(o["apiVersion"]), jsonobj.AsString(o["kind"]))
 			if got := isComposition(d.apiVersion, d.kind); got != strict {
 				t.Fatalf("classify(%q): document %d is a Composition: scan %t, manifest.DecodeObject %t", in, d.index, got, strict)
 			}

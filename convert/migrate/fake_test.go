@@ -10,6 +10,7 @@ import (
 
 	"github.com/pkg/errors"
 
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
 )
 
@@ -182,7 +183,7 @@ func (f *fakeVerifier) Verify(_ context.Context, req VerifyRequest) (*Verificati
 	if err != nil {
 		return nil, err
 	}
-	name, _ := nestedString(legacy, "metadata", "name")
+	name := jsonobj.String(legacy, "metadata", "name")
 	if name != req.Name {
 		return nil, errors.Errorf("the legacy document names %q, the request %q", name, req.Name)
 	}
@@ -193,7 +194,7 @@ func (f *fakeVerifier) Verify(_ context.Context, req VerifyRequest) (*Verificati
 	f.mu.Lock()
 	f.calls = append(f.calls, fmt.Sprintf("%s: %s", name, strings.Join(srcs, ",")))
 	f.mu.Unlock()
-	if mode, _ := nestedString(converted, "spec", "mode"); mode != "Pipeline" {
+	if mode := jsonobj.String(converted, "spec", "mode"); mode != "Pipeline" {
 		return nil, errors.Errorf("converted Composition %q is not a pipeline", name)
 	}
 	if strings.HasPrefix(name, "broken") {

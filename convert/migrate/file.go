@@ -13,6 +13,7 @@ import (
 	"github.com/pkg/errors"
 
 	"github.com/xpmigrate/xpmigrate/internal/atomicfile"
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
 	"github.com/xpmigrate/xpmigrate/internal/regularfile"
 	"github.com/xpmigrate/xpmigrate/internal/udiff"
@@ -131,8 +132,8 @@ func (r *runner) skipWhole(f *scanned, oc *outcome) *outcome {
 }
 
 func typeOf(obj map[string]any) string {
-	av, _ := nestedString(obj, "spec", "compositeTypeRef", "apiVersion")
-	k, _ := nestedString(obj, "spec", "compositeTypeRef", "kind")
+	av := jsonobj.String(obj, "spec", "compositeTypeRef", "apiVersion")
+	k := jsonobj.String(obj, "spec", "compositeTypeRef", "kind")
 	if av == "" && k == "" {
 		return ""
 	}
@@ -150,7 +151,7 @@ func (r *runner) keep(f *scanned, final []byte) {
 }
 
 // convert converts, verifies and writes one file with Compositions.
-func (r *runner) convert(ctx context.Context, f *scanned, data []byte, oc *outcome) *outcome { //nolint:gocyclo // One file's whole path; splitting it is issue 15's redesign.
+func (r *runner) convert(ctx context.Context, f *scanned, data []byte, oc *outcome) *outcome {
 	req := ConvertRequest{Path: f.rel, Data: data, Format: f.format, Target: r.o.Target, Phase1: r.o.Phase1,
 		PatchAndTransform: r.o.PatchAndTransform, EnvironmentConfigs: r.o.EnvironmentConfigs}
 	var extra []Finding
@@ -415,13 +416,13 @@ func fallbackStatus(c *CompositionResult, changed bool, after string) string {
 	}
 	obj, _ := v.(map[string]any)
 	if c.Item >= 0 {
-		items := nestedSlice(obj, "items")
+		items := jsonobj.List(obj, "items")
 		if c.Item >= len(items) {
 			return DocFailed
 		}
 		obj, _ = items[c.Item].(map[string]any)
 	}
-	if obj == nil || !isComposition(str(obj["apiVersion"]), str(obj["kind"])) {
+	if obj == nil || !isComposition(jsonobj.AsString(obj["apiVersion"]), jsonobj.AsString(obj["kind"])) {
 		return DocFailed
 	}
 	return DocConverted
@@ -587,8 +588,8 @@ func (r *runner) compositionsOfXRDs(f *scanned) []map[string]any {
 	types := map[string]bool{}
 	for _, d := range f.docs {
 		if isXRD(d.apiVersion, d.kind) && d.obj != nil {
-			g, _ := nestedString(d.obj, "spec", "group")
-			k, _ := nestedString(d.obj, "spec", "names", "kind")
+			g := jsonobj.String(d.obj, "spec", "group")
+			k := jsonobj.String(d.obj, "spec", "names", "kind")
 			types[g+"|"+k] = true
 		}
 	}
@@ -851,7 +852,7 @@ func listItem(doc string, i int) ([]byte, error) {
 		return nil, err
 	}
 	obj, _ := v.(map[string]any)
-	items := nestedSlice(obj, "items")
+	items := jsonobj.List(obj, "items")
 	if i >= len(items) {
 		return nil, errors.Errorf("the List has no item %d", i)
 	}

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
 
@@ -35,13 +36,13 @@ func docFindings(d docInfo, skipXRWrites bool) []Finding {
 
 	// M406: server-populated fields.
 	var present []string
-	md := nestedMap(d.obj, "metadata")
+	md := jsonobj.Map(d.obj, "metadata")
 	for _, f := range xp.ServerFields {
 		if _, ok := md[f]; ok {
 			present = append(present, "metadata."+f)
 		}
 	}
-	if _, ok := nestedMap(md, "annotations")[xp.AnnotationLastApplied]; ok {
+	if _, ok := jsonobj.Map(md, "annotations")[xp.AnnotationLastApplied]; ok {
 		present = append(present, "metadata.annotations["+xp.AnnotationLastApplied+"]")
 	}
 	if _, ok := d.obj["status"]; ok && (isComposition(d.apiVersion, d.kind) || isXRD(d.apiVersion, d.kind)) {
@@ -53,7 +54,7 @@ func docFindings(d docInfo, skipXRWrites bool) []Finding {
 	}
 
 	// M403: external secret stores.
-	spec := nestedMap(d.obj, "spec")
+	spec := jsonobj.Map(d.obj, "spec")
 	if _, ok := spec["publishConnectionDetailsWithStoreConfigRef"]; ok {
 		add("M403", SeverityWarning, prefix+"spec.publishConnectionDetailsWithStoreConfigRef",
 			"publishConnectionDetailsWithStoreConfigRef: external secret stores are removed in Crossplane v2; convert with --target v2 once the cluster runs v2, or move to connection Secrets")
@@ -118,7 +119,7 @@ func patchSources(p map[string]any) []string {
 	if f, ok := p["fromFieldPath"].(string); ok && f != "" {
 		out = append(out, f)
 	}
-	for _, v := range nestedSlice(p, "combine", "variables") {
+	for _, v := range jsonobj.List(p, "combine", "variables") {
 		vm, _ := v.(map[string]any)
 		if f, ok := vm["fromFieldPath"].(string); ok && f != "" {
 			out = append(out, f)
@@ -138,47 +139,42 @@ type patchAt struct {
 func compositionPatches(comp map[string]any) []patchAt {
 	var out []patchAt
 	collect := func(base string, root map[string]any) {
-		for i, r := range nestedSlice(root, "resources") {
+		for i, r := range jsonobj.List(root, "resources") {
 			rm, _ := r.(map[string]any)
-			for j, p := range nestedSlice(rm, "patches") {
+			for j, p := range jsonobj.List(rm, "patches") {
 				if pm, ok := p.(map[string]any); ok {
 					out = append(out, patchAt{path: fmt.Sprintf("%sresources[%d].patches[%d]", base, i, j), patch: pm})
 				}
 			}
 		}
-		for i, s := range nestedSlice(root, "patchSets") {
+		for i, s := range jsonobj.List(root, "patchSets") {
 			sm, _ := s.(map[string]any)
-			for j, p := range nestedSlice(sm, "patches") {
+			for j, p := range jsonobj.List(sm, "patches") {
 				if pm, ok := p.(map[string]any); ok {
 					out = append(out, patchAt{path: fmt.Sprintf("%spatchSets[%d].patches[%d]", base, i, j), patch: pm})
 				}
 			}
 		}
-		for j, p := range nestedSlice(root, "environment", "patches") {
+		for j, p := range jsonobj.List(root, "environment", "patches") {
 			if pm, ok := p.(map[string]any); ok {
 				out = append(out, patchAt{path: fmt.Sprintf("%senvironment.patches[%d]", base, j), patch: pm})
 			}
 		}
 	}
-	spec := nestedMap(comp, "spec")
+	spec := jsonobj.Map(comp, "spec")
 	if isLegacy(comp) {
 		collect("spec.", spec)
 		return out
 	}
-	for i, s := range nestedSlice(spec, "pipeline") {
+	for i, s := range jsonobj.List(spec, "pipeline") {
 		sm, _ := s.(map[string]any)
-		in := nestedMap(sm, "input")
-		if k, _ := in["kind"].(string); k != xp.PTInputKind || xp.Group(str(in["apiVersion"])) != xp.GroupPTInput {
+		in := jsonobj.Map(sm, "input")
+		if k, _ := in["kind"].(string); k != xp.PTInputKind || xp.Group(jsonobj.AsString(in["apiVersion"])) != xp.GroupPTInput {
 			continue
 		}
 		collect(fmt.Sprintf("spec.pipeline[%d].input.", i), in)
 	}
 	return out
-}
-
-func str(v any) string {
-	s, _ := v.(string)
-	return s
 }
 
 // sortDiagnostics orders diagnostics by document then code, keeping the

@@ -21,6 +21,7 @@ import (
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
 	"github.com/xpmigrate/xpmigrate/internal/atomicfile"
 	"github.com/xpmigrate/xpmigrate/internal/crossplane"
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
 	"github.com/xpmigrate/xpmigrate/internal/regularfile"
 	"github.com/xpmigrate/xpmigrate/internal/udiff"
@@ -504,11 +505,11 @@ func (r *runner) functionManifests(scope, repo string) []haveFunction {
 		if !inScope(scope, f.file) {
 			continue
 		}
-		pkg, _ := nestedString(f.obj, "spec", "package")
+		pkg := jsonobj.String(f.obj, "spec", "package")
 		if packageRepo(pkg) != repo {
 			continue
 		}
-		name, _ := nestedString(f.obj, "metadata", "name")
+		name := jsonobj.String(f.obj, "metadata", "name")
 		out = append(out, haveFunction{file: f.file, name: name, pkg: pkg, doc: f.doc, line: r.docLine(f.file, f.doc)})
 	}
 	return out
@@ -532,7 +533,7 @@ func (r *runner) configDependencies(file, repo string) []haveFunction {
 		if c.file != file {
 			continue
 		}
-		for i, d := range nestedSlice(c.obj, "spec", "dependsOn") {
+		for i, d := range jsonobj.List(c.obj, "spec", "dependsOn") {
 			dm, pkg := dependency(d)
 			if packageRepo(pkg) != repo {
 				continue

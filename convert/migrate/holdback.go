@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
 
@@ -76,8 +77,8 @@ func (r *runner) fileTypes(f *scanned) []string {
 				out = append(out, r.compositionTypes(ci)...)
 			}
 		case isXRD(d.apiVersion, d.kind) && d.obj != nil:
-			g, _ := nestedString(d.obj, "spec", "group")
-			k, _ := nestedString(d.obj, "spec", "names", "kind")
+			g := jsonobj.String(d.obj, "spec", "group")
+			k := jsonobj.String(d.obj, "spec", "names", "kind")
 			out = append(out, g+"|"+k)
 		}
 	}

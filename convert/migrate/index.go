@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/samples"
 	"github.com/xpmigrate/xpmigrate/internal/v2map"
 	"github.com/xpmigrate/xpmigrate/internal/xp"
@@ -108,19 +109,19 @@ func buildIndex(files []*scanned) *index {
 			switch {
 			case isComposition(d.apiVersion, d.kind):
 				c := &compInfo{file: f.rel, doc: d.index, item: d.item, name: d.name, legacy: isLegacy(d.obj), ptStep: d.ptStep}
-				av, _ := nestedString(d.obj, "spec", "compositeTypeRef", "apiVersion")
-				k, _ := nestedString(d.obj, "spec", "compositeTypeRef", "kind")
+				av := jsonobj.String(d.obj, "spec", "compositeTypeRef", "apiVersion")
+				k := jsonobj.String(d.obj, "spec", "compositeTypeRef", "kind")
 				c.typeRef = av + "|" + k
-				c.labels = stringMap(nestedMap(d.obj, "metadata", "labels"))
-				if _, ok := nestedMap(d.obj, "spec")["environment"]; ok && !c.legacy {
+				c.labels = stringMap(jsonobj.Map(d.obj, "metadata", "labels"))
+				if _, ok := jsonobj.Map(d.obj, "spec")["environment"]; ok && !c.legacy {
 					c.nativeEnv = true
 				}
-				if a, ok := nestedString(d.obj, "metadata", "annotations", v2map.Annotation); ok {
+				if a, ok := jsonobj.LookupString(d.obj, "metadata", "annotations", v2map.Annotation); ok {
 					if m, err := v2map.Decode(a); err == nil && m.From.Kind != "" {
 						c.from = m.From.APIVersion + "|" + m.From.Kind
 					}
 				}
-				if types, ok := nestedMap(d.obj, "spec")[composedTypesKey].([]any); ok {
+				if types, ok := jsonobj.Map(d.obj, "spec")[composedTypesKey].([]any); ok {
 					for _, t := range types {
 						if s, ok := t.(string); ok {
 							c.composes = append(c.composes, s)
@@ -132,10 +133,10 @@ func buildIndex(files []*scanned) *index {
 				ix.byPosition[sourceName(c.file, c.doc, c.item)] = c
 			case isXRD(d.apiVersion, d.kind):
 				x := &xrdInfo{file: f.rel, obj: d.obj, versions: map[string]bool{}}
-				x.group, _ = nestedString(d.obj, "spec", "group")
-				x.kind, _ = nestedString(d.obj, "spec", "names", "kind")
-				x.claimKind, _ = nestedString(d.obj, "spec", "claimNames", "kind")
-				for _, v := range nestedSlice(d.obj, "spec", "versions") {
+				x.group = jsonobj.String(d.obj, "spec", "group")
+				x.kind = jsonobj.String(d.obj, "spec", "names", "kind")
+				x.claimKind = jsonobj.String(d.obj, "spec", "claimNames", "kind")
+				for _, v := range jsonobj.List(d.obj, "spec", "versions") {
 					vm, _ := v.(map[string]any)
 					n, _ := vm["name"].(string)
 					x.versions[n] = true
@@ -278,10 +279,10 @@ func (ix *index) samplesFor(c *compInfo, xrd *xrdInfo, max int) []*sampleInfo {
 // or it has neither (any Composition of its type may be picked).
 func selects(obj map[string]any, c *compInfo) bool {
 	for _, base := range [][]string{{"spec"}, {"spec", "crossplane"}} {
-		if ref, ok := nestedString(obj, append(base, "compositionRef", "name")...); ok && ref != "" {
+		if ref, ok := jsonobj.LookupString(obj, append(base, "compositionRef", "name")...); ok && ref != "" {
 			return ref == c.name
 		}
-		if sel := nestedMap(obj, append(base, "compositionSelector", "matchLabels")...); len(sel) > 0 {
+		if sel := jsonobj.Map(obj, append(base, "compositionSelector", "matchLabels")...); len(sel) > 0 {
 			for k, v := range sel {
 				vs, _ := v.(string)
 				if c.labels[k] != vs {
@@ -339,7 +340,7 @@ func (ix *index) envConfigsFor(file string) []map[string]any {
 		if !inScope(scope, e.file) {
 			continue
 		}
-		n, _ := nestedString(e.obj, "metadata", "name")
+		n := jsonobj.String(e.obj, "metadata", "name")
 		sc := commonPrefix(file, e.file)
 		p, ok := byName[n]
 		if !ok {
@@ -369,9 +370,9 @@ func (ix *index) functionName(file, repo string) (name string, ambiguous bool) {
 		if !inScope(scope, f.file) {
 			continue
 		}
-		pkg, _ := nestedString(f.obj, "spec", "package")
+		pkg := jsonobj.String(f.obj, "spec", "package")
 		if packageRepo(pkg) == repo {
-			if n, _ := nestedString(f.obj, "metadata", "name"); n != "" {
+			if n := jsonobj.String(f.obj, "metadata", "name"); n != "" {
 				names = appendUnique(names, n)
 			}
 		}
@@ -381,7 +382,7 @@ func (ix *index) functionName(file, repo string) (name string, ambiguous bool) {
 			if !inScope(scope, c.file) {
 				continue
 			}
-			for _, d := range nestedSlice(c.obj, "spec", "dependsOn") {
+			for _, d := range jsonobj.List(c.obj, "spec", "dependsOn") {
 				if _, pkg := dependency(d); packageRepo(pkg) == repo {
 					names = appendUnique(names, xp.PackageName(pkg))
 				}

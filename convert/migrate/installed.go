@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
 	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
@@ -48,22 +49,22 @@ func pipelineSteps(doc string, item int) []stepRef {
 	}
 	obj, _ := v.(map[string]any)
 	if item >= 0 {
-		items := nestedSlice(obj, "items")
+		items := jsonobj.List(obj, "items")
 		if item >= len(items) {
 			return nil
 		}
 		obj, _ = items[item].(map[string]any)
 	}
-	if mode, _ := nestedString(obj, "spec", "mode"); mode != "Pipeline" {
+	if mode, _ := jsonobj.LookupString(obj, "spec", "mode"); mode != "Pipeline" {
 		return nil
 	}
 	var out []stepRef
-	for i, s := range nestedSlice(obj, "spec", "pipeline") {
+	for i, s := range jsonobj.List(obj, "spec", "pipeline") {
 		sm, _ := s.(map[string]any)
-		name, _ := nestedString(sm, "functionRef", "name")
+		name, _ := jsonobj.LookupString(sm, "functionRef", "name")
 		step, _ := sm["step"].(string)
 		ref := stepRef{index: i, step: step, name: name}
-		av, _ := nestedString(sm, "input", "apiVersion")
+		av, _ := jsonobj.LookupString(sm, "input", "apiVersion")
 		switch xp.Group(av) {
 		case xp.GroupPTInput:
 			ref.repo = xp.FunctionPatchAndTransform
@@ -129,12 +130,12 @@ func (in installer) what() string {
 func (r *runner) installers() []installer {
 	var out []installer
 	for _, f := range r.ix.functions {
-		name, _ := nestedString(f.obj, "metadata", "name")
-		pkg, _ := nestedString(f.obj, "spec", "package")
+		name, _ := jsonobj.LookupString(f.obj, "metadata", "name")
+		pkg, _ := jsonobj.LookupString(f.obj, "spec", "package")
 		out = append(out, installer{name: name, pkg: pkg, file: f.file, doc: f.doc, line: r.docLine(f.file, f.doc)})
 	}
 	for _, c := range r.ix.configs {
-		for i, d := range nestedSlice(c.obj, "spec", "dependsOn") {
+		for i, d := range jsonobj.List(c.obj, "spec", "dependsOn") {
 			dm, pkg := dependency(d)
 			if pkg == "" {
 				continue

@@ -5,6 +5,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
 	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
@@ -97,7 +98,7 @@ type kpatch struct {
 
 func kustomizePatches(k map[string]any) []kpatch {
 	var out []kpatch
-	for i, v := range nestedSlice(k, "patchesStrategicMerge") {
+	for i, v := range jsonobj.List(k, "patchesStrategicMerge") {
 		s, _ := v.(string)
 		if s == "" {
 			continue
@@ -110,7 +111,7 @@ func kustomizePatches(k map[string]any) []kpatch {
 		out = append(out, kpatch{path: s, at: at})
 	}
 	for _, field := range []string{"patchesJson6902", "patches"} {
-		for i, v := range nestedSlice(k, field) {
+		for i, v := range jsonobj.List(k, field) {
 			m, _ := v.(map[string]any)
 			if m == nil {
 				continue
@@ -118,8 +119,8 @@ func kustomizePatches(k map[string]any) []kpatch {
 			p := kpatch{json6902: field == "patchesJson6902", at: fmt.Sprintf("%s[%d]", field, i)}
 			p.path, _ = m["path"].(string)
 			p.inline, _ = m["patch"].(string)
-			p.targetKind, _ = nestedString(m, "target", "kind")
-			p.targetName, _ = nestedString(m, "target", "name")
+			p.targetKind = jsonobj.String(m, "target", "kind")
+			p.targetName = jsonobj.String(m, "target", "name")
 			if p.path == "" && p.inline == "" {
 				continue
 			}
@@ -163,11 +164,11 @@ func (ix *index) checkPatch(file string, doc, line int, where string, p kpatch, 
 				return
 			}
 		}
-		name, _ := nestedString(t, "metadata", "name")
+		name := jsonobj.String(t, "metadata", "name")
 		if name == "" {
 			name = p.targetName
 		}
-		spec := nestedMap(t, "spec")
+		spec := jsonobj.Map(t, "spec")
 		for _, cp := range compositionPaths {
 			if _, ok := spec[cp]; !ok {
 				continue

@@ -187,10 +187,27 @@ func mapValue(m *yaml3.Node, key string) *yaml3.Node {
 // converted, and all of them put patch-and-transform at the same step;
 // an operation only when pipelinePointer answers for it. The others keep
 // their M401 finding.
-func (r *runner) rewriteKustomize(ctx context.Context, outs []*outcome) []*outcome { //nolint:gocyclo // The rewrite conditions read as one list.
+func (r *runner) rewriteKustomize(ctx context.Context, outs []*outcome) []*outcome {
 	if ctx.Err() != nil || r.o.Phase1 {
 		return outs
 	}
+	byRel := map[string]int{}
+	for i, f := range r.files {
+		if i < len(outs) && outs[i] != nil {
+			byRel[f.rel] = i
+		}
+	}
+	perFile, order := r.kustomizeEdits(r.convertedSteps(outs), byRel)
+	for _, file := range order {
+		r.applyKustomizeEdits(outs[byRel[file]], r.files[byRel[file]], perFile[file])
+	}
+	return outs
+}
+
+// convertedSteps returns, for the name of a Composition, the step
+// patch-and-transform is at in every legacy Composition of that name, and
+// true; false when one of them was not converted or they differ.
+func (r *runner) convertedSteps(outs []*outcome) func(name string) (int, bool) {
 	steps, blocked := map[string]map[int]bool{}, map[string]bool{}
 	for i, oc := range outs {
 		if i >= len(r.files) || oc == nil || oc.file.Reason == ReasonKustomizePatch {
@@ -208,7 +225,7 @@ func (r *runner) rewriteKustomize(ctx context.Context, outs []*outcome) []*outco
 			}
 		}
 	}
-	stepOf := func(name string) (int, bool) {
+	return func(name string) (int, bool) {
 		if name == "" || blocked[name] || len(steps[name]) != 1 {
 			return 0, false
 		}
@@ -217,12 +234,13 @@ func (r *runner) rewriteKustomize(ctx context.Context, outs []*outcome) []*outco
 		}
 		return 0, false
 	}
-	byRel := map[string]int{}
-	for i, f := range r.files {
-		if i < len(outs) && outs[i] != nil {
-			byRel[f.rel] = i
-		}
-	}
+}
+
+// kustomizeEdits returns the edits of the patches of every kustomization
+// that targets a converted Composition (stepOf), by the file (relative
+// path) they edit, and those files in the order they were found. byRel
+// numbers the migrated files by relative path.
+func (r *runner) kustomizeEdits(stepOf func(string) (int, bool), byRel map[string]int) (map[string][]opEdit, []string) {
 	perFile := map[string][]opEdit{}
 	var order []string
 	add := func(file string, es []opEdit) {
@@ -267,37 +285,38 @@ func (r *runner) rewriteKustomize(ctx context.Context, outs []*outcome) []*outco
 			}
 		}
 	}
-	for _, file := range order {
-		i := byRel[file]
-		// A patch file two kustomizations use is rewritten once.
-		var es []opEdit
-		var edits []textEdit
-		seenOp, seenEdit := map[string]bool{}, map[[2]int]bool{}
-		for _, e := range perFile[file] {
-			if seenOp[e.at] {
-				continue
-			}
-			seenOp[e.at] = true
-			es = append(es, e)
-			for _, te := range e.edits {
-				if k := [2]int{te.line, te.col}; !seenEdit[k] {
-					seenEdit[k] = true
-					edits = append(edits, te)
-				}
-			}
-		}
-		failed := false
-		r.editFile(outs[i], r.files[i], func(data []byte) ([]byte, error) {
-			out, err := applyTextEdits(data, edits)
-			failed = err != nil
-			return out, err
-		})
-		if failed || outs[i].file.Status == FileFailed || outs[i].file.Status == FileSkipped {
+	return perFile, order
+}
+
+// applyKustomizeEdits applies the edits ops of file f (outcome oc), each
+// once: a patch file two kustomizations use is rewritten once.
+func (r *runner) applyKustomizeEdits(oc *outcome, f *scanned, ops []opEdit) {
+	var es []opEdit
+	var edits []textEdit
+	seenOp, seenEdit := map[string]bool{}, map[[2]int]bool{}
+	for _, e := range ops {
+		if seenOp[e.at] {
 			continue
 		}
-		r.rewritten(outs[i], es)
+		seenOp[e.at] = true
+		es = append(es, e)
+		for _, te := range e.edits {
+			if k := [2]int{te.line, te.col}; !seenEdit[k] {
+				seenEdit[k] = true
+				edits = append(edits, te)
+			}
+		}
 	}
-	return outs
+	failed := false
+	r.editFile(oc, f, func(data []byte) ([]byte, error) {
+		out, err := applyTextEdits(data, edits)
+		failed = err != nil
+		return out, err
+	})
+	if failed || oc.file.Status == FileFailed || oc.file.Status == FileSkipped {
+		return
+	}
+	r.rewritten(oc, es)
 }
 
 // rewritten replaces the M401 findings of rewritten operations with M411.

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/regularfile"
 )
 
@@ -93,8 +94,8 @@ func (r *runner) heldBack(f *scanned) string {
 		if d.obj == nil || !isXRD(d.apiVersion, d.kind) {
 			continue
 		}
-		g, _ := nestedString(d.obj, "spec", "group")
-		k, _ := nestedString(d.obj, "spec", "names", "kind")
+		g := jsonobj.String(d.obj, "spec", "group")
+		k := jsonobj.String(d.obj, "spec", "names", "kind")
 		if why := r.refused[g+"|"+k]; len(why) > 0 {
 			whys = append(whys, fmt.Sprintf("the v2 XRD of %s %s is held back: %s", g, k, strings.Join(why, "; ")))
 		}

@@ -185,11 +185,11 @@ func isBinary(text []byte) bool {
 // Composition gets: 1 when an environment-configs step goes first
 // (conversion.md §4.1, §7.1).
 func ptStepOf(obj map[string]any) int {
-	if !isComposition(str(obj["apiVersion"]), str(obj["kind"])) || !isLegacy(obj) {
+	if !isComposition(jsonobj.AsString(obj["apiVersion"]), jsonobj.AsString(obj["kind"])) || !isLegacy(obj) {
 		return 0
 	}
-	env := nestedMap(obj, "spec", "environment")
-	if len(nestedSlice(env, "environmentConfigs")) > 0 || len(nestedMap(env, "defaultData")) > 0 {
+	env := jsonobj.Map(obj, "spec", "environment")
+	if len(jsonobj.List(env, "environmentConfigs")) > 0 || len(jsonobj.Map(env, "defaultData")) > 0 {
 		return 1
 	}
 	return 0
@@ -311,8 +311,8 @@ func newDocInfo(index, item, line int, m map[string]any) docInfo {
 	d := docInfo{index: index, item: item, line: line, obj: m}
 	d.apiVersion, _ = m["apiVersion"].(string)
 	d.kind, _ = m["kind"].(string)
-	d.name, _ = nestedString(m, "metadata", "name")
-	d.namespace, _ = nestedString(m, "metadata", "namespace")
+	d.name = jsonobj.String(m, "metadata", "name")
+	d.namespace = jsonobj.String(m, "metadata", "namespace")
 	return d
 }
 
@@ -328,24 +328,8 @@ func isXRD(apiVersion, kind string) bool {
 
 // isLegacy reports whether a Composition object is in mode Resources.
 func isLegacy(obj map[string]any) bool {
-	m, _ := nestedString(obj, "spec", "mode")
+	m := jsonobj.String(obj, "spec", "mode")
 	return m == "" || m == "Resources"
-}
-
-func nestedString(o map[string]any, path ...string) (string, bool) {
-	v := jsonobj.Value(o, path...)
-	s, ok := v.(string)
-	return s, ok
-}
-
-func nestedMap(o map[string]any, path ...string) map[string]any {
-	m, _ := jsonobj.Value(o, path...).(map[string]any)
-	return m
-}
-
-func nestedSlice(o map[string]any, path ...string) []any {
-	s, _ := jsonobj.Value(o, path...).([]any)
-	return s
 }
 
 // slimDoc parses a document that looks like a Composition into YAML nodes
@@ -401,7 +385,7 @@ func slimPlain(r manifest.Document, j []byte) (docInfo, bool, error) {
 // looseJSON's): ok false unless they are a Composition.
 func slimLoose(r manifest.Document, v any) (docInfo, bool, error) {
 	loose, ok := v.(map[string]any)
-	if !ok || !isComposition(str(loose["apiVersion"]), str(loose["kind"])) {
+	if !ok || !isComposition(jsonobj.AsString(loose["apiVersion"]), jsonobj.AsString(loose["kind"])) {
 		return docInfo{}, false, nil
 	}
 	d := newDocInfo(r.Index, -1, r.Line, loose)
@@ -486,7 +470,7 @@ func composedTypes(spec map[string]any) []any {
 		for _, t := range list {
 			tm, _ := t.(map[string]any)
 			base, _ := tm["base"].(map[string]any)
-			k := str(base["apiVersion"]) + "|" + str(base["kind"])
+			k := jsonobj.AsString(base["apiVersion"]) + "|" + jsonobj.AsString(base["kind"])
 			if base != nil && !seen[k] {
 				seen[k] = true
 				out = append(out, k)

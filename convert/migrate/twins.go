@@ -14,6 +14,7 @@ import (
 
 	"github.com/pkg/errors"
 
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
 	"github.com/xpmigrate/xpmigrate/internal/regularfile"
 	"github.com/xpmigrate/xpmigrate/internal/udiff"
@@ -236,7 +237,7 @@ func (r *runner) twinRequest(file string, s *sampleInfo, text []byte) (TwinReque
 		return req, len(r.ix.byType[av+"|"+kind]) > 0
 	}
 	req.Kind = best.kind
-	req.Plural, _ = nestedString(best.obj, "spec", "names", "plural")
+	req.Plural = jsonobj.String(best.obj, "spec", "names", "plural")
 	if best.referenced != "" {
 		req.Version = best.referenced
 	}

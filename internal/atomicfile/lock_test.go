@@ -44,7 +44,7 @@ func TestHelperKilledMidWrite(t *testing.T) {
 		t.Skip("helper process")
 	}
 	_ = Write(dst, []byte("new"), 0o644, func() error {
-		fmt.Println("writing") //nolint:forbidigo // Tells the parent the temporary file exists.
+		fmt.Println("writing") // Tells the parent the temporary file exists.
 		select {}
 	})
 }

@@ -20,7 +20,7 @@ func lock(f *os.File) {
 // removeUnlocked removes the temporary file at p unless a running write
 // holds its lock.
 func removeUnlocked(p string) (bool, error) {
-	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW, 0) //nolint:gosec // Our own temporary file.
+	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW, 0) //nolint:gosec,forbidigo // Our own temporary file, opened to lock it, not to read it.
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return false, nil

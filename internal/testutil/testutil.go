@@ -40,7 +40,7 @@ func Golden(t testing.TB, path string, got []byte) {
 // another case writes.
 func CompareGolden(t testing.TB, path string, got []byte) {
 	t.Helper()
-	want, err := os.ReadFile(path) //nolint:gosec // G304: the path is the test's own golden file.
+	want, err := os.ReadFile(path) //nolint:gosec,forbidigo // G304: the path is the test's own golden file.
 	if err != nil {
 		t.Fatalf("cannot read golden file (run go test -update): %v", err)
 	}

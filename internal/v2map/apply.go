@@ -56,7 +56,7 @@ func apply(p *fieldpath.Paved, o Op) (bool, error) {
 			return false, err
 		}
 		if s, ok := v.(string); ok {
-			if pol, ok := asMap(o.Value)[s]; ok {
+			if pol, ok := jsonobj.AsMap(o.Value)[s]; ok {
 				return true, p.SetValue("spec.managementPolicies", jsonobj.CopyTree(pol))
 			}
 		}
@@ -118,11 +118,6 @@ func unwrap(p *fieldpath.Paved, path string) (bool, error) {
 		obj[k] = vv
 	}
 	return true, nil
-}
-
-func asMap(v any) map[string]any {
-	m, _ := v.(map[string]any)
-	return m
 }
 
 func isEmptyObject(v any) bool {

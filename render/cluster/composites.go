@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
 
@@ -247,7 +248,7 @@ func (r *Reader) composite(ctx context.Context, xr *unstructured.Unstructured, r
 	refs, _, _ := unstructured.NestedSlice(xr.Object, "spec", "resourceRefs")
 	for _, v := range refs {
 		ref, _ := v.(map[string]any)
-		cd := Composed{Ref: Ref{APIVersion: str(ref["apiVersion"]), Kind: str(ref["kind"]), Name: str(ref["name"])}}
+		cd := Composed{Ref: Ref{APIVersion: jsonobj.AsString(ref["apiVersion"]), Kind: jsonobj.AsString(ref["kind"]), Name: jsonobj.AsString(ref["name"])}}
 		if cd.Ref.Name == "" {
 			// Crossplane has not named it yet: nothing to read.
 			cd.State = NotFound
@@ -305,9 +306,4 @@ func (r *Reader) getRef(ctx context.Context, apiVersion, kind, namespace, name s
 		namespace = ""
 	}
 	return r.get(ctx, m, namespace, name)
-}
-
-func str(v any) string {
-	s, _ := v.(string)
-	return s
 }

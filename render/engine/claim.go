@@ -12,9 +12,9 @@ import (
 
 // isClaim reports whether o is a claim of the XRD's claim kind.
 func isClaim(o, xrd map[string]any) bool {
-	ck, _ := nestedString(xrd, "spec", "claimNames", "kind")
+	ck, _ := jsonobj.LookupString(xrd, "spec", "claimNames", "kind")
 	k, _ := o["kind"].(string)
-	g, _ := nestedString(xrd, "spec", "group")
+	g, _ := jsonobj.LookupString(xrd, "spec", "group")
 	av, _ := o["apiVersion"].(string)
 	return ck != "" && k == ck && strings.HasPrefix(av, g+"/")
 }
@@ -35,8 +35,8 @@ func CompositeOf(obj, xrd map[string]any) (map[string]any, error) {
 // version, named after the claim, with the claim labels and
 // spec.claimRef, and the claim's spec less the claim-only fields.
 func XRFromClaim(claim, xrd map[string]any) (map[string]any, error) {
-	group, _ := nestedString(xrd, "spec", "group")
-	kind, _ := nestedString(xrd, "spec", "names", "kind")
+	group, _ := jsonobj.LookupString(xrd, "spec", "group")
+	kind, _ := jsonobj.LookupString(xrd, "spec", "names", "kind")
 	if group == "" || kind == "" {
 		return nil, errors.Errorf("XRD %q: spec.group and spec.names.kind are required", nameOf(xrd))
 	}
@@ -58,7 +58,7 @@ func XRFromClaim(claim, xrd map[string]any) (map[string]any, error) {
 	}
 
 	cname := nameOf(claim)
-	cns, _ := nestedString(claim, "metadata", "namespace")
+	cns, _ := jsonobj.LookupString(claim, "metadata", "namespace")
 	xrName := render.GeneratedName(cname+"-", "", cns, cname, 0)
 	spec := map[string]any{}
 	if cs, ok := claim["spec"].(map[string]any); ok {

@@ -140,7 +140,7 @@ func Render(ctx context.Context, req Request, o Options) (*Result, error) {
 		return nil, err
 	}
 
-	mode, _ := nestedString(req.Composition, "spec", "mode")
+	mode, _ := jsonobj.LookupString(req.Composition, "spec", "mode")
 	if mode == "" {
 		mode = "Resources"
 	}
@@ -355,7 +355,7 @@ func asExisting(xr map[string]any, resName string, desired, observed map[string]
 	}
 	if n, _ := md["name"].(string); n == "" {
 		gn, _ := md["generateName"].(string)
-		uid, _ := nestedString(xr, "metadata", "uid")
+		uid, _ := jsonobj.LookupString(xr, "metadata", "uid")
 		md["name"] = render.GeneratedName(gn, uid, nameOf(xr), resName, 0)
 	}
 	return out
@@ -363,7 +363,7 @@ func asExisting(xr map[string]any, resName string, desired, observed map[string]
 
 func observedByName(observed []map[string]any, resName string) map[string]any {
 	for _, o := range observed {
-		if annotation(o, render.AnnotationCompositionResourceName) == resName {
+		if jsonobj.Annotation(o, render.AnnotationCompositionResourceName) == resName {
 			return o
 		}
 	}
@@ -387,8 +387,8 @@ func checkCompatible(xr, comp map[string]any) error {
 	if av != xp.CompositionAPIVersion || k != "Composition" {
 		return errkind.InvalidInputf("not a composition: %s/%s", k, name(comp))
 	}
-	wantKind, _ := nestedString(comp, "spec", "compositeTypeRef", "kind")
-	wantAV, _ := nestedString(comp, "spec", "compositeTypeRef", "apiVersion")
+	wantKind, _ := jsonobj.LookupString(comp, "spec", "compositeTypeRef", "kind")
+	wantAV, _ := jsonobj.LookupString(comp, "spec", "compositeTypeRef", "apiVersion")
 	gotKind, _ := xr["kind"].(string)
 	gotAV, _ := xr["apiVersion"].(string)
 	if wantKind != gotKind {
@@ -582,7 +582,7 @@ func withResourceRefs(xr map[string]any, c *native.Composition, observed []map[s
 		av, _ := o["apiVersion"].(string)
 		k, _ := o["kind"].(string)
 		r := map[string]any{"apiVersion": av, "kind": k, "name": nameOf(o)}
-		if ns, _ := nestedString(o, "metadata", "namespace"); ns != "" {
+		if ns, _ := jsonobj.LookupString(o, "metadata", "namespace"); ns != "" {
 			r["namespace"] = ns
 		}
 		return r
@@ -622,18 +622,8 @@ func kindName(o map[string]any) string {
 }
 
 func nameOf(o map[string]any) string {
-	s, _ := nestedString(o, "metadata", "name")
+	s, _ := jsonobj.LookupString(o, "metadata", "name")
 	return s
 }
 
 func name(o map[string]any) string { return nameOf(o) }
-
-func annotation(o map[string]any, key string) string {
-	s, _ := nestedString(o, "metadata", "annotations", key)
-	return s
-}
-
-func nestedString(o map[string]any, path ...string) (string, bool) {
-	s, ok := jsonobj.Value(o, path...).(string)
-	return s, ok
-}

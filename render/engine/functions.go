@@ -79,7 +79,7 @@ func resolveFunctions(comp map[string]any, fnObjs []map[string]any, builtins Bui
 	steps, _ := jsonobj.Value(comp, "spec", "pipeline").([]any)
 	for _, s := range steps {
 		step, _ := s.(map[string]any)
-		fn, _ := nestedString(step, "functionRef", "name")
+		fn, _ := jsonobj.LookupString(step, "functionRef", "name")
 		if _, done := fns[fn]; done {
 			continue
 		}
@@ -88,11 +88,11 @@ func resolveFunctions(comp map[string]any, fnObjs []map[string]any, builtins Bui
 			closeAll()
 			return nil, nil, errkind.InvalidInputf("unknown Function %q - does it exist in your Functions file?", fn)
 		}
-		pkg, _ := nestedString(obj, "spec", "package")
-		runtime := annotation(obj, pipeline.AnnotationRuntime)
+		pkg, _ := jsonobj.LookupString(obj, "spec", "package")
+		runtime := jsonobj.Annotation(obj, pipeline.AnnotationRuntime)
 		switch {
 		case runtime == pipeline.RuntimeDevelopment:
-			target := annotation(obj, pipeline.AnnotationRuntimeDevelopmentTarget)
+			target := jsonobj.Annotation(obj, pipeline.AnnotationRuntimeDevelopmentTarget)
 			if target == "" {
 				target = pipeline.DefaultDevelopmentTarget
 			}

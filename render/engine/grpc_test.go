@@ -11,6 +11,7 @@ import (
 	"google.golang.org/protobuf/types/known/durationpb"
 	"google.golang.org/protobuf/types/known/structpb"
 
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/render"
 )
 
@@ -111,10 +112,10 @@ spec: {package: example.org/function-labeller:v0.1.0}
 	if bucket == nil {
 		t.Fatalf("Render(...): no bucket in %+v", res.Outcome.Composed)
 	}
-	if got, _ := nestedString(bucket.Desired, "spec", "forProvider", "size"); got != "small" {
+	if got, _ := jsonobj.LookupString(bucket.Desired, "spec", "forProvider", "size"); got != "small" {
 		t.Errorf("the built-in's patch: want spec.forProvider.size small, got %q", got)
 	}
-	if got, _ := nestedString(bucket.Desired, "metadata", "labels", "labelled-by"); got != "external" {
+	if got, _ := jsonobj.LookupString(bucket.Desired, "metadata", "labels", "labelled-by"); got != "external" {
 		t.Errorf("the external function's label: want external, got %q", got)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/render"
 	"github.com/xpmigrate/xpmigrate/render/pipeline"
 )
@@ -89,7 +90,7 @@ func composed(o *render.Outcome, name string) *render.ComposedResource {
 	return nil
 }
 
-func TestNativeVersusFunction(t *testing.T) { //nolint:gocyclo // One subtest per spec vector, flat.
+func TestNativeVersusFunction(t *testing.T) {
 	t.Run("NV01BaseName", func(t *testing.T) {
 		l, p := nvPair(t, `
 - name: db
@@ -188,17 +189,17 @@ status: {atProvider: {arn: "arn:1"}}
 		if lerr != nil || perr != nil {
 			t.Fatalf("Render: legacy %v, pipeline %v", lerr, perr)
 		}
-		if v, _ := nestedString(lr.Outcome.EffectiveXR, "spec", "arn"); v != "arn:1" {
+		if v, _ := jsonobj.LookupString(lr.Outcome.EffectiveXR, "spec", "arn"); v != "arn:1" {
 			t.Errorf("native: want XR spec.arn persisted, got %q", v)
 		}
-		if v, ok := nestedString(pr.Outcome.EffectiveXR, "spec", "arn"); ok {
+		if v, ok := jsonobj.LookupString(pr.Outcome.EffectiveXR, "spec", "arn"); ok {
 			t.Errorf("function: want spec.arn dropped by the cluster, got %q", v)
 		}
 		crank, err := Render(context.Background(), Request{XR: obj(t, nvXR), Composition: p, Observed: observed}, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if v, _ := nestedString(crank.Outcome.XR, "spec", "arn"); v != "arn:1" {
+		if v, _ := jsonobj.LookupString(crank.Outcome.XR, "spec", "arn"); v != "arn:1" {
 			t.Errorf("function: want crossplane render to print spec.arn, got %q", v)
 		}
 	})
@@ -274,7 +275,7 @@ metadata:
 }
 
 func nestedName(o map[string]any) string {
-	s, _ := nestedString(o, "metadata", "name")
+	s, _ := jsonobj.LookupString(o, "metadata", "name")
 	return s
 }
 

@@ -36,7 +36,7 @@ func PruneXR(xr, xrd map[string]any) (map[string]any, bool) {
 	if xr == nil {
 		return nil, false
 	}
-	s := versionSchema(xrd, stringValue(xr["apiVersion"]))
+	s := versionSchema(xrd, jsonobj.AsString(xr["apiVersion"]))
 	if s == nil {
 		return jsonobj.PruneNulls(xr), false
 	}
@@ -184,9 +184,4 @@ func pruneNullsValue(v any) any {
 		return jsonobj.PruneNulls(map[string]any{"l": l})["l"]
 	}
 	return v
-}
-
-func stringValue(v any) string {
-	s, _ := v.(string)
-	return s
 }

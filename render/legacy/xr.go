@@ -339,7 +339,7 @@ func (c *composer) printedXR() map[string]any {
 		"kind":       u.GetKind(),
 	}
 
-	md := changes(mapAt(c.input, "metadata"), mapAt(c.stored, "metadata"))
+	md := changes(jsonobj.Map(c.input, "metadata"), jsonobj.Map(c.stored, "metadata"))
 	if c.configured.label {
 		if l, ok := md["labels"].(map[string]any); ok {
 			delete(l, xp.LabelComposite)
@@ -351,7 +351,7 @@ func (c *composer) printedXR() map[string]any {
 	md["name"] = u.GetName()
 	out["metadata"] = md
 
-	spec := changes(mapAt(c.input, "spec"), mapAt(c.stored, "spec"))
+	spec := changes(jsonobj.Map(c.input, "spec"), jsonobj.Map(c.stored, "spec"))
 	delete(spec, "resourceRefs")
 	delete(spec, "environmentConfigRefs")
 	if c.configured.secretRef {
@@ -368,11 +368,6 @@ func (c *composer) printedXR() map[string]any {
 		}
 	}
 	return out
-}
-
-func mapAt(o map[string]any, k string) map[string]any {
-	m, _ := o[k].(map[string]any)
-	return m
 }
 
 // changes returns the parts of after that differ from before: keys whose

@@ -179,7 +179,7 @@ func newEngine(xr map[string]any, observed []map[string]any, o Options) (*engine
 			// The reconciler reads composed resources through the XR's
 			// references: unnamed ones cannot be read, and those another
 			// XR controls count as absent.
-			if nestedString(m, "metadata", "name") == "" {
+			if jsonobj.String(m, "metadata", "name") == "" {
 				continue
 			}
 			if c := controllerOf(m); c != nil && c.UID != e.info.uid {
@@ -368,14 +368,14 @@ func (e *engine) finish(d *fnv1.State, fctx *structpb.Struct) (*Report, error) {
 
 		// An existing composed resource keeps its name and namespace.
 		if or, ok := e.observed[name]; ok {
-			setNestedString(cd, nestedString(or, "metadata", "namespace"), "metadata", "namespace")
-			setNestedString(cd, nestedString(or, "metadata", "name"), "metadata", "name")
+			setNestedString(cd, jsonobj.String(or, "metadata", "namespace"), "metadata", "namespace")
+			setNestedString(cd, jsonobj.String(or, "metadata", "name"), "metadata", "name")
 		}
 		if e.modern {
 			// Crossplane v2 checks the scope only of a resource that has no
 			// namespace yet (an existing one has its observed namespace).
-			if e.info.namespace != "" && nestedString(cd, "metadata", "namespace") == "" && e.o.clusterScoped(nestedString(cd, "apiVersion"), nestedString(cd, "kind")) {
-				return e.fail(&ClusterScopedError{Name: name, APIVersion: nestedString(cd, "apiVersion"), Kind: nestedString(cd, "kind"), ResourceName: nestedString(cd, "metadata", "name"), Namespace: e.info.namespace})
+			if e.info.namespace != "" && jsonobj.String(cd, "metadata", "namespace") == "" && e.o.clusterScoped(jsonobj.String(cd, "apiVersion"), jsonobj.String(cd, "kind")) {
+				return e.fail(&ClusterScopedError{Name: name, APIVersion: jsonobj.String(cd, "apiVersion"), Kind: jsonobj.String(cd, "kind"), ResourceName: jsonobj.String(cd, "metadata", "name"), Namespace: e.info.namespace})
 			}
 			asked, err := renderModernMetadata(cd, e.observed[name], e.info, name)
 			if err != nil {
@@ -394,10 +394,10 @@ func (e *engine) finish(d *fnv1.State, fctx *structpb.Struct) (*Report, error) {
 		}
 
 		// The name the resource has in the cluster. crank generates none.
-		clusterName := nestedString(cd, "metadata", "name")
+		clusterName := jsonobj.String(cd, "metadata", "name")
 		if clusterName == "" {
 			prefix := e.info.namePrefix() + "-"
-			if gn := nestedString(cd, "metadata", "generateName"); e.modern && gn != "" {
+			if gn := jsonobj.String(cd, "metadata", "generateName"); e.modern && gn != "" {
 				prefix = gn
 			}
 			clusterName = generatedName(prefix, e.info.uid, name)
@@ -420,9 +420,9 @@ func (e *engine) finish(d *fnv1.State, fctx *structpb.Struct) (*Report, error) {
 			Ready:    ready,
 		})
 		refs = append(refs, objectRef{
-			apiVersion: nestedString(cd, "apiVersion"),
-			kind:       nestedString(cd, "kind"),
-			namespace:  nestedString(cd, "metadata", "namespace"),
+			apiVersion: jsonobj.String(cd, "apiVersion"),
+			kind:       jsonobj.String(cd, "kind"),
+			namespace:  jsonobj.String(cd, "metadata", "namespace"),
 			name:       clusterName,
 		})
 	}
@@ -550,7 +550,7 @@ func (e *engine) setCustomConditions(xr map[string]any, at time.Time) map[string
 // markConditions sets conditions as the reconciler's condition manager
 // does, stamping the XR's generation on them.
 func (e *engine) markConditions(xr map[string]any, cs ...xpCondition) {
-	gen, _ := nested(e.xr, "metadata", "generation")
+	gen, _ := jsonobj.Lookup(e.xr, "metadata", "generation")
 	g, _ := gen.(float64)
 	for i := range cs {
 		cs[i].ObservedGeneration = int64(g)
@@ -606,7 +606,7 @@ func flatten(tes []TargetedEvent) []render.Event {
 // addClaimConditionType records a condition type the claim should mirror
 // in the XR's status.claimConditionTypes.
 func addClaimConditionType(xr map[string]any, t string) {
-	list, _ := nested(xr, "status", "claimConditionTypes")
+	list, _ := jsonobj.Lookup(xr, "status", "claimConditionTypes")
 	cur, _ := list.([]any)
 	for _, v := range cur {
 		if v == t {
@@ -650,10 +650,10 @@ func mergeConditionLists(cur, desired any) any {
 	}
 	out := append([]any(nil), cl...)
 	for _, d := range dl {
-		t := nestedString(asMap(d), "type")
+		t := jsonobj.String(jsonobj.AsMap(d), "type")
 		replaced := false
 		for i := range out {
-			if t != "" && nestedString(asMap(out[i]), "type") == t {
+			if t != "" && jsonobj.String(jsonobj.AsMap(out[i]), "type") == t {
 				out[i] = jsonobj.DeepCopyValue(d)
 				replaced = true
 				break
@@ -664,11 +664,6 @@ func mergeConditionLists(cur, desired any) any {
 		}
 	}
 	return out
-}
-
-func asMap(v any) map[string]any {
-	m, _ := v.(map[string]any)
-	return m
 }
 
 // persistSpec merges what the desired XR has in its spec, labels and
@@ -682,7 +677,7 @@ func persistSpec(xr, desired map[string]any) {
 		xr["spec"] = jsonobj.MergePatch(cur, spec)
 	}
 	for _, k := range []string{"labels", "annotations"} {
-		m, ok := nested(desired, "metadata", k)
+		m, ok := jsonobj.Lookup(desired, "metadata", k)
 		if !ok {
 			continue
 		}

@@ -297,7 +297,7 @@ func TestResourceRefs(t *testing.T) {
 			if err != nil {
 				t.Fatalf("\n%s\nCompose(...): %v", tc.reason, err)
 			}
-			got, _ := nested(out.EffectiveXR, "spec", "resourceRefs")
+			got, _ := jsonobj.Lookup(out.EffectiveXR, "spec", "resourceRefs")
 			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Errorf("\n%s\nCompose(...): -want spec.resourceRefs, +got spec.resourceRefs:\n%s", tc.reason, diff)
 			}

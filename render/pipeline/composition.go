@@ -7,6 +7,7 @@ import (
 	"github.com/pkg/errors"
 	"google.golang.org/protobuf/types/known/structpb"
 
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
 
@@ -80,9 +81,9 @@ func parseComposition(obj, xr map[string]any) (*composition, error) {
 // encoding/json would read its spec: the checks of parseComposition that do
 // not depend on the XR.
 func decodeComposition(obj map[string]any) (*composition, error) {
-	c := &composition{Name: nestedString(obj, "metadata", "name"), labels: nestedStringMap(obj, "metadata", "labels")}
-	if nestedString(obj, "apiVersion") != CompositionAPIVersion || nestedString(obj, "kind") != CompositionKind {
-		return nil, errors.Errorf("not a composition: %s/%s", nestedString(obj, "kind"), c.Name)
+	c := &composition{Name: jsonobj.String(obj, "metadata", "name"), labels: nestedStringMap(obj, "metadata", "labels")}
+	if jsonobj.String(obj, "apiVersion") != CompositionAPIVersion || jsonobj.String(obj, "kind") != CompositionKind {
+		return nil, errors.Errorf("not a composition: %s/%s", jsonobj.String(obj, "kind"), c.Name)
 	}
 	spec, ok := specOf(obj["spec"])
 	if !ok {
@@ -117,14 +118,14 @@ func specFromJSON(name string, v any) (compositionSpec, error) {
 // check runs the checks of parseComposition that depend on the XR.
 func (c *composition) check(xr map[string]any) error {
 	ref := c.Spec.CompositeTypeRef
-	if kind := nestedString(xr, "kind"); ref.Kind != kind {
+	if kind := jsonobj.String(xr, "kind"); ref.Kind != kind {
 		return errors.Errorf("composition's compositeTypeRef.kind (%s) does not match XR's kind (%s)", ref.Kind, kind)
 	}
-	if av := nestedString(xr, "apiVersion"); ref.APIVersion != av {
+	if av := jsonobj.String(xr, "apiVersion"); ref.APIVersion != av {
 		return errors.Errorf("composition's compositeTypeRef.apiVersion (%s) does not match XR's apiVersion (%s)", ref.APIVersion, av)
 	}
 
-	if err := checkSelector(c.Name, c.labels, nestedMap(xr, "spec", "compositionSelector", "matchLabels")); err != nil {
+	if err := checkSelector(c.Name, c.labels, jsonobj.Map(xr, "spec", "compositionSelector", "matchLabels")); err != nil {
 		return err
 	}
 
@@ -138,7 +139,7 @@ func (c *composition) check(xr map[string]any) error {
 // Composition comp carries every label the XR's
 // spec.compositionSelector.matchLabels asks for.
 func CheckCompositionSelector(xr, comp map[string]any) error {
-	return checkSelector(nestedString(comp, "metadata", "name"), nestedStringMap(comp, "metadata", "labels"), nestedMap(xr, "spec", "compositionSelector", "matchLabels"))
+	return checkSelector(jsonobj.String(comp, "metadata", "name"), nestedStringMap(comp, "metadata", "labels"), jsonobj.Map(xr, "spec", "compositionSelector", "matchLabels"))
 }
 
 // checkSelector checks that the Composition carries every label the XR's

@@ -9,6 +9,7 @@ import (
 
 	fnv1 "github.com/crossplane/function-sdk-go/proto/v1"
 
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/render"
 )
 
@@ -117,7 +118,7 @@ func (c xpCondition) object() map[string]any {
 // lastTransitionTime that is not an RFC 3339 string or null stops it, leaving
 // a zero condition in its place and none after it.
 func getConditions(obj map[string]any) []xpCondition {
-	list, ok := nestedMap(obj, "status")["conditions"].([]any)
+	list, ok := jsonobj.Map(obj, "status")["conditions"].([]any)
 	if !ok {
 		return nil
 	}

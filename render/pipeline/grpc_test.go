@@ -13,6 +13,7 @@ import (
 	"google.golang.org/protobuf/types/known/durationpb"
 	"google.golang.org/protobuf/types/known/structpb"
 
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/render"
 )
 
@@ -25,7 +26,7 @@ type helloFunction struct {
 
 func (helloFunction) RunFunction(_ context.Context, req *fnv1.RunFunctionRequest) (*fnv1.RunFunctionResponse, error) {
 	xr := req.GetObserved().GetComposite().GetResource().AsMap()
-	name := nestedString(xr, "metadata", "name")
+	name := jsonobj.String(xr, "metadata", "name")
 	cm, err := structpb.NewStruct(map[string]any{
 		"apiVersion": "v1",
 		"kind":       "ConfigMap",

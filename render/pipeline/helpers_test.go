@@ -11,6 +11,7 @@ import (
 	"google.golang.org/protobuf/types/known/durationpb"
 	"google.golang.org/protobuf/types/known/structpb"
 
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/render"
 )
 
@@ -108,7 +109,7 @@ func summarise(cds []render.ComposedResource) []composedSummary {
 	}
 	out := make([]composedSummary, 0, len(cds))
 	for _, c := range cds {
-		out = append(out, composedSummary{Name: c.Name, ClusterName: nestedString(c.Desired, "metadata", "name"), Ready: c.Ready, Synced: c.Synced})
+		out = append(out, composedSummary{Name: c.Name, ClusterName: jsonobj.String(c.Desired, "metadata", "name"), Ready: c.Ready, Synced: c.Synced})
 	}
 	return out
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/pkg/errors"
 
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
 
@@ -35,7 +36,7 @@ func (r ownerRef) object() map[string]any {
 // ownerRefs reads metadata.ownerReferences; anything unreadable reads as
 // none.
 func ownerRefs(obj map[string]any) []ownerRef {
-	v, ok := nested(obj, "metadata", "ownerReferences")
+	v, ok := jsonobj.Lookup(obj, "metadata", "ownerReferences")
 	if !ok {
 		return nil
 	}
@@ -50,10 +51,10 @@ func ownerRefs(obj map[string]any) []ownerRef {
 			return nil
 		}
 		r := ownerRef{
-			APIVersion: nestedString(m, "apiVersion"),
-			Kind:       nestedString(m, "kind"),
-			Name:       nestedString(m, "name"),
-			UID:        nestedString(m, "uid"),
+			APIVersion: jsonobj.String(m, "apiVersion"),
+			Kind:       jsonobj.String(m, "kind"),
+			Name:       jsonobj.String(m, "name"),
+			UID:        jsonobj.String(m, "uid"),
 		}
 		if b, ok := m["controller"].(bool); ok {
 			r.Controller = &b
@@ -80,7 +81,7 @@ func controllerOf(obj map[string]any) *ownerRef {
 // the same UID, else is appended. A different controller is an error.
 func addControllerRef(obj map[string]any, r ownerRef) error {
 	if c := controllerOf(obj); c != nil && c.UID != r.UID {
-		return errors.Errorf("%s is already controlled by %s %s (UID %s)", nestedString(obj, "metadata", "name"), c.Kind, c.Name, c.UID)
+		return errors.Errorf("%s is already controlled by %s %s (UID %s)", jsonobj.String(obj, "metadata", "name"), c.Kind, c.Name, c.UID)
 	}
 	refs := ownerRefs(obj)
 	replaced := false
@@ -111,13 +112,13 @@ type xrInfo struct {
 
 func newXRInfo(xr map[string]any) xrInfo {
 	return xrInfo{
-		apiVersion: nestedString(xr, "apiVersion"),
-		kind:       nestedString(xr, "kind"),
-		name:       nestedString(xr, "metadata", "name"),
-		namespace:  nestedString(xr, "metadata", "namespace"),
-		uid:        nestedString(xr, "metadata", "uid"),
+		apiVersion: jsonobj.String(xr, "apiVersion"),
+		kind:       jsonobj.String(xr, "kind"),
+		name:       jsonobj.String(xr, "metadata", "name"),
+		namespace:  jsonobj.String(xr, "metadata", "namespace"),
+		uid:        jsonobj.String(xr, "metadata", "uid"),
 		labels:     nestedStringMap(xr, "metadata", "labels"),
-		claimRef:   nestedMap(xr, "spec", "claimRef"),
+		claimRef:   jsonobj.Map(xr, "spec", "claimRef"),
 	}
 }
 
@@ -156,8 +157,8 @@ func renderMetadata(cd map[string]any, x xrInfo, name string, p Profile) error {
 		generateName = x.name + "-"
 		labels = map[string]string{xp.LabelComposite: x.name}
 		if x.claimRef != nil {
-			labels[xp.LabelClaimNamespace] = nestedString(x.claimRef, "namespace")
-			labels[xp.LabelClaimName] = nestedString(x.claimRef, "name")
+			labels[xp.LabelClaimNamespace] = jsonobj.String(x.claimRef, "namespace")
+			labels[xp.LabelClaimName] = jsonobj.String(x.claimRef, "name")
 		}
 	}
 

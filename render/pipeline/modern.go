@@ -7,6 +7,7 @@ import (
 	"github.com/pkg/errors"
 
 	"github.com/xpmigrate/xpmigrate/internal/crossplane"
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
 
@@ -38,7 +39,7 @@ func modern(o Options, xr map[string]any) bool {
 	if o.Dialect != crossplane.V2 {
 		return false
 	}
-	_, ok := nested(xr, "spec", "crossplane")
+	_, ok := jsonobj.Lookup(xr, "spec", "crossplane")
 	return ok
 }
 
@@ -142,14 +143,14 @@ func renderModernMetadata(cd, observed map[string]any, x xrInfo, name string) (s
 	// An existing resource keeps the generateName it was created with
 	// (none, if it had none).
 	if observed != nil {
-		setNestedString(cd, nestedString(observed, "metadata", "generateName"), "metadata", "generateName")
+		setNestedString(cd, jsonobj.String(observed, "metadata", "generateName"), "metadata", "generateName")
 	}
-	if nestedString(cd, "metadata", "name") == "" && nestedString(cd, "metadata", "generateName") == "" {
+	if jsonobj.String(cd, "metadata", "name") == "" && jsonobj.String(cd, "metadata", "generateName") == "" {
 		setNestedString(cd, x.namePrefix()+"-", "metadata", "generateName")
 	}
 	overridden := ""
 	if x.namespace != "" {
-		if ns := nestedString(cd, "metadata", "namespace"); ns != "" && ns != x.namespace {
+		if ns := jsonobj.String(cd, "metadata", "namespace"); ns != "" && ns != x.namespace {
 			overridden = ns
 		}
 		setNestedString(cd, x.namespace, "metadata", "namespace")

@@ -9,6 +9,7 @@ import (
 	"github.com/pkg/errors"
 
 	"github.com/xpmigrate/xpmigrate/internal/crossplane"
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/render"
 )
 
@@ -202,8 +203,8 @@ func TestModernComposedMetadata(t *testing.T) {
 			}
 			var refs any
 			if tc.want.refs != nil {
-				refs, _ = nested(r.EffectiveXR, "spec", "crossplane", "resourceRefs")
-				if _, legacy := nested(r.EffectiveXR, "spec", "resourceRefs"); legacy {
+				refs, _ = jsonobj.Lookup(r.EffectiveXR, "spec", "crossplane", "resourceRefs")
+				if _, legacy := jsonobj.Lookup(r.EffectiveXR, "spec", "resourceRefs"); legacy {
 					t.Errorf("\n%s\nComposeReport(...): a modern XR has no spec.resourceRefs", tc.reason)
 				}
 			}

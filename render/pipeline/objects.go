@@ -6,6 +6,7 @@ import (
 	"github.com/pkg/errors"
 	"google.golang.org/protobuf/types/known/structpb"
 
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/protostruct"
 )
 
@@ -41,32 +42,11 @@ func fromStruct(s *structpb.Struct) map[string]any {
 	return s.AsMap()
 }
 
-// nestedString returns the string at path, or "" when it is absent or not a
-// string.
-func nestedString(obj map[string]any, path ...string) string {
-	v, ok := nested(obj, path...)
-	if !ok {
-		return ""
-	}
-	s, _ := v.(string)
-	return s
-}
-
-// nestedMap returns the object at path, or nil.
-func nestedMap(obj map[string]any, path ...string) map[string]any {
-	v, ok := nested(obj, path...)
-	if !ok {
-		return nil
-	}
-	m, _ := v.(map[string]any)
-	return m
-}
-
 // nestedStringMap returns the string-valued entries of the object at path,
 // or nil. A non-string value makes the whole map unreadable, as for
 // Kubernetes' unstructured labels and annotations.
 func nestedStringMap(obj map[string]any, path ...string) map[string]string {
-	m := nestedMap(obj, path...)
+	m := jsonobj.Map(obj, path...)
 	if m == nil {
 		return nil
 	}
@@ -79,21 +59,6 @@ func nestedStringMap(obj map[string]any, path ...string) map[string]string {
 		out[k] = s
 	}
 	return out
-}
-
-func nested(obj map[string]any, path ...string) (any, bool) {
-	var cur any = obj
-	for _, p := range path {
-		m, ok := cur.(map[string]any)
-		if !ok {
-			return nil, false
-		}
-		cur, ok = m[p]
-		if !ok {
-			return nil, false
-		}
-	}
-	return cur, true
 }
 
 // objects returns the objects of xs, as a list of a JSON tree.
@@ -124,7 +89,7 @@ func setNested(obj map[string]any, v any, path ...string) {
 func removeNested(obj map[string]any, path ...string) {
 	parent := obj
 	if len(path) > 1 {
-		parent = nestedMap(obj, path[:len(path)-1]...)
+		parent = jsonobj.Map(obj, path[:len(path)-1]...)
 	}
 	if parent != nil {
 		delete(parent, path[len(path)-1])
@@ -145,7 +110,7 @@ func setNestedString(obj map[string]any, s string, path ...string) {
 // that is not a string is unreadable (nestedStringMap) and is replaced by
 // add alone. A readable map is updated in place: obj must own it.
 func addStringMap(obj map[string]any, add map[string]string, path ...string) {
-	if m := nestedMap(obj, path...); m != nil && allStrings(m) {
+	if m := jsonobj.Map(obj, path...); m != nil && allStrings(m) {
 		for k, v := range add {
 			m[k] = v
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/pkg/errors"
 
 	"github.com/xpmigrate/xpmigrate/internal/crossplane"
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 )
 
 // A Profile chooses whose behaviour Compose copies where `crossplane render`
@@ -156,10 +157,10 @@ func (s Secrets) Get(namespace, name string) (Secret, bool) {
 // base64-encoded data. Like a client-side decode, it ignores stringData.
 func SecretFromObject(obj map[string]any) (Secret, error) {
 	s := Secret{
-		Namespace: nestedString(obj, "metadata", "namespace"),
-		Name:      nestedString(obj, "metadata", "name"),
+		Namespace: jsonobj.String(obj, "metadata", "namespace"),
+		Name:      jsonobj.String(obj, "metadata", "name"),
 	}
-	if kind := nestedString(obj, "kind"); kind != "Secret" {
+	if kind := jsonobj.String(obj, "kind"); kind != "Secret" {
 		return Secret{}, errors.Errorf("cannot read credentials %q: kind is %q, not Secret", s.Name, kind)
 	}
 	data, _ := obj["data"].(map[string]any)
@@ -215,19 +216,19 @@ func (o Options) observedConnectionDetails(name string, obj map[string]any) map[
 	if d, ok := o.ObservedConnectionDetails[name]; ok || o.Profile != Reconciler {
 		return d
 	}
-	ref := nestedMap(obj, "spec", "writeConnectionSecretToRef")
-	secret := nestedString(ref, "name")
+	ref := jsonobj.Map(obj, "spec", "writeConnectionSecretToRef")
+	secret := jsonobj.String(ref, "name")
 	if ref == nil || secret == "" {
 		return nil
 	}
-	ns := nestedString(ref, "namespace")
-	if own := nestedString(obj, "metadata", "namespace"); own != "" && o.Dialect == crossplane.V2 {
+	ns := jsonobj.String(ref, "namespace")
+	if own := jsonobj.String(obj, "metadata", "namespace"); own != "" && o.Dialect == crossplane.V2 {
 		ns = own
 	}
 	var out map[string][]byte
 	for _, x := range o.ExtraResources {
-		if nestedString(x, "apiVersion") != "v1" || nestedString(x, "kind") != "Secret" ||
-			nestedString(x, "metadata", "namespace") != ns || nestedString(x, "metadata", "name") != secret {
+		if jsonobj.String(x, "apiVersion") != "v1" || jsonobj.String(x, "kind") != "Secret" ||
+			jsonobj.String(x, "metadata", "namespace") != ns || jsonobj.String(x, "metadata", "name") != secret {
 			continue
 		}
 		// An unreadable Secret is read as absent, as the legacy composer

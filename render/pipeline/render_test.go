@@ -7,6 +7,7 @@ import (
 	fnv1 "github.com/crossplane/function-sdk-go/proto/v1"
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/render"
 )
 
@@ -284,7 +285,7 @@ func TestReconcilerXR(t *testing.T) {
 			}
 			var name string
 			if len(out.Composed) > 0 {
-				name = nestedString(out.Composed[0].Desired, "metadata", "name")
+				name = jsonobj.String(out.Composed[0].Desired, "metadata", "name")
 			}
 			if diff := cmp.Diff(tc.want.name, name); diff != "" {
 				t.Errorf("\n%s\nCompose(...): -want composed name, +got composed name:\n%s", tc.reason, diff)

@@ -11,6 +11,7 @@ import (
 	"google.golang.org/protobuf/types/known/structpb"
 
 	"github.com/xpmigrate/xpmigrate/internal/crossplane"
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
 
@@ -105,10 +106,10 @@ func newCandidates(pool []map[string]any) []*candidate {
 	for i, obj := range pool {
 		out[i] = &candidate{
 			obj:        obj,
-			apiVersion: nestedString(obj, "apiVersion"),
-			kind:       nestedString(obj, "kind"),
-			namespace:  nestedString(obj, "metadata", "namespace"),
-			name:       nestedString(obj, "metadata", "name"),
+			apiVersion: jsonobj.String(obj, "apiVersion"),
+			kind:       jsonobj.String(obj, "kind"),
+			namespace:  jsonobj.String(obj, "metadata", "namespace"),
+			name:       jsonobj.String(obj, "metadata", "name"),
 			labels:     nestedStringMap(obj, "metadata", "labels"),
 		}
 	}

@@ -13,6 +13,8 @@ import (
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
+
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 )
 
 // A Runner runs one function. In-process built-ins and remote gRPC functions
@@ -91,7 +93,7 @@ func NewGRPCRunner(target string) (*GRPCRunner, error) {
 // render.crossplane.io/runtime-development-target) is supported, because
 // this renderer never starts containers.
 func NewFunctionRunner(fn map[string]any) (*GRPCRunner, error) {
-	name := nestedString(fn, "metadata", "name")
+	name := jsonobj.String(fn, "metadata", "name")
 	ann := nestedStringMap(fn, "metadata", "annotations")
 	switch rt := ann[AnnotationRuntime]; rt {
 	case RuntimeDevelopment:

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/patchandtransform/function"
 	ptfn "github.com/xpmigrate/xpmigrate/render/builtin/patchandtransform"
 	"github.com/xpmigrate/xpmigrate/render/engine"
@@ -314,7 +315,7 @@ func withoutUnrenderedRefs(l Side) (Side, bool) {
 	out := *l.Outcome
 	xr := deepCopyMap(out.EffectiveXR)
 	for _, at := range [][]string{{"spec"}, {"spec", "crossplane"}} {
-		m, _ := valueAt(xr, at...).(map[string]any)
+		m, _ := jsonobj.Value(xr, at...).(map[string]any)
 		refs, ok := m["resourceRefs"].([]any)
 		if !ok || len(refs) != len(l.Outcome.Composed) {
 			continue

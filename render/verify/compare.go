@@ -255,7 +255,7 @@ func newView(s Side, names func(int) string, repl replacer, objName map[string]s
 		xr = map[string]any{}
 	}
 	if st, ok := xr["status"].(map[string]any); ok {
-		for _, c := range asList(st["conditions"]) {
+		for _, c := range jsonobj.AsList(st["conditions"]) {
 			cm, _ := c.(map[string]any)
 			t, _ := cm["type"].(string)
 			if t != render.ConditionTypeReady && t != render.ConditionTypeSynced {
@@ -373,7 +373,7 @@ func generatedNames(out *render.Outcome, names func(int) string, repl *replacer,
 	for _, cd := range out.Composed {
 		name := gaps.ResourceName(cd, names)
 		for _, obj := range [2]map[string]any{cd.Desired, cd.Applied} {
-			n, gn := stringAt(obj, "metadata", "name"), stringAt(obj, "metadata", "generateName")
+			n, gn := jsonobj.String(obj, "metadata", "name"), jsonobj.String(obj, "metadata", "generateName")
 			if n == "" {
 				continue
 			}
@@ -464,7 +464,7 @@ func normalizeObject(o map[string]any, repl replacer) map[string]any {
 			delete(md, "labels")
 		}
 	}
-	for _, r := range asList(md["ownerReferences"]) {
+	for _, r := range jsonobj.AsList(md["ownerReferences"]) {
 		if rm, ok := r.(map[string]any); ok && rm["uid"] == "" {
 			delete(rm, "uid")
 		}
@@ -648,12 +648,3 @@ func unionKeys[V any](a, b map[string]V) []string {
 }
 
 func present(v any) *Value { return &Value{V: v} }
-
-func stringAt(o map[string]any, path ...string) string { return jsonobj.String(o, path...) }
-
-func valueAt(o map[string]any, path ...string) any { return jsonobj.Value(o, path...) }
-
-func asList(v any) []any {
-	l, _ := v.([]any)
-	return l
-}

@@ -41,7 +41,7 @@ func referenceConvert(req ConvertRequest) ([]byte, error) {
 		if dd, ok := env["defaultData"].(map[string]any); ok && len(dd) > 0 {
 			ec["defaultData"] = dd
 		}
-		if cs := asList(env["environmentConfigs"]); len(cs) > 0 {
+		if cs := jsonobj.AsList(env["environmentConfigs"]); len(cs) > 0 {
 			ec["environmentConfigs"] = cs
 		}
 		if pol, ok := env["policy"].(map[string]any); ok {
@@ -60,20 +60,20 @@ func referenceConvert(req ConvertRequest) ([]byte, error) {
 				},
 			})
 		}
-		if ps := asList(env["patches"]); len(ps) > 0 {
+		if ps := jsonobj.AsList(env["patches"]); len(ps) > 0 {
 			pt["environment"] = map[string]any{"patches": convertPatches(ps)}
 		}
 	}
-	if sets := asList(spec["patchSets"]); len(sets) > 0 {
+	if sets := jsonobj.AsList(spec["patchSets"]); len(sets) > 0 {
 		var outSets []any
 		for _, s := range sets {
 			sm, _ := s.(map[string]any)
-			outSets = append(outSets, map[string]any{"name": sm["name"], "patches": convertPatches(asList(sm["patches"]))})
+			outSets = append(outSets, map[string]any{"name": sm["name"], "patches": convertPatches(jsonobj.AsList(sm["patches"]))})
 		}
 		pt["patchSets"] = outSets
 	}
 	var resources []any
-	for i, r := range asList(spec["resources"]) {
+	for i, r := range jsonobj.AsList(spec["resources"]) {
 		rm, _ := r.(map[string]any)
 		nr := map[string]any{}
 		for k, v := range rm {
@@ -82,13 +82,13 @@ func referenceConvert(req ConvertRequest) ([]byte, error) {
 		if n, _ := rm["name"].(string); n == "" {
 			nr["name"] = "resource-" + strconv.Itoa(i)
 		}
-		if ps := asList(rm["patches"]); ps != nil {
+		if ps := jsonobj.AsList(rm["patches"]); ps != nil {
 			nr["patches"] = convertPatches(ps)
 		}
-		if cds := asList(rm["connectionDetails"]); cds != nil {
+		if cds := jsonobj.AsList(rm["connectionDetails"]); cds != nil {
 			nr["connectionDetails"] = convertDetails(cds)
 		}
-		if rcs := asList(rm["readinessChecks"]); rcs != nil {
+		if rcs := jsonobj.AsList(rm["readinessChecks"]); rcs != nil {
 			nr["readinessChecks"] = convertChecks(rcs)
 		}
 		resources = append(resources, nr)
@@ -135,7 +135,7 @@ func convertPatches(ps []any) []any {
 				delete(pm, "policy")
 			}
 		}
-		for _, t := range asList(pm["transforms"]) {
+		for _, t := range jsonobj.AsList(pm["transforms"]) {
 			convertTransform(t.(map[string]any))
 		}
 		out = append(out, pm)
@@ -167,7 +167,7 @@ func convertTransform(t map[string]any) {
 		}
 	case "match":
 		m, _ := t["match"].(map[string]any)
-		for _, p := range asList(m["patterns"]) {
+		for _, p := range jsonobj.AsList(m["patterns"]) {
 			if pm, ok := p.(map[string]any); ok {
 				if _, ok := pm["type"]; !ok {
 					pm["type"] = "literal"

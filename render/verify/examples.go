@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
 	"github.com/xpmigrate/xpmigrate/internal/samples"
 )
@@ -56,8 +57,8 @@ func FindExamples(fsys fs.FS, dir string, legacy Document, xrd map[string]any) (
 	if err != nil {
 		return nil, err
 	}
-	xrKind := stringAt(lc.obj, "spec", "compositeTypeRef", "kind")
-	xrAPIVersion := stringAt(lc.obj, "spec", "compositeTypeRef", "apiVersion")
+	xrKind := jsonobj.String(lc.obj, "spec", "compositeTypeRef", "kind")
+	xrAPIVersion := jsonobj.String(lc.obj, "spec", "compositeTypeRef", "apiVersion")
 
 	files := candidateFiles(fsys, dir)
 	type doc struct {
@@ -86,14 +87,14 @@ func FindExamples(fsys fs.FS, dir string, legacy Document, xrd map[string]any) (
 	out := &Examples{XRD: xrd}
 	if out.XRD == nil {
 		for _, d := range docs {
-			if d.d.Object["kind"] == "CompositeResourceDefinition" && stringAt(d.d.Object, "spec", "names", "kind") == xrKind {
+			if d.d.Object["kind"] == "CompositeResourceDefinition" && jsonobj.String(d.d.Object, "spec", "names", "kind") == xrKind {
 				out.XRD = d.d.Object
 				break
 			}
 		}
 	}
-	claimKind := stringAt(out.XRD, "spec", "claimNames", "kind")
-	group := stringAt(out.XRD, "spec", "group")
+	claimKind := jsonobj.String(out.XRD, "spec", "claimNames", "kind")
+	group := jsonobj.String(out.XRD, "spec", "group")
 	for _, d := range docs {
 		k, _ := d.d.Object["kind"].(string)
 		av, _ := d.d.Object["apiVersion"].(string)

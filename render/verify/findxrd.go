@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io/fs"
 
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
 )
 
@@ -18,7 +19,7 @@ func FindXRD(fsys fs.FS, dir string, legacy Document) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	xrKind := stringAt(lc.obj, "spec", "compositeTypeRef", "kind")
+	xrKind := jsonobj.String(lc.obj, "spec", "compositeTypeRef", "kind")
 	mark := []byte("CompositeResourceDefinition")
 	for _, f := range candidateFiles(fsys, dir) {
 		b, err := fs.ReadFile(fsys, f)
@@ -33,7 +34,7 @@ func FindXRD(fsys fs.FS, dir string, legacy Document) (map[string]any, error) {
 			if err != nil || o == nil {
 				continue
 			}
-			if o["kind"] == "CompositeResourceDefinition" && stringAt(o, "spec", "names", "kind") == xrKind {
+			if o["kind"] == "CompositeResourceDefinition" && jsonobj.String(o, "spec", "names", "kind") == xrKind {
 				return o, nil
 			}
 		}

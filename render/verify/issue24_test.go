@@ -10,6 +10,7 @@ import (
 
 	"github.com/xpmigrate/xpmigrate/convert"
 	"github.com/xpmigrate/xpmigrate/internal/crossplane"
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 )
 
 // item2Legacy composes a database whose connection Secret is named by a
@@ -217,7 +218,7 @@ func TestIssue24Item6SynthesizedClaimRef(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Synthesize(...): %v", err)
 			}
-			ref, _ := valueAt(samples[0].XR, "spec", "claimRef").(map[string]any)
+			ref, _ := jsonobj.Value(samples[0].XR, "spec", "claimRef").(map[string]any)
 			if diff := cmp.Diff(tc.wantRef, ref, cmpopts.EquateEmpty()); diff != "" {
 				t.Errorf("\n%s\nSynthesize(...): spec.claimRef: -want, +got:\n%s", tc.reason, diff)
 			}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/render"
 	"github.com/xpmigrate/xpmigrate/render/verify/gaps"
 )
@@ -20,7 +21,7 @@ type mutation struct {
 // ptInput returns the converted Composition's PT step input.
 func ptInput(comp map[string]any) map[string]any {
 	m := gaps.PipelineModel(comp)
-	steps := asList(valueAt(comp, "spec", "pipeline"))
+	steps := jsonobj.AsList(jsonobj.Value(comp, "spec", "pipeline"))
 	in, _ := steps[m.PTStep].(map[string]any)["input"].(map[string]any)
 	return in
 }
@@ -33,39 +34,39 @@ func ptInput(comp map[string]any) map[string]any {
 func mutations(comp map[string]any, exercised func(resource string, written int) bool) []mutation {
 	var out []mutation
 	in := ptInput(comp)
-	for i, r := range asList(in["resources"]) {
+	for i, r := range jsonobj.AsList(in["resources"]) {
 		rm, _ := r.(map[string]any)
 		name, _ := rm["name"].(string)
 		out = append(out, mutation{
 			name: fmt.Sprintf("remove resource %q", name),
 			apply: func(c map[string]any) {
 				in := ptInput(c)
-				rs := asList(in["resources"])
+				rs := jsonobj.AsList(in["resources"])
 				in["resources"] = append(append([]any(nil), rs[:i]...), rs[i+1:]...)
 			},
 		})
-		for j, p := range asList(rm["patches"]) {
+		for j, p := range jsonobj.AsList(rm["patches"]) {
 			if !exercised(name, j) {
 				continue
 			}
 			out = append(out, mutation{
 				name: fmt.Sprintf("drop patch %d of %q", j, name),
 				apply: func(c map[string]any) {
-					r := asList(ptInput(c)["resources"])[i].(map[string]any)
-					ps := asList(r["patches"])
+					r := jsonobj.AsList(ptInput(c)["resources"])[i].(map[string]any)
+					ps := jsonobj.AsList(r["patches"])
 					r["patches"] = append(append([]any(nil), ps[:j]...), ps[j+1:]...)
 				},
 			})
 			pm, _ := p.(map[string]any)
-			if len(asList(pm["transforms"])) == 0 {
+			if len(jsonobj.AsList(pm["transforms"])) == 0 {
 				continue
 			}
 			out = append(out, mutation{
 				name: fmt.Sprintf("change the first transform of patch %d of %q", j, name),
 				apply: func(c map[string]any) {
-					r := asList(ptInput(c)["resources"])[i].(map[string]any)
-					p := asList(r["patches"])[j].(map[string]any)
-					changeTransform(asList(p["transforms"])[0].(map[string]any))
+					r := jsonobj.AsList(ptInput(c)["resources"])[i].(map[string]any)
+					p := jsonobj.AsList(r["patches"])[j].(map[string]any)
+					changeTransform(jsonobj.AsList(p["transforms"])[0].(map[string]any))
 				},
 			})
 		}
@@ -75,7 +76,7 @@ func mutations(comp map[string]any, exercised func(resource string, written int)
 			name: "remove the environment step",
 			apply: func(c map[string]any) {
 				spec := c["spec"].(map[string]any)
-				steps := asList(spec["pipeline"])
+				steps := jsonobj.AsList(spec["pipeline"])
 				spec["pipeline"] = append(append([]any(nil), steps[:m.ECStep]...), steps[m.ECStep+1:]...)
 			},
 		})
@@ -103,7 +104,7 @@ func changeTransform(t map[string]any) {
 		}
 	case "match":
 		m, _ := t["match"].(map[string]any)
-		for _, p := range asList(m["patterns"]) {
+		for _, p := range jsonobj.AsList(m["patterns"]) {
 			pm, _ := p.(map[string]any)
 			pm["result"] = fmt.Sprint(pm["result"], "-changed")
 		}

@@ -43,7 +43,7 @@ func corpusWithExamples(t *testing.T) []corpusComposition {
 		}
 		doc := Document{Path: p, Data: b}
 		lc, err := loadComposition(doc)
-		if err != nil || len(asList(valueAt(lc.obj, "spec", "resources"))) == 0 {
+		if err != nil || len(jsonobj.AsList(jsonobj.Value(lc.obj, "spec", "resources"))) == 0 {
 			return nil //nolint:nilerr // Not a legacy Composition.
 		}
 		ex, err := FindExamples(fsys, path.Dir(p), doc, nil)
@@ -84,9 +84,9 @@ func (c corpusComposition) verify(t *testing.T, converted map[string]any) (*Repo
 func randomMutation(r *rand.Rand, comp map[string]any) (string, bool) {
 	in := ptInput(comp)
 	var patches [][2]int
-	for i, res := range asList(in["resources"]) {
+	for i, res := range jsonobj.AsList(in["resources"]) {
 		rm, _ := res.(map[string]any)
-		for j := range asList(rm["patches"]) {
+		for j := range jsonobj.AsList(rm["patches"]) {
 			patches = append(patches, [2]int{i, j})
 		}
 	}
@@ -94,9 +94,9 @@ func randomMutation(r *rand.Rand, comp map[string]any) (string, bool) {
 		return "", false
 	}
 	at := patches[r.IntN(len(patches))]
-	rm := asList(in["resources"])[at[0]].(map[string]any)
+	rm := jsonobj.AsList(in["resources"])[at[0]].(map[string]any)
 	name, _ := rm["name"].(string)
-	ps := asList(rm["patches"])
+	ps := jsonobj.AsList(rm["patches"])
 	p, _ := ps[at[1]].(map[string]any)
 	where := fmt.Sprintf("patch %d of %q", at[1], name)
 	switch r.IntN(4) {
@@ -109,7 +109,7 @@ func randomMutation(r *rand.Rand, comp map[string]any) (string, bool) {
 			p["fromFieldPath"] = from + "X"
 			return "rename the key read by " + where, true
 		}
-		vars := asList(valueAt(p, "combine", "variables"))
+		vars := jsonobj.AsList(jsonobj.Value(p, "combine", "variables"))
 		if len(vars) == 0 {
 			return "", false
 		}
@@ -121,9 +121,9 @@ func randomMutation(r *rand.Rand, comp map[string]any) (string, bool) {
 		v["fromFieldPath"] = from + "X"
 		return "rename a variable of " + where, true
 	case 1: // Change a transform's value.
-		ts := asList(p["transforms"])
+		ts := jsonobj.AsList(p["transforms"])
 		if len(ts) == 0 {
-			if s, ok := valueAt(p, "combine", "string", "fmt").(string); ok {
+			if s, ok := jsonobj.Value(p, "combine", "string", "fmt").(string); ok {
 				setAt(p, s+"-changed", "combine", "string", "fmt")
 				return "change the format of " + where, true
 			}
@@ -140,7 +140,7 @@ func randomMutation(r *rand.Rand, comp map[string]any) (string, bool) {
 		rm["patches"] = append(append([]any(nil), ps[:at[1]]...), ps[at[1]+1:]...)
 		return "drop " + where, true
 	default: // Change one map entry.
-		for _, tr := range asList(p["transforms"]) {
+		for _, tr := range jsonobj.AsList(p["transforms"]) {
 			tm, _ := tr.(map[string]any)
 			m, _ := tm["map"].(map[string]any)
 			if len(m) == 0 {

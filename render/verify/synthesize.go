@@ -41,11 +41,11 @@ func Synthesize(xrd map[string]any, legacy Document, n int) ([]Sample, error) {
 	if xrd == nil {
 		return nil, errkind.InvalidInputf("synthesizing XRs needs the CompositeResourceDefinition (--xrd)")
 	}
-	group := stringAt(xrd, "spec", "group")
-	kind := stringAt(xrd, "spec", "names", "kind")
+	group := jsonobj.String(xrd, "spec", "group")
+	kind := jsonobj.String(xrd, "spec", "names", "kind")
 	version, schema := xrdVersion(xrd)
 	if group == "" || kind == "" || version == "" {
-		return nil, errkind.InvalidInputf("XRD %q: spec.group, spec.names.kind and a version are required", stringAt(xrd, "metadata", "name"))
+		return nil, errkind.InvalidInputf("XRD %q: spec.group, spec.names.kind and a version are required", jsonobj.String(xrd, "metadata", "name"))
 	}
 	lc, err := loadComposition(legacy)
 	if err != nil {
@@ -73,7 +73,7 @@ func Synthesize(xrd map[string]any, legacy Document, n int) ([]Sample, error) {
 			spec = map[string]any{}
 		}
 		xr["spec"] = spec
-		if claimKind := stringAt(xrd, "spec", "claimNames", "kind"); claimKind != "" {
+		if claimKind := jsonobj.String(xrd, "spec", "claimNames", "kind"); claimKind != "" {
 			bindClaim(xr, group+"/"+version, claimKind, name, SynthesizedClaimNamespace)
 		}
 		if i != 1 {
@@ -111,10 +111,10 @@ func bindClaim(xr map[string]any, apiVersion, kind, name, namespace string) {
 func xrdVersion(xrd map[string]any) (string, map[string]any) {
 	var name string
 	var schema map[string]any
-	for _, v := range asList(valueAt(xrd, "spec", "versions")) {
+	for _, v := range jsonobj.AsList(jsonobj.Value(xrd, "spec", "versions")) {
 		vm, _ := v.(map[string]any)
 		n, _ := vm["name"].(string)
-		s, _ := valueAt(vm, "schema", "openAPIV3Schema").(map[string]any)
+		s, _ := jsonobj.Value(vm, "schema", "openAPIV3Schema").(map[string]any)
 		if ref, _ := vm["referenceable"].(bool); ref {
 			return n, s
 		}
@@ -136,7 +136,7 @@ type driver struct {
 
 func (d driver) value(s map[string]any, variant int) any {
 	if s != nil {
-		if enum := asList(s["enum"]); len(enum) > 0 {
+		if enum := jsonobj.AsList(s["enum"]); len(enum) > 0 {
 			return enum[variant%len(enum)]
 		}
 	}
@@ -184,7 +184,7 @@ func xrDrivers(m *gaps.Model) []driver {
 			}
 		case "match":
 			mm, _ := t["match"].(map[string]any)
-			for _, pt := range asList(mm["patterns"]) {
+			for _, pt := range jsonobj.AsList(mm["patterns"]) {
 				if l, ok := pt.(map[string]any)["literal"].(string); ok {
 					d.keys = append(d.keys, l)
 				}
@@ -218,7 +218,7 @@ func xrDrivers(m *gaps.Model) []driver {
 		}
 	}
 	for _, c := range m.EnvConfigs {
-		for _, l := range asList(valueAt(c, "selector", "matchLabels")) {
+		for _, l := range jsonobj.AsList(jsonobj.Value(c, "selector", "matchLabels")) {
 			lm, _ := l.(map[string]any)
 			if s, _ := lm["valueFromFieldPath"].(string); s != "" {
 				add(s, nil)
@@ -257,7 +257,7 @@ func fill(s map[string]any, variant int) any {
 	if d, ok := s["default"]; ok && variant == 0 {
 		return jsonobj.CopyTree(d)
 	}
-	if enum := asList(s["enum"]); len(enum) > 0 {
+	if enum := jsonobj.AsList(s["enum"]); len(enum) > 0 {
 		return enum[variant%len(enum)]
 	}
 	switch s["type"] {
@@ -270,7 +270,7 @@ func fill(s map[string]any, variant int) any {
 		}
 		sort.Strings(keys)
 		required := map[string]bool{}
-		for _, r := range asList(s["required"]) {
+		for _, r := range jsonobj.AsList(s["required"]) {
 			if rs, ok := r.(string); ok {
 				required[rs] = true
 			}

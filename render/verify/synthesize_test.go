@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 )
 
 func TestSynthesize(t *testing.T) {
@@ -110,7 +112,7 @@ func TestFindExamples(t *testing.T) {
 	if diff := cmp.Diff([]string{"../examples/postgres-claim.yaml#1"}, got); diff != "" {
 		t.Errorf("FindExamples(...): -want, +got:\n%s", diff)
 	}
-	if ex.XRD == nil || stringAt(ex.XRD, "spec", "claimNames", "kind") != "SQLInstance" {
+	if ex.XRD == nil || jsonobj.String(ex.XRD, "spec", "claimNames", "kind") != "SQLInstance" {
 		t.Errorf("FindExamples(...): XRD %v, want the SQLInstance XRD", ex.XRD)
 	}
 }

@@ -129,30 +129,30 @@ type mapped struct {
 // edits, and spec.crossplane.
 func (v *verifier) newTwin(xr, sample map[string]any) (*twin, []string, error) {
 	m := v.mapping
-	_, hadRef := lookup(sample, "spec", "writeConnectionSecretToRef")
+	_, hadRef := jsonobj.Lookup(sample, "spec", "writeConnectionSecretToRef")
 	claim := isClaimOf(sample, v.o.XRD)
-	t := &twin{m: m, legacyName: stringAt(xr, "metadata", "name"), dropConnectionRef: !hadRef || claim, names: v.names}
-	if ref, ok := valueAt(sample, "spec", "writeConnectionSecretToRef").(map[string]any); ok && claim {
+	t := &twin{m: m, legacyName: jsonobj.String(xr, "metadata", "name"), dropConnectionRef: !hadRef || claim, names: v.names}
+	if ref, ok := jsonobj.Value(sample, "spec", "writeConnectionSecretToRef").(map[string]any); ok && claim {
 		t.connRef = jsonobj.DeepCopy(ref)
 		if m.Scope == "Cluster" {
-			if _, ok := t.connRef["namespace"]; !ok && stringAt(sample, "metadata", "namespace") != "" {
-				t.connRef["namespace"] = stringAt(sample, "metadata", "namespace")
+			if _, ok := t.connRef["namespace"]; !ok && jsonobj.String(sample, "metadata", "namespace") != "" {
+				t.connRef["namespace"] = jsonobj.String(sample, "metadata", "namespace")
 			}
 		} else {
 			delete(t.connRef, "namespace")
 		}
 	}
-	t.legacyPrefix = stringAt(xr, "metadata", "labels", xp.LabelComposite)
+	t.legacyPrefix = jsonobj.String(xr, "metadata", "labels", xp.LabelComposite)
 	if t.legacyPrefix == "" {
 		t.legacyPrefix = t.legacyName
 	}
 	var assumptions []string
 	t.name = t.legacyName
-	if n := stringAt(xr, "spec", "claimRef", "name"); n != "" {
+	if n := jsonobj.String(xr, "spec", "claimRef", "name"); n != "" {
 		t.name = n
 	}
 	if m.Scope != "Cluster" {
-		t.namespace = stringAt(xr, "spec", "claimRef", "namespace")
+		t.namespace = jsonobj.String(xr, "spec", "claimRef", "namespace")
 		if t.namespace == "" {
 			t.namespace = "default"
 			assumptions = append(assumptions, "a legacy XR sample without a claim: its namespaced v2 twin is rendered in namespace default")
@@ -221,35 +221,35 @@ func (t *twin) clusterScoped(scoped func(apiVersion, kind string) bool) func(api
 // patch sets' included) write. names names anonymous templates.
 func claimLabelWrites(comp map[string]any, names func(int) string) map[string]bool {
 	out := map[string]bool{}
-	for _, st := range asList(valueAt(comp, "spec", "pipeline")) {
+	for _, st := range jsonobj.AsList(jsonobj.Value(comp, "spec", "pipeline")) {
 		sm, _ := st.(map[string]any)
 		in, _ := sm["input"].(map[string]any)
-		if stringAt(in, "kind") != "Resources" {
+		if jsonobj.String(in, "kind") != "Resources" {
 			continue
 		}
 		sets := map[string][]any{}
-		for _, ps := range asList(in["patchSets"]) {
+		for _, ps := range jsonobj.AsList(in["patchSets"]) {
 			pm, _ := ps.(map[string]any)
-			sets[stringAt(pm, "name")] = asList(pm["patches"])
+			sets[jsonobj.String(pm, "name")] = jsonobj.AsList(pm["patches"])
 		}
-		for i, r := range asList(in["resources"]) {
+		for i, r := range jsonobj.AsList(in["resources"]) {
 			rm, _ := r.(map[string]any)
-			name := stringAt(rm, "name")
+			name := jsonobj.String(rm, "name")
 			if name == "" && names != nil {
 				name = names(i)
 			}
 			var patches []any
-			for _, p := range asList(rm["patches"]) {
+			for _, p := range jsonobj.AsList(rm["patches"]) {
 				pm, _ := p.(map[string]any)
-				if stringAt(pm, "type") == "PatchSet" {
-					patches = append(patches, sets[stringAt(pm, "patchSetName")]...)
+				if jsonobj.String(pm, "type") == "PatchSet" {
+					patches = append(patches, sets[jsonobj.String(pm, "patchSetName")]...)
 					continue
 				}
 				patches = append(patches, p)
 			}
 			for _, p := range patches {
 				pm, _ := p.(map[string]any)
-				to, err := fieldpath.Parse(stringAt(pm, "toFieldPath"))
+				to, err := fieldpath.Parse(jsonobj.String(pm, "toFieldPath"))
 				if err != nil || len(to) != 3 || to[0].Field != "metadata" || to[1].Field != "labels" {
 					continue
 				}
@@ -267,10 +267,10 @@ func claimLabelWrites(comp map[string]any, names func(int) string) map[string]bo
 // Secret), or an empty one.
 func ptConnectionInput(comp map[string]any) (*function.Resources, error) {
 	var last map[string]any
-	for _, s := range asList(valueAt(comp, "spec", "pipeline")) {
+	for _, s := range jsonobj.AsList(jsonobj.Value(comp, "spec", "pipeline")) {
 		sm, _ := s.(map[string]any)
 		in, _ := sm["input"].(map[string]any)
-		if stringAt(in, "kind") == "Resources" && strings.HasPrefix(stringAt(in, "apiVersion"), "pt.fn.crossplane.io/") {
+		if jsonobj.String(in, "kind") == "Resources" && strings.HasPrefix(jsonobj.String(in, "apiVersion"), "pt.fn.crossplane.io/") {
 			last = in
 		}
 	}
@@ -291,14 +291,14 @@ func (t *twin) mapXR(xr map[string]any, refs map[string]map[string]any) (map[str
 	out := jsonobj.DeepCopy(xr)
 	var rec []mapped
 	set := func(code, path string, val any, keys ...string) {
-		if cur, ok := lookup(out, keys...); ok && jsonobj.Equal(cur, val) {
+		if cur, ok := jsonobj.Lookup(out, keys...); ok && jsonobj.Equal(cur, val) {
 			return
 		}
 		setAt(out, val, keys...)
 		rec = append(rec, mapped{path: path, code: code})
 	}
 	del := func(code, path string, keys ...string) {
-		if _, ok := lookup(out, keys...); ok {
+		if _, ok := jsonobj.Lookup(out, keys...); ok {
 			deleteAt(out, keys...)
 			rec = append(rec, mapped{path: path, code: code})
 		}
@@ -324,20 +324,20 @@ func (t *twin) mapXR(xr map[string]any, refs map[string]map[string]any) (map[str
 	if err := applyOps(out, t.m.XR, &rec); err != nil {
 		return nil, nil, errors.Wrap(err, "cannot map the XR through the v2 mapping")
 	}
-	if _, ok := lookup(out, "spec", "crossplane"); !ok {
+	if _, ok := jsonobj.Lookup(out, "spec", "crossplane"); !ok {
 		setAt(out, map[string]any{}, "spec", "crossplane")
 	}
-	if legacy, ok := lookup(out, "spec", "resourceRefs"); ok {
+	if legacy, ok := jsonobj.Lookup(out, "spec", "resourceRefs"); ok {
 		deleteAt(out, "spec", "resourceRefs")
 		rec = append(rec, mapped{path: "spec.resourceRefs", code: CodeResourceRefs})
 		setAt(out, legacy, "spec", "crossplane", "resourceRefs")
 	}
 	if refs != nil {
-		if list, ok := lookup(out, "spec", "crossplane", "resourceRefs"); ok {
+		if list, ok := jsonobj.Lookup(out, "spec", "crossplane", "resourceRefs"); ok {
 			var next []any
-			for _, r := range asList(list) {
+			for _, r := range jsonobj.AsList(list) {
 				rm, _ := r.(map[string]any)
-				if n, ok := refs[v2RefKey(stringAt(rm, "apiVersion"), stringAt(rm, "kind"), stringAt(rm, "name"))]; ok {
+				if n, ok := refs[v2RefKey(jsonobj.String(rm, "apiVersion"), jsonobj.String(rm, "kind"), jsonobj.String(rm, "name"))]; ok {
 					next = append(next, n)
 					continue
 				}
@@ -390,7 +390,7 @@ func (t *twin) mapComposed(obj map[string]any, name string) (map[string]any, []m
 	if err := applyOps(out, t.m.Resource(name), &rec); err != nil {
 		return nil, nil, errors.Wrapf(err, "cannot map composed resource %q through the v2 mapping", name)
 	}
-	if t.namespace != "" && stringAt(out, "metadata", "namespace") != t.namespace {
+	if t.namespace != "" && jsonobj.String(out, "metadata", "namespace") != t.namespace {
 		setAt(out, t.namespace, "metadata", "namespace")
 		rec = append(rec, mapped{path: "metadata.namespace", code: CodeNamespace})
 	}
@@ -398,30 +398,30 @@ func (t *twin) mapComposed(obj map[string]any, name string) (map[string]any, []m
 		if t.writesLabel[name+"|"+k] {
 			continue // The v2 Composition writes it itself (C426, C427).
 		}
-		if _, ok := lookup(out, "metadata", "labels", k); ok {
+		if _, ok := jsonobj.Lookup(out, "metadata", "labels", k); ok {
 			deleteAt(out, "metadata", "labels", k)
 			rec = append(rec, mapped{path: "metadata.labels[" + k + "]", code: CodeClaimLabels})
 		}
 	}
-	if stringAt(out, "metadata", "labels", xp.LabelComposite) == t.legacyPrefix && t.legacyPrefix != t.name {
+	if jsonobj.String(out, "metadata", "labels", xp.LabelComposite) == t.legacyPrefix && t.legacyPrefix != t.name {
 		setAt(out, t.name, "metadata", "labels", xp.LabelComposite)
 		rec = append(rec, mapped{path: "metadata.labels[crossplane.io/composite]", code: CodeComposite})
 	}
-	if gn := stringAt(out, "metadata", "generateName"); gn == t.legacyPrefix+"-" && t.legacyPrefix != t.name {
+	if gn := jsonobj.String(out, "metadata", "generateName"); gn == t.legacyPrefix+"-" && t.legacyPrefix != t.name {
 		setAt(out, t.name+"-", "metadata", "generateName")
 		rec = append(rec, mapped{path: "metadata.generateName", code: CodeComposite})
 		// The name generated from either prefix keeps only its first 58
 		// characters: a long claim name cuts the legacy one before its
 		// suffix, and the v2 one too.
-		if n, ok := v2map.Regenerate(stringAt(out, "metadata", "name"), gn, t.name+"-"); ok {
+		if n, ok := v2map.Regenerate(jsonobj.String(out, "metadata", "name"), gn, t.name+"-"); ok {
 			setAt(out, n, "metadata", "name")
 			rec = append(rec, mapped{path: "metadata.name", code: CodeComposite})
 		}
 	}
-	owners := asList(valueAt(out, "metadata", "ownerReferences"))
+	owners := jsonobj.AsList(jsonobj.Value(out, "metadata", "ownerReferences"))
 	for i, o := range owners {
 		om, _ := o.(map[string]any)
-		if c, _ := om["controller"].(bool); !c || stringAt(om, "name") != t.legacyName || stringAt(om, "kind") != t.m.From.Kind {
+		if c, _ := om["controller"].(bool); !c || jsonobj.String(om, "name") != t.legacyName || jsonobj.String(om, "kind") != t.m.From.Kind {
 			continue
 		}
 		nm := jsonobj.DeepCopy(om)
@@ -435,7 +435,7 @@ func (t *twin) mapComposed(obj map[string]any, name string) (map[string]any, []m
 	// Crossplane v1 always sets generateName; v2 only on a resource the
 	// Composition names neither way (pipeline-mode.md §4: "set only when
 	// the function set neither name nor generateName").
-	if gn, n := stringAt(out, "metadata", "generateName"), stringAt(out, "metadata", "name"); gn == t.name+"-" && n != "" && !generatedName(n, gn) {
+	if gn, n := jsonobj.String(out, "metadata", "generateName"), jsonobj.String(out, "metadata", "name"); gn == t.name+"-" && n != "" && !generatedName(n, gn) {
 		deleteAt(out, "metadata", "generateName")
 		rec = append(rec, mapped{path: "metadata.generateName", code: CodeComposite})
 	}
@@ -505,8 +505,8 @@ func (t *twin) mapSide(s Side) (mappedSide, error) {
 		out.Composed[i] = cd
 		ms.composed[name] = rec
 		if old := s.Outcome.Composed[i].Applied; old != nil && a != nil {
-			refs[v2RefKey(stringAt(old, "apiVersion"), stringAt(old, "kind"), stringAt(old, "metadata", "name"))] =
-				xp.ReferenceObject(stringAt(a, "apiVersion"), stringAt(a, "kind"), stringAt(a, "metadata", "namespace"), stringAt(a, "metadata", "name"))
+			refs[v2RefKey(jsonobj.String(old, "apiVersion"), jsonobj.String(old, "kind"), jsonobj.String(old, "metadata", "name"))] =
+				xp.ReferenceObject(jsonobj.String(a, "apiVersion"), jsonobj.String(a, "kind"), jsonobj.String(a, "metadata", "namespace"), jsonobj.String(a, "metadata", "name"))
 		}
 	}
 	if len(out.ConnectionDetails) > 0 {
@@ -516,7 +516,7 @@ func (t *twin) mapSide(s Side) (mappedSide, error) {
 		}
 		out.Composed = append(out.Composed, render.ComposedResource{Name: name, Index: -1, Desired: secret, Applied: secret, Rendered: true, Synced: true, Ready: true})
 		ms.composed[name] = []mapped{{path: "", code: CodeXRConnection}}
-		refs["+"+name] = xp.ReferenceObject("v1", "Secret", stringAt(secret, "metadata", "namespace"), stringAt(secret, "metadata", "name"))
+		refs["+"+name] = xp.ReferenceObject("v1", "Secret", jsonobj.String(secret, "metadata", "namespace"), jsonobj.String(secret, "metadata", "name"))
 		out.ConnectionDetails = nil
 	}
 	if out.EffectiveXR != nil {
@@ -667,21 +667,6 @@ func orWhole(s string) string {
 	return s
 }
 
-// lookup returns the value at keys and whether it is there.
-func lookup(o map[string]any, keys ...string) (any, bool) {
-	var cur any = o
-	for _, k := range keys {
-		m, ok := cur.(map[string]any)
-		if !ok {
-			return nil, false
-		}
-		if cur, ok = m[k]; !ok {
-			return nil, false
-		}
-	}
-	return cur, true
-}
-
 // setAt sets keys to v, making the objects on the way.
 func setAt(o map[string]any, v any, keys ...string) {
 	cur := o
@@ -700,7 +685,7 @@ func setAt(o map[string]any, v any, keys ...string) {
 func deleteAt(o map[string]any, keys ...string) {
 	parent := o
 	if len(keys) > 1 {
-		v, _ := lookup(o, keys[:len(keys)-1]...)
+		v, _ := jsonobj.Lookup(o, keys[:len(keys)-1]...)
 		parent, _ = v.(map[string]any)
 	}
 	if parent != nil {
@@ -722,7 +707,7 @@ func (t *twin) mapObserved(observed []map[string]any) ([]map[string]any, error) 
 	}
 	out := make([]map[string]any, len(observed))
 	for i, o := range observed {
-		m, _, err := t.mapComposed(o, stringAt(o, "metadata", "annotations", xp.AnnotationCompositionResourceName))
+		m, _, err := t.mapComposed(o, jsonobj.String(o, "metadata", "annotations", xp.AnnotationCompositionResourceName))
 		if err != nil {
 			return nil, err
 		}
@@ -731,16 +716,11 @@ func (t *twin) mapObserved(observed []map[string]any) ([]map[string]any, error) 
 	return out, nil
 }
 
-func asMap(v any) map[string]any {
-	m, _ := v.(map[string]any)
-	return m
-}
-
 // stringMap reads an object of strings (annotations); other values are
 // skipped.
 func stringMap(v any) map[string]string {
 	out := map[string]string{}
-	for k, e := range asMap(v) {
+	for k, e := range jsonobj.AsMap(v) {
 		if s, ok := e.(string); ok {
 			out[k] = s
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/xpmigrate/xpmigrate/internal/crossplane"
 	"github.com/xpmigrate/xpmigrate/internal/errkind"
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/v2map"
 )
 
@@ -308,7 +309,7 @@ func TestVerifyV2ConnectionSecretName(t *testing.T) {
 			for _, d := range r.Samples[0].Differences {
 				if d.Aspect == AspectPresence && d.Resource == "orders-db-connection-secret" && d.Pipeline != nil {
 					obj, _ := d.Pipeline.V.(map[string]any)
-					got = append(got, stringAt(obj, "metadata", "namespace")+"/"+stringAt(obj, "metadata", "name"))
+					got = append(got, jsonobj.String(obj, "metadata", "namespace")+"/"+jsonobj.String(obj, "metadata", "name"))
 				}
 			}
 			if diff := cmp.Diff([]string{"team-a/" + tc.want}, got); diff != "" {

@@ -189,8 +189,8 @@ func Verify(ctx context.Context, legacy, converted Document, samples []Sample, o
 	if err != nil {
 		return nil, err
 	}
-	if mode := stringAt(lc.obj, "spec", "mode"); mode != "" && mode != "Resources" {
-		return nil, errkind.InvalidInputf("%s: Composition %q is not a legacy composition (spec.mode is %q)", legacy.Path, stringAt(lc.obj, "metadata", "name"), mode)
+	if mode := jsonobj.String(lc.obj, "spec", "mode"); mode != "" && mode != "Resources" {
+		return nil, errkind.InvalidInputf("%s: Composition %q is not a legacy composition (spec.mode is %q)", legacy.Path, jsonobj.String(lc.obj, "metadata", "name"), mode)
 	}
 	if len(converted.Data) == 0 {
 		if o.Convert == nil {
@@ -210,21 +210,21 @@ func Verify(ctx context.Context, legacy, converted Document, samples []Sample, o
 	if err != nil {
 		return nil, err
 	}
-	if mode := stringAt(cc.obj, "spec", "mode"); mode != "Pipeline" {
-		return nil, errkind.InvalidInputf("%s: Composition %q is not a pipeline composition (spec.mode is %q)", converted.Path, stringAt(cc.obj, "metadata", "name"), mode)
+	if mode := jsonobj.String(cc.obj, "spec", "mode"); mode != "Pipeline" {
+		return nil, errkind.InvalidInputf("%s: Composition %q is not a pipeline composition (spec.mode is %q)", converted.Path, jsonobj.String(cc.obj, "metadata", "name"), mode)
 	}
 
 	v := &verifier{o: o, legacy: lc, converted: cc}
-	m, err := v2map.FromAnnotations(stringMap(valueAt(cc.obj, "metadata", "annotations")))
+	m, err := v2map.FromAnnotations(stringMap(jsonobj.Value(cc.obj, "metadata", "annotations")))
 	if err != nil {
 		return nil, errkind.InvalidInput(errors.Wrap(err, converted.Path))
 	}
 	if m != nil && o.Target != crossplane.V2 {
-		return nil, errkind.InvalidInputf("%s: Composition %q is v2-native (annotation %s): verify it with --target v2", converted.Path, stringAt(cc.obj, "metadata", "name"), v2map.Annotation)
+		return nil, errkind.InvalidInputf("%s: Composition %q is v2-native (annotation %s): verify it with --target v2", converted.Path, jsonobj.String(cc.obj, "metadata", "name"), v2map.Annotation)
 	}
 	if m != nil {
-		if ref := valueAt(cc.obj, "spec", "compositeTypeRef"); stringAt(asMap(ref), "apiVersion") != m.To.APIVersion || stringAt(asMap(ref), "kind") != m.To.Kind {
-			return nil, errkind.InvalidInputf("%s: annotation %s maps to %s %s, but the Composition's compositeTypeRef is %s %s", converted.Path, v2map.Annotation, m.To.APIVersion, m.To.Kind, stringAt(asMap(ref), "apiVersion"), stringAt(asMap(ref), "kind"))
+		if ref := jsonobj.Value(cc.obj, "spec", "compositeTypeRef"); jsonobj.String(jsonobj.AsMap(ref), "apiVersion") != m.To.APIVersion || jsonobj.String(jsonobj.AsMap(ref), "kind") != m.To.Kind {
+			return nil, errkind.InvalidInputf("%s: annotation %s maps to %s %s, but the Composition's compositeTypeRef is %s %s", converted.Path, v2map.Annotation, m.To.APIVersion, m.To.Kind, jsonobj.String(jsonobj.AsMap(ref), "apiVersion"), jsonobj.String(jsonobj.AsMap(ref), "kind"))
 		}
 		v.mapping = m
 	}
@@ -243,7 +243,7 @@ func Verify(ctx context.Context, legacy, converted Document, samples []Sample, o
 	rep := &Report{
 		Legacy:      legacy.Path,
 		Converted:   converted.Path,
-		Composition: stringAt(lc.obj, "metadata", "name"),
+		Composition: jsonobj.String(lc.obj, "metadata", "name"),
 		Target:      o.Target,
 		Strict:      o.Strict,
 	}
@@ -288,11 +288,11 @@ func Verify(ctx context.Context, legacy, converted Document, samples []Sample, o
 // template at the same position if its base has the same kind, else
 // `resource-<i>`.
 func anonymousNames(legacy map[string]any, converted *gaps.Model) func(int) string {
-	resources := asList(valueAt(legacy, "spec", "resources"))
+	resources := jsonobj.AsList(jsonobj.Value(legacy, "spec", "resources"))
 	names := make([]string, len(resources))
 	for i, r := range resources {
 		rm, _ := r.(map[string]any)
-		kind := stringAt(rm, "base", "kind")
+		kind := jsonobj.String(rm, "base", "kind")
 		candidates := []string{DefaultResourceName(i), strings.ToLower(kind) + "-" + strconv.Itoa(i)}
 		names[i] = candidates[0]
 		found := false
@@ -302,7 +302,7 @@ func anonymousNames(legacy map[string]any, converted *gaps.Model) func(int) stri
 				break
 			}
 		}
-		if !found && i < len(converted.Templates) && stringAt(converted.Templates[i].Base, "kind") == kind && kind != "" {
+		if !found && i < len(converted.Templates) && jsonobj.String(converted.Templates[i].Base, "kind") == kind && kind != "" {
 			names[i] = converted.Templates[i].Name
 		}
 	}
@@ -427,7 +427,7 @@ func failedXR(xr map[string]any, err error) map[string]any {
 		"reason":  render.ReasonReconcileError,
 		"message": err.Error(),
 	}}
-	for _, c := range asList(st["conditions"]) {
+	for _, c := range jsonobj.AsList(st["conditions"]) {
 		if cm, ok := c.(map[string]any); ok && cm["type"] != render.ConditionTypeSynced {
 			conds = append(conds, cm)
 		}
@@ -485,7 +485,7 @@ func (r *run) renderAll(ctx context.Context, loops int, untilStable bool) error 
 		// keeps the XR as it was, and the reconciler marks it unsynced.
 		res = &engine.Result{Outcome: &render.Outcome{EffectiveXR: failedXR(r.input(), err)}}
 	}
-	if stringAt(res.Outcome.EffectiveXR, "apiVersion") == "" {
+	if jsonobj.String(res.Outcome.EffectiveXR, "apiVersion") == "" {
 		// A reconcile that failed before composing leaves the XR as it
 		// was, with the status the failure wrote.
 		xr := deepCopyMap(r.input())
@@ -514,7 +514,7 @@ func (r *run) padTo(n int) {
 
 func (v *verifier) sample(ctx context.Context, s Sample, cov *coverage) (*SampleReport, []string, error) {
 	var claimAssumption string
-	if v.mapping != nil && v.mapping.Scope != "Cluster" && isClaimOfGroup(s.XR, v.o.XRD) && stringAt(s.XR, "metadata", "namespace") == "" {
+	if v.mapping != nil && v.mapping.Scope != "Cluster" && isClaimOfGroup(s.XR, v.o.XRD) && jsonobj.String(s.XR, "metadata", "namespace") == "" {
 		// A claim without a namespace is created in the namespace of the
 		// client's context, "default" unless set: the legacy side
 		// renders it there, as the v2 side renders its namespaced twin.
@@ -709,7 +709,7 @@ func (v *verifier) prepareXR(in map[string]any) (map[string]any, error) {
 		labels[xp.LabelComposite] = md["name"]
 		md["labels"] = labels
 	}
-	if ns := stringAt(v.legacy.obj, "spec", "writeConnectionSecretsToNamespace"); ns != "" {
+	if ns := jsonobj.String(v.legacy.obj, "spec", "writeConnectionSecretsToNamespace"); ns != "" {
 		spec, _ := xr["spec"].(map[string]any)
 		if spec == nil {
 			spec = map[string]any{}
@@ -736,7 +736,7 @@ func nullAssumption(xr, xrd map[string]any) string {
 	if xrd == nil {
 		return "no XRD given: null XR fields treated as absent (as an API server prunes them when the schema is not nullable)"
 	}
-	return fmt.Sprintf("XRD %q has no schema for %s: null XR fields treated as absent (as an API server prunes them when the schema is not nullable)", stringAt(xrd, "metadata", "name"), stringAt(xr, "apiVersion"))
+	return fmt.Sprintf("XRD %q has no schema for %s: null XR fields treated as absent (as an API server prunes them when the schema is not nullable)", jsonobj.String(xrd, "metadata", "name"), jsonobj.String(xr, "apiVersion"))
 }
 
 // hasNull reports whether v holds a null anywhere.
@@ -764,18 +764,18 @@ func hasNull(v any) bool {
 // type: it has the v2 type and is not a claim of the XRD (under the
 // default naming the v2 type is often the claim's type).
 func (v *verifier) isV2Sample(o map[string]any) bool {
-	return stringAt(o, "apiVersion") == v.mapping.To.APIVersion && stringAt(o, "kind") == v.mapping.To.Kind && !isClaimOfGroup(o, v.o.XRD)
+	return jsonobj.String(o, "apiVersion") == v.mapping.To.APIVersion && jsonobj.String(o, "kind") == v.mapping.To.Kind && !isClaimOfGroup(o, v.o.XRD)
 }
 
 func isClaim(o, xrd map[string]any) bool {
-	ck := stringAt(xrd, "spec", "claimNames", "kind")
+	ck := jsonobj.String(xrd, "spec", "claimNames", "kind")
 	return ck != "" && o["kind"] == ck
 }
 
 // isClaimOfGroup reports whether o is a claim of the XRD: its claim kind
 // in its group.
 func isClaimOfGroup(o, xrd map[string]any) bool {
-	return isClaimOf(o, xrd) && xp.Group(stringAt(o, "apiVersion")) == stringAt(xrd, "spec", "group")
+	return isClaimOf(o, xrd) && xp.Group(jsonobj.String(o, "apiVersion")) == jsonobj.String(xrd, "spec", "group")
 }
 
 func deepCopyMap(o map[string]any) map[string]any {
@@ -796,7 +796,7 @@ func (v *verifier) readDeclarations(accept []string, rep *Report) error {
 	for _, c := range IntendedChanges {
 		known[c.Code] = true
 	}
-	for _, code := range parseCodes(stringAt(v.converted.obj, "metadata", "annotations", AnnotationIntendedChanges)) {
+	for _, code := range parseCodes(jsonobj.String(v.converted.obj, "metadata", "annotations", AnnotationIntendedChanges)) {
 		if !known[code] {
 			return errkind.InvalidInputf("%s: annotation %s: %q is not an intended change xpmigrate knows (want one of %s)", v.converted.doc.Path, AnnotationIntendedChanges, code, strings.Join(intendedCodes(), ", "))
 		}
@@ -825,7 +825,7 @@ func (v *verifier) readDeclarations(accept []string, rep *Report) error {
 			continue
 		}
 		by := fmt.Sprintf("annotation %s on %s", AnnotationAcceptGaps, c.doc.Path)
-		if err := add(parseCodes(stringAt(c.obj, "metadata", "annotations", AnnotationAcceptGaps)), by); err != nil {
+		if err := add(parseCodes(jsonobj.String(c.obj, "metadata", "annotations", AnnotationAcceptGaps)), by); err != nil {
 			return err
 		}
 	}
@@ -906,7 +906,7 @@ func readyStatus(s Side) string {
 	if s.Outcome == nil || s.Outcome.EffectiveXR == nil {
 		return "Unknown"
 	}
-	for _, c := range asList(valueAt(s.Outcome.EffectiveXR, "status", "conditions")) {
+	for _, c := range jsonobj.AsList(jsonobj.Value(s.Outcome.EffectiveXR, "status", "conditions")) {
 		cm, _ := c.(map[string]any)
 		if cm["type"] == render.ConditionTypeReady {
 			if st, _ := cm["status"].(string); st != "" {

@@ -29,13 +29,13 @@ func BenchmarkBuild200(b *testing.B) {
 			}
 			c := jsonobj.DeepCopy(o)
 			md := c["metadata"].(map[string]any)
-			md["name"] = str(md["name"]) + suffix
+			md["name"] = jsonobj.AsString(md["name"]) + suffix
 			if ref, ok := jsonobj.Value(c, "spec", "claimRef").(map[string]any); ok {
-				ref["name"] = str(ref["name"]) + suffix
+				ref["name"] = jsonobj.AsString(ref["name"]) + suffix
 			}
 			if refs, ok := jsonobj.Value(c, "spec", "resourceRefs").([]any); ok {
 				for _, r := range refs {
-					r.(map[string]any)["name"] = str(r.(map[string]any)["name"]) + suffix
+					r.(map[string]any)["name"] = jsonobj.AsString(r.(map[string]any)["name"]) + suffix
 				}
 			}
 			objs = append(objs, c)

@@ -197,10 +197,10 @@ func (c *checker) oldExist(x *XR) {
 		if o == nil {
 			continue
 		}
-		if ext := annotation(o, xp.AnnotationExternalName); ext != r.ExternalName {
+		if ext := jsonobj.Annotation(o, xp.AnnotationExternalName); ext != r.ExternalName {
 			c.failf("%s has the external name %q, the plan copies %q: plan again", r.Old, ext, r.ExternalName)
 		}
-		if n := annotation(o, xp.AnnotationCompositionResourceName); n != r.Name {
+		if n := jsonobj.Annotation(o, xp.AnnotationCompositionResourceName); n != r.Name {
 			c.failf("%s is the composed resource %q, the plan has %q: plan again", r.Old, n, r.Name)
 		}
 	}
@@ -228,7 +228,7 @@ func (c *checker) oldSafe(x *XR) {
 		if !orphaned(o) {
 			c.failf("%s would delete its external resource: deletionPolicy %v, managementPolicies %v (step %d)", r.Old, jsonobj.Value(o, "spec", "deletionPolicy"), strs(jsonobj.Value(o, "spec", "managementPolicies")), StepProtect)
 		}
-		if ext := annotation(o, xp.AnnotationExternalName); ext != r.ExternalName {
+		if ext := jsonobj.Annotation(o, xp.AnnotationExternalName); ext != r.ExternalName {
 			c.failf("%s has the external name %q, the plan copies %q", r.Old, ext, r.ExternalName)
 		}
 	}
@@ -275,7 +275,7 @@ func (c *checker) twins(x *XR, must bool) {
 			}
 			continue
 		}
-		if ext := annotation(t, xp.AnnotationExternalName); ext != r.ExternalName {
+		if ext := jsonobj.Annotation(t, xp.AnnotationExternalName); ext != r.ExternalName {
 			c.failf("%s has the external name %q, not the old one %q", r.Twin, ext, r.ExternalName)
 		}
 		if p := strs(jsonobj.Value(t, "spec", "managementPolicies")); len(p) == 0 || slices.Contains(p, "*") || slices.Contains(p, "Delete") {
@@ -309,23 +309,19 @@ func (c *checker) adopted(x *XR) {
 		if controller(t) != uid || uid == "" {
 			c.failf("%s is not controlled by the new XR %s", r.Twin, x.New)
 		}
-		if ext := annotation(t, xp.AnnotationExternalName); ext != r.ExternalName {
+		if ext := jsonobj.Annotation(t, xp.AnnotationExternalName); ext != r.ExternalName {
 			c.failf("%s has the external name %q, not the old one %q", r.Twin, ext, r.ExternalName)
 		}
 		if !slices.ContainsFunc(refs, func(v any) bool {
 			m, _ := v.(map[string]any)
-			return str(m["name"]) == r.Twin.Name && str(m["kind"]) == r.Twin.Kind
+			return jsonobj.AsString(m["name"]) == r.Twin.Name && jsonobj.AsString(m["kind"]) == r.Twin.Kind
 		}) {
 			c.failf("the new XR's spec.crossplane.resourceRefs does not name %s", r.Twin)
 		}
 	}
 }
 
-func annotation(o map[string]any, k string) string {
-	return jsonobj.String(o, "metadata", "annotations", k)
-}
-
-func paused(o map[string]any) bool { return annotation(o, xp.AnnotationPaused) == "true" }
+func paused(o map[string]any) bool { return jsonobj.Annotation(o, xp.AnnotationPaused) == "true" }
 
 // orphaned: deleting the managed resource leaves its external resource
 // (crossplane-runtime: management policies other than the default decide,
@@ -355,7 +351,7 @@ func controller(o map[string]any) string {
 	for _, r := range refs {
 		m, _ := r.(map[string]any)
 		if m["controller"] == true {
-			return str(m["uid"])
+			return jsonobj.AsString(m["uid"])
 		}
 	}
 	return ""

@@ -97,7 +97,7 @@ func (m *Manifests) add(o map[string]any) {
 	if o == nil {
 		return
 	}
-	if items, ok := o["items"].([]any); ok && strings.HasSuffix(str(o["kind"]), "List") {
+	if items, ok := o["items"].([]any); ok && strings.HasSuffix(jsonobj.AsString(o["kind"]), "List") {
 		for _, it := range items {
 			if io, ok := it.(map[string]any); ok {
 				m.add(io)
@@ -105,9 +105,9 @@ func (m *Manifests) add(o map[string]any) {
 		}
 		return
 	}
-	g, _ := xp.SplitAPIVersion(str(o["apiVersion"]))
+	g, _ := xp.SplitAPIVersion(jsonobj.AsString(o["apiVersion"]))
 	md, _ := o["metadata"].(map[string]any)
-	k := key(g, str(o["kind"]), str(md["namespace"]), str(md["name"]))
+	k := key(g, jsonobj.AsString(o["kind"]), jsonobj.AsString(md["namespace"]), jsonobj.AsString(md["name"]))
 	// An object exported twice (kubectl get managed,nopresources lists
 	// some twice) is one object: the last read, where it was first read.
 	if i, ok := m.pos[k]; ok {
@@ -117,7 +117,7 @@ func (m *Manifests) add(o map[string]any) {
 		m.objs = append(m.objs, o)
 	}
 	m.byKey[k] = o
-	m.kinds[g+"|"+str(o["kind"])] = true
+	m.kinds[g+"|"+jsonobj.AsString(o["kind"])] = true
 }
 
 // Objects returns every object once, in file order.
@@ -151,8 +151,8 @@ func (m *Manifests) Legacy(ctx context.Context) (*Legacy, error) {
 		}
 	}
 	for _, o := range m.objs {
-		g, _ := xp.SplitAPIVersion(str(o["apiVersion"]))
-		if xrdOf(l.XRDs, g, str(o["kind"])) == nil {
+		g, _ := xp.SplitAPIVersion(jsonobj.AsString(o["apiVersion"]))
+		if xrdOf(l.XRDs, g, jsonobj.AsString(o["kind"])) == nil {
 			continue
 		}
 		c, err := composite(ctx, m, o)
@@ -169,7 +169,7 @@ func composite(ctx context.Context, objs Objects, xr map[string]any) (Composite,
 	c := Composite{XR: xr}
 	spec, _ := xr["spec"].(map[string]any)
 	if ref, ok := spec["claimRef"].(map[string]any); ok {
-		cl, _, err := objs.Get(ctx, str(ref["apiVersion"]), str(ref["kind"]), str(ref["namespace"]), str(ref["name"]))
+		cl, _, err := objs.Get(ctx, jsonobj.AsString(ref["apiVersion"]), jsonobj.AsString(ref["kind"]), jsonobj.AsString(ref["namespace"]), jsonobj.AsString(ref["name"]))
 		if err != nil {
 			return c, err
 		}
@@ -178,7 +178,7 @@ func composite(ctx context.Context, objs Objects, xr map[string]any) (Composite,
 	refs, _ := spec["resourceRefs"].([]any)
 	for _, r := range refs {
 		ref, _ := r.(map[string]any)
-		cd := Composed{APIVersion: str(ref["apiVersion"]), Kind: str(ref["kind"]), Name: str(ref["name"])}
+		cd := Composed{APIVersion: jsonobj.AsString(ref["apiVersion"]), Kind: jsonobj.AsString(ref["kind"]), Name: jsonobj.AsString(ref["name"])}
 		o, _, err := objs.Get(ctx, cd.APIVersion, cd.Kind, "", cd.Name)
 		if err != nil {
 			return c, err
@@ -210,7 +210,7 @@ func xrdOf(xrds []map[string]any, group, kind string) map[string]any {
 	for _, x := range xrds {
 		spec, _ := x["spec"].(map[string]any)
 		names, _ := spec["names"].(map[string]any)
-		if str(spec["group"]) == group && str(names["kind"]) == kind {
+		if jsonobj.AsString(spec["group"]) == group && jsonobj.AsString(names["kind"]) == kind {
 			return x
 		}
 	}
@@ -284,9 +284,4 @@ func (c Cluster) Legacy(ctx context.Context, types []string) (*Legacy, error) {
 		return nil, errors.Errorf("cannot read the legacy platform: missing permission %s", m[0])
 	}
 	return l, nil
-}
-
-func str(v any) string {
-	s, _ := v.(string)
-	return s
 }

@@ -38,7 +38,7 @@ func (r Ref) String() string {
 
 func refOf(o map[string]any) Ref {
 	md, _ := o["metadata"].(map[string]any)
-	return Ref{APIVersion: str(o["apiVersion"]), Kind: str(o["kind"]), Namespace: str(md["namespace"]), Name: str(md["name"])}
+	return Ref{APIVersion: jsonobj.AsString(o["apiVersion"]), Kind: jsonobj.AsString(o["kind"]), Namespace: jsonobj.AsString(md["namespace"]), Name: jsonobj.AsString(md["name"])}
 }
 
 // A Resource is one managed resource that moves: the legacy one, its
@@ -359,8 +359,8 @@ func (x *XR) definitions(d Definitions) []map[string]any {
 // whose mapping comes from the XR's type, or among several the one the
 // twin naming rule gives for the XR's legacy Composition.
 func pickComposition(d Definitions, xr, xrd map[string]any, o convert.Options) (map[string]any, *v2map.Mapping, error) {
-	g, _ := xp.SplitAPIVersion(str(xr["apiVersion"]))
-	kind := str(xr["kind"])
+	g, _ := xp.SplitAPIVersion(jsonobj.AsString(xr["apiVersion"]))
+	kind := jsonobj.AsString(xr["kind"])
 	var cands []map[string]any
 	for _, comp := range d.Compositions {
 		m := mappingOf(comp)
@@ -371,9 +371,9 @@ func pickComposition(d Definitions, xr, xrd map[string]any, o convert.Options) (
 	switch len(cands) {
 	case 0:
 		if why := d.Refused[g+", Kind="+kind]; len(why) > 0 {
-			return nil, nil, errors.Errorf("no v2 Composition maps %s %s: the conversion refused its Composition (%s)", str(xr["apiVersion"]), kind, strings.Join(why, "; "))
+			return nil, nil, errors.Errorf("no v2 Composition maps %s %s: the conversion refused its Composition (%s)", jsonobj.AsString(xr["apiVersion"]), kind, strings.Join(why, "; "))
 		}
-		return nil, nil, errors.Errorf("no v2 Composition maps %s %s: convert its Composition with --target v2 (or give the output with --v2)", str(xr["apiVersion"]), kind)
+		return nil, nil, errors.Errorf("no v2 Composition maps %s %s: convert its Composition with --target v2 (or give the output with --v2)", jsonobj.AsString(xr["apiVersion"]), kind)
 	case 1:
 		return cands[0], mappingOf(cands[0]), nil
 	}
@@ -421,7 +421,7 @@ func twinType(xrd map[string]any) convert.TwinType {
 	for _, v := range vs {
 		vm, _ := v.(map[string]any)
 		if vm["referenceable"] == true {
-			t.Version = str(vm["name"])
+			t.Version = jsonobj.AsString(vm["name"])
 		}
 	}
 	return t

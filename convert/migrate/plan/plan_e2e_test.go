@@ -386,7 +386,7 @@ func (op *operator) safe(x *XR, after int) {
 		case old == nil && after < StepRelease:
 			op.t.Errorf("after step %d: %s is gone", after, r.Old)
 		case old != nil:
-			if annotation(old, xp.AnnotationExternalName) != r.ExternalName {
+			if jsonobj.Annotation(old, xp.AnnotationExternalName) != r.ExternalName {
 				op.t.Errorf("after step %d: %s lost its external name", after, r.Old)
 			}
 			if jsonobj.Value(old, "metadata", "deletionTimestamp") != nil && !orphaned(old) {
@@ -401,8 +401,8 @@ func (op *operator) safe(x *XR, after int) {
 			op.t.Errorf("after step %d: the twin %s is missing", after, r.Twin)
 			continue
 		}
-		if annotation(twin, xp.AnnotationExternalName) != r.ExternalName {
-			op.t.Errorf("after step %d: the twin %s has the external name %q, want %q", after, r.Twin, annotation(twin, xp.AnnotationExternalName), r.ExternalName)
+		if jsonobj.Annotation(twin, xp.AnnotationExternalName) != r.ExternalName {
+			op.t.Errorf("after step %d: the twin %s has the external name %q, want %q", after, r.Twin, jsonobj.Annotation(twin, xp.AnnotationExternalName), r.ExternalName)
 		}
 		if jsonobj.Value(twin, "metadata", "deletionTimestamp") != nil {
 			op.t.Errorf("after step %d: the twin %s is being deleted", after, r.Twin)
@@ -481,8 +481,8 @@ func (op *operator) matchesRender(x *XR) {
 			op.t.Errorf("the render has %s, which the plan does not adopt", r)
 			continue
 		}
-		if annotation(live, xp.AnnotationExternalName) != x.Resources[i].ExternalName {
-			op.t.Errorf("%s: external name %q, want %q", r, annotation(live, xp.AnnotationExternalName), x.Resources[i].ExternalName)
+		if jsonobj.Annotation(live, xp.AnnotationExternalName) != x.Resources[i].ExternalName {
+			op.t.Errorf("%s: external name %q, want %q", r, jsonobj.Annotation(live, xp.AnnotationExternalName), x.Resources[i].ExternalName)
 		}
 		pol, _ := json.Marshal(jsonobj.Value(live, "spec", "managementPolicies"))
 		want, _ := json.Marshal(x.Resources[i].IntendedPolicies)

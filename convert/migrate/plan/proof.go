@@ -63,7 +63,7 @@ func (x *XR) prove(ctx context.Context, comp map[string]any) ([]string, error) {
 		seen[cr.Name] = true
 		t, ok := byName[cr.Name]
 		if !ok {
-			errs = append(errs, fmt.Sprintf("render proof: template %q renders %s %s, which no managed resource of %s matches by %s: it would be created, not adopted", cr.Name, str(d["apiVersion"]), str(d["kind"]), x.Legacy, xp.AnnotationCompositionResourceName))
+			errs = append(errs, fmt.Sprintf("render proof: template %q renders %s %s, which no managed resource of %s matches by %s: it would be created, not adopted", cr.Name, jsonobj.AsString(d["apiVersion"]), jsonobj.AsString(d["kind"]), x.Legacy, xp.AnnotationCompositionResourceName))
 			continue
 		}
 		errs = append(errs, compareTwin(cr.Name, d, t)...)

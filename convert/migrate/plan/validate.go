@@ -61,7 +61,7 @@ func (l CRDs) CRD(_ context.Context, group, kind string) (map[string]any, string
 
 func (l CRDs) find(group, kind string) map[string]any {
 	for _, o := range l {
-		if o["kind"] != "CustomResourceDefinition" || xp.Group(str(o["apiVersion"])) != "apiextensions.k8s.io" {
+		if o["kind"] != "CustomResourceDefinition" || xp.Group(jsonobj.AsString(o["apiVersion"])) != "apiextensions.k8s.io" {
 			continue
 		}
 		if jsonobj.String(o, "spec", "group") == group && jsonobj.String(o, "spec", "names", "kind") == kind {
@@ -115,8 +115,8 @@ func PlanSchemas(live CRDSource, providerCRDs []map[string]any, d Definitions) (
 // load finds and compiles the CRD of obj's kind; it reports false (and
 // records why) when no source has one.
 func (s *Schemas) load(ctx context.Context, obj map[string]any) (bool, error) {
-	g, _ := xp.SplitAPIVersion(str(obj["apiVersion"]))
-	k := str(obj["kind"])
+	g, _ := xp.SplitAPIVersion(jsonobj.AsString(obj["apiVersion"]))
+	k := jsonobj.AsString(obj["kind"])
 	if s.s.Has(g, k) {
 		return true, nil
 	}
@@ -127,7 +127,7 @@ func (s *Schemas) load(ctx context.Context, obj map[string]any) (bool, error) {
 	for _, src := range s.sources {
 		crd, reason, err := src.CRD(ctx, g, k)
 		if err != nil {
-			return false, errors.Wrapf(err, "cannot read the CustomResourceDefinition of %s %s", str(obj["apiVersion"]), k)
+			return false, errors.Wrapf(err, "cannot read the CustomResourceDefinition of %s %s", jsonobj.AsString(obj["apiVersion"]), k)
 		}
 		if crd == nil {
 			why = append(why, reason)
@@ -150,9 +150,9 @@ func (s *Schemas) Validate(ctx context.Context, obj, live map[string]any) (errs 
 	if err != nil {
 		return nil, false, "", err
 	}
-	g, _ := xp.SplitAPIVersion(str(obj["apiVersion"]))
+	g, _ := xp.SplitAPIVersion(jsonobj.AsString(obj["apiVersion"]))
 	if !ok {
-		return nil, false, s.missing[g+"|"+str(obj["kind"])], nil
+		return nil, false, s.missing[g+"|"+jsonobj.AsString(obj["kind"])], nil
 	}
 	merged, old := obj, map[string]any(nil)
 	if live != nil {
@@ -161,7 +161,7 @@ func (s *Schemas) Validate(ctx context.Context, obj, live map[string]any) (errs 
 	}
 	errs, err = s.s.Validate(ctx, merged, old)
 	if errors.Is(err, crdschema.ErrUnknownKind) {
-		return nil, false, fmt.Sprintf("its CustomResourceDefinition %s does not serve version %s", s.s.CRD(g, str(obj["kind"])), str(obj["apiVersion"])), nil
+		return nil, false, fmt.Sprintf("its CustomResourceDefinition %s does not serve version %s", s.s.CRD(g, jsonobj.AsString(obj["kind"])), jsonobj.AsString(obj["apiVersion"])), nil
 	}
 	return errs, err == nil, "", err
 }

@@ -201,7 +201,7 @@ func writeNew(root, rel string, data []byte, made map[string]bool) error {
 		made[d] = true
 	}
 	full := filepath.Join(root, filepath.FromSlash(rel))
-	f, err := os.OpenFile(full, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644) //nolint:gosec // A plan others read and apply.
+	f, err := os.OpenFile(full, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644) //nolint:gosec,forbidigo // A plan others read and apply, created here (O_EXCL): a write, not a read.
 	if err != nil {
 		return errors.Wrapf(err, "cannot write the plan: cannot create %q", rel)
 	}

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/render"
 )
 
@@ -205,5 +204,3 @@ func (d *Difference) Fails(strict bool) bool {
 }
 
 func jsonMarshal(v any) ([]byte, error) { return json.Marshal(v) }
-
-func stringAt(o map[string]any, path ...string) string { return jsonobj.String(o, path...) }

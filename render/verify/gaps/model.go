@@ -6,6 +6,7 @@ import (
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/fieldpath"
 
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
 
@@ -214,15 +215,15 @@ func (t Template) PatchesWriting(path Path, keep func(Patch) bool) []Patch {
 func LegacyModel(comp map[string]any, names func(int) string) *Model {
 	m := &Model{HasPT: true, PTStep: -1, ECStep: -1}
 	spec, _ := comp["spec"].(map[string]any)
-	sets := patchSets(asList(spec["patchSets"]))
-	for i, r := range asList(spec["resources"]) {
+	sets := patchSets(jsonobj.AsList(spec["patchSets"]))
+	for i, r := range jsonobj.AsList(spec["resources"]) {
 		rm, _ := r.(map[string]any)
 		m.Templates = append(m.Templates, readTemplate(rm, i, names, sets, []any{"spec", "resources", i}))
 	}
 	if env, ok := spec["environment"].(map[string]any); ok {
-		m.EnvPatches = readPatches(asList(env["patches"]), []any{"spec", "environment", "patches"})
+		m.EnvPatches = readPatches(jsonobj.AsList(env["patches"]), []any{"spec", "environment", "patches"})
 		m.EnvDefaultData, _ = env["defaultData"].(map[string]any)
-		for _, c := range asList(env["environmentConfigs"]) {
+		for _, c := range jsonobj.AsList(env["environmentConfigs"]) {
 			if cm, ok := c.(map[string]any); ok {
 				m.EnvConfigs = append(m.EnvConfigs, cm)
 			}
@@ -241,7 +242,7 @@ func LegacyModel(comp map[string]any, names func(int) string) *Model {
 func PipelineModel(comp map[string]any) *Model {
 	m := &Model{PTStep: -1, ECStep: -1}
 	spec, _ := comp["spec"].(map[string]any)
-	for i, s := range asList(spec["pipeline"]) {
+	for i, s := range jsonobj.AsList(spec["pipeline"]) {
 		sm, _ := s.(map[string]any)
 		in, _ := sm["input"].(map[string]any)
 		av, _ := in["apiVersion"].(string)
@@ -250,14 +251,14 @@ func PipelineModel(comp map[string]any) *Model {
 			m.PTStep = i
 			m.PTStepName, _ = sm["step"].(string)
 			m.HasPT = true
-			sets := patchSets(asList(in["patchSets"]))
+			sets := patchSets(jsonobj.AsList(in["patchSets"]))
 			base := []any{"spec", "pipeline", i, "input"}
-			for j, r := range asList(in["resources"]) {
+			for j, r := range jsonobj.AsList(in["resources"]) {
 				rm, _ := r.(map[string]any)
 				m.Templates = append(m.Templates, readTemplate(rm, j, nil, sets, append(clonePath(base), "resources", j)))
 			}
 			if env, ok := in["environment"].(map[string]any); ok {
-				m.EnvPatches = readPatches(asList(env["patches"]), append(clonePath(base), "environment", "patches"))
+				m.EnvPatches = readPatches(jsonobj.AsList(env["patches"]), append(clonePath(base), "environment", "patches"))
 			}
 		case strings.HasPrefix(av, xp.GroupECInput+"/") && m.ECStep < 0:
 			m.ECStep = i
@@ -265,7 +266,7 @@ func PipelineModel(comp map[string]any) *Model {
 			m.Environment = true
 			es, _ := in["spec"].(map[string]any)
 			m.EnvDefaultData, _ = es["defaultData"].(map[string]any)
-			for _, c := range asList(es["environmentConfigs"]) {
+			for _, c := range jsonobj.AsList(es["environmentConfigs"]) {
 				if cm, ok := c.(map[string]any); ok {
 					m.EnvConfigs = append(m.EnvConfigs, cm)
 				}
@@ -283,13 +284,13 @@ func readTemplate(rm map[string]any, i int, names func(int) string, sets map[str
 		t.Name = names(i)
 	}
 	t.Base, _ = rm["base"].(map[string]any)
-	t.Patches = expandPatches(asList(rm["patches"]), sets, append(clonePath(at), "patches"))
-	for _, rc := range asList(rm["readinessChecks"]) {
+	t.Patches = expandPatches(jsonobj.AsList(rm["patches"]), sets, append(clonePath(at), "patches"))
+	for _, rc := range jsonobj.AsList(rm["readinessChecks"]) {
 		if m, ok := rc.(map[string]any); ok {
 			t.ReadinessChecks = append(t.ReadinessChecks, m)
 		}
 	}
-	for _, cd := range asList(rm["connectionDetails"]) {
+	for _, cd := range jsonobj.AsList(rm["connectionDetails"]) {
 		if m, ok := cd.(map[string]any); ok {
 			t.ConnectionDetails = append(t.ConnectionDetails, m)
 		}
@@ -302,7 +303,7 @@ func patchSets(raw []any) map[string][]any {
 	for _, s := range raw {
 		sm, _ := s.(map[string]any)
 		n, _ := sm["name"].(string)
-		out[n] = asList(sm["patches"])
+		out[n] = jsonobj.AsList(sm["patches"])
 	}
 	return out
 }
@@ -357,7 +358,7 @@ func readPatch(pm map[string]any) Patch {
 	p.From, _ = pm["fromFieldPath"].(string)
 	p.To, _ = pm["toFieldPath"].(string)
 	if c, ok := pm["combine"].(map[string]any); ok {
-		for _, v := range asList(c["variables"]) {
+		for _, v := range jsonobj.AsList(c["variables"]) {
 			vm, _ := v.(map[string]any)
 			if s, ok := vm["fromFieldPath"].(string); ok {
 				p.Vars = append(p.Vars, s)
@@ -373,17 +374,12 @@ func readPatch(pm map[string]any) Patch {
 	if pol, ok := pm["policy"].(map[string]any); ok {
 		p.Required = pol["fromFieldPath"] == "Required"
 	}
-	for _, tr := range asList(pm["transforms"]) {
+	for _, tr := range jsonobj.AsList(pm["transforms"]) {
 		if m, ok := tr.(map[string]any); ok {
 			p.Transforms = append(p.Transforms, m)
 		}
 	}
 	return p
-}
-
-func asList(v any) []any {
-	l, _ := v.([]any)
-	return l
 }
 
 func clonePath(p []any) []any {

@@ -571,10 +571,10 @@ var ruleBaseName = rule{
 			return "", false
 		}
 		t, ok := c.PipelineModel.Template(d.Resource)
-		if !ok || stringAt(t.Base, "metadata", f) == "" {
+		if !ok || jsonobj.String(t.Base, "metadata", f) == "" {
 			return "", false
 		}
-		return fmt.Sprintf("the base of resource %q sets metadata.%s: %q", d.Resource, f, stringAt(t.Base, "metadata", f)), true
+		return fmt.Sprintf("the base of resource %q sets metadata.%s: %q", d.Resource, f, jsonobj.String(t.Base, "metadata", f)), true
 	},
 }
 

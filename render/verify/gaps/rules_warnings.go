@@ -291,7 +291,7 @@ func (c *ruleContext) legacyApplied(name string) map[string]any {
 // resource name, or nil.
 func (c *ruleContext) observed(name string) map[string]any {
 	for _, o := range c.Observed {
-		if stringAt(o, "metadata", "annotations", xp.AnnotationCompositionResourceName) == name {
+		if jsonobj.String(o, "metadata", "annotations", xp.AnnotationCompositionResourceName) == name {
 			return o
 		}
 	}

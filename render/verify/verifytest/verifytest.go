@@ -35,7 +35,7 @@ type Case struct {
 func Load(t testing.TB, dir string) Case {
 	t.Helper()
 	read := func(n string) []byte {
-		b, err := os.ReadFile(filepath.Join("..", dir, n)) //nolint:gosec // Tests name cases of the repository's own testdata.
+		b, err := os.ReadFile(filepath.Join("..", dir, n)) //nolint:gosec,forbidigo // Tests name cases of the repository's own testdata.
 		if err != nil && !os.IsNotExist(err) {
 			t.Fatal(err)
 		}

@@ -1,4 +1,4 @@
-package convert
+package v2native
 
 import (
 	"testing"
@@ -6,93 +6,91 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-func TestV2XRNames(t *testing.T) {
-	dropPrefix := Options{XRNaming: XRNamingDropPrefix}
-	newGroup := Options{XRNaming: XRNamingNewGroup, XRGroup: "platform.example.org"}
+func TestXRNames(t *testing.T) {
+	const dropPrefix, newGroup = "", "platform.example.org"
 	cases := map[string]struct {
-		reason string
-		old    xrTypeNames
-		o      Options
-		want   xrTypeNames
+		reason   string
+		old      TypeNames
+		newGroup string
+		want     TypeNames
 	}{
 		"DropPrefix": {
-			reason: "drop-prefix keeps the group and drops the X of kind, plural, singular and list kind.",
-			old:    xrTypeNames{Group: "database.example.org", Kind: "XPostgreSQLInstance", Plural: "xpostgresqlinstances", Singular: "xpostgresqlinstance", ListKind: "XPostgreSQLInstanceList"},
-			o:      dropPrefix,
-			want:   xrTypeNames{Group: "database.example.org", Kind: "PostgreSQLInstance", Plural: "postgresqlinstances", Singular: "postgresqlinstance", ListKind: "PostgreSQLInstanceList"},
+			reason:   "drop-prefix keeps the group and drops the X of kind, plural, singular and list kind.",
+			old:      TypeNames{Group: "database.example.org", Kind: "XPostgreSQLInstance", Plural: "xpostgresqlinstances", Singular: "xpostgresqlinstance", ListKind: "XPostgreSQLInstanceList"},
+			newGroup: dropPrefix,
+			want:     TypeNames{Group: "database.example.org", Kind: "PostgreSQLInstance", Plural: "postgresqlinstances", Singular: "postgresqlinstance", ListKind: "PostgreSQLInstanceList"},
 		},
 		"NoPrefix": {
-			reason: "A kind without the X prefix keeps its names.",
-			old:    xrTypeNames{Group: "database.example.org", Kind: "Database", Plural: "databases"},
-			o:      dropPrefix,
-			want:   xrTypeNames{Group: "database.example.org", Kind: "Database", Plural: "databases"},
+			reason:   "A kind without the X prefix keeps its names.",
+			old:      TypeNames{Group: "database.example.org", Kind: "Database", Plural: "databases"},
+			newGroup: dropPrefix,
+			want:     TypeNames{Group: "database.example.org", Kind: "Database", Plural: "databases"},
 		},
 		"XOfAWord": {
-			reason: "An X that starts a word (Xylophone) is no prefix.",
-			old:    xrTypeNames{Group: "music.example.org", Kind: "Xylophone", Plural: "xylophones"},
-			o:      dropPrefix,
-			want:   xrTypeNames{Group: "music.example.org", Kind: "Xylophone", Plural: "xylophones"},
+			reason:   "An X that starts a word (Xylophone) is no prefix.",
+			old:      TypeNames{Group: "music.example.org", Kind: "Xylophone", Plural: "xylophones"},
+			newGroup: dropPrefix,
+			want:     TypeNames{Group: "music.example.org", Kind: "Xylophone", Plural: "xylophones"},
 		},
 		"PluralWithoutX": {
-			reason: "A plural that does not start with x is kept.",
-			old:    xrTypeNames{Group: "g.example.org", Kind: "XBucket", Plural: "buckets"},
-			o:      dropPrefix,
-			want:   xrTypeNames{Group: "g.example.org", Kind: "Bucket", Plural: "buckets"},
+			reason:   "A plural that does not start with x is kept.",
+			old:      TypeNames{Group: "g.example.org", Kind: "XBucket", Plural: "buckets"},
+			newGroup: dropPrefix,
+			want:     TypeNames{Group: "g.example.org", Kind: "Bucket", Plural: "buckets"},
 		},
 		"NewGroup": {
-			reason: "new-group drops the X and moves the type to the new group.",
-			old:    xrTypeNames{Group: "database.example.org", Kind: "XPostgreSQLInstance", Plural: "xpostgresqlinstances"},
-			o:      newGroup,
-			want:   xrTypeNames{Group: "platform.example.org", Kind: "PostgreSQLInstance", Plural: "postgresqlinstances"},
+			reason:   "new-group drops the X and moves the type to the new group.",
+			old:      TypeNames{Group: "database.example.org", Kind: "XPostgreSQLInstance", Plural: "xpostgresqlinstances"},
+			newGroup: newGroup,
+			want:     TypeNames{Group: "platform.example.org", Kind: "PostgreSQLInstance", Plural: "postgresqlinstances"},
 		},
 		"NewGroupNoPrefix": {
-			reason: "new-group keeps a kind without X, in the new group.",
-			old:    xrTypeNames{Group: "database.example.org", Kind: "Database", Plural: "databases"},
-			o:      newGroup,
-			want:   xrTypeNames{Group: "platform.example.org", Kind: "Database", Plural: "databases"},
+			reason:   "new-group keeps a kind without X, in the new group.",
+			old:      TypeNames{Group: "database.example.org", Kind: "Database", Plural: "databases"},
+			newGroup: newGroup,
+			want:     TypeNames{Group: "platform.example.org", Kind: "Database", Plural: "databases"},
 		},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			got := v2XRNames(tc.old, tc.o)
+			got := XRNames(tc.old, tc.newGroup)
 			if diff := cmp.Diff(tc.want, got); diff != "" {
-				t.Errorf("\n%s\nv2XRNames(...): -want, +got:\n%s", tc.reason, diff)
+				t.Errorf("\n%s\nXRNames(...): -want, +got:\n%s", tc.reason, diff)
 			}
 		})
 	}
 }
 
-func TestV2XRType(t *testing.T) {
+func TestXRType(t *testing.T) {
 	cases := map[string]struct {
 		reason           string
 		group, kind      string
-		o                Options
+		newGroup         string
 		wantAV, wantKind string
 	}{
 		"APIVersion": {
 			reason: "An apiVersion keeps its version.",
 			group:  "database.example.org/v1alpha1", kind: "XPostgreSQLInstance",
-			o:      Options{XRNaming: XRNamingNewGroup, XRGroup: "platform.example.org"},
-			wantAV: "platform.example.org/v1alpha1", wantKind: "PostgreSQLInstance",
+			newGroup: "platform.example.org",
+			wantAV:   "platform.example.org/v1alpha1", wantKind: "PostgreSQLInstance",
 		},
 		"Group": {
 			reason: "A group gives a group.",
 			group:  "database.example.org", kind: "XPostgreSQLInstance",
-			o:      Options{XRNaming: XRNamingDropPrefix},
 			wantAV: "database.example.org", wantKind: "PostgreSQLInstance",
 		},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			av, kind := v2XRType(tc.group, tc.kind, tc.o)
+			av, kind := XRType(tc.group, tc.kind, tc.newGroup)
 			if diff := cmp.Diff([]string{tc.wantAV, tc.wantKind}, []string{av, kind}); diff != "" {
-				t.Errorf("\n%s\nv2XRType(...): -want, +got:\n%s", tc.reason, diff)
+				t.Errorf("\n%s\nXRType(...): -want, +got:\n%s", tc.reason, diff)
 			}
 		})
 	}
 }
 
-func TestV2CompositionName(t *testing.T) {
+func TestCompositionName(t *testing.T) {
 	cases := map[string]struct {
 		reason                                        string
 		old, oldPlural, newPlural, oldGroup, newGroup string
@@ -131,9 +129,9 @@ func TestV2CompositionName(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			got := v2CompositionName(tc.old, tc.oldPlural, tc.newPlural, tc.oldGroup, tc.newGroup)
+			got := CompositionName(tc.old, tc.oldPlural, tc.newPlural, tc.oldGroup, tc.newGroup)
 			if diff := cmp.Diff(tc.want, got); diff != "" {
-				t.Errorf("\n%s\nv2CompositionName(...): -want, +got:\n%s", tc.reason, diff)
+				t.Errorf("\n%s\nCompositionName(...): -want, +got:\n%s", tc.reason, diff)
 			}
 		})
 	}

@@ -1,4 +1,4 @@
-package convert
+package v2native
 
 import (
 	"slices"
@@ -6,26 +6,27 @@ import (
 	"unicode"
 )
 
-// xrTypeNames are the names of a composite resource type: its API group
+// TypeNames are the names of a composite resource type: its API group
 // and the names of an XRD's spec.names (ListKind and Singular may be
 // empty: Crossplane derives them).
-type xrTypeNames struct {
+type TypeNames struct {
 	Group, Kind, Plural, Singular, ListKind string
 }
 
-// v2XRNames returns the names of the v2 XR type that replaces the legacy
-// XR type old, by the naming policy of o (Options.XRNaming, completed):
+// XRNames returns the names of the v2 XR type that replaces the legacy
+// XR type old, by the naming policy (convert's Options.XRNaming): newGroup
+// is the group the types move to (new-group), "" to keep it (drop-prefix).
 //
 //   - drop-prefix keeps the group and drops a leading X from the kind (an X
 //     followed by an upper-case letter: XPostgreSQLInstance →
 //     PostgreSQLInstance, but Xylophone stays), and then the leading x of
 //     the plural and singular and the leading X of the list kind. A kind
 //     without that prefix keeps all its names.
-//   - new-group does the same and moves the type to Options.XRGroup.
-func v2XRNames(old xrTypeNames, o Options) xrTypeNames {
+//   - new-group does the same and moves the type to newGroup.
+func XRNames(old TypeNames, newGroup string) TypeNames {
 	n := old
-	if o.XRNaming == XRNamingNewGroup && o.XRGroup != "" {
-		n.Group = o.XRGroup
+	if newGroup != "" {
+		n.Group = newGroup
 	}
 	k, ok := dropXPrefix(old.Kind)
 	if !ok {
@@ -40,12 +41,12 @@ func v2XRNames(old xrTypeNames, o Options) xrTypeNames {
 	return n
 }
 
-// v2XRType returns the type of the v2 XR that replaces XRs of group (or
+// XRType returns the type of the v2 XR that replaces XRs of group (or
 // apiVersion group/version, whose version is kept) and kind: its group (or
-// apiVersion) and kind, by the naming policy of o (see v2XRNames).
-func v2XRType(group, kind string, o Options) (apiVersion, newKind string) {
+// apiVersion) and kind, by the naming policy newGroup (see XRNames).
+func XRType(group, kind, newGroup string) (apiVersion, newKind string) {
 	g, version, versioned := strings.Cut(group, "/")
-	n := v2XRNames(xrTypeNames{Group: g, Kind: kind}, o)
+	n := XRNames(TypeNames{Group: g, Kind: kind}, newGroup)
 	if versioned {
 		return n.Group + "/" + version, n.Kind
 	}
@@ -70,14 +71,14 @@ func dropLowerX(s string) string {
 	return s[1:]
 }
 
-// v2CompositionName returns the name of the Composition for the v2 XR
+// CompositionName returns the name of the Composition for the v2 XR
 // type, given the name of the legacy one: the old plural, and with a new
 // group the old group, are replaced where they are dot-separated segments
 // of the name (xpostgresqlinstances.aws.example.org →
 // postgresqlinstances.aws.example.org). When that changes nothing, -v2 is
 // appended: both Compositions run during an adopt-in-place move, and
 // Composition names are cluster-wide.
-func v2CompositionName(old, oldPlural, newPlural, oldGroup, newGroup string) string {
+func CompositionName(old, oldPlural, newPlural, oldGroup, newGroup string) string {
 	segs := strings.Split(old, ".")
 	if oldPlural != "" && newPlural != oldPlural {
 		for i, s := range segs {
@@ -101,9 +102,9 @@ func v2CompositionName(old, oldPlural, newPlural, oldGroup, newGroup string) str
 	return old + "-v2"
 }
 
-// v2Plural returns the plural of the v2 XR type that replaces a legacy
-// type of plural and kind, by the drop-prefix rule of v2XRNames.
-func v2Plural(plural, kind string) string {
+// Plural returns the plural of the v2 XR type that replaces a legacy
+// type of plural and kind, by the drop-prefix rule of XRNames.
+func Plural(plural, kind string) string {
 	if _, ok := dropXPrefix(kind); !ok {
 		return plural
 	}
