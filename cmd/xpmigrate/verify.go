@@ -209,7 +209,7 @@ unverified Composition; 2 invalid input; 1 error.`,
 	f := cmd.Flags()
 	f.StringVar(&o.base, "base", "", "git revision to read the legacy Composition from: the argument is then the converted (mode: Pipeline) Composition, verified against the legacy Composition of the same name at that revision")
 	f.StringVar(&o.src.Converted, "converted", "", "the converted (mode: Pipeline) Composition; when absent, converted on the fly exactly as convert --xrd and migrate would (with the XRD given, found beside the Composition, or with --cluster the cluster's)")
-	f.StringVar(&o.src.XR, "xr", "", "file or directory of sample XRs (or claims, with --xrd)")
+	f.StringVar(&o.src.XR, "xr", "", "file or directory of sample XRs (or claims, with --xrd); when absent, the examples migrate would use, found in the tree around the Composition (the directory above it holding .git or crossplane.yaml)")
 	f.StringVarP(&o.src.Observed, "observed-resources", "o", "", "file or directory of observed composed resources")
 	f.StringVarP(&o.src.Extra, "extra-resources", "e", "", "file or directory of other cluster objects (EnvironmentConfigs, Secrets)")
 	f.StringVar(&o.src.XRD, "xrd", "", "the CompositeResourceDefinition (claims, --synthesize, the on-the-fly conversion); found beside the Composition when absent")

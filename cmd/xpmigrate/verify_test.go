@@ -195,7 +195,7 @@ func TestVerifyCommand(t *testing.T) {
 			wantOut: []string{
 				"PASS xpostgresqlinstances.aws.database.example.org: equivalent up to the declared v2 mapping (C421, C422, C440, C441, C442, C443, C480, C481, C482, C483, C484, C485)",
 				"v2 mapping: database.example.org/v1alpha1 XPostgreSQLInstance -> platform.example.org/v1alpha1 PostgreSQLInstance (Namespaced)",
-				"mapped " + v2("xr.yaml") + "#1: C440 declared v2 edit: resource \"subnetgroup\" apiVersion; resource \"instance\" apiVersion",
+				"mapped " + v2("xr.yaml") + "#1: C440 declared v2 edit: 2 resources \"subnetgroup\", \"instance\" apiVersion",
 			},
 		},
 		"V2MappingNeedsTargetV2": {

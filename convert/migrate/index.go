@@ -3,6 +3,7 @@ package migrate
 import (
 	"fmt"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -240,71 +241,43 @@ func (ix *index) xrdFor(file, typeRef string) *xrdInfo {
 }
 
 // samplesFor returns the samples for a Composition, nearest first, at most
-// max (0 means no limit).
+// max (0 means no limit): what internal/samples.Find, the sample finder
+// verify shares, picks among the tree's samples of its type.
 func (ix *index) samplesFor(c *compInfo, xrd *xrdInfo, max int) []*sampleInfo {
 	av, kind, _ := strings.Cut(c.typeRef, "|")
-	type scored struct {
-		s     *sampleInfo
-		score int
-	}
-	candidates := ix.samplesByType[av+"|"+kind]
+	sc := samples.Composition{File: c.file, Name: c.name, Labels: c.labels, APIVersion: av, Kind: kind}
+	candidates := slices.Clone(ix.samplesByType[av+"|"+kind])
 	if xrd != nil && xrd.claimKind != "" {
-		candidates = append(candidates[:len(candidates):len(candidates)], ix.samplesByGroup[xrd.group+"|"+xrd.claimKind]...)
+		sc.ClaimGroup, sc.ClaimKind = xrd.group, xrd.claimKind
+		candidates = append(candidates, ix.samplesByGroup[xrd.group+"|"+xrd.claimKind]...)
 	}
-	var out []scored
+	// In the tree's path order, XRs and claims alike.
+	sort.SliceStable(candidates, func(i, j int) bool { return candidates[i].order < candidates[j].order })
+	docs := make([]samples.Doc, len(candidates))
+	for i, s := range candidates {
+		docs[i] = samples.Doc{File: s.file, Index: s.doc, Item: s.item, Object: s.obj}
+	}
+	// Fixtures were left out of the index.
+	found, _ := samples.Find(sc, docs, nil, max)
+	bySource := make(map[string]*sampleInfo, len(candidates))
 	for _, s := range candidates {
-		if !selects(s.obj, c) {
-			continue
-		}
-		out = append(out, scored{s: s, score: commonPrefix(c.file, s.file)})
+		bySource[s.source] = s
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].score != out[j].score {
-			return out[i].score > out[j].score
-		}
-		return out[i].s.order < out[j].s.order
-	})
-	if max > 0 && len(out) > max {
-		out = out[:max]
-	}
-	res := make([]*sampleInfo, len(out))
-	for i := range out {
-		res[i] = out[i].s
+	res := make([]*sampleInfo, len(found))
+	for i, d := range found {
+		res[i] = bySource[d.File+d.Suffix()]
 	}
 	return res
 }
 
-// selects reports whether an XR or claim would use Composition c: its
-// compositionRef names c, or its compositionSelector matches c's labels,
-// or it has neither (any Composition of its type may be picked).
+// selects reports whether an XR or claim would use Composition c, as
+// internal/samples decides.
 func selects(obj map[string]any, c *compInfo) bool {
-	for _, base := range [][]string{{"spec"}, {"spec", "crossplane"}} {
-		if ref, ok := jsonobj.LookupString(obj, append(base, "compositionRef", "name")...); ok && ref != "" {
-			return ref == c.name
-		}
-		if sel := jsonobj.Map(obj, append(base, "compositionSelector", "matchLabels")...); len(sel) > 0 {
-			for k, v := range sel {
-				vs, _ := v.(string)
-				if c.labels[k] != vs {
-					return false
-				}
-			}
-			return true
-		}
-	}
-	return true
+	return samples.Composition{Name: c.name, Labels: c.labels}.Selects(obj)
 }
 
 // commonPrefix counts the leading directory segments two paths share.
-func commonPrefix(a, b string) int {
-	as := strings.Split(path.Dir(a), "/")
-	bs := strings.Split(path.Dir(b), "/")
-	n := 0
-	for n < len(as) && n < len(bs) && as[n] == bs[n] && as[n] != "." {
-		n++
-	}
-	return n
-}
+func commonPrefix(a, b string) int { return samples.SharedDirs(a, b) }
 
 // scopeOf returns the package scope of a file: the deepest directory
 // holding a crossplane.yaml that contains it, or "" (the whole tree).

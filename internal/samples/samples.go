@@ -19,6 +19,11 @@
 //	if why := f.Reason(file, obj); why != "" {
 //		// not a sample
 //	}
+//
+// Find is the one sample finder both share: given a Composition (its
+// file, name, labels, XR type and its XRD's claim type) and the documents
+// of a tree, it returns the XRs and claims of its type that select it,
+// nearest first.
 package samples
 
 import (

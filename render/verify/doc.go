@@ -35,8 +35,9 @@
 // D19, D26) and never fails; a known gap that persists fails only with
 // Options.Strict.
 //
-// Samples come from files, from FindExamples (examples beside the
-// Composition), or from Synthesize (generated from the XRD's schema so that
+// Samples come from files, from FindExamples (the examples `migrate`
+// would use, found in the tree around the Composition by the sample
+// finder they share, internal/samples.Find), or from Synthesize (generated from the XRD's schema so that
 // every patch fires); the report lists the patches no sample exercised.
 // Package render/verify/format prints a Report as text (a verdict line per
 // sample and a unified diff per difference), JSON, JUnit XML, SARIF 2.1.0

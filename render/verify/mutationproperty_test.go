@@ -168,9 +168,11 @@ func differenceSet(r *Report) map[string]bool {
 
 func differenceID(sample string, d Difference) string {
 	l, p := d.Raw()
-	if d.Aspect == AspectPresence {
-		// A resource rendered on one side only: which side, not what it
-		// holds.
+	if d.Aspect == AspectPresence || d.Aspect == AspectError {
+		// A resource rendered on one side only, a reconcile failing on one
+		// side only: which side, not what it holds or says (an error names
+		// the failing patch by its index, which dropping an earlier patch
+		// shifts in a resource neither side renders).
 		return fmt.Sprintf("%s\x00%s\x00%v\x00%v", sample, d.Key(), l != nil, p != nil)
 	}
 	return fmt.Sprintf("%s\x00%s\x00%v\x00%v", sample, d.Key(), valueOf(l), valueOf(p))

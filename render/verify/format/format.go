@@ -74,10 +74,12 @@ func Write(w io.Writer, r *verify.Report, o Options) error {
 	return err
 }
 
+// writeJSON writes the report with its findings (verify.Findings): one
+// entry, listing the resources, for a root cause that differs in each.
 func writeJSON(w io.Writer, r *verify.Report) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	return errors.Wrap(enc.Encode(r), "cannot encode report")
+	return errors.Wrap(enc.Encode(r.Grouped()), "cannot encode report")
 }
 
 // ANSI colours.
@@ -107,6 +109,8 @@ func (p painter) paint(code, s string) painted {
 
 func writeText(w io.Writer, r *verify.Report, color, verbose bool) error {
 	p := painter(color)
+	// A finding per root cause, not per composed resource.
+	r = r.Grouped()
 	fails := r.Fails(false)
 	logsafe.Fprintf(w, "%s %s: %s\n", reportLabel(p, r, fails), r.Composition, reportSummary(r))
 	logsafe.Fprintf(w, "  %s against %s, target %s%s\n", r.Legacy, r.Converted, r.Target, strictNote(r.Strict))
@@ -358,19 +362,21 @@ func countsLine(r *verify.Report) string {
 func sampleSummary(s *verify.SampleReport) string {
 	var unexplained, breaking, accepted, benign, intended, mapped int
 	for _, d := range s.Differences {
+		// A finding counts the differences it stands for.
+		n := max(1, len(d.Resources))
 		switch {
 		case d.Gap == nil:
-			unexplained++
+			unexplained += n
 		case d.Gap.Class == verify.ClassIntended:
-			intended++
+			intended += n
 		case d.Gap.Class == verify.ClassMapped:
-			mapped++
+			mapped += n
 		case d.Gap.Class == verify.ClassBreaking && d.Gap.Accepted:
-			accepted++
+			accepted += n
 		case d.Gap.Class == verify.ClassBreaking:
-			breaking++
+			breaking += n
 		default:
-			benign++
+			benign += n
 		}
 	}
 	var parts []string
@@ -596,6 +602,7 @@ func writeJUnit(w io.Writer, r *verify.Report) error {
 // the differences that fail verification, skipped when inconclusive; a
 // skipped "unverified" case when there is no sample.
 func JUnitSuite(r *verify.Report) junit.Suite {
+	r = r.Grouped()
 	suite := junit.Suite{Name: r.Composition}
 	for _, s := range r.Samples {
 		c := junit.Case{Name: s.Sample, Classname: "verify." + r.Composition, File: r.Legacy}
@@ -606,7 +613,7 @@ func JUnitSuite(r *verify.Report) junit.Suite {
 			var b *bytes.Buffer
 			if d.Fails(r.Strict) && s.Verdict != verify.Inconclusive {
 				b = &fail
-				failures++
+				failures += max(1, len(d.Resources))
 			} else {
 				b = &info
 			}
@@ -640,9 +647,10 @@ func JUnitSuite(r *verify.Report) junit.Suite {
 }
 
 // GitHub Actions workflow commands: one annotation per failing
-// difference, a warning per accepted gap. Differences the declared v2
+// finding (verify.Findings), a warning per accepted gap. Differences the declared v2
 // mapping explains are not annotated.
 func writeGitHub(w io.Writer, r *verify.Report) error {
+	r = r.Grouped()
 	if r.Verdict == verify.Unverified {
 		fmt.Fprintf(w, "::warning file=%s,line=1,title=%s::%s\n", xp.EscapeWorkflowProperty(r.Legacy), xp.EscapeWorkflowProperty("unverified: "+r.Composition), xp.EscapeWorkflowData(r.Reason+". Hint: "+r.Hint))
 	}
@@ -699,7 +707,7 @@ func valueText(v *verify.Value) string {
 }
 
 // SARIF 2.1.0 (internal/sarif): one rule per gap code plus "unexplained",
-// one result per difference.
+// one result per finding (verify.Findings).
 type (
 	sarifLog      = sarif.Log
 	sarifRun      = sarif.Run
@@ -736,6 +744,7 @@ func writeSARIF(w io.Writer, r *verify.Report) error {
 // SARIFParts returns the SARIF rules of a report, sorted by id, and its
 // results (never nil), each pointing at its rule by RuleID and RuleIndex.
 func SARIFParts(r *verify.Report) ([]sarif.Rule, []sarif.Result) {
+	r = r.Grouped()
 	rules := map[string]sarifRule{unexplainedRule: {
 		ID:               unexplainedRule,
 		Name:             "UnexplainedDifference",
@@ -794,6 +803,9 @@ func SARIFParts(r *verify.Report) ([]sarif.Rule, []sarif.Result) {
 			}
 			if d.Gap != nil && len(d.Gap.Diagnostics) > 0 {
 				res.Properties["diagnostics"] = d.Gap.Diagnostics
+			}
+			if len(d.Resources) > 0 {
+				res.Properties["resources"] = d.Resources
 			}
 			if d.Gap != nil {
 				res.Properties["class"] = string(d.Gap.Class)

@@ -3,6 +3,8 @@ package gaps
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/xpmigrate/xpmigrate/render"
 )
@@ -59,6 +61,12 @@ type Difference struct {
 
 	// Resource is the composition resource name, for resource aspects.
 	Resource string `json:"resource,omitempty"`
+
+	// Resources are, in a finding that stands for one difference per
+	// composed resource with one root cause (verify.Findings groups them
+	// for the report), every resource's name, Resource the first's. Nil
+	// for a single difference: rules and proofs see one path each.
+	Resources []string `json:"resources,omitempty"`
 
 	// Path locates the field: in the desired object (AspectResource), in
 	// the effective XR (AspectXR), the condition type (AspectCondition) or
@@ -122,19 +130,27 @@ func (d *Difference) key() string {
 // Title names the difference in one line: "resource \"bucket\"
 // spec.forProvider.size", "XR status.size", "XR condition Ready".
 func (d *Difference) Title() string {
+	res := fmt.Sprintf("resource %q", d.Resource)
+	if len(d.Resources) > 1 {
+		q := make([]string, len(d.Resources))
+		for i, r := range d.Resources {
+			q[i] = strconv.Quote(r)
+		}
+		res = fmt.Sprintf("%d resources %s", len(d.Resources), strings.Join(q, ", "))
+	}
 	switch d.Aspect {
 	case AspectError:
 		return "reconcile error"
 	case AspectPresence:
-		return fmt.Sprintf("resource %q rendered", d.Resource)
+		return res + " rendered"
 	case AspectResource:
-		return fmt.Sprintf("resource %q %s", d.Resource, d.Path)
+		return fmt.Sprintf("%s %s", res, d.Path)
 	case AspectReadiness:
-		return fmt.Sprintf("resource %q ready", d.Resource)
+		return res + " ready"
 	case AspectSynced:
-		return fmt.Sprintf("resource %q synced", d.Resource)
+		return res + " synced"
 	case AspectDeleted:
-		return fmt.Sprintf("resource %q garbage collected", d.Resource)
+		return res + " garbage collected"
 	case AspectXR:
 		return fmt.Sprintf("XR %s", d.Path)
 	case AspectCondition:
