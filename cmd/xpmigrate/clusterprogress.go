@@ -7,8 +7,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/xpmigrate/xpmigrate/internal/cluster"
 	"github.com/xpmigrate/xpmigrate/internal/logsafe"
-	"github.com/xpmigrate/xpmigrate/render/cluster"
 )
 
 // plainEvery is how often the cluster progress writes a line when stderr
@@ -62,7 +62,7 @@ func (p *clusterProgress) startLocked(name string, l cluster.Listing) {
 	}
 }
 
-// Listed takes the reader's listing of the XRs (render/cluster's
+// Listed takes the reader's listing of the XRs (internal/cluster's
 // Options.Listed); it may be called from another goroutine. The listing
 // of another Composition than the current one finishes it and starts that
 // one (migrate --cluster checks one Composition after the other without

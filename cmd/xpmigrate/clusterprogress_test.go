@@ -8,7 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/xpmigrate/xpmigrate/render/cluster"
+	"github.com/xpmigrate/xpmigrate/internal/cluster"
 )
 
 func TestBarLine(t *testing.T) {

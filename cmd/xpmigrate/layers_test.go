@@ -21,15 +21,16 @@ var layers = [][]string{
 	{"internal/redact", "internal/atomicfile", "internal/benchdata", "internal/docgen", "internal/gitignore", "internal/jsonobj", "internal/protostruct",
 		"internal/junit", "internal/kubetest", "internal/regularfile", "internal/samples", "internal/sarif", "internal/testutil", "internal/udiff", "internal/xp",
 		"internal/crossplane", "internal/errkind", "internal/markdown", "internal/shquote"},
-	// The reading layer: splitting streams, numbering documents, kubectl's view.
-	{"internal/manifest", "internal/v2map"},
+	// The reading layer: splitting streams, numbering documents, kubectl's view,
+	// and a live cluster read with get and list only.
+	{"internal/manifest", "internal/v2map", "internal/cluster"},
 	// The YAML editor, which reads back what it writes through the reading layer.
 	{"convert/yamledit"},
 	{"patchandtransform"},
 	{"patchandtransform/function", "patchandtransform/native", "environment"},
 	{"render"},
 	{"render/builtin/environmentconfigs", "render/builtin/patchandtransform", "render/legacy", "render/pipeline"},
-	{"render/engine", "render/cluster"},
+	{"render/engine"},
 	{"render/verify/gaps"},
 	{"convert", "render/verify"},
 	{"convert/migrate", "render/verify/format", "render/verify/verifytest"},

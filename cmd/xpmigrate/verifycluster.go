@@ -11,9 +11,9 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/xpmigrate/xpmigrate/convert/migrate"
+	"github.com/xpmigrate/xpmigrate/internal/cluster"
 	"github.com/xpmigrate/xpmigrate/internal/errkind"
 	"github.com/xpmigrate/xpmigrate/internal/logsafe"
-	"github.com/xpmigrate/xpmigrate/render/cluster"
 	"github.com/xpmigrate/xpmigrate/render/verify"
 	"github.com/xpmigrate/xpmigrate/render/verify/format"
 	"github.com/xpmigrate/xpmigrate/render/verify/live"

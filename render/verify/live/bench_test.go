@@ -10,7 +10,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/xpmigrate/xpmigrate/convert/migrate"
-	"github.com/xpmigrate/xpmigrate/render/cluster"
+	"github.com/xpmigrate/xpmigrate/internal/cluster"
 	"github.com/xpmigrate/xpmigrate/render/verify"
 )
 

@@ -1,7 +1,7 @@
 // Package live checks a legacy Composition, and its conversion, against
 // the XRs that run it in a live cluster (`xpmigrate verify --cluster`).
 //
-// It reads the cluster through render/cluster (get and list only) and runs
+// It reads the cluster through internal/cluster (get and list only) and runs
 // three checks per XR, each with the XR's own live composed resources as
 // observed state and the cluster's EnvironmentConfigs:
 //
@@ -31,6 +31,6 @@
 //
 // Each XR's claim is compared too, as Crossplane v1.20's claim syncer keeps
 // it in step with the XR (check 1; its extra status fields are drift).
-// It sits above render/verify and render/cluster, beside
+// It sits above render/verify and internal/cluster, beside
 // render/verify/format, whose writers it reuses for the conversion check.
 package live

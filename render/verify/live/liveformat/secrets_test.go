@@ -11,8 +11,8 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/xpmigrate/xpmigrate/convert"
+	"github.com/xpmigrate/xpmigrate/internal/cluster"
 	"github.com/xpmigrate/xpmigrate/internal/crossplane"
-	"github.com/xpmigrate/xpmigrate/render/cluster"
 	"github.com/xpmigrate/xpmigrate/render/verify"
 	"github.com/xpmigrate/xpmigrate/render/verify/format"
 	"github.com/xpmigrate/xpmigrate/render/verify/live"
