@@ -258,7 +258,7 @@ func runMigrate(ctx context.Context, s streams, deps migrateDeps, o *migrateOpti
 	html := out.ReportFormat == report.HTML
 	// The cluster check renders each converted Composition's documents.
 	bo.KeepSources = html || o.cluster.enabled
-	if o.convert.ProviderCRDs, err = migrate.ReadProviderCRDs(o.providerCRDs); err != nil {
+	if o.convert.ProviderCRDs, err = convert.ReadProviderCRDs(o.providerCRDs); err != nil {
 		return err
 	}
 	bo.Converter = migrate.NewConverter(o.convert)

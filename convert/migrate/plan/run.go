@@ -11,7 +11,6 @@ import (
 	"github.com/pkg/errors"
 
 	"github.com/xpmigrate/xpmigrate/convert"
-	"github.com/xpmigrate/xpmigrate/convert/migrate"
 	"github.com/xpmigrate/xpmigrate/internal/atomicfile"
 	"github.com/xpmigrate/xpmigrate/internal/crossplane"
 	"github.com/xpmigrate/xpmigrate/internal/errkind"
@@ -72,7 +71,7 @@ func Run(ctx context.Context, r Request) (*Plan, error) {
 	co := r.Convert
 	co.Target = crossplane.V2
 	if len(r.V2) == 0 {
-		if co.ProviderCRDs, err = migrate.ReadProviderCRDs(r.ProviderCRDs); err != nil {
+		if co.ProviderCRDs, err = convert.ReadProviderCRDs(r.ProviderCRDs); err != nil {
 			return nil, errkind.InvalidInput(err)
 		}
 		if defs, err = Convert(legacy, co); err != nil {
