@@ -33,8 +33,11 @@ var layers = [][]string{
 	{"render/engine"},
 	{"render/verify/gaps"},
 	{"convert", "render/verify"},
-	{"convert/migrate", "render/verify/format", "render/verify/verifytest"},
-	{"convert/migrate/report", "render/verify/live", "convert/migrate/plan"},
+	{"render/verify/format", "render/verify/verifytest"},
+	// The live check, which migrate calls for `migrate --cluster`.
+	{"render/verify/live"},
+	{"convert/migrate"},
+	{"convert/migrate/report", "convert/migrate/plan"},
 	// The cluster check's formats, which join migrate's report.
 	{"render/verify/live/liveformat"},
 	{"cmd/xpmigrate"},

@@ -139,7 +139,7 @@ func checkMigrated(ctx context.Context, s streams, o *migrateOptions, res *migra
 	pr := newClusterProgress(s)
 	lo := live.Options{Verify: verify.Options{Accept: o.run.Accept, Convert: migrate.VerifyConverter}, Progress: pr.Checked}
 	lo.Verify.Target = o.convert.Target
-	reports, err := live.Migrated(ctx, res, func(secrets bool) (live.Cluster, error) { return o.cluster.newReader(secrets, pr.Listed) }, lo)
+	reports, err := migrate.CheckCluster(ctx, res, func(secrets bool) (live.Cluster, error) { return o.cluster.newReader(secrets, pr.Listed) }, lo)
 	pr.Finish()
 	return reports, err
 }
@@ -149,7 +149,7 @@ func checkMigrated(ctx context.Context, s streams, o *migrateOptions, res *migra
 func migratedFormat(o *migrateOptions, res *migrate.Result, root string) liveformat.Options {
 	at := map[string]migrate.CompositionResult{}
 	for _, c := range res.Compositions {
-		at[live.MigratedPath(c)] = c
+		at[migrate.ClusterPath(c)] = c
 	}
 	return liveformat.Options{
 		RequireVerified: o.requireVerified,
