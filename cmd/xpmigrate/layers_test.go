@@ -20,7 +20,7 @@ var layers = [][]string{
 	// Shared helpers: no domain package.
 	{"internal/redact", "internal/atomicfile", "internal/benchdata", "internal/docgen", "internal/gitignore", "internal/jsonobj", "internal/protostruct",
 		"internal/junit", "internal/kubetest", "internal/regularfile", "internal/samples", "internal/sarif", "internal/testutil", "internal/udiff", "internal/xp",
-		"internal/crossplane", "internal/errkind", "internal/markdown", "internal/shquote"},
+		"internal/crossplane", "internal/errkind", "internal/markdown", "internal/shquote", "internal/htmlstyle"},
 	// The reading layer: splitting streams, numbering documents, kubectl's view,
 	// and a live cluster read with get and list only.
 	{"internal/manifest", "internal/v2map", "internal/cluster"},
@@ -38,8 +38,6 @@ var layers = [][]string{
 	{"render/verify/live"},
 	{"convert/migrate"},
 	{"convert/migrate/report", "convert/migrate/plan"},
-	// The cluster check's formats, which join migrate's report.
-	{"render/verify/live/liveformat"},
 	{"cmd/xpmigrate"},
 	// The e2e tier runs the binary; it imports no package of the module
 	// outside its tests.

@@ -1,4 +1,4 @@
-package liveformat
+package live
 
 import (
 	"bytes"
@@ -15,12 +15,11 @@ import (
 	"github.com/xpmigrate/xpmigrate/internal/xp"
 	"github.com/xpmigrate/xpmigrate/render/verify"
 	"github.com/xpmigrate/xpmigrate/render/verify/format"
-	"github.com/xpmigrate/xpmigrate/render/verify/live"
 )
 
 // located returns the conversion check of r with its results pointing at
 // file (render/verify/format locates them at Legacy).
-func located(r *live.Report, file string) *verify.Report {
+func located(r *Report, file string) *verify.Report {
 	if r.Conversion == nil {
 		return nil
 	}
@@ -31,8 +30,8 @@ func located(r *live.Report, file string) *verify.Report {
 
 // byName indexes the XRs of a report by name (a conversion sample is named
 // after its XR).
-func byName(r *live.Report) map[string]*live.XR {
-	m := make(map[string]*live.XR, len(r.Composites))
+func byName(r *Report) map[string]*XR {
+	m := make(map[string]*XR, len(r.Composites))
 	for i := range r.Composites {
 		m[r.Composites[i].Name] = &r.Composites[i]
 	}
@@ -42,7 +41,7 @@ func byName(r *live.Report) map[string]*live.XR {
 // findingLines are an XR's emulation differences, its render error and
 // what could not be read, one line each (at most maxFindings differences
 // without verbose).
-func findingLines(x *live.XR, verbose bool) []string {
+func findingLines(x *XR, verbose bool) []string {
 	var out []string
 	if x.EmulationError != "" {
 		out = append(out, "emulation: the legacy render failed: "+x.EmulationError)
@@ -65,7 +64,7 @@ func findingLines(x *live.XR, verbose bool) []string {
 // and drift as output (emulation differences and unread objects fail the
 // case with RequireVerified), a skipped case for the missing permissions
 // and a passing "summary" case whose output is the report's summary.
-func junitSuites(reports []*live.Report, o Options) []junit.Suite {
+func junitSuites(reports []*Report, o FormatOptions) []junit.Suite {
 	suites := make([]junit.Suite, 0, len(reports))
 	for _, r := range reports {
 		file, _ := o.locate(r)
@@ -111,7 +110,7 @@ func junitSuites(reports []*live.Report, o Options) []junit.Suite {
 	return suites
 }
 
-func writeJUnit(w io.Writer, reports []*live.Report, o Options) error {
+func writeJUnit(w io.Writer, reports []*Report, o FormatOptions) error {
 	doc := junit.Suites{Name: "xpmigrate verify --cluster"}
 	for _, s := range junitSuites(reports, o) {
 		doc.Tests += s.Tests
@@ -160,7 +159,7 @@ var clusterRules = map[string]sarif.Rule{
 // differences (warnings; errors with RequireVerified), unread objects and
 // drift (notes), then the missing permissions and a summary note per
 // Composition.
-func sarifParts(reports []*live.Report, o Options) ([]sarif.Rule, []sarif.Result) {
+func sarifParts(reports []*Report, o FormatOptions) ([]sarif.Rule, []sarif.Result) {
 	rules := map[string]sarif.Rule{}
 	var results []sarif.Result
 	use := func(id string) { rules[id] = clusterRules[id] }
@@ -185,7 +184,7 @@ func sarifParts(reports []*live.Report, o Options) ([]sarif.Rule, []sarif.Result
 		}
 		for i := range r.Composites {
 			x := &r.Composites[i]
-			props := func(f *live.Finding) map[string]any {
+			props := func(f *Finding) map[string]any {
 				p := map[string]any{"composition": r.Composition, "xr": x.Name}
 				if f != nil {
 					p["object"], p["path"] = f.Object, f.Path
@@ -256,7 +255,7 @@ func withComposition(p map[string]any, comp string) map[string]any {
 	return out
 }
 
-func writeSARIF(w io.Writer, reports []*live.Report, o Options) error {
+func writeSARIF(w io.Writer, reports []*Report, o FormatOptions) error {
 	rules, results := sarifParts(reports, o)
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
@@ -269,7 +268,7 @@ func writeSARIF(w io.Writer, reports []*live.Report, o Options) error {
 // RequireVerified; at most maxFindings differences per XR without
 // Verbose), and the drift as one notice (one per XR with Verbose); then a
 // warning per missing permission.
-func writeGitHub(w io.Writer, reports []*live.Report, o Options) error {
+func writeGitHub(w io.Writer, reports []*Report, o FormatOptions) error {
 	var b bytes.Buffer
 	warn := "warning"
 	if o.RequireVerified {
