@@ -19,12 +19,12 @@ import (
 // orchestration that converts and then verifies lives above both).
 var layers = [][]string{
 	// Escaping of text for terminals and CI logs, which the helpers that
-	// print (internal/xp's workflow commands, internal/atomicfile's log) use.
+	// print (internal/workflow's commands, internal/atomicfile's log) use.
 	{"internal/logsafe"},
 	// Shared helpers: no domain package.
 	{"internal/redact", "internal/atomicfile", "internal/benchdata", "internal/docgen", "internal/gitignore", "internal/jsonobj", "internal/protostruct",
 		"internal/junit", "internal/kubetest", "internal/regularfile", "internal/samples", "internal/sarif", "internal/testutil", "internal/udiff", "internal/xp",
-		"internal/crossplane", "internal/errkind", "internal/markdown", "internal/shquote", "internal/htmlstyle"},
+		"internal/crossplane", "internal/errkind", "internal/markdown", "internal/shquote", "internal/htmlstyle", "internal/workflow"},
 	// The reading layer: splitting streams, numbering documents, kubectl's view,
 	// and a live cluster read with get and list only.
 	{"internal/manifest", "internal/v2map", "internal/cluster"},
