@@ -24,7 +24,7 @@ var layers = [][]string{
 	// Shared helpers: no domain package.
 	{"internal/redact", "internal/atomicfile", "internal/benchdata", "internal/docgen", "internal/gitignore", "internal/jsonobj", "internal/protostruct",
 		"internal/junit", "internal/kubetest", "internal/regularfile", "internal/samples", "internal/sarif", "internal/testutil", "internal/udiff", "internal/xp",
-		"internal/crossplane", "internal/errkind", "internal/markdown", "internal/shquote", "internal/htmlstyle", "internal/workflow"},
+		"internal/crossplane", "internal/errkind", "internal/markdown", "internal/shquote", "internal/htmlstyle", "internal/workflow", "internal/progress"},
 	// The reading layer: splitting streams, numbering documents, kubectl's view,
 	// and a live cluster read with get and list only.
 	{"internal/manifest", "internal/v2map", "internal/cluster"},
