@@ -48,6 +48,28 @@ var layers = [][]string{
 	{"e2e", "convert/migrate/v2e2e"},
 }
 
+// layerNames name the layers, in the order of layers: docs/architecture.md
+// shows them (TestArchitecture).
+var layerNames = []string{
+	"escaping",
+	"helpers",
+	"reading",
+	"YAML editor",
+	"core",
+	"front-ends",
+	"render core",
+	"engines",
+	"engine",
+	"classification",
+	"workflows",
+	"verify's writers",
+	"live check",
+	"orchestration",
+	"migrate's writers, v2 planner",
+	"commands",
+	"e2e tier",
+}
+
 // folders is the declared order of the module's top-level folders,
 // bottom first: the folder tree is the layer diagram. A package may import
 // only packages of its own folder or of a folder below it, so render/…
