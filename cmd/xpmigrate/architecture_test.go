@@ -29,7 +29,7 @@ const (
 func TestArchitecture(t *testing.T) {
 	root := testutil.RepoRoot(t)
 	path := filepath.Join(root, "docs", "architecture.md")
-	b, err := os.ReadFile(path) //nolint:gosec // The repository's own document.
+	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +77,7 @@ func TestArchitecture(t *testing.T) {
 	})
 
 	t.Run("README", func(t *testing.T) {
-		b, err := os.ReadFile(filepath.Join(root, "README.md")) //nolint:gosec // The repository's own document.
+		b, err := os.ReadFile(filepath.Join(root, "README.md"))
 		if err != nil {
 			t.Fatal(err)
 		}

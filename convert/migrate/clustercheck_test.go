@@ -2,6 +2,8 @@ package migrate
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -9,6 +11,7 @@ import (
 
 	"github.com/xpmigrate/xpmigrate/internal/cluster"
 	"github.com/xpmigrate/xpmigrate/internal/crossplane"
+	"github.com/xpmigrate/xpmigrate/internal/testutil"
 	"github.com/xpmigrate/xpmigrate/render/verify"
 	"github.com/xpmigrate/xpmigrate/render/verify/live"
 )
@@ -26,29 +29,17 @@ func (emptyCluster) EnvironmentConfigs(context.Context) ([]*unstructured.Unstruc
 
 func (emptyCluster) Missing() []cluster.Permission { return nil }
 
-const clusterCheckLegacy = `apiVersion: apiextensions.crossplane.io/v1
-kind: Composition
-metadata:
-  name: buckets
-spec:
-  compositeTypeRef:
-    apiVersion: example.org/v1alpha1
-    kind: XThing
-  resources:
-  - name: bucket
-    base:
-      apiVersion: example.org/v1
-      kind: Bucket
-`
-
 func TestCheckCluster(t *testing.T) {
-	converted := func() string {
-		b, err := VerifyConverter(verify.ConvertRequest{Composition: []byte(clusterCheckLegacy), Target: crossplane.V1})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return string(b)
-	}()
+	b, err := os.ReadFile(filepath.Join(testutil.RepoRoot(t), "testdata", "demo", "composition.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	clusterCheckLegacy := string(b)
+	c, err := VerifyConverter(verify.ConvertRequest{Composition: b, Target: crossplane.V1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	converted := string(c)
 	cases := map[string]struct {
 		reason      string
 		comps       []CompositionResult
