@@ -53,7 +53,7 @@ check-tidy:
 # function pipeline and built-ins, verify, verify --cluster's parallel
 # renders and reader, the progress bar), under the race detector; -short
 # skips the corpus-wide runs.
-RACE_PKGS := ./convert/migrate/ ./render/engine/ ./render/pipeline/ ./render/builtin/... ./render/verify/ ./render/verify/live/ ./render/cluster/ ./cmd/xpmigrate/
+RACE_PKGS := ./convert/migrate/ ./render/engine/ ./render/pipeline/ ./render/builtin/... ./render/verify/ ./render/verify/live/ ./internal/cluster/ ./cmd/xpmigrate/
 test-race:
 	$(GO) test -race -short -count=1 $(RACE_PKGS)
 
@@ -88,7 +88,7 @@ kube-apiserver:
 # kube-apiserver (their few unit tests run again with them; no other
 # package's do). A new such package goes here: TestE2EPackagesListed
 # (cmd/xpmigrate) fails until it does.
-E2E_CLUSTER_PKGS := ./internal/kubetest/ ./render/cluster/ ./render/verify/live/ ./convert/migrate/v2e2e/ ./convert/migrate/plan/
+E2E_CLUSTER_PKGS := ./internal/kubetest/ ./internal/cluster/ ./render/verify/live/ ./convert/migrate/v2e2e/ ./convert/migrate/plan/
 e2e-cluster: kube-apiserver
 	$(GO) test -tags e2e -count=1 $(E2E_CLUSTER_PKGS)
 

@@ -2,13 +2,12 @@ package main
 
 import (
 	"fmt"
-	"io"
-	"strings"
 	"sync"
 	"time"
 
+	"github.com/xpmigrate/xpmigrate/internal/cluster"
 	"github.com/xpmigrate/xpmigrate/internal/logsafe"
-	"github.com/xpmigrate/xpmigrate/render/cluster"
+	"github.com/xpmigrate/xpmigrate/internal/progress"
 )
 
 // plainEvery is how often the cluster progress writes a line when stderr
@@ -23,10 +22,8 @@ const redrawEvery = 100 * time.Millisecond
 // it) and the rate, redrawn in place; otherwise a plain line at most every
 // plainEvery (none for a short run). It never writes on stdout.
 type clusterProgress struct {
-	w     io.Writer
-	tty   bool
-	width int
-	now   func() time.Time
+	line *progress.Line
+	now  func() time.Time
 
 	mu      sync.Mutex
 	name    string
@@ -35,15 +32,10 @@ type clusterProgress struct {
 	last    time.Time
 	checked int
 	listing cluster.Listing
-	drawn   bool
 }
 
 func newClusterProgress(s streams) *clusterProgress {
-	width := s.ErrWidth
-	if width <= 0 {
-		width = 80
-	}
-	return &clusterProgress{w: s.ErrOut, tty: s.ErrTTY, width: width, now: time.Now}
+	return &clusterProgress{line: progress.New(s.ErrOut, s.ErrTTY, s.ErrWidth), now: time.Now}
 }
 
 // Start begins a Composition's check, shown as name.
@@ -57,12 +49,10 @@ func (p *clusterProgress) startLocked(name string, l cluster.Listing) {
 	p.name, p.comp, p.checked, p.listing = logsafe.Escape(name), l.Composition, 0, l
 	p.start = p.now()
 	p.last = p.start
-	if p.tty {
-		p.draw(p.start)
-	}
+	p.draw(p.start)
 }
 
-// Listed takes the reader's listing of the XRs (render/cluster's
+// Listed takes the reader's listing of the XRs (internal/cluster's
 // Options.Listed); it may be called from another goroutine. The listing
 // of another Composition than the current one finishes it and starts that
 // one (migrate --cluster checks one Composition after the other without
@@ -88,13 +78,13 @@ func (p *clusterProgress) Checked(n int) {
 	defer p.mu.Unlock()
 	p.checked = n
 	now := p.now()
-	switch {
-	case p.tty && now.Sub(p.last) >= redrawEvery:
+	switch tty := p.line.TTY(); {
+	case tty && now.Sub(p.last) >= redrawEvery:
 		p.last = now
 		p.draw(now)
-	case !p.tty && now.Sub(p.last) >= plainEvery:
+	case !tty && now.Sub(p.last) >= plainEvery:
 		p.last = now
-		fmt.Fprintln(p.w, p.plain(now))
+		p.line.Println(p.plain(now))
 	}
 }
 
@@ -107,12 +97,11 @@ func (p *clusterProgress) Finish() {
 }
 
 func (p *clusterProgress) finishLocked() {
-	if !p.tty || p.name == "" {
+	if !p.line.TTY() || p.name == "" {
 		return
 	}
 	now := p.now()
-	fmt.Fprintf(p.w, "\r\x1b[K%s\n", fit(fmt.Sprintf("%s: checked %s in %s%s", p.name, plural(p.checked, "XR"), now.Sub(p.start).Round(100*time.Millisecond), rate(p.checked, now.Sub(p.start))), p.width-1))
-	p.drawn = false
+	p.line.Println(progress.Fit(fmt.Sprintf("%s: checked %s in %s%s", p.name, plural(p.checked, "XR"), now.Sub(p.start).Round(100*time.Millisecond), rate(p.checked, now.Sub(p.start))), p.line.Width()-1))
 	p.name = ""
 }
 
@@ -128,8 +117,7 @@ func (p *clusterProgress) total() (total int, known, bound bool) {
 
 func (p *clusterProgress) draw(now time.Time) {
 	total, known, bound := p.total()
-	fmt.Fprint(p.w, "\r\x1b[K"+barLine(p.name, p.checked, total, known, bound, now.Sub(p.start), p.width))
-	p.drawn = true
+	p.line.Draw(barLine(p.name, p.checked, total, known, bound, now.Sub(p.start), p.line.Width()))
 }
 
 func (p *clusterProgress) plain(now time.Time) string {
@@ -144,26 +132,17 @@ func (p *clusterProgress) plain(now time.Time) string {
 // 3.1/s" when the total is known ("≤40" while the listing may still skip
 // some), "name: 12 XRs checked 3.1/s" otherwise; cut to width-1 columns.
 func barLine(name string, checked, total int, known, bound bool, elapsed time.Duration, width int) string {
-	const barWidth = 24
 	var s string
 	if known {
-		filled := barWidth
-		if total > 0 {
-			filled = min(checked*barWidth/total, barWidth)
-		}
-		bar := strings.Repeat("=", filled)
-		if filled < barWidth {
-			bar += ">" + strings.Repeat(" ", barWidth-filled-1)
-		}
 		lt := ""
 		if bound {
 			lt = "≤"
 		}
-		s = fmt.Sprintf("[%s] %d/%s%d XRs%s %s", bar, checked, lt, total, rate(checked, elapsed), name)
+		s = fmt.Sprintf("%s %d/%s%d XRs%s %s", progress.Bar(checked, total), checked, lt, total, rate(checked, elapsed), name)
 	} else {
 		s = fmt.Sprintf("%s checked%s %s", plural(checked, "XR"), rate(checked, elapsed), name)
 	}
-	return fit(s, width-1)
+	return progress.Fit(s, width-1)
 }
 
 // rate is ", 3.1/s", or nothing before the first XR or the first tenth of
@@ -180,18 +159,6 @@ func upTo(bound bool) string {
 		return "at most "
 	}
 	return ""
-}
-
-// fit cuts s to n runes, ending in "…" when cut.
-func fit(s string, n int) string {
-	r := []rune(s)
-	if n <= 0 || len(r) <= n {
-		return s
-	}
-	if n == 1 {
-		return "…"
-	}
-	return string(r[:n-1]) + "…"
 }
 
 func plural(n int, what string) string {

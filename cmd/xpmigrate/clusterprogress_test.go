@@ -8,7 +8,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/xpmigrate/xpmigrate/render/cluster"
+	"github.com/xpmigrate/xpmigrate/internal/cluster"
+	"github.com/xpmigrate/xpmigrate/internal/progress"
 )
 
 func TestBarLine(t *testing.T) {
@@ -82,7 +83,7 @@ func (c *fakeClock) now() time.Time {
 func testProgress(tty bool, step time.Duration) (*clusterProgress, *bytes.Buffer) {
 	var b bytes.Buffer
 	c := &fakeClock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), step: step}
-	return &clusterProgress{w: &b, tty: tty, width: 80, now: c.now}, &b
+	return &clusterProgress{line: progress.New(&b, tty, 80), now: c.now}, &b
 }
 
 // TestClusterProgressTTY: on a terminal the bar is redrawn in place, its

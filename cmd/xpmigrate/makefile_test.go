@@ -101,7 +101,7 @@ func TestPackageListed(t *testing.T) {
 		"WildcardBelow":           {"./e2e/... names every directory below e2e.", "e2e/deep/pkg", true},
 		"SubdirectoryNotWildcard": {"./convert/migrate/ does not run convert/migrate/v2e2e: go test needs /... for that.", "convert/migrate/v2e2e", false},
 		"PrefixIsNotParent":       {"./e2e/... does not name e2efoo.", "e2efoo", false},
-		"Unlisted":                {"A directory no pattern names is not listed.", "render/cluster", false},
+		"Unlisted":                {"A directory no pattern names is not listed.", "internal/cluster", false},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {

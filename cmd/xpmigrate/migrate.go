@@ -20,7 +20,7 @@ import (
 	"github.com/xpmigrate/xpmigrate/internal/crossplane"
 	"github.com/xpmigrate/xpmigrate/internal/errkind"
 	"github.com/xpmigrate/xpmigrate/render/verify"
-	"github.com/xpmigrate/xpmigrate/render/verify/live/liveformat"
+	"github.com/xpmigrate/xpmigrate/render/verify/live"
 )
 
 // migrateOptions are the flags of `xpmigrate migrate`, bound to
@@ -275,7 +275,7 @@ func runMigrate(ctx context.Context, s streams, deps migrateDeps, o *migrateOpti
 	html := out.ReportFormat == report.HTML
 	// The cluster check renders each converted Composition's documents.
 	bo.KeepSources = html || o.cluster.enabled
-	if o.convert.ProviderCRDs, err = migrate.ReadProviderCRDs(o.providerCRDs); err != nil {
+	if o.convert.ProviderCRDs, err = convert.ReadProviderCRDs(o.providerCRDs); err != nil {
 		return err
 	}
 	bo.Converter = migrate.NewConverter(o.convert)
@@ -312,7 +312,7 @@ func runMigrate(ctx context.Context, s streams, deps migrateDeps, o *migrateOpti
 	defer cancel()
 	reports, clusterErr := checkMigrated(cctx, s, o, res)
 	if clusterErr == nil {
-		out.Cluster, clusterErr = liveformat.Section(reports, migratedFormat(o, res, bo.Root))
+		out.Cluster, clusterErr = live.RenderSection(reports, migratedFormat(o, res, bo.Root))
 	}
 	if err := report.WriteOutputs(s.Out, s.ErrOut, res, out); err != nil {
 		return err

@@ -13,7 +13,7 @@ import (
 	"github.com/xpmigrate/xpmigrate/internal/logsafe"
 	"github.com/xpmigrate/xpmigrate/render/verify"
 	"github.com/xpmigrate/xpmigrate/render/verify/format"
-	"github.com/xpmigrate/xpmigrate/render/verify/live/liveformat"
+	"github.com/xpmigrate/xpmigrate/render/verify/live"
 )
 
 // verifyOptions are the flags of `xpmigrate verify`, bound to verify's
@@ -189,7 +189,7 @@ unverified Composition; 2 invalid input; 1 error.`,
 			if err := o.cluster.validate(cmd.Flags(), "xr", "observed-resources", "extra-resources", "synthesize", "base", "xrd"); err != nil {
 				return err
 			}
-			if !o.cluster.enabled && (o.write.Format == liveformat.Markdown || o.write.Format == liveformat.HTML) {
+			if !o.cluster.enabled && (o.write.Format == live.Markdown || o.write.Format == live.HTML) {
 				return errkind.InvalidInputf("--format %s needs --cluster: verify writes text, json, junit, sarif or github", o.write.Format)
 			}
 			if o.cluster.enabled {
@@ -215,7 +215,7 @@ unverified Composition; 2 invalid input; 1 error.`,
 	f.StringVar(&o.src.XRD, "xrd", "", "the CompositeResourceDefinition (claims, --synthesize, the on-the-fly conversion); found beside the Composition when absent")
 	f.IntVar(&o.src.Synthesize, "synthesize", 0, "generate N sample XRs from the XRD's schema (0–1000)")
 	f.IntVar(&o.verify.Loops, "loops", 0, "reconciles to simulate (0: until both sides are stable; at most 100)")
-	stringEnumFlag(f, &o.write.Format, "format", format.Text, "output format: text, json, junit, sarif or github; with --cluster also markdown or html (a self-contained page)", liveformat.Formats...)
+	stringEnumFlag(f, &o.write.Format, "format", format.Text, "output format: text, json, junit, sarif or github; with --cluster also markdown or html (a self-contained page)", live.Formats...)
 	f.BoolVar(&o.verify.Strict, "strict", false, "fail on every known gap that persists, benign or accepted ones too, not only on unexplained differences and breaking gaps")
 	f.BoolVar(&o.requireVerified, "require-verified", false, "fail (exit 3) when a sample is inconclusive or the Composition is unverified (use in CI)")
 	f.StringSliceVar(&o.verify.Accept, "accept", nil, "breaking gap codes to accept, so they are reported but do not fail (e.g. D21,D30); repeatable")

@@ -11,13 +11,12 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/xpmigrate/xpmigrate/convert/migrate"
+	"github.com/xpmigrate/xpmigrate/internal/cluster"
 	"github.com/xpmigrate/xpmigrate/internal/errkind"
 	"github.com/xpmigrate/xpmigrate/internal/logsafe"
-	"github.com/xpmigrate/xpmigrate/render/cluster"
 	"github.com/xpmigrate/xpmigrate/render/verify"
 	"github.com/xpmigrate/xpmigrate/render/verify/format"
 	"github.com/xpmigrate/xpmigrate/render/verify/live"
-	"github.com/xpmigrate/xpmigrate/render/verify/live/liveformat"
 )
 
 // clusterOptions are the flags of `verify --cluster`, bound to the
@@ -100,7 +99,7 @@ func runVerifyCluster(ctx context.Context, s streams, o *verifyOptions) error {
 		}
 		return errors.Wrap(err, "cannot verify against the cluster")
 	}
-	if err := liveformat.Write(s.Out, []*live.Report{rep}, o.liveWrite(s, false)); err != nil {
+	if err := live.WriteFormat(s.Out, []*live.Report{rep}, o.liveWrite(s, false)); err != nil {
 		return errors.Wrap(err, "cannot write report")
 	}
 	if rep.Fails(o.requireVerified) {
@@ -112,8 +111,8 @@ func runVerifyCluster(ctx context.Context, s streams, o *verifyOptions) error {
 // liveWrite are the options of the cluster report: the --format and
 // --verbose flags, the terminal, --require-verified; list writes JSON as a
 // list even of one report.
-func (o *verifyOptions) liveWrite(s streams, list bool) liveformat.Options {
-	wo := liveformat.Options{Options: o.write, RequireVerified: o.requireVerified, List: list}
+func (o *verifyOptions) liveWrite(s streams, list bool) live.FormatOptions {
+	wo := live.FormatOptions{Options: o.write, RequireVerified: o.requireVerified, List: list}
 	wo.TTY, wo.NoColor = s.OutTTY, s.NoColor
 	return wo
 }
@@ -139,19 +138,19 @@ func checkMigrated(ctx context.Context, s streams, o *migrateOptions, res *migra
 	pr := newClusterProgress(s)
 	lo := live.Options{Verify: verify.Options{Accept: o.run.Accept, Convert: migrate.VerifyConverter}, Progress: pr.Checked}
 	lo.Verify.Target = o.convert.Target
-	reports, err := live.Migrated(ctx, res, func(secrets bool) (live.Cluster, error) { return o.cluster.newReader(secrets, pr.Listed) }, lo)
+	reports, err := migrate.CheckCluster(ctx, res, func(secrets bool) (live.Cluster, error) { return o.cluster.newReader(secrets, pr.Listed) }, lo)
 	pr.Finish()
 	return reports, err
 }
 
 // migratedFormat are the options of migrate's cluster section: its
 // results point at the Composition's file (below root) and line.
-func migratedFormat(o *migrateOptions, res *migrate.Result, root string) liveformat.Options {
+func migratedFormat(o *migrateOptions, res *migrate.Result, root string) live.FormatOptions {
 	at := map[string]migrate.CompositionResult{}
 	for _, c := range res.Compositions {
-		at[live.MigratedPath(c)] = c
+		at[migrate.ClusterPath(c)] = c
 	}
-	return liveformat.Options{
+	return live.FormatOptions{
 		RequireVerified: o.requireVerified,
 		Locate: func(r *live.Report) (string, int) {
 			if c, ok := at[r.Legacy]; ok {
@@ -244,7 +243,7 @@ func runVerifyFromCluster(ctx context.Context, s streams, o *verifyOptions, name
 		}
 		reports = append(reports, rep)
 	}
-	if err := liveformat.Write(s.Out, reports, o.liveWrite(s, true)); err != nil {
+	if err := live.WriteFormat(s.Out, reports, o.liveWrite(s, true)); err != nil {
 		return errors.Wrap(err, "cannot write report")
 	}
 	if len(unchecked) > 0 {

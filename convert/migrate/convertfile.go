@@ -34,7 +34,7 @@ type FileOptions struct {
 	// XRDs are files of CompositeResourceDefinitions typing the XR fields.
 	XRDs []string
 	// ProviderCRDs are files or directories of providers'
-	// CustomResourceDefinitions (ReadProviderCRDs), for --target v2.
+	// CustomResourceDefinitions (convert.ReadProviderCRDs), for --target v2.
 	ProviderCRDs []string
 
 	// Format is the output format, convert.FormatYAML or FormatJSON; ""
@@ -78,7 +78,7 @@ func ConvertFile(o FileOptions, out, errOut io.Writer) error {
 	if err != nil {
 		return err
 	}
-	crds, err := ReadProviderCRDs(o.ProviderCRDs)
+	crds, err := convert.ReadProviderCRDs(o.ProviderCRDs)
 	if err != nil {
 		return err
 	}

@@ -3,9 +3,9 @@ package migrate
 import (
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/xpmigrate/xpmigrate/internal/logsafe"
+	"github.com/xpmigrate/xpmigrate/internal/progress"
 )
 
 // NewProgress returns a Progress that writes to w. On a terminal (tty) it
@@ -15,90 +15,74 @@ import (
 // per file that is not unchanged, in path order, so logs stay readable and
 // deterministic. width is the terminal width; 0 means 80.
 func NewProgress(w io.Writer, tty bool, width int) Progress {
-	if width <= 0 {
-		width = 80
-	}
-	return &progress{w: w, tty: tty, width: width}
+	return &fileProgress{line: progress.New(w, tty, width)}
 }
 
-type progress struct {
-	w       io.Writer
-	tty     bool
-	width   int
+type fileProgress struct {
+	line    *progress.Line
 	total   int
 	done    int
 	current string
-	drawn   bool
 }
 
-func (p *progress) Scanned(total int) {
+func (p *fileProgress) Scanned(total int) {
 	p.total = total
-	if p.tty {
-		p.draw()
-	}
+	p.draw()
 }
 
-func (p *progress) Started(path string) {
-	if !p.tty {
+func (p *fileProgress) Started(path string) {
+	if !p.line.TTY() {
 		return
 	}
 	p.current = path
 	p.draw()
 }
 
-func (p *progress) Done(r *FileResult, done, total int) {
+func (p *fileProgress) Done(r *FileResult, done, total int) {
 	p.done, p.total = done, total
-	if p.tty {
+	if p.line.TTY() {
 		p.draw()
 		return
 	}
 	if line := fileLine(r); line != "" {
-		fmt.Fprintln(p.w, line)
+		p.line.Println(line)
 	}
 }
 
 // Finished clears the bar, then lists the files that are not unchanged,
 // as the plain progress does line by line, so a terminal shows what
 // changed too.
-func (p *progress) Finished(r *Result) {
-	if !p.tty {
+func (p *fileProgress) Finished(r *Result) {
+	if !p.line.TTY() {
 		return
 	}
-	if p.drawn {
-		fmt.Fprint(p.w, "\r\x1b[K")
-	}
+	p.line.Clear()
 	if r == nil {
 		return
 	}
 	for i := range r.Files {
 		if line := fileLine(&r.Files[i]); line != "" {
-			fmt.Fprintln(p.w, line)
+			p.line.Println(line)
 		}
 	}
 }
 
-// draw redraws the bar: "[=====>    ] 12/100 path".
-func (p *progress) draw() {
-	const barWidth = 24
-	filled := 0
-	if p.total > 0 {
-		filled = p.done * barWidth / p.total
+// draw redraws the bar on a terminal: "[=====>    ] 12/100 path", the
+// path cut at its start to the width.
+func (p *fileProgress) draw() {
+	if !p.line.TTY() {
+		return
 	}
-	bar := strings.Repeat("=", filled)
-	if filled < barWidth {
-		bar += ">" + strings.Repeat(" ", barWidth-filled-1)
-	}
-	head := fmt.Sprintf("[%s] %d/%d ", bar, p.done, p.total)
+	head := fmt.Sprintf("%s %d/%d ", progress.Bar(p.done, p.total), p.done, p.total)
 	cur := logsafe.Escape(p.current)
-	if room := p.width - len(head) - 1; len(cur) > room {
+	if room := p.line.Width() - len(head) - 1; len(cur) > room {
 		if room <= 1 {
 			cur = ""
 		} else {
 			cur = "…" + cur[len(cur)-room+1:]
 		}
 	}
-	fmt.Fprint(p.w, "\r\x1b[K"+head+cur)
-	p.drawn = true
+	p.line.Draw(head + cur)
 }
 
 // fileLine is the plain progress line for a file, "" for unchanged ones.

@@ -69,3 +69,26 @@ func Write(w io.Writer, doc Suites) error {
 	_, err := io.WriteString(w, "\n")
 	return err
 }
+
+// Add appends a case to the suite and counts it: a test, and a failure or
+// a skip when it has one.
+func (s *Suite) Add(c Case) {
+	s.Cases = append(s.Cases, c)
+	s.Tests++
+	if c.Failure != nil {
+		s.Failures++
+	}
+	if c.Skipped != nil {
+		s.Skipped++
+	}
+}
+
+// Add appends a suite to the document and adds its totals to the
+// document's.
+func (d *Suites) Add(s Suite) {
+	d.Suites = append(d.Suites, s)
+	d.Tests += s.Tests
+	d.Failures += s.Failures
+	d.Errors += s.Errors
+	d.Skipped += s.Skipped
+}

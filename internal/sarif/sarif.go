@@ -3,9 +3,17 @@
 // xpmigrate writes: one run of one tool, rules, and results located in
 // files, optionally at a line.
 //
-//	log := sarif.New(sarif.Driver{Name: "xpmigrate verify", Rules: rules}, results)
-//	_ = json.NewEncoder(w).Encode(log)
+//	rules, results = sarif.Index(byID, results)
+//	err := sarif.Write(w, sarif.New(sarif.Driver{Name: "xpmigrate verify", Rules: rules}, results))
 package sarif
+
+import (
+	"encoding/json"
+	"io"
+	"sort"
+
+	"github.com/pkg/errors"
+)
 
 // Schema is the JSON schema a log names.
 const Schema = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -95,4 +103,34 @@ func New(driver Driver, results []Result) Log {
 		results = []Result{}
 	}
 	return Log{Schema: Schema, Version: "2.1.0", Runs: []Run{{Tool: Tool{Driver: driver}, Results: results}}}
+}
+
+// Index returns the rules sorted by id and the results (never nil), each
+// pointing at its rule by RuleIndex, found by its RuleID (0 when rules has
+// no such id).
+func Index(rules map[string]Rule, results []Result) ([]Rule, []Result) {
+	ids := make([]string, 0, len(rules))
+	for id := range rules {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	index := make(map[string]int, len(ids))
+	sorted := make([]Rule, 0, len(ids))
+	for i, id := range ids {
+		index[id] = i
+		sorted = append(sorted, rules[id])
+	}
+	out := make([]Result, 0, len(results))
+	for _, r := range results {
+		r.RuleIndex = index[r.RuleID]
+		out = append(out, r)
+	}
+	return sorted, out
+}
+
+// Write writes the log as indented JSON, ending in a newline.
+func Write(w io.Writer, log Log) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return errors.Wrap(enc.Encode(log), "cannot encode SARIF report")
 }

@@ -9,11 +9,11 @@ import (
 
 	"github.com/pkg/errors"
 
+	"github.com/xpmigrate/xpmigrate/internal/cluster"
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
 	"github.com/xpmigrate/xpmigrate/internal/regularfile"
 	"github.com/xpmigrate/xpmigrate/internal/xp"
-	"github.com/xpmigrate/xpmigrate/render/cluster"
 )
 
 // Load reads a plan directory's plan.json and the manifests its steps

@@ -4,6 +4,6 @@
 // user applies with kubectl, a machine-readable plan.json, a render proof
 // that the new XR adopts every managed resource instead of recreating it,
 // and read-only precondition checks for each step. It never writes to a
-// cluster: it reads one (render/cluster, get and list only) or exported
+// cluster: it reads one (internal/cluster, get and list only) or exported
 // manifests.
 package plan

@@ -8,10 +8,10 @@ import (
 	"github.com/pkg/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	"github.com/xpmigrate/xpmigrate/internal/cluster"
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
 	"github.com/xpmigrate/xpmigrate/internal/xp"
-	"github.com/xpmigrate/xpmigrate/render/cluster"
 )
 
 // A Composed is one composed resource of a legacy XR, as its
@@ -233,7 +233,7 @@ func (c Cluster) Get(ctx context.Context, apiVersion, kind, namespace, name stri
 
 // Legacy reads the legacy platform: the v1 XRDs, the Compositions of the
 // types types (every Composition when types is empty) and the XRs that run
-// them (render/cluster's Composites).
+// them (internal/cluster's Composites).
 func (c Cluster) Legacy(ctx context.Context, types []string) (*Legacy, error) {
 	l := &Legacy{}
 	xrds, err := c.R.Definitions(ctx)

@@ -11,7 +11,6 @@ import (
 	"github.com/pkg/errors"
 
 	"github.com/xpmigrate/xpmigrate/convert"
-	"github.com/xpmigrate/xpmigrate/convert/migrate"
 	"github.com/xpmigrate/xpmigrate/internal/atomicfile"
 	"github.com/xpmigrate/xpmigrate/internal/crossplane"
 	"github.com/xpmigrate/xpmigrate/internal/errkind"
@@ -78,7 +77,7 @@ func Run(ctx context.Context, r Request) (*Plan, error) {
 	}
 	co := r.Convert
 	co.Target = crossplane.V2
-	crds, err := migrate.ReadProviderCRDs(r.ProviderCRDs)
+	crds, err := convert.ReadProviderCRDs(r.ProviderCRDs)
 	if err != nil {
 		return nil, errkind.InvalidInput(err)
 	}

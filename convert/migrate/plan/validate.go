@@ -10,11 +10,11 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/xpmigrate/xpmigrate/convert"
+	"github.com/xpmigrate/xpmigrate/internal/cluster"
 	"github.com/xpmigrate/xpmigrate/internal/crdschema"
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/xcrd"
 	"github.com/xpmigrate/xpmigrate/internal/xp"
-	"github.com/xpmigrate/xpmigrate/render/cluster"
 )
 
 // A CRDSource finds the CustomResourceDefinition that serves a kind: the

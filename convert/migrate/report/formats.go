@@ -1,7 +1,6 @@
 package report
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"path"
@@ -84,14 +83,11 @@ func writeJUnit(w io.Writer, res *migrate.Result, root string, cl *Cluster) erro
 		switch {
 		case fail.Len() > 0:
 			c.Failure = &junit.Failure{Message: strings.SplitN(fail.String(), "\n", 2)[0], Type: "xpmigrate", Text: fail.String()}
-			suite.Failures++
 		case unverified != "":
 			c.Skipped = &junit.Skipped{Message: unverified}
-			suite.Skipped++
 		}
 		c.SystemOut = info.String()
-		suite.Cases = append(suite.Cases, c)
-		suite.Tests++
+		suite.Add(c)
 	}
 	for _, c := range res.Compositions {
 		unverified := ""
@@ -109,13 +105,11 @@ func writeJUnit(w io.Writer, res *migrate.Result, root string, cl *Cluster) erro
 	for _, f := range files {
 		add(junit.Case{Name: f, Classname: "migrate.files", File: path.Join(root, f)}, byFile[f], "")
 	}
-	doc := junit.Suites{Name: "xpmigrate", Tests: suite.Tests, Failures: suite.Failures, Skipped: suite.Skipped, Suites: []junit.Suite{suite}}
+	doc := junit.Suites{Name: "xpmigrate"}
+	doc.Add(suite)
 	if cl != nil {
 		for _, s := range cl.JUnit {
-			doc.Tests += s.Tests
-			doc.Failures += s.Failures
-			doc.Skipped += s.Skipped
-			doc.Suites = append(doc.Suites, s)
+			doc.Add(s)
 		}
 	}
 	return junit.Write(w, doc)
@@ -136,59 +130,33 @@ var ruleTexts = map[string]string{
 // writeSARIF writes the run's problems as SARIF 2.1.0 results, one rule per
 // code.
 func writeSARIF(w io.Writer, res *migrate.Result, root string, cl *Cluster) error {
-	ps := problems(res)
-	ids := map[string]bool{}
-	for _, p := range ps {
-		ids[p.Rule] = true
-	}
-	// The cluster check's rules join the run's; a code both use is
-	// described once, by the run.
-	clusterRules := map[string]sarif.Rule{}
-	if cl != nil {
-		for _, r := range cl.SARIFRules {
-			if !ids[r.ID] {
-				clusterRules[r.ID] = r
-			}
-		}
-		for id := range clusterRules {
-			ids[id] = true
-		}
-	}
-	sorted := make([]string, 0, len(ids))
-	for id := range ids {
-		sorted = append(sorted, id)
-	}
-	sort.Strings(sorted)
-	index := map[string]int{}
-	driver := sarif.Driver{Name: "xpmigrate migrate", Rules: []sarif.Rule{}}
-	for i, id := range sorted {
-		index[id] = i
-		if r, ok := clusterRules[id]; ok {
-			driver.Rules = append(driver.Rules, r)
-			continue
-		}
-		text := ruleTexts[id]
-		if text == "" {
-			text = "xpmigrate code " + id + " (see the diagnostics and gaps reference)."
-		}
-		driver.Rules = append(driver.Rules, sarif.Rule{ID: id, ShortDescription: sarif.Message{Text: text}, Help: sarif.Message{Text: text}})
-	}
+	rules := map[string]sarif.Rule{}
 	var results []sarif.Result
-	for _, p := range ps {
+	for _, p := range problems(res) {
+		if _, ok := rules[p.Rule]; !ok {
+			text := ruleTexts[p.Rule]
+			if text == "" {
+				text = "xpmigrate code " + p.Rule + " (see the diagnostics and gaps reference)."
+			}
+			rules[p.Rule] = sarif.Rule{ID: p.Rule, ShortDescription: sarif.Message{Text: text}, Help: sarif.Message{Text: text}}
+		}
 		level := p.Level
 		if level == "notice" {
 			level = "note"
 		}
-		results = append(results, sarif.Result{RuleID: p.Rule, RuleIndex: index[p.Rule], Level: level,
+		results = append(results, sarif.Result{RuleID: p.Rule, Level: level,
 			Message: sarif.Message{Text: p.Message}, Locations: sarif.At(path.Join(root, p.File), p.Line)})
 	}
+	// The cluster check's rules join the run's; a code both use is
+	// described once, by the run.
 	if cl != nil {
-		for _, r := range cl.SARIFResults {
-			r.RuleIndex = index[r.RuleID]
-			results = append(results, r)
+		for _, r := range cl.SARIFRules {
+			if _, ok := rules[r.ID]; !ok {
+				rules[r.ID] = r
+			}
 		}
+		results = append(results, cl.SARIFResults...)
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return errors.Wrap(enc.Encode(sarif.New(driver, results)), "cannot encode SARIF report")
+	sorted, indexed := sarif.Index(rules, results)
+	return sarif.Write(w, sarif.New(sarif.Driver{Name: "xpmigrate migrate", Rules: sorted}, indexed))
 }

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/xpmigrate/xpmigrate/convert/migrate"
-	"github.com/xpmigrate/xpmigrate/internal/xp"
+	"github.com/xpmigrate/xpmigrate/internal/workflow"
 )
 
 // WriteGitHub writes the run's problems as GitHub Actions workflow commands
@@ -19,11 +19,7 @@ import (
 func WriteGitHub(w io.Writer, res *migrate.Result, root string) error {
 	var b strings.Builder
 	for _, p := range problems(res) {
-		where := "file=" + xp.EscapeWorkflowProperty(path.Join(root, p.File))
-		if p.Line > 0 {
-			where += fmt.Sprintf(",line=%d", p.Line)
-		}
-		fmt.Fprintf(&b, "::%s %s::%s\n", p.Level, where, xp.EscapeWorkflowData(p.Message))
+		fmt.Fprintln(&b, workflow.Annotation{Level: p.Level, File: path.Join(root, p.File), Line: p.Line, Message: p.Message})
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

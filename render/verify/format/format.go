@@ -15,7 +15,7 @@ import (
 	"github.com/xpmigrate/xpmigrate/internal/junit"
 	"github.com/xpmigrate/xpmigrate/internal/logsafe"
 	"github.com/xpmigrate/xpmigrate/internal/sarif"
-	"github.com/xpmigrate/xpmigrate/internal/xp"
+	"github.com/xpmigrate/xpmigrate/internal/workflow"
 	"github.com/xpmigrate/xpmigrate/render"
 	"github.com/xpmigrate/xpmigrate/render/verify"
 )
@@ -594,8 +594,9 @@ func differenceLocation(r *verify.Report, d *verify.Difference) location {
 
 // JUnit XML (internal/junit): one suite, a case per sample.
 func writeJUnit(w io.Writer, r *verify.Report) error {
-	suite := JUnitSuite(r)
-	return junit.Write(w, junit.Suites{Name: "xpmigrate verify", Tests: suite.Tests, Failures: suite.Failures, Suites: []junit.Suite{suite}})
+	doc := junit.Suites{Name: "xpmigrate verify"}
+	doc.Add(JUnitSuite(r))
+	return junit.Write(w, doc)
 }
 
 // JUnitSuite is the JUnit suite of a report: a case per sample, failing on
@@ -622,26 +623,21 @@ func JUnitSuite(r *verify.Report) junit.Suite {
 		switch {
 		case s.Verdict == verify.Inconclusive:
 			c.Skipped = &junit.Skipped{Message: fmt.Sprintf("inconclusive: both sides failed (legacy: %s; pipeline: %s). Hint: %s", s.LegacyError, s.PipelineError, s.Hint)}
-			suite.Skipped++
 		case failures > 0:
 			c.Failure = &junit.Failure{
 				Message: fmt.Sprintf("%s: %d differences fail verification", s.Verdict, failures),
 				Type:    string(s.Verdict),
 				Text:    fail.String(),
 			}
-			suite.Failures++
 		}
 		c.SystemOut = info.String()
-		suite.Cases = append(suite.Cases, c)
-		suite.Tests++
+		suite.Add(c)
 	}
 	if len(r.Samples) == 0 {
-		suite.Cases = append(suite.Cases, junit.Case{
+		suite.Add(junit.Case{
 			Name: "unverified", Classname: "verify." + r.Composition, File: r.Legacy,
 			Skipped: &junit.Skipped{Message: fmt.Sprintf("unverified: %s. Hint: %s", r.Reason, r.Hint)},
 		})
-		suite.Tests++
-		suite.Skipped++
 	}
 	return suite
 }
@@ -652,12 +648,12 @@ func JUnitSuite(r *verify.Report) junit.Suite {
 func writeGitHub(w io.Writer, r *verify.Report) error {
 	r = r.Grouped()
 	if r.Verdict == verify.Unverified {
-		fmt.Fprintf(w, "::warning file=%s,line=1,title=%s::%s\n", xp.EscapeWorkflowProperty(r.Legacy), xp.EscapeWorkflowProperty("unverified: "+r.Composition), xp.EscapeWorkflowData(r.Reason+". Hint: "+r.Hint))
+		fmt.Fprintln(w, workflow.Annotation{Level: workflow.Warning, File: r.Legacy, Line: 1, Title: "unverified: " + r.Composition, Message: r.Reason + ". Hint: " + r.Hint})
 	}
 	for _, s := range r.Samples {
 		if s.Verdict == verify.Inconclusive {
-			fmt.Fprintf(w, "::warning file=%s,line=%d,title=%s::%s\n", xp.EscapeWorkflowProperty(r.Legacy), 1, xp.EscapeWorkflowProperty(s.Sample+": inconclusive"),
-				xp.EscapeWorkflowData(fmt.Sprintf("both sides failed, nothing was proven. legacy: %s; pipeline: %s. Hint: %s", s.LegacyError, s.PipelineError, s.Hint)))
+			fmt.Fprintln(w, workflow.Annotation{Level: workflow.Warning, File: r.Legacy, Line: 1, Title: s.Sample + ": inconclusive",
+				Message: fmt.Sprintf("both sides failed, nothing was proven. legacy: %s; pipeline: %s. Hint: %s", s.LegacyError, s.PipelineError, s.Hint)})
 			continue
 		}
 		for i := range s.Differences {
@@ -668,12 +664,12 @@ func writeGitHub(w io.Writer, r *verify.Report) error {
 				continue
 			}
 			loc := differenceLocation(r, d)
-			level := "warning"
+			level := workflow.Warning
 			switch {
 			case d.Fails(r.Strict):
-				level = "error"
+				level = workflow.Error
 			case d.Gap.Class != verify.ClassBreaking:
-				level = "notice"
+				level = workflow.Notice
 			}
 			title := fmt.Sprintf("%s: %s", s.Sample, d.Title())
 			msg := classification(d, r.Strict)
@@ -682,12 +678,12 @@ func writeGitHub(w io.Writer, r *verify.Report) error {
 			} else {
 				msg += ": legacy " + valueText(d.Legacy) + ", pipeline " + valueText(d.Pipeline)
 			}
-			fmt.Fprintf(w, "::%s file=%s,line=%d,title=%s::%s\n", level, xp.EscapeWorkflowProperty(loc.file), loc.line, xp.EscapeWorkflowProperty(title), xp.EscapeWorkflowData(msg))
+			fmt.Fprintln(w, workflow.Annotation{Level: level, File: loc.file, Line: loc.line, Title: title, Message: msg})
 		}
 	}
 	if len(r.Unexercised) > 0 {
-		fmt.Fprintf(w, "::notice file=%s,line=%d,title=%s::%s\n", xp.EscapeWorkflowProperty(r.Legacy), r.Unexercised[0].Line, xp.EscapeWorkflowProperty("patches not exercised"),
-			xp.EscapeWorkflowData(fmt.Sprintf("%d patches of %s no sample made fire, the first at line %d; generate samples that do with --synthesize N", len(r.Unexercised), r.Composition, r.Unexercised[0].Line)))
+		fmt.Fprintln(w, workflow.Annotation{Level: workflow.Notice, File: r.Legacy, Line: r.Unexercised[0].Line, Title: "patches not exercised",
+			Message: fmt.Sprintf("%d patches of %s no sample made fire, the first at line %d; generate samples that do with --synthesize N", len(r.Unexercised), r.Composition, r.Unexercised[0].Line)})
 	}
 	return nil
 }
@@ -709,17 +705,9 @@ func valueText(v *verify.Value) string {
 // SARIF 2.1.0 (internal/sarif): one rule per gap code plus "unexplained",
 // one result per finding (verify.Findings).
 type (
-	sarifLog      = sarif.Log
-	sarifRun      = sarif.Run
-	sarifTool     = sarif.Tool
-	sarifDriver   = sarif.Driver
-	sarifRule     = sarif.Rule
-	sarifMessage  = sarif.Message
-	sarifResult   = sarif.Result
-	sarifLocation = sarif.Location
-	sarifPhysical = sarif.PhysicalLocation
-	sarifArtifact = sarif.ArtifactLocation
-	sarifRegion   = sarif.Region
+	sarifRule    = sarif.Rule
+	sarifMessage = sarif.Message
+	sarifResult  = sarif.Result
 )
 
 // SARIF rule ids that are not gap codes.
@@ -731,14 +719,7 @@ const (
 
 func writeSARIF(w io.Writer, r *verify.Report) error {
 	rules, results := SARIFParts(r)
-	log := sarifLog{
-		Schema:  "https://json.schemastore.org/sarif-2.1.0.json",
-		Version: "2.1.0",
-		Runs:    []sarifRun{{Tool: sarifTool{Driver: sarifDriver{Name: "xpmigrate verify", Rules: rules}}, Results: results}},
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return errors.Wrap(enc.Encode(log), "cannot encode SARIF report")
+	return sarif.Write(w, sarif.New(sarif.Driver{Name: "xpmigrate verify", Rules: rules}, results))
 }
 
 // SARIFParts returns the SARIF rules of a report, sorted by id, and its
@@ -751,11 +732,7 @@ func SARIFParts(r *verify.Report) ([]sarif.Rule, []sarif.Result) {
 		ShortDescription: sarifMessage{Text: "The converted Composition composes something the legacy one does not, and no known gap explains it."},
 		Help:             sarifMessage{Text: "This is a bug in the conversion (or in xpmigrate). Compare the two Compositions around the resource named in the message."},
 	}}
-	type pending struct {
-		res  sarifResult
-		rule string
-	}
-	var results []pending
+	var results []sarifResult
 	for _, s := range r.Samples {
 		for i := range s.Differences {
 			d := &s.Differences[i]
@@ -790,16 +767,11 @@ func SARIFParts(r *verify.Report) ([]sarif.Rule, []sarif.Result) {
 			}
 			loc := differenceLocation(r, d)
 			res := sarifResult{
-				RuleID:  id,
-				Level:   level,
-				Message: sarifMessage{Text: msg},
-				Locations: []sarifLocation{{PhysicalLocation: sarifPhysical{
-					ArtifactLocation: sarifArtifact{URI: loc.file},
-				}}},
+				RuleID:     id,
+				Level:      level,
+				Message:    sarifMessage{Text: msg},
+				Locations:  sarif.At(loc.file, loc.line),
 				Properties: map[string]any{"sample": s.Sample, "verdict": string(s.Verdict), "aspect": string(d.Aspect), "firstLoop": d.FirstLoop, "lastLoop": d.LastLoop},
-			}
-			if loc.line > 0 {
-				res.Locations[0].PhysicalLocation.Region = &sarifRegion{StartLine: loc.line}
 			}
 			if d.Gap != nil && len(d.Gap.Diagnostics) > 0 {
 				res.Properties["diagnostics"] = d.Gap.Diagnostics
@@ -813,7 +785,7 @@ func SARIFParts(r *verify.Report) ([]sarif.Rule, []sarif.Result) {
 					res.Properties["acceptedBy"] = d.Gap.AcceptedBy
 				}
 			}
-			results = append(results, pending{res: res, rule: id})
+			results = append(results, res)
 		}
 	}
 	// Samples that proved nothing, and a Composition nothing verified.
@@ -824,38 +796,22 @@ func SARIFParts(r *verify.Report) ([]sarif.Rule, []sarif.Result) {
 		rules[inconclusiveRule] = sarifRule{ID: inconclusiveRule, Name: "InconclusiveSample",
 			ShortDescription: sarifMessage{Text: "Both sides failed to render the sample, so nothing was proven."},
 			Help:             sarifMessage{Text: "Give the inputs the Composition reads (EnvironmentConfigs and Secrets with -e, existing composed resources with -o)."}}
-		results = append(results, pending{rule: inconclusiveRule, res: sarifResult{
+		results = append(results, sarifResult{
 			RuleID: inconclusiveRule, Level: "warning",
 			Message:    sarifMessage{Text: fmt.Sprintf("%s: inconclusive: legacy: %s; pipeline: %s. Hint: %s", s.Sample, s.LegacyError, s.PipelineError, s.Hint)},
-			Locations:  []sarifLocation{{PhysicalLocation: sarifPhysical{ArtifactLocation: sarifArtifact{URI: r.Legacy}}}},
+			Locations:  sarif.At(r.Legacy, 0),
 			Properties: map[string]any{"sample": s.Sample, "verdict": string(s.Verdict)},
-		}})
+		})
 	}
 	if r.Verdict == verify.Unverified {
 		rules[unverifiedRule] = sarifRule{ID: unverifiedRule, Name: "UnverifiedComposition",
 			ShortDescription: sarifMessage{Text: "No sample was conclusive: the conversion is not verified."},
 			Help:             sarifMessage{Text: "Give samples with --xr, or generate them with --synthesize N; give the inputs they read with -e and -o."}}
-		results = append(results, pending{rule: unverifiedRule, res: sarifResult{
+		results = append(results, sarifResult{
 			RuleID: unverifiedRule, Level: "warning",
 			Message:   sarifMessage{Text: fmt.Sprintf("%s: unverified: %s. Hint: %s", r.Composition, r.Reason, r.Hint)},
-			Locations: []sarifLocation{{PhysicalLocation: sarifPhysical{ArtifactLocation: sarifArtifact{URI: r.Legacy}}}},
-		}})
+			Locations: sarif.At(r.Legacy, 0),
+		})
 	}
-	ids := make([]string, 0, len(rules))
-	for id := range rules {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
-	index := map[string]int{}
-	var sorted []sarifRule
-	for i, id := range ids {
-		index[id] = i
-		sorted = append(sorted, rules[id])
-	}
-	out := []sarifResult{}
-	for _, p := range results {
-		p.res.RuleIndex = index[p.rule]
-		out = append(out, p.res)
-	}
-	return sorted, out
+	return sarif.Index(rules, results)
 }

@@ -9,8 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/yaml"
 
-	"github.com/xpmigrate/xpmigrate/convert/migrate"
-	"github.com/xpmigrate/xpmigrate/render/cluster"
+	"github.com/xpmigrate/xpmigrate/internal/cluster"
 	"github.com/xpmigrate/xpmigrate/render/verify"
 )
 
@@ -93,7 +92,7 @@ func BenchmarkVerifyFindings(b *testing.B) {
 			for b.Loop() {
 				runtime.GC()
 				runtime.ReadMemStats(&base)
-				rep, err := Verify(context.Background(), generated{n: n}, legacy, verify.Document{}, Options{Verify: verify.Options{Convert: migrate.VerifyConverter}})
+				rep, err := Verify(context.Background(), generated{n: n}, legacy, verify.Document{}, Options{Verify: verify.Options{Convert: testConvert(b)}})
 				if err != nil {
 					b.Fatal(err)
 				}

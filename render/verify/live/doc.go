@@ -1,7 +1,7 @@
 // Package live checks a legacy Composition, and its conversion, against
 // the XRs that run it in a live cluster (`xpmigrate verify --cluster`).
 //
-// It reads the cluster through render/cluster (get and list only) and runs
+// It reads the cluster through internal/cluster (get and list only) and runs
 // three checks per XR, each with the XR's own live composed resources as
 // observed state and the cluster's EnvironmentConfigs:
 //
@@ -31,6 +31,18 @@
 //
 // Each XR's claim is compared too, as Crossplane v1.20's claim syncer keeps
 // it in step with the XR (check 1; its extra status fields are drift).
-// It sits above render/verify and render/cluster, beside
-// render/verify/format, whose writers it reuses for the conversion check.
+// Write writes the reports as text or JSON; WriteFormat in every output
+// format with all three checks: Markdown and HTML (a page in the look of
+// migrate's report, internal/htmlstyle), JUnit, SARIF and GitHub workflow
+// commands (the conversion check as render/verify/format writes it, joined
+// by the emulation differences, drift, unread objects, missing permissions
+// and the per-Composition summary). RenderSection renders the same as the
+// cluster section of migrate's report (convert/migrate/report.Cluster).
+// Conversion differences fail as verify's verdict model says; emulation
+// differences are warnings (failures only with RequireVerified), never
+// attributed to the conversion; drift is info.
+//
+// It sits above render/verify, render/verify/format (whose writers it
+// reuses for the conversion check) and internal/cluster, and below
+// convert/migrate, which calls it for `migrate --cluster` (CheckCluster).
 package live

@@ -11,8 +11,8 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/xpmigrate/xpmigrate/convert"
+	"github.com/xpmigrate/xpmigrate/internal/cluster"
 	"github.com/xpmigrate/xpmigrate/internal/crossplane"
-	"github.com/xpmigrate/xpmigrate/render/cluster"
 	"github.com/xpmigrate/xpmigrate/render/verify"
 )
 
@@ -204,7 +204,7 @@ func TestCheck(t *testing.T) {
 }
 
 // testConvert converts with xpmigrate's converter, as the command does.
-func testConvert(t *testing.T) verify.Converter {
+func testConvert(t testing.TB) verify.Converter {
 	return func(req verify.ConvertRequest) ([]byte, error) {
 		res, err := convert.Convert(req.Composition, convert.Options{Target: req.Target, AckUnnamed: true})
 		if err != nil {

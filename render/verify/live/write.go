@@ -12,7 +12,8 @@ import (
 	"github.com/xpmigrate/xpmigrate/render/verify/format"
 )
 
-// maxFindings bounds the findings of one kind text output lists per XR
+// maxFindings bounds the findings of one kind that text, Markdown, HTML,
+// JUnit and GitHub output list per XR (JSON and SARIF list every one)
 // without Verbose.
 const maxFindings = 5
 

@@ -1,35 +1,31 @@
-package liveformat
+package live
 
 import (
 	"bytes"
 	"fmt"
+	"html/template"
 	"io"
 	"strings"
 
 	"github.com/pkg/errors"
 
-	"github.com/xpmigrate/xpmigrate/convert/migrate/report"
+	"github.com/xpmigrate/xpmigrate/internal/junit"
+	"github.com/xpmigrate/xpmigrate/internal/sarif"
 	"github.com/xpmigrate/xpmigrate/render/verify"
 	"github.com/xpmigrate/xpmigrate/render/verify/format"
-	"github.com/xpmigrate/xpmigrate/render/verify/live"
 )
 
-// Formats of Write beyond verify's.
+// Formats of WriteFormat beyond verify's.
 const (
 	Markdown format.Format = "markdown"
 	HTML     format.Format = "html"
 )
 
-// Formats lists the output formats of Write.
+// Formats lists the output formats of WriteFormat.
 var Formats = []format.Format{format.Text, format.JSON, Markdown, HTML, format.JUnit, format.SARIF, format.GitHub}
 
-// maxFindings bounds the findings of one kind Markdown, HTML, JUnit and
-// GitHub list per XR without Verbose (text output's bound); JSON and
-// SARIF list every finding.
-const maxFindings = 5
-
-// Options tune Write and Section.
-type Options struct {
+// FormatOptions tune WriteFormat and RenderSection.
+type FormatOptions struct {
 	format.Options
 
 	// RequireVerified says emulation differences, unread objects and
@@ -43,26 +39,28 @@ type Options struct {
 
 	// Locate returns the file (and line, 0 when unknown) the results of a
 	// report point at in SARIF, GitHub and JUnit; r.Legacy when nil.
-	Locate func(r *live.Report) (file string, line int)
+	Locate func(r *Report) (file string, line int)
 }
 
-func (o Options) locate(r *live.Report) (string, int) {
+func (o FormatOptions) locate(r *Report) (string, int) {
 	if o.Locate != nil {
 		return o.Locate(r)
 	}
 	return r.Legacy, 0
 }
 
-// Write writes the reports in o.Format. Every format is deterministic.
-func Write(w io.Writer, reports []*live.Report, o Options) error {
+// WriteFormat writes the reports in o.Format: text and JSON as Write does,
+// Markdown, HTML, JUnit, SARIF and GitHub workflow commands with all three
+// checks. Every format is deterministic.
+func WriteFormat(w io.Writer, reports []*Report, o FormatOptions) error {
 	var b bytes.Buffer
 	var err error
 	switch o.Format {
 	case format.Text, "", format.JSON:
 		if o.List {
-			return live.WriteList(w, reports, o.Options)
+			return WriteList(w, reports, o.Options)
 		}
-		return live.Write(w, reports, o.Options)
+		return Write(w, reports, o.Options)
 	case Markdown:
 		err = writeMarkdown(&b, reports, o, 1)
 	case HTML:
@@ -83,13 +81,35 @@ func Write(w io.Writer, reports []*live.Report, o Options) error {
 	return err
 }
 
-// Section renders the reports as the cluster section of migrate's report
-// and outputs.
-func Section(reports []*live.Report, o Options) (*report.Cluster, error) {
+// A Section is the cluster check of `migrate --cluster` rendered in each
+// format of migrate's report and outputs (convert/migrate/report places
+// it). Each part may be empty.
+type Section struct {
+	// JSON is the value of the JSON report's "cluster" field.
+	JSON any
+	// Markdown is a "## " section, appended to the Markdown report.
+	Markdown string
+	// HTML is a <section id="cluster">, appended to the HTML report (and
+	// linked from its navigation); its writer escapes what it holds.
+	HTML template.HTML
+	// GitHub are workflow command lines, appended to the GitHub output.
+	GitHub string
+	// JUnit are test suites, appended to the JUnit output's.
+	JUnit []junit.Suite
+	// SARIFRules and SARIFResults join the SARIF run (results point at
+	// their rule by RuleID; RuleIndex is set here). A rule id the run
+	// uses already keeps the run's description.
+	SARIFRules   []sarif.Rule
+	SARIFResults []sarif.Result
+}
+
+// RenderSection renders the reports as the cluster section of migrate's
+// report and outputs.
+func RenderSection(reports []*Report, o FormatOptions) (*Section, error) {
 	if reports == nil {
-		reports = []*live.Report{}
+		reports = []*Report{}
 	}
-	cl := &report.Cluster{JSON: reports}
+	cl := &Section{JSON: reports}
 	var md bytes.Buffer
 	if err := writeMarkdown(&md, reports, o, 2); err != nil {
 		return nil, err
@@ -113,7 +133,7 @@ func Section(reports []*live.Report, o Options) (*report.Cluster, error) {
 // headline words the reports' verdict in one line, as migrate's does:
 // "2 Compositions checked against the cluster (70 XRs): 1 equivalent, 1
 // conversion-differences: safe to upgrade? no".
-func headline(reports []*live.Report) string {
+func headline(reports []*Report) string {
 	xrs := 0
 	count := map[string]int{}
 	for _, r := range reports {
@@ -121,7 +141,7 @@ func headline(reports []*live.Report) string {
 		count[r.Verdict]++
 	}
 	var parts []string
-	for _, v := range []string{live.Equivalent, live.EmulationDifferences, live.ConversionDifferences, live.Unverified} {
+	for _, v := range []string{Equivalent, EmulationDifferences, ConversionDifferences, Unverified} {
 		if count[v] > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", count[v], v))
 		}
@@ -135,13 +155,13 @@ func headline(reports []*live.Report) string {
 
 // safe is "no" when a conversion check fails, "not proven" when a
 // Composition is not equivalent against the cluster, else "yes".
-func safe(reports []*live.Report) string {
+func safe(reports []*Report) string {
 	answer := "yes"
 	for _, r := range reports {
 		switch {
 		case r.Fails(false):
 			return "no"
-		case r.Verdict != live.Equivalent:
+		case r.Verdict != Equivalent:
 			answer = "not proven"
 		}
 	}
@@ -149,8 +169,8 @@ func safe(reports []*live.Report) string {
 }
 
 // summary words one report's verdict, as text output's first line.
-func summary(r *live.Report) string {
-	if r.Verdict == live.NotChecked {
+func summary(r *Report) string {
+	if r.Verdict == NotChecked {
 		return "not checked against the cluster: " + r.Error
 	}
 	s := fmt.Sprintf("%s against the cluster: %s", r.Verdict, plural(r.XRs, "XR"))
@@ -169,11 +189,11 @@ func summary(r *live.Report) string {
 }
 
 // label is text output's label of a report: FAIL, WARN or PASS.
-func label(r *live.Report) string {
+func label(r *Report) string {
 	switch {
-	case r.Fails(false), r.Verdict == live.NotChecked:
+	case r.Fails(false), r.Verdict == NotChecked:
 		return "FAIL"
-	case r.Verdict != live.Equivalent:
+	case r.Verdict != Equivalent:
 		return "WARN"
 	}
 	return "PASS"
@@ -223,17 +243,17 @@ type sampleDiffs struct {
 }
 
 // hasFindings reports whether an XR has something to list beyond drift.
-func hasFindings(x *live.XR) bool {
+func hasFindings(x *XR) bool {
 	return len(x.Emulation) > 0 || x.EmulationError != "" || len(x.Notes) > 0
 }
 
-// tallies are the findings of a report by object and path, over every
+// tallyLines are the findings of a report by object and path, over every
 // XR: what a report with unlisted XRs shows instead of each XR's.
-func tallies(r *live.Report) []tallyLine {
+func tallyLines(r *Report) []tallyLine {
 	var out []tallyLine
 	for _, g := range []struct {
 		kind string
-		ts   []live.Tally
+		ts   []Tally
 	}{{"conversion", r.ConversionFindings}, {"emulation", r.EmulationFindings}, {"drift (info)", r.DriftFindings}} {
 		for _, t := range g.ts {
 			out = append(out, tallyLine{Kind: g.kind, Finding: t.String(), XRs: t.XRs, Examples: strings.Join(t.Examples, ", ")})

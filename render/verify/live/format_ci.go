@@ -1,26 +1,21 @@
-package liveformat
+package live
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
-	"sort"
 	"strings"
-
-	"github.com/pkg/errors"
 
 	"github.com/xpmigrate/xpmigrate/internal/junit"
 	"github.com/xpmigrate/xpmigrate/internal/sarif"
-	"github.com/xpmigrate/xpmigrate/internal/xp"
+	"github.com/xpmigrate/xpmigrate/internal/workflow"
 	"github.com/xpmigrate/xpmigrate/render/verify"
 	"github.com/xpmigrate/xpmigrate/render/verify/format"
-	"github.com/xpmigrate/xpmigrate/render/verify/live"
 )
 
 // located returns the conversion check of r with its results pointing at
 // file (render/verify/format locates them at Legacy).
-func located(r *live.Report, file string) *verify.Report {
+func located(r *Report, file string) *verify.Report {
 	if r.Conversion == nil {
 		return nil
 	}
@@ -31,8 +26,8 @@ func located(r *live.Report, file string) *verify.Report {
 
 // byName indexes the XRs of a report by name (a conversion sample is named
 // after its XR).
-func byName(r *live.Report) map[string]*live.XR {
-	m := make(map[string]*live.XR, len(r.Composites))
+func byName(r *Report) map[string]*XR {
+	m := make(map[string]*XR, len(r.Composites))
 	for i := range r.Composites {
 		m[r.Composites[i].Name] = &r.Composites[i]
 	}
@@ -42,7 +37,7 @@ func byName(r *live.Report) map[string]*live.XR {
 // findingLines are an XR's emulation differences, its render error and
 // what could not be read, one line each (at most maxFindings differences
 // without verbose).
-func findingLines(x *live.XR, verbose bool) []string {
+func findingLines(x *XR, verbose bool) []string {
 	var out []string
 	if x.EmulationError != "" {
 		out = append(out, "emulation: the legacy render failed: "+x.EmulationError)
@@ -65,7 +60,7 @@ func findingLines(x *live.XR, verbose bool) []string {
 // and drift as output (emulation differences and unread objects fail the
 // case with RequireVerified), a skipped case for the missing permissions
 // and a passing "summary" case whose output is the report's summary.
-func junitSuites(reports []*live.Report, o Options) []junit.Suite {
+func junitSuites(reports []*Report, o FormatOptions) []junit.Suite {
 	suites := make([]junit.Suite, 0, len(reports))
 	for _, r := range reports {
 		file, _ := o.locate(r)
@@ -92,32 +87,26 @@ func junitSuites(reports []*live.Report, o Options) []junit.Suite {
 			text := strings.Join(lines, "\n") + "\n"
 			if o.RequireVerified && hasFindings(x) && c.Failure == nil && c.Skipped == nil {
 				c.Failure = &junit.Failure{Message: "the legacy render does not reproduce the live XR: " + emulationNote, Type: "emulation", Text: text}
-				suite.Failures++
+				suite.Failures++ // A case of the suite already, now failing.
 				continue
 			}
 			c.SystemOut += text
 		}
 		if len(r.Missing) > 0 {
-			suite.Cases = append(suite.Cases, junit.Case{Name: "missing permissions", Classname: "cluster." + r.Composition, File: file,
+			suite.Add(junit.Case{Name: "missing permissions", Classname: "cluster." + r.Composition, File: file,
 				Skipped: &junit.Skipped{Message: "not checked, the kubeconfig's user may not: " + strings.Join(r.Missing, "; ")}})
-			suite.Tests++
-			suite.Skipped++
 		}
-		suite.Cases = append(suite.Cases, junit.Case{Name: "summary", Classname: "cluster." + r.Composition, File: file,
+		suite.Add(junit.Case{Name: "summary", Classname: "cluster." + r.Composition, File: file,
 			SystemOut: label(r) + " " + r.Composition + ": " + summary(r) + "\n"})
-		suite.Tests++
 		suites = append(suites, suite)
 	}
 	return suites
 }
 
-func writeJUnit(w io.Writer, reports []*live.Report, o Options) error {
+func writeJUnit(w io.Writer, reports []*Report, o FormatOptions) error {
 	doc := junit.Suites{Name: "xpmigrate verify --cluster"}
 	for _, s := range junitSuites(reports, o) {
-		doc.Tests += s.Tests
-		doc.Failures += s.Failures
-		doc.Skipped += s.Skipped
-		doc.Suites = append(doc.Suites, s)
+		doc.Add(s)
 	}
 	return junit.Write(w, doc)
 }
@@ -160,7 +149,7 @@ var clusterRules = map[string]sarif.Rule{
 // differences (warnings; errors with RequireVerified), unread objects and
 // drift (notes), then the missing permissions and a summary note per
 // Composition.
-func sarifParts(reports []*live.Report, o Options) ([]sarif.Rule, []sarif.Result) {
+func sarifParts(reports []*Report, o FormatOptions) ([]sarif.Rule, []sarif.Result) {
 	rules := map[string]sarif.Rule{}
 	var results []sarif.Result
 	use := func(id string) { rules[id] = clusterRules[id] }
@@ -185,7 +174,7 @@ func sarifParts(reports []*live.Report, o Options) ([]sarif.Rule, []sarif.Result
 		}
 		for i := range r.Composites {
 			x := &r.Composites[i]
-			props := func(f *live.Finding) map[string]any {
+			props := func(f *Finding) map[string]any {
 				p := map[string]any{"composition": r.Composition, "xr": x.Name}
 				if f != nil {
 					p["object"], p["path"] = f.Object, f.Path
@@ -227,24 +216,7 @@ func sarifParts(reports []*live.Report, o Options) ([]sarif.Rule, []sarif.Result
 				"emulationXRs": r.EmulationXRs, "emulationDifferences": r.Emulation, "driftFields": r.Drift},
 			Message: sarif.Message{Text: fmt.Sprintf("%s %s: %s", label(r), r.Composition, summary(r))}})
 	}
-	ids := make([]string, 0, len(rules))
-	for id := range rules {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
-	index := make(map[string]int, len(ids))
-	out := make([]sarif.Rule, 0, len(ids))
-	for i, id := range ids {
-		index[id] = i
-		out = append(out, rules[id])
-	}
-	for i := range results {
-		results[i].RuleIndex = index[results[i].RuleID]
-	}
-	if results == nil {
-		results = []sarif.Result{}
-	}
-	return out, results
+	return sarif.Index(rules, results)
 }
 
 func withComposition(p map[string]any, comp string) map[string]any {
@@ -256,11 +228,9 @@ func withComposition(p map[string]any, comp string) map[string]any {
 	return out
 }
 
-func writeSARIF(w io.Writer, reports []*live.Report, o Options) error {
+func writeSARIF(w io.Writer, reports []*Report, o FormatOptions) error {
 	rules, results := sarifParts(reports, o)
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return errors.Wrap(enc.Encode(sarif.New(sarif.Driver{Name: "xpmigrate verify --cluster", Rules: rules}, results)), "cannot encode SARIF report")
+	return sarif.Write(w, sarif.New(sarif.Driver{Name: "xpmigrate verify --cluster", Rules: rules}, results))
 }
 
 // writeGitHub writes workflow commands: per report its summary (a notice),
@@ -269,22 +239,18 @@ func writeSARIF(w io.Writer, reports []*live.Report, o Options) error {
 // RequireVerified; at most maxFindings differences per XR without
 // Verbose), and the drift as one notice (one per XR with Verbose); then a
 // warning per missing permission.
-func writeGitHub(w io.Writer, reports []*live.Report, o Options) error {
+func writeGitHub(w io.Writer, reports []*Report, o FormatOptions) error {
 	var b bytes.Buffer
-	warn := "warning"
+	warn := workflow.Warning
 	if o.RequireVerified {
-		warn = "error"
+		warn = workflow.Error
 	}
 	for _, r := range reports {
 		file, line := o.locate(r)
-		where := "file=" + xp.EscapeWorkflowProperty(file)
-		if line > 0 {
-			where += fmt.Sprintf(",line=%d", line)
-		}
 		cmd := func(level, title, msg string) {
-			fmt.Fprintf(&b, "::%s %s,title=%s::%s\n", level, where, xp.EscapeWorkflowProperty(title), xp.EscapeWorkflowData(msg))
+			fmt.Fprintln(&b, workflow.Annotation{Level: level, File: file, Line: line, Title: title, Message: msg})
 		}
-		cmd("notice", "cluster: "+r.Composition+": "+r.Verdict, label(r)+" "+summary(r))
+		cmd(workflow.Notice, "cluster: "+r.Composition+": "+r.Verdict, label(r)+" "+summary(r))
 		if c := located(r, file); c != nil {
 			if err := format.WriteGitHub(&b, c); err != nil {
 				return err
@@ -309,17 +275,17 @@ func writeGitHub(w io.Writer, reports []*live.Report, o Options) error {
 				for _, f := range x.Drift {
 					paths = append(paths, f.String())
 				}
-				cmd("notice", "cluster: "+r.Composition+": XR "+x.Name+": drift (info)", strings.Join(paths, "; "))
+				cmd(workflow.Notice, "cluster: "+r.Composition+": XR "+x.Name+": drift (info)", strings.Join(paths, "; "))
 			}
 		}
 		if r.Drift > 0 && !o.Verbose {
-			cmd("notice", "cluster: "+r.Composition+": drift (info)",
+			cmd(workflow.Notice, "cluster: "+r.Composition+": drift (info)",
 				fmt.Sprintf("%s of live objects no render produces on %s (manual edits, late-initialised provider fields); --verbose lists them", plural(r.Drift, "field"), plural(driftXRs, "XR")))
 		}
 	}
 	for _, p := range missing(reports) {
-		fmt.Fprintf(&b, "::warning title=%s::%s\n", xp.EscapeWorkflowProperty("cluster: missing permission"),
-			xp.EscapeWorkflowData(fmt.Sprintf("the kubeconfig's user may not %s: what it guards was not checked (%s)", p.Perm, strings.Join(p.Comps, ", "))))
+		fmt.Fprintln(&b, workflow.Annotation{Level: workflow.Warning, Title: "cluster: missing permission",
+			Message: fmt.Sprintf("the kubeconfig's user may not %s: what it guards was not checked (%s)", p.Perm, strings.Join(p.Comps, ", "))})
 	}
 	_, err := w.Write(b.Bytes())
 	return err

@@ -13,8 +13,8 @@ import (
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	"github.com/xpmigrate/xpmigrate/internal/cluster"
 	"github.com/xpmigrate/xpmigrate/internal/kubetest"
-	"github.com/xpmigrate/xpmigrate/render/cluster"
 )
 
 // benchXRs is the number of XRs BenchmarkComposites reads
@@ -87,7 +87,7 @@ var benchSeed = sync.OnceValues(func() (int, error) {
 // XRs at a time (bound by the API server).
 //
 //	make kube-apiserver
-//	go test -tags e2e -run '^$' -bench 'Composites/unlimited' -benchtime 3x ./render/cluster/
+//	go test -tags e2e -run '^$' -bench 'Composites/unlimited' -benchtime 3x ./internal/cluster/
 func BenchmarkComposites(b *testing.B) {
 	n, err := benchSeed()
 	if err != nil {

@@ -1,4 +1,4 @@
-package liveformat
+package live
 
 import (
 	"bytes"
@@ -12,21 +12,20 @@ import (
 	"github.com/xpmigrate/xpmigrate/internal/testutil"
 	"github.com/xpmigrate/xpmigrate/render/verify"
 	"github.com/xpmigrate/xpmigrate/render/verify/format"
-	"github.com/xpmigrate/xpmigrate/render/verify/live"
 )
 
 const hostile = "<img src=x onerror=alert(1)>|[click](javascript:alert(1))`x`\n::error::y\r%0A<script>"
 
 // hostileReports name everything from the cluster with markup.
-func hostileReports() []*live.Report {
-	f := live.Finding{Object: hostile, Path: "spec." + hostile, Live: hostile, Rendered: map[string]any{hostile: hostile}}
-	m := live.Finding{Object: hostile, Path: hostile, Message: hostile}
+func hostileReports() []*Report {
+	f := Finding{Object: hostile, Path: "spec." + hostile, Live: hostile, Rendered: map[string]any{hostile: hostile}}
+	m := Finding{Object: hostile, Path: hostile, Message: hostile}
 	conv := &verify.Report{Composition: hostile, Legacy: hostile, Converted: hostile, Verdict: verify.Unverified, Reason: hostile, Hint: hostile}
-	r := &live.Report{Composition: hostile, Legacy: hostile, Converted: hostile, Verdict: live.EmulationDifferences, XRs: 1, EmulationXRs: 1, Emulation: 2, Drift: 1,
+	r := &Report{Composition: hostile, Legacy: hostile, Converted: hostile, Verdict: EmulationDifferences, XRs: 1, EmulationXRs: 1, Emulation: 2, Drift: 1,
 		Conversion: conv, Missing: []string{hostile},
-		Composites: []live.XR{{Name: hostile, Claim: hostile, Revision: hostile, Pinned: true, EmulationError: hostile,
-			Emulation: []live.Finding{f, m}, Drift: []live.Finding{f}, Notes: []string{hostile}}}}
-	return []*live.Report{r}
+		Composites: []XR{{Name: hostile, Claim: hostile, Revision: hostile, Pinned: true, EmulationError: hostile,
+			Emulation: []Finding{f, m}, Drift: []Finding{f}, Notes: []string{hostile}}}}
+	return []*Report{r}
 }
 
 // unescapedPipes counts the | of a table row not escaped by a backslash.
@@ -46,22 +45,22 @@ func unescapedPipes(row string) int {
 func TestMarkdownEscapes(t *testing.T) {
 	for _, verbose := range []bool{false, true} {
 		var b bytes.Buffer
-		if err := Write(&b, hostileReports(), Options{Options: format.Options{Format: Markdown, Verbose: verbose}}); err != nil {
+		if err := WriteFormat(&b, hostileReports(), FormatOptions{Options: format.Options{Format: Markdown, Verbose: verbose}}); err != nil {
 			t.Fatal(err)
 		}
 		md := b.String()
 		out, closed := testutil.StripCodeSpans(md)
 		if !closed {
-			t.Fatalf("Write(markdown): a code span is not closed:\n%s", md)
+			t.Fatalf("WriteFormat(markdown): a code span is not closed:\n%s", md)
 		}
 		for _, raw := range []string{"<", "]("} {
 			if strings.Contains(out, raw) {
-				t.Errorf("Write(markdown): %q outside code spans:\n%s", raw, md)
+				t.Errorf("WriteFormat(markdown): %q outside code spans:\n%s", raw, md)
 			}
 		}
 		for _, line := range strings.Split(md, "\n") {
 			if strings.HasPrefix(line, "| ") && unescapedPipes(line) != 8 {
-				t.Errorf("Write(markdown): row with %d cell separators, want 8: %s", unescapedPipes(line), line)
+				t.Errorf("WriteFormat(markdown): row with %d cell separators, want 8: %s", unescapedPipes(line), line)
 			}
 		}
 	}
@@ -70,17 +69,17 @@ func TestMarkdownEscapes(t *testing.T) {
 func TestHTMLEscapes(t *testing.T) {
 	for _, verbose := range []bool{false, true} {
 		var b bytes.Buffer
-		if err := Write(&b, hostileReports(), Options{Options: format.Options{Format: HTML, Verbose: verbose}}); err != nil {
+		if err := WriteFormat(&b, hostileReports(), FormatOptions{Options: format.Options{Format: HTML, Verbose: verbose}}); err != nil {
 			t.Fatal(err)
 		}
 		page := b.String()
 		for _, raw := range []string{"<img", "<script", `href="javascript`} {
 			if strings.Contains(strings.ToLower(page), raw) {
-				t.Errorf("Write(html): %q written raw", raw)
+				t.Errorf("WriteFormat(html): %q written raw", raw)
 			}
 		}
 		if !strings.Contains(page, "&lt;script&gt;") {
-			t.Errorf("Write(html): the hostile name is not shown escaped")
+			t.Errorf("WriteFormat(html): the hostile name is not shown escaped")
 		}
 	}
 }
@@ -89,35 +88,35 @@ func TestHTMLEscapes(t *testing.T) {
 // JUnit and SARIF stay well-formed.
 func TestCIEscapes(t *testing.T) {
 	var gh bytes.Buffer
-	if err := Write(&gh, hostileReports(), Options{Options: format.Options{Format: format.GitHub, Verbose: true}}); err != nil {
+	if err := WriteFormat(&gh, hostileReports(), FormatOptions{Options: format.Options{Format: format.GitHub, Verbose: true}}); err != nil {
 		t.Fatal(err)
 	}
 	for _, line := range strings.Split(strings.TrimSuffix(gh.String(), "\n"), "\n") {
 		if !strings.HasPrefix(line, "::notice ") && !strings.HasPrefix(line, "::warning ") && !strings.HasPrefix(line, "::error ") {
-			t.Errorf("Write(github): a line that is not a workflow command: %q", line)
+			t.Errorf("WriteFormat(github): a line that is not a workflow command: %q", line)
 		}
 		// The properties end at the first "::": a name must not end
 		// them early, nor add a property.
 		_, rest, _ := strings.Cut(line[2:], " ")
 		props, _, ok := strings.Cut(rest, "::")
 		if !ok || strings.Contains(props, ":") || strings.Count(props, ",") > 2 {
-			t.Errorf("Write(github): a name leaked into the properties: %q", line)
+			t.Errorf("WriteFormat(github): a name leaked into the properties: %q", line)
 		}
 	}
 	var ju bytes.Buffer
-	if err := Write(&ju, hostileReports(), Options{Options: format.Options{Format: format.JUnit}}); err != nil {
+	if err := WriteFormat(&ju, hostileReports(), FormatOptions{Options: format.Options{Format: format.JUnit}}); err != nil {
 		t.Fatal(err)
 	}
 	var suites junit.Suites
 	if err := xml.Unmarshal(ju.Bytes(), &suites); err != nil {
-		t.Errorf("Write(junit) does not parse: %v", err)
+		t.Errorf("WriteFormat(junit) does not parse: %v", err)
 	}
 	var sa bytes.Buffer
-	if err := Write(&sa, hostileReports(), Options{Options: format.Options{Format: format.SARIF}}); err != nil {
+	if err := WriteFormat(&sa, hostileReports(), FormatOptions{Options: format.Options{Format: format.SARIF}}); err != nil {
 		t.Fatal(err)
 	}
 	if !json.Valid(sa.Bytes()) {
-		t.Errorf("Write(sarif) is not JSON")
+		t.Errorf("WriteFormat(sarif) is not JSON")
 	}
 }
 
@@ -126,16 +125,16 @@ func TestCIEscapes(t *testing.T) {
 const controls = "n\n::set-output name=x::y\x1b[31m\r\u2028\u009b\x9b\x7f"
 
 // controlReports name everything from the cluster with controls.
-func controlReports() []*live.Report {
+func controlReports() []*Report {
 	rs := hostileReports()
 	r := rs[0]
 	r.Composition, r.Legacy, r.Missing = controls, controls, []string{controls}
 	x := &r.Composites[0]
 	x.Name, x.Claim, x.Revision, x.EmulationError, x.Notes = controls, controls, controls, controls, []string{controls}
-	x.Emulation = []live.Finding{{Object: controls, Path: controls, Live: controls, Rendered: controls}, {Object: controls, Message: controls}}
-	x.Drift = []live.Finding{{Object: controls, Path: "spec." + controls, Live: controls}}
+	x.Emulation = []Finding{{Object: controls, Path: controls, Live: controls, Rendered: controls}, {Object: controls, Message: controls}}
+	x.Drift = []Finding{{Object: controls, Path: "spec." + controls, Live: controls}}
 	r.Unlisted = 1
-	r.EmulationFindings = []live.Tally{{Object: controls, Path: controls, Message: controls, XRs: 2, Examples: []string{controls}}}
+	r.EmulationFindings = []Tally{{Object: controls, Path: controls, Message: controls, XRs: 2, Examples: []string{controls}}}
 	r.Conversion.Composition, r.Conversion.Legacy, r.Conversion.Reason, r.Conversion.Hint = controls, controls, controls, controls
 	return rs
 }
@@ -148,7 +147,7 @@ func TestTextEscapes(t *testing.T) {
 	for _, f := range []format.Format{format.Text, format.GitHub} {
 		for _, verbose := range []bool{false, true} {
 			var b bytes.Buffer
-			if err := Write(&b, controlReports(), Options{Options: format.Options{Format: f, Verbose: verbose}}); err != nil {
+			if err := WriteFormat(&b, controlReports(), FormatOptions{Options: format.Options{Format: f, Verbose: verbose}}); err != nil {
 				t.Fatal(err)
 			}
 			out := b.String()
@@ -157,11 +156,11 @@ func TestTextEscapes(t *testing.T) {
 					line = strings.TrimPrefix(line, "::")
 				}
 				if logsafe.Unsafe(line) {
-					t.Errorf("Write(%s, verbose %t): line %d is not escaped: %q", f, verbose, i+1, line)
+					t.Errorf("WriteFormat(%s, verbose %t): line %d is not escaped: %q", f, verbose, i+1, line)
 				}
 			}
 			if want := `n\n::set-output name=x::y\x1b[31m\r\u2028\u009b\x9b\x7f`; f == format.Text && !strings.Contains(out, want) {
-				t.Errorf("Write(text, verbose %t): the name is not shown escaped (%s):\n%s", verbose, want, out)
+				t.Errorf("WriteFormat(text, verbose %t): the name is not shown escaped (%s):\n%s", verbose, want, out)
 			}
 		}
 	}

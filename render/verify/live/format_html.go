@@ -1,4 +1,4 @@
-package liveformat
+package live
 
 import (
 	"bytes"
@@ -8,10 +8,9 @@ import (
 
 	"github.com/pkg/errors"
 
-	"github.com/xpmigrate/xpmigrate/convert/migrate/report"
+	"github.com/xpmigrate/xpmigrate/internal/htmlstyle"
 	"github.com/xpmigrate/xpmigrate/render/verify"
 	"github.com/xpmigrate/xpmigrate/render/verify/format"
-	"github.com/xpmigrate/xpmigrate/render/verify/live"
 )
 
 type htmlView struct {
@@ -67,7 +66,7 @@ type htmlFinding struct {
 	Message          string
 }
 
-func buildHTML(reports []*live.Report, o Options) htmlView {
+func buildHTML(reports []*Report, o FormatOptions) htmlView {
 	v := htmlView{Headline: headline(reports), Missing: missing(reports)}
 	v.HeadlineOK = safe(reports) == "yes"
 	for i, r := range reports {
@@ -75,7 +74,7 @@ func buildHTML(reports []*live.Report, o Options) htmlView {
 			Summary: summary(r), XRs: r.XRs, Pinned: r.Pinned, ConvVerdict: "–", Drift: r.Drift,
 			Emulation: fmt.Sprintf("%d on %s", r.Emulation, plural(r.EmulationXRs, "XR"))}
 		if r.Unlisted > 0 {
-			hr.Tallies = tallies(r)
+			hr.Tallies = tallyLines(r)
 		}
 		if c := r.Conversion; c != nil {
 			hr.ConvVerdict = string(c.Verdict)
@@ -135,17 +134,17 @@ func buildHTML(reports []*live.Report, o Options) htmlView {
 // labelClass colours a label with the report style's classes.
 var labelClass = map[string]string{"FAIL": "bad", "WARN": "warn", "PASS": "ok"}
 
-func htmlFindingOf(xr string, f live.Finding) htmlFinding {
+func htmlFindingOf(xr string, f Finding) htmlFinding {
 	h := htmlFinding{XR: xr, Object: f.Object, Path: f.Path, Message: f.Message}
 	if f.Message == "" {
-		h.Live, h.Rendered = live.ShowValue(f.Live), live.ShowValue(f.Rendered)
+		h.Live, h.Rendered = ShowValue(f.Live), ShowValue(f.Rendered)
 	}
 	return h
 }
 
 // htmlSection renders the reports as the <section id="cluster"> of
 // migrate's HTML report.
-func htmlSection(reports []*live.Report, o Options) (template.HTML, error) {
+func htmlSection(reports []*Report, o FormatOptions) (template.HTML, error) {
 	var b bytes.Buffer
 	if err := htmlTemplates.ExecuteTemplate(&b, "section", buildHTML(reports, o)); err != nil {
 		return "", errors.Wrap(err, "cannot write the HTML report")
@@ -156,13 +155,13 @@ func htmlSection(reports []*live.Report, o Options) (template.HTML, error) {
 
 // writeHTMLPage writes the reports as one self-contained page (inline
 // style, migrate's, no script, no external asset).
-func writeHTMLPage(w io.Writer, reports []*live.Report, o Options) error {
+func writeHTMLPage(w io.Writer, reports []*Report, o FormatOptions) error {
 	page := struct {
 		Style   template.CSS
 		Section htmlView
 	}{
-		//nolint:gosec // G203: the style is the report package's constant.
-		Style:   template.CSS(report.Style),
+		//nolint:gosec // G203: the style sheet is internal/htmlstyle's constant.
+		Style:   template.CSS(htmlstyle.Sheet),
 		Section: buildHTML(reports, o),
 	}
 	return errors.Wrap(htmlTemplates.ExecuteTemplate(w, "page", page), "cannot write the HTML report")

@@ -1,4 +1,4 @@
-package migrate
+package convert
 
 import (
 	"io/fs"

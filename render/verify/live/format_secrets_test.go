@@ -1,4 +1,4 @@
-package liveformat
+package live
 
 import (
 	"bytes"
@@ -11,11 +11,10 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/xpmigrate/xpmigrate/convert"
+	"github.com/xpmigrate/xpmigrate/internal/cluster"
 	"github.com/xpmigrate/xpmigrate/internal/crossplane"
-	"github.com/xpmigrate/xpmigrate/render/cluster"
 	"github.com/xpmigrate/xpmigrate/render/verify"
 	"github.com/xpmigrate/xpmigrate/render/verify/format"
-	"github.com/xpmigrate/xpmigrate/render/verify/live"
 )
 
 // secretsLegacy composes two provider-kubernetes Objects: one wraps a
@@ -156,15 +155,15 @@ func TestSecretValuesRedacted(t *testing.T) {
 		t.Fatal(err)
 	}
 	converted = bytes.ReplaceAll(converted, []byte("rendered-s3cret"), []byte("converted-s3cret"))
-	o := live.Options{Detailed: -1}
+	o := Options{Detailed: -1}
 	o.Verify.Convert = conv
-	rep, err := live.Verify(context.Background(), secretsCluster{secretsComposite(t)},
+	rep, err := Verify(context.Background(), secretsCluster{secretsComposite(t)},
 		verify.Document{Path: "legacy.yaml", Data: []byte(secretsLegacy)}, verify.Document{Path: "converted.yaml", Data: converted}, o)
 	if err != nil {
-		t.Fatalf("live.Verify(...): %v", err)
+		t.Fatalf("Verify(...): %v", err)
 	}
 	if rep.Emulation == 0 || rep.Drift == 0 || rep.Conversion.Verdict == verify.Equivalent {
-		t.Fatalf("live.Verify(...): want emulation differences, drift and conversion differences to show, got %d, %d, %s", rep.Emulation, rep.Drift, rep.Conversion.Verdict)
+		t.Fatalf("Verify(...): want emulation differences, drift and conversion differences to show, got %d, %d, %s", rep.Emulation, rep.Drift, rep.Conversion.Verdict)
 	}
 	var forbidden []string
 	for _, s := range secretValues {
@@ -173,17 +172,17 @@ func TestSecretValuesRedacted(t *testing.T) {
 	for _, f := range Formats {
 		for _, verbose := range []bool{false, true} {
 			var b bytes.Buffer
-			if err := Write(&b, []*live.Report{rep}, Options{Options: format.Options{Format: f, Verbose: verbose}}); err != nil {
-				t.Fatalf("Write(%s): %v", f, err)
+			if err := WriteFormat(&b, []*Report{rep}, FormatOptions{Options: format.Options{Format: f, Verbose: verbose}}); err != nil {
+				t.Fatalf("WriteFormat(%s): %v", f, err)
 			}
 			out := b.String()
 			for _, s := range forbidden {
 				if strings.Contains(out, s) {
-					t.Errorf("Write(%s, verbose %t): shows the secret value %q:\n%s", f, verbose, s, out)
+					t.Errorf("WriteFormat(%s, verbose %t): shows the secret value %q:\n%s", f, verbose, s, out)
 				}
 			}
 			if f == format.Text && verbose && !strings.Contains(out, "sha256:") {
-				t.Errorf("Write(text): no digest stands for the values:\n%s", out)
+				t.Errorf("WriteFormat(text): no digest stands for the values:\n%s", out)
 			}
 		}
 	}

@@ -1,4 +1,4 @@
-package liveformat
+package live
 
 import (
 	"bytes"
@@ -16,7 +16,6 @@ import (
 	"github.com/xpmigrate/xpmigrate/internal/testutil"
 	"github.com/xpmigrate/xpmigrate/render/verify"
 	"github.com/xpmigrate/xpmigrate/render/verify/format"
-	"github.com/xpmigrate/xpmigrate/render/verify/live"
 	"github.com/xpmigrate/xpmigrate/render/verify/verifytest"
 )
 
@@ -26,9 +25,9 @@ import (
 // the listing bound on one XR), a failed legacy render, drift, objects not
 // read and a pinned revision; and xempty, which no XR runs. The reader
 // lacked one permission.
-func fixture(t *testing.T) []*live.Report {
+func fixture(t *testing.T) []*Report {
 	t.Helper()
-	c := verifytest.Load(t, "../testdata/report")
+	c := verifytest.Load(t, "testdata/report")
 	names := []string{"disk-a", "disk-b"}
 	for i := range c.Samples {
 		c.Samples[i].Name = names[i]
@@ -36,47 +35,47 @@ func fixture(t *testing.T) []*live.Report {
 	conv := c.Verify(t)
 	conv.Legacy, conv.Converted = "apis/xdisks/legacy.yaml", "apis/xdisks/converted.yaml"
 	missing := []string{"get secrets in namespace team-a"}
-	a := live.XR{Name: "disk-a", Claim: "team-a/disk", ClaimState: "Found", Conversion: conv.Samples[0].Verdict,
-		Drift: []live.Finding{{Object: "disk (Disk disk-a-x1)", Path: "spec.forProvider.zone", Live: "eu-1a"}}}
+	a := XR{Name: "disk-a", Claim: "team-a/disk", ClaimState: "Found", Conversion: conv.Samples[0].Verdict,
+		Drift: []Finding{{Object: "disk (Disk disk-a-x1)", Path: "spec.forProvider.zone", Live: "eu-1a"}}}
 	for i, p := range []string{"spec.size", "spec.tier", "spec.iops", "metadata.labels[team]", "spec.region", "spec.class"} {
-		a.Emulation = append(a.Emulation, live.Finding{Object: "disk (Disk disk-a-x1)", Path: p, Live: i, Rendered: i + 1})
+		a.Emulation = append(a.Emulation, Finding{Object: "disk (Disk disk-a-x1)", Path: p, Live: i, Rendered: i + 1})
 	}
-	b := live.XR{Name: "disk-b", Revision: "xdisks-1a2b3c", Pinned: true, Conversion: conv.Samples[1].Verdict,
+	b := XR{Name: "disk-b", Revision: "xdisks-1a2b3c", Pinned: true, Conversion: conv.Samples[1].Verdict,
 		EmulationError: "cannot render resource \"disk\": no such field",
-		Emulation:      []live.Finding{{Object: "XR connection Secret", Path: "password", Message: "the value differs (values are compared as digests, never shown)"}},
-		Drift:          []live.Finding{{Object: "XR connection Secret", Path: "extra", Message: "in the live Secret, not rendered"}},
+		Emulation:      []Finding{{Object: "XR connection Secret", Path: "password", Message: "the value differs (values are compared as digests, never shown)"}},
+		Drift:          []Finding{{Object: "XR connection Secret", Path: "extra", Message: "in the live Secret, not rendered"}},
 		Notes:          []string{"connection Secret team-a/disk-b of disk: Forbidden"}}
-	disks := &live.Report{Composition: "xdisks", Legacy: conv.Legacy, Converted: conv.Converted, Verdict: live.ConversionDifferences,
-		XRs: 2, Pinned: 1, EmulationXRs: 2, Emulation: 7, Drift: 2, Conversion: conv, Composites: []live.XR{a, b}, Missing: missing}
+	disks := &Report{Composition: "xdisks", Legacy: conv.Legacy, Converted: conv.Converted, Verdict: ConversionDifferences,
+		XRs: 2, Pinned: 1, EmulationXRs: 2, Emulation: 7, Drift: 2, Conversion: conv, Composites: []XR{a, b}, Missing: missing}
 
 	empty := verify.Combine(nil, "no XR in the cluster runs this Composition (or none could be listed)")
 	empty.Legacy, empty.Converted, empty.Composition = "apis/xempty/legacy.yaml", "(converted on the fly)", "xempty"
 	empty.Hint = "check the --namespace filter and that the kubeconfig's user may list the XR kind"
-	xempty := &live.Report{Composition: "xempty", Legacy: empty.Legacy, Converted: empty.Converted, Verdict: live.Unverified,
+	xempty := &Report{Composition: "xempty", Legacy: empty.Legacy, Converted: empty.Converted, Verdict: Unverified,
 		Conversion: empty, Missing: missing}
-	return []*live.Report{disks, xempty}
+	return []*Report{disks, xempty}
 }
 
 func TestWriteGolden(t *testing.T) {
 	cases := map[string]struct {
 		reason string
-		opts   Options
+		opts   FormatOptions
 	}{
-		"markdown":         {reason: "Markdown: a summary table, missing permissions, then per Composition its conversion differences, emulation differences (bounded), objects not read and a drift count.", opts: Options{Options: format.Options{Format: Markdown}}},
-		"markdown-verbose": {reason: "Markdown with --verbose lists every emulation difference and the drift.", opts: Options{Options: format.Options{Format: Markdown, Verbose: true}}},
-		"html":             {reason: "HTML: one self-contained page in the look of migrate's report.", opts: Options{Options: format.Options{Format: HTML}}},
-		"junit":            {reason: "JUnit: a suite per Composition, a case per XR (the conversion check's verdict) with its emulation differences as output, a skipped case for missing permissions and a summary case.", opts: Options{Options: format.Options{Format: format.JUnit}}},
+		"markdown":         {reason: "Markdown: a summary table, missing permissions, then per Composition its conversion differences, emulation differences (bounded), objects not read and a drift count.", opts: FormatOptions{Options: format.Options{Format: Markdown}}},
+		"markdown-verbose": {reason: "Markdown with --verbose lists every emulation difference and the drift.", opts: FormatOptions{Options: format.Options{Format: Markdown, Verbose: true}}},
+		"html":             {reason: "HTML: one self-contained page in the look of migrate's report.", opts: FormatOptions{Options: format.Options{Format: HTML}}},
+		"junit":            {reason: "JUnit: a suite per Composition, a case per XR (the conversion check's verdict) with its emulation differences as output, a skipped case for missing permissions and a summary case.", opts: FormatOptions{Options: format.Options{Format: format.JUnit}}},
 		"junit-require-verified": {reason: "JUnit with --require-verified fails the cases of XRs with emulation differences.",
-			opts: Options{Options: format.Options{Format: format.JUnit}, RequireVerified: true}},
-		"sarif":  {reason: "SARIF: the conversion check's rules and results, then emulation warnings, drift notes, missing permissions and a summary note.", opts: Options{Options: format.Options{Format: format.SARIF}}},
-		"github": {reason: "GitHub: a summary notice, the conversion check's annotations, emulation warnings (bounded), a drift notice, missing permissions once.", opts: Options{Options: format.Options{Format: format.GitHub}}},
+			opts: FormatOptions{Options: format.Options{Format: format.JUnit}, RequireVerified: true}},
+		"sarif":  {reason: "SARIF: the conversion check's rules and results, then emulation warnings, drift notes, missing permissions and a summary note.", opts: FormatOptions{Options: format.Options{Format: format.SARIF}}},
+		"github": {reason: "GitHub: a summary notice, the conversion check's annotations, emulation warnings (bounded), a drift notice, missing permissions once.", opts: FormatOptions{Options: format.Options{Format: format.GitHub}}},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			var outs []string
 			for range 2 {
 				var b bytes.Buffer
-				if err := Write(&b, fixture(t), tc.opts); err != nil {
+				if err := WriteFormat(&b, fixture(t), tc.opts); err != nil {
 					t.Fatalf("%s\nWrite(...): %v", tc.reason, err)
 				}
 				outs = append(outs, b.String())
@@ -93,20 +92,20 @@ func TestWriteGolden(t *testing.T) {
 func TestWriteTextJSON(t *testing.T) {
 	cases := map[string]struct {
 		reason string
-		opts   Options
-		write  func(*bytes.Buffer, []*live.Report) error
+		opts   FormatOptions
+		write  func(*bytes.Buffer, []*Report) error
 	}{
-		"Text": {reason: "Text is live.Write's.", opts: Options{Options: format.Options{Format: format.Text}},
-			write: func(b *bytes.Buffer, r []*live.Report) error {
-				return live.Write(b, r, format.Options{Format: format.Text})
+		"Text": {reason: "Text is Write's.", opts: FormatOptions{Options: format.Options{Format: format.Text}},
+			write: func(b *bytes.Buffer, r []*Report) error {
+				return Write(b, r, format.Options{Format: format.Text})
 			}},
-		"JSON": {reason: "JSON is live.Write's.", opts: Options{Options: format.Options{Format: format.JSON}},
-			write: func(b *bytes.Buffer, r []*live.Report) error {
-				return live.Write(b, r, format.Options{Format: format.JSON})
+		"JSON": {reason: "JSON is Write's.", opts: FormatOptions{Options: format.Options{Format: format.JSON}},
+			write: func(b *bytes.Buffer, r []*Report) error {
+				return Write(b, r, format.Options{Format: format.JSON})
 			}},
-		"JSONList": {reason: "JSON with List is live.WriteList's: a list even of one.", opts: Options{Options: format.Options{Format: format.JSON}, List: true},
-			write: func(b *bytes.Buffer, r []*live.Report) error {
-				return live.WriteList(b, r[:1], format.Options{Format: format.JSON})
+		"JSONList": {reason: "JSON with List is WriteList's: a list even of one.", opts: FormatOptions{Options: format.Options{Format: format.JSON}, List: true},
+			write: func(b *bytes.Buffer, r []*Report) error {
+				return WriteList(b, r[:1], format.Options{Format: format.JSON})
 			}},
 	}
 	for name, tc := range cases {
@@ -116,7 +115,7 @@ func TestWriteTextJSON(t *testing.T) {
 				reports = reports[:1]
 			}
 			var got, want bytes.Buffer
-			if err := Write(&got, reports, tc.opts); err != nil {
+			if err := WriteFormat(&got, reports, tc.opts); err != nil {
 				t.Fatal(err)
 			}
 			if err := tc.write(&want, fixture(t)); err != nil {
@@ -127,8 +126,8 @@ func TestWriteTextJSON(t *testing.T) {
 			}
 		})
 	}
-	if err := Write(&bytes.Buffer{}, fixture(t), Options{Options: format.Options{Format: "yaml"}}); err == nil {
-		t.Errorf("Write(yaml): no error")
+	if err := WriteFormat(&bytes.Buffer{}, fixture(t), FormatOptions{Options: format.Options{Format: "yaml"}}); err == nil {
+		t.Errorf("WriteFormat(yaml): no error")
 	}
 }
 
@@ -137,7 +136,7 @@ func TestWriteTextJSON(t *testing.T) {
 // differences only warn.
 func TestCIFormatsParse(t *testing.T) {
 	var ju bytes.Buffer
-	if err := Write(&ju, fixture(t), Options{Options: format.Options{Format: format.JUnit}}); err != nil {
+	if err := WriteFormat(&ju, fixture(t), FormatOptions{Options: format.Options{Format: format.JUnit}}); err != nil {
 		t.Fatal(err)
 	}
 	var suites junit.Suites
@@ -181,7 +180,7 @@ func TestCIFormatsParse(t *testing.T) {
 	}
 
 	var sa bytes.Buffer
-	if err := Write(&sa, fixture(t), Options{Options: format.Options{Format: format.SARIF}}); err != nil {
+	if err := WriteFormat(&sa, fixture(t), FormatOptions{Options: format.Options{Format: format.SARIF}}); err != nil {
 		t.Fatal(err)
 	}
 	var log sarif.Log
@@ -216,8 +215,8 @@ func TestCIFormatsParse(t *testing.T) {
 // TestSectionLocates: the cluster section of migrate's report points its
 // annotations at the file Locate gives.
 func TestSectionLocates(t *testing.T) {
-	o := Options{Locate: func(r *live.Report) (string, int) { return "repo/apis/" + r.Composition + ".yaml", 7 }}
-	cl, err := Section(fixture(t), o)
+	o := FormatOptions{Locate: func(r *Report) (string, int) { return "repo/apis/" + r.Composition + ".yaml", 7 }}
+	cl, err := RenderSection(fixture(t), o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -244,7 +243,7 @@ func TestSectionLocates(t *testing.T) {
 	if !strings.HasPrefix(string(cl.HTML), `<section id="cluster">`) {
 		t.Errorf("HTML section is not a section:\n%s", cl.HTML)
 	}
-	if rs, ok := cl.JSON.([]*live.Report); !ok || len(rs) != 2 {
+	if rs, ok := cl.JSON.([]*Report); !ok || len(rs) != 2 {
 		t.Errorf("JSON part is %T, not the reports", cl.JSON)
 	}
 }
@@ -253,23 +252,23 @@ func TestSectionLocates(t *testing.T) {
 // listed shows every finding by object and path, and a Composition that
 // could not be checked fails with its reason, in Markdown and HTML.
 func TestUnlistedAndNotChecked(t *testing.T) {
-	big := &live.Report{Composition: "xbig", Legacy: "big.yaml", Verdict: live.EmulationDifferences, XRs: 40, EmulationXRs: 40, Emulation: 40, Unlisted: 20,
+	big := &Report{Composition: "xbig", Legacy: "big.yaml", Verdict: EmulationDifferences, XRs: 40, EmulationXRs: 40, Emulation: 40, Unlisted: 20,
 		Conversion:        &verify.Report{Verdict: verify.Equivalent, Samples: []verify.SampleReport{}},
-		EmulationFindings: []live.Tally{{Object: "disk (Disk)", Path: "spec.size", XRs: 40, Examples: []string{"a", "b", "c"}}},
-		Composites:        []live.XR{}}
-	broken := live.Unchecked(verify.Document{Path: "broken.yaml"}, fmt.Errorf("%s", "cannot convert broken.yaml: C117 unknown patchSetName"))
+		EmulationFindings: []Tally{{Object: "disk (Disk)", Path: "spec.size", XRs: 40, Examples: []string{"a", "b", "c"}}},
+		Composites:        []XR{}}
+	broken := Unchecked(verify.Document{Path: "broken.yaml"}, fmt.Errorf("%s", "cannot convert broken.yaml: C117 unknown patchSetName"))
 	for _, f := range []format.Format{"markdown", "html"} {
 		var b bytes.Buffer
-		if err := Write(&b, []*live.Report{big, broken}, Options{Options: format.Options{Format: f}}); err != nil {
+		if err := WriteFormat(&b, []*Report{big, broken}, FormatOptions{Options: format.Options{Format: f}}); err != nil {
 			t.Fatal(err)
 		}
 		for _, want := range []string{"spec.size", "a, b, c", "20 more XRs", "not checked against the cluster: cannot convert broken.yaml: C117 unknown patchSetName"} {
 			if !strings.Contains(b.String(), want) {
-				t.Errorf("Write(%s): no %q in:\n%s", f, want, b.String())
+				t.Errorf("WriteFormat(%s): no %q in:\n%s", f, want, b.String())
 			}
 		}
 		if f == "markdown" && !strings.Contains(b.String(), "**FAIL** not checked") {
-			t.Errorf("Write(markdown): a Composition that was not checked is not a FAIL:\n%s", b.String())
+			t.Errorf("WriteFormat(markdown): a Composition that was not checked is not a FAIL:\n%s", b.String())
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package liveformat
+package live
 
 import (
 	"fmt"
@@ -8,21 +8,15 @@ import (
 
 	"github.com/pkg/errors"
 
-	"github.com/xpmigrate/xpmigrate/convert/migrate/report"
+	"github.com/xpmigrate/xpmigrate/internal/markdown"
 	"github.com/xpmigrate/xpmigrate/render/verify"
 	"github.com/xpmigrate/xpmigrate/render/verify/format"
-	"github.com/xpmigrate/xpmigrate/render/verify/live"
-)
-
-var (
-	mdEscape = report.EscapeMarkdown
-	mdCode   = report.MarkdownCode
 )
 
 // writeMarkdown writes the reports as GitHub-flavoured Markdown in the
 // look of migrate's report: a page (level 1) or the "Cluster check"
 // section of migrate's report (level 2).
-func writeMarkdown(w io.Writer, reports []*live.Report, o Options, level int) error {
+func writeMarkdown(w io.Writer, reports []*Report, o FormatOptions, level int) error {
 	var b strings.Builder
 	h := func(n int) string { return strings.Repeat("#", level+n) + " " }
 	if level == 1 {
@@ -30,7 +24,7 @@ func writeMarkdown(w io.Writer, reports []*live.Report, o Options, level int) er
 	} else {
 		b.WriteString(h(0) + "Cluster check\n\n")
 	}
-	fmt.Fprintf(&b, "**%s**\n\n", mdEscape(headline(reports)))
+	fmt.Fprintf(&b, "**%s**\n\n", markdown.Escape(headline(reports)))
 	if level == 1 {
 		b.WriteString(h(1) + "Summary\n\n")
 	}
@@ -43,14 +37,14 @@ func writeMarkdown(w io.Writer, reports []*live.Report, o Options, level int) er
 			if r.Conversion != nil {
 				conv = string(r.Conversion.Verdict)
 			}
-			fmt.Fprintf(&b, "| %s | %s | %d | %d | %s | %s | %d |\n", mdEscape(r.Composition), r.Verdict, r.XRs, r.Pinned, conv,
-				mdEscape(fmt.Sprintf("%d on %s", r.Emulation, plural(r.EmulationXRs, "XR"))), r.Drift)
+			fmt.Fprintf(&b, "| %s | %s | %d | %d | %s | %s | %d |\n", markdown.Escape(r.Composition), r.Verdict, r.XRs, r.Pinned, conv,
+				markdown.Escape(fmt.Sprintf("%d on %s", r.Emulation, plural(r.EmulationXRs, "XR"))), r.Drift)
 		}
 	}
 	if perms := missing(reports); len(perms) > 0 {
 		b.WriteString("\n" + h(1) + "Missing permissions\n\nThe kubeconfig's user may not make these requests: what they guard was not checked (grant them, see the runbook's RBAC role).\n\n")
 		for _, p := range perms {
-			fmt.Fprintf(&b, "- %s (%s)\n", mdCode(p.Perm), mdEscape(strings.Join(p.Comps, ", ")))
+			fmt.Fprintf(&b, "- %s (%s)\n", markdown.Code(p.Perm), markdown.Escape(strings.Join(p.Comps, ", ")))
 		}
 	}
 	for _, r := range reports {
@@ -60,42 +54,42 @@ func writeMarkdown(w io.Writer, reports []*live.Report, o Options, level int) er
 	return errors.Wrap(err, "cannot write the report")
 }
 
-func markdownReport(b *strings.Builder, r *live.Report, o Options, h func(int) string) {
-	fmt.Fprintf(b, "\n%sComposition %s (%s): %s\n\n", h(1), mdCode(r.Composition), mdCode(r.Legacy), r.Verdict)
-	fmt.Fprintf(b, "**%s** %s\n\n", label(r), mdEscape(summary(r)))
-	if r.Verdict == live.NotChecked {
+func markdownReport(b *strings.Builder, r *Report, o FormatOptions, h func(int) string) {
+	fmt.Fprintf(b, "\n%sComposition %s (%s): %s\n\n", h(1), markdown.Code(r.Composition), markdown.Code(r.Legacy), r.Verdict)
+	fmt.Fprintf(b, "**%s** %s\n\n", label(r), markdown.Escape(summary(r)))
+	if r.Verdict == NotChecked {
 		return
 	}
 	if r.Unlisted > 0 {
-		fmt.Fprintf(b, "%s\n\n| Check | Finding | XRs | For example |\n|---|---|---|---|\n", mdEscape(fmt.Sprintf("Every finding over all %s, by object and path (%s with findings are not listed one by one):", plural(r.XRs, "XR"), plural(r.Unlisted, "XR"))))
-		for _, t := range tallies(r) {
-			fmt.Fprintf(b, "| %s | %s | %d | %s |\n", t.Kind, mdEscape(t.Finding), t.XRs, mdEscape(t.Examples))
+		fmt.Fprintf(b, "%s\n\n| Check | Finding | XRs | For example |\n|---|---|---|---|\n", markdown.Escape(fmt.Sprintf("Every finding over all %s, by object and path (%s with findings are not listed one by one):", plural(r.XRs, "XR"), plural(r.Unlisted, "XR"))))
+		for _, t := range tallyLines(r) {
+			fmt.Fprintf(b, "| %s | %s | %d | %s |\n", t.Kind, markdown.Escape(t.Finding), t.XRs, markdown.Escape(t.Examples))
 		}
 		b.WriteString("\n")
 	}
 	if c := r.Conversion; c != nil {
-		fmt.Fprintf(b, "Conversion (%s against %s): %s\n", mdCode(c.Legacy), mdCode(c.Converted), mdEscape(format.ReportSummary(c)))
+		fmt.Fprintf(b, "Conversion (%s against %s): %s\n", markdown.Code(c.Legacy), markdown.Code(c.Converted), markdown.Escape(format.ReportSummary(c)))
 		if c.Verdict == verify.Unverified {
-			fmt.Fprintf(b, "\nUnverified: %s. Hint: %s\n", mdEscape(c.Reason), mdEscape(c.Hint))
+			fmt.Fprintf(b, "\nUnverified: %s. Hint: %s\n", markdown.Escape(c.Reason), markdown.Escape(c.Hint))
 		}
 	}
 	if diffs, left := conversionDiffs(r.Conversion, o.Verbose); len(diffs) > 0 || left > 0 {
 		b.WriteString("\n" + h(2) + "Conversion differences\n\n")
 		for _, sd := range diffs {
-			fmt.Fprintf(b, "- XR %s: %s\n", mdCode(sd.sample.Sample), mdEscape(format.SampleSummary(sd.sample)))
+			fmt.Fprintf(b, "- XR %s: %s\n", markdown.Code(sd.sample.Sample), markdown.Escape(format.SampleSummary(sd.sample)))
 			if sd.sample.Verdict == verify.Inconclusive {
-				fmt.Fprintf(b, "  - legacy: %s; pipeline: %s. Hint: %s\n", mdEscape(sd.sample.LegacyError), mdEscape(sd.sample.PipelineError), mdEscape(sd.sample.Hint))
+				fmt.Fprintf(b, "  - legacy: %s; pipeline: %s. Hint: %s\n", markdown.Escape(sd.sample.LegacyError), markdown.Escape(sd.sample.PipelineError), markdown.Escape(sd.sample.Hint))
 			}
 			for _, d := range sd.diffs {
-				fmt.Fprintf(b, "  - %s: %s: legacy %s, pipeline %s\n", mdCode(d.Title()), mdEscape(format.Classification(d, r.Conversion.Strict)),
-					mdCode(format.ValueText(d.Legacy)), mdCode(format.ValueText(d.Pipeline)))
+				fmt.Fprintf(b, "  - %s: %s: legacy %s, pipeline %s\n", markdown.Code(d.Title()), markdown.Escape(format.Classification(d, r.Conversion.Strict)),
+					markdown.Code(format.ValueText(d.Legacy)), markdown.Code(format.ValueText(d.Pipeline)))
 			}
 		}
 		if left > 0 {
 			fmt.Fprintf(b, "\n%s (info; --verbose lists them).\n", plural(left, "benign difference"))
 		}
 	}
-	var emu, notes []*live.XR
+	var emu, notes []*XR
 	for i := range r.Composites {
 		x := &r.Composites[i]
 		if len(x.Emulation) > 0 || x.EmulationError != "" {
@@ -110,7 +104,7 @@ func markdownReport(b *strings.Builder, r *live.Report, o Options, h func(int) s
 		for _, x := range emu {
 			fmt.Fprintf(b, "- %s\n", mdXR(x))
 			if x.EmulationError != "" {
-				fmt.Fprintf(b, "  - the legacy render failed: %s\n", mdEscape(x.EmulationError))
+				fmt.Fprintf(b, "  - the legacy render failed: %s\n", markdown.Escape(x.EmulationError))
 			}
 			mdFindings(b, x.Emulation, o.Verbose)
 		}
@@ -120,7 +114,7 @@ func markdownReport(b *strings.Builder, r *live.Report, o Options, h func(int) s
 		for _, x := range notes {
 			fmt.Fprintf(b, "- %s\n", mdXR(x))
 			for _, n := range x.Notes {
-				fmt.Fprintf(b, "  - %s\n", mdEscape(n))
+				fmt.Fprintf(b, "  - %s\n", markdown.Escape(n))
 			}
 		}
 	}
@@ -142,14 +136,14 @@ func markdownReport(b *strings.Builder, r *live.Report, o Options, h func(int) s
 }
 
 // mdXR names an XR: "XR `name` (claim `ns/n`, pinned to `rev`)".
-func mdXR(x *live.XR) string {
-	s := "XR " + mdCode(x.Name)
+func mdXR(x *XR) string {
+	s := "XR " + markdown.Code(x.Name)
 	var parts []string
 	if x.Claim != "" {
-		parts = append(parts, "claim "+mdCode(x.Claim))
+		parts = append(parts, "claim "+markdown.Code(x.Claim))
 	}
 	if x.Pinned {
-		parts = append(parts, "pinned to "+mdCode(x.Revision))
+		parts = append(parts, "pinned to "+markdown.Code(x.Revision))
 	}
 	if len(parts) > 0 {
 		s += " (" + strings.Join(parts, ", ") + ")"
@@ -157,21 +151,21 @@ func mdXR(x *live.XR) string {
 	return s
 }
 
-func mdFindings(b *strings.Builder, fs []live.Finding, verbose bool) {
+func mdFindings(b *strings.Builder, fs []Finding, verbose bool) {
 	for i, f := range fs {
 		if i == maxFindings && !verbose {
 			fmt.Fprintf(b, "  - %d more (--verbose lists them)\n", len(fs)-i)
 			return
 		}
-		where := mdEscape(f.Object)
+		where := markdown.Escape(f.Object)
 		if f.Path != "" {
-			where += " " + mdCode(f.Path)
+			where += " " + markdown.Code(f.Path)
 		}
 		if f.Message != "" {
-			fmt.Fprintf(b, "  - %s: %s\n", where, mdEscape(f.Message))
+			fmt.Fprintf(b, "  - %s: %s\n", where, markdown.Escape(f.Message))
 			continue
 		}
-		fmt.Fprintf(b, "  - %s: live %s, rendered %s\n", where, mdCode(live.ShowValue(f.Live)), mdCode(live.ShowValue(f.Rendered)))
+		fmt.Fprintf(b, "  - %s: live %s, rendered %s\n", where, markdown.Code(ShowValue(f.Live)), markdown.Code(ShowValue(f.Rendered)))
 	}
 }
 
@@ -182,7 +176,7 @@ type permission struct {
 }
 
 // missing collects the reports' missing permissions, sorted.
-func missing(reports []*live.Report) []permission {
+func missing(reports []*Report) []permission {
 	by := map[string][]string{}
 	for _, r := range reports {
 		for _, m := range r.Missing {

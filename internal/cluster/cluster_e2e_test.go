@@ -15,9 +15,9 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/client-go/tools/clientcmd"
 
+	"github.com/xpmigrate/xpmigrate/internal/cluster"
 	"github.com/xpmigrate/xpmigrate/internal/kubetest"
 	"github.com/xpmigrate/xpmigrate/internal/xp"
-	"github.com/xpmigrate/xpmigrate/render/cluster"
 )
 
 // Users besides kubetest's admin and reader.
