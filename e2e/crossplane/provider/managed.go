@@ -2,9 +2,17 @@ package main
 
 import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/fieldpath"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource/unstructured/composed"
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 	"k8s.io/apimachinery/pkg/runtime"
+)
+
+// The managed reconciler treats a legacy managed resource by its deletion
+// policy and publishes a modern one's connection Secret in its namespace.
+var (
+	_ resource.LegacyManaged = &legacy{}
+	_ resource.ModernManaged = &modern{}
 )
 
 // legacy is a cluster-scoped managed resource of any kind, read through its
