@@ -450,6 +450,25 @@ func (p *platform) apply(objs ...*unstructured.Unstructured) error {
 	return nil
 }
 
+// replace replaces an object's content with o's, as kubectl replace does
+// (a server-side apply would keep the fields o no longer has, such as a
+// legacy Composition's spec.resources).
+func (p *platform) replace(o *unstructured.Unstructured) error {
+	m, err := p.server.Mapping(o.GroupVersionKind())
+	if err != nil {
+		return errors.Wrapf(err, "cannot map %s", o.GroupVersionKind())
+	}
+	ri := p.resource(m, o.GetNamespace())
+	cur, err := ri.Get(p.ctx, o.GetName(), metav1.GetOptions{})
+	if err != nil {
+		return errors.Wrapf(err, "cannot get %s %q", o.GetKind(), o.GetName())
+	}
+	n := o.DeepCopy()
+	n.SetResourceVersion(cur.GetResourceVersion())
+	_, err = ri.Update(p.ctx, n, metav1.UpdateOptions{})
+	return errors.Wrapf(err, "cannot replace %s %q", o.GetKind(), o.GetName())
+}
+
 func (p *platform) resource(m *meta.RESTMapping, namespace string) dynamic.ResourceInterface {
 	if m.Scope.Name() == meta.RESTScopeNameNamespace {
 		return p.dyn.Resource(m.Resource).Namespace(namespace)

@@ -80,8 +80,10 @@ func TestE2ECrossplaneUpgrade(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := p.apply(pipeline...); err != nil {
-		t.Fatal(err)
+	for _, c := range pipeline {
+		if err := p.replace(c); err != nil {
+			t.Fatal(err)
+		}
 	}
 
 	for _, step := range []struct {
