@@ -48,7 +48,7 @@ func composedKinds(comp *unstructured.Unstructured) []schema.GroupVersionKind {
 	var out []schema.GroupVersionKind
 	rs, _, _ := unstructured.NestedSlice(comp.Object, "spec", "resources")
 	for _, r := range rs {
-		base, _, _ := unstructured.NestedMap(r.(map[string]any), "base") //nolint:forcetypeassert // a Composition's resources
+		base, _, _ := unstructured.NestedMap(r.(map[string]any), "base")
 		gvk := (&unstructured.Unstructured{Object: base}).GroupVersionKind()
 		if !seen[gvk] {
 			seen[gvk] = true
@@ -163,7 +163,7 @@ func (p *platform) render(comp string, c composition) composition {
 		objs = append(objs, clean(o))
 	}
 	writeYAML(p.t, observed, objs...)
-	cmd := exec.Command(bins.XPMigrate, "render", xr, comp, "-o", observed, "-x") //nolint:gosec // the binary built from this checkout
+	cmd := exec.Command(bins.XPMigrate, "render", xr, comp, "-o", observed, "-x")
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()

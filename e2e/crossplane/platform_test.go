@@ -64,7 +64,7 @@ func findBinaries() (binaries, error) {
 			*p.to = v
 			continue
 		}
-		out, err := exec.Command("../../hack/crossplane.sh", "path", p.name).Output() //nolint:gosec // the repository's own script
+		out, err := exec.Command("../../hack/crossplane.sh", "path", p.name).Output()
 		if err != nil {
 			return b, errors.Errorf("cannot find %s: run hack/crossplane.sh build %s (or make e2e-crossplane)", p.name, p.name)
 		}
@@ -83,7 +83,7 @@ func buildFromCheckout(dir string) (xpmigrate, provider string, err error) {
 		{"../..", xpmigrate, "./cmd/xpmigrate"},
 		{"provider", provider, "."},
 	} {
-		cmd := exec.Command("go", "build", "-o", b.out, b.pkg) //nolint:gosec // this checkout's own packages
+		cmd := exec.Command("go", "build", "-o", b.out, b.pkg)
 		cmd.Dir = b.wd
 		cmd.Env = append(os.Environ(), "GOWORK=off")
 		if out, err := cmd.CombinedOutput(); err != nil {
@@ -105,11 +105,11 @@ type proc struct {
 
 func (p *platform) start(name string, env []string, path string, args ...string) (*proc, error) {
 	log := filepath.Join(p.dir, name+".log")
-	f, err := os.Create(log) //nolint:gosec // under the platform's temporary directory
+	f, err := os.Create(log)
 	if err != nil {
 		return nil, errors.Wrapf(err, "cannot create %q", log)
 	}
-	cmd := exec.Command(path, args...) //nolint:gosec // the programs the harness built
+	cmd := exec.Command(path, args...)
 	cmd.Env = append(os.Environ(), env...)
 	cmd.Stdout, cmd.Stderr = f, f
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -184,7 +184,7 @@ func freePort() (int, error) {
 		return 0, errors.Wrap(err, "cannot find a free port")
 	}
 	defer func() { _ = l.Close() }()
-	return l.Addr().(*net.TCPAddr).Port, nil //nolint:forcetypeassert // a TCP listener
+	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
 // newPlatform starts everything but core, which startCore starts. The
@@ -256,7 +256,7 @@ func newPlatform(t *testing.T, crds []*unstructured.Unstructured) *platform {
 		kind, _, _ := unstructured.NestedString(c.Object, "spec", "names", "kind")
 		versions, _, _ := unstructured.NestedSlice(c.Object, "spec", "versions")
 		for _, v := range versions {
-			name, _, _ := unstructured.NestedString(v.(map[string]any), "name") //nolint:forcetypeassert // a CRD's versions
+			name, _, _ := unstructured.NestedString(v.(map[string]any), "name")
 			args = append(args, "--kind", kind+"."+group+"/"+name)
 			p.kinds = append(p.kinds, schema.GroupVersionKind{Group: group, Version: name, Kind: kind})
 		}
@@ -397,7 +397,7 @@ func object(apiVersion, kind, namespace, name string, spec map[string]any) *unst
 func readObjects(paths ...string) ([]*unstructured.Unstructured, error) {
 	var out []*unstructured.Unstructured
 	for _, path := range paths {
-		b, err := os.ReadFile(path) //nolint:gosec // test data
+		b, err := os.ReadFile(path)
 		if err != nil {
 			return nil, errors.Wrapf(err, "cannot read %q", path)
 		}

@@ -73,7 +73,7 @@ func TestE2ECrossplaneUpgrade(t *testing.T) {
 
 	// The migration: the converted Composition replaces the legacy one.
 	converted := filepath.Join(t.TempDir(), "composition-pipeline.yaml")
-	if out, err := exec.Command(bins.XPMigrate, "convert", legacy, "-o", converted).CombinedOutput(); err != nil { //nolint:gosec // the binary built from this checkout
+	if out, err := exec.Command(bins.XPMigrate, "convert", legacy, "-o", converted).CombinedOutput(); err != nil {
 		t.Fatalf("xpmigrate convert: %v\n%s", err, out)
 	}
 	pipeline, err := readObjects(converted)
