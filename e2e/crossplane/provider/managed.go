@@ -11,7 +11,7 @@ import (
 // The managed reconciler treats a legacy managed resource by its deletion
 // policy and publishes a modern one's connection Secret in its namespace.
 var (
-	_ resource.LegacyManaged = &legacy{}
+	_ resource.LegacyManaged = &legacy{} //nolint:staticcheck // the cluster-scoped, v1-style managed resources the migration starts from are legacy by definition
 	_ resource.ModernManaged = &modern{}
 )
 
@@ -35,11 +35,11 @@ type modern struct {
 func (m *legacy) paved() *fieldpath.Paved { return fieldpath.Pave(m.Object) }
 
 func (m *legacy) DeepCopyObject() runtime.Object {
-	return &legacy{Unstructured: *m.Unstructured.DeepCopy()}
+	return &legacy{Unstructured: *m.DeepCopy()}
 }
 
 func (m *modern) DeepCopyObject() runtime.Object {
-	return &modern{legacy: legacy{Unstructured: *m.Unstructured.DeepCopy()}}
+	return &modern{legacy: legacy{Unstructured: *m.DeepCopy()}}
 }
 
 func (m *legacy) GetManagementPolicies() xpv2.ManagementPolicies {
