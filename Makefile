@@ -6,7 +6,7 @@ PKGS      := ./...
 FUZZTIME  ?= 60s
 BENCHTIME ?= 1s
 
-.PHONY: all build test vet bench fuzz demo clean docs check-docs cross check-fmt check-tidy test-race lint e2e e2e-scripts e2e-cluster kube-apiserver
+.PHONY: all build test vet bench fuzz demo clean docs check-docs cross check-fmt check-tidy test-race lint e2e e2e-scripts e2e-cluster kube-apiserver e2e-crossplane crossplane
 
 all: build
 
@@ -94,6 +94,17 @@ e2e-cluster: kube-apiserver
 
 # Every e2e test: the scripts and the cluster tier, not the unit tier.
 e2e: e2e-scripts e2e-cluster
+
+# The real-Crossplane tier (e2e/crossplane, build tag e2e_crossplane;
+# docs/test-tiers.md): Crossplane core v1.20.11 and v2.3.4,
+# function-patch-and-transform and kube-controller-manager, built once by
+# hack/crossplane.sh into the cache beside kube-apiserver, run as plain
+# processes with the test provider and its fake cloud. Not part of `make e2e`
+# nor CI yet.
+crossplane: kube-apiserver
+	hack/crossplane.sh build
+e2e-crossplane: crossplane
+	$(GO) test -tags e2e_crossplane -count=1 -timeout 60m -v ./e2e/crossplane/
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) $(PKGS)

@@ -26,7 +26,10 @@ var layers = [][]string{
 	// Shared helpers: no domain package.
 	{"internal/redact", "internal/atomicfile", "internal/benchdata", "internal/docgen", "internal/gitignore", "internal/jsonobj", "internal/protostruct",
 		"internal/junit", "internal/kubetest", "internal/regularfile", "internal/samples", "internal/sarif", "internal/testutil", "internal/udiff", "internal/xp",
-		"internal/crossplane", "internal/errkind", "internal/markdown", "internal/shquote", "internal/htmlstyle", "internal/workflow", "internal/progress"},
+		"internal/crossplane", "internal/errkind", "internal/markdown", "internal/shquote", "internal/htmlstyle", "internal/workflow", "internal/progress",
+		// The real-Crossplane tier's fake cloud, read by its tests and
+		// written by its test provider (a module of its own).
+		"e2e/crossplane/fakecloud"},
 	// The reading layer: splitting streams, numbering documents, kubectl's view,
 	// and a live cluster read with get and list only.
 	{"internal/manifest", "internal/v2map", "internal/cluster"},
@@ -48,7 +51,7 @@ var layers = [][]string{
 	{"cmd/xpmigrate"},
 	// The e2e tier runs the binary; it imports no package of the module
 	// outside its tests.
-	{"e2e", "convert/migrate/v2e2e"},
+	{"e2e", "convert/migrate/v2e2e", "e2e/crossplane"},
 }
 
 // layerNames name the layers, in the order of layers: docs/architecture.md
