@@ -109,42 +109,12 @@ func buildIndex(files []*scanned) *index {
 			fixtures.Observe(f.rel, d.obj)
 			switch {
 			case isComposition(d.apiVersion, d.kind):
-				c := &compInfo{file: f.rel, doc: d.index, item: d.item, name: d.name, legacy: isLegacy(d.obj), ptStep: d.ptStep}
-				av := jsonobj.String(d.obj, "spec", "compositeTypeRef", "apiVersion")
-				k := jsonobj.String(d.obj, "spec", "compositeTypeRef", "kind")
-				c.typeRef = av + "|" + k
-				c.labels = stringMap(jsonobj.Map(d.obj, "metadata", "labels"))
-				if _, ok := jsonobj.Map(d.obj, "spec")["environment"]; ok && !c.legacy {
-					c.nativeEnv = true
-				}
-				if a, ok := jsonobj.LookupString(d.obj, "metadata", "annotations", v2map.Annotation); ok {
-					if m, err := v2map.Decode(a); err == nil && m.From.Kind != "" {
-						c.from = m.From.APIVersion + "|" + m.From.Kind
-					}
-				}
-				if types, ok := jsonobj.Map(d.obj, "spec")[composedTypesKey].([]any); ok {
-					for _, t := range types {
-						if s, ok := t.(string); ok {
-							c.composes = append(c.composes, s)
-						}
-					}
-				}
+				c := newCompInfo(f.rel, d)
 				ix.compositions = append(ix.compositions, c)
 				ix.byType[c.typeRef] = append(ix.byType[c.typeRef], c)
 				ix.byPosition[sourceName(c.file, c.doc, c.item)] = c
 			case isXRD(d.apiVersion, d.kind):
-				x := &xrdInfo{file: f.rel, obj: d.obj, versions: map[string]bool{}}
-				x.group = jsonobj.String(d.obj, "spec", "group")
-				x.kind = jsonobj.String(d.obj, "spec", "names", "kind")
-				x.claimKind = jsonobj.String(d.obj, "spec", "claimNames", "kind")
-				for _, v := range jsonobj.List(d.obj, "spec", "versions") {
-					vm, _ := v.(map[string]any)
-					n, _ := vm["name"].(string)
-					x.versions[n] = true
-					if r, _ := vm["referenceable"].(bool); r || x.referenced == "" {
-						x.referenced = n
-					}
-				}
+				x := newXRDInfo(f.rel, d.obj)
 				ix.xrds = append(ix.xrds, x)
 			case d.kind == "EnvironmentConfig" && xp.Group(d.apiVersion) == xp.GroupAPIExtensions:
 				ix.envConfigs = append(ix.envConfigs, located{file: f.rel, doc: d.index, obj: d.obj})
@@ -394,4 +364,46 @@ func packageRepo(pkg string) string {
 		pkg = pkg[:i]
 	}
 	return pkg
+}
+
+// newCompInfo indexes a Composition document of file.
+func newCompInfo(file string, d docInfo) *compInfo {
+	c := &compInfo{file: file, doc: d.index, item: d.item, name: d.name, legacy: isLegacy(d.obj), ptStep: d.ptStep}
+	av := jsonobj.String(d.obj, "spec", "compositeTypeRef", "apiVersion")
+	k := jsonobj.String(d.obj, "spec", "compositeTypeRef", "kind")
+	c.typeRef = av + "|" + k
+	c.labels = stringMap(jsonobj.Map(d.obj, "metadata", "labels"))
+	if _, ok := jsonobj.Map(d.obj, "spec")["environment"]; ok && !c.legacy {
+		c.nativeEnv = true
+	}
+	if a, ok := jsonobj.LookupString(d.obj, "metadata", "annotations", v2map.Annotation); ok {
+		if m, err := v2map.Decode(a); err == nil && m.From.Kind != "" {
+			c.from = m.From.APIVersion + "|" + m.From.Kind
+		}
+	}
+	if types, ok := jsonobj.Map(d.obj, "spec")[composedTypesKey].([]any); ok {
+		for _, t := range types {
+			if s, ok := t.(string); ok {
+				c.composes = append(c.composes, s)
+			}
+		}
+	}
+	return c
+}
+
+// newXRDInfo indexes an XRD document of file.
+func newXRDInfo(file string, obj map[string]any) *xrdInfo {
+	x := &xrdInfo{file: file, obj: obj, versions: map[string]bool{}}
+	x.group = jsonobj.String(obj, "spec", "group")
+	x.kind = jsonobj.String(obj, "spec", "names", "kind")
+	x.claimKind = jsonobj.String(obj, "spec", "claimNames", "kind")
+	for _, v := range jsonobj.List(obj, "spec", "versions") {
+		vm, _ := v.(map[string]any)
+		n, _ := vm["name"].(string)
+		x.versions[n] = true
+		if r, _ := vm["referenceable"].(bool); r || x.referenced == "" {
+			x.referenced = n
+		}
+	}
+	return x
 }
