@@ -116,7 +116,7 @@ func Open(dir string) (*Cloud, error) {
 		c.resources[key(r.Type, r.ID)] = r
 	}
 	p := filepath.Join(dir, CallsFile)
-	f, err := os.OpenFile(p, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600) //nolint:gosec // the test harness names the directory
+	f, err := os.OpenFile(p, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600) //nolint:gosec,forbidigo // The fake cloud's own store and log, in a directory the test harness names.
 	if err != nil {
 		return nil, errors.Wrapf(err, "cannot open %q", p)
 	}
@@ -239,7 +239,7 @@ func (c *Cloud) save() error {
 // type and ID; none when the cloud has none yet.
 func ReadResources(dir string) ([]External, error) {
 	p := filepath.Join(dir, ResourcesFile)
-	b, err := os.ReadFile(p) //nolint:gosec // the test harness names the directory
+	b, err := os.ReadFile(p) //nolint:gosec,forbidigo // The fake cloud's own store and log, in a directory the test harness names.
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
@@ -253,7 +253,7 @@ func ReadResources(dir string) ([]External, error) {
 // ReadCalls reads the call log of the cloud in dir, oldest first.
 func ReadCalls(dir string) ([]Call, error) {
 	p := filepath.Join(dir, CallsFile)
-	b, err := os.ReadFile(p) //nolint:gosec // the test harness names the directory
+	b, err := os.ReadFile(p) //nolint:gosec,forbidigo // The fake cloud's own store and log, in a directory the test harness names.
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
