@@ -135,7 +135,12 @@ FUZZ_TARGETS := \
 	./convert/migrate/report:FuzzMarkdownReport \
 	./patchandtransform:FuzzCombine \
 	./render/engine:FuzzRender \
-	./render/verify:FuzzConvertVerify
+	./render/verify:FuzzConvertVerify \
+	./convert:FuzzConvertV2Steps \
+	./convert/migrate/plan:FuzzPlace \
+	./internal/shquote:FuzzQuote \
+	./internal/markdown:FuzzEscape \
+	./internal/logsafe:FuzzEscape
 
 # The nightly equivalence property: TestPropertyConversionsExplained and
 # TestPropertyFailureNeverSilent (render/verify) at $(PROPERTY_SEEDS) random
