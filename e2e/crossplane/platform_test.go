@@ -233,7 +233,7 @@ func newPlatform(t *testing.T, crds []*unstructured.Unstructured) *platform {
 	}
 	p.fnAddr = "127.0.0.1:" + strconv.Itoa(port)
 	if _, err := p.start("function-patch-and-transform", nil, bins.PatchAndTransform,
-		"--address", p.fnAddr, "--tls-server-certs-dir", p.fnDir, "--debug"); err != nil {
+		"--address", p.fnAddr, "--tls-certs-dir", p.fnDir, "--debug"); err != nil {
 		t.Fatal(err)
 	}
 
