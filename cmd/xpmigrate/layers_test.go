@@ -23,8 +23,11 @@ var layers = [][]string{
 	// Escaping of text for terminals and CI logs, which the helpers that
 	// print (internal/workflow's commands, internal/atomicfile's log) use.
 	{"internal/logsafe"},
+	// Reading JSON-shaped objects (map[string]any), which the helpers that
+	// walk objects (internal/redact, internal/samples) use.
+	{"internal/jsonobj"},
 	// Shared helpers: no domain package.
-	{"internal/redact", "internal/atomicfile", "internal/benchdata", "internal/docgen", "internal/gitignore", "internal/jsonobj", "internal/protostruct",
+	{"internal/redact", "internal/atomicfile", "internal/benchdata", "internal/docgen", "internal/gitignore", "internal/protostruct",
 		"internal/junit", "internal/kubetest", "internal/regularfile", "internal/samples", "internal/sarif", "internal/testutil", "internal/udiff", "internal/xp",
 		"internal/crossplane", "internal/errkind", "internal/markdown", "internal/shquote", "internal/htmlstyle", "internal/workflow", "internal/progress",
 		// The real-Crossplane tier's fake cloud, read by its tests and
@@ -59,6 +62,7 @@ var layers = [][]string{
 var layerNames = []string{
 	"CRD schemas",
 	"escaping",
+	"JSON access",
 	"helpers",
 	"reading",
 	"YAML editor",

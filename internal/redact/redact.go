@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 )
 
 // Digest shows a secret value by its length and a hash only:
@@ -30,7 +32,7 @@ func Fields(obj map[string]any) [][]string {
 	}
 	cmRef := readsConfigMap(obj)
 	for _, at := range [][]string{{"spec", "forProvider", "manifest"}, {"status", "atProvider", "manifest"}} {
-		v, _ := lookup(obj, at)
+		v, _ := jsonobj.Lookup(obj, at...)
 		m, ok := v.(map[string]any)
 		if !ok {
 			continue
@@ -54,7 +56,7 @@ func Fields(obj map[string]any) [][]string {
 func Object(obj map[string]any) map[string]any {
 	out, copied := obj, false
 	for _, f := range Fields(obj) {
-		v, ok := lookup(out, f)
+		v, ok := jsonobj.Lookup(out, f...)
 		if !ok {
 			continue
 		}
@@ -159,7 +161,7 @@ func wrapper(obj map[string]any) bool {
 // readsConfigMap reports whether an Object's spec.connectionDetails read
 // from a ConfigMap.
 func readsConfigMap(obj map[string]any) bool {
-	v, _ := lookup(obj, []string{"spec", "connectionDetails"})
+	v, _ := jsonobj.Lookup(obj, "spec", "connectionDetails")
 	cds, _ := v.([]any)
 	for _, cd := range cds {
 		m, _ := cd.(map[string]any)
@@ -179,20 +181,6 @@ func with(p []string, f string) []string {
 	out := make([]string, len(p), len(p)+1)
 	copy(out, p)
 	return append(out, f)
-}
-
-func lookup(obj map[string]any, path []string) (any, bool) {
-	var cur any = obj
-	for _, f := range path {
-		m, ok := cur.(map[string]any)
-		if !ok {
-			return nil, false
-		}
-		if cur, ok = m[f]; !ok {
-			return nil, false
-		}
-	}
-	return cur, true
 }
 
 // set sets path in out, copying each object on the way (out itself is a
