@@ -5,6 +5,8 @@ import (
 	"path"
 	"sort"
 	"strings"
+
+	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 )
 
 // A Doc is a document of a tree that may be a sample.
@@ -69,12 +71,12 @@ func (c Composition) Of(obj map[string]any) bool {
 // keep them in spec, v2 XRs in spec.crossplane.
 func (c Composition) Selects(obj map[string]any) bool {
 	for _, base := range [][]string{{"spec"}, {"spec", "crossplane"}} {
-		at := nested(obj, base...)
-		ref, _ := nested(at, "compositionRef")["name"].(string)
+		at := jsonobj.Map(obj, base...)
+		ref, _ := jsonobj.Map(at, "compositionRef")["name"].(string)
 		if ref != "" {
 			return ref == c.Name
 		}
-		sel, _ := nested(at, "compositionSelector")["matchLabels"].(map[string]any)
+		sel, _ := jsonobj.Map(at, "compositionSelector")["matchLabels"].(map[string]any)
 		if len(sel) == 0 {
 			continue
 		}
@@ -153,12 +155,4 @@ func SharedDirs(a, b string) int {
 		n++
 	}
 	return n
-}
-
-// nested returns the object at a path of fields, nil when there is none.
-func nested(obj map[string]any, fields ...string) map[string]any {
-	for _, f := range fields {
-		obj, _ = obj[f].(map[string]any)
-	}
-	return obj
 }
