@@ -104,7 +104,7 @@ func writeMarkdown(w io.Writer, r *migrate.Result, cl *Cluster) error {
 	var b strings.Builder
 	s := r.Summary
 	b.WriteString("# xpmigrate migrate report\n\n")
-	fmt.Fprintf(&b, "**%s**\n\n", mdEscape(migrate.Headline(r)))
+	fmt.Fprintf(&b, "**%s**\n\n", markdown.Escape(migrate.Headline(r)))
 	if r.Cancelled {
 		b.WriteString("> **Cancelled.** Files not processed were left as they were.\n\n")
 	}
@@ -142,7 +142,7 @@ func writeMarkdown(w io.Writer, r *migrate.Result, cl *Cluster) error {
 			if c.Verification != nil {
 				v = string(c.Verification.Status)
 			}
-			fmt.Fprintf(&b, "| %s | %s#%d | %s | %s | %s |\n", mdEscape(c.Name), mdEscape(c.File), c.Document, c.Status, v, mdEscape(diagCounts(c.Diagnostics)))
+			fmt.Fprintf(&b, "| %s | %s#%d | %s | %s | %s |\n", markdown.Escape(c.Name), markdown.Escape(c.File), c.Document, c.Status, v, markdown.Escape(diagCounts(c.Diagnostics)))
 		}
 	}
 
@@ -155,7 +155,7 @@ func writeMarkdown(w io.Writer, r *migrate.Result, cl *Cluster) error {
 	if len(skipped) > 0 {
 		b.WriteString("\n## Skipped and failed files\n\n| File | Status | Reason | Detail |\n|---|---|---|---|\n")
 		for _, f := range skipped {
-			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", mdEscape(f.Path), f.Status, mdEscape(f.Reason), mdEscape(f.Detail))
+			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", markdown.Escape(f.Path), f.Status, markdown.Escape(f.Reason), markdown.Escape(f.Detail))
 		}
 	}
 
@@ -168,26 +168,26 @@ func writeMarkdown(w io.Writer, r *migrate.Result, cl *Cluster) error {
 	if len(diffs) > 0 {
 		b.WriteString("\n## Verification differences\n")
 		for _, c := range diffs {
-			fmt.Fprintf(&b, "\n### %s (%s#%d): %s\n\n", mdEscape(c.Name), mdEscape(c.File), c.Document, c.Verification.Status)
+			fmt.Fprintf(&b, "\n### %s (%s#%d): %s\n\n", markdown.Escape(c.Name), markdown.Escape(c.File), c.Document, c.Verification.Status)
 			if c.Verification.Error != "" {
-				fmt.Fprintf(&b, "Error: %s\n\n", mdEscape(c.Verification.Error))
+				fmt.Fprintf(&b, "Error: %s\n\n", markdown.Escape(c.Verification.Error))
 			}
 			if c.Verification.Reason != "" {
-				fmt.Fprintf(&b, "Unverified: %s. Hint: %s\n\n", mdEscape(c.Verification.Reason), mdEscape(c.Verification.Hint))
+				fmt.Fprintf(&b, "Unverified: %s. Hint: %s\n\n", markdown.Escape(c.Verification.Reason), markdown.Escape(c.Verification.Hint))
 			}
 			for _, sm := range c.Verification.Samples {
 				if sm.Status == migrate.VerifyEquivalent {
 					continue
 				}
-				fmt.Fprintf(&b, "- sample %s: %s", mdCode(sm.Source), sm.Status)
+				fmt.Fprintf(&b, "- sample %s: %s", markdown.Code(sm.Source), sm.Status)
 				if sm.Error != "" {
-					fmt.Fprintf(&b, ": %s", mdEscape(sm.Error))
+					fmt.Fprintf(&b, ": %s", markdown.Escape(sm.Error))
 				}
 				if sm.Ready != "" {
-					fmt.Fprintf(&b, " (XR Ready: legacy %s)", mdEscape(strings.Replace(sm.Ready, " -> ", ", pipeline ", 1)))
+					fmt.Fprintf(&b, " (XR Ready: legacy %s)", markdown.Escape(strings.Replace(sm.Ready, " -> ", ", pipeline ", 1)))
 				}
 				if sm.Status == migrate.VerifyInconclusive {
-					fmt.Fprintf(&b, ": both sides failed, nothing was proven. Legacy: %s; pipeline: %s. Hint: %s", mdEscape(sm.LegacyError), mdEscape(sm.PipelineError), mdEscape(sm.Hint))
+					fmt.Fprintf(&b, ": both sides failed, nothing was proven. Legacy: %s; pipeline: %s. Hint: %s", markdown.Escape(sm.LegacyError), markdown.Escape(sm.PipelineError), markdown.Escape(sm.Hint))
 				}
 				b.WriteString("\n")
 				for _, d := range sm.Differences {
@@ -200,9 +200,9 @@ func writeMarkdown(w io.Writer, r *migrate.Result, cl *Cluster) error {
 					case d.Class != "":
 						code += ", " + d.Class
 					}
-					fmt.Fprintf(&b, "  - %s (%s): legacy %s, pipeline %s", mdCode(d.Path), mdEscape(code), mdCode(oneLine(d.Legacy)), mdCode(oneLine(d.Pipeline)))
+					fmt.Fprintf(&b, "  - %s (%s): legacy %s, pipeline %s", markdown.Code(d.Path), markdown.Escape(code), markdown.Code(oneLine(d.Legacy)), markdown.Code(oneLine(d.Pipeline)))
 					if d.Message != "" {
-						fmt.Fprintf(&b, ": %s", mdEscape(d.Message))
+						fmt.Fprintf(&b, ": %s", markdown.Escape(d.Message))
 					}
 					b.WriteString("\n")
 				}
@@ -220,7 +220,7 @@ func writeMarkdown(w io.Writer, r *migrate.Result, cl *Cluster) error {
 	if len(diags) > 0 {
 		b.WriteString("\n## Diagnostics and findings\n\n| File | Doc | Code | Severity | Composition | Path | Message |\n|---|---|---|---|---|---|---|\n")
 		for _, d := range diags {
-			fmt.Fprintf(&b, "| %s | %d | %s | %s | %s | %s | %s |\n", mdEscape(d.File), d.Document, d.Code, d.Severity, mdEscape(d.Composition), mdEscape(d.Path), mdEscape(d.Message))
+			fmt.Fprintf(&b, "| %s | %d | %s | %s | %s | %s | %s |\n", markdown.Escape(d.File), d.Document, d.Code, d.Severity, markdown.Escape(d.Composition), markdown.Escape(d.Path), markdown.Escape(d.Message))
 		}
 	}
 	if cl != nil && cl.Markdown != "" {
@@ -241,14 +241,6 @@ func diagCounts(ds []migrate.Diagnostic) string {
 	}
 	return migrate.CountList(m)
 }
-
-// mdEscape makes text from the tree (names, paths, messages) inert in
-// Markdown and in the HTML GitHub renders from it (markdown.Escape).
-func mdEscape(s string) string { return markdown.Escape(s) }
-
-// mdCode writes s as a Markdown code span that no backtick in s can close
-// early (markdown.Code).
-func mdCode(s string) string { return markdown.Code(s) }
 
 func oneLine(s string) string {
 	s = strings.TrimSpace(s)
