@@ -39,7 +39,7 @@ func newPlanCmd(s streams) *cobra.Command {
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
-	cmd.AddCommand(newPlanV2Cmd(s))
+	cmd.AddCommand(newPlanV2Cmd(s), newPlanUpgradeCmd(s))
 	return cmd
 }
 

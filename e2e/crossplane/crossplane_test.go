@@ -3,6 +3,7 @@
 package crossplanee2e
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -18,6 +19,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/xpmigrate/xpmigrate/e2e/crossplane/fakecloud"
+	"github.com/xpmigrate/xpmigrate/internal/kubetest"
 )
 
 func TestMain(m *testing.M) {
@@ -212,13 +214,28 @@ func xrFields(u *unstructured.Unstructured) map[string]any {
 	for _, f := range coreXRFields {
 		unstructured.RemoveNestedField(o, f...)
 	}
-	return map[string]any{"spec": o["spec"], "status": o["status"]}
+	return jsonValue(map[string]any{"spec": o["spec"], "status": o["status"]})
+}
+
+// jsonValue is v as encoding/json reads it back: the API server's objects
+// hold int64 where YAML read from a file holds float64, a difference of
+// representation only.
+func jsonValue(v map[string]any) map[string]any {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	var out map[string]any
+	if err := json.Unmarshal(b, &out); err != nil {
+		panic(err)
+	}
+	return out
 }
 
 // composedFields are the fields of a composed resource that the
 // composition writes: its spec and labels.
 func composedFields(u *unstructured.Unstructured) map[string]any {
-	return map[string]any{"spec": u.Object["spec"], "labels": u.GetLabels()}
+	return jsonValue(map[string]any{"spec": u.Object["spec"], "labels": u.GetLabels()})
 }
 
 // compare reports every difference between what core composed and what
@@ -248,6 +265,40 @@ func compare(t *testing.T, got, rendered composition) {
 			}
 		}
 	}
+}
+
+// A liveReport is what the tests read of verify --cluster's JSON report.
+type liveReport struct {
+	Verdict      string `json:"verdict"`
+	XRs          int    `json:"xrs"`
+	EmulationXRs int    `json:"emulationXRs"`
+	Emulation    int    `json:"emulationDifferences"`
+	Drift        int    `json:"driftFields"`
+}
+
+// verifyCluster runs xpmigrate verify --cluster on the legacy Composition
+// against the platform's API server, read-only, and returns its report.
+func (p *platform) verifyCluster(legacy string) liveReport {
+	p.t.Helper()
+	cmd := exec.Command(bins.XPMigrate, "verify", legacy, "--cluster", "--kubeconfig", p.server.Kubeconfig(kubetest.Reader), "--format", "json")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		p.t.Fatalf("xpmigrate verify --cluster: %v\n%s%s", err, out, stderr.String())
+	}
+	var rep liveReport
+	if err := json.Unmarshal(out, &rep); err != nil {
+		p.t.Fatalf("xpmigrate verify --cluster: %v\n%s", err, out)
+	}
+	events, err := p.server.AuditEvents(p.ctx)
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	if v := kubetest.ReadOnlyViolations(events, kubetest.Reader); len(v) != 0 {
+		p.t.Errorf("xpmigrate verify --cluster sent requests that are not reads: %v", v)
+	}
+	return rep
 }
 
 var xrdGVK = schema.GroupVersionKind{Group: "apiextensions.crossplane.io", Version: "v1", Kind: "CompositeResourceDefinition"}
@@ -297,6 +348,9 @@ func TestE2ECrossplaneDemo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if err := p.createNamespaces(append(comps, xrs...)...); err != nil {
+		t.Fatal(err)
+	}
 	if err := p.server.Create(p.ctx, append(comps, xrs...)...); err != nil {
 		t.Fatal(err)
 	}
@@ -305,6 +359,16 @@ func TestE2ECrossplaneDemo(t *testing.T) {
 
 	rendered := p.render(filepath.Join(demo, "composition.yaml"), got)
 	compare(t, got, rendered)
+
+	// Scenario 4: verify --cluster reads the state real core wrote (no
+	// hand-seeded object) and finds the emulation, the drift check and the
+	// conversion in agreement with it.
+	rep := p.verifyCluster(filepath.Join(demo, "composition.yaml"))
+	if rep.XRs != 1 || rep.EmulationXRs != 1 || rep.Emulation != 0 || rep.Drift != 0 || rep.Verdict != "equivalent" {
+		out, _ := exec.Command(bins.XPMigrate, "verify", filepath.Join(demo, "composition.yaml"), "--cluster", "--kubeconfig", p.server.Kubeconfig(kubetest.Reader), "--verbose").CombinedOutput()
+		t.Errorf("verify --cluster on the state real core wrote: %d XRs, %d emulated, %d emulation differences, %d drifting fields, verdict %q; want 1, 1, 0, 0, equivalent:\n%s",
+			rep.XRs, rep.EmulationXRs, rep.Emulation, rep.Drift, rep.Verdict, out)
+	}
 
 	calls, err := fakecloud.ReadCalls(p.Cloud)
 	if err != nil {

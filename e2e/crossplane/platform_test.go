@@ -112,7 +112,7 @@ func (p *platform) start(name string, env []string, path string, args ...string)
 	cmd := exec.Command(path, args...)
 	cmd.Env = append(os.Environ(), env...)
 	cmd.Stdout, cmd.Stderr = f, f
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
 	if err := cmd.Start(); err != nil {
 		_ = f.Close()
 		return nil, errors.Wrapf(err, "cannot start %s", name)
@@ -250,7 +250,7 @@ func newPlatform(t *testing.T, crds []*unstructured.Unstructured) *platform {
 	if err := s.InstallCRDs(ctx, crds...); err != nil {
 		t.Fatal(err)
 	}
-	args := []string{"--cloud", p.Cloud, "--poll", "5s"}
+	args := []string{"--cloud", p.Cloud, "--poll", "5s", "--debug"}
 	for _, c := range crds {
 		group, _, _ := unstructured.NestedString(c.Object, "spec", "group")
 		kind, _, _ := unstructured.NestedString(c.Object, "spec", "names", "kind")
@@ -568,4 +568,38 @@ func managedCRD(gvk schema.GroupVersionKind, namespaced bool) *unstructured.Unst
 		}},
 	})
 	return crd
+}
+
+// createNamespaces creates the namespaces objs write connection Secrets to
+// (a Composition's writeConnectionSecretsToNamespace, an XR's or a composed
+// resource's writeConnectionSecretToRef), as the platform they come from
+// has them.
+func (p *platform) createNamespaces(objs ...*unstructured.Unstructured) error {
+	seen := map[string]bool{"": true, "crossplane-system": true}
+	add := func(ns string) error {
+		if seen[ns] {
+			return nil
+		}
+		seen[ns] = true
+		return p.server.Create(p.ctx, object("v1", "Namespace", "", ns, nil))
+	}
+	for _, o := range objs {
+		ns, _, _ := unstructured.NestedString(o.Object, "spec", "writeConnectionSecretsToNamespace")
+		if err := add(ns); err != nil {
+			return err
+		}
+		ns, _, _ = unstructured.NestedString(o.Object, "spec", "writeConnectionSecretToRef", "namespace")
+		if err := add(ns); err != nil {
+			return err
+		}
+		rs, _, _ := unstructured.NestedSlice(o.Object, "spec", "resources")
+		for _, r := range rs {
+			m, _ := r.(map[string]any)
+			ns, _, _ = unstructured.NestedString(m, "base", "spec", "writeConnectionSecretToRef", "namespace")
+			if err := add(ns); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }

@@ -3,9 +3,12 @@
 package crossplanee2e
 
 import (
+	"encoding/json"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -13,6 +16,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/xpmigrate/xpmigrate/e2e/crossplane/fakecloud"
+	"github.com/xpmigrate/xpmigrate/internal/kubetest"
 )
 
 // uids maps each composed resource (by composition resource name) and the
@@ -35,14 +39,94 @@ func externalChanges(t *testing.T, dir string) (creates, deletes int) {
 	return fakecloud.Count(calls, fakecloud.OpCreate), fakecloud.Count(calls, fakecloud.OpDelete)
 }
 
-// TestE2ECrossplaneUpgrade is scenario 2 on the bundled example: a platform
-// on real core v1.20.11 composes the legacy Composition; `xpmigrate
-// convert` turns it into its Pipeline twin, which core v1.20.11 runs through
-// the real function-patch-and-transform over mTLS; then core is stopped,
-// v2.3.4's CRDs are applied on the same etcd and core v2.3.4 started. At
-// every step no composed resource is recreated (UIDs and external names
-// kept), the fake cloud records no external create beyond the first
-// composition and no delete, and the XR is Ready.
+// externalFor counts the Creates and Deletes the fake cloud recorded for
+// the managed resources whose UIDs are given.
+func externalFor(t *testing.T, dir string, uids map[string]bool) (creates, deletes int) {
+	t.Helper()
+	calls, err := fakecloud.ReadCalls(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range calls {
+		if !uids[c.Resource.UID] {
+			continue
+		}
+		switch c.Op {
+		case fakecloud.OpCreate:
+			creates++
+		case fakecloud.OpDelete:
+			deletes++
+		}
+	}
+	return creates, deletes
+}
+
+func composedUIDs(c composition) map[string]bool {
+	m := map[string]bool{}
+	for _, o := range c.Composed {
+		m[string(o.GetUID())] = true
+	}
+	return m
+}
+
+// upgradeCheck runs xpmigrate plan upgrade --cluster, read-only, and
+// returns its exit code and JSON report.
+func (p *platform) upgradeCheck() (int, upgradeReport) {
+	p.t.Helper()
+	cmd := exec.Command(bins.XPMigrate, "plan", "upgrade", "--cluster", "--kubeconfig", p.server.Kubeconfig(kubetest.Reader), "--format", "json")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	code := 0
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else if err != nil {
+		p.t.Fatalf("xpmigrate plan upgrade: %v\n%s", err, stderr.String())
+	}
+	var rep upgradeReport
+	if err := json.Unmarshal(out, &rep); err != nil {
+		p.t.Fatalf("xpmigrate plan upgrade (exit %d): %v\n%s%s", code, err, out, stderr.String())
+	}
+	events, err := p.server.AuditEvents(p.ctx)
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	if v := kubetest.ReadOnlyViolations(events, kubetest.Reader); len(v) != 0 {
+		p.t.Errorf("xpmigrate plan upgrade sent requests that are not reads: %v", v)
+	}
+	return code, rep
+}
+
+// upgradeReport is what the tests read of plan upgrade's JSON report.
+type upgradeReport struct {
+	Findings []struct {
+		Code        string `json:"code"`
+		Composition string `json:"composition"`
+		XRs         []struct {
+			Name     string `json:"name"`
+			Composed int    `json:"composed"`
+			Delete   int    `json:"deletionPolicyDelete"`
+		} `json:"xrs"`
+	} `json:"findings"`
+}
+
+// TestE2ECrossplaneUpgrade is scenario 2 on the bundled example. A
+// platform on real core v1.20.11 runs two XRs of the demo's type: "kept"
+// through the demo's legacy Composition, which `xpmigrate migrate` converts
+// and the test applies, and "forgotten" through a copy of it that nobody
+// converted (a Composition applied by hand, outside the repository). Core
+// v1.20.11 runs the Pipeline through the real function-patch-and-transform
+// over mTLS; then `xpmigrate plan upgrade` must flag the forgotten
+// Composition, and only it; then core is stopped, v2.3.4's CRDs are
+// applied on the same etcd and core v2.3.4 is started.
+//
+// The converted XR keeps every composed resource (UIDs and external names)
+// and the fake cloud records no external create or delete for it, at
+// every step. The forgotten one is what happens without the step that
+// protects it (the conversion): v2 runs its Composition as an empty
+// pipeline and its composed resources are deleted, each with an external
+// delete, as plan upgrade said they would be.
 func TestE2ECrossplaneUpgrade(t *testing.T) {
 	const demo = "../../testdata/demo"
 	legacy := filepath.Join(demo, "composition.yaml")
@@ -62,25 +146,63 @@ func TestE2ECrossplaneUpgrade(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := p.server.Create(p.ctx, append(comps, xrs...)...); err != nil {
+
+	forgottenComp := comps[0].DeepCopy()
+	forgottenComp.SetName(comps[0].GetName() + "-forgotten")
+	kept, forgotten := xrs[0].DeepCopy(), xrs[0].DeepCopy()
+	kept.SetName("kept")
+	forgotten.SetName("forgotten")
+	for _, x := range []struct {
+		xr   *unstructured.Unstructured
+		comp string
+	}{{kept, comps[0].GetName()}, {forgotten, forgottenComp.GetName()}} {
+		if err := unstructured.SetNestedField(x.xr.Object, x.comp, "spec", "compositionRef", "name"); err != nil {
+			t.Fatal(err)
+		}
+		if err := unstructured.SetNestedField(x.xr.Object, "platform-ref-aws-"+x.xr.GetName(), "spec", "parameters", "id"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	objs := []*unstructured.Unstructured{comps[0], forgottenComp, kept, forgotten}
+	if err := p.createNamespaces(objs...); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.server.Create(p.ctx, objs...); err != nil {
 		t.Fatal(err)
 	}
 	resources, _, _ := unstructured.NestedSlice(comps[0].Object, "spec", "resources")
-	xrGVK, name := xrs[0].GroupVersionKind(), xrs[0].GetName()
-	before := p.waitSteady(xrGVK, name, kinds, len(resources), 10*time.Minute)
-	want := uids(before)
-	creates, _ := externalChanges(t, p.Cloud)
-
-	// The migration: the converted Composition replaces the legacy one.
-	converted := filepath.Join(t.TempDir(), "composition-pipeline.yaml")
-	if out, err := exec.Command(bins.XPMigrate, "convert", legacy, "-o", converted).CombinedOutput(); err != nil {
-		t.Fatalf("xpmigrate convert: %v\n%s", err, out)
+	xrGVK := xrs[0].GroupVersionKind()
+	before := p.waitSteady(xrGVK, kept.GetName(), kinds, len(resources), 10*time.Minute)
+	doomed := p.waitSteady(xrGVK, forgotten.GetName(), kinds, len(resources), 10*time.Minute)
+	want, keptUIDs, doomedUIDs := uids(before), composedUIDs(before), composedUIDs(doomed)
+	if c, d := externalFor(t, p.Cloud, keptUIDs); c != len(resources) || d != 0 {
+		t.Fatalf("legacy on v1.20.11: the fake cloud recorded %d creates and %d deletes for XR kept, want %d and 0", c, d, len(resources))
 	}
-	pipeline, err := readObjects(converted)
+
+	// The migration: migrate converts the repository (the demo's XRD and
+	// Composition; the forgotten Composition is not in it), and the
+	// converted Composition replaces the legacy one.
+	repo, out := t.TempDir(), filepath.Join(t.TempDir(), "out")
+	for _, f := range []string{"definition.yaml", "composition.yaml"} {
+		b, err := os.ReadFile(filepath.Join(demo, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(repo, f), b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if b, err := exec.Command(bins.XPMigrate, "migrate", repo, "--out", out).CombinedOutput(); err != nil {
+		t.Fatalf("xpmigrate migrate: %v\n%s", err, b)
+	}
+	pipeline, err := readObjects(filepath.Join(out, "composition.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range pipeline {
+		if mode, _, _ := unstructured.NestedString(c.Object, "spec", "mode"); c.GetKind() == "Composition" && mode != "Pipeline" {
+			t.Fatalf("xpmigrate migrate wrote Composition %q in mode %q, want Pipeline", c.GetName(), mode)
+		}
 		if err := p.replace(c); err != nil {
 			t.Fatal(err)
 		}
@@ -94,6 +216,14 @@ func TestE2ECrossplaneUpgrade(t *testing.T) {
 		{name: "pipeline on v2.3.4", upgrade: true},
 	} {
 		if step.upgrade {
+			// Before the upgrade, the readiness check names the forgotten
+			// Composition, its XR and what it would lose, and nothing else.
+			code, rep := p.upgradeCheck()
+			if code != 3 || len(rep.Findings) != 1 || rep.Findings[0].Code != "U1" || rep.Findings[0].Composition != forgottenComp.GetName() ||
+				len(rep.Findings[0].XRs) != 1 || rep.Findings[0].XRs[0].Name != forgotten.GetName() || rep.Findings[0].XRs[0].Composed != len(resources) {
+				t.Errorf("plan upgrade before the upgrade: exit %d, findings %+v; want exit 3 and one U1 for %q with XR %q and %d composed resources",
+					code, rep.Findings, forgottenComp.GetName(), forgotten.GetName(), len(resources))
+			}
 			p.stopCore()
 			if err := p.applyDir(bins.CRDsV2); err != nil {
 				t.Fatalf("%s: %v", step.name, err)
@@ -105,15 +235,29 @@ func TestE2ECrossplaneUpgrade(t *testing.T) {
 		}
 		// Let core pick the new revision up before judging steadiness.
 		time.Sleep(20 * time.Second)
-		after := p.waitSteady(xrGVK, name, kinds, len(resources), 10*time.Minute)
+		after := p.waitSteady(xrGVK, kept.GetName(), kinds, len(resources), 10*time.Minute)
 		if diff := cmp.Diff(want, uids(after)); diff != "" {
 			t.Errorf("%s: composed resources were recreated or renamed (-before +after):\n%s", step.name, diff)
 		}
-		c, d := externalChanges(t, p.Cloud)
-		if c != creates || d != 0 {
-			t.Errorf("%s: the fake cloud recorded %d external creates and %d deletes, want %d and 0", step.name, c, d, creates)
+		if c, d := externalFor(t, p.Cloud, keptUIDs); c != len(resources) || d != 0 {
+			t.Errorf("%s: the fake cloud recorded %d external creates and %d deletes for XR kept, want %d (the first composition) and 0", step.name, c, d, len(resources))
+		}
+		if c, d := externalChanges(t, p.Cloud); c != 2*len(resources) {
+			t.Errorf("%s: the fake cloud recorded %d external creates in all (and %d deletes), want %d", step.name, c, d, 2*len(resources))
 		}
 	}
+
+	// Without its conversion, v2 composes nothing for the forgotten XR: its
+	// composed resources are garbage collected, each with an external
+	// delete.
+	p.waitFor("the forgotten XR's composed resources to be deleted", 10*time.Minute, func() (bool, error) {
+		c, err := p.composed(xrGVK, forgotten.GetName(), kinds)
+		if err != nil {
+			return false, err
+		}
+		_, d := externalFor(t, p.Cloud, doomedUIDs)
+		return len(c.Composed) == 0 && d >= len(resources), nil
+	})
 	if os.Getenv("XPMIGRATE_E2E_KEEP") != "" {
 		t.Logf("platform directory: %s", p.dir)
 	}

@@ -44,7 +44,11 @@ func (m *modern) DeepCopyObject() runtime.Object {
 
 func (m *legacy) GetManagementPolicies() xpv2.ManagementPolicies {
 	var p xpv2.ManagementPolicies
-	_ = m.paved().GetValueInto("spec.managementPolicies", &p)
+	if err := m.paved().GetValueInto("spec.managementPolicies", &p); err != nil || p == nil {
+		// A real provider's CRD defaults the field to ["*"]; the managed
+		// reconciler takes an absent (empty) set for a paused resource.
+		return xpv2.ManagementPolicies{xpv2.ManagementActionAll}
+	}
 	return p
 }
 
