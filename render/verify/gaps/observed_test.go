@@ -51,8 +51,8 @@ func TestUndocumented(t *testing.T) {
 		},
 		"Planted": {
 			reason: "an id only mentioned in text, under a lower heading, or nowhere is not documented",
-			ids:    []string{"O2", "O3", "O99", "O99", "§9"},
-			want:   []string{"O2", "O3", "O99", "§9"},
+			ids:    []string{"O2", "O3", "O99", "O99", "D9"},
+			want:   []string{"D9", "O2", "O3", "O99"},
 		},
 	}
 	for name, tc := range cases {
