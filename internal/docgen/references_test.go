@@ -18,10 +18,11 @@ import (
 )
 
 // leaving are texts that, in a Go file, point at a document outside the
-// repository: the section sign of the old specifications, their folder,
+// repository: the section sign (U+00A7, escaped here so that this file has
+// none) of the old specifications, their folder,
 // and their file names.
 var leaving = []struct{ text, why string }{
-	{"§", "a section sign cites a document outside the repository; cite docs/<page>.md#<anchor>"},
+	{"\u00a7", "a section sign cites a document outside the repository; cite docs/<page>.md#<anchor>"},
 	{"../shared", "a path outside the repository"},
 	{"shared/spec", "the specifications outside the repository"},
 	{"legacy-resources-mode.md", "a specification outside the repository; cite docs/semantics/legacy.md"},
@@ -207,8 +208,8 @@ func TestRefProblems(t *testing.T) {
 		"SectionSign": {
 			reason: "a section sign cites the old specifications",
 			file:   "render/legacy/a.go",
-			src:    "// base (legacy spec §9.5)\n",
-			want:   []string{`render/legacy/a.go:1: "§": a section sign cites a document outside the repository; cite docs/<page>.md#<anchor>`},
+			src:    "// base (legacy spec \u00a79.5)\n",
+			want:   []string{"render/legacy/a.go:1: \"\u00a7\": a section sign cites a document outside the repository; cite docs/<page>.md#<anchor>"},
 		},
 		"SharedSpec": {
 			reason: "a path into ../shared/spec leaves the repository, and names a specification",
