@@ -12,7 +12,7 @@ import (
 )
 
 // integerFormat decides, for a Format transform, whether to insert a
-// convert to int64 before it (conversion spec §11.1 K1), and inserts it.
+// convert to int64 before it (docs/conversion-fidelity.md#the-compensations K1), and inserts it.
 // It reports whether it did.
 //
 // A %d prints an int64 as the integer and a float64 as %!d(float64=N).

@@ -94,7 +94,7 @@ func (c *composition) report(code Code, n *yaml.Node, path, msg string) {
 	})
 }
 
-// convert converts the Composition in place (conversion spec §2, §3).
+// convert converts the Composition in place (docs/semantics/conversion.md#mode-decision, docs/semantics/conversion.md#the-composition-object).
 func (c *composition) convert() {
 	spec, mode, ok := checkPass{c}.run()
 	if !ok {
@@ -124,8 +124,8 @@ func joinPath(path, key string) string {
 
 func idx(path string, i int) string { return path + "[" + strconv.Itoa(i) + "]" }
 
-// stripServerFields removes what `kubectl get -o yaml` adds (conversion
-// spec §1.5).
+// stripServerFields removes what `kubectl get -o yaml` adds
+// (docs/semantics/conversion.md#server-fields).
 func (c normalisePass) stripServerFields() {
 	if c.r.o.KeepServerFields {
 		return
@@ -157,7 +157,7 @@ func (c normalisePass) stripServerFields() {
 }
 
 // phase1 names the unnamed templates and changes nothing else (the first
-// step of the rollout of conversion spec §11 N1).
+// step of the rollout of docs/semantics/conversion.md#constructs-with-no-exact-equivalent N1).
 func (c *composition) phase1(spec *yaml.Node) {
 	if (checkPass{c}).noResources(spec) {
 		return
@@ -172,7 +172,7 @@ func (c *composition) phase1(spec *yaml.Node) {
 	}
 }
 
-// resourcesMode is the full conversion (conversion spec §3–§10): the
+// resourcesMode is the full conversion (docs/semantics/conversion.md#the-composition-object and the sections after it): the
 // passes in order.
 func (c *composition) resourcesMode(spec *yaml.Node) {
 	res := checkPass{c}.resources(spec)

@@ -13,7 +13,7 @@ import (
 var connectionDetailTypes = names(pt.ConnectionDetailTypeFromConnectionSecretKey, pt.ConnectionDetailTypeFromFieldPath, pt.ConnectionDetailTypeFromValue)
 
 // connectionDetails completes each connection detail's type and name with
-// the native rules (conversion spec §9).
+// the native rules (docs/semantics/conversion.md#connection-details).
 func (c normalisePass) connectionDetails(seq *yaml.Node, path string) {
 	c.eachObject(seq, path, "C123", "connectionDetails", "a connection detail", c.connectionDetail)
 }
@@ -92,7 +92,7 @@ var readinessTypes = names(pt.ReadinessCheckTypeMatchString, pt.ReadinessCheckTy
 	pt.ReadinessCheckTypeMatchCondition, pt.ReadinessCheckTypeMatchTrue, pt.ReadinessCheckTypeMatchFalse, pt.ReadinessCheckTypeNone)
 
 // readinessChecks completes MatchCondition checks and checks the others
-// (conversion spec §10).
+// (docs/semantics/conversion.md#readiness-checks).
 func (c normalisePass) readinessChecks(seq *yaml.Node, path string) {
 	c.eachObject(seq, path, "C127", "readinessChecks", "a readiness check", c.readinessCheck)
 }

@@ -129,8 +129,8 @@ func IsInvalidInput(err error) bool {
 	return errors.As(err, &ie)
 }
 
-// Convert converts every legacy Composition in a YAML stream (conversion
-// spec §1–§13) and returns the new stream with its findings. Everything
+// Convert converts every legacy Composition in a YAML stream
+// (docs/semantics/conversion.md, #reading-the-input to #output-validation) and returns the new stream with its findings. Everything
 // else in the stream is copied byte for byte.
 //
 // The error is an *OptionError for invalid options and an *InputError for
@@ -416,7 +416,7 @@ func joinNames(names []string) string {
 }
 
 // recognise returns the Composition in node n, or nil when n is not one
-// (conversion spec §1.2).
+// (docs/semantics/conversion.md#reading-the-input).
 func (r *run) recognise(i int, c manifest.Document, d *yamledit.Doc, n *yaml.Node, base string) *composition {
 	n = yamledit.Resolve(n)
 	if !yamledit.IsMap(n) {

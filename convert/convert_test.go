@@ -45,20 +45,20 @@ func TestConvert(t *testing.T) {
 		absent     []string // not in the output
 	}{
 		"PipelineUnchanged": {
-			reason:     "A Pipeline Composition is left alone, but its patch-and-transform steps are linted (§2).",
+			reason:     "A Pipeline Composition is left alone, but its patch-and-transform steps are linted (docs/semantics/conversion.md#mode-decision).",
 			in:         compositionYAML(ptPipeline),
 			want:       []Code{"C209"},
 			wantStatus: []Status{StatusUnchanged},
 		},
 		"PipelineLeftovers": {
-			reason:     "Leftover resources in Pipeline mode are removed (§2, C201).",
+			reason:     "Leftover resources in Pipeline mode are removed (docs/semantics/conversion.md#mode-decision, C201).",
 			in:         compositionYAML(ptPipeline + "  resources: []\n"),
 			want:       []Code{"C209", "C201"},
 			wantStatus: []Status{StatusConverted},
 			absent:     []string{"  resources: []"},
 		},
 		"PipelineMoveEnvPatches": {
-			reason:     "--move-env-patches appends the environment patches to the only patch-and-transform step (§7.7).",
+			reason:     "--move-env-patches appends the environment patches to the only patch-and-transform step (docs/semantics/conversion.md#pipeline-compositions-with-a-native-environment).",
 			in:         compositionYAML("  environment:\n    patches: [{fromFieldPath: spec.team, toFieldPath: team}]\n" + ptPipeline),
 			opts:       Options{MoveEnvPatches: true},
 			want:       []Code{"C310", "C311", "C209"},
@@ -66,14 +66,14 @@ func TestConvert(t *testing.T) {
 			contains:   []string{"      environment:\n        patches:\n        - {type: FromCompositeFieldPath, fromFieldPath: spec.team, toFieldPath: team}\n"},
 		},
 		"PipelineStepNameTaken": {
-			reason:     "The environment-configs step gets a suffix when its name is taken (§4.2, C304).",
+			reason:     "The environment-configs step gets a suffix when its name is taken (docs/semantics/conversion.md#step-names, C304).",
 			in:         compositionYAML("  mode: Pipeline\n  environment:\n    environmentConfigs: [{ref: {name: a}}]\n  pipeline:\n  - {step: environment-configs, functionRef: {name: f}}\n"),
 			want:       []Code{"C310", "C311", "C309", "C304"},
 			wantStatus: []Status{StatusConverted},
 			contains:   []string{"  - step: environment-configs-2\n"},
 		},
 		"CommentAboveResources": {
-			reason:   "The comment above resources stays on pipeline, the key that replaces it (§12.1).",
+			reason:   "The comment above resources stays on pipeline, the key that replaces it (docs/semantics/conversion.md#editing-the-yaml).",
 			in:       compositionYAML("  # What we compose\n  resources: # the list\n  - {name: a, base: {apiVersion: v1, kind: A}}\n"),
 			contains: []string{"  mode: Pipeline\n  # What we compose\n  pipeline: # the list\n"},
 		},
@@ -237,7 +237,7 @@ func TestConvert(t *testing.T) {
 			absent:   []string{"fromFieldPath: first"},
 		},
 		"EnvironmentFlagOff": {
-			reason: "--assume-env-flag=off drops the environment and the environment patches (§7.5, C206).",
+			reason: "--assume-env-flag=off drops the environment and the environment patches (docs/semantics/conversion.md#the-environment-feature-flag, C206).",
 			in:     compositionYAML("  environment:\n    defaultData: {a: b}\n" + oneResource("    - {type: FromEnvironmentFieldPath, fromFieldPath: a, toFieldPath: b}\n    - {fromFieldPath: c}\n")),
 			opts:   Options{EnvironmentFlagOff: true},
 			want:   []Code{"C206", "C206"},
@@ -300,7 +300,7 @@ func TestConvert(t *testing.T) {
 			contains: []string{"      name: pt\n"},
 		},
 		"FunctionNameFromManifest": {
-			reason:     "A Function manifest in the input names the function (§4.3).",
+			reason:     "A Function manifest in the input names the function (docs/semantics/conversion.md#function-names).",
 			in:         "apiVersion: pkg.crossplane.io/v1\nkind: Function\nmetadata: {name: my-pt}\nspec: {package: 'xpkg.upbound.io/crossplane-contrib/function-patch-and-transform:v0.8.2'}\n---\n" + compositionYAML("  resources:\n  - {name: a, base: {apiVersion: v1, kind: A}}\n"),
 			wantStatus: []Status{StatusSkipped, StatusConverted},
 			contains:   []string{"      name: my-pt\n"},

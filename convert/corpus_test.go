@@ -52,7 +52,7 @@ func corpusFiles(t testing.TB) []corpusFile {
 	return out
 }
 
-// refusals are the errors the spec mandates for corpus Compositions that
+// refusals are the errors docs/semantics/conversion.md mandates for corpus Compositions that
 // cannot be converted. There are none: alpha spec.functions (pruned by the
 // API server from Crossplane 1.14 on) and Compositions without resources
 // (kustomize bases that other files patch resources into) are converted
@@ -60,7 +60,7 @@ func corpusFiles(t testing.TB) []corpusFile {
 var refusals = []Code{}
 
 // TestCorpus converts every Composition of the shared corpus. Each must
-// convert (or be refused for a reason the spec mandates), every function
+// convert (or be refused for a reason docs/semantics/conversion.md mandates), every function
 // input of the output must pass the function's own decoding and
 // validation, and the output must convert to itself.
 func TestCorpus(t *testing.T) {

@@ -23,7 +23,7 @@ const (
 )
 
 // A Code identifies a kind of finding. Codes are stable: C1xx are errors,
-// C2xx warnings and C3xx information (conversion spec §14); C4xx, the
+// C2xx warnings and C3xx information (docs/reference/diagnostics.md); C4xx, the
 // transformations of the v2-native conversion (--target v2), have the
 // severity of each code.
 type Code string

@@ -1,7 +1,7 @@
 // Package convert turns legacy `mode: Resources` Compositions into
 // `mode: Pipeline` Compositions that run function-patch-and-transform (and
 // function-environment-configs for the native composition environment), as
-// shared/spec/conversion.md specifies, without losing anything else.
+// docs/semantics/conversion.md describes, without losing anything else.
 //
 // Convert reads a whole YAML stream and returns the converted stream:
 //
@@ -30,7 +30,7 @@
 //     (patch and transform types, `type: literal` on match patterns,
 //     MatchCondition fields, connection detail types and names with the
 //     native precedence) is written out, `policy.mergeOptions` becomes
-//     `policy.toFieldPath`, and the compensations of spec §11.1 restore
+//     `policy.toFieldPath`, and the compensations of docs/conversion-fidelity.md#the-compensations restore
 //     native results where function input provably can (an int64 convert
 //     before a `%d` format of a value the XRD types integer);
 //   - native quirks are reproduced, not fixed: where the pipeline cannot

@@ -11,7 +11,7 @@ import (
 )
 
 // envSplit is spec.environment divided between the two functions
-// (conversion spec §7.1).
+// (docs/semantics/conversion.md#splitting-the-environment).
 type envSplit struct {
 	// ec is the environment-configs input, nil when no step is needed.
 	ec *yaml.Node
@@ -28,7 +28,7 @@ var (
 	matcherKeys     = []string{"type", "key", "valueFromFieldPath", "fromFieldPathPolicy", "value"}
 )
 
-// environment splits spec.environment (conversion spec §7). It returns nil
+// environment splits spec.environment (docs/semantics/conversion.md#environment). It returns nil
 // when there is none.
 func (c normalisePass) environment(spec *yaml.Node) *envSplit {
 	const path = "spec.environment"
@@ -157,7 +157,7 @@ func nodeAt(n *yaml.Node, path string) *yaml.Node {
 }
 
 // ecInput builds the environment-configs input, or returns nil when no step
-// is needed (conversion spec §7.1, §7.3).
+// is needed (docs/semantics/conversion.md#splitting-the-environment, docs/semantics/conversion.md#selection-is-no-longer-pinned).
 func (c normalisePass) ecInput(env *yaml.Node, path string) *yaml.Node {
 	spec := yamledit.NewMap()
 	configs := !yamledit.IsEmpty(yamledit.Get(env, "environmentConfigs"))

@@ -12,12 +12,12 @@ import (
 	"github.com/xpmigrate/xpmigrate/internal/testutil"
 )
 
-// TestExamples runs every before→after example of conversion spec §15 as a
+// TestExamples runs every before→after example of docs/semantics/conversion.md#examples as a
 // golden test: testdata/examples/<case>/input.yaml is converted, and the
 // output must match golden.yaml and the findings diagnostics.golden. Each
 // case runs twice (the output must be byte-identical), and the output of
 // a converted case must convert to itself. Unless a row says otherwise the
-// target is v2, as in the spec's examples.
+// target is v2, as in docs/semantics/conversion.md#examples.
 func TestExamples(t *testing.T) {
 	v2 := Options{Target: crossplane.V2, XRScope: XRScopeLegacy}
 	cases := map[string]struct {

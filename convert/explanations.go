@@ -1,7 +1,7 @@
 package convert
 
 // explanations say, for every code of Registry, when the converter reports
-// it and what to do about it (conversion spec §14 and the sections it
+// it and what to do about it (docs/reference/diagnostics.md and the sections it
 // points to). They are Markdown, for the generated reference. A test fails
 // when a code has none, so a new code cannot ship undocumented.
 var explanations = map[Code]explanation{

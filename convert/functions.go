@@ -12,7 +12,7 @@ import (
 	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
 
-// resolveFunctions picks the functionRef names (conversion spec §4.3): the
+// resolveFunctions picks the functionRef names (docs/semantics/conversion.md#function-names): the
 // option, else a Function manifest in the input for that package, else the
 // name Crossplane gives the package as a Configuration dependency (C305),
 // else the default.

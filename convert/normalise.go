@@ -63,7 +63,7 @@ func (c normalisePass) unknownSpecKeys(spec *yaml.Node) {
 }
 
 // storeConfigRef applies the target rule for
-// publishConnectionDetailsWithStoreConfigRef (conversion spec §3).
+// publishConnectionDetailsWithStoreConfigRef (docs/semantics/conversion.md#the-composition-object).
 func (c normalisePass) storeConfigRef(spec *yaml.Node) {
 	v := yamledit.Get(spec, "publishConnectionDetailsWithStoreConfigRef")
 	if v == nil || c.r.o.Target != crossplane.V2 {
@@ -81,7 +81,7 @@ func (c normalisePass) storeConfigRef(spec *yaml.Node) {
 }
 
 // names names the templates when none is named, and checks the names
-// otherwise (conversion spec §6.2). It reports whether it added names.
+// otherwise (docs/semantics/conversion.md#template-names). It reports whether it added names.
 func (c normalisePass) names(res *yaml.Node) bool {
 	var named, unnamed []int
 	for i, t := range res.Content {
@@ -137,7 +137,7 @@ func (c normalisePass) names(res *yaml.Node) bool {
 	return true
 }
 
-// generatedName is the name of unnamed template i (conversion spec §6.2).
+// generatedName is the name of unnamed template i (docs/semantics/conversion.md#template-names).
 func (c normalisePass) generatedName(t *yaml.Node, i int) string {
 	if c.r.o.NameStrategy == NameByKind {
 		if k, ok := yamledit.Str(yamledit.Get(yamledit.Get(t, "base"), "kind")); ok && k != "" {
@@ -151,7 +151,7 @@ func (c normalisePass) generatedName(t *yaml.Node, i int) string {
 // input.
 var templateKeys = []string{"name", "base", "patches", "connectionDetails", "readinessChecks"}
 
-// template normalises one resource template (conversion spec §6).
+// template normalises one resource template (docs/semantics/conversion.md#resource-templates).
 func (c normalisePass) template(t *yaml.Node, path string) {
 	t = yamledit.Resolve(t)
 	if !yamledit.IsMap(t) {

@@ -12,8 +12,8 @@ import (
 )
 
 // valueKinds is what a value can be at one point of a patch's transform
-// chain, seen from both engines at once (legacy spec §1.5, pipeline spec
-// §0.2 and D30). Each bit is one kind of value together with the Go type
+// chain, seen from both engines at once (docs/semantics/legacy.md#two-kinds-of-number,
+// docs/semantics/pipeline.md#numbers-at-the-function-boundary and D30). Each bit is one kind of value together with the Go type
 // it has natively and in function-patch-and-transform; a set holds every
 // kind the value may have. The empty set means the value never gets
 // there (every input makes an earlier transform fail, on both sides).
@@ -87,7 +87,7 @@ func (c normalisePass) patchSource(p *yaml.Node, typ string, loc location) sourc
 // envWrites reports whether any patch of the Composition writes to the
 // environment: natively every write re-reads the whole environment
 // through the Kubernetes decoder, so its integral numbers become int64
-// (legacy spec §1.5 normalisation points).
+// (docs/semantics/legacy.md#two-kinds-of-number normalisation points).
 func envWrites(spec *yaml.Node) bool {
 	written := false
 	scan := func(seq *yaml.Node, types ...string) {
@@ -120,8 +120,8 @@ func envWrites(spec *yaml.Node) bool {
 }
 
 // afterTransform returns what a value of kinds in can be after transform
-// t (normalised, of type typ) has run on it, on both sides (legacy spec
-// §6, pipeline spec §4.7).
+// t (normalised, of type typ) has run on it, on both sides
+// (docs/semantics/legacy.md#transforms, docs/semantics/pipeline.md#transforms).
 func afterTransform(t *yaml.Node, typ string, in valueKinds) valueKinds {
 	block := yamledit.Resolve(yamledit.Get(t, typ))
 	switch typ {

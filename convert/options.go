@@ -23,7 +23,7 @@ const (
 	NameByKind NameStrategy = "kind"
 )
 
-// Compensations of conversion spec §11.1 that Options.NoCompensate can
+// Compensations of docs/conversion-fidelity.md#the-compensations that Options.NoCompensate can
 // turn off.
 const (
 	// CompensateIntegerFormat (K1) inserts a convert to int64 before a
@@ -100,7 +100,7 @@ var XRNamings = []string{XRNamingDropPrefix, XRNamingNewGroup}
 var Quirks = []string{QuirkIntegerFormat}
 
 // Function packages and the versions the converted Compositions are
-// written for (conversion spec §0, §7.8).
+// written for (docs/semantics/conversion.md#target-profiles).
 const (
 	PTPackage = xp.PackagePatchAndTransform
 	ECPackage = xp.PackageEnvironmentConfigs
@@ -138,7 +138,7 @@ type Options struct {
 
 	// Phase1 writes the first step of the two-phase rollout instead of the
 	// Pipeline Composition: the Resources-mode Composition as it is, with
-	// names added to unnamed templates (conversion spec §11 N1).
+	// names added to unnamed templates (docs/semantics/conversion.md#constructs-with-no-exact-equivalent N1).
 	Phase1 bool
 
 	// NameStrategy names unnamed templates; empty means NameByIndex.
@@ -154,7 +154,7 @@ type Options struct {
 	PTStep, ECStep string
 
 	// Configuration is a Configuration package's crossplane.yaml, whose
-	// dependsOn may name the functions (conversion spec §4.3, step 3).
+	// dependsOn may name the functions (docs/semantics/conversion.md#function-names, step 3).
 	Configuration []byte
 
 	// Strict turns warnings into errors. C204 stays a warning when
@@ -162,12 +162,12 @@ type Options struct {
 	Strict, AckUnnamed bool
 
 	// KeepServerFields keeps status, uid, resourceVersion and the other
-	// fields a cluster export adds (conversion spec §1.5).
+	// fields a cluster export adds (docs/semantics/conversion.md#server-fields).
 	KeepServerFields bool
 
 	// MoveEnvPatches moves the environment patches of a Pipeline-mode
 	// Composition into its patch-and-transform step instead of dropping
-	// them (conversion spec §7.7).
+	// them (docs/semantics/conversion.md#pipeline-compositions-with-a-native-environment).
 	MoveEnvPatches bool
 
 	// FixEnumCase rewrites enum values written in the wrong case

@@ -11,14 +11,14 @@ import "github.com/xpmigrate/xpmigrate/internal/manifest"
 //   - normalisePass makes the input what the API server saw and what the
 //     functions accept: server fields, unknown fields, template names,
 //     patches, transforms, connection details, readiness checks and the
-//     environment (conversion spec §6–§8);
+//     environment (docs/semantics/conversion.md#resource-templates, #environment, #patches);
 //   - compensatePass restores native output where the function would
-//     differ (§11.1 K1), or fixes a quirk on request and records it in the
+//     differ (docs/conversion-fidelity.md#the-compensations K1), or fixes a quirk on request and records it in the
 //     intended-changes annotation;
 //   - pipelinePass moves the resources, patch sets and environment into the
-//     pipeline (§3–§5), and handles Compositions already in Pipeline mode;
+//     pipeline (docs/semantics/conversion.md#the-composition-object, #pipeline-layout, #the-patch-and-transform-input), and handles Compositions already in Pipeline mode;
 //   - validatePass validates the input as native Crossplane does, the
-//     output as the functions read it (§13), and the document read back as
+//     output as the functions read it (docs/semantics/conversion.md#output-validation), and the document read back as
 //     kubectl reads it (C192).
 //
 // A Resources-mode Composition runs checkPass, normalisePass (which

@@ -17,7 +17,7 @@ import (
 )
 
 // A location is where a patch list lives; it decides which patch types are
-// allowed (conversion spec §8.1).
+// allowed (docs/semantics/conversion.md#allowed-patch-types).
 type location int
 
 const (
@@ -110,7 +110,7 @@ func (c normalisePass) once(n *yaml.Node) bool {
 	return true
 }
 
-// patchSetsAt normalises the patch sets at path (conversion spec §5, §8).
+// patchSetsAt normalises the patch sets at path (docs/semantics/conversion.md#the-patch-and-transform-input, docs/semantics/conversion.md#patches).
 func (c normalisePass) patchSetsAt(sets *yaml.Node, at string) {
 	sets = yamledit.Resolve(sets)
 	if !yamledit.IsSeq(sets) {
@@ -147,7 +147,7 @@ func (c normalisePass) patches(seq *yaml.Node, path string, loc location) {
 	}
 }
 
-// patch normalises one patch (conversion spec §8).
+// patch normalises one patch (docs/semantics/conversion.md#patches).
 func (c normalisePass) patch(pn *yaml.Node, path string, loc location) {
 	if !c.once(pn) {
 		return
@@ -251,7 +251,7 @@ func (c normalisePass) fieldPaths(p *yaml.Node, path string) {
 }
 
 // claimMachinery reports, for --xr-style=v2, reads of XR fields that
-// v2-style XRs do not have (conversion spec §11 N13, C321).
+// v2-style XRs do not have (docs/semantics/conversion.md#constructs-with-no-exact-equivalent N13, C321).
 func (c normalisePass) claimMachinery(p *yaml.Node, path, typ string) {
 	for _, ref := range xrPaths(p, path, typ) {
 		r, ok := yamledit.Str(ref.node)
@@ -267,7 +267,7 @@ func (c normalisePass) claimMachinery(p *yaml.Node, path, typ string) {
 	}
 }
 
-// combine checks a Combine patch's required fields (conversion spec §8.3)
+// combine checks a Combine patch's required fields (docs/semantics/conversion.md#required-patch-fields)
 // and warns about integer verbs (K4).
 func (c normalisePass) combine(p *yaml.Node, path, typ string) {
 	if s, ok := yamledit.Str(yamledit.Get(p, "toFieldPath")); !ok || s == "" {
@@ -342,7 +342,7 @@ func (c normalisePass) combinePrinted(p *yaml.Node, path, typ string, loc locati
 }
 
 // policy rewrites policy.mergeOptions as policy.toFieldPath and checks
-// policy.fromFieldPath (conversion spec §8.4, §8.5).
+// policy.fromFieldPath (docs/semantics/conversion.md#fromfieldpath-policy, docs/semantics/conversion.md#merge-options-become-tofieldpath-policies).
 func (c normalisePass) policy(p *yaml.Node, path, typ string, loc location) {
 	pol := yamledit.Get(p, "policy")
 	if pol == nil {
@@ -412,9 +412,9 @@ func writesComposed(typ string) bool {
 }
 
 // xrWrite warns about writes to the XR outside status, which Pipeline mode
-// does not persist (conversion spec §8.7, N2), and about environment
+// does not persist (docs/semantics/conversion.md#writes-to-the-xr-outside-status, N2), and about environment
 // patches that write the XR's status, which native Crossplane lost
-// (legacy spec Q-4).
+// (Q-4, docs/semantics/legacy.md#quirks).
 func (c normalisePass) xrWrite(p *yaml.Node, path, typ string, loc location) {
 	if typ != toComposite && typ != combineToComp && !(loc == locEnvironment && typ == fromEnvironment) {
 		return

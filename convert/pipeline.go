@@ -11,12 +11,12 @@ import (
 )
 
 // lintCodes are the findings reported for function-patch-and-transform
-// steps already in a pipeline (conversion spec §2: the §11 lint).
+// steps already in a pipeline (docs/semantics/conversion.md#mode-decision: the docs/semantics/conversion.md#constructs-with-no-exact-equivalent lint).
 var lintCodes = []Code{"C208", "C209", "C210", "C211", "C315", "C317"}
 
 // pipelineMode handles a Composition that is already a pipeline: leftover
 // Resources-mode fields are removed, a native environment is converted
-// (conversion spec §7.7), and the patch-and-transform steps are linted.
+// (docs/semantics/conversion.md#pipeline-compositions-with-a-native-environment), and the patch-and-transform steps are linted.
 func (c pipelinePass) pipelineMode(spec *yaml.Node) {
 	for _, k := range []string{"resources", "patchSets"} {
 		if kn := yamledit.Key(spec, k); kn != nil {
@@ -128,7 +128,7 @@ func (c pipelinePass) moveEnvPatches(steps *yaml.Node, env *envSplit) {
 	ps.Content = append(ps.Content, yamledit.Resolve(env.patches).Content...)
 }
 
-// lintSteps reports the §11 findings for every patch-and-transform step.
+// lintSteps reports the docs/semantics/conversion.md#constructs-with-no-exact-equivalent findings for every patch-and-transform step.
 // It works on a copy: linting never changes the input.
 func (c pipelinePass) lintSteps(spec *yaml.Node) {
 	steps := yamledit.Get(spec, "pipeline")
@@ -177,7 +177,7 @@ func cloneTree(n *yaml.Node, depth int, budget *int) *yaml.Node {
 }
 
 // assemble replaces spec.resources, spec.patchSets and spec.environment by
-// the pipeline (conversion spec §3, §4, §5).
+// the pipeline (docs/semantics/conversion.md#the-composition-object, docs/semantics/conversion.md#pipeline-layout, docs/semantics/conversion.md#the-patch-and-transform-input).
 func (c pipelinePass) assemble(spec, res *yaml.Node, env *envSplit) {
 	input := yamledit.NewMap()
 	yamledit.Set(input, "apiVersion", yamledit.NewString(PTInputAPIVersion))

@@ -29,7 +29,7 @@ type chain struct {
 	printed string
 }
 
-// transforms normalises a patch's transforms (conversion spec §8.6), and
+// transforms normalises a patch's transforms (docs/semantics/conversion.md#transforms), and
 // follows what the value can be from transform to transform.
 func (c normalisePass) transforms(seq *yaml.Node, path string, ch *chain) {
 	seq = yamledit.Resolve(seq)
@@ -312,7 +312,7 @@ func patchPathOf(tpath string) string {
 }
 
 // match writes `type: literal` on every pattern without a type, which the
-// function requires at run time (conversion spec §8.6).
+// function requires at run time (docs/semantics/conversion.md#transforms).
 func (c normalisePass) match(m *yaml.Node, path, tpath string) {
 	if !yamledit.IsMap(m) {
 		c.errorf("C120", m, path, "match must be an object")

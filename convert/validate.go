@@ -64,7 +64,7 @@ func (c *composition) reported(path string) bool {
 	return false
 }
 
-// validateOutput checks the converted Composition (conversion spec §13):
+// validateOutput checks the converted Composition (docs/semantics/conversion.md#output-validation):
 // the pipeline, and every function input as the function itself reads it.
 func (c validatePass) validateOutput(spec *yaml.Node) {
 	if c.base == "" {

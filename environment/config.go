@@ -437,8 +437,8 @@ func hasLabels(have, want map[string]string) bool {
 // for anything but an EnvironmentConfig yields nothing. Every requirement
 // gets an entry, empty when nothing matched, as on the wire.
 //
-// The apiVersions v1alpha1 and v1beta1 are treated as one (pipeline spec
-// D41); objects are returned at the requested apiVersion with wire values.
+// The apiVersions v1alpha1 and v1beta1 are treated as one (D41,
+// docs/reference/gaps.md#known-gaps); objects are returned at the requested apiVersion with wire values.
 func (s *Set) Fetch(r Requirements) (Resources, error) {
 	out := make(Resources, len(r))
 	for _, key := range jsonobj.SortedKeys(r) {

@@ -69,7 +69,7 @@ items:
 			want: want{configs: []Config{{APIVersion: APIVersionV1Beta1, Name: "a"}, {APIVersion: APIVersionV1Alpha1, Name: "b"}}},
 		},
 		"YAML11Words": {
-			reason: "Unquoted YAML 1.1 words are booleans, and keys become \"true\"/\"false\", as kubectl read them (legacy spec §1.4).",
+			reason: "Unquoted YAML 1.1 words are booleans, and keys become \"true\"/\"false\", as kubectl read them (docs/semantics/legacy.md#yaml-11-words).",
 			in:     "apiVersion: apiextensions.crossplane.io/v1alpha1\nkind: EnvironmentConfig\nmetadata: {name: a}\ndata: {y: 2, enabled: yes}\n",
 			want:   want{configs: []Config{{APIVersion: APIVersionV1Alpha1, Name: "a", Data: raw("true", "2", "enabled", "true")}}},
 		},

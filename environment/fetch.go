@@ -22,7 +22,7 @@ func (e *NotFoundError) Error() string {
 func (e *NotFoundError) IsNotFound() bool { return true }
 
 // Fetch builds the in-memory environment of a composite resource as
-// Crossplane v1.17.6 does after selection (legacy spec §8.4): defaultData
+// Crossplane v1.17.6 does after selection (docs/semantics/legacy.md#fetching-and-merging-the-environment): defaultData
 // first, then every config named in the XR's spec.environmentConfigRefs, in
 // order and by name only, each merged over the previous layers. Objects
 // merge key by key, recursively; any other value (lists included) replaces.
@@ -75,7 +75,7 @@ func (s *Spec) Fetch(xr map[string]any, configs *Set) (map[string]any, error) {
 
 // Build selects, then fetches: the environment Crossplane v1.17.6 (with
 // --enable-environment-configs) computes for a composite resource before
-// composing it (legacy spec §9.1 step 7). The XR's
+// composing it (docs/semantics/legacy.md#before-composing step 7). The XR's
 // spec.environmentConfigRefs are updated in place when selection runs.
 func (s *Spec) Build(xr map[string]any, configs *Set) (map[string]any, *Selection, error) {
 	sel, err := s.Select(xr, configs)

@@ -7,7 +7,7 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
-// Fixtures of legacy-resources-mode.md §14.
+// Fixtures of docs/semantics/legacy.md#test-vectors.
 
 // ec3 is EC3: three EnvironmentConfigs labelled env=prod.
 const ec3 = `

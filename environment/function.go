@@ -31,7 +31,7 @@ const (
 
 // A FunctionVersion is a release line of function-environment-configs. The
 // lines differ in the protocol fields they speak, in error texts and in
-// toFieldPath (pipeline spec §6.3).
+// toFieldPath (docs/semantics/pipeline.md#environment-function-versions).
 type FunctionVersion uint8
 
 const (
@@ -213,7 +213,7 @@ type FunctionResponse struct {
 	Warnings []string
 }
 
-// Run runs function-environment-configs once (pipeline spec §6.2). The
+// Run runs function-environment-configs once (docs/semantics/pipeline.md#one-environment-run). The
 // first call of a reconcile receives no resources: the function returns its
 // requirements only. The caller fetches them (Set.Fetch) and calls again;
 // the second call returns the same requirements and the environment.

@@ -326,7 +326,7 @@ func TestFunctionRun(t *testing.T) {
 			}},
 		},
 		"ConfigWithoutDataIsFatal": {
-			reason: "Without toFieldPath a received config with no data key cannot be read (pinned; the spec's 'contributes nothing' is wrong).",
+			reason: "Without toFieldPath a received config with no data key cannot be read (pinned from the function's code; it does not just contribute nothing).",
 			args: args{
 				input:     `{spec: {environmentConfigs: [{ref: {name: nodata}}]}}`,
 				resources: Resources{"environment-config-0": {ecObject("nodata", nil)}},

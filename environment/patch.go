@@ -9,7 +9,7 @@ import (
 
 // ApplyEnvironmentPatches applies a Composition's spec.environment.patches
 // in order, as Crossplane v1.17.6 does before rendering any template
-// (legacy spec §9.4): FromCompositeFieldPath and CombineFromComposite copy
+// (docs/semantics/legacy.md#environment-patches): FromCompositeFieldPath and CombineFromComposite copy
 // from the XR into the environment, ToCompositeFieldPath and
 // CombineToComposite from the environment into the XR. Patches of any
 // other type, including an undefaulted empty type, are skipped, as
@@ -46,7 +46,7 @@ func ApplyEnvironmentPatches(patches []pt.Patch, xr, env *fieldpath.Paved) error
 // ApplyTemplatePatch applies one patch of a composed resource template
 // between the environment and the desired composed resource being built,
 // when it is one of the four environment types, as Crossplane v1.17.6 does
-// in a template's From phase (legacy spec §9.5 step 3):
+// in a template's From phase (docs/semantics/legacy.md#rendering-a-template step 3):
 // FromEnvironmentFieldPath and CombineFromEnvironment read the environment
 // and write the desired object; ToEnvironmentFieldPath and
 // CombineToEnvironment read the desired object — base plus the earlier

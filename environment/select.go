@@ -57,7 +57,7 @@ type SourceSelection struct {
 // A Tie is a run of configs whose sort keys were equal. Crossplane sorts
 // them with an unstable sort, so their relative order — and therefore which
 // wins when merging, or which survive maxMatch — is not guaranteed by
-// Crossplane. The toolkit orders them by name (legacy spec §15).
+// Crossplane. The toolkit orders them by name (docs/semantics/legacy.md#determinism).
 type Tie struct {
 	// Source is the index of the environmentConfigs entry (or input
 	// source, for the function).
@@ -155,7 +155,7 @@ const (
 )
 
 // Select picks the EnvironmentConfigs of a composite resource as Crossplane
-// v1.17.6 does before composing (legacy spec §8.3), and writes them to the
+// v1.17.6 does before composing (docs/semantics/legacy.md#selecting-environmentconfigs), and writes them to the
 // XR's spec.environmentConfigRefs.
 //
 // Nothing is selected when the Spec is nil or lists no environmentConfigs

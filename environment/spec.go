@@ -181,7 +181,7 @@ func toJSON(b []byte) ([]byte, error) {
 }
 
 // Default applies the Composition CRD's defaults to spec.environment, as the
-// API server does before anyone reads the object (legacy spec §1.3).
+// API server does before anyone reads the object (docs/semantics/legacy.md#inputs-are-defaulted-first).
 // Defaults apply only inside objects that are present, and only to absent
 // fields: an explicitly empty value is kept, as the API server keeps it.
 func (s *Spec) Default() {
@@ -222,7 +222,7 @@ func (s *Spec) Default() {
 var specPath = field.NewPath("spec", "environment")
 
 // Validate runs the Composition webhook's logical validation of
-// spec.environment's environmentConfigs (legacy spec §13.2), on a
+// spec.environment's environmentConfigs (docs/semantics/legacy.md#logical-validation), on a
 // defaulted Spec. Like the webhook it reports at most one error per
 // source, the first it finds. Patches are validated with the other
 // patches by the Composition front-end.
@@ -304,7 +304,7 @@ func (m LabelMatcher) validate(p *field.Path) *field.Error {
 }
 
 // ValidateSchema checks what the Composition CRD's OpenAPI schema enforces
-// on spec.environment before the webhook runs (legacy spec §13.1): enum
+// on spec.environment before the webhook runs (docs/semantics/legacy.md#schema-validation): enum
 // values. Run it on a defaulted Spec. (Required ref.name and
 // matchLabels[].key are left to Validate, which reports them as empty.)
 func (s *Spec) ValidateSchema() field.ErrorList {

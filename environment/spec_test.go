@@ -18,7 +18,7 @@ func TestDecodeSpecAndDefault(t *testing.T) {
 		want   want
 	}{
 		"AllDefaults": {
-			reason: "Defaults apply to absent fields of present objects (legacy spec §1.3).",
+			reason: "Defaults apply to absent fields of present objects (docs/semantics/legacy.md#inputs-are-defaulted-first).",
 			in: `{"environmentConfigs": [{"ref": {"name": "a"}}, {"type": "Selector", "selector": {"matchLabels": [{"key": "k", "valueFromFieldPath": "spec.k"}]}}],
 			      "policy": {}}`,
 			want: want{spec: &Spec{

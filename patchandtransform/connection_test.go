@@ -11,8 +11,8 @@ import (
 	kptr "k8s.io/utils/ptr"
 )
 
-// connectionTestObject is the composed object of legacy-resources-mode.md
-// §14.7, as the Kubernetes decoder reads it (integers are int64).
+// connectionTestObject is the composed object of the CD vectors
+// (docs/semantics/legacy.md#test-vectors), as the Kubernetes decoder reads it (integers are int64).
 func connectionTestObject() map[string]any {
 	return map[string]any{
 		"metadata": map[string]any{"name": "cdname", "generation": int64(4)},
@@ -26,7 +26,7 @@ func connectionTestObject() map[string]any {
 	}
 }
 
-// connectionTestSecret is the connection secret of §14.7.
+// connectionTestSecret is the connection secret of docs/semantics/legacy.md#test-vectors.
 func connectionTestSecret() map[string][]byte {
 	return map[string][]byte{"user": []byte("admin"), "pw": []byte("s3cr3t")}
 }

@@ -10,7 +10,7 @@ import (
 
 // EffectiveType is the patch's type, FromCompositeFieldPath when unset. Both
 // engines default an empty type this way when they apply a patch; native
-// Crossplane's phase filters compare the raw Type instead (legacy spec Q-1),
+// Crossplane's phase filters compare the raw Type instead (Q-1, docs/semantics/legacy.md#quirks),
 // which callers reproduce by looking at Type directly.
 func (p Patch) EffectiveType() PatchType {
 	if p.Type == "" {
@@ -229,7 +229,7 @@ func normalizeTarget(to *fieldpath.Paved) error {
 }
 
 // Merge merges src into dst with crossplane-runtime's merge semantics, as
-// both engines do when a patch has merge options (legacy spec §4.2). A nil mo
+// both engines do when a patch has merge options (docs/semantics/legacy.md#merge-options). A nil mo
 // returns src.
 func Merge(dst, src any, mo *MergeOptions) (any, error) {
 	const key = "v"

@@ -8,7 +8,7 @@ import (
 )
 
 // TestApplyFunction pins function-patch-and-transform's patch semantics
-// (pipeline-mode.md §4.4, §7.3) and where they differ from native ones.
+// (docs/semantics/pipeline.md#patches, docs/semantics/pipeline.md#test-vectors) and where they differ from native ones.
 // Sources arrive as wire values: every number is a float64.
 func TestApplyFunction(t *testing.T) {
 	type args struct {

@@ -10,7 +10,7 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
-// The fixtures of legacy-resources-mode.md §14, decoded as the API server
+// The fixtures of docs/semantics/legacy.md#test-vectors, decoded as the API server
 // would (integers are int64).
 const (
 	fixtureXR0 = `
@@ -402,7 +402,7 @@ func TestApplyCombine(t *testing.T) {
 	}
 }
 
-// TestApplyToComposite covers §14.4: the source is the post-apply composed
+// TestApplyToComposite covers docs/semantics/legacy.md#test-vectors: the source is the post-apply composed
 // resource (CD0) and the target the XR (XR0).
 func TestApplyToComposite(t *testing.T) {
 	type want struct {

@@ -9,7 +9,7 @@ import (
 	kptr "k8s.io/utils/ptr"
 )
 
-// readyTestObjects are the objects of legacy-resources-mode.md §14.8, as the
+// readyTestObjects are the objects of docs/semantics/legacy.md#test-vectors, as the
 // Kubernetes decoder reads them (integers are int64). Each call returns
 // fresh copies.
 func readyTestObjects() map[string]map[string]any {
@@ -376,7 +376,7 @@ func TestIsReady(t *testing.T) {
 	}
 }
 
-// TestIsReadyDialectsAgree runs the §14.8 checks that involve no invalid
+// TestIsReadyDialectsAgree runs the docs/semantics/legacy.md#test-vectors checks that involve no invalid
 // check in both dialects on the same int64 objects: only validation and the
 // value model tell the dialects apart, never the checks themselves.
 func TestIsReadyDialectsAgree(t *testing.T) {

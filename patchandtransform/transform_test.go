@@ -72,8 +72,8 @@ func trConvert(to ConvertTransformType, format ConvertTransformFormat) Transform
 	return Transform{Type: TransformTypeConvert, Convert: c}
 }
 
-// trCheckErr compares an error with an expected substring. The test vectors
-// of the specs are message specifications, so only these tests match error
+// trCheckErr compares an error with an expected substring. The TR and PT
+// vectors pin messages (docs/semantics/legacy.md#test-vectors), so only these tests match error
 // text; "" means no error is expected.
 func trCheckErr(t *testing.T, reason, call, want string, err error) {
 	t.Helper()
@@ -92,10 +92,10 @@ type trWant struct {
 	err string
 }
 
-// TestResolveTransformsVectors runs every vector of legacy-resources-mode.md
-// §14.1 (TR-001 … TR-098) in the Native dialect. Each row also runs in the
+// TestResolveTransformsVectors runs every transform vector
+// (docs/semantics/legacy.md#test-vectors, TR-001 … TR-098) in the Native dialect. Each row also runs in the
 // Function dialect, which must agree unless the row says otherwise in fn
-// (pipeline-mode.md §4.7 and §5.1).
+// (docs/semantics/pipeline.md#transforms and docs/reference/gaps.md#known-gaps).
 func TestResolveTransformsVectors(t *testing.T) {
 	two := trPtr(int64(2))
 	matchFoo := []MatchPattern{trLiteral("foo", "1")}
@@ -788,7 +788,7 @@ func TestResolveTransformsVectors(t *testing.T) {
 }
 
 // TestResolveTransformsFunction runs the transform vectors of
-// pipeline-mode.md §7.3 in the Function dialect, with the Go types of the
+// docs/semantics/pipeline.md#test-vectors in the Function dialect, with the Go types of the
 // upstream unit tests they come from (plain Go ints among them), and the
 // native/function pairs PT-42 and PT-43.
 func TestResolveTransformsFunction(t *testing.T) {
@@ -1069,7 +1069,7 @@ func TestResolveTransformEdges(t *testing.T) {
 			want:   trWant{out: int64(30)},
 		},
 		"ChainMultiplyThenFormat": {
-			reason: "No normalisation inside a chain: 1.5×2 stays float64, so %d fails to print it (§1.5).",
+			reason: "No normalisation inside a chain: 1.5×2 stays float64, so %d fails to print it (docs/semantics/legacy.md#two-kinds-of-number).",
 			d:      Native,
 			ts:     []Transform{trMath(MathTransformTypeMultiply, two, nil, nil), trFormat("%d")},
 			in:     1.5,

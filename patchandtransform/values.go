@@ -63,7 +63,7 @@ func DecodePlain(b []byte) (any, error) {
 
 // WireNumbers returns a deep copy of v in which every number is a float64,
 // as every value is after a trip through a protobuf Struct on its way to a
-// function (pipeline-mode spec §0.2, rule N1).
+// function (docs/semantics/pipeline.md#numbers-at-the-function-boundary, rule N1).
 func WireNumbers(v any) any {
 	switch t := v.(type) {
 	case map[string]any:

@@ -32,8 +32,8 @@ type ComposedResource struct {
 	// body in pipeline mode. Nil when the engine did not render it.
 	Desired map[string]any
 
-	// Applied is the object as it would be after the apply (legacy spec
-	// §9.14): Desired merged onto the observed object. In pipeline mode it
+	// Applied is the object as it would be after the apply
+	// (docs/semantics/legacy.md#the-offline-cluster): Desired merged onto the observed object. In pipeline mode it
 	// is Desired, the same map: an Outcome is read, never changed.
 	Applied map[string]any
 
@@ -69,7 +69,7 @@ type Outcome struct {
 
 	// EffectiveXR is the XR as the cluster would keep it after the
 	// reconcile: the observed XR with the engine's persisted changes
-	// (pipeline-mode spec §2.7 effectiveXR; for legacy, spec and metadata
+	// (docs/semantics/pipeline.md#the-effective-xr effectiveXR; for legacy, spec and metadata
 	// writes persist as well as status).
 	EffectiveXR map[string]any
 

@@ -51,7 +51,7 @@ func TestPrint(t *testing.T) {
 		Results: []Result{{Step: "patch-and-transform", Severity: "SEVERITY_WARNING", Message: "it's 'quoted'"}},
 		Context: map[string]any{"example.org/k": map[string]any{"n": float64(1), "f": 1.5}},
 	}
-	// The bucket document is render-output.md §10's verified excerpt.
+	// The bucket document is the real tool's (docs/semantics/render-format.md#a-verified-sample).
 	want := `---
 apiVersion: example.org/v1alpha1
 kind: XBucket

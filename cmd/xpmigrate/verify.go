@@ -46,7 +46,7 @@ Every difference is classified, and each sample gets one verdict:
   equivalent       no difference, or only benign known gaps (lags the next
                    reconcile catches up on, bookkeeping nothing reads), shown
                    as info
-  known-gaps       a breaking known gap (a D-code of the pipeline spec, with
+  known-gaps       a breaking known gap (a D-code of docs/reference/gaps.md, with
                    the converter's codes, why and the fix): the steady state
                    differs in a way xpmigrate understands; it fails unless its
                    code is accepted (--accept D21,D30, or the annotation

@@ -77,7 +77,7 @@ type Options struct {
 	// rollout instead of the conversion; nothing is verified.
 	Phase1 bool
 	// PatchAndTransform and EnvironmentConfigs force the functions' names;
-	// empty resolves them from the tree (conversion.md §4.3).
+	// empty resolves them from the tree (docs/semantics/conversion.md#function-names).
 	PatchAndTransform, EnvironmentConfigs string
 	// WireFunctions adds what the Compositions converted in a package
 	// scope (a Configuration's directory, or the tree) need to run, once

@@ -45,7 +45,7 @@ func copyTree(t testing.TB, src, dst string) map[string]string {
 	return files
 }
 
-// TestMigrateCorpus migrates a copy of every repository of ../shared/corpus
+// TestMigrateCorpus migrates a copy of every repository of the corpus (testutil.Corpus)
 // with the real converter and verifier.
 func TestMigrateCorpus(t *testing.T) {
 	if testing.Short() {
@@ -87,7 +87,7 @@ func TestMigrateCorpus(t *testing.T) {
 	}
 
 	// Every legacy Composition converted, unless the converter refuses it
-	// with an error the spec defines (conversion.md §14 C1xx: input native
+	// with an error the converter defines (docs/reference/diagnostics.md C1xx: input native
 	// Crossplane rejected too, or with no automatic mapping). A refused
 	// Composition's file is left as it was and the leftover reported.
 	legacy, converted, refused := 0, 0, 0
@@ -206,7 +206,7 @@ var corpusVerifyIssues = map[string]string{
 }
 
 // refusedBySpec reports whether a Composition was refused with a
-// conversion error the spec defines (C1xx).
+// conversion error the converter defines (C1xx, docs/reference/diagnostics.md).
 func refusedBySpec(ds []Diagnostic) bool {
 	for _, d := range ds {
 		if d.Severity == SeverityError && strings.HasPrefix(d.Code, "C1") {

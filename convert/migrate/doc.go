@@ -48,7 +48,7 @@
 //	}
 //	migrate.WriteSummary(os.Stderr, res)
 //
-// Besides the converter's diagnostics (conversion.md §14), a run reports
+// Besides the converter's diagnostics (docs/reference/diagnostics.md), a run reports
 // v2-readiness findings over the files as they end up (M-codes, see
 // Finding): kustomize patches into spec.resources, Compositions left in
 // mode Resources, external secret stores, patches reading claim-only

@@ -11,7 +11,7 @@ import (
 
 // claimOnlyPaths are XR paths that only legacy XRs bound to a claim have;
 // v2-style XRs keep that machinery under spec.crossplane or not at all
-// (conversion.md §11 N13).
+// (docs/semantics/conversion.md#constructs-with-no-exact-equivalent N13).
 var claimOnlyPaths = []string{"spec.claimRef", "spec.compositionRef", "spec.resourceRefs", "spec.writeConnectionSecretToRef"}
 
 // docFindings returns the v2-readiness findings for one document of a

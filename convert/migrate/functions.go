@@ -47,8 +47,8 @@ type functionPin struct {
 // functionPins returns the pins of function-patch-and-transform and
 // function-environment-configs for a target.
 //
-// PT: verify emulates v0.10.8. The spec's version table
-// (pipeline-mode.md §4) lists no semantic change in v0.10.1–v0.10.8, and
+// PT: verify emulates v0.10.8. The version table
+// (docs/semantics/pipeline.md#patch-and-transform-versions) lists no semantic change in v0.10.1–v0.10.8, and
 // v0.10.0's change (an automatic connection Secret) only applies to XRs
 // with spec.crossplane, which Crossplane 1.x does not have; releases before
 // v0.10.0 are built on crossplane-runtime v1 and SDK v0.4 and differ

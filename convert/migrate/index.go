@@ -301,8 +301,8 @@ func (ix *index) envConfigsFor(file string) []map[string]any {
 }
 
 // functionName resolves the name of the function whose repository is repo
-// (such as "function-patch-and-transform") for a file, as conversion.md
-// §4.3 orders it: a Function manifest in the file's scope whose package is
+// (such as "function-patch-and-transform") for a file, as
+// docs/semantics/conversion.md#function-names orders it: a Function manifest in the file's scope whose package is
 // that repository, then a Configuration in scope that depends on it (named
 // as Crossplane names dependencies). It returns "" to keep the default,
 // and ambiguous true when candidates disagree.

@@ -6,7 +6,7 @@ import (
 	"github.com/xpmigrate/xpmigrate/internal/crossplane"
 )
 
-// Severities of a Diagnostic, as conversion.md defines them.
+// Severities of a Diagnostic, as docs/semantics/conversion.md uses them.
 const (
 	SeverityError   = "error"
 	SeverityWarning = "warning"
@@ -14,7 +14,7 @@ const (
 )
 
 // A Diagnostic is one finding about one document of a file: a converter
-// diagnostic (codes C1xx–C3xx of conversion.md §14) or a migrator finding
+// diagnostic (codes C1xx–C3xx of docs/reference/diagnostics.md) or a migrator finding
 // (codes M4xx, see Finding codes).
 type Diagnostic struct {
 	// File is set in Result.Findings only: the file's path.
@@ -55,7 +55,7 @@ type ConvertRequest struct {
 	// PatchAndTransform and EnvironmentConfigs name the functions the
 	// pipeline steps reference; empty means the converter's defaults. The
 	// migrator resolves them from Function manifests and Configuration
-	// dependencies in the tree (conversion.md §4.3).
+	// dependencies in the tree (docs/semantics/conversion.md#function-names).
 	PatchAndTransform  string
 	EnvironmentConfigs string
 	// XRDs are the CompositeResourceDefinitions of the file's Compositions'

@@ -210,8 +210,8 @@ type Difference struct {
 	// absent.
 	Legacy   string `json:"legacy,omitempty"`
 	Pipeline string `json:"pipeline,omitempty"`
-	// Code classifies a known semantic gap (a conversion.md §14 C-code
-	// or a pipeline-mode.md D-code). Empty means unexplained.
+	// Code classifies a known semantic gap (a docs/reference/diagnostics.md C-code
+	// or a D-code of docs/reference/gaps.md#known-gaps). Empty means unexplained.
 	Code string `json:"code,omitempty"`
 	// Class is the gap's class: breaking, benign or intended.
 	Class string `json:"class,omitempty"`

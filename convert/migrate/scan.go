@@ -183,7 +183,7 @@ func isBinary(text []byte) bool {
 
 // ptStepOf returns the index the patch-and-transform step of a legacy
 // Composition gets: 1 when an environment-configs step goes first
-// (conversion.md §4.1, §7.1).
+// (docs/semantics/conversion.md#pipeline-layout, docs/semantics/conversion.md#splitting-the-environment).
 func ptStepOf(obj map[string]any) int {
 	if !isComposition(jsonobj.AsString(obj["apiVersion"]), jsonobj.AsString(obj["kind"])) || !isLegacy(obj) {
 		return 0

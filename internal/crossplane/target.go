@@ -8,7 +8,7 @@ import (
 )
 
 // A Target is the Crossplane release line a converted Composition is
-// applied to and the pipeline side emulates (conversion spec §0). The zero
+// applied to and the pipeline side emulates (docs/semantics/conversion.md#target-profiles). The zero
 // value means V1.
 type Target string
 

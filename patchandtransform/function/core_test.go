@@ -327,7 +327,7 @@ func TestBaseObject(t *testing.T) {
 }
 
 // TestConversionExamples decodes the complete PT inputs of the "after"
-// examples in conversion.md §15: they must decode, validate and convert.
+// examples in docs/semantics/conversion.md#examples: they must decode, validate and convert.
 func TestConversionExamples(t *testing.T) {
 	cases := map[string]struct {
 		reason string

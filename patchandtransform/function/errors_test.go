@@ -20,12 +20,12 @@ func TestParseFatal(t *testing.T) {
 		want   want
 	}{
 		"ComposedResourcePatch": {
-			reason: "a patch of a composed resource names the resource, the patch's type and index, and its cause (pipeline spec §7.3 vector)",
+			reason: "a patch of a composed resource names the resource, the patch's type and index, and its cause (a PT vector, docs/semantics/pipeline.md#test-vectors)",
 			msg:    `cannot render composed resource "cool-resource" "FromCompositeFieldPath" patch at index 1: spec.widgets: not an array`,
 			want:   want{f: Fatal{Resource: "cool-resource", Type: pt.PatchTypeFromCompositeFieldPath, Index: 1, Cause: "spec.widgets: not an array"}, ok: true},
 		},
 		"EnvironmentPatch": {
-			reason: "an environment patch names no resource (pipeline spec §7.3 vector)",
+			reason: "an environment patch names no resource (a PT vector, docs/semantics/pipeline.md#test-vectors)",
 			msg:    `cannot apply the "FromCompositeFieldPath" environment patch at index 1: spec.doesNotExist: no such field`,
 			want:   want{f: Fatal{Type: pt.PatchTypeFromCompositeFieldPath, Index: 1, Cause: "spec.doesNotExist: no such field"}, ok: true},
 		},

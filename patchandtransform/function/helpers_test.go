@@ -10,7 +10,7 @@ import (
 )
 
 // wire decodes a YAML input the way it reaches the function: as a JSON object
-// whose numbers are all float64 (pipeline-mode spec §0.2, rule N1).
+// whose numbers are all float64 (docs/semantics/pipeline.md#numbers-at-the-function-boundary, rule N1).
 func wire(t testing.TB, y string) map[string]any {
 	t.Helper()
 	var in map[string]any

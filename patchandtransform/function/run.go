@@ -84,7 +84,7 @@ type State struct {
 
 // A Request is what the function reads from a RunFunctionRequest. Every
 // value is a wire value: objects as decoded from a protobuf Struct, so every
-// number is a float64 (pipeline spec §0.2, rule N1). Run converts integers it
+// number is a float64 (docs/semantics/pipeline.md#numbers-at-the-function-boundary, rule N1). Run converts integers it
 // finds to float64 on the way in, but never mutates the request.
 type Request struct {
 	// Observed is the state as of the start of the pipeline.
@@ -122,7 +122,7 @@ type Response struct {
 	Context map[string]any
 }
 
-// Run runs function-patch-and-transform v0.10.8 once (pipeline spec §4.3).
+// Run runs function-patch-and-transform v0.10.8 once (docs/semantics/pipeline.md#one-run).
 //
 // It decodes and validates req.Input, resolves patch sets, loads the
 // environment from the context (stamping it internal.crossplane.io/v1alpha1
@@ -402,7 +402,7 @@ func (r *run) compose(p *Prepared, req Request) (*State, map[string]any, error) 
 	return out, r.wire(env.UnstructuredContent()), nil
 }
 
-// render renders one template (pipeline spec §4.3 step 8). It returns nil
+// render renders one template (docs/semantics/pipeline.md#one-run step 8). It returns nil
 // when the template is skipped, and an error for a fatal result. Connection
 // details extracted from the observed resource are merged into conn.
 func (r *run) render(t Template, b base, observed map[string]Resource, desired map[string]composed, oxr, dxr, env *fieldpath.Paved, conn map[string][]byte) (*composed, error) {

@@ -11,7 +11,7 @@ import (
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 )
 
-// The vectors of pipeline spec §7.3 give result messages exactly, so these
+// The vectors of docs/semantics/pipeline.md#test-vectors give result messages exactly, so these
 // tests compare the text of results: it is the function's output, not an
 // error of ours.
 

@@ -7,8 +7,8 @@ import (
 	"github.com/pkg/errors"
 )
 
-// The function reports validation errors as result messages, and the spec's
-// vectors give those messages exactly, so these tests compare the text.
+// The function reports validation errors as result messages, and the PT
+// vectors (docs/semantics/pipeline.md#test-vectors) give those messages exactly, so these tests compare the text.
 
 // patch wraps one template patch into an otherwise valid input.
 func patch(p string) string {

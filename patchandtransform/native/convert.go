@@ -12,7 +12,7 @@ import (
 // This file converts the native shapes to the neutral core types. The
 // conversions copy: the core values share no memory with the Composition.
 // Types are converted as written, so a patch that was not defaulted keeps
-// an empty type (spec Q-1).
+// an empty type (Q-1, docs/semantics/legacy.md#quirks).
 
 // PatchSets returns the Composition's patch sets in order, duplicates
 // included (expanding them, where the last definition of a name wins, is
@@ -114,7 +114,7 @@ func (t Template) Object() (map[string]any, error) {
 }
 
 // CoreConnectionDetails returns the template's connection details with Type
-// and Name resolved as Crossplane resolves them (spec §11):
+// and Name resolved as Crossplane resolves them (docs/semantics/legacy.md#connection-details):
 //
 //   - Type: the explicit type; else FromValue if value is set; else
 //     FromConnectionSecretKey if fromConnectionSecretKey is set; else

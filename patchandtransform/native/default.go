@@ -21,12 +21,12 @@ func DefaultReadinessChecks() []ReadinessCheck {
 }
 
 // Default applies the Composition CRD's defaults in place, as the API server
-// does before it stores a Composition (spec §1.3). Only absent (nil) values
+// does before it stores a Composition (docs/semantics/legacy.md#inputs-are-defaulted-first). Only absent (nil) values
 // are defaulted; an explicit empty string is kept, as the API server keeps
 // it, and left to Validate. A readinessChecks list written as [] stays
 // empty. Default is idempotent.
 //
-// Crossplane's runtime does not default by itself (spec Q-1), so callers
+// Crossplane's runtime does not default by itself (Q-1, docs/semantics/legacy.md#quirks), so callers
 // that want to reproduce what a cluster did call Default before anything
 // else; callers that want to show what an undefaulted Composition would do
 // skip it.

@@ -19,7 +19,7 @@ func defaulted(spec string) []byte {
 	return doc(spec)
 }
 
-// TestDefault covers every row of spec §1.3.
+// TestDefault covers every row of docs/semantics/legacy.md#inputs-are-defaulted-first.
 func TestDefault(t *testing.T) {
 	cases := map[string]struct {
 		reason string

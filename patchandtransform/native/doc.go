@@ -6,7 +6,7 @@
 // unknown fields and nulls, applies the CRD defaults, and then the schema and
 // Crossplane's webhook validate it. This package reproduces those steps, each
 // separately, so that a caller can also show what happens without them (the
-// runtime itself defaults nothing, spec Q-1), and then converts the result to
+// runtime itself defaults nothing, Q-1 in docs/semantics/legacy.md#quirks), and then converts the result to
 // the neutral types of package patchandtransform:
 //
 //	c, err := native.Decode(yamlBytes) // prune, as the API server does
@@ -26,9 +26,9 @@
 //
 // What the front-end resolves, so that the core does not have to:
 //
-//   - connection details get their Type and Name inferred (spec §11);
+//   - connection details get their Type and Name inferred (docs/semantics/legacy.md#connection-details);
 //   - readiness checks map the native "unset" values ("" and 0) to nil, and
-//     an empty list to the default check (spec §12);
+//     an empty list to the default check (docs/semantics/legacy.md#readiness-checks);
 //   - free-form values (map values, match results and fallback values) stay
 //     raw JSON, because Crossplane decodes them with the plain JSON decoder
 //     at run time (numbers become float64);

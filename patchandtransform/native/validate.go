@@ -67,13 +67,13 @@ func LogicalOnly() ValidateOption {
 //
 // Two layers run, schema first:
 //
-//   - the CRD schema (spec §13.1): enums, required lists and objects, the
+//   - the CRD schema (docs/semantics/legacy.md#schema-validation): enums, required lists and objects, the
 //     minimum of one combine variable, and the embedded-object rules for
 //     base (apiVersion and kind set and well formed, metadata valid).
 //     Messages are the API server's ("Required value", "Unsupported value:
 //     ... supported values: ..."). Field types were already checked by
 //     Decode;
-//   - the logical validation of Crossplane's webhook (spec §13.2),
+//   - the logical validation of Crossplane's webhook (docs/semantics/legacy.md#logical-validation),
 //     reproduced message for message and in upstream order: mode, patch
 //     sets, templates (names, then each template's patches and readiness
 //     checks), environment patches. Only the first invalid transform of a

@@ -10,8 +10,8 @@ import (
 
 // TestNextStateComposedStatus checks what the next reconcile observes of a
 // pipeline's composed resource: the API server ignores the status of a
-// desired composed resource (pipeline spec §1: "for CDs, metadata and spec
-// matter and status is ignored"), on create as on update.
+// desired composed resource (docs/semantics/pipeline.md#desired-state: a composed resource's status
+// in desired state counts for nothing), on create as on update.
 func TestNextStateComposedStatus(t *testing.T) {
 	xr := obj(t, "apiVersion: example.org/v1\nkind: XThing\nmetadata: {name: demo, uid: u1}\n")
 	desired := "apiVersion: nop.crossplane.io/v1alpha1\nkind: NopResource\nmetadata:\n  generateName: demo-\n  annotations: {crossplane.io/composition-resource-name: r}\nspec: {forProvider: {a: b}}\nstatus: {atProvider: {zone: from-base}}\n"

@@ -10,7 +10,7 @@ import (
 	"github.com/xpmigrate/xpmigrate/render/pipeline"
 )
 
-// The native-vs-function pairs of pipeline-mode.md §7.5: each renders a
+// The native-vs-function pairs of docs/semantics/pipeline.md#test-vectors: each renders a
 // legacy composition and its pipeline twin and checks the behaviour the
 // vector gives for each side. The pipeline side uses the reconciler profile,
 // which is what the cluster would do.

@@ -6,7 +6,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// TestComposeApplyTimeMerge covers vectors AM-001…AM-006 (spec §14.5): the
+// TestComposeApplyTimeMerge covers vectors AM-001…AM-006 (docs/semantics/legacy.md#test-vectors): the
 // live object has labels {a: cur, b: cur} and spec.arr [x, y]; the XR's
 // labels {b: des, c: des} and spec.arr [y, z] are patched into the desired
 // object, which is then merged with the live value before it is sent.

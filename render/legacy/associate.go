@@ -143,7 +143,7 @@ func (c *composer) get(k objectKey) map[string]any {
 }
 
 // associate pairs each template with the reference of the object it
-// composes, if any (spec §9.3). With any anonymous template the i-th
+// composes, if any (docs/semantics/legacy.md#associating-templates-with-resources). With any anonymous template the i-th
 // reference goes to the i-th template. With named templates each
 // referenced object is looked up and its composition-resource-name
 // annotation names its template; objects whose template is gone are

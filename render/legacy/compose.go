@@ -17,7 +17,7 @@ import (
 	"github.com/xpmigrate/xpmigrate/render"
 )
 
-// Crossplane releases whose texts Compose can reproduce (spec §0).
+// Crossplane releases whose texts Compose can reproduce (docs/semantics/legacy.md#target-releases).
 const (
 	TargetV117 = native.TargetV117
 	TargetV120 = native.TargetV120
@@ -68,7 +68,7 @@ type Options struct {
 // composed resources, and returns what the reconcile leaves behind.
 //
 // c must be as the API server stores it: Decode it and call Default first
-// (Compose does not default, spec Q-1). xr and the observed objects are not
+// (Compose does not default, Q-1 in docs/semantics/legacy.md#quirks). xr and the observed objects are not
 // modified. Observed objects are found by the references in the XR's
 // spec.resourceRefs (by API group, kind and name), and any observed object
 // counts when a generated name is checked for availability.
@@ -396,7 +396,7 @@ func (c *composer) environmentSpec() (*environment.Spec, error) {
 	return s, errors.Wrap(err, "cannot decode spec.environment")
 }
 
-// buildEnvironment selects and fetches the environment (spec §8.3, §8.4).
+// buildEnvironment selects and fetches the environment (docs/semantics/legacy.md#selecting-environmentconfigs, docs/semantics/legacy.md#fetching-and-merging-the-environment).
 // Selection writes spec.environmentConfigRefs to the in-memory XR only; the
 // update of spec.resourceRefs persists it.
 func (c *composer) buildEnvironment() error {

@@ -75,7 +75,7 @@ func (c *composer) warn(err error) {
 }
 
 // compose is the PTComposer: everything from PatchSet expansion to the XR's
-// merge patch (spec §9.2–§9.9). It returns the XR's connection details.
+// merge patch (docs/semantics/legacy.md#one-reconcile, up to #persisting-the-xr). It returns the XR's connection details.
 func (c *composer) compose() (map[string][]byte, error) {
 	prep := c.shared.prepared()
 	if prep.expandErr != nil {
@@ -103,9 +103,9 @@ func (c *composer) compose() (map[string][]byte, error) {
 	}
 
 	// Persist the references before applying anything, so generated names
-	// survive (spec §9.6). A namespaced object's reference keeps its
+	// survive (docs/semantics/legacy.md#persisting-references). A namespaced object's reference keeps its
 	// namespace: Crossplane v1.20.11 writes it, measured on the real engine
-	// (the spec's Q-6 said the XRD schema pruned it).
+	// (Q-6 in docs/semantics/legacy.md#quirks).
 	list := make([]any, 0, len(c.composed))
 	for _, cs := range c.composed {
 		list = append(list, cs.ref.object())
@@ -179,7 +179,7 @@ func (r reference) object() map[string]any {
 	return xp.ReferenceObject(r.APIVersion, r.Kind, r.Namespace, r.Name)
 }
 
-// render renders template i into a new desired object (spec §9.5): base
+// render renders template i into a new desired object (docs/semantics/legacy.md#rendering-a-template): base
 // is its decoded base (a copy is rendered), or baseErr why it could not be
 // decoded. Only a broken base is fatal; any other failure is a Warning event
 // and leaves the template unrendered.
@@ -383,7 +383,7 @@ func (c *composer) xrUID() types.UID {
 	return (&unstructured.Unstructured{Object: c.xr.UnstructuredContent()}).GetUID()
 }
 
-// apply applies one rendered object (spec §9.7, §9.14): a new object is
+// apply applies one rendered object (docs/semantics/legacy.md#applying-composed-resources, docs/semantics/legacy.md#the-offline-cluster): a new object is
 // created as desired, without status; an existing one must be controlled by
 // the XR, gets the apply-time merge, and then the desired object, without
 // status, merged onto it as a JSON merge patch. It keeps its status.
@@ -441,7 +441,7 @@ func withoutStatus(o map[string]any) map[string]any {
 	return out
 }
 
-// mergeReplace is the apply-time merge (spec §4.1 item 2): if desired has a
+// mergeReplace is the apply-time merge (docs/semantics/legacy.md#apply-time-merge item 2): if desired has a
 // non-null value at path, it is replaced by the live value at path merged
 // with it.
 func mergeReplace(path string, live map[string]any, desired *fieldpath.Paved, mo *pt.MergeOptions) error {
@@ -557,7 +557,7 @@ func copyAlong(o map[string]any, segs fieldpath.Segments, perr error) map[string
 	return out
 }
 
-// observe reads one applied object back (spec §9.8): ToComposite patches
+// observe reads one applied object back (docs/semantics/legacy.md#observing): ToComposite patches
 // into the XR, connection details, readiness. Every error is fatal.
 func (c *composer) observe(cs *composedState, conn map[string][]byte) error {
 	// Patches read their source and write copies to their target, and
@@ -590,7 +590,7 @@ func (c *composer) observe(cs *composedState, conn map[string][]byte) error {
 	return nil
 }
 
-// persist merge-patches the XR (spec §9.9): spec and metadata, with the
+// persist merge-patches the XR (docs/semantics/legacy.md#persisting-the-xr): spec and metadata, with the
 // apply-time merge of every ToComposite patch that has a policy and an
 // explicit toFieldPath. Status is not persisted here.
 func (c *composer) persist() error {

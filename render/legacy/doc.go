@@ -4,7 +4,7 @@
 // composition environment of Crossplane v1.17.6 (--enable-environment-configs).
 // Everything happens in memory; the cluster is a list of observed objects.
 //
-// One reconcile, in the order Crossplane runs it (legacy spec §9):
+// One reconcile, in the order Crossplane runs it (docs/semantics/legacy.md#one-reconcile):
 //
 //  1. refuse an invalid Composition (reconcile-time logical validation);
 //  2. configure the XR: the crossplane.io/composite label, the
@@ -26,7 +26,7 @@
 // left with: objects applied before the error stay applied, and the XR
 // carries Synced=False with the error text.
 //
-// The cluster model is offline (spec §9.14): a created object is the
+// The cluster model is offline (docs/semantics/legacy.md#the-offline-cluster): a created object is the
 // desired object without status; a patched object is the observed object
 // with the desired object (without status) merged onto it by RFC 7386, and
 // keeps its observed status. No server defaults, no admission, no schema

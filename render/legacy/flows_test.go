@@ -20,8 +20,8 @@ type step struct {
 	editCluster func(cluster []map[string]any) []map[string]any
 }
 
-// TestComposeFlows covers the reconcile-level vectors FL-001…FL-016 (spec
-// §14.11) and EV-035…EV-037 (§14.6). The view compared is that of the last
+// TestComposeFlows covers the reconcile-level vectors FL-001…FL-016
+// and EV-035…EV-037 (docs/semantics/legacy.md#test-vectors). The view compared is that of the last
 // reconcile.
 func TestComposeFlows(t *testing.T) {
 	const two = `

@@ -10,7 +10,7 @@ import (
 	"github.com/xpmigrate/xpmigrate/render"
 )
 
-// TestComposeMetadata covers vectors MD-001…MD-010 and PS-005 (spec §14.9):
+// TestComposeMetadata covers vectors MD-001…MD-010 and PS-005 (docs/semantics/legacy.md#test-vectors):
 // how a template becomes a desired object — base, metadata, name — and how
 // rendering failures are reported.
 func TestComposeMetadata(t *testing.T) {

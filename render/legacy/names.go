@@ -33,7 +33,7 @@ func newNameGenerator(xr map[string]any, fn func(prefix string) string) nameGene
 
 // generateName names an object that has a generateName but no name, as
 // Crossplane does before the object exists: up to 10 candidates, the first
-// that no object of the same kind has (spec §9.5 step 5).
+// that no object of the same kind has (docs/semantics/legacy.md#rendering-a-template step 5).
 func (c *composer) generateName(u *unstructured.Unstructured, template string) error {
 	if u.GetName() != "" || u.GetGenerateName() == "" {
 		return nil

@@ -10,7 +10,7 @@ import (
 )
 
 // TestMergePatch checks the RFC 7386 merge the offline apply model uses
-// (spec §9.14, FL-011…FL-013).
+// (docs/semantics/legacy.md#the-offline-cluster, FL-011…FL-013).
 func TestMergePatch(t *testing.T) {
 	cases := map[string]struct {
 		reason string

@@ -9,7 +9,7 @@ import (
 )
 
 // ConnectionSecret returns the Secret the reconcile would publish an XR's
-// connection details to (spec §9.10), or nil when the XR has no
+// connection details to (docs/semantics/legacy.md#publishing-connection-details), or nil when the XR has no
 // spec.writeConnectionSecretToRef. xr is the XR as persisted (an Outcome's
 // EffectiveXR) and details the published details (an Outcome's
 // ConnectionDetails, already filtered by the XRD's connectionSecretKeys).

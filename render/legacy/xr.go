@@ -123,7 +123,7 @@ func setOrDelete(m map[string]any, k string, v any) {
 }
 
 // configure runs the naming configurator and the API configurator, each
-// persisting the XR with an update (spec §9.1 step 6). The external secret
+// persisting the XR with an update (docs/semantics/legacy.md#before-composing step 6). The external secret
 // store configurator (alpha) is not modelled.
 func (c *composer) configure() error {
 	u := &unstructured.Unstructured{Object: c.xr.UnstructuredContent()}
@@ -222,7 +222,7 @@ func (c *composer) paused() *render.Outcome {
 }
 
 // succeed publishes the connection details, sets the conditions from the
-// composed resources' results and updates the status (spec §9.10, §9.11).
+// composed resources' results and updates the status (docs/semantics/legacy.md#publishing-connection-details, docs/semantics/legacy.md#xr-conditions).
 func (c *composer) succeed(conn map[string][]byte) *render.Outcome {
 	var events []render.Event
 	published := c.filterConnectionDetails(conn)

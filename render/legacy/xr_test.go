@@ -10,7 +10,7 @@ import (
 	"github.com/xpmigrate/xpmigrate/render"
 )
 
-// TestNameList covers FL-009 and FL-010 (spec §9.11, Q-36).
+// TestNameList covers FL-009 and FL-010 (docs/semantics/legacy.md#xr-conditions, Q-36).
 func TestNameList(t *testing.T) {
 	cases := map[string]struct {
 		reason string
@@ -268,7 +268,7 @@ resources:
 }
 
 // TestComposeTarget checks the texts that differ between v1.17 and v1.20
-// (spec §0).
+// (docs/semantics/legacy.md#target-releases).
 func TestComposeTarget(t *testing.T) {
 	const comp = `
 resources:

@@ -265,7 +265,7 @@ func (e *engine) run(ctx context.Context, c *composition, fns Functions) (*Repor
 	return e.finish(d, fctx)
 }
 
-// request builds the request for one step (pipeline spec §2.2 steps 1-4).
+// request builds the request for one step (docs/semantics/pipeline.md#the-pipeline-loop steps 1-4).
 // tagged reports whether requests to r carry a meta.tag. Functions may use
 // the tag to cache responses; the built-ins only echo it, and hashing the
 // whole request for every call costs more than the rest of the request, so
@@ -307,7 +307,7 @@ func (e *engine) request(s step, d *fnv1.State, fctx *structpb.Struct, tag bool)
 }
 
 // results turns a step's results into events and render results, in order,
-// and returns the error of the first FATAL one (pipeline spec §2.2 step 9).
+// and returns the error of the first FATAL one (docs/semantics/pipeline.md#the-pipeline-loop step 9).
 func (e *engine) results(stepName string, rs []*fnv1.Result) error {
 	detail := fmt.Sprintf("Pipeline step %q", stepName)
 	for _, r := range rs {
@@ -339,8 +339,8 @@ func (e *engine) results(stepName string, rs []*fnv1.Result) error {
 	return nil
 }
 
-// finish turns the final desired state into the Outcome (pipeline spec §2.5
-// to §2.7 and §3.1).
+// finish turns the final desired state into the Outcome (docs/semantics/pipeline.md#from-desired-state-to-cluster-writes
+// to docs/semantics/pipeline.md#the-effective-xr and docs/semantics/pipeline.md#crossplane-render).
 func (e *engine) finish(d *fnv1.State, fctx *structpb.Struct) (*Report, error) {
 	e.rep.RawDesiredXR = fromStruct(d.GetComposite().GetResource())
 	e.rep.ConnectionDetails = d.GetComposite().GetConnectionDetails()
@@ -488,7 +488,7 @@ func (e *engine) crankXR(unready []string) map[string]any {
 // effectiveXR is the XR as the cluster keeps it after a successful
 // reconcile: the observed XR whose status has the desired status applied
 // over it, the new resource references, the custom conditions, Synced and
-// Ready (pipeline spec §2.5 steps 7, 10 and 11, §2.6, §2.7).
+// Ready (docs/semantics/pipeline.md#from-desired-state-to-cluster-writes steps 7, 10 and 11, docs/semantics/pipeline.md#xr-conditions, docs/semantics/pipeline.md#the-effective-xr).
 func (e *engine) effectiveXR(d *fnv1.State, unready []string, refs []objectRef) map[string]any {
 	at := e.o.now()
 	xr := jsonobj.DeepCopy(e.xr)
@@ -561,7 +561,7 @@ func (e *engine) markConditions(xr map[string]any, cs ...xpCondition) {
 // fail ends a Compose that failed while composing. The report keeps what
 // was gathered; EffectiveXR is the XR as the reconciler leaves it: Synced
 // False with the error, the custom conditions seen, and every other custom
-// condition Unknown (pipeline spec §2.6).
+// condition Unknown (docs/semantics/pipeline.md#xr-conditions).
 func (e *engine) fail(err error) (*Report, error) {
 	at := e.o.now()
 	composeErr := errors.Wrap(err, "cannot compose resources")

@@ -25,7 +25,7 @@ func errText(err error) string {
 }
 
 // TestComposer covers the function composer vectors E-01, E-02 and E-04
-// (pipeline spec §7.1).
+// (docs/semantics/pipeline.md#test-vectors).
 func TestComposer(t *testing.T) {
 	type want struct {
 		composed   []composedSummary

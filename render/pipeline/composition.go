@@ -64,8 +64,8 @@ type stepCredentials struct {
 }
 
 // parseComposition reads a Composition object and runs the checks
-// `crossplane render` makes before it runs a pipeline (pipeline spec §3.1,
-// render-output spec §1), except Composition validation.
+// `crossplane render` makes before it runs a pipeline (docs/semantics/pipeline.md#crossplane-render,
+// docs/semantics/render-format.md#input-checks-and-their-order), except Composition validation.
 func parseComposition(obj, xr map[string]any) (*composition, error) {
 	c, err := decodeComposition(obj)
 	if err != nil {

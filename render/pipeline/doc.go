@@ -1,6 +1,6 @@
 // Package pipeline renders a `mode: Pipeline` Composition in process, the way
-// Crossplane v1.20.11's function composer and `crossplane render` do (pipeline
-// spec §2 and §3.1).
+// Crossplane v1.20.11's function composer and `crossplane render` do
+// (docs/semantics/pipeline.md#the-pipeline-loop and docs/semantics/pipeline.md#crossplane-render).
 //
 // A pipeline is a list of steps. Each step names a Function, and each Function
 // is a Runner: a built-in that runs in this process, or a remote function

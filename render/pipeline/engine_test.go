@@ -12,7 +12,7 @@ import (
 )
 
 // TestParseComposition covers the checks crossplane render makes before it
-// runs a pipeline (pipeline spec §3.1, render-output spec §1).
+// runs a pipeline (docs/semantics/pipeline.md#crossplane-render, docs/semantics/render-format.md#input-checks-and-their-order).
 func TestParseComposition(t *testing.T) {
 	withSpec := func(path []string, v any) map[string]any {
 		c := pipelineComposition(fnStep("s", "fn"))
@@ -165,7 +165,7 @@ func tagOf(t *testing.T, req *fnv1.RunFunctionRequest) string {
 	return r.GetMeta().GetTag()
 }
 
-// TestPipeline covers how state flows between steps (pipeline spec §2.2):
+// TestPipeline covers how state flows between steps (docs/semantics/pipeline.md#the-pipeline-loop):
 // each step gets the previous step's desired state and context, a nil
 // context stays nil, the smallest TTL wins, and a later FATAL stops the run.
 func TestPipeline(t *testing.T) {

@@ -138,7 +138,7 @@ func (x xrInfo) controllerRef() ownerRef {
 }
 
 // renderMetadata sets the metadata Crossplane derives from the XR on a
-// desired composed resource (pipeline spec §2.5 step 3 and §3.1). It
+// desired composed resource (docs/semantics/pipeline.md#from-desired-state-to-cluster-writes step 3 and docs/semantics/pipeline.md#crossplane-render). It
 // updates cd's labels and annotations in place: cd must own them.
 func renderMetadata(cd map[string]any, x xrInfo, name string, p Profile) error {
 	annotations := map[string]string{xp.AnnotationCompositionResourceName: name}

@@ -13,8 +13,8 @@ import (
 
 // Crossplane v2 composes for a modern XR (one of an
 // apiextensions.crossplane.io/v2 XRD, which has spec.crossplane) with
-// different composed resource metadata than for a legacy XR (pipeline spec
-// §2.8, crossplane/crossplane v2 RenderComposedResourceMetadata):
+// different composed resource metadata than for a legacy XR
+// (docs/semantics/pipeline.md#crossplane-v2, crossplane/crossplane v2 RenderComposedResourceMetadata):
 //
 //   - generateName is set only when the function set neither name nor
 //     generateName, and an observed resource keeps its observed

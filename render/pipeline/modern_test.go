@@ -19,7 +19,7 @@ const (
 )
 
 // TestModernComposedMetadata covers Crossplane v2's composer semantics for
-// modern XRs (pipeline spec §2.8): namespace forced, cluster-scoped kinds
+// modern XRs (docs/semantics/pipeline.md#crossplane-v2): namespace forced, cluster-scoped kinds
 // refused, generateName only when unset, claim labels only when set,
 // resource references under spec.crossplane, no XR connection details.
 func TestModernComposedMetadata(t *testing.T) {

@@ -13,7 +13,7 @@ import (
 )
 
 // A Profile chooses whose behaviour Compose copies where `crossplane render`
-// and the real reconciler differ (pipeline spec §3.4).
+// and the real reconciler differ (docs/semantics/pipeline.md#render-and-reconciler-profiles).
 type Profile uint8
 
 const (
@@ -60,7 +60,7 @@ type Options struct {
 	Profile Profile
 
 	// Dialect is the Crossplane line whose requirements protocol the
-	// composer speaks (pipeline spec §2.3 and trap C1). crossplane.V1 (also
+	// composer speaks (docs/semantics/pipeline.md#protocol-dialects). crossplane.V1 (also
 	// for ""): only requirements.extra_resources is honoured, answered in
 	// extra_resources; selectors have no namespace. crossplane.V2:
 	// requirements.extra_resources and requirements.resources are both
@@ -94,7 +94,7 @@ type Options struct {
 
 	// ObservedConnectionDetails are the connection details of observed
 	// composed resources, by composition resource name. crossplane render
-	// never has any; this is a toolkit-only input (pipeline spec D28).
+	// never has any; this is a toolkit-only input (D28, docs/reference/gaps.md#known-gaps).
 	ObservedConnectionDetails map[string]map[string][]byte
 
 	// ObservedXRConnectionDetails are the XR's current connection details

@@ -20,7 +20,7 @@ func nopComposition() map[string]any {
 }
 
 // TestRender covers the `crossplane render` vectors R-01 to R-04 and R-09
-// (pipeline spec §7.2) and the printed objects of render-output spec §4-§6.
+// (docs/semantics/pipeline.md#test-vectors) and the printed objects of docs/semantics/render-format.md#the-xr-document and the two sections after it.
 func TestRender(t *testing.T) {
 	type want struct {
 		xr       map[string]any
@@ -204,8 +204,8 @@ func TestRender(t *testing.T) {
 	}
 }
 
-// TestReconcilerXR covers the reconciler profile's XR (pipeline spec §2.5
-// to §2.7, and R-09 for Crossplane's own readiness): only status persists,
+// TestReconcilerXR covers the reconciler profile's XR (docs/semantics/pipeline.md#from-desired-state-to-cluster-writes
+// to docs/semantics/pipeline.md#the-effective-xr, and R-09 for Crossplane's own readiness): only status persists,
 // desired.composite.ready overrides, Synced is set, and a failure leaves
 // Synced False with unseen custom conditions Unknown.
 func TestReconcilerXR(t *testing.T) {

@@ -26,7 +26,7 @@ type fetcher interface {
 }
 
 // runWithRequirements calls r until the requirements it returns stop
-// changing (pipeline spec §2.3). Each time they change, the resources they
+// changing (docs/semantics/pipeline.md#the-requirements-loop). Each time they change, the resources they
 // select are fetched afresh into the request, and the response's context is
 // carried into the next call. A FATAL result ends the loop at once.
 func runWithRequirements(ctx context.Context, r Runner, req *fnv1.RunFunctionRequest, f fetcher, d crossplane.Target) (*fnv1.RunFunctionResponse, error) {
@@ -131,7 +131,7 @@ func (c *candidate) resource() (*fnv1.Resource, error) {
 // serves every version of a kind, so a cluster fetch (anyVersion) matches on
 // API group and kind; crossplane render compares the apiVersion string.
 // EnvironmentConfigs match across v1alpha1 and v1beta1 in both cases
-// (pipeline spec D41): they have one schema, and without this a render of a
+// (D41, docs/reference/gaps.md#known-gaps): they have one schema, and without this a render of a
 // pipeline fed the v1alpha1 EnvironmentConfigs a legacy Composition used
 // would silently get none.
 func (c *candidate) is(sel *fnv1.ResourceSelector, anyVersion bool) bool {
@@ -176,7 +176,7 @@ func (c *candidate) hasLabels(want map[string]string) bool {
 }
 
 // A filteringFetcher answers selectors the way `crossplane render` v1.20
-// does (pipeline spec §3.1): candidates must have exactly the selector's
+// does (docs/semantics/pipeline.md#crossplane-render): candidates must have exactly the selector's
 // apiVersion string and kind; the first whose name equals the selector's
 // matchName is the only item; otherwise every candidate whose labels hold
 // the selector's matchLabels is an item, in pool order. An empty pool or a
@@ -221,7 +221,7 @@ func (f *filteringFetcher) Fetch(sel *fnv1.ResourceSelector) (*fnv1.Resources, e
 }
 
 // A clusterFetcher answers selectors the way the real composer does against
-// an API server holding the pool (pipeline spec §2.3): get by exact
+// an API server holding the pool (docs/semantics/pipeline.md#the-requirements-loop): get by exact
 // apiVersion, kind and name (and namespace in V2), or list by apiVersion,
 // kind and label equality. V1 keeps pool order; V2 sorts by namespace/name.
 type clusterFetcher struct {

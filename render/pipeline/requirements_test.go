@@ -24,8 +24,8 @@ func requires(sels map[string]*fnv1.ResourceSelector) *fnv1.RunFunctionResponse 
 	return &fnv1.RunFunctionResponse{Requirements: &fnv1.Requirements{ExtraResources: sels}}
 }
 
-// TestRequirementsLoop covers vectors E-06 to E-10 and R-08 (pipeline spec
-// §7.1, §7.2): how often a function is called and what it gets back.
+// TestRequirementsLoop covers vectors E-06 to E-10 and R-08
+// (docs/semantics/pipeline.md#test-vectors): how often a function is called and what it gets back.
 func TestRequirementsLoop(t *testing.T) {
 	cool := obj(`{"apiVersion":"test.crossplane.io/v1","kind":"CoolResource","metadata":{"name":"cool"}}`)
 	extra := obj(`{"apiVersion":"test.crossplane.io/v1","kind":"Foo","metadata":{"name":"extra-resource"},"spec":{"bar":"baz"}}`)
@@ -101,7 +101,7 @@ func TestRequirementsLoop(t *testing.T) {
 			want:   want{calls: 2, extra: map[string]*fnv1.Resources{"missing": {}}},
 		},
 		"V1IgnoresRequiredResources": {
-			reason: "Crossplane v1 does not answer requirements.resources (trap C1): the function is called twice and gets nothing.",
+			reason: "Crossplane v1 does not answer requirements.resources (docs/semantics/pipeline.md#protocol-dialects): the function is called twice and gets nothing.",
 			rsps:   []*fnv1.RunFunctionResponse{{Requirements: &fnv1.Requirements{Resources: map[string]*fnv1.ResourceSelector{"env": byName("test.crossplane.io/v1", "Foo", "extra-resource")}}}},
 			o:      Options{ExtraResources: []map[string]any{extra}},
 			want:   want{calls: 2, extra: map[string]*fnv1.Resources{}},

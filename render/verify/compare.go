@@ -18,7 +18,7 @@ import (
 )
 
 // DefaultResourceName is the name the converter gives an anonymous
-// template: `resource-<index>`, 0-based (conversion spec §6.2).
+// template: `resource-<index>`, 0-based (docs/semantics/conversion.md#template-names).
 func DefaultResourceName(i int) string { return "resource-" + strconv.Itoa(i) }
 
 // Compare compares what one reconcile of the same XR left on the legacy
@@ -28,8 +28,8 @@ func DefaultResourceName(i int) string { return "resource-" + strconv.Itoa(i) }
 // readiness and garbage collection, then the XR's fields, conditions and
 // connection details.
 //
-// Only what legitimately differs is normalised away (legacy spec §15,
-// pipeline spec §5.1): generated name suffixes (both sides' names for one
+// Only what legitimately differs is normalised away (docs/semantics/legacy.md#determinism,
+// docs/reference/gaps.md#known-gaps): generated name suffixes (both sides' names for one
 // resource compare equal wherever they appear), empty uids, server fields
 // (uid, resourceVersion, generation, creationTimestamp, managedFields),
 // condition times and messages, the publication time of connection
@@ -543,7 +543,7 @@ func (r replacer) replace(s string) string {
 	return s
 }
 
-// normalizeRefs keeps the named refs, sorted (pipeline spec D7).
+// normalizeRefs keeps the named refs, sorted (D7, docs/reference/gaps.md#known-gaps).
 func normalizeRefs(refs []any) []any {
 	type keyed struct {
 		key string

@@ -10,8 +10,8 @@ import (
 	"github.com/xpmigrate/xpmigrate/render"
 )
 
-// referenceConvert converts a legacy Composition the way conversion spec
-// §3–§10 says, on decoded maps (no comment or order preservation, which
+// referenceConvert converts a legacy Composition the way
+// docs/semantics/conversion.md#the-composition-object and the sections after it say, on decoded maps (no comment or order preservation, which
 // the real converter adds). It produced the hand-checked converted.yaml of
 // testdata/corpus, and lets tests exercise Options.Convert until the real
 // converter is plugged in.

@@ -86,7 +86,7 @@ func corpusCases(t *testing.T) []string {
 
 // TestCorpusConversions keeps testdata/corpus/*/converted.yaml what the
 // reference conversion gives (-update rewrites them); the files are
-// reviewed against conversion spec §15.
+// reviewed against docs/semantics/conversion.md#examples.
 func TestCorpusConversions(t *testing.T) {
 	for _, dir := range corpusCases(t) {
 		t.Run(filepath.Base(dir), func(t *testing.T) {

@@ -12,7 +12,7 @@
 //   - composed resources, keyed by composition resource name (an anonymous
 //     legacy template by the name the converter gave it, `resource-<i>`):
 //     whether they are rendered, the full desired object, readiness, synced;
-//   - the XR as the cluster would keep it (pipeline spec §2.7 effectiveXR),
+//   - the XR as the cluster would keep it (docs/semantics/pipeline.md#the-effective-xr effectiveXR),
 //     so spec or metadata that Pipeline mode never persists shows up;
 //   - the XR's Ready and Synced conditions (status and reason) and its
 //     connection details;
@@ -26,9 +26,9 @@
 // render/verify/gaps, which also holds the Difference and Gap types
 // and the catalogue that verify's API aliases), each
 // recognising one known semantic gap between the two engines by its code
-// in the pipeline spec's catalogue (D1–D48), with the converter's
-// diagnostic codes (C2xx, C3xx), the sections of the observed-differences
-// spec that measured it, an explanation naming the patch or check at fault,
+// in docs/reference/gaps.md#known-gaps, with the converter's
+// diagnostic codes (C2xx, C3xx), the measurements of
+// docs/semantics/differences.md that found it, an explanation naming the patch or check at fault,
 // and the fix the user can make. A difference no rule explains is a bug in
 // the conversion and always fails. A difference that vanishes by the last
 // reconcile is transient (the pipeline catches up a reconcile later, D8,

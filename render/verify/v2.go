@@ -433,8 +433,8 @@ func (t *twin) mapComposed(obj map[string]any, name string) (map[string]any, []m
 	}
 	t.renameXR(out, nil, &rec)
 	// Crossplane v1 always sets generateName; v2 only on a resource the
-	// Composition names neither way (pipeline-mode.md §4: "set only when
-	// the function set neither name nor generateName").
+	// Composition names neither way (docs/semantics/pipeline.md#crossplane-v2: only when
+	// the function gave it no name of either kind).
 	if gn, n := jsonobj.String(out, "metadata", "generateName"), jsonobj.String(out, "metadata", "name"); gn == t.name+"-" && n != "" && !generatedName(n, gn) {
 		deleteAt(out, "metadata", "generateName")
 		rec = append(rec, mapped{path: "metadata.generateName", code: CodeComposite})

@@ -124,7 +124,7 @@ type Options struct {
 	XRD map[string]any
 
 	// ObservedConnectionDetails are observed composed resources'
-	// connection details by composition resource name (pipeline spec D28).
+	// connection details by composition resource name (D28, docs/reference/gaps.md#known-gaps).
 	ObservedConnectionDetails map[string]map[string][]byte
 
 	// Loops is how many reconciles to simulate; 0 means until both sides
@@ -282,8 +282,8 @@ func Verify(ctx context.Context, legacy, converted Document, samples []Sample, o
 }
 
 // anonymousNames guesses the names the converter gave the legacy
-// Composition's anonymous templates: `resource-<i>` (conversion spec
-// §6.2) when the converted Composition has such a template, else
+// Composition's anonymous templates: `resource-<i>`
+// (docs/semantics/conversion.md#template-names) when the converted Composition has such a template, else
 // `<kind>-<i>` (--name-strategy=kind), else the name of the converted
 // template at the same position if its base has the same kind, else
 // `resource-<i>`.

@@ -91,7 +91,7 @@ func TestRunFunction(t *testing.T) {
 			}},
 		},
 		"V07IgnoresExtraResources": {
-			reason:  "v0.7 reads only required_resources, so on Crossplane v1 it never gets its configs (trap C1)",
+			reason:  "v0.7 reads only required_resources, so on Crossplane v1 it never gets its configs (docs/semantics/pipeline.md#protocol-dialects)",
 			version: environment.FunctionV07,
 			req: &fnv1.RunFunctionRequest{
 				Input:          mustStruct(t, input),

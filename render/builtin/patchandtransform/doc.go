@@ -6,7 +6,7 @@
 // The adapter only converts; the protocol stops here, and package function
 // knows nothing of it. Protobuf Structs become maps with AsMap, whose
 // numbers are float64, exactly the values a function receives over gRPC
-// (pipeline spec §0.2, rule N1); the step's input too, which
+// (docs/semantics/pipeline.md#numbers-at-the-function-boundary, rule N1); the step's input too, which
 // function.Prepare decodes. Maps go back as the function SDK sends them,
 // with structpb.NewStruct's result (protostruct.Builder). The response
 // echoes the request's tag and carries the function SDK's TTL of 60s:

@@ -15,16 +15,16 @@ import (
 // A Gap is a known semantic difference between Crossplane's native
 // composer and the function pipeline that explains a Difference.
 type Gap struct {
-	// Code is the difference's code in the pipeline-mode spec catalogue
-	// (D1–D48).
+	// Code is the difference's code in the catalogue of known gaps
+	// (docs/reference/gaps.md#known-gaps).
 	Code string `json:"code"`
 
-	// Diagnostics are the converter's diagnostic codes (conversion spec
-	// §14) that warn about this gap.
+	// Diagnostics are the converter's diagnostic codes
+	// (docs/reference/diagnostics.md) that warn about this gap.
 	Diagnostics []string `json:"diagnostics,omitempty"`
 
-	// Observed names the sections of the observed-differences spec that
-	// measured this gap (§1–§11, N1–N2).
+	// Observed names the measurements of this gap (O1–O13 of
+	// docs/semantics/differences.md).
 	Observed []string `json:"observed,omitempty"`
 
 	// Title says what the gap is, in a few words.

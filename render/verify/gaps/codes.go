@@ -34,8 +34,8 @@ const (
 	ClassMapped GapClass = "mapped"
 )
 
-// A GapCode documents one code of the difference catalogue (pipeline spec
-// §5.1, D1–D48, and xpmigrate's own additions) for the generated reference:
+// A GapCode documents one code of the difference catalogue (D1–D48,
+// and xpmigrate's own additions) for the generated reference:
 // its class, and whether verify can recognise it in a render.
 type GapCode struct {
 	// Code is the catalogue code, "D1".

@@ -35,11 +35,11 @@ const (
 	AspectDeleted Aspect = "deleted"
 
 	// AspectXR: a field of the XR as the cluster would keep it (effective
-	// XR, pipeline spec §2.7), conditions excepted.
+	// XR, docs/semantics/pipeline.md#the-effective-xr), conditions excepted.
 	AspectXR Aspect = "xr"
 
 	// AspectCondition: the XR's Ready or Synced condition (status and
-	// reason; messages are never compared, pipeline spec D45).
+	// reason; messages are never compared, D45, docs/reference/gaps.md#known-gaps).
 	AspectCondition Aspect = "condition"
 
 	// AspectConnection: one of the XR's connection details.
@@ -184,7 +184,7 @@ func ResourceName(cd render.ComposedResource, names func(int) string) string {
 type CompareOptions struct {
 	// ResourceName names the legacy Composition's anonymous template at
 	// index i as the converted Composition names it. Nil means verify's
-	// DefaultResourceName (`resource-<i>`, conversion spec §6.2).
+	// DefaultResourceName (`resource-<i>`, docs/semantics/conversion.md#template-names).
 	ResourceName func(i int) string
 
 	// ShownConnectionDetails are the XR connection details whose values a

@@ -1,9 +1,9 @@
 // Package gaps classifies the differences render/verify finds between a
 // legacy Composition and its conversion: each known semantic gap between
 // Crossplane's native composer and the function pipeline is a small rule
-// that recognises its difference, by its code in the pipeline spec's
+// that recognises its difference, by its code in the
 // catalogue (GapCodes), with the converter's diagnostic codes that warn
-// about it, the sections of the observed-differences spec that measured
+// about it, the measurements of docs/semantics/differences.md that found
 // it, an explanation naming the patch or check at fault, and the fix.
 //
 // The package holds what the rules read: the Difference found in one or

@@ -56,11 +56,11 @@ var rules = append(append([]rule{
 	ruleObservedLag,
 )
 
-// D1, observed §3: anonymous templates with composed resources that exist.
+// D1, observed O3: anonymous templates with composed resources that exist.
 var ruleAnonymousExisting = rule{
 	code:        "D1",
 	diagnostics: []string{"C204"},
-	observed:    []string{"§3"},
+	observed:    []string{"O3"},
 	title:       "existing resources of anonymous templates have no composition-resource-name annotation",
 	fix: "Roll out the phase-1 Composition first (the legacy Composition with the generated names, " +
 		"`xpmigrate convert --phase1-out`) and let every XR reconcile, so the native composer annotates " +
@@ -111,11 +111,11 @@ var ruleAnonymousAnnotation = rule{
 	},
 }
 
-// D10, observed §4: a patch error fails the whole pipeline.
+// D10, observed O4: a patch error fails the whole pipeline.
 var ruleFatalPatchError = rule{
 	code:        "D10",
 	diagnostics: []string{"C317"},
-	observed:    []string{"§4"},
+	observed:    []string{"O4"},
 	title:       "a failing patch fails the whole XR instead of one resource",
 	fix: "Make the patch unable to fail for the inputs the XR allows: add the missing keys to the map " +
 		"transform or give the match transform a fallback, constrain the XRD schema (enum) to the values " +
@@ -135,10 +135,10 @@ var ruleFatalPatchError = rule{
 	},
 }
 
-// N1, D46: a Required ToComposite miss is terminal in legacy only.
+// O12, D46: a Required ToComposite miss is terminal in legacy only.
 var ruleRequiredToComposite = rule{
 	code:     "D46",
-	observed: []string{"N1"},
+	observed: []string{"O12"},
 	title:    "a Required ToComposite patch whose source is absent fails the legacy reconcile; the pipeline skips it",
 	fix: "If the pipeline behaviour is what you want, drop `policy.fromFieldPath: Required` from the " +
 		"ToComposite patch; the XR then reports the resource as unready instead of a reconcile error.",
@@ -159,11 +159,11 @@ var ruleRequiredToComposite = rule{
 	},
 }
 
-// D9, observed §10: a Required miss into a composed resource.
+// D9, observed O10: a Required miss into a composed resource.
 var ruleRequiredMiss = rule{
 	code:        "D9",
 	diagnostics: []string{"C315"},
-	observed:    []string{"§10"},
+	observed:    []string{"O10"},
 	title:       "policy.fromFieldPath: Required with an absent source",
 	fix: "Make sure the source field is always set (a default in the XRD schema), or drop Required if " +
 		"the resource may be composed without that value. On an existing resource the pipeline applies " +
@@ -202,11 +202,11 @@ func pipelineRequiredOutcome(c *ruleContext, name string) string {
 	return "leaves it out of the desired state"
 }
 
-// N2, D23: the XR's readiness when a template is skipped.
+// O13, D23: the XR's readiness when a template is skipped.
 var ruleSkippedReadiness = rule{
 	code:        "D23",
 	diagnostics: []string{"C315"},
-	observed:    []string{"N2"},
+	observed:    []string{"O13"},
 	title:       "a skipped template counts for XR readiness in legacy only",
 	fix: "Make the Required source always present (XRD default), or accept that the pipeline reports " +
 		"the XR ready without that resource.",
@@ -249,11 +249,11 @@ func (c *ruleContext) sourcesPresent(p Patch) bool {
 	return true
 }
 
-// Observed §1, D43: function-environment-configs v0.7 on Crossplane v1.
+// Observed O1, D43: function-environment-configs v0.7 on Crossplane v1.
 var ruleEnvironmentNotDelivered = rule{
 	code:        "D43",
 	diagnostics: []string{"C324"},
-	observed:    []string{"§1"},
+	observed:    []string{"O1"},
 	title:       "function-environment-configs v0.7+ gets no EnvironmentConfigs from Crossplane v1",
 	fix: "Pin function-environment-configs to v0.6.0 while the cluster runs Crossplane 1.x " +
 		"(`xpmigrate convert --target v1 --emit-functions`); move to v0.7 after the upgrade to v2.",
@@ -317,7 +317,7 @@ var ruleEnvironmentRefs = rule{
 	code:        "D35",
 	class:       ClassBenign,
 	diagnostics: []string{"C205", "C311"},
-	observed:    []string{"§2"},
+	observed:    []string{"O2"},
 	title:       "spec.environmentConfigRefs is written by legacy only",
 	fix: "None needed: function-environment-configs selects on every reconcile and never reads " +
 		"spec.environmentConfigRefs. Remove the field from XR manifests once the pipeline runs.",
@@ -333,11 +333,11 @@ var ruleEnvironmentRefs = rule{
 	},
 }
 
-// D35, observed §2: selection is pinned in legacy only.
+// D35, observed O2: selection is pinned in legacy only.
 var ruleResolvePinned = rule{
 	code:        "D35",
 	diagnostics: []string{"C205", "C311"},
-	observed:    []string{"§2"},
+	observed:    []string{"O2"},
 	title:       "EnvironmentConfig selection is no longer pinned in spec.environmentConfigRefs",
 	fix: "function-environment-configs selects on every reconcile. Make the selection unambiguous " +
 		"(Reference entries, or selectors that match exactly the configs you want), or accept that " +
@@ -356,7 +356,7 @@ var ruleResolvePinned = rule{
 	},
 }
 
-// D49, legacy spec Q-4 (crossplane/crossplane#4393): environment patches
+// D49, Q-4 of docs/semantics/legacy.md#quirks (crossplane/crossplane#4393): environment patches
 // that write the XR's status change only the in-memory XR natively, which
 // the XR update then replaces; the pipeline persists them.
 var ruleEnvironmentStatusLost = rule{
@@ -435,10 +435,10 @@ var ruleSelectorNoLabels = rule{
 	},
 }
 
-// D39, observed §11: defaultData without a requested EnvironmentConfig.
+// D39, observed O11: defaultData without a requested EnvironmentConfig.
 var ruleDefaultDataAlone = rule{
 	code:     "D39",
-	observed: []string{"§11"},
+	observed: []string{"O11"},
 	title:    "environment defaultData is lost when no EnvironmentConfig is requested",
 	fix: "Give function-environment-configs at least one request that always resolves: a Reference to " +
 		"a well-known EnvironmentConfig with policy.resolution: Optional, or seed the defaults with " +
@@ -458,10 +458,10 @@ var ruleDefaultDataAlone = rule{
 	},
 }
 
-// D33, observed §8: ToEnvironment patches read the observed resource.
+// D33, observed O8: ToEnvironment patches read the observed resource.
 var ruleToEnvironment = rule{
 	code:     "D33",
-	observed: []string{"§8"},
+	observed: []string{"O8"},
 	title:    "ToEnvironment patches read the observed resource in the pipeline, the rendered one in legacy",
 	fix: "Read the value from where it comes from instead of passing it through the environment: " +
 		"patch the XR field into both resources (FromCompositeFieldPath), or compute it in both.",
@@ -494,11 +494,11 @@ var ruleToEnvironment = rule{
 	},
 }
 
-// D14, observed §7: environment → XR → resource within one reconcile.
+// D14, observed O7: environment → XR → resource within one reconcile.
 var ruleEnvironmentToXR = rule{
 	code:        "D14",
 	diagnostics: []string{"C209"},
-	observed:    []string{"§7"},
+	observed:    []string{"O7"},
 	title:       "a value the environment patches write to the XR is not visible to resource patches in the same reconcile",
 	fix:         "Read the value from the environment directly (FromEnvironmentFieldPath) instead of through the XR.",
 	match: func(c *ruleContext, d *Difference) (string, bool) {
@@ -515,11 +515,11 @@ var ruleEnvironmentToXR = rule{
 	},
 }
 
-// D5, observed §6: only the XR's status persists.
+// D5, observed O6: only the XR's status persists.
 var ruleXRWriteOutsideStatus = rule{
 	code:        "D5",
 	diagnostics: []string{"C209"},
-	observed:    []string{"§6"},
+	observed:    []string{"O6"},
 	title:       "a ToComposite patch writes outside the XR's status, which Pipeline mode does not persist",
 	fix:         "Write the value under status (and read it from there), or compute it where it is needed.",
 	match: func(c *ruleContext, d *Difference) (string, bool) {
@@ -533,11 +533,11 @@ var ruleXRWriteOutsideStatus = rule{
 	},
 }
 
-// D5 downstream, observed §6: a resource patch reads what D5 loses.
+// D5 downstream, observed O6: a resource patch reads what D5 loses.
 var ruleReadsUnpersisted = rule{
 	code:        "D5",
 	diagnostics: []string{"C209"},
-	observed:    []string{"§6"},
+	observed:    []string{"O6"},
 	title:       "a patch reads an XR field that a ToComposite patch writes outside status, which Pipeline mode does not persist",
 	fix:         "Write the value under status and read it from there.",
 	match: func(c *ruleContext, d *Difference) (string, bool) {
@@ -741,11 +741,11 @@ var ruleEnvironmentGVKKeys = rule{
 	},
 }
 
-// D21, observed §5: MatchInteger never matches in PT.
+// D21, observed O5: MatchInteger never matches in PT.
 var ruleMatchInteger = rule{
 	code:        "D21",
 	diagnostics: []string{"C210"},
-	observed:    []string{"§5"},
+	observed:    []string{"O5"},
 	title:       "MatchInteger readiness checks never match in function-patch-and-transform",
 	fix:         "Use MatchCondition, NonEmpty or MatchString (on a string field) instead of MatchInteger.",
 	match: func(c *ruleContext, d *Difference) (string, bool) {
@@ -785,11 +785,11 @@ func asIntegers(s string) string {
 	})
 }
 
-// D30, observed §5: integers formatted as float64.
+// D30, observed O5: integers formatted as float64.
 var ruleFormatFloat = rule{
 	code:        "D30",
 	diagnostics: []string{"C211", "C212", "C323"},
-	observed:    []string{"§5"},
+	observed:    []string{"O5"},
 	title:       "integers reach function-patch-and-transform as float64, so integer format verbs misprint",
 	fix: "Convert the value to a string or int64 first (a convert transform before a string Format; " +
 		"for Combine, patch the integer into a string field first), or use %v for values below 1e6.",
@@ -899,10 +899,10 @@ var ruleLargeInteger = rule{
 	},
 }
 
-// D19, observed §9: readiness is only evaluated on observed resources.
+// D19, observed O9: readiness is only evaluated on observed resources.
 var ruleReadinessLag = rule{
 	code:      "D19",
-	observed:  []string{"§9"},
+	observed:  []string{"O9"},
 	title:     "the pipeline evaluates readiness on the observed resource, one reconcile later",
 	fix:       "None needed: the pipeline reports the same readiness once the resource is observed.",
 	transient: true,
@@ -930,10 +930,10 @@ func conditionStatus(v *Value) string {
 	return s
 }
 
-// D26, observed §9: connection details only from observed resources.
+// D26, observed O9: connection details only from observed resources.
 var ruleConnectionLag = rule{
 	code:      "D26",
-	observed:  []string{"§9"},
+	observed:  []string{"O9"},
 	title:     "the pipeline publishes connection details of a resource once it is observed, one reconcile later",
 	fix:       "None needed: the details appear one reconcile later.",
 	transient: true,
@@ -945,10 +945,10 @@ var ruleConnectionLag = rule{
 	},
 }
 
-// D8, observed §9: patches read the observed resource, not the applied one.
+// D8, observed O9: patches read the observed resource, not the applied one.
 var ruleObservedLag = rule{
 	code:      "D8",
-	observed:  []string{"§9"},
+	observed:  []string{"O9"},
 	title:     "the pipeline reads composed resources as observed at the start of the reconcile, one reconcile later",
 	fix:       "None needed: the pipeline reaches the same value once the change is observed.",
 	transient: true,

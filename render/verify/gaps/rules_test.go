@@ -13,7 +13,8 @@ import (
 )
 
 // TestGapRules renders each testdata/gaps case (a reproducer from the
-// observed-differences spec or the pipeline spec's D catalogue, hand
+// measurements of docs/semantics/differences.md or a gap of
+// docs/reference/gaps.md#known-gaps, hand
 // converted) and checks every difference is found and classified by the
 // expected rule. Each case names the gap it shows.
 func TestGapRules(t *testing.T) {
@@ -64,7 +65,7 @@ type gapRuleCase struct {
 func gapRuleCases() map[string]gapRuleCase {
 	return map[string]gapRuleCase{
 		"FirstReconcileLags": {
-			reason: "observed §9: readiness None, a FromValue detail and a ToComposite from spec converge one reconcile later (D19, D26, D8)",
+			reason: "observed O9: readiness None, a FromValue detail and a ToComposite from spec converge one reconcile later (D19, D26, D8)",
 			dir:    "first-reconcile",
 			want: []string{
 				"readiness db: D19 (transient)",
@@ -74,7 +75,7 @@ func gapRuleCases() map[string]gapRuleCase {
 			},
 		},
 		"ReadinessOnDesiredField": {
-			reason: "observed §9: a readiness check on a spec field the desired state changes (D19)",
+			reason: "observed O9: a readiness check on a spec field the desired state changes (D19)",
 			dir:    "readiness-desired",
 			want: []string{
 				"readiness queue: D19 (transient)",
@@ -82,7 +83,7 @@ func gapRuleCases() map[string]gapRuleCase {
 			},
 		},
 		"FatalTransform": {
-			reason: "observed §4: a map transform miss skips one legacy resource but fails the whole pipeline (D10)",
+			reason: "observed O4: a map transform miss skips one legacy resource but fails the whole pipeline (D10)",
 			dir:    "fatal-transform",
 			want: []string{
 				"error: D10",
@@ -92,7 +93,7 @@ func gapRuleCases() map[string]gapRuleCase {
 			},
 		},
 		"Integers": {
-			reason: "observed §5: %d on integers (Format and Combine) and MatchInteger (D30, D21)",
+			reason: "observed O5: %d on integers (Format and Combine) and MatchInteger (D30, D21)",
 			dir:    "integers",
 			want: []string{
 				"resource r spec.forProvider.endpoint: D30",
@@ -102,7 +103,7 @@ func gapRuleCases() map[string]gapRuleCase {
 			},
 		},
 		"XRSpecWrite": {
-			reason: "observed §6: ToComposite into spec and metadata is not persisted, and what reads it never sees it (D5)",
+			reason: "observed O6: ToComposite into spec and metadata is not persisted, and what reads it never sees it (D5)",
 			dir:    "xr-spec-write",
 			want: []string{
 				"xr metadata.labels.id: D5",
@@ -111,7 +112,7 @@ func gapRuleCases() map[string]gapRuleCase {
 			},
 		},
 		"RequiredExisting": {
-			reason: "observed §10: a Required miss on an existing resource (D9) and its effect on the XR conditions (D23)",
+			reason: "observed O10: a Required miss on an existing resource (D9) and its effect on the XR conditions (D23)",
 			dir:    "required-existing",
 			want: []string{
 				"presence required: D9",
@@ -121,7 +122,7 @@ func gapRuleCases() map[string]gapRuleCase {
 			},
 		},
 		"RequiredNew": {
-			reason: "observed N2 and §10: a Required miss on a new resource; legacy keeps its ref and reports it unsynced (D7, D23)",
+			reason: "observed O13 and O10: a Required miss on a new resource; legacy keeps its ref and reports it unsynced (D7, D23)",
 			dir:    "required-new",
 			want: []string{
 				"xr spec.resourceRefs: D7",
@@ -129,7 +130,7 @@ func gapRuleCases() map[string]gapRuleCase {
 			},
 		},
 		"RequiredToComposite": {
-			reason: "observed N1: a Required ToComposite miss fails the legacy reconcile only (D46)",
+			reason: "observed O12: a Required ToComposite miss fails the legacy reconcile only (D46)",
 			dir:    "required-to-composite",
 			want: []string{
 				"error: D46",
@@ -141,7 +142,7 @@ func gapRuleCases() map[string]gapRuleCase {
 			},
 		},
 		"AnonymousExisting": {
-			reason: "observed §3: existing resources of anonymous templates break the pipeline (D1)",
+			reason: "observed O3: existing resources of anonymous templates break the pipeline (D1)",
 			dir:    "anonymous-existing",
 			want: []string{
 				"error: D1",
@@ -161,7 +162,7 @@ func gapRuleCases() map[string]gapRuleCase {
 			},
 		},
 		"EnvironmentToXR": {
-			reason: "observed §7: environment → XR spec → resource works in one legacy reconcile, never in the pipeline (D14, D5)",
+			reason: "observed O7: environment → XR spec → resource works in one legacy reconcile, never in the pipeline (D14, D5)",
 			dir:    "env-to-xr",
 			want: []string{
 				"resource bucket metadata.annotations.resolvedRegion: D14",
@@ -170,21 +171,21 @@ func gapRuleCases() map[string]gapRuleCase {
 			},
 		},
 		"ToEnvironment": {
-			reason: "observed §8: ToEnvironment reads the rendered resource in legacy, the observed one in the pipeline (D33)",
+			reason: "observed O8: ToEnvironment reads the rendered resource in legacy, the observed one in the pipeline (D33)",
 			dir:    "to-environment",
 			want: []string{
 				"resource second spec.forProvider.region: D33 (transient)",
 			},
 		},
 		"DefaultDataAlone": {
-			reason: "observed §11 A: defaultData without environmentConfigs (D39)",
+			reason: "observed O11 A: defaultData without environmentConfigs (D39)",
 			dir:    "default-data",
 			want: []string{
 				"resource bucket spec.forProvider.region: D39",
 			},
 		},
 		"DefaultDataSelectorSkipped": {
-			reason: "observed §11 B: defaultData with a selector that requests nothing (D39)",
+			reason: "observed O11 B: defaultData with a selector that requests nothing (D39)",
 			dir:    "default-data-selector",
 			want: []string{
 				"resource bucket spec.forProvider.region: D39",
@@ -192,7 +193,7 @@ func gapRuleCases() map[string]gapRuleCase {
 			},
 		},
 		"EnvironmentFunctionV07OnV1": {
-			reason: "observed §1: function-environment-configs v0.7 gets no EnvironmentConfigs from Crossplane v1 (D43)",
+			reason: "observed O1: function-environment-configs v0.7 gets no EnvironmentConfigs from Crossplane v1 (D43)",
 			dir:    "environment-v07",
 			opts:   func(o *verify.Options) { o.EnvironmentFunction = "v0.7" },
 			want: []string{
@@ -201,14 +202,14 @@ func gapRuleCases() map[string]gapRuleCase {
 			},
 		},
 		"EnvironmentFunctionV06OnV1": {
-			reason: "observed §1: with v0.6 (the converter's pin for v1) the environment arrives",
+			reason: "observed O1: with v0.6 (the converter's pin for v1) the environment arrives",
 			dir:    "environment-v07",
 			want: []string{
 				"xr spec.environmentConfigRefs: D35",
 			},
 		},
 		"ResolvePinned": {
-			reason: "observed §2: legacy reuses spec.environmentConfigRefs, the pipeline selects again (D35)",
+			reason: "observed O2: legacy reuses spec.environmentConfigRefs, the pipeline selects again (D35)",
 			dir:    "resolve-pinned",
 			want: []string{
 				"resource nop metadata.annotations.valueFromEnv: D35",

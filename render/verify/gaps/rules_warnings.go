@@ -222,14 +222,14 @@ var ruleToCompositeFailure = rule{
 	},
 }
 
-// D8, observed §9: a ToComposite patch fails in the pipeline, which reads
+// D8, observed O9: a ToComposite patch fails in the pipeline, which reads
 // the observed resource, and not in legacy, which reads the object it has
 // just applied, because the value it reads differs between the two.
 var ruleObservedNotApplied = rule{
 	// Not a lag: the pipeline fails on every reconcile that reads it.
 	class:    ClassBreaking,
 	code:     "D8",
-	observed: []string{"§9"},
+	observed: []string{"O9"},
 	title:    "a ToComposite patch fails on the observed resource the pipeline reads, not on the object legacy has just applied",
 	fix: "Make the patch accept the values the resource can hold before and after the apply, or read a field " +
 		"the composition does not set.",
@@ -347,7 +347,7 @@ func samePrinted(a, b string) bool {
 var ruleNumberPrinted = rule{
 	code:        "D30",
 	diagnostics: []string{"C211", "C215"},
-	observed:    []string{"§5"},
+	observed:    []string{"O5"},
 	title:       "a format prints an integer, which natively is an int64 and in function-patch-and-transform a float64",
 	fix: "Give the format the type it expects: convert the value to int64 or string first (a convert " +
 		"transform before a string Format; for Combine, patch the number into a string field first), " +
@@ -398,7 +398,7 @@ var ruleNumberPrinted = rule{
 var ruleNumberAsText = rule{
 	code:        "D30",
 	diagnostics: []string{"C211", "C212", "C215", "C220"},
-	observed:    []string{"§5"},
+	observed:    []string{"O5"},
 	title:       "a string transform turns an integer into text, which natively is an int64 and in function-patch-and-transform a float64",
 	fix:         "Convert the value to int64 or string first (a convert transform before the string transform).",
 	match: func(c *ruleContext, d *Difference) (string, bool) {
@@ -546,7 +546,7 @@ func hasInteger(v any) bool {
 var ruleNumberConvert = rule{
 	code:        "D30",
 	diagnostics: []string{"C219"},
-	observed:    []string{"§5"},
+	observed:    []string{"O5"},
 	title:       "a convert to a number type with a format: natively an integer is an int64, in the function a float64",
 	fix:         "Drop the format (format none) for number inputs: it applies only to conversions from strings.",
 	match: func(c *ruleContext, _ *Difference) (string, bool) {
