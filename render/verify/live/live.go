@@ -1007,7 +1007,12 @@ func bookkeeping(path string) bool {
 		"metadata.annotations[kubectl.kubernetes.io/last-applied-configuration]",
 		"metadata.labels[crossplane.io/composite]", "metadata.labels[crossplane.io/claim-name]",
 		"metadata.labels[crossplane.io/claim-namespace]",
-		"metadata.annotations[crossplane.io/external-name]":
+		"metadata.annotations[crossplane.io/external-name]",
+		// crossplane-runtime's managed reconciler records each external
+		// Create in these.
+		"metadata.annotations[crossplane.io/external-create-pending]",
+		"metadata.annotations[crossplane.io/external-create-succeeded]",
+		"metadata.annotations[crossplane.io/external-create-failed]":
 		return true
 	}
 	return false
