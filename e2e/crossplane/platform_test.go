@@ -570,10 +570,10 @@ func managedCRD(gvk schema.GroupVersionKind, namespaced bool) *unstructured.Unst
 	return crd
 }
 
-// createNamespaces creates the namespaces objs write connection Secrets to
-// (a Composition's writeConnectionSecretsToNamespace, an XR's or a composed
-// resource's writeConnectionSecretToRef), as the platform they come from
-// has them.
+// createNamespaces creates the namespaces of objs and those they write
+// connection Secrets to (a Composition's writeConnectionSecretsToNamespace,
+// an XR's or a composed resource's writeConnectionSecretToRef), as the
+// platform they come from has them.
 func (p *platform) createNamespaces(objs ...*unstructured.Unstructured) error {
 	seen := map[string]bool{"": true, "crossplane-system": true}
 	add := func(ns string) error {
@@ -584,6 +584,9 @@ func (p *platform) createNamespaces(objs ...*unstructured.Unstructured) error {
 		return p.server.Create(p.ctx, object("v1", "Namespace", "", ns, nil))
 	}
 	for _, o := range objs {
+		if err := add(o.GetNamespace()); err != nil {
+			return err
+		}
 		ns, _, _ := unstructured.NestedString(o.Object, "spec", "writeConnectionSecretsToNamespace")
 		if err := add(ns); err != nil {
 			return err
