@@ -5,7 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/pkg/errors"
 	"github.com/spf13/cobra"
 
 	"github.com/xpmigrate/xpmigrate/convert"
@@ -242,59 +241,48 @@ func runPlanV2(ctx context.Context, s streams, o *planOptions) error {
 	if err != nil {
 		return err
 	}
-	failed := 0
 	for _, x := range p.XRs {
 		status := "planned"
 		if len(x.Errors) > 0 {
 			status = "ERROR"
-			failed++
 		}
 		logsafe.Fprintf(s.Out, "%-7s %s: %s -> %s, %d managed resources\n", status, x.Dir, x.Legacy, x.New, len(x.Resources))
 		for _, e := range x.Errors {
 			logsafe.Fprintf(s.Out, "        %s\n", e)
 		}
 	}
-	logsafe.Fprintf(s.Out, "%d XRs planned in %s (%d with errors). xpmigrate wrote nothing to the cluster: apply each step with kubectl, in order, after its check (see %s/README.md).\n", len(p.XRs), o.out, failed, strings.TrimSuffix(o.out, "/"))
-	if failed > 0 {
-		return errkind.Findingsf("%d of %d XRs cannot be moved as planned", failed, len(p.XRs))
-	}
-	return nil
+	logsafe.Fprintf(s.Out, "%d XRs planned in %s (%d with errors). xpmigrate wrote nothing to the cluster: apply each step with kubectl, in order, after its check (see %s/README.md).\n", len(p.XRs), o.out, p.WithErrors(), strings.TrimSuffix(o.out, "/"))
+	return p.Err()
 }
 
 func runPlanCheck(ctx context.Context, s streams, o *planOptions) error {
-	p, err := plan.Load(o.planDir)
-	if err != nil {
-		return errkind.InvalidInput(err)
+	res, err := plan.CheckStep(ctx, plan.CheckRequest{
+		Plan: o.planDir, Step: o.check, XR: o.xr,
+		Objects: func() (plan.Objects, error) {
+			objs, _, _, err := o.objects()
+			return objs, err
+		},
+	})
+	if res != nil {
+		printStepCheck(s, res)
 	}
-	objs, _, _, err := o.objects()
 	if err != nil {
 		return err
 	}
-	blocked, checked := 0, 0
-	for _, x := range p.XRs {
-		if o.xr != "" && x.Dir != o.xr {
+	return res.Err()
+}
+
+// printStepCheck writes a line per XR checked, and the reasons a step is
+// not allowed.
+func printStepCheck(s streams, res *plan.StepCheck) {
+	for _, x := range res.XRs {
+		if x.Allowed() {
+			logsafe.Fprintf(s.Out, "ok      %s: step %d allowed (%s)\n", x.Dir, res.Step, plan.StepTitles[res.Step])
 			continue
 		}
-		checked++
-		reasons, err := plan.Check(ctx, objs, x, o.check)
-		if err != nil {
-			return errors.Wrapf(err, "cannot check %s", x.Dir)
-		}
-		if len(reasons) == 0 {
-			logsafe.Fprintf(s.Out, "ok      %s: step %d allowed (%s)\n", x.Dir, o.check, plan.StepTitles[o.check])
-			continue
-		}
-		blocked++
-		logsafe.Fprintf(s.Out, "BLOCKED %s: step %d not allowed:\n", x.Dir, o.check)
-		for _, r := range reasons {
+		logsafe.Fprintf(s.Out, "BLOCKED %s: step %d not allowed:\n", x.Dir, res.Step)
+		for _, r := range x.Reasons {
 			logsafe.Fprintf(s.Out, "        %s\n", r)
 		}
 	}
-	if checked == 0 {
-		return errkind.InvalidInputf("the plan has no XR %q", o.xr)
-	}
-	if blocked > 0 {
-		return errkind.Findingsf("step %d is not allowed for %d of %d XRs", o.check, blocked, checked)
-	}
-	return nil
 }
