@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"os/signal"
 	"runtime"
@@ -20,7 +19,6 @@ import (
 	"github.com/xpmigrate/xpmigrate/internal/crossplane"
 	"github.com/xpmigrate/xpmigrate/internal/errkind"
 	"github.com/xpmigrate/xpmigrate/render/verify"
-	"github.com/xpmigrate/xpmigrate/render/verify/live"
 )
 
 // migrateOptions are the flags of `xpmigrate migrate`, bound to
@@ -287,50 +285,28 @@ func runMigrate(ctx context.Context, s streams, deps migrateDeps, o *migrateOpti
 		bo.Verifier = deps.verifier(html)
 	}
 	bo.Progress = migrate.NewProgress(s.ErrOut, s.ErrTTY, s.ErrWidth)
+	x := migrate.Execution{
+		Grace:           cancelGrace,
+		RequireVerified: o.requireVerified,
+		Write: func(res *migrate.Result, cc *migrate.ClusterCheck) error {
+			if cc != nil {
+				out.Cluster = cc.Section
+			}
+			if err := report.WriteOutputs(s.Out, s.ErrOut, res, out); err != nil {
+				return err
+			}
+			if cc != nil && (o.format == report.FormatText || o.format == "") {
+				return writeMigratedText(s, cc.Reports)
+			}
+			return nil
+		},
+	}
 	if o.cluster.enabled {
-		// The Functions the cluster runs: functionRefs and pins are
-		// checked against them as well as against the tree's.
-		if bo.ClusterFunctions, err = clusterFunctions(ctx, s, o); err != nil {
+		if x.Cluster, err = o.clusterCheck(s); err != nil {
 			return err
 		}
 	}
-
-	res, runErr := migrate.RunWithin(ctx, bo, cancelGrace)
-	if res == nil {
-		return runErr
-	}
-	runErr = res.Err(runErr, bo.Check, o.requireVerified)
-	if runErr != nil || !o.cluster.enabled {
-		if err := report.WriteOutputs(s.Out, s.ErrOut, res, out); err != nil {
-			return err
-		}
-		return runErr
-	}
-	// The cluster check joins the outputs: it runs before they are
-	// written.
-	cctx, cancel := context.WithTimeout(ctx, o.timeout)
-	defer cancel()
-	reports, clusterErr := checkMigrated(cctx, s, o, res)
-	if clusterErr == nil {
-		out.Cluster, clusterErr = live.RenderSection(reports, migratedFormat(o, res, bo.Root))
-	}
-	if err := report.WriteOutputs(s.Out, s.ErrOut, res, out); err != nil {
-		return err
-	}
-	if clusterErr != nil {
-		return clusterErr
-	}
-	if o.format == report.FormatText || o.format == "" {
-		if err := writeMigratedText(s, reports); err != nil {
-			return err
-		}
-	}
-	for _, rep := range reports {
-		if rep.Fails(o.requireVerified) {
-			return errkind.Findings(nil)
-		}
-	}
-	return nil
+	return migrate.Execute(ctx, bo, x)
 }
 
 // cancelGrace is how long a cancelled migration may take to finish the
@@ -399,28 +375,4 @@ func (o *migrateOptions) batchOptions() (migrate.Options, error) {
 	}
 	bo.Definitions = bo.Target == crossplane.V2 && o.convert.XRScope != convert.XRScopeLegacy
 	return bo, nil
-}
-
-// clusterFunctions lists the Functions of the cluster --cluster selects,
-// nil (the tree's alone are checked, said on stderr) when it cannot.
-func clusterFunctions(ctx context.Context, s streams, o *migrateOptions) ([]migrate.InstalledFunction, error) {
-	rd, err := o.cluster.newReader(false, nil)
-	if err != nil {
-		return nil, err
-	}
-	ctx, cancel := context.WithTimeout(ctx, o.timeout)
-	defer cancel()
-	fns, ok, err := rd.Functions(ctx)
-	if err != nil {
-		return nil, errors.Wrap(err, "cannot list the cluster's Functions")
-	}
-	if !ok {
-		fmt.Fprintln(s.ErrOut, "migrate: cannot list the cluster's Functions (not served, or forbidden): functionRefs are checked against the tree's Functions only")
-		return nil, nil
-	}
-	out := make([]migrate.InstalledFunction, 0, len(fns))
-	for _, f := range fns {
-		out = append(out, migrate.InstalledFunction{Name: f.Name, Package: f.Package})
-	}
-	return out, nil
 }

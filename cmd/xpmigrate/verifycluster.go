@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path"
 	"strings"
 
 	"github.com/pkg/errors"
@@ -131,34 +130,26 @@ func (o *clusterOptions) newReader(secrets bool, listed func(cluster.Listing)) (
 	return cluster.NewReader(cfg, ro)
 }
 
-// checkMigrated runs the live check for every legacy Composition a
-// migrate run converted, its legacy and converted documents as the run
-// kept them.
-func checkMigrated(ctx context.Context, s streams, o *migrateOptions, res *migrate.Result) ([]*live.Report, error) {
+// clusterCheck are the options of migrate --cluster's check: the
+// cluster's Functions, then the live check of every legacy Composition
+// the run converted, its legacy and converted documents as the run kept
+// them, with a progress bar.
+func (o *migrateOptions) clusterCheck(s streams) (*migrate.ClusterOptions, error) {
+	rd, err := o.cluster.newReader(false, nil)
+	if err != nil {
+		return nil, err
+	}
 	pr := newClusterProgress(s)
-	lo := live.Options{Verify: verify.Options{Accept: o.run.Accept, Convert: migrate.VerifyConverter}, Progress: pr.Checked}
-	lo.Verify.Target = o.convert.Target
-	reports, err := migrate.CheckCluster(ctx, res, func(secrets bool) (live.Cluster, error) { return o.cluster.newReader(secrets, pr.Listed) }, lo)
-	pr.Finish()
-	return reports, err
-}
-
-// migratedFormat are the options of migrate's cluster section: its
-// results point at the Composition's file (below root) and line.
-func migratedFormat(o *migrateOptions, res *migrate.Result, root string) live.FormatOptions {
-	at := map[string]migrate.CompositionResult{}
-	for _, c := range res.Compositions {
-		at[migrate.ClusterPath(c)] = c
+	co := &migrate.ClusterOptions{
+		Functions: rd,
+		Open:      func(secrets bool) (live.Cluster, error) { return o.cluster.newReader(secrets, pr.Listed) },
+		Live:      live.Options{Verify: verify.Options{Accept: o.run.Accept, Convert: migrate.VerifyConverter}, Progress: pr.Checked},
+		Timeout:   o.timeout,
+		Done:      pr.Finish,
+		Log:       s.ErrOut,
 	}
-	return live.FormatOptions{
-		RequireVerified: o.requireVerified,
-		Locate: func(r *live.Report) (string, int) {
-			if c, ok := at[r.Legacy]; ok {
-				return path.Join(root, c.File), c.Line
-			}
-			return r.Legacy, 0
-		},
-	}
+	co.Live.Verify.Target = o.convert.Target
+	return co, nil
 }
 
 // writeMigratedText writes the cluster reports of migrate --cluster as
