@@ -22,61 +22,28 @@ func newConvertCmd(s streams, runF func(migrate.FileOptions) error) *cobra.Comma
 		Use:   "convert [FILE|-]",
 		Short: "Convert legacy mode: Resources Compositions in one file to mode: Pipeline",
 		Long: `Convert every mode: Resources Composition in a YAML file (or stdin) into a
-mode: Pipeline Composition that runs function-patch-and-transform, with a
-function-environment-configs step first when spec.environment selects
-EnvironmentConfigs. Every default the API server used to fill in is written
-out, policy.mergeOptions becomes policy.toFieldPath, and each function input
-is validated as the function itself reads it before anything is written.
-
-Everything else is kept: other documents byte for byte (separators, comments
-and empty documents included), the items of a List one by one, and in each
-Composition the comments, key order, quoting, anchors and indentation of what
-the conversion does not rewrite. Pipeline Compositions, and the converter's
-own output, come out unchanged.
+mode: Pipeline Composition that runs function-patch-and-transform (and
+function-environment-configs when spec.environment selects
+EnvironmentConfigs). Everything else is kept: other documents byte for byte,
+and in each Composition the comments, key order and layout of what the
+conversion does not rewrite.
 
 The result goes to stdout, to -o FILE, or back into FILE with --in-place
-(written to a temporary file and renamed, so FILE is never half-written).
-Nothing is written when a Composition cannot be converted.
+(never half-written); --check and --diff write nothing. Nothing is written
+when a Composition cannot be converted. Findings go to stderr (C1xx errors,
+C2xx warnings, errors with --strict; C3xx information), or as JSON with
+--diagnostics-format json.
 
-Findings go to stderr, one per line (FILE:LINE: CODE severity: path: message),
-or as one JSON object with --diagnostics-format json. Codes C1xx are errors,
-C2xx warnings (errors with --strict), C3xx information.
-
-The conversion reproduces native behaviour, quirks included. Where it cannot
-be faithful it says so with a warning code that verify uses to classify the
-difference; an int64 convert goes before a %d format only where the value is
-provably an integer (an XR field the XRD types integer: give the XRD with
---xrd or in FILE). --fix-quirk CODE fixes a quirk on purpose (C325: integer
-format verbs print the integer where native printed %!d(float64=N)); the
-converted Composition is then annotated xpmigrate.io/intended-changes with
-the codes, and verify reports those differences as intended changes.
-
-With --target v2, every apiextensions.crossplane.io/v1 XRD in FILE is
-written in its place as a new apiextensions.crossplane.io/v2 XRD (C401–C415):
-scope Namespaced (--xr-scope; auto asks to choose, C402, when a Composition
-of its type composes a cluster-scoped kind or sets a namespace), the type
-renamed by --xr-naming (the leading X dropped; new-group moves it to
---xr-group), claimNames, defaultCompositeDeletePolicy and
-connectionSecretKeys removed, CEL rules and printer columns that read the
-XR machinery moved to spec.crossplane. --xr-scope legacy keeps the XRDs and
-converts the Compositions' mode only.
-
-Unnamed templates get names (C204). Applying the Pipeline Composition directly
-breaks XRs that exist already; roll out in two phases: --phase1 (or
---phase1-out FILE) writes the Resources-mode Composition with the names added.
-
-With --target v2 (and an XR scope other than legacy) the objects around the
-Compositions are rewritten for Crossplane v2 in place in the stream:
-EnvironmentConfig v1alpha1 to v1beta1, Usage to protection.crossplane.io
-ClusterUsage or Usage, ControllerConfig to DeploymentRuntimeConfig (and
-controllerConfigRef to runtimeConfigRef), Function to pkg.crossplane.io/v1,
-package references given a registry, and a Configuration's crossplane.yaml
-constrained to Crossplane v2 with its function dependencies re-pinned
-(C460–C470).
+--xrd types XR fields from the XRD; --fix-quirk CODE fixes a native quirk on
+purpose; --phase1 writes phase one of the rollout of unnamed templates.
+--target v2 also converts the v1 XRDs into v2-native ones (--xr-scope,
+--xr-naming, --xr-group) and rewrites the objects around the Compositions.
 
 Exit codes: 0 converted (or nothing to do); 1 a Composition could not be
 converted; 2 invalid usage or input that is not YAML; 3 --check found that
-FILE would change.`,
+FILE would change.
+
+In detail (what is kept, fidelity and quirks, --target v2): docs/convert.md.`,
 		Example: `  # Convert a file and print the result
   xpmigrate convert composition.yaml
 

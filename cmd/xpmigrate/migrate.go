@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"os/signal"
 	"runtime"
@@ -20,7 +19,6 @@ import (
 	"github.com/xpmigrate/xpmigrate/internal/crossplane"
 	"github.com/xpmigrate/xpmigrate/internal/errkind"
 	"github.com/xpmigrate/xpmigrate/render/verify"
-	"github.com/xpmigrate/xpmigrate/render/verify/live"
 )
 
 // migrateOptions are the flags of `xpmigrate migrate`, bound to
@@ -58,111 +56,30 @@ func newMigrateCmdWith(s streams, deps migrateDeps) *cobra.Command {
 		Long: `Walk a tree (default: the current directory), convert every mode: Resources
 Composition in its YAML and JSON files to mode: Pipeline, and verify each
 conversion by rendering both forms in process with the XR and claim examples
-found in the tree.
+found in the tree. Files .gitignore, --exclude or --include leave out are
+not read; unparseable and templated files are skipped and reported.
 
-With --target v2, the CompositeResourceDefinitions are converted too, files
-of XRDs alone included: each apiextensions.crossplane.io/v1 XRD becomes a new
-apiextensions.crossplane.io/v2 XRD in its place (see convert --help and the
-runbook's "v2-native definitions"; --xr-scope auto reads the Compositions of
-the XRD's type anywhere in the tree). --xr-scope legacy keeps the XRDs.
+Each changed file is replaced atomically, keeping its owner, mode and
+extended attributes; --out DIR writes a converted copy instead; --dry-run,
+--check and --diff write nothing. A file whose conversion fails verification
+is held back unless --force. migrate also adds the Function manifests and
+Configuration dependencies the converted Compositions need
+(--wire-functions), and checks every functionRef against what is installed.
 
-Files ignored by .gitignore (the root's and nested ones) are left out, as are
-files excluded by --exclude or not matched by --include (gitignore-style globs,
-relative to DIR). Helm templates that are not YAML, ytt files, unparseable
-files and kustomize patch files are skipped and reported, never touched.
-
-By default each changed file is replaced atomically, file by file, keeping
-its owner, group, mode bits and extended attributes (M408 says what could not
-be kept); read-only and hard-linked files are refused unless --force; --out
-DIR writes a converted copy of the whole tree instead; --dry-run, --check and
---diff write nothing. FIFOs, sockets and devices are never opened (skipped as
-not-regular); files larger than --max-file-size are never parsed (skipped as
-too-large, or failed when they seem to hold a legacy Composition). Ctrl-C or
-SIGTERM stops between files (within a second) and leaves every
-file either old or new; temporary files a killed run left behind are removed
-by the next run that writes in place, and reported.
-
-Progress goes to stderr (a bar on a terminal, a line per changed or skipped
-file otherwise), then a summary; --diff prints unified diffs on stdout.
---report writes a JSON, Markdown or self-contained HTML report (by extension).
-
-Each verification has one verdict (see xpmigrate verify --help): equivalent,
-intended-change, known-gaps, different, or unverified when no sample was
-conclusive. An unexplained difference, or a breaking known gap whose code is
-not accepted (--accept, or the annotation xpmigrate.io/accept-gaps on the
-Composition), fails the run. Unverified Compositions and inconclusive samples
-are listed as WARN and fail only with --require-verified, the setting for CI.
-
-A tree that is already converted has no legacy side left: --base REF reads
-the legacy Compositions from a git revision (the pull request's merge base
-in CI) and verifies each Composition that is mode Pipeline in the tree and
-was mode Resources at REF, converted by xpmigrate or by hand, with the
-examples of both trees. Its legacy form is the one of the same name (NAME
-for a v2 conversion NAME-v2), else the one of its legacy type in the file
-it was renamed from (git's rename detection between REF and HEAD, from the
-commits), else the one legacy Composition of its type the tree no longer
-has by name. A Composition that was already mode Pipeline at REF and
-changed is reported (M412) and unverified: verify proves a conversion from a
-legacy form, nothing else. So is a mode Pipeline Composition the run rewrites
-(its native environment moved into a function-environment-configs step).
-
-A file is written only when every legacy Composition in it converts, and,
-in place or with --out, only when every conversion in it passes
-verification: a file whose conversion is different (or has a breaking gap
-nobody accepted) is held back and listed, unless --force. With --target v2
-a v2 XRD, the Compositions of its type and the twins of its examples are
-written together: the files that go with a held-back conversion are held
-back too, so a second run holds it back again.
-
-The converted Compositions need function-patch-and-transform (and
-function-environment-configs when they use an environment). Once per
-package scope (a directory with a Configuration's crossplane.yaml, or the
-tree), migrate adds a Function manifest pinned for --target for each
-function no manifest in the scope installs (to examples/functions.yaml in a
-Configuration's directory, which crossplane xpkg build leaves out of the
-package, else to functions.yaml beside the Compositions; --functions-out
-chooses one file for all, none writes none), and a dependency on it to the
-Configuration's spec.dependsOn (edited in place, comments kept).
---wire-functions=false adds nothing. Every run, converting or not, checks
-the Functions the tree's mode Pipeline Compositions use against what the
-tree installs (Function manifests; a Configuration's dependencies, under the
-name Crossplane gives them) and, with --cluster, the cluster's Functions: a
-functionRef that names no installed Function (M414), or an installed
-release the target does not support (M409, M410; dependsOn constraints read
-as Crossplane v1.20 reads them), fails the run (exit 3).
-
-The last line of the summary says whether the run is safe to merge: "yes"
-only when every Composition the run changed, or --base sees changed, was
-verified and every Function check passed; "not proven" when something was
-not proven (an unverified Composition, an inconclusive sample, a change not
-verified, a Function the run cannot tell is installed: M409, M410, M414
-infos); "no" when something is wrong.
-
-With --cluster, the cluster's Functions are listed before the run (for the
-Function checks above), and every legacy Composition the run converts is also checked
-against the live XRs that run it in the cluster the kubeconfig selects (get
-and list only; the three checks of xpmigrate verify --cluster, with a
-progress bar on a terminal). Its report joins the run's: a "cluster" field
-of the JSON report, a section of the Markdown and HTML reports, and entries
-of the github, junit and sarif outputs; with --format text it is printed on
-stdout after the run.
-With --target v2 (and an XR scope other than legacy) migrate also rewrites
-the objects around the Compositions for Crossplane v2, in any file
-(EnvironmentConfig, Usage, ControllerConfig, package manifests, a
-Configuration's crossplane.yaml: C460–C470), and writes a v2 XR twin of
-every claim and legacy XR example found in DIR/NAME.yaml to DIR/NAME.v2.yaml
-(under --out with --out), never overwriting an existing file (C471–C475).
-
-With --check, any legacy Composition left in the tree fails the run: one the
-converter refused, one in a Helm template or a .tpl/.yaml.in file (reported
-with M402 and what to do). --allow-legacy exempts files on purpose.
+--base REF verifies an already converted tree against the legacy
+Compositions of a git revision. --cluster also checks each conversion
+against the cluster's live XRs (get and list only). --target v2 converts the
+XRDs and the objects around the Compositions for the v2-native platform.
+--report writes a JSON, Markdown or HTML report; --format what stdout shows.
+The summary's last line says whether the run is safe to merge.
 
 Exit codes: 0 done; 1 a file or Composition failed, or the run was
-cancelled; 2 invalid usage (a --base that names no commit included), or a
-file refused as unusable input (an alias bomb); 3 --check found files to
-change or a legacy Composition left, a verification
-failed, a Function check failed, or with --require-verified the run was
-not proven safe to merge.`,
+cancelled; 2 invalid usage, or a file refused as unusable input; 3 --check
+found something to change or a legacy Composition left, a verification or
+a Function check failed, or with --require-verified the run was not proven.
+
+In detail (files, writes, verification, --base, Functions, --cluster,
+--target v2): docs/migrate.md.`,
 		Example: `  # Migrate the repository in place, verifying every conversion
   xpmigrate migrate
 
@@ -287,50 +204,28 @@ func runMigrate(ctx context.Context, s streams, deps migrateDeps, o *migrateOpti
 		bo.Verifier = deps.verifier(html)
 	}
 	bo.Progress = migrate.NewProgress(s.ErrOut, s.ErrTTY, s.ErrWidth)
+	x := migrate.Execution{
+		Grace:           cancelGrace,
+		RequireVerified: o.requireVerified,
+		Write: func(res *migrate.Result, cc *migrate.ClusterCheck) error {
+			if cc != nil {
+				out.Cluster = cc.Section
+			}
+			if err := report.WriteOutputs(s.Out, s.ErrOut, res, out); err != nil {
+				return err
+			}
+			if cc != nil && (o.format == report.FormatText || o.format == "") {
+				return writeMigratedText(s, cc.Reports)
+			}
+			return nil
+		},
+	}
 	if o.cluster.enabled {
-		// The Functions the cluster runs: functionRefs and pins are
-		// checked against them as well as against the tree's.
-		if bo.ClusterFunctions, err = clusterFunctions(ctx, s, o); err != nil {
+		if x.Cluster, err = o.clusterCheck(s); err != nil {
 			return err
 		}
 	}
-
-	res, runErr := migrate.RunWithin(ctx, bo, cancelGrace)
-	if res == nil {
-		return runErr
-	}
-	runErr = res.Err(runErr, bo.Check, o.requireVerified)
-	if runErr != nil || !o.cluster.enabled {
-		if err := report.WriteOutputs(s.Out, s.ErrOut, res, out); err != nil {
-			return err
-		}
-		return runErr
-	}
-	// The cluster check joins the outputs: it runs before they are
-	// written.
-	cctx, cancel := context.WithTimeout(ctx, o.timeout)
-	defer cancel()
-	reports, clusterErr := checkMigrated(cctx, s, o, res)
-	if clusterErr == nil {
-		out.Cluster, clusterErr = live.RenderSection(reports, migratedFormat(o, res, bo.Root))
-	}
-	if err := report.WriteOutputs(s.Out, s.ErrOut, res, out); err != nil {
-		return err
-	}
-	if clusterErr != nil {
-		return clusterErr
-	}
-	if o.format == report.FormatText || o.format == "" {
-		if err := writeMigratedText(s, reports); err != nil {
-			return err
-		}
-	}
-	for _, rep := range reports {
-		if rep.Fails(o.requireVerified) {
-			return errkind.Findings(nil)
-		}
-	}
-	return nil
+	return migrate.Execute(ctx, bo, x)
 }
 
 // cancelGrace is how long a cancelled migration may take to finish the
@@ -399,28 +294,4 @@ func (o *migrateOptions) batchOptions() (migrate.Options, error) {
 	}
 	bo.Definitions = bo.Target == crossplane.V2 && o.convert.XRScope != convert.XRScopeLegacy
 	return bo, nil
-}
-
-// clusterFunctions lists the Functions of the cluster --cluster selects,
-// nil (the tree's alone are checked, said on stderr) when it cannot.
-func clusterFunctions(ctx context.Context, s streams, o *migrateOptions) ([]migrate.InstalledFunction, error) {
-	rd, err := o.cluster.newReader(false, nil)
-	if err != nil {
-		return nil, err
-	}
-	ctx, cancel := context.WithTimeout(ctx, o.timeout)
-	defer cancel()
-	fns, ok, err := rd.Functions(ctx)
-	if err != nil {
-		return nil, errors.Wrap(err, "cannot list the cluster's Functions")
-	}
-	if !ok {
-		fmt.Fprintln(s.ErrOut, "migrate: cannot list the cluster's Functions (not served, or forbidden): functionRefs are checked against the tree's Functions only")
-		return nil, nil
-	}
-	out := make([]migrate.InstalledFunction, 0, len(fns))
-	for _, f := range fns {
-		out = append(out, migrate.InstalledFunction{Name: f.Name, Package: f.Package})
-	}
-	return out, nil
 }

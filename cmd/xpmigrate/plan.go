@@ -5,7 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/pkg/errors"
 	"github.com/spf13/cobra"
 
 	"github.com/xpmigrate/xpmigrate/convert"
@@ -53,81 +52,26 @@ their managed resources, move onto the v2-native definitions (convert or
 migrate --target v2) without deleting or recreating any cloud resource.
 
 xpmigrate never writes to the cluster. It reads it (--cluster: get and list
-only, the same kubeconfig flags and permissions as verify --cluster, plus
-get/list on compositeresourcedefinitions) or exported manifests (--from:
-kubectl get -o yaml output, List documents included), and writes a plan
-directory (--out) that you apply with kubectl, step by step, in order:
+only) or exported manifests (--from), and writes a plan directory (--out)
+that you apply with kubectl, step by step, in order: 1 protect (pause and
+orphan the old objects), 2 adopt (create the namespaced twins and the new
+XR, paused), 3 resume the new XR, 4 retire the old objects, 5 release them.
 
-  1  pause the old claim and XR; every managed resource gets
-     deletionPolicy: Orphan (and management policies without Delete) and is
-     paused, so the old provider stops acting and nothing can delete its
-     external resource
-  2  create the namespaced (.m.) twin of every managed resource (its spec
-     mapped through the v2 Composition's declared edits, its
-     crossplane.io/external-name copied, management policies without
-     Delete) and the new namespaced XR, paused, whose
-     spec.crossplane.resourceRefs names the twins
-  3  unpause the new XR and wait until it is Ready (kubectl wait)
-  4  give the twins their intended management policies; delete the old
-     claim, XR and managed resources (orphaned: their external resources
-     stay)
-  5  unpause the deleted old objects so that their controllers release
-     them (a paused object keeps its finalizer; an orphaned managed
-     resource is released without its provider calling the cloud)
+--check-step N --plan DIR checks, read-only, that the cluster (or --from)
+allows step N (6: the move is complete). Every object a step applies is
+validated against its kind's CRD, and every XR's plan carries a render proof
+that each managed resource is adopted, not recreated.
 
-Each step has a precondition check that only reads: --check-step N --plan DIR
-with --cluster (or --from) exits 0 when the cluster allows step N, and 3 with
-the reasons otherwise; --check-step 6 checks that the move is complete. The
-check of a step that applies manifests also validates each of them, merged
-over the live object, against the CustomResourceDefinition the cluster
-serves at that moment (read with get), so that an allowed step is one the
-API server accepts; a kind whose CRD cannot be read blocks it (with --from,
-the CRDs the export holds are used, and a kind without one is not checked).
-
-Every object a step applies is validated when the plan is made, as the API
-server validates it (its own code, k8s.io/apiextensions-apiserver): the
-schema's defaults, unknown fields (kubectl's strict field validation),
-metadata, required fields, types, enums, formats, list types and the CRD's
-CEL rules (x-kubernetes-validations), an update with the API server's
-ratcheting. The schema is that of the CRD of its kind: the cluster's (read
-with get) or the export's, else --provider-crds, else the XR CRD Crossplane
-v2 derives from the v2 XRD, else Crossplane v2.3.4's own CRDs (for the
-Composition and XRD of definitions.yaml, validated too). An object that would
-be refused is an error naming the file, the object and the field; a kind
-without a CRD is not validated, and the XR's notes say so. A twin's
-providerConfigRef always names a kind (namespaced managed resources require
-one): the live object's, else the mapping's, else --provider-config-kind when
-given, else the kind of the providerConfigRef default of the twin's CRD, else
-ClusterProviderConfig.
-
-Every XR's plan carries a render proof: the new XR, rendered with the v2
-Composition (Crossplane v2's composer) and the twins as observed state, must
-render every twin under its composition resource name, with its name, kind,
-namespace and external name, and no spec field other than the twin's. A
-managed resource that would be recreated instead of adopted (no composition
-resource name or no template of that name, no external name, another name or
-kind, a spec the provider would change) is an error: the plan is still
-written, with the errors in README.md and plan.json, and the run exits 3; an
-XR with errors gets no step.
-
-The plan directory is built beside --out and then put in its place, so it
-holds exactly one plan: --out must be absent, empty or an earlier plan (which
-is replaced whole). Every directory in it is made from names that must be
-valid Kubernetes names, namespaces, kinds and groups (anything else is
-refused, exit 2): <namespace>/<name> of the new XR, _cluster/<name> without a
-namespace, _unplanned/<name> of a legacy XR that cannot be planned, and
-<name>_<kind>.<group> instead of <name> where several XRs share a namespace
-and name. Every name in a command of README.md is quoted for the shell.
-
-The v2 definitions come from --v2 (the output of migrate --target v2, or files
-of convert --target v2: v2 Compositions with the xpmigrate.io/v2-mapping
-annotation and v2 XRDs), or are converted on the fly from the legacy XRDs and
-Compositions read with the same flags as convert (--xr-scope, --xr-naming,
---xr-group, --provider-config-kind, --provider-crds). The plan directory's
-definitions.yaml holds the definitions it was made for.
+The v2 definitions come from --v2 (migrate --target v2's output), or are
+converted on the fly with the flags of convert (--xr-scope, --xr-naming,
+--xr-group, --provider-config-kind, --provider-crds).
 
 Exit codes: 0 planned (or the step is allowed); 1 an error; 2 invalid usage;
-3 a plan with errors (or the step is not allowed).`,
+3 a plan with errors (or the step is not allowed).
+
+In detail (the steps and their checks, validation, the render proof, the
+plan directory, permissions): docs/migration-runbook.md, section "Moving
+running claims and XRs to v2-native XRs".`,
 		Example: `  # Plan from the live cluster, read-only, onto migrate --target v2's output
   xpmigrate plan v2 --cluster --kubeconfig view-only.kubeconfig --v2 platform-v2/ --out move/
 
@@ -242,59 +186,48 @@ func runPlanV2(ctx context.Context, s streams, o *planOptions) error {
 	if err != nil {
 		return err
 	}
-	failed := 0
 	for _, x := range p.XRs {
 		status := "planned"
 		if len(x.Errors) > 0 {
 			status = "ERROR"
-			failed++
 		}
 		logsafe.Fprintf(s.Out, "%-7s %s: %s -> %s, %d managed resources\n", status, x.Dir, x.Legacy, x.New, len(x.Resources))
 		for _, e := range x.Errors {
 			logsafe.Fprintf(s.Out, "        %s\n", e)
 		}
 	}
-	logsafe.Fprintf(s.Out, "%d XRs planned in %s (%d with errors). xpmigrate wrote nothing to the cluster: apply each step with kubectl, in order, after its check (see %s/README.md).\n", len(p.XRs), o.out, failed, strings.TrimSuffix(o.out, "/"))
-	if failed > 0 {
-		return errkind.Findingsf("%d of %d XRs cannot be moved as planned", failed, len(p.XRs))
-	}
-	return nil
+	logsafe.Fprintf(s.Out, "%d XRs planned in %s (%d with errors). xpmigrate wrote nothing to the cluster: apply each step with kubectl, in order, after its check (see %s/README.md).\n", len(p.XRs), o.out, p.WithErrors(), strings.TrimSuffix(o.out, "/"))
+	return p.Err()
 }
 
 func runPlanCheck(ctx context.Context, s streams, o *planOptions) error {
-	p, err := plan.Load(o.planDir)
-	if err != nil {
-		return errkind.InvalidInput(err)
+	res, err := plan.CheckStep(ctx, plan.CheckRequest{
+		Plan: o.planDir, Step: o.check, XR: o.xr,
+		Objects: func() (plan.Objects, error) {
+			objs, _, _, err := o.objects()
+			return objs, err
+		},
+	})
+	if res != nil {
+		printStepCheck(s, res)
 	}
-	objs, _, _, err := o.objects()
 	if err != nil {
 		return err
 	}
-	blocked, checked := 0, 0
-	for _, x := range p.XRs {
-		if o.xr != "" && x.Dir != o.xr {
+	return res.Err()
+}
+
+// printStepCheck writes a line per XR checked, and the reasons a step is
+// not allowed.
+func printStepCheck(s streams, res *plan.StepCheck) {
+	for _, x := range res.XRs {
+		if x.Allowed() {
+			logsafe.Fprintf(s.Out, "ok      %s: step %d allowed (%s)\n", x.Dir, res.Step, plan.StepTitles[res.Step])
 			continue
 		}
-		checked++
-		reasons, err := plan.Check(ctx, objs, x, o.check)
-		if err != nil {
-			return errors.Wrapf(err, "cannot check %s", x.Dir)
-		}
-		if len(reasons) == 0 {
-			logsafe.Fprintf(s.Out, "ok      %s: step %d allowed (%s)\n", x.Dir, o.check, plan.StepTitles[o.check])
-			continue
-		}
-		blocked++
-		logsafe.Fprintf(s.Out, "BLOCKED %s: step %d not allowed:\n", x.Dir, o.check)
-		for _, r := range reasons {
+		logsafe.Fprintf(s.Out, "BLOCKED %s: step %d not allowed:\n", x.Dir, res.Step)
+		for _, r := range x.Reasons {
 			logsafe.Fprintf(s.Out, "        %s\n", r)
 		}
 	}
-	if checked == 0 {
-		return errkind.InvalidInputf("the plan has no XR %q", o.xr)
-	}
-	if blocked > 0 {
-		return errkind.Findingsf("step %d is not allowed for %d of %d XRs", o.check, blocked, checked)
-	}
-	return nil
 }

@@ -30,28 +30,20 @@ func newRenderCmd(s streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "render <xr.yaml> <composition.yaml> [<functions.yaml|dir>]",
 		Short: "Render a Composition, legacy or Pipeline, in process",
-		Long: `Render one reconcile of a composite resource (XR) with a Composition and print
-what it produces, in the format of crossplane render v1.20.11: the XR, the
-composed resources sorted by composition resource name, then results and
-context when asked for.
+		Long: `Render one reconcile of a composite resource (XR) with a Composition, legacy
+(mode: Resources) or Pipeline, in process, and print what it produces in the
+format of crossplane render v1.20.11: the XR, the composed resources sorted
+by composition resource name, then results (-r) and context (-c).
 
-Legacy mode: Resources Compositions are rendered by an emulation of Crossplane's
-native composer (v1.20.11, with the v1.17 composition environment); Pipeline
-Compositions by an emulation of the function composer. function-patch-and-transform
-and function-environment-configs run in process, so the Functions file is
-optional. Any other function must be served locally: give it in the Functions
-file with the annotation render.crossplane.io/runtime: Development (and
-render.crossplane.io/runtime-development-target, default localhost:9443).
-Docker is neither needed nor supported.
+function-patch-and-transform and function-environment-configs run in
+process; any other function must be served locally (the Functions file,
+render.crossplane.io/runtime: Development). Docker is not used.
+EnvironmentConfigs come from --extra-resources. The XR file holds one
+document, or is named file.yaml#N for its Nth; with --xrd it may be a claim.
 
-EnvironmentConfigs for both the native environment and function-environment-configs
-come from --extra-resources.
+Exit codes: 0 rendered; 1 the render failed; 2 invalid input or usage.
 
-The XR file holds one document, or is named file.yaml#N for its Nth document
-(as verify names samples); a file of several documents without #N is refused,
-naming them. With --xrd it may be a claim: the XR rendered (and printed by -x)
-is the one Crossplane's claim controller creates from it, with a generated
-name, no namespace, the claim labels and spec.claimRef.`,
+In detail (inputs, output, profiles, functions): docs/render.md.`,
 		Example: `  # Render a legacy composition
   xpmigrate render xr.yaml composition.yaml
 

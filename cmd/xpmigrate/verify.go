@@ -34,15 +34,21 @@ func newVerifyCmd(s streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "verify {<legacy-composition.yaml> | --cluster --from-cluster [NAME...]}",
 		Short: "Prove a converted Composition composes what the legacy one did",
-		Long: `Render the legacy (mode: Resources) Composition with the native composer and
-its converted (mode: Pipeline) form with the function pipeline, for each sample
-composite resource (XR), with the same observed resources and EnvironmentConfigs,
-for several reconciles, and compare: the composed resources (by composition
-resource name, full content), the XR as the cluster would keep it (status written
-by ToComposite patches), the XR's connection details, and readiness.
+		Long: `Render the legacy (mode: Resources) Composition and its converted (mode:
+Pipeline) form in process, for each sample XR and several reconciles, and
+compare the composed resources, the XR, its connection details and readiness.
+Each sample gets a verdict: equivalent, known-gaps, equivalent-up-to-mapping
+(--target v2), intended-change, different or inconclusive.
 
-Every difference is classified, and each sample gets one verdict:
+Samples come from --xr (or the examples in the tree around the Composition),
+or --synthesize N generates them from the XRD; --converted is the converted
+Composition (converted on the fly when absent); --base REF verifies a
+converted Composition against its legacy form at a git revision.
+--accept CODES accepts breaking gaps, --strict fails on every known gap,
+--require-verified (for CI) fails inconclusive samples and unverified
+Compositions.
 
+<<<<<<< HEAD
   equivalent       no difference, or only benign known gaps (lags the next
                    reconcile catches up on, bookkeeping nothing reads), shown
                    as info
@@ -63,82 +69,17 @@ Every difference is classified, and each sample gets one verdict:
   inconclusive     both sides failed to render the sample; nothing was
                    proven; both errors and the input that is probably
                    missing are shown
+=======
+--cluster checks against the live XRs of the cluster the kubeconfig selects
+(get and list only), with three checks per XR: emulation, conversion, drift.
+--from-cluster takes the legacy Compositions from the cluster too.
+>>>>>>> h-cmdloops
 
-A converted Composition with the xpmigrate.io/v2-mapping annotation (what
-convert --target v2 writes for namespaced, v2-native XRs) is verified with
---target v2 (it is invalid input otherwise) against each sample's v2 XR twin:
-the mapping's XR type, the claim's name and namespace (a legacy XR without a
-claim keeps its name and goes to namespace default), spec.crossplane, the
-mapping's XR edits. The v2 side renders the twin with Crossplane v2's composer
-for modern XRs: composed resources forced into the XR's namespace (a warning
-when a function asked for another), cluster-scoped kinds refused, claim labels
-only when set, generateName only when unset, references in
-spec.crossplane.resourceRefs, XR connection details in the Secret
-function-patch-and-transform composes. The legacy render is mapped through
-each template's declared edits and these composer rules (C480-C485) before
-the comparison; every field the mapping changed is reported as "mapped" under
-the code of the edit, and whatever still differs is classified as above.
+Exit status: 0 verified; 1 error; 2 invalid input; 3 a difference or gap
+that fails (see --strict, --require-verified).
 
---synthesize N generates N XRs from the XRD's schema: named synthesized-<n>,
-with a uid, every field a patch or an environment selector reads set to a value
-its transforms accept (the second XR only what the schema requires), schema
-defaults and enums respected. When the XRD offers a claim (claimNames), each
-XR is bound to a claim as Crossplane's claim controller binds the XR it
-creates: spec.claimRef (the claim's apiVersion and kind, name synthesized-<n>,
-namespace default) and the crossplane.io/claim-name and claim-namespace labels.
-
-A Composition is unverified when no sample was conclusive (none found, or all
-inconclusive); the report says why and what to give. Inconclusive samples and
-unverified Compositions print a WARN line and pass, unless --require-verified
-(the setting for CI) makes them fail.
-
-With --cluster the samples are the live XRs that run the Composition in the
-cluster the kubeconfig selects (client-go's loading rules: --kubeconfig,
-$KUBECONFIG, ~/.kube/config, exec plugins; --context; -n keeps the XRs whose
-claim is in a namespace), each with its own composed resources (spec.resourceRefs)
-as observed state, the cluster's EnvironmentConfigs, and connection Secrets as
-digests (values are never printed or stored). Only get and list requests are
-sent, so a view-only role is enough; a forbidden read is reported as a missing
-permission and the run goes on. Three checks per XR:
-
-  emulation   the legacy render reproduces the live XR and composed resources
-              (the spec fields, labels and annotations templates and patches
-              produce, XR fields written by patches, readiness, connection
-              details); a difference means the cluster does something the
-              emulator does not, never a conversion problem: WARN, and a
-              failure only with --require-verified
-  conversion  the converted Composition renders what the legacy one does for
-              that XR (the verdicts above); an XR pinned to another
-              CompositionRevision (compositionUpdatePolicy: Manual) is checked
-              against that revision, converted on the fly
-  drift       fields of live composed resources no render produces (manual
-              edits, late-initialised provider fields): info only
-
-The cluster report comes in every --format, each with the three checks:
-text, json, markdown, html (a self-contained page in the look of migrate's
-report), and for CI junit (a case per XR), sarif and github. Conversion
-differences fail as above; emulation differences are warnings (errors with
---require-verified), never a conversion problem; drift is info. Each also
-says which permissions were missing and sums up each Composition. On a
-terminal, stderr shows a progress bar: the XRs checked, of the total the API
-server reports for the kind (less those that run another Composition), and
-the rate; otherwise a progress line at most every 10 seconds.
-
-With --cluster --from-cluster the Compositions come from the cluster too,
-not from a file: every legacy (mode: Resources, or no mode) Composition it
-holds, or those the arguments name, each converted on the fly and checked
-as above against its XRs (and the CompositionRevisions they are pinned to).
-The API server's fields (status, uid, resourceVersion, managedFields ...)
-are dropped; the defaults its CRD filled in are kept, as the cluster runs
-them. Compositions of another mode are listed as skipped on stderr. One
-report per Composition, sorted by name; with --format json a JSON list of
-them (even of one). The exit status is the worst over all of them.
-
-Exit status: 0 verified (equivalent, intended changes, accepted or benign
-gaps; inconclusive and unverified too unless --require-verified); 3 an
-unexplained difference, a breaking gap not accepted, with --strict any known
-gap that persists, or with --require-verified an inconclusive sample or an
-unverified Composition; 2 invalid input; 1 error.`,
+Verdicts, the v2 mapping, the cluster checks and their reports in detail:
+docs/verify.md.`,
 		Example: `  # Verify a conversion against the example XRs
   xpmigrate verify composition.yaml --converted pipeline.yaml --xr examples/
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path"
 	"strings"
 
 	"github.com/pkg/errors"
@@ -131,34 +130,26 @@ func (o *clusterOptions) newReader(secrets bool, listed func(cluster.Listing)) (
 	return cluster.NewReader(cfg, ro)
 }
 
-// checkMigrated runs the live check for every legacy Composition a
-// migrate run converted, its legacy and converted documents as the run
-// kept them.
-func checkMigrated(ctx context.Context, s streams, o *migrateOptions, res *migrate.Result) ([]*live.Report, error) {
+// clusterCheck are the options of migrate --cluster's check: the
+// cluster's Functions, then the live check of every legacy Composition
+// the run converted, its legacy and converted documents as the run kept
+// them, with a progress bar.
+func (o *migrateOptions) clusterCheck(s streams) (*migrate.ClusterOptions, error) {
+	rd, err := o.cluster.newReader(false, nil)
+	if err != nil {
+		return nil, err
+	}
 	pr := newClusterProgress(s)
-	lo := live.Options{Verify: verify.Options{Accept: o.run.Accept, Convert: migrate.VerifyConverter}, Progress: pr.Checked}
-	lo.Verify.Target = o.convert.Target
-	reports, err := migrate.CheckCluster(ctx, res, func(secrets bool) (live.Cluster, error) { return o.cluster.newReader(secrets, pr.Listed) }, lo)
-	pr.Finish()
-	return reports, err
-}
-
-// migratedFormat are the options of migrate's cluster section: its
-// results point at the Composition's file (below root) and line.
-func migratedFormat(o *migrateOptions, res *migrate.Result, root string) live.FormatOptions {
-	at := map[string]migrate.CompositionResult{}
-	for _, c := range res.Compositions {
-		at[migrate.ClusterPath(c)] = c
+	co := &migrate.ClusterOptions{
+		Functions: rd,
+		Open:      func(secrets bool) (live.Cluster, error) { return o.cluster.newReader(secrets, pr.Listed) },
+		Live:      live.Options{Verify: verify.Options{Accept: o.run.Accept, Convert: migrate.VerifyConverter}, Progress: pr.Checked},
+		Timeout:   o.timeout,
+		Done:      pr.Finish,
+		Log:       s.ErrOut,
 	}
-	return live.FormatOptions{
-		RequireVerified: o.requireVerified,
-		Locate: func(r *live.Report) (string, int) {
-			if c, ok := at[r.Legacy]; ok {
-				return path.Join(root, c.File), c.Line
-			}
-			return r.Legacy, 0
-		},
-	}
+	co.Live.Verify.Target = o.convert.Target
+	return co, nil
 }
 
 // writeMigratedText writes the cluster reports of migrate --cluster as
@@ -197,62 +188,25 @@ func runVerifyFromCluster(ctx context.Context, s streams, o *verifyOptions, name
 	if err != nil {
 		return err
 	}
-	comps, err := lister.Compositions(ctx)
-	if err != nil {
-		return errors.Wrap(err, "cannot read the cluster's Compositions")
+	pr := newClusterProgress(s)
+	so := live.StoredOptions{
+		Options: live.Options{Verify: o.verify, Progress: pr.Checked},
+		Names:   names,
+		Skipped: func(sk live.Skipped) { logsafe.Fprintf(s.ErrOut, "skipped Composition %s: %s\n", sk.Name, sk.Reason) },
+		Start:   pr.Start,
+		Finish:  pr.Finish,
 	}
-	if m := lister.Missing(); len(m) > 0 {
-		return errors.Errorf("cannot read the cluster's Compositions: missing permission %s", m[0])
-	}
-	docs, skipped, err := live.FromCluster(comps, names)
+	so.Verify.Convert = migrate.VerifyConverter
+	open := func(secrets bool) (live.Cluster, error) { return o.cluster.newReader(secrets, pr.Listed) }
+	res, err := live.VerifyStored(ctx, lister, open, so)
 	if err != nil {
 		return err
 	}
-	for _, sk := range skipped {
-		logsafe.Fprintf(s.ErrOut, "skipped Composition %s: %s\n", sk.Name, sk.Reason)
-	}
-	if len(docs) == 0 {
+	if len(res.Reports) == 0 {
 		fmt.Fprintln(s.ErrOut, "no legacy Composition in the cluster to check")
 	}
-	secrets := false
-	for _, d := range docs {
-		secrets = secrets || live.ReadsConnectionDetails(d)
-	}
-	pr := newClusterProgress(s)
-	r, err := o.cluster.newReader(secrets, pr.Listed)
-	if err != nil {
-		return err
-	}
-	lo := live.Options{Verify: o.verify, Progress: pr.Checked}
-	lo.Verify.Convert = migrate.VerifyConverter
-	reports := make([]*live.Report, 0, len(docs))
-	// A Composition that cannot be checked (one that cannot be converted,
-	// say) gets a report saying why, and the others are still checked; the
-	// run fails at the end. A cancelled or timed-out run stops.
-	var unchecked []string
-	for _, d := range docs {
-		pr.Start(d.Path)
-		rep, err := live.Verify(ctx, r, d, verify.Document{}, lo)
-		pr.Finish()
-		if err != nil && ctx.Err() != nil {
-			return errors.Wrapf(err, "cannot verify %s against the cluster", d.Path)
-		}
-		if err != nil {
-			rep = live.Unchecked(d, err)
-			unchecked = append(unchecked, rep.Composition)
-		}
-		reports = append(reports, rep)
-	}
-	if err := live.WriteFormat(s.Out, reports, o.liveWrite(s, true)); err != nil {
+	if err := live.WriteFormat(s.Out, res.Reports, o.liveWrite(s, true)); err != nil {
 		return errors.Wrap(err, "cannot write report")
 	}
-	if len(unchecked) > 0 {
-		return errors.Errorf("cannot verify %d of %d Compositions against the cluster: %s (see their reports)", len(unchecked), len(reports), strings.Join(unchecked, ", "))
-	}
-	for _, rep := range reports {
-		if rep.Fails(o.requireVerified) {
-			return errkind.Findings(nil)
-		}
-	}
-	return nil
+	return res.Err(o.requireVerified)
 }

@@ -456,7 +456,7 @@ func (p *platform) renderWith(comp *unstructured.Unstructured, c composition, ex
 // environment: there is no real function-environment-configs), and what
 // core composes must agree with verify's verdict: "equivalent" means no
 // composed field changed. The agreement table is written to
-// $XPMIGRATE_E2E_TABLE when set (docs/real-crossplane.md holds the last).
+// $XPMIGRATE_E2E_TABLE when set (docs/test-tiers.md holds the last).
 func TestE2ECrossplaneCorpus(t *testing.T) {
 	root := filepath.Join(t.TempDir(), "corpus")
 	if err := os.CopyFS(root, os.DirFS(testutil.Corpus(t))); err != nil {
