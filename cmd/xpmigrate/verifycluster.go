@@ -148,7 +148,7 @@ func (o *migrateOptions) clusterCheck(s streams) (*migrate.ClusterOptions, error
 		Done:      pr.Finish,
 		Log:       s.ErrOut,
 	}
-	co.Live.Verify.Target = o.convert.Target
+	co.Live.Verify.Target = o.run.Target
 	return co, nil
 }
 

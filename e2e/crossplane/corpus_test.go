@@ -483,6 +483,15 @@ func TestE2ECrossplaneCorpus(t *testing.T) {
 	p := newPlatform(t, managedCRDs(cases))
 	p.startCore("core-v1.20.11", bins.CoreV1)
 	xrdSeen := map[string]bool{}
+	for _, c := range cases {
+		// Crossplane v1.20 serves these kinds at v1 only; the corpus has
+		// some at the long-gone v1beta1, whose fields are the same.
+		for _, o := range []*unstructured.Unstructured{c.XRD, c.Legacy, c.Converted} {
+			if o.GetAPIVersion() == "apiextensions.crossplane.io/v1beta1" {
+				o.SetAPIVersion("apiextensions.crossplane.io/v1")
+			}
+		}
+	}
 	var xrds, objs []*unstructured.Unstructured
 	for _, c := range cases {
 		if !xrdSeen[c.XRD.GetName()] {
