@@ -575,7 +575,7 @@ func managedCRD(gvk schema.GroupVersionKind, namespaced bool) *unstructured.Unst
 // an XR's or a composed resource's writeConnectionSecretToRef), as the
 // platform they come from has them.
 func (p *platform) createNamespaces(objs ...*unstructured.Unstructured) error {
-	seen := map[string]bool{"": true, "crossplane-system": true}
+	seen := map[string]bool{"": true, "crossplane-system": true, "default": true, "kube-system": true, "kube-public": true}
 	add := func(ns string) error {
 		if seen[ns] {
 			return nil

@@ -125,7 +125,15 @@ func run() error {
 	if err != nil {
 		return errors.Wrap(err, "cannot create the controller manager")
 	}
+	// One controller per kind, as a real provider runs: the API server
+	// serves every object of a kind at each of its versions, so the
+	// first version given sees them all.
+	served := map[schema.GroupKind]bool{}
 	for _, gvk := range ks {
+		if served[gvk.GroupKind()] {
+			continue
+		}
+		served[gvk.GroupKind()] = true
 		if err := setup(mgr, gvk, cloud, *poll, log); err != nil {
 			return err
 		}
