@@ -49,6 +49,8 @@ var layers = [][]string{
 	{"render/verify/format", "render/verify/verifytest"},
 	// The live check, which migrate calls for `migrate --cluster`.
 	{"render/verify/live"},
+	// What the migrator's parts share: its Diagnostic.
+	{"convert/migrate/finding"},
 	{"convert/migrate"},
 	{"convert/migrate/report", "convert/migrate/plan"},
 	{"cmd/xpmigrate"},
@@ -75,6 +77,7 @@ var layerNames = []string{
 	"workflows",
 	"verify's writers",
 	"live check",
+	"migrate's vocabulary",
 	"orchestration",
 	"migrate's writers, v2 planner",
 	"commands",

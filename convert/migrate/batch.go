@@ -11,6 +11,7 @@ import (
 
 	"github.com/pkg/errors"
 
+	"github.com/xpmigrate/xpmigrate/convert/migrate/finding"
 	"github.com/xpmigrate/xpmigrate/internal/atomicfile"
 	"github.com/xpmigrate/xpmigrate/internal/crossplane"
 	"github.com/xpmigrate/xpmigrate/internal/gitignore"
@@ -622,7 +623,7 @@ func (r *runner) result(outs []*outcome) *Result {
 			continue
 		}
 		fr := oc.file
-		fr.Diagnostics = sortDiagnostics(fr.Diagnostics)
+		fr.Diagnostics = finding.Sort(fr.Diagnostics)
 		for _, d := range fr.Diagnostics {
 			if d.Code == "M402" {
 				if r.allowLegacy.Match(fr.Path, false) {
@@ -674,7 +675,7 @@ func (r *runner) result(outs []*outcome) *Result {
 			}
 		}
 		for _, c := range oc.comps {
-			c.Diagnostics = sortDiagnostics(c.Diagnostics)
+			c.Diagnostics = finding.Sort(c.Diagnostics)
 			res.Compositions = append(res.Compositions, c)
 			s.addComposition(c)
 		}

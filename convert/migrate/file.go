@@ -12,6 +12,7 @@ import (
 
 	"github.com/pkg/errors"
 
+	"github.com/xpmigrate/xpmigrate/convert/migrate/finding"
 	"github.com/xpmigrate/xpmigrate/internal/atomicfile"
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
@@ -267,7 +268,7 @@ func (r *runner) convert(ctx context.Context, f *scanned, data []byte, oc *outco
 				Message: "Composition is still in mode Resources (its conversion failed): Crossplane v2 no longer runs it"})
 		}
 	}
-	oc.file.Diagnostics = sortDiagnostics(append(diags, findings...))
+	oc.file.Diagnostics = finding.Sort(append(diags, findings...))
 
 	changed := !bytes.Equal(data, out)
 	var refused, held []string
@@ -539,7 +540,7 @@ func (r *runner) withLeftovers(f *scanned, comps []CompositionResult, extra []Fi
 				Message: "Composition is still in mode Resources (its file could not be converted): Crossplane v2 no longer runs it"})
 		}
 	}
-	return sortDiagnostics(out)
+	return finding.Sort(out)
 }
 
 // compositionsOf lists the Compositions of a file, as the scan found them.

@@ -2,7 +2,6 @@ package migrate
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
@@ -173,29 +172,6 @@ func compositionPatches(comp map[string]any) []patchAt {
 			continue
 		}
 		collect(fmt.Sprintf("spec.pipeline[%d].input.", i), in)
-	}
-	return out
-}
-
-// sortDiagnostics orders diagnostics by document then code, keeping the
-// order they were found in otherwise (resources, then patches, as in the
-// file), and drops exact duplicates.
-func sortDiagnostics(ds []Diagnostic) []Diagnostic {
-	sort.SliceStable(ds, func(i, j int) bool {
-		a, b := ds[i], ds[j]
-		if a.Document != b.Document {
-			return a.Document < b.Document
-		}
-		return a.Code < b.Code
-	})
-	seen := make(map[Diagnostic]bool, len(ds))
-	out := ds[:0]
-	for _, d := range ds {
-		if seen[d] {
-			continue
-		}
-		seen[d] = true
-		out = append(out, d)
 	}
 	return out
 }

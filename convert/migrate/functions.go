@@ -18,6 +18,7 @@ import (
 	yaml3 "go.yaml.in/yaml/v3"
 
 	"github.com/xpmigrate/xpmigrate/convert"
+	"github.com/xpmigrate/xpmigrate/convert/migrate/finding"
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
 	"github.com/xpmigrate/xpmigrate/internal/atomicfile"
 	"github.com/xpmigrate/xpmigrate/internal/crossplane"
@@ -633,7 +634,7 @@ func (r *runner) addDependencies(ctx context.Context, oc *outcome, f *scanned, f
 				return nil, err
 			}
 			data = v2
-			oc.file.Diagnostics = sortDiagnostics(append(oc.file.Diagnostics, diags...))
+			oc.file.Diagnostics = finding.Sort(append(oc.file.Diagnostics, diags...))
 		}
 		if len(fns) == 0 && r.v2Native() {
 			return data, nil
@@ -655,7 +656,7 @@ func (r *runner) addDependencies(ctx context.Context, oc *outcome, f *scanned, f
 			if !r.v2Native() {
 				if fd := raiseCrossplaneConstraint(d.Top()); fd != nil {
 					fd.Document, fd.Line = c.Index, c.TextLine
-					oc.file.Diagnostics = sortDiagnostics(append(oc.file.Diagnostics, *fd))
+					oc.file.Diagnostics = finding.Sort(append(oc.file.Diagnostics, *fd))
 				}
 			}
 			b, err := d.Encode()
