@@ -49,8 +49,9 @@ var layers = [][]string{
 	{"render/verify/format", "render/verify/verifytest"},
 	// The live check, which migrate calls for `migrate --cluster`.
 	{"render/verify/live"},
-	// What the migrator's parts share: its Diagnostic.
-	{"convert/migrate/finding"},
+	// The migrator's leaves: its Diagnostic, which its parts share, and
+	// kustomize's patches.
+	{"convert/migrate/finding", "convert/migrate/kustomize"},
 	{"convert/migrate"},
 	{"convert/migrate/report", "convert/migrate/plan"},
 	{"cmd/xpmigrate"},
@@ -77,7 +78,7 @@ var layerNames = []string{
 	"workflows",
 	"verify's writers",
 	"live check",
-	"migrate's vocabulary",
+	"migrate's leaves",
 	"orchestration",
 	"migrate's writers, v2 planner",
 	"commands",

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/xpmigrate/xpmigrate/convert/migrate/kustomize"
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/samples"
 	"github.com/xpmigrate/xpmigrate/internal/v2map"
@@ -122,7 +123,7 @@ func buildIndex(files []*scanned) *index {
 				ix.functions = append(ix.functions, located{file: f.rel, doc: d.index, obj: d.obj})
 			case d.kind == "Configuration" && xp.Group(d.apiVersion) == xp.GroupMetaPkg:
 				ix.configs = append(ix.configs, located{file: f.rel, doc: d.index, obj: d.obj})
-			case isKustomization(f.rel, d):
+			case kustomize.IsKustomization(f.rel, d.item, d.apiVersion, d.kind):
 				// Handled below, once every file is known.
 			case strings.Contains(xp.Group(d.apiVersion), "."):
 				others = append(others, &sampleInfo{file: f.rel, doc: d.index, item: d.item, obj: d.obj, source: sampleName(f.rel, d.index, d.item)})

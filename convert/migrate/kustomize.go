@@ -5,25 +5,10 @@ import (
 	"path"
 	"strings"
 
+	"github.com/xpmigrate/xpmigrate/convert/migrate/kustomize"
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
-	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
-
-// isKustomization reports whether a document is a kustomization: a file
-// named kustomization.yaml (.yml, Kustomization) or a document of kind
-// Kustomization in the kustomize.config.k8s.io group.
-func isKustomization(rel string, d docInfo) bool {
-	switch path.Base(rel) {
-	case "kustomization.yaml", "kustomization.yml", "Kustomization":
-		return d.item < 0
-	}
-	return d.kind == "Kustomization" && xp.Group(d.apiVersion) == "kustomize.config.k8s.io"
-}
-
-// compositionPaths are the parts of a legacy Composition that conversion
-// moves into the pipeline; a patch into them no longer applies.
-var compositionPaths = []string{"resources", "patchSets", "environment"}
 
 // kustomizeScan finds the patches kustomizations apply, marks the files
 // they live in, and records a finding for each patch that writes into
@@ -38,7 +23,7 @@ func (ix *index) kustomizeScan(files []*scanned) {
 	type found struct {
 		f *scanned
 		d docInfo
-		p kpatch
+		p kustomize.Patch
 	}
 	var all []found
 	for _, f := range files {
@@ -46,28 +31,28 @@ func (ix *index) kustomizeScan(files []*scanned) {
 			continue
 		}
 		for _, d := range f.docs {
-			if d.obj == nil || !isKustomization(f.rel, d) {
+			if d.obj == nil || !kustomize.IsKustomization(f.rel, d.item, d.apiVersion, d.kind) {
 				continue
 			}
-			for _, p := range kustomizePatches(d.obj) {
+			for _, p := range kustomize.Patches(d.obj) {
 				all = append(all, found{f, d, p})
-				if p.inline == "" {
-					ix.patchFiles[path.Clean(path.Join(path.Dir(f.rel), p.path))] = true
+				if p.Inline == "" {
+					ix.patchFiles[path.Clean(path.Join(path.Dir(f.rel), p.Path))] = true
 				}
 			}
 		}
 	}
 	for _, k := range all {
 		f, d, p := k.f, k.d, k.p
-		if p.inline != "" {
-			v, err := manifest.DecodeValue([]byte(p.inline))
+		if p.Inline != "" {
+			v, err := manifest.DecodeValue([]byte(p.Inline))
 			if err != nil {
 				continue
 			}
-			ix.checkPatch(f.rel, d.index, d.line, p.at+".patch", p, v)
+			ix.checkPatch(f.rel, d.index, d.line, p.At+".patch", p, v)
 			continue
 		}
-		pf := byRel[path.Clean(path.Join(path.Dir(f.rel), p.path))]
+		pf := byRel[path.Clean(path.Join(path.Dir(f.rel), p.Path))]
 		if pf == nil || pf.reason != "" {
 			continue
 		}
@@ -84,73 +69,27 @@ func (ix *index) kustomizeScan(files []*scanned) {
 	}
 }
 
-// A kpatch is one patch entry of a kustomization.
-type kpatch struct {
-	path   string // file, relative to the kustomization
-	inline string // inline patch text
-	// target selects what a JSON 6902 patch (or a targeted patch) applies
-	// to: kind and name, empty when unset.
-	targetKind, targetName string
-	json6902               bool
-	// at locates the entry in the kustomization, such as patches[1].
-	at string
-}
-
-func kustomizePatches(k map[string]any) []kpatch {
-	var out []kpatch
-	for i, v := range jsonobj.List(k, "patchesStrategicMerge") {
-		s, _ := v.(string)
-		if s == "" {
-			continue
-		}
-		at := fmt.Sprintf("patchesStrategicMerge[%d]", i)
-		if strings.Contains(s, "\n") || strings.Contains(s, ":") && !strings.HasSuffix(s, ".yaml") && !strings.HasSuffix(s, ".yml") {
-			out = append(out, kpatch{inline: s, at: at})
-			continue
-		}
-		out = append(out, kpatch{path: s, at: at})
-	}
-	for _, field := range []string{"patchesJson6902", "patches"} {
-		for i, v := range jsonobj.List(k, field) {
-			m, _ := v.(map[string]any)
-			if m == nil {
-				continue
-			}
-			p := kpatch{json6902: field == "patchesJson6902", at: fmt.Sprintf("%s[%d]", field, i)}
-			p.path, _ = m["path"].(string)
-			p.inline, _ = m["patch"].(string)
-			p.targetKind = jsonobj.String(m, "target", "kind")
-			p.targetName = jsonobj.String(m, "target", "name")
-			if p.path == "" && p.inline == "" {
-				continue
-			}
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
 // checkPatch records a finding when patch content v (a JSON 6902 op list
 // or a strategic-merge object) writes into a Composition's resources,
 // patchSets or environment.
-func (ix *index) checkPatch(file string, doc, line int, where string, p kpatch, v any) {
+func (ix *index) checkPatch(file string, doc, line int, where string, p kustomize.Patch, v any) {
 	switch t := v.(type) {
 	case []any:
-		if p.targetKind != "" && p.targetKind != "Composition" {
+		if p.TargetKind != "" && p.TargetKind != "Composition" {
 			return
 		}
 		for i, op := range t {
 			om, _ := op.(map[string]any)
 			pth, _ := om["path"].(string)
 			opn, _ := om["op"].(string)
-			for _, cp := range compositionPaths {
+			for _, cp := range kustomize.CompositionPaths {
 				if pth == "/spec/"+cp || strings.HasPrefix(pth, "/spec/"+cp+"/") {
 					ix.addKustomize(file, Finding{
 						Code: "M401", Severity: SeverityWarning, Document: doc, Line: line,
-						Composition: p.targetName,
+						Composition: p.TargetName,
 						Path:        fmt.Sprintf("%s[%d].path", where, i),
 						Message: fmt.Sprintf("kustomize patch (%s %s) writes into spec.%s of Composition %q, which conversion moves: %s",
-							opn, pth, cp, orAny(p.targetName), ix.pointerFix(pth, p.targetName)),
+							opn, pth, cp, orAny(p.TargetName), ix.pointerFix(pth, p.TargetName)),
 					})
 					break
 				}
@@ -160,16 +99,16 @@ func (ix *index) checkPatch(file string, doc, line int, where string, p kpatch, 
 		k, _ := t["kind"].(string)
 		av, _ := t["apiVersion"].(string)
 		if !isComposition(av, k) {
-			if p.targetKind != "Composition" || k != "" {
+			if p.TargetKind != "Composition" || k != "" {
 				return
 			}
 		}
 		name := jsonobj.String(t, "metadata", "name")
 		if name == "" {
-			name = p.targetName
+			name = p.TargetName
 		}
 		spec := jsonobj.Map(t, "spec")
-		for _, cp := range compositionPaths {
+		for _, cp := range kustomize.CompositionPaths {
 			if _, ok := spec[cp]; !ok {
 				continue
 			}
@@ -232,7 +171,7 @@ func (ix *index) pointerFix(pth, name string) string {
 	if !ok {
 		return "give the patch a target that names the Composition, so that migrate can rewrite it, or point it at the converted Composition's spec.pipeline[].input by hand"
 	}
-	if np, safe := pipelinePointer(pth, step); safe {
+	if np, safe := kustomize.PipelinePointer(pth, step); safe {
 		return fmt.Sprintf("once the Composition is converted, the path is %s (migrate rewrites it when it converts the Composition in the same run)", np)
 	}
 	rest := strings.TrimPrefix(pth, "/spec/")

@@ -14,6 +14,7 @@ import (
 	"github.com/pkg/errors"
 	yaml3 "go.yaml.in/yaml/v3"
 
+	"github.com/xpmigrate/xpmigrate/convert/migrate/kustomize"
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
@@ -444,7 +445,7 @@ func slimComposition(obj map[string]any) map[string]any {
 			spec[composedTypesKey] = types
 		}
 		// Kustomize checks only ask whether these are set.
-		for _, k := range compositionPaths {
+		for _, k := range kustomize.CompositionPaths {
 			if _, ok := sp[k]; ok {
 				spec[k] = true
 			}
