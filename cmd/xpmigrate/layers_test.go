@@ -52,6 +52,8 @@ var layers = [][]string{
 	// The migrator's leaves: its Diagnostic, which its parts share, and
 	// kustomize's patches.
 	{"convert/migrate/finding", "convert/migrate/kustomize"},
+	// What the converted Compositions need of their Functions.
+	{"convert/migrate/functions"},
 	{"convert/migrate"},
 	{"convert/migrate/report", "convert/migrate/plan"},
 	{"cmd/xpmigrate"},
@@ -79,6 +81,7 @@ var layerNames = []string{
 	"verify's writers",
 	"live check",
 	"migrate's leaves",
+	"Function pins",
 	"orchestration",
 	"migrate's writers, v2 planner",
 	"commands",

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/xpmigrate/xpmigrate/convert/migrate/functions"
 	"github.com/xpmigrate/xpmigrate/convert/migrate/kustomize"
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/samples"
@@ -315,7 +316,7 @@ func (ix *index) functionName(file, repo string) (name string, ambiguous bool) {
 			continue
 		}
 		pkg := jsonobj.String(f.obj, "spec", "package")
-		if packageRepo(pkg) == repo {
+		if functions.PackageRepo(pkg) == repo {
 			if n := jsonobj.String(f.obj, "metadata", "name"); n != "" {
 				names = appendUnique(names, n)
 			}
@@ -327,7 +328,7 @@ func (ix *index) functionName(file, repo string) (name string, ambiguous bool) {
 				continue
 			}
 			for _, d := range jsonobj.List(c.obj, "spec", "dependsOn") {
-				if _, pkg := dependency(d); packageRepo(pkg) == repo {
+				if _, pkg := functions.Dependency(d); functions.PackageRepo(pkg) == repo {
 					names = appendUnique(names, xp.PackageName(pkg))
 				}
 			}
@@ -349,22 +350,6 @@ func appendUnique(s []string, v string) []string {
 		}
 	}
 	return append(s, v)
-}
-
-// packageRepo returns the last path segment of a package reference without
-// tag or digest: xpkg.upbound.io/crossplane-contrib/function-x:v0.1.0 gives
-// function-x.
-func packageRepo(pkg string) string {
-	if i := strings.IndexByte(pkg, '@'); i >= 0 {
-		pkg = pkg[:i]
-	}
-	if i := strings.LastIndexByte(pkg, '/'); i >= 0 {
-		pkg = pkg[i+1:]
-	}
-	if i := strings.IndexByte(pkg, ':'); i >= 0 {
-		pkg = pkg[:i]
-	}
-	return pkg
 }
 
 // newCompInfo indexes a Composition document of file.

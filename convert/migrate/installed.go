@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/xpmigrate/xpmigrate/convert/migrate/functions"
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
 	"github.com/xpmigrate/xpmigrate/internal/xp"
@@ -136,7 +137,7 @@ func (r *runner) installers() []installer {
 	}
 	for _, c := range r.ix.configs {
 		for i, d := range jsonobj.List(c.obj, "spec", "dependsOn") {
-			dm, pkg := dependency(d)
+			dm, pkg := functions.Dependency(d)
 			if pkg == "" {
 				continue
 			}
@@ -191,19 +192,19 @@ func (r *runner) checkFunctions(ctx context.Context, outs []*outcome) {
 			byRel[oc.file.Path] = i
 		}
 	}
-	pt, ec := functionPins(r.o.Target)
-	pinOf := func(repo string) (functionPin, bool) {
+	pt, ec := functions.Pins(r.o.Target)
+	pinOf := func(repo string) (functions.Pin, bool) {
 		switch repo {
 		case xp.FunctionPatchAndTransform:
 			return pt, true
 		case xp.FunctionEnvironmentConfigs:
 			return ec, true
 		}
-		return functionPin{}, false
+		return functions.Pin{}, false
 	}
 	checked := map[string]bool{}
 	checkPin := func(in installer, oc *outcome) {
-		p, ok := pinOf(packageRepo(in.pkg))
+		p, ok := pinOf(functions.PackageRepo(in.pkg))
 		if !ok || checked[in.key()] {
 			return
 		}
@@ -212,9 +213,9 @@ func (r *runner) checkFunctions(ctx context.Context, outs []*outcome) {
 		switch {
 		case in.dependency && r.v2Native(): // v2-native: re-pinned (C470).
 		case in.dependency:
-			fd = p.checkDependency(in.at, in.pkg, in.version, r.o.Target)
+			fd = p.CheckDependency(in.at, in.pkg, in.version, r.o.Target)
 		default:
-			fd = p.checkManifest(in.name, in.pkg, r.o.Target)
+			fd = p.CheckManifest(in.name, in.pkg, r.o.Target)
 		}
 		if fd == nil {
 			return
@@ -245,7 +246,7 @@ func (r *runner) checkFunctions(ctx context.Context, outs []*outcome) {
 					switch {
 					case in.name == st.name:
 						named = append(named, in)
-					case (st.repo != "" && packageRepo(in.pkg) == st.repo) || packageRepo(in.pkg) == st.name:
+					case (st.repo != "" && functions.PackageRepo(in.pkg) == st.repo) || functions.PackageRepo(in.pkg) == st.name:
 						same = append(same, in)
 					}
 				}
@@ -256,7 +257,7 @@ func (r *runner) checkFunctions(ctx context.Context, outs []*outcome) {
 					checkPin(in, oc)
 				}
 				for _, in := range same {
-					if !in.cluster && inScope(scope, in.file) && (st.repo == "" || packageRepo(in.pkg) == st.repo) {
+					if !in.cluster && inScope(scope, in.file) && (st.repo == "" || functions.PackageRepo(in.pkg) == st.repo) {
 						checkPin(in, oc)
 					}
 				}

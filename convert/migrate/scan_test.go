@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/xpmigrate/xpmigrate/convert"
+	"github.com/xpmigrate/xpmigrate/convert/migrate/functions"
 	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
 
@@ -168,7 +169,7 @@ func TestDependencyName(t *testing.T) {
 			t.Errorf("xp.PackageName(%q): want %q, got %q", in, want, got)
 		}
 	}
-	if got := packageRepo("xpkg.upbound.io/crossplane-contrib/function-patch-and-transform:v0.7.0"); got != "function-patch-and-transform" {
+	if got := functions.PackageRepo("xpkg.upbound.io/crossplane-contrib/function-patch-and-transform:v0.7.0"); got != "function-patch-and-transform" {
 		t.Errorf("packageRepo: got %q", got)
 	}
 }
