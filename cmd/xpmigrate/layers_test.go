@@ -54,6 +54,8 @@ var layers = [][]string{
 	{"convert/migrate/finding", "convert/migrate/kustomize"},
 	// What the converted Compositions need of their Functions.
 	{"convert/migrate/functions"},
+	// The walk, scan and index of the tree.
+	{"convert/migrate/tree"},
 	{"convert/migrate"},
 	{"convert/migrate/report", "convert/migrate/plan"},
 	{"cmd/xpmigrate"},
@@ -82,6 +84,7 @@ var layerNames = []string{
 	"live check",
 	"migrate's leaves",
 	"Function pins",
+	"tree scan",
 	"orchestration",
 	"migrate's writers, v2 planner",
 	"commands",

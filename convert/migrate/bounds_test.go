@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/xpmigrate/xpmigrate/convert/migrate/tree"
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
 	"github.com/xpmigrate/xpmigrate/internal/testutil"
 )
@@ -73,7 +74,7 @@ func TestScanLegacy(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			if got := scanLegacy(strings.NewReader(tc.text)); got != tc.want {
+			if got := tree.ScanLegacy(strings.NewReader(tc.text)); got != tc.want {
 				t.Errorf("%s\nscanLegacy(): got %t, want %t", tc.reason, got, tc.want)
 			}
 		})

@@ -17,6 +17,7 @@ import (
 
 	"github.com/xpmigrate/xpmigrate/convert/migrate/finding"
 	"github.com/xpmigrate/xpmigrate/convert/migrate/functions"
+	"github.com/xpmigrate/xpmigrate/convert/migrate/tree"
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
 	"github.com/xpmigrate/xpmigrate/internal/atomicfile"
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
@@ -69,10 +70,10 @@ func (r *runner) planWiring() error {
 		w.out = clean
 	}
 	dirs := map[string][]string{} // scope → files with legacy Compositions
-	for _, c := range r.ix.compositions {
-		if c.legacy || c.nativeEnv {
-			s := r.ix.scopeOf(c.file)
-			dirs[s] = append(dirs[s], c.file)
+	for _, c := range r.ix.Compositions {
+		if c.Legacy || c.NativeEnv {
+			s := r.ix.ScopeOf(c.File)
+			dirs[s] = append(dirs[s], c.File)
 		}
 	}
 	scopes := make([]string, 0, len(dirs))
@@ -102,8 +103,8 @@ func (r *runner) planWiring() error {
 	}
 	for _, f := range r.files {
 		for _, ws := range w.scopes {
-			if f.rel == ws.functions && f.compositions > 0 {
-				return invalid("cannot write Function manifests to %q: it holds Compositions; choose another --functions-out", f.rel)
+			if f.Rel == ws.functions && f.Compositions > 0 {
+				return invalid("cannot write Function manifests to %q: it holds Compositions; choose another --functions-out", f.Rel)
 			}
 		}
 	}
@@ -124,8 +125,8 @@ func (r *runner) planWiring() error {
 }
 
 func (r *runner) hasConfiguration(file string) bool {
-	for _, c := range r.ix.configs {
-		if c.file == file {
+	for _, c := range r.ix.Configs {
+		if c.File == file {
 			return true
 		}
 	}
@@ -216,7 +217,7 @@ func (r *runner) wireScopes(ctx context.Context, outs []*outcome) []*outcome {
 	byRel := map[string]int{}
 	for i, f := range r.files {
 		if i < len(outs) && outs[i] != nil {
-			byRel[f.rel] = i
+			byRel[f.Rel] = i
 		}
 	}
 	// What each scope needs: the functions of its converted Compositions.
@@ -227,7 +228,7 @@ func (r *runner) wireScopes(ctx context.Context, outs []*outcome) []*outcome {
 		}
 		f := r.files[i]
 		for ci, c := range oc.comps {
-			s := r.ix.scopeOf(f.rel)
+			s := r.ix.ScopeOf(f.Rel)
 			if c.Status == CompositionChanged && len(oc.steps) == len(oc.comps) {
 				// A rewritten Pipeline Composition: the functions of the
 				// steps the rewrite added (a native environment's
@@ -235,9 +236,9 @@ func (r *runner) wireScopes(ctx context.Context, outs []*outcome) []*outcome {
 				for _, st := range newSteps(oc.steps[ci]) {
 					switch st.repo {
 					case w.ec.Repo:
-						needs[s] = addWant(needs[s], functions.Want{Pin: w.ec, Name: r.usedName(f.rel, w.ec)})
+						needs[s] = addWant(needs[s], functions.Want{Pin: w.ec, Name: r.usedName(f.Rel, w.ec)})
 					case w.pt.Repo:
-						needs[s] = addWant(needs[s], functions.Want{Pin: w.pt, Name: r.usedName(f.rel, w.pt)})
+						needs[s] = addWant(needs[s], functions.Want{Pin: w.pt, Name: r.usedName(f.Rel, w.pt)})
 					}
 				}
 			}
@@ -245,9 +246,9 @@ func (r *runner) wireScopes(ctx context.Context, outs []*outcome) []*outcome {
 				continue
 			}
 			if r.ptStepOf(f, c) == 1 {
-				needs[s] = addWant(needs[s], functions.Want{Pin: w.ec, Name: r.usedName(f.rel, w.ec)})
+				needs[s] = addWant(needs[s], functions.Want{Pin: w.ec, Name: r.usedName(f.Rel, w.ec)})
 			}
-			needs[s] = addWant(needs[s], functions.Want{Pin: w.pt, Name: r.usedName(f.rel, w.pt)})
+			needs[s] = addWant(needs[s], functions.Want{Pin: w.pt, Name: r.usedName(f.Rel, w.pt)})
 		}
 	}
 	manifests := map[string][]functions.Want{} // functions file → manifests
@@ -318,10 +319,10 @@ func addWant(s []functions.Want, fn functions.Want) []functions.Want {
 }
 
 // ptStepOf returns the scan's ptStep for a Composition of f.
-func (r *runner) ptStepOf(f *scanned, c CompositionResult) int {
-	for _, d := range f.docs {
-		if d.index == c.Document && d.item == c.Item {
-			return d.ptStep
+func (r *runner) ptStepOf(f *tree.Scanned, c CompositionResult) int {
+	for _, d := range f.Docs {
+		if d.Index == c.Document && d.Item == c.Item {
+			return d.PTStep
 		}
 	}
 	return 0
@@ -351,7 +352,7 @@ func (r *runner) defaultFunctionName(file, pkg string) string {
 	if !r.o.WireFunctions || r.o.Phase1 {
 		return ""
 	}
-	if r.hasConfiguration(path.Join(r.ix.scopeOf(file), "crossplane.yaml")) {
+	if r.hasConfiguration(path.Join(r.ix.ScopeOf(file), "crossplane.yaml")) {
 		return xp.PackageName(pkg)
 	}
 	return ""
@@ -368,16 +369,16 @@ type haveFunction struct {
 // is repo.
 func (r *runner) functionManifests(scope, repo string) []haveFunction {
 	var out []haveFunction
-	for _, f := range r.ix.functions {
-		if !inScope(scope, f.file) {
+	for _, f := range r.ix.Functions {
+		if !tree.InScope(scope, f.File) {
 			continue
 		}
-		pkg := jsonobj.String(f.obj, "spec", "package")
+		pkg := jsonobj.String(f.Obj, "spec", "package")
 		if functions.PackageRepo(pkg) != repo {
 			continue
 		}
-		name := jsonobj.String(f.obj, "metadata", "name")
-		out = append(out, haveFunction{file: f.file, name: name, pkg: pkg, doc: f.doc, line: r.docLine(f.file, f.doc)})
+		name := jsonobj.String(f.Obj, "metadata", "name")
+		out = append(out, haveFunction{file: f.File, name: name, pkg: pkg, doc: f.Doc, line: r.docLine(f.File, f.Doc)})
 	}
 	return out
 }
@@ -385,17 +386,17 @@ func (r *runner) functionManifests(scope, repo string) []haveFunction {
 // configDependencies returns a Configuration's dependencies on repo.
 func (r *runner) configDependencies(file, repo string) []haveFunction {
 	var out []haveFunction
-	for _, c := range r.ix.configs {
-		if c.file != file {
+	for _, c := range r.ix.Configs {
+		if c.File != file {
 			continue
 		}
-		for i, d := range jsonobj.List(c.obj, "spec", "dependsOn") {
+		for i, d := range jsonobj.List(c.Obj, "spec", "dependsOn") {
 			dm, pkg := functions.Dependency(d)
 			if functions.PackageRepo(pkg) != repo {
 				continue
 			}
 			v, _ := dm["version"].(string)
-			out = append(out, haveFunction{file: file, pkg: pkg, version: v, at: fmt.Sprintf("spec.dependsOn[%d].version", i), doc: c.doc, line: r.docLine(file, c.doc)})
+			out = append(out, haveFunction{file: file, pkg: pkg, version: v, at: fmt.Sprintf("spec.dependsOn[%d].version", i), doc: c.Doc, line: r.docLine(file, c.Doc)})
 		}
 	}
 	return out
@@ -403,12 +404,12 @@ func (r *runner) configDependencies(file, repo string) []haveFunction {
 
 func (r *runner) docLine(file string, doc int) int {
 	for _, f := range r.files {
-		if f.rel != file {
+		if f.Rel != file {
 			continue
 		}
-		for _, d := range f.docs {
-			if d.index == doc {
-				return d.line
+		for _, d := range f.Docs {
+			if d.Index == doc {
+				return d.Line
 			}
 		}
 	}
@@ -451,7 +452,7 @@ func (r *runner) newFunctionsFile(rel string, fns []functions.Want) *outcome {
 }
 
 // appendManifests appends Function manifests to a file of the tree.
-func (r *runner) appendManifests(oc *outcome, f *scanned, fns []functions.Want) {
+func (r *runner) appendManifests(oc *outcome, f *tree.Scanned, fns []functions.Want) {
 	r.editFile(oc, f, func(data []byte) ([]byte, error) {
 		out := append([]byte(nil), data...)
 		if len(out) > 0 && !bytes.HasSuffix(out, []byte("\n")) {
@@ -469,7 +470,7 @@ func (r *runner) appendManifests(oc *outcome, f *scanned, fns []functions.Want) 
 //
 // In a v2-native run the converter first rewrites the file for v2 (its
 // Crossplane constraint, dependency pins and registries: C468–C470).
-func (r *runner) addDependencies(ctx context.Context, oc *outcome, f *scanned, fns []functions.Want) {
+func (r *runner) addDependencies(ctx context.Context, oc *outcome, f *tree.Scanned, fns []functions.Want) {
 	r.editFile(oc, f, func(data []byte) ([]byte, error) {
 		if r.v2Native() {
 			v2, diags, err := r.v2Rewrite(ctx, f, data)
@@ -516,16 +517,16 @@ func (r *runner) addDependencies(ctx context.Context, oc *outcome, f *scanned, f
 // editFile changes a file of the tree that has no Compositions: in place
 // (atomically, and only when it is as the scan read it), under Out, or
 // only in the result.
-func (r *runner) editFile(oc *outcome, f *scanned, edit func([]byte) ([]byte, error)) {
+func (r *runner) editFile(oc *outcome, f *tree.Scanned, edit func([]byte) ([]byte, error)) {
 	if !slices.Contains(r.late, oc) {
 		r.late = append(r.late, oc)
 	}
-	data, err := regularfile.ReadFile(f.real)
+	data, err := regularfile.ReadFile(f.Real)
 	if err != nil {
 		oc.file.Status, oc.file.Reason, oc.file.Detail = FileFailed, ReasonUnreadable, err.Error()
 		return
 	}
-	if sha256.Sum256(data) != f.sum {
+	if sha256.Sum256(data) != f.Sum {
 		oc.file.Status, oc.file.Reason, oc.file.Detail = FileSkipped, ReasonModified, "changed by something else during the run"
 		return
 	}
@@ -539,13 +540,13 @@ func (r *runner) editFile(oc *outcome, f *scanned, edit func([]byte) ([]byte, er
 	}
 	oc.file.Status = FileConverted
 	if r.o.Diff {
-		oc.file.Diff = udiff.Unified("a/"+f.rel, "b/"+f.rel, data, out)
+		oc.file.Diff = udiff.Unified("a/"+f.Rel, "b/"+f.Rel, data, out)
 	}
 	switch r.o.Write {
 	case WriteInPlace:
-		r.written(oc, writeAtomic(f.real, out, f.mode, func() error { return unchangedSince(f.real, f.sum) }))
+		r.written(oc, writeAtomic(f.Real, out, f.Mode, func() error { return unchangedSince(f.Real, f.Sum) }))
 	case WriteOut:
-		r.written(oc, writeOut(r.outAbs, f.rel, out, f.mode))
+		r.written(oc, writeOut(r.outAbs, f.Rel, out, f.Mode))
 	}
 }
 

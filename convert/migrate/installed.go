@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/xpmigrate/xpmigrate/convert/migrate/functions"
+	"github.com/xpmigrate/xpmigrate/convert/migrate/tree"
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
 	"github.com/xpmigrate/xpmigrate/internal/xp"
@@ -130,13 +131,13 @@ func (in installer) what() string {
 // cluster's Functions (Options.ClusterFunctions).
 func (r *runner) installers() []installer {
 	var out []installer
-	for _, f := range r.ix.functions {
-		name, _ := jsonobj.LookupString(f.obj, "metadata", "name")
-		pkg, _ := jsonobj.LookupString(f.obj, "spec", "package")
-		out = append(out, installer{name: name, pkg: pkg, file: f.file, doc: f.doc, line: r.docLine(f.file, f.doc)})
+	for _, f := range r.ix.Functions {
+		name, _ := jsonobj.LookupString(f.Obj, "metadata", "name")
+		pkg, _ := jsonobj.LookupString(f.Obj, "spec", "package")
+		out = append(out, installer{name: name, pkg: pkg, file: f.File, doc: f.Doc, line: r.docLine(f.File, f.Doc)})
 	}
-	for _, c := range r.ix.configs {
-		for i, d := range jsonobj.List(c.obj, "spec", "dependsOn") {
+	for _, c := range r.ix.Configs {
+		for i, d := range jsonobj.List(c.Obj, "spec", "dependsOn") {
 			dm, pkg := functions.Dependency(d)
 			if pkg == "" {
 				continue
@@ -151,7 +152,7 @@ func (r *runner) installers() []installer {
 			}
 			v, _ := dm["version"].(string)
 			out = append(out, installer{name: xp.PackageName(pkg), pkg: pkg, version: v, dependency: true,
-				file: c.file, doc: c.doc, line: r.docLine(c.file, c.doc), at: fmt.Sprintf("spec.dependsOn[%d].version", i)})
+				file: c.File, doc: c.Doc, line: r.docLine(c.File, c.Doc), at: fmt.Sprintf("spec.dependsOn[%d].version", i)})
 		}
 	}
 	if r.wiring != nil {
@@ -239,7 +240,7 @@ func (r *runner) checkFunctions(ctx context.Context, outs []*outcome) {
 				continue
 			}
 			changed := c.Status == CompositionConverted || c.Status == CompositionChanged || oc.steps[ci].gate
-			scope := r.ix.scopeOf(c.File)
+			scope := r.ix.ScopeOf(c.File)
 			for _, st := range steps {
 				var named, same []installer
 				for _, in := range ins {
@@ -257,7 +258,7 @@ func (r *runner) checkFunctions(ctx context.Context, outs []*outcome) {
 					checkPin(in, oc)
 				}
 				for _, in := range same {
-					if !in.cluster && inScope(scope, in.file) && (st.repo == "" || functions.PackageRepo(in.pkg) == st.repo) {
+					if !in.cluster && tree.InScope(scope, in.file) && (st.repo == "" || functions.PackageRepo(in.pkg) == st.repo) {
 						checkPin(in, oc)
 					}
 				}

@@ -10,6 +10,7 @@ import (
 	yaml3 "go.yaml.in/yaml/v3"
 
 	"github.com/xpmigrate/xpmigrate/convert/migrate/kustomize"
+	"github.com/xpmigrate/xpmigrate/convert/migrate/tree"
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
 	"github.com/xpmigrate/xpmigrate/internal/regularfile"
 )
@@ -30,7 +31,7 @@ func (r *runner) rewriteKustomize(ctx context.Context, outs []*outcome) []*outco
 	byRel := map[string]int{}
 	for i, f := range r.files {
 		if i < len(outs) && outs[i] != nil {
-			byRel[f.rel] = i
+			byRel[f.Rel] = i
 		}
 	}
 	perFile, order := r.kustomizeEdits(r.convertedSteps(outs), byRel)
@@ -89,14 +90,14 @@ func (r *runner) kustomizeEdits(stepOf func(string) (int, bool), byRel map[strin
 		perFile[file] = append(perFile[file], es...)
 	}
 	for _, f := range r.files {
-		if f.reason != "" || f.kind != entryCandidate {
+		if f.Reason != "" || f.Kind != tree.EntryCandidate {
 			continue
 		}
-		for _, d := range f.docs {
-			if d.obj == nil || !kustomize.IsKustomization(f.rel, d.item, d.apiVersion, d.kind) {
+		for _, d := range f.Docs {
+			if d.Obj == nil || !kustomize.IsKustomization(f.Rel, d.Item, d.APIVersion, d.Kind) {
 				continue
 			}
-			for _, p := range kustomize.Patches(d.obj) {
+			for _, p := range kustomize.Patches(d.Obj) {
 				if p.TargetKind != "" && p.TargetKind != "Composition" {
 					continue
 				}
@@ -105,12 +106,12 @@ func (r *runner) kustomizeEdits(stepOf func(string) (int, bool), byRel map[strin
 					continue
 				}
 				if p.Inline != "" {
-					add(f.rel, r.inlineEdits(f, d.index, p, step))
+					add(f.Rel, r.inlineEdits(f, d.Index, p, step))
 					continue
 				}
-				rel := path.Clean(path.Join(path.Dir(f.rel), p.Path))
+				rel := path.Clean(path.Join(path.Dir(f.Rel), p.Path))
 				i, ok := byRel[rel]
-				if !ok || r.files[i].reason != "" {
+				if !ok || r.files[i].Reason != "" {
 					continue
 				}
 				data, err := readScanned(r.files[i])
@@ -126,7 +127,7 @@ func (r *runner) kustomizeEdits(stepOf func(string) (int, bool), byRel map[strin
 
 // applyKustomizeEdits applies the edits ops of file f (outcome oc), each
 // once: a patch file two kustomizations use is rewritten once.
-func (r *runner) applyKustomizeEdits(oc *outcome, f *scanned, ops []kustomize.OpEdit) {
+func (r *runner) applyKustomizeEdits(oc *outcome, f *tree.Scanned, ops []kustomize.OpEdit) {
 	var es []kustomize.OpEdit
 	var edits []kustomize.TextEdit
 	seenOp, seenEdit := map[string]bool{}, map[[2]int]bool{}
@@ -177,7 +178,7 @@ func (r *runner) rewritten(oc *outcome, es []kustomize.OpEdit) {
 // inlineEdits returns the rewrites of an inline JSON 6902 patch written as
 // a literal block scalar (patch: |) in a kustomization; other styles are
 // left alone.
-func (r *runner) inlineEdits(f *scanned, doc int, p kustomize.Patch, step int) []kustomize.OpEdit {
+func (r *runner) inlineEdits(f *tree.Scanned, doc int, p kustomize.Patch, step int) []kustomize.OpEdit {
 	data, err := readScanned(f)
 	if err != nil {
 		return nil
@@ -225,6 +226,6 @@ func (r *runner) inlineEdits(f *scanned, doc int, p kustomize.Patch, step int) [
 }
 
 // readScanned reads a file of the tree as the scan read it.
-func readScanned(f *scanned) ([]byte, error) {
-	return regularfile.ReadFile(f.real)
+func readScanned(f *tree.Scanned) ([]byte, error) {
+	return regularfile.ReadFile(f.Real)
 }

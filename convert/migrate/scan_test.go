@@ -9,6 +9,7 @@ import (
 
 	"github.com/xpmigrate/xpmigrate/convert"
 	"github.com/xpmigrate/xpmigrate/convert/migrate/functions"
+	"github.com/xpmigrate/xpmigrate/convert/migrate/tree"
 	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
 
@@ -78,11 +79,11 @@ func TestClassify(t *testing.T) {
 			if format == "" {
 				format = "yaml"
 			}
-			s := &scanned{format: format}
-			s.classify([]byte(tc.data))
-			got := want{reason: s.reason, compositions: s.compositions, legacyHint: s.legacyHint}
-			for _, d := range s.docs {
-				got.kinds = append(got.kinds, d.kind)
+			s := &tree.Scanned{Format: format}
+			s.Classify([]byte(tc.data))
+			got := want{reason: s.Reason, compositions: s.Compositions, legacyHint: s.LegacyHint}
+			for _, d := range s.Docs {
+				got.kinds = append(got.kinds, d.Kind)
 			}
 			if diff := cmp.Diff(tc.want, got, cmp.AllowUnexported(want{})); diff != "" {
 				t.Errorf("%s\nclassify(...): -want, +got:\n%s", tc.reason, diff)
@@ -117,7 +118,7 @@ spec:
     - {type: ToCompositeFieldPath, fromFieldPath: data.x, toFieldPath: spec.x}
     - {type: ToCompositeFieldPath, fromFieldPath: data.y, toFieldPath: status.y}
 `
-	docs, _, err := decodeFileSlim([]byte(doc), "yaml")
+	docs, _, err := tree.DecodeFileSlim([]byte(doc), "yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,8 +127,8 @@ spec:
 	}
 	d := docs[0]
 	var got []string
-	for _, f := range d.findings {
-		got = append(got, f.Code+" "+f.Path+" -> "+pipelinePath(f.Path, d.ptStep))
+	for _, f := range d.Findings {
+		got = append(got, f.Code+" "+f.Path+" -> "+pipelinePath(f.Path, d.PTStep))
 	}
 	want := []string{
 		"M406 metadata -> metadata",
@@ -146,10 +147,10 @@ spec:
 			"environment":      true, "patchSets": true, "resources": true,
 			// The types its templates compose: the XRDs of nested XRs go
 			// to the converter too (C458).
-			composedTypesKey: []any{"v1|ConfigMap"},
+			tree.ComposedTypesKey: []any{"v1|ConfigMap"},
 		},
 	}
-	if diff := cmp.Diff(wantObj, d.obj); diff != "" {
+	if diff := cmp.Diff(wantObj, d.Obj); diff != "" {
 		t.Errorf("slim object: -want, +got:\n%s", diff)
 	}
 }
@@ -183,7 +184,7 @@ func long() string {
 }
 
 func TestSelects(t *testing.T) {
-	c := &compInfo{name: "aws", labels: map[string]string{"provider": "aws", "tier": "prod"}}
+	c := &tree.CompInfo{Name: "aws", Labels: map[string]string{"provider": "aws", "tier": "prod"}}
 	cases := map[string]struct {
 		reason string
 		obj    map[string]any
@@ -198,7 +199,7 @@ func TestSelects(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			if got := selects(tc.obj, c); got != tc.want {
+			if got := tree.Selects(tc.obj, c); got != tc.want {
 				t.Errorf("%s\nselects(...): want %t, got %t", tc.reason, tc.want, got)
 			}
 		})
@@ -243,14 +244,14 @@ func TestConverterNumbersAsScan(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			docs, _, err := decodeDocs([]byte(tc.data), "yaml", false)
+			docs, _, err := tree.DecodeDocs([]byte(tc.data), "yaml", false)
 			if err != nil {
 				t.Fatal(err)
 			}
 			scanned := -1
 			for _, d := range docs {
-				if d.kind == "Composition" {
-					scanned = d.index
+				if d.Kind == "Composition" {
+					scanned = d.Index
 				}
 			}
 			resp, err := NewConverter(convert.Options{}).Convert(context.Background(), ConvertRequest{Path: "c.yaml", Data: []byte(tc.data), Format: "yaml"})

@@ -1,10 +1,11 @@
-package migrate
+package tree
 
 import (
 	"fmt"
 	"path"
 	"strings"
 
+	"github.com/xpmigrate/xpmigrate/convert/migrate/finding"
 	"github.com/xpmigrate/xpmigrate/convert/migrate/kustomize"
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
@@ -13,31 +14,31 @@ import (
 // kustomizeScan finds the patches kustomizations apply, marks the files
 // they live in, and records a finding for each patch that writes into
 // spec.resources, spec.patchSets or spec.environment of a Composition.
-func (ix *index) kustomizeScan(files []*scanned) {
-	byRel := map[string]*scanned{}
+func (ix *Index) kustomizeScan(files []*Scanned) {
+	byRel := map[string]*Scanned{}
 	for _, f := range files {
-		byRel[f.rel] = f
+		byRel[f.Rel] = f
 	}
 	// First every patch file is known, so that the Compositions in them
 	// are not taken for the Compositions the patches target.
 	type found struct {
-		f *scanned
-		d docInfo
+		f *Scanned
+		d DocInfo
 		p kustomize.Patch
 	}
 	var all []found
 	for _, f := range files {
-		if f.reason != "" {
+		if f.Reason != "" {
 			continue
 		}
-		for _, d := range f.docs {
-			if d.obj == nil || !kustomize.IsKustomization(f.rel, d.item, d.apiVersion, d.kind) {
+		for _, d := range f.Docs {
+			if d.Obj == nil || !kustomize.IsKustomization(f.Rel, d.Item, d.APIVersion, d.Kind) {
 				continue
 			}
-			for _, p := range kustomize.Patches(d.obj) {
+			for _, p := range kustomize.Patches(d.Obj) {
 				all = append(all, found{f, d, p})
 				if p.Inline == "" {
-					ix.patchFiles[path.Clean(path.Join(path.Dir(f.rel), p.Path))] = true
+					ix.PatchFiles[path.Clean(path.Join(path.Dir(f.Rel), p.Path))] = true
 				}
 			}
 		}
@@ -49,22 +50,22 @@ func (ix *index) kustomizeScan(files []*scanned) {
 			if err != nil {
 				continue
 			}
-			ix.checkPatch(f.rel, d.index, d.line, p.At+".patch", p, v)
+			ix.checkPatch(f.Rel, d.Index, d.Line, p.At+".patch", p, v)
 			continue
 		}
-		pf := byRel[path.Clean(path.Join(path.Dir(f.rel), p.Path))]
-		if pf == nil || pf.reason != "" {
+		pf := byRel[path.Clean(path.Join(path.Dir(f.Rel), p.Path))]
+		if pf == nil || pf.Reason != "" {
 			continue
 		}
-		for _, pd := range pf.docs {
-			var v any = pd.obj
+		for _, pd := range pf.Docs {
+			var v any = pd.Obj
 			if pd.list != nil {
 				v = pd.list
 			}
-			if v == nil || pd.item >= 0 {
+			if v == nil || pd.Item >= 0 {
 				continue
 			}
-			ix.checkPatch(pf.rel, pd.index, pd.line, "", p, v)
+			ix.checkPatch(pf.Rel, pd.Index, pd.Line, "", p, v)
 		}
 	}
 }
@@ -72,7 +73,7 @@ func (ix *index) kustomizeScan(files []*scanned) {
 // checkPatch records a finding when patch content v (a JSON 6902 op list
 // or a strategic-merge object) writes into a Composition's resources,
 // patchSets or environment.
-func (ix *index) checkPatch(file string, doc, line int, where string, p kustomize.Patch, v any) {
+func (ix *Index) checkPatch(file string, doc, line int, where string, p kustomize.Patch, v any) {
 	switch t := v.(type) {
 	case []any:
 		if p.TargetKind != "" && p.TargetKind != "Composition" {
@@ -84,8 +85,8 @@ func (ix *index) checkPatch(file string, doc, line int, where string, p kustomiz
 			opn, _ := om["op"].(string)
 			for _, cp := range kustomize.CompositionPaths {
 				if pth == "/spec/"+cp || strings.HasPrefix(pth, "/spec/"+cp+"/") {
-					ix.addKustomize(file, Finding{
-						Code: "M401", Severity: SeverityWarning, Document: doc, Line: line,
+					ix.addKustomize(file, finding.Diagnostic{
+						Code: "M401", Severity: finding.SeverityWarning, Document: doc, Line: line,
 						Composition: p.TargetName,
 						Path:        fmt.Sprintf("%s[%d].path", where, i),
 						Message: fmt.Sprintf("kustomize patch (%s %s) writes into spec.%s of Composition %q, which conversion moves: %s",
@@ -98,7 +99,7 @@ func (ix *index) checkPatch(file string, doc, line int, where string, p kustomiz
 	case map[string]any:
 		k, _ := t["kind"].(string)
 		av, _ := t["apiVersion"].(string)
-		if !isComposition(av, k) {
+		if !IsComposition(av, k) {
 			if p.TargetKind != "Composition" || k != "" {
 				return
 			}
@@ -112,8 +113,8 @@ func (ix *index) checkPatch(file string, doc, line int, where string, p kustomiz
 			if _, ok := spec[cp]; !ok {
 				continue
 			}
-			ix.addKustomize(file, Finding{
-				Code: "M401", Severity: SeverityWarning, Document: doc, Line: line,
+			ix.addKustomize(file, finding.Diagnostic{
+				Code: "M401", Severity: finding.SeverityWarning, Document: doc, Line: line,
 				Composition: name, Path: strings.TrimPrefix(where+".spec."+cp, "."),
 				Message: fmt.Sprintf("kustomize strategic-merge patch sets spec.%s of Composition %q; after conversion that content lives in %s, and a merge patch cannot reach it (it would replace the whole spec.pipeline list): turn it into a JSON 6902 patch on %s/... with the content as the converted Composition holds it",
 					cp, orAny(name), ix.inputPointer(cp, name), ix.inputPointer(cp, name)),
@@ -122,8 +123,8 @@ func (ix *index) checkPatch(file string, doc, line int, where string, p kustomiz
 	}
 }
 
-func (ix *index) addKustomize(file string, f Finding) {
-	ix.kustomize[file] = append(ix.kustomize[file], f)
+func (ix *Index) addKustomize(file string, f finding.Diagnostic) {
+	ix.Kustomize[file] = append(ix.Kustomize[file], f)
 }
 
 func orAny(name string) string {
@@ -136,10 +137,10 @@ func orAny(name string) string {
 // stepOf returns the index the patch-and-transform step of the legacy
 // Composition named name gets, when every legacy Composition of that name
 // agrees.
-func (ix *index) stepOf(name string) (int, bool) {
+func (ix *Index) stepOf(name string) (int, bool) {
 	step, found := 0, false
-	for _, c := range ix.compositions {
-		if !c.legacy || c.name != name || name == "" || ix.patchFiles[c.file] {
+	for _, c := range ix.Compositions {
+		if !c.Legacy || c.Name != name || name == "" || ix.PatchFiles[c.File] {
 			continue
 		}
 		if found && c.ptStep != step {
@@ -153,7 +154,7 @@ func (ix *index) stepOf(name string) (int, bool) {
 // inputPointer is the JSON pointer of spec.<cp> of a Composition once
 // converted ("/spec/pipeline/<step>/input/<cp>"; environment configs go to
 // the environment-configs step's input).
-func (ix *index) inputPointer(cp, name string) string {
+func (ix *Index) inputPointer(cp, name string) string {
 	step, ok := ix.stepOf(name)
 	s := "<step>"
 	if ok {
@@ -166,7 +167,7 @@ func (ix *index) inputPointer(cp, name string) string {
 }
 
 // pointerFix says what to do with a JSON 6902 operation on pth.
-func (ix *index) pointerFix(pth, name string) string {
+func (ix *Index) pointerFix(pth, name string) string {
 	step, ok := ix.stepOf(name)
 	if !ok {
 		return "give the patch a target that names the Composition, so that migrate can rewrite it, or point it at the converted Composition's spec.pipeline[].input by hand"
