@@ -52,10 +52,9 @@ var layers = [][]string{
 	// The migrator's leaves: its Diagnostic, which its parts share, and
 	// kustomize's patches.
 	{"convert/migrate/finding", "convert/migrate/kustomize"},
-	// What the converted Compositions need of their Functions.
-	{"convert/migrate/functions"},
-	// The walk, scan and index of the tree.
-	{"convert/migrate/tree"},
+	// The migrator's parts: what the converted Compositions need of their
+	// Functions, and the walk, scan and index of the tree.
+	{"convert/migrate/functions", "convert/migrate/tree"},
 	{"convert/migrate"},
 	{"convert/migrate/report", "convert/migrate/plan"},
 	{"cmd/xpmigrate"},
@@ -83,8 +82,7 @@ var layerNames = []string{
 	"verify's writers",
 	"live check",
 	"migrate's leaves",
-	"Function pins",
-	"tree scan",
+	"migrate's parts",
 	"orchestration",
 	"migrate's writers, v2 planner",
 	"commands",

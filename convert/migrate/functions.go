@@ -374,7 +374,7 @@ func (r *runner) functionManifests(scope, repo string) []haveFunction {
 			continue
 		}
 		pkg := jsonobj.String(f.Obj, "spec", "package")
-		if functions.PackageRepo(pkg) != repo {
+		if tree.PackageRepo(pkg) != repo {
 			continue
 		}
 		name := jsonobj.String(f.Obj, "metadata", "name")
@@ -391,8 +391,8 @@ func (r *runner) configDependencies(file, repo string) []haveFunction {
 			continue
 		}
 		for i, d := range jsonobj.List(c.Obj, "spec", "dependsOn") {
-			dm, pkg := functions.Dependency(d)
-			if functions.PackageRepo(pkg) != repo {
+			dm, pkg := tree.Dependency(d)
+			if tree.PackageRepo(pkg) != repo {
 				continue
 			}
 			v, _ := dm["version"].(string)

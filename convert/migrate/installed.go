@@ -138,7 +138,7 @@ func (r *runner) installers() []installer {
 	}
 	for _, c := range r.ix.Configs {
 		for i, d := range jsonobj.List(c.Obj, "spec", "dependsOn") {
-			dm, pkg := functions.Dependency(d)
+			dm, pkg := tree.Dependency(d)
 			if pkg == "" {
 				continue
 			}
@@ -205,7 +205,7 @@ func (r *runner) checkFunctions(ctx context.Context, outs []*outcome) {
 	}
 	checked := map[string]bool{}
 	checkPin := func(in installer, oc *outcome) {
-		p, ok := pinOf(functions.PackageRepo(in.pkg))
+		p, ok := pinOf(tree.PackageRepo(in.pkg))
 		if !ok || checked[in.key()] {
 			return
 		}
@@ -247,7 +247,7 @@ func (r *runner) checkFunctions(ctx context.Context, outs []*outcome) {
 					switch {
 					case in.name == st.name:
 						named = append(named, in)
-					case (st.repo != "" && functions.PackageRepo(in.pkg) == st.repo) || functions.PackageRepo(in.pkg) == st.name:
+					case (st.repo != "" && tree.PackageRepo(in.pkg) == st.repo) || tree.PackageRepo(in.pkg) == st.name:
 						same = append(same, in)
 					}
 				}
@@ -258,7 +258,7 @@ func (r *runner) checkFunctions(ctx context.Context, outs []*outcome) {
 					checkPin(in, oc)
 				}
 				for _, in := range same {
-					if !in.cluster && tree.InScope(scope, in.file) && (st.repo == "" || functions.PackageRepo(in.pkg) == st.repo) {
+					if !in.cluster && tree.InScope(scope, in.file) && (st.repo == "" || tree.PackageRepo(in.pkg) == st.repo) {
 						checkPin(in, oc)
 					}
 				}

@@ -8,7 +8,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/xpmigrate/xpmigrate/convert"
-	"github.com/xpmigrate/xpmigrate/convert/migrate/functions"
 	"github.com/xpmigrate/xpmigrate/convert/migrate/tree"
 	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
@@ -170,7 +169,7 @@ func TestDependencyName(t *testing.T) {
 			t.Errorf("xp.PackageName(%q): want %q, got %q", in, want, got)
 		}
 	}
-	if got := functions.PackageRepo("xpkg.upbound.io/crossplane-contrib/function-patch-and-transform:v0.7.0"); got != "function-patch-and-transform" {
+	if got := tree.PackageRepo("xpkg.upbound.io/crossplane-contrib/function-patch-and-transform:v0.7.0"); got != "function-patch-and-transform" {
 		t.Errorf("packageRepo: got %q", got)
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/xpmigrate/xpmigrate/convert/migrate/finding"
-	"github.com/xpmigrate/xpmigrate/convert/migrate/functions"
 	"github.com/xpmigrate/xpmigrate/convert/migrate/kustomize"
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/samples"
@@ -317,7 +316,7 @@ func (ix *Index) FunctionName(file, repo string) (name string, ambiguous bool) {
 			continue
 		}
 		pkg := jsonobj.String(f.Obj, "spec", "package")
-		if functions.PackageRepo(pkg) == repo {
+		if PackageRepo(pkg) == repo {
 			if n := jsonobj.String(f.Obj, "metadata", "name"); n != "" {
 				names = appendUnique(names, n)
 			}
@@ -329,7 +328,7 @@ func (ix *Index) FunctionName(file, repo string) (name string, ambiguous bool) {
 				continue
 			}
 			for _, d := range jsonobj.List(c.Obj, "spec", "dependsOn") {
-				if _, pkg := functions.Dependency(d); functions.PackageRepo(pkg) == repo {
+				if _, pkg := Dependency(d); PackageRepo(pkg) == repo {
 					names = appendUnique(names, xp.PackageName(pkg))
 				}
 			}
