@@ -49,6 +49,12 @@ var layers = [][]string{
 	{"render/verify/format", "render/verify/verifytest"},
 	// The live check, which migrate calls for `migrate --cluster`.
 	{"render/verify/live"},
+	// The migrator's leaves: its Diagnostic, which its parts share, and
+	// kustomize's patches.
+	{"convert/migrate/finding", "convert/migrate/kustomize"},
+	// The migrator's parts: what the converted Compositions need of their
+	// Functions, and the walk, scan and index of the tree.
+	{"convert/migrate/functions", "convert/migrate/tree"},
 	{"convert/migrate"},
 	{"convert/migrate/report", "convert/migrate/plan"},
 	{"cmd/xpmigrate"},
@@ -75,6 +81,8 @@ var layerNames = []string{
 	"workflows",
 	"verify's writers",
 	"live check",
+	"migrate's leaves",
+	"migrate's parts",
 	"orchestration",
 	"migrate's writers, v2 planner",
 	"commands",

@@ -11,6 +11,7 @@ import (
 	yaml3 "go.yaml.in/yaml/v3"
 
 	"github.com/xpmigrate/xpmigrate/convert"
+	"github.com/xpmigrate/xpmigrate/convert/migrate/tree"
 	"github.com/xpmigrate/xpmigrate/internal/crossplane"
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
 	"github.com/xpmigrate/xpmigrate/internal/redact"
@@ -88,7 +89,7 @@ func yamlToOrderedJSON(doc []byte) ([]byte, error) {
 }
 
 func writeJSON(b *bytes.Buffer, n *yaml3.Node, indent string) error {
-	n = resolve(n)
+	n = tree.Resolve(n)
 	inner := indent + "  "
 	switch n.Kind {
 	case yaml3.MappingNode, yaml3.SequenceNode:
@@ -105,7 +106,7 @@ func writeJSON(b *bytes.Buffer, n *yaml3.Node, indent string) error {
 		for i := 0; i+step-1 < len(n.Content); i += step {
 			b.WriteString(inner)
 			if step == 2 {
-				k, _ := json.Marshal(resolve(n.Content[i]).Value)
+				k, _ := json.Marshal(tree.Resolve(n.Content[i]).Value)
 				b.Write(k)
 				b.WriteString(": ")
 			}

@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/xpmigrate/xpmigrate/convert"
+	"github.com/xpmigrate/xpmigrate/convert/migrate/tree"
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
 )
 
@@ -66,13 +67,13 @@ func TestScannersAgreeOnLegacy(t *testing.T) {
 					got.Convert++
 				}
 			}
-			s := &scanned{entry: entry{rel: tc.file, kind: entryCandidate}, format: formatOf(tc.file)}
-			s.classify(tc.data)
-			if s.reason != "" {
-				t.Fatalf("%s\nclassify(...): skipped: %s: %s", tc.reason, s.reason, s.detail)
+			s := &tree.Scanned{Entry: tree.Entry{Rel: tc.file, Kind: tree.EntryCandidate}, Format: tree.FormatOf(tc.file)}
+			s.Classify(tc.data)
+			if s.Reason != "" {
+				t.Fatalf("%s\nclassify(...): skipped: %s: %s", tc.reason, s.Reason, s.Detail)
 			}
-			for _, d := range s.docs {
-				if isComposition(d.apiVersion, d.kind) && isLegacy(d.obj) {
+			for _, d := range s.Docs {
+				if tree.IsComposition(d.APIVersion, d.Kind) && tree.IsLegacy(d.Obj) {
 					got.Migrate++
 				}
 			}

@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/xpmigrate/xpmigrate/convert/migrate/tree"
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
 )
@@ -61,27 +62,27 @@ func FuzzScan(f *testing.F) {
 		if json {
 			rel = "f.json"
 		}
-		scan := func() *scanned {
-			s := &scanned{entry: entry{rel: rel}, format: formatOf(rel)}
-			s.classify([]byte(in))
+		scan := func() *tree.Scanned {
+			s := &tree.Scanned{Entry: tree.Entry{Rel: rel}, Format: tree.FormatOf(rel)}
+			s.Classify([]byte(in))
 			return s
 		}
 		a, b := scan(), scan()
-		if a.reason != b.reason || a.detail != b.detail || len(a.docs) != len(b.docs) || a.compositions != b.compositions {
-			t.Fatalf("classify(%q) twice: %q %q %d docs, then %q %q %d docs", in, a.reason, a.detail, len(a.docs), b.reason, b.detail, len(b.docs))
+		if a.Reason != b.Reason || a.Detail != b.Detail || len(a.Docs) != len(b.Docs) || a.Compositions != b.Compositions {
+			t.Fatalf("classify(%q) twice: %q %q %d docs, then %q %q %d docs", in, a.Reason, a.Detail, len(a.Docs), b.Reason, b.Detail, len(b.Docs))
 		}
-		if a.reason != "" || json {
+		if a.Reason != "" || json {
 			return
 		}
 		// Every document the reader of verify and render decodes, the
 		// scan calls a Composition exactly when that reader does.
-		for _, d := range a.docs {
-			if d.item >= 0 {
+		for _, d := range a.Docs {
+			if d.Item >= 0 {
 				continue
 			}
 			var raw []byte
 			for _, r := range manifest.Split([]byte(in)) {
-				if r.Index == d.index {
+				if r.Index == d.Index {
 					raw = r.Raw
 				}
 			}
@@ -89,9 +90,9 @@ func FuzzScan(f *testing.F) {
 			if err != nil || o == nil {
 				continue
 			}
-			strict := isComposition(jsonobj.AsString(o["apiVersion"]), jsonobj.AsString(o["kind"]))
-			if got := isComposition(d.apiVersion, d.kind); got != strict {
-				t.Fatalf("classify(%q): document %d is a Composition: scan %t, manifest.DecodeObject %t", in, d.index, got, strict)
+			strict := tree.IsComposition(jsonobj.AsString(o["apiVersion"]), jsonobj.AsString(o["kind"]))
+			if got := tree.IsComposition(d.APIVersion, d.Kind); got != strict {
+				t.Fatalf("classify(%q): document %d is a Composition: scan %t, manifest.DecodeObject %t", in, d.Index, got, strict)
 			}
 		}
 	})

@@ -15,6 +15,8 @@ import (
 	"sync"
 
 	"github.com/pkg/errors"
+
+	"github.com/xpmigrate/xpmigrate/convert/migrate/tree"
 )
 
 // A baseTree is the tree as it was at a git revision, read from git's
@@ -26,14 +28,14 @@ type baseTree struct {
 	// names.
 	ref, commit string
 
-	ix *index
+	ix *tree.Index
 
 	// docs holds each base file's documents as text, by path relative to
 	// the root.
 	docs map[string][]string
 	// legacy holds the legacy Compositions by name; pipeline the mode:
 	// Pipeline ones.
-	legacy, pipeline map[string][]*compInfo
+	legacy, pipeline map[string][]*tree.CompInfo
 	// renamedFrom holds, by path at HEAD, the path at the base of each
 	// file git sees renamed between the base and HEAD.
 	renamedFrom map[string]string
@@ -56,15 +58,15 @@ func readBase(ctx context.Context, root, ref string) (*baseTree, error) {
 		// A repository without a commit yet (a pre-commit hook on the
 		// first commit): nothing was legacy before.
 		if _, gerr := git(ctx, root, nil, "rev-parse", "--git-dir"); gerr == nil {
-			return &baseTree{ref: ref, ix: buildIndex(nil), docs: map[string][]string{},
-				legacy: map[string][]*compInfo{}, pipeline: map[string][]*compInfo{}}, nil
+			return &baseTree{ref: ref, ix: tree.BuildIndex(nil), docs: map[string][]string{},
+				legacy: map[string][]*tree.CompInfo{}, pipeline: map[string][]*tree.CompInfo{}}, nil
 		}
 	}
 	if err != nil {
 		return nil, &BaseError{err: errors.Errorf("cannot resolve base revision %q in %s: it names no commit (in CI, fetch the base first: git fetch --depth=1 origin <sha>)", ref, root)}
 	}
 	b := &baseTree{ref: ref, commit: strings.TrimSpace(string(commit)), docs: map[string][]string{},
-		legacy: map[string][]*compInfo{}, pipeline: map[string][]*compInfo{}}
+		legacy: map[string][]*tree.CompInfo{}, pipeline: map[string][]*tree.CompInfo{}}
 
 	// Paths are relative to root: ls-tree lists the current directory's
 	// part of the tree.
@@ -82,7 +84,7 @@ func readBase(ctx context.Context, root, ref string) (*baseTree, error) {
 		f := strings.Fields(string(meta))
 		// Regular files only: no symlinks (120000), no submodules; and
 		// none larger than the readers' bound (never read from git).
-		if len(f) != 4 || f[1] != "blob" || (f[0] != "100644" && f[0] != "100755") || !blobFits(f[3]) {
+		if len(f) != 4 || f[1] != "blob" || (f[0] != "100644" && f[0] != "100755") || !tree.BlobFits(f[3]) {
 			continue
 		}
 		switch strings.ToLower(path.Ext(string(rel))) {
@@ -91,7 +93,7 @@ func readBase(ctx context.Context, root, ref string) (*baseTree, error) {
 		}
 	}
 	if len(blobs) == 0 {
-		b.ix = buildIndex(nil)
+		b.ix = tree.BuildIndex(nil)
 		return b, nil
 	}
 	var in bytes.Buffer
@@ -110,7 +112,7 @@ func readBase(ctx context.Context, root, ref string) (*baseTree, error) {
 		}
 	}
 	// Classify the files on every core, as the scan of the work tree does.
-	scannedFiles := make([]*scanned, len(blobs))
+	scannedFiles := make([]*tree.Scanned, len(blobs))
 	var wg sync.WaitGroup
 	next := make(chan int)
 	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
@@ -118,8 +120,8 @@ func readBase(ctx context.Context, root, ref string) (*baseTree, error) {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				s := &scanned{entry: entry{rel: blobs[i].rel, kind: entryCandidate}, format: formatOf(blobs[i].rel)}
-				s.classify(datas[i])
+				s := &tree.Scanned{Entry: tree.Entry{Rel: blobs[i].rel, Kind: tree.EntryCandidate}, Format: tree.FormatOf(blobs[i].rel)}
+				s.Classify(datas[i])
 				scannedFiles[i] = s
 			}
 		}()
@@ -129,25 +131,25 @@ func readBase(ctx context.Context, root, ref string) (*baseTree, error) {
 	}
 	close(next)
 	wg.Wait()
-	var files []*scanned
+	var files []*tree.Scanned
 	for i, s := range scannedFiles {
-		if s.reason != "" {
+		if s.Reason != "" {
 			continue
 		}
 		files = append(files, s)
-		if s.compositions > 0 {
-			b.docs[s.rel] = splitFile(datas[i], s.format)
+		if s.Compositions > 0 {
+			b.docs[s.Rel] = splitFile(datas[i], s.Format)
 		}
 	}
-	b.ix = buildIndex(files)
+	b.ix = tree.BuildIndex(files)
 	if b.renamedFrom, err = renames(ctx, root, b.commit); err != nil {
 		return nil, &BaseError{err: errors.Wrapf(err, "cannot list the files renamed since %s", ref)}
 	}
-	for _, c := range b.ix.compositions {
-		if c.legacy {
-			b.legacy[c.name] = append(b.legacy[c.name], c)
+	for _, c := range b.ix.Compositions {
+		if c.Legacy {
+			b.legacy[c.Name] = append(b.legacy[c.Name], c)
 		} else {
-			b.pipeline[c.name] = append(b.pipeline[c.name], c)
+			b.pipeline[c.Name] = append(b.pipeline[c.Name], c)
 		}
 	}
 	return b, nil
@@ -248,11 +250,11 @@ type headComposition struct {
 //
 // A conversion renamed, moved, or both is so still verified against its
 // legacy form. ok is false when there is none.
-func (b *baseTree) legacyFor(h headComposition) (*compInfo, bool) {
-	byName := func(name string) (*compInfo, bool) {
+func (b *baseTree) legacyFor(h headComposition) (*tree.CompInfo, bool) {
+	byName := func(name string) (*tree.CompInfo, bool) {
 		cs := b.legacy[name]
 		for _, c := range cs {
-			if c.file == h.file || c.file == b.renamedFrom[h.file] {
+			if c.File == h.file || c.File == b.renamedFrom[h.file] {
 				return c, true
 			}
 		}
@@ -276,20 +278,20 @@ func (b *baseTree) legacyFor(h headComposition) (*compInfo, bool) {
 	if legacyType == "" || legacyType == "|" {
 		return nil, false
 	}
-	gone := func(c *compInfo) bool {
-		return c.typeRef == legacyType && (h.named == nil || !h.named(c.name))
+	gone := func(c *tree.CompInfo) bool {
+		return c.TypeRef == legacyType && (h.named == nil || !h.named(c.Name))
 	}
 	was := h.file
 	if from, ok := b.renamedFrom[h.file]; ok {
 		was = from
 	}
-	var inFile, ofType []*compInfo
-	for _, c := range b.ix.compositions {
-		if !c.legacy || !gone(c) {
+	var inFile, ofType []*tree.CompInfo
+	for _, c := range b.ix.Compositions {
+		if !c.Legacy || !gone(c) {
 			continue
 		}
 		ofType = append(ofType, c)
-		if c.file == was {
+		if c.File == was {
 			inFile = append(inFile, c)
 		}
 	}
@@ -304,10 +306,10 @@ func (b *baseTree) legacyFor(h headComposition) (*compInfo, bool) {
 
 // pipelineAt returns the Composition of that name that was already mode:
 // Pipeline at the base, preferring the same file.
-func (b *baseTree) pipelineAt(file, name string) (*compInfo, bool) {
+func (b *baseTree) pipelineAt(file, name string) (*tree.CompInfo, bool) {
 	cs := b.pipeline[name]
 	for _, c := range cs {
-		if c.file == file {
+		if c.File == file {
 			return c, true
 		}
 	}
@@ -319,20 +321,20 @@ func (b *baseTree) pipelineAt(file, name string) (*compInfo, bool) {
 
 // document returns a base Composition's document (the List item alone for
 // an item).
-func (b *baseTree) document(c *compInfo) ([]byte, error) {
-	docs := b.docs[c.file]
-	if c.doc < 0 || c.doc >= len(docs) {
-		return nil, errors.Errorf("no document %d in %s at %s", c.doc, c.file, b.ref)
+func (b *baseTree) document(c *tree.CompInfo) ([]byte, error) {
+	docs := b.docs[c.File]
+	if c.Doc < 0 || c.Doc >= len(docs) {
+		return nil, errors.Errorf("no document %d in %s at %s", c.Doc, c.File, b.ref)
 	}
-	if c.item >= 0 {
-		return listItem(docs[c.doc], c.item)
+	if c.Item >= 0 {
+		return listItem(docs[c.Doc], c.Item)
 	}
-	return []byte(docs[c.doc]), nil
+	return []byte(docs[c.Doc]), nil
 }
 
 // where names a base Composition for reports: "REF:file#doc".
-func (b *baseTree) where(c *compInfo) string {
-	return fmt.Sprintf("%s:%s#%d", b.ref, c.file, c.doc)
+func (b *baseTree) where(c *tree.CompInfo) string {
+	return fmt.Sprintf("%s:%s#%d", b.ref, c.File, c.Doc)
 }
 
 // LegacyAt returns the legacy (mode: Resources) form, at git revision

@@ -11,6 +11,8 @@ import (
 
 	"github.com/pkg/errors"
 
+	"github.com/xpmigrate/xpmigrate/convert/migrate/finding"
+	"github.com/xpmigrate/xpmigrate/convert/migrate/tree"
 	"github.com/xpmigrate/xpmigrate/internal/atomicfile"
 	"github.com/xpmigrate/xpmigrate/internal/crossplane"
 	"github.com/xpmigrate/xpmigrate/internal/gitignore"
@@ -165,7 +167,7 @@ func invalid(format string, args ...any) error {
 // runner holds one run's state.
 type runner struct {
 	o  Options
-	ix *index
+	ix *tree.Index
 	// allowLegacy are Options.AllowLegacy compiled.
 	allowLegacy gitignore.Globs
 	// stage is where WriteOut builds the tree (outdir.go).
@@ -175,7 +177,7 @@ type runner struct {
 	// base is the tree at Options.Base, nil without it.
 	base     *baseTree
 	outAbs   string
-	files    []*scanned
+	files    []*tree.Scanned
 	mu       sync.Mutex // guards progress
 	finalFor map[string][]byte
 	needs    map[string]bool // real paths whose final content duplicates need
@@ -245,41 +247,41 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	}
 	defer r.stage.discard()
 
-	w, err := walk(ctx, o.Root, include, exclude, r.outAbs)
+	w, err := tree.Walk(ctx, o.Root, include, exclude, r.outAbs)
 	if err != nil {
 		if ctx.Err() != nil {
 			return &Result{Root: o.Root, Cancelled: true, Mode: o.Write.String(), Check: o.Check}, ctx.Err()
 		}
 		return nil, err
 	}
-	entries := w.entries
-	staleRemoved, err := r.removeStale(w.temps)
+	entries := w.Entries
+	staleRemoved, err := r.removeStale(w.Temps)
 	if err != nil {
 		return nil, err
 	}
 
 	// Pass 1: scan every candidate.
-	r.files = make([]*scanned, len(entries))
+	r.files = make([]*tree.Scanned, len(entries))
 	r.parallel(ctx, len(entries), func(i int) {
 		e := entries[i]
-		if e.kind != entryCandidate {
-			r.files[i] = &scanned{entry: e}
+		if e.Kind != tree.EntryCandidate {
+			r.files[i] = &tree.Scanned{Entry: e}
 			return
 		}
-		s := scanFile(e)
+		s := tree.ScanFile(e)
 		slim(s)
 		r.files[i] = s
 	})
 	if err := ctx.Err(); err != nil {
 		return &Result{Root: o.Root, Cancelled: true, Mode: o.Write.String(), Check: o.Check}, err
 	}
-	var cands []*scanned
+	var cands []*tree.Scanned
 	for _, f := range r.files {
-		if f.kind == entryCandidate {
+		if f.Kind == tree.EntryCandidate {
 			cands = append(cands, f)
 		}
 	}
-	r.ix = buildIndex(cands)
+	r.ix = tree.BuildIndex(cands)
 	if o.Base != "" {
 		if r.base, err = readBase(ctx, o.Root, o.Base); err != nil {
 			return nil, err
@@ -297,7 +299,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	// Pass 2: migrate file by file.
 	total := 0
 	for _, f := range r.files {
-		if f.kind != entryOther {
+		if f.Kind != tree.EntryOther {
 			total++
 		}
 	}
@@ -315,7 +317,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		for i := range ready {
 			have[i] = true
 			for next < len(have) && have[next] {
-				if oc := outs[next]; oc != nil && oc.emit && r.files[next].kind != entryOther && o.Progress != nil {
+				if oc := outs[next]; oc != nil && oc.emit && r.files[next].Kind != tree.EntryOther && o.Progress != nil {
 					emitted++
 					r.mu.Lock()
 					o.Progress.Done(&oc.file, emitted, total)
@@ -390,10 +392,10 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	r.checkFunctions(ctx, outs)
 	r.reportLate(total)
 	res := r.result(outs)
-	for _, t := range w.temps {
-		res.StaleTemporaries = append(res.StaleTemporaries, t.rel)
+	for _, t := range w.Temps {
+		res.StaleTemporaries = append(res.StaleTemporaries, t.Rel)
 	}
-	res.StaleRemoved = staleRemoved && len(w.temps) > 0
+	res.StaleRemoved = staleRemoved && len(w.Temps) > 0
 	res.Cancelled = ctx.Err() != nil
 	outErr := r.finishOut(res)
 	if o.Progress != nil {
@@ -438,13 +440,13 @@ func (o *Options) defaults() error {
 // removeStale removes, when the run writes in place, the temporary files
 // a killed run left in the tree (atomicfile.RemoveStale spares those a
 // running write holds). It reports whether it removed them.
-func (r *runner) removeStale(temps []entry) (bool, error) {
+func (r *runner) removeStale(temps []tree.Entry) (bool, error) {
 	if r.o.Write != WriteInPlace || len(temps) == 0 {
 		return false, nil
 	}
 	all := true
 	for _, t := range temps {
-		ok, err := atomicfile.RemoveIfStale(t.real)
+		ok, err := atomicfile.RemoveIfStale(t.Real)
 		if err != nil {
 			return false, err
 		}
@@ -470,7 +472,7 @@ func prepareOut(root, out string) (string, error) {
 	if r, err := filepath.EvalSymlinks(abs); err == nil {
 		abs = r
 	}
-	if abs == rootAbs || within(abs, rootAbs) {
+	if abs == rootAbs || tree.Within(abs, rootAbs) {
 		return "", invalid("output directory %q must not be the tree or contain it", out)
 	}
 	if fi, err := os.Stat(abs); err == nil && !fi.IsDir() {
@@ -525,36 +527,36 @@ func (r *runner) parallel(ctx context.Context, n int, fn func(i int)) {
 // slim drops what the index does not need from a scanned file: the bodies
 // of Compositions in List documents (the migration re-reads the file).
 // Other Compositions were read slim already.
-func slim(s *scanned) {
-	for i := range s.docs {
-		d := &s.docs[i]
-		if d.obj != nil && isComposition(d.apiVersion, d.kind) {
-			d.obj = slimComposition(d.obj)
+func slim(s *tree.Scanned) {
+	for i := range s.Docs {
+		d := &s.Docs[i]
+		if d.Obj != nil && tree.IsComposition(d.APIVersion, d.Kind) {
+			d.Obj = tree.SlimComposition(d.Obj)
 		}
 	}
 }
 
 // resolveFunctions resolves the function names for every file with
 // Compositions.
-func (r *runner) resolveFunctions(files []*scanned) {
+func (r *runner) resolveFunctions(files []*tree.Scanned) {
 	r.fnPT, r.fnEC = map[string]fnName{}, map[string]fnName{}
 	for _, f := range files {
-		if f.compositions == 0 {
+		if f.Compositions == 0 {
 			continue
 		}
 		if r.o.PatchAndTransform == "" {
-			n, amb := r.ix.functionName(f.rel, xp.FunctionPatchAndTransform)
+			n, amb := r.ix.FunctionName(f.Rel, xp.FunctionPatchAndTransform)
 			if n == "" && !amb {
-				n = r.defaultFunctionName(f.rel, xp.PackagePatchAndTransform)
+				n = r.defaultFunctionName(f.Rel, xp.PackagePatchAndTransform)
 			}
-			r.fnPT[f.rel] = fnName{n, amb}
+			r.fnPT[f.Rel] = fnName{n, amb}
 		}
 		if r.o.EnvironmentConfigs == "" {
-			n, amb := r.ix.functionName(f.rel, xp.FunctionEnvironmentConfigs)
+			n, amb := r.ix.FunctionName(f.Rel, xp.FunctionEnvironmentConfigs)
 			if n == "" && !amb {
-				n = r.defaultFunctionName(f.rel, xp.PackageEnvironmentConfigs)
+				n = r.defaultFunctionName(f.Rel, xp.PackageEnvironmentConfigs)
 			}
-			r.fnEC[f.rel] = fnName{n, amb}
+			r.fnEC[f.Rel] = fnName{n, amb}
 		}
 	}
 }
@@ -562,12 +564,12 @@ func (r *runner) resolveFunctions(files []*scanned) {
 // markDuplicates finds candidate files reached by more than one path and
 // keeps the one whose path is its real path (else the first).
 func (r *runner) markDuplicates() {
-	byReal := map[string][]*scanned{}
+	byReal := map[string][]*tree.Scanned{}
 	for _, f := range r.files {
-		if f.kind == entrySkipped || f.real == "" {
+		if f.Kind == tree.EntrySkipped || f.Real == "" {
 			continue
 		}
-		byReal[f.real] = append(byReal[f.real], f)
+		byReal[f.Real] = append(byReal[f.Real], f)
 	}
 	for real, fs := range byReal {
 		if len(fs) < 2 {
@@ -575,14 +577,14 @@ func (r *runner) markDuplicates() {
 		}
 		canon := fs[0]
 		for _, f := range fs {
-			if !f.linked {
+			if !f.Linked {
 				canon = f
 				break
 			}
 		}
 		for _, f := range fs {
 			if f != canon {
-				f.dupOf = canon.rel
+				f.DupOf = canon.Rel
 			}
 		}
 		r.needs[real] = true
@@ -593,17 +595,17 @@ func (r *runner) markDuplicates() {
 // reports them.
 func (r *runner) finishDuplicates(outs []*outcome) {
 	for i, f := range r.files {
-		if f.dupOf == "" || outs[i] == nil || outs[i].file.Status != FileSkipped || outs[i].file.Reason != ReasonDuplicate {
+		if f.DupOf == "" || outs[i] == nil || outs[i].file.Status != FileSkipped || outs[i].file.Reason != ReasonDuplicate {
 			continue
 		}
 		if r.o.Write != WriteOut {
 			continue
 		}
-		data, ok := r.finalFor[f.real]
+		data, ok := r.finalFor[f.Real]
 		if !ok {
 			continue
 		}
-		if err := writeOut(r.outAbs, f.rel, data, f.mode); err != nil {
+		if err := writeOut(r.outAbs, f.Rel, data, f.Mode); err != nil {
 			outs[i].file.Status, outs[i].file.Reason, outs[i].file.Detail = FileFailed, ReasonWriteError, err.Error()
 			continue
 		}
@@ -618,11 +620,11 @@ func (r *runner) result(outs []*outcome) *Result {
 	s.SkippedBy = map[string]int{}
 	s.GapCodes = map[string]int{}
 	for i, oc := range outs {
-		if oc == nil || (!oc.emit && i < len(r.files) && r.files[i].kind == entryOther) {
+		if oc == nil || (!oc.emit && i < len(r.files) && r.files[i].Kind == tree.EntryOther) {
 			continue
 		}
 		fr := oc.file
-		fr.Diagnostics = sortDiagnostics(fr.Diagnostics)
+		fr.Diagnostics = finding.Sort(fr.Diagnostics)
 		for _, d := range fr.Diagnostics {
 			if d.Code == "M402" {
 				if r.allowLegacy.Match(fr.Path, false) {
@@ -674,7 +676,7 @@ func (r *runner) result(outs []*outcome) *Result {
 			}
 		}
 		for _, c := range oc.comps {
-			c.Diagnostics = sortDiagnostics(c.Diagnostics)
+			c.Diagnostics = finding.Sort(c.Diagnostics)
 			res.Compositions = append(res.Compositions, c)
 			s.addComposition(c)
 		}

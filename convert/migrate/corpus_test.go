@@ -14,6 +14,7 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/xpmigrate/xpmigrate/convert"
+	"github.com/xpmigrate/xpmigrate/convert/migrate/tree"
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
 	"github.com/xpmigrate/xpmigrate/internal/testutil"
@@ -140,7 +141,7 @@ func TestMigrateCorpus(t *testing.T) {
 		}
 		for i := range b {
 			obj, _ := b[i].Decode()
-			if obj == nil || !isComposition(jsonobj.AsString(obj["apiVersion"]), jsonobj.AsString(obj["kind"])) {
+			if obj == nil || !tree.IsComposition(jsonobj.AsString(obj["apiVersion"]), jsonobj.AsString(obj["kind"])) {
 				if string(b[i].Raw) != string(a[i].Raw) {
 					t.Errorf("%s#%d: not a Composition, but changed", f.Path, i)
 				}

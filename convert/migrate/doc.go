@@ -32,6 +32,16 @@
 // cancellation is checked between files, and a file already being written is
 // finished.
 //
+// The parts that do not sequence the run are packages of their own:
+// convert/migrate/tree walks, scans and indexes the tree,
+// convert/migrate/functions knows what the converted Compositions need of
+// their Functions (pins, manifests, dependencies, the Crossplane version),
+// convert/migrate/kustomize reads kustomizations' patches and rewrites
+// their pointers into converted Compositions, and convert/migrate/finding
+// holds the Diagnostic they all report. This package runs them in order,
+// converts, verifies and writes file by file, wires the Functions and
+// rewrites the kustomize patches the run's conversions need, and sums up.
+//
 // The migrator talks to the single-file converter and to the equivalence
 // check through two small interfaces, Converter and Verifier; NewConverter
 // and NewVerifier (adapter.go, the only file that imports them) wire in the

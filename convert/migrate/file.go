@@ -12,6 +12,8 @@ import (
 
 	"github.com/pkg/errors"
 
+	"github.com/xpmigrate/xpmigrate/convert/migrate/finding"
+	"github.com/xpmigrate/xpmigrate/convert/migrate/tree"
 	"github.com/xpmigrate/xpmigrate/internal/atomicfile"
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
@@ -22,74 +24,74 @@ import (
 )
 
 // migrate handles one file.
-func (r *runner) migrate(ctx context.Context, f *scanned) *outcome {
+func (r *runner) migrate(ctx context.Context, f *tree.Scanned) *outcome {
 	if ctx.Err() != nil {
 		return notProcessed(f)
 	}
-	if f.kind != entryOther && r.o.Progress != nil {
+	if f.Kind != tree.EntryOther && r.o.Progress != nil {
 		r.mu.Lock()
-		r.o.Progress.Started(f.rel)
+		r.o.Progress.Started(f.Rel)
 		r.mu.Unlock()
 	}
-	oc := &outcome{emit: true, file: FileResult{Path: f.rel, Compositions: f.compositions}}
+	oc := &outcome{emit: true, file: FileResult{Path: f.Rel, Compositions: f.Compositions}}
 	switch {
-	case f.kind == entrySkipped:
-		oc.file.Status, oc.file.Reason, oc.file.Detail = FileSkipped, f.why, f.whyDetail
+	case f.Kind == tree.EntrySkipped:
+		oc.file.Status, oc.file.Reason, oc.file.Detail = FileSkipped, f.Why, f.WhyDetail
 		return oc
-	case f.dupOf != "":
-		oc.file.Status, oc.file.Reason, oc.file.Detail = FileSkipped, ReasonDuplicate, "same file as "+f.dupOf
+	case f.DupOf != "":
+		oc.file.Status, oc.file.Reason, oc.file.Detail = FileSkipped, ReasonDuplicate, "same file as "+f.DupOf
 		return oc
-	case f.kind == entryOther && isTemplateFile(f.rel):
+	case f.Kind == tree.EntryOther && isTemplateFile(f.Rel):
 		if fd := r.legacyTemplate(f); fd != nil {
-			oc.file.Status, oc.file.Reason, oc.file.Detail = FileSkipped, ReasonTemplate, "template file ("+templateExt(f.rel)+"), not YAML"
+			oc.file.Status, oc.file.Reason, oc.file.Detail = FileSkipped, ReasonTemplate, "template file ("+templateExt(f.Rel)+"), not YAML"
 			oc.file.Diagnostics = append(oc.file.Diagnostics, *fd)
 			if r.o.Write == WriteOut {
-				if err := copyOut(r.outAbs, f.rel, f.real, f.mode); err != nil {
+				if err := copyOut(r.outAbs, f.Rel, f.Real, f.Mode); err != nil {
 					oc.file.Status, oc.file.Reason, oc.file.Detail = FileFailed, ReasonWriteError, err.Error()
 				}
 			}
 			return oc
 		}
 		fallthrough
-	case f.kind == entryOther:
+	case f.Kind == tree.EntryOther:
 		oc.emit = false
 		if r.o.Write == WriteOut {
-			if err := copyOut(r.outAbs, f.rel, f.real, f.mode); err != nil {
+			if err := copyOut(r.outAbs, f.Rel, f.Real, f.Mode); err != nil {
 				oc.emit = true
 				oc.file.Status, oc.file.Reason, oc.file.Detail = FileFailed, ReasonWriteError, err.Error()
 			}
 		}
 		return oc
-	case f.reason != "":
+	case f.Reason != "":
 		return r.skipWhole(f, oc)
-	case f.compositions > 0 && r.ix.patchFiles[f.rel]:
-		f.reason, f.detail = ReasonKustomizePatch, "kustomize patch file: patches are fragments, not Compositions"
+	case f.Compositions > 0 && r.ix.PatchFiles[f.Rel]:
+		f.Reason, f.Detail = ReasonKustomizePatch, "kustomize patch file: patches are fragments, not Compositions"
 		return r.skipWhole(f, oc)
 	}
 
-	data, err := regularfile.ReadFile(f.real)
+	data, err := regularfile.ReadFile(f.Real)
 	var nr *regularfile.NotRegularError
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		oc.file.Status, oc.file.Reason, oc.file.Detail = FileSkipped, ReasonVanished, "deleted during the run"
 		return oc
 	case errors.As(err, &nr):
-		oc.file.Status, oc.file.Reason, oc.file.Detail = FileSkipped, ReasonNotRegular, notRegularDetail(nr.Mode)
+		oc.file.Status, oc.file.Reason, oc.file.Detail = FileSkipped, ReasonNotRegular, tree.NotRegularDetail(nr.Mode)
 		return oc
 	case err != nil:
 		oc.file.Status, oc.file.Reason, oc.file.Detail = FileFailed, ReasonUnreadable, err.Error()
 		return oc
-	case sha256.Sum256(data) != f.sum:
+	case sha256.Sum256(data) != f.Sum:
 		oc.file.Status, oc.file.Reason, oc.file.Detail = FileSkipped, ReasonModified, "changed by something else during the run"
 		return oc
 	}
 
-	if f.compositions == 0 && (!r.o.Definitions || f.xrds == 0) && !r.v2ObjectsIn(f) {
+	if f.Compositions == 0 && (!r.o.Definitions || f.XRDs == 0) && !r.v2ObjectsIn(f) {
 		oc.file.Status = FileUnchanged
 		oc.file.Diagnostics = r.fileFindings(f)
 		r.keep(f, data)
 		if r.o.Write == WriteOut {
-			if err := writeOut(r.outAbs, f.rel, data, f.mode); err != nil {
+			if err := writeOut(r.outAbs, f.Rel, data, f.Mode); err != nil {
 				oc.file.Status, oc.file.Reason, oc.file.Detail = FileFailed, ReasonWriteError, err.Error()
 			} else {
 				oc.file.Written = true
@@ -101,30 +103,30 @@ func (r *runner) migrate(ctx context.Context, f *scanned) *outcome {
 	return r.convert(ctx, f, data, oc)
 }
 
-func notProcessed(f *scanned) *outcome {
-	return &outcome{file: FileResult{Path: f.rel, Status: FileNotProcessed, Compositions: f.compositions}, emit: f.kind != entryOther}
+func notProcessed(f *tree.Scanned) *outcome {
+	return &outcome{file: FileResult{Path: f.Rel, Status: FileNotProcessed, Compositions: f.Compositions}, emit: f.Kind != tree.EntryOther}
 }
 
 // skipWhole reports a file skipped as a whole, copying it to Out.
-func (r *runner) skipWhole(f *scanned, oc *outcome) *outcome {
-	oc.file.Status, oc.file.Reason, oc.file.Detail = FileSkipped, f.reason, f.detail
-	if f.reason == ReasonUnreadable || f.reason == ReasonAliasBomb || (f.reason == ReasonTooLarge && f.legacyHint) {
+func (r *runner) skipWhole(f *tree.Scanned, oc *outcome) *outcome {
+	oc.file.Status, oc.file.Reason, oc.file.Detail = FileSkipped, f.Reason, f.Detail
+	if f.Reason == ReasonUnreadable || f.Reason == ReasonAliasBomb || (f.Reason == ReasonTooLarge && f.LegacyHint) {
 		oc.file.Status = FileFailed
 	}
-	if f.reason == ReasonKustomizePatch {
-		oc.file.Diagnostics = append(oc.file.Diagnostics, r.ix.kustomize[f.rel]...)
-		for _, d := range f.docs {
-			if isComposition(d.apiVersion, d.kind) {
-				oc.comps = append(oc.comps, CompositionResult{File: f.rel, Document: d.index, Line: d.line, Name: d.name, CompositeType: typeOf(d.obj), Legacy: isLegacy(d.obj), Status: CompositionSkipped})
+	if f.Reason == ReasonKustomizePatch {
+		oc.file.Diagnostics = append(oc.file.Diagnostics, r.ix.Kustomize[f.Rel]...)
+		for _, d := range f.Docs {
+			if tree.IsComposition(d.APIVersion, d.Kind) {
+				oc.comps = append(oc.comps, CompositionResult{File: f.Rel, Document: d.Index, Line: d.Line, Name: d.Name, CompositeType: typeOf(d.Obj), Legacy: tree.IsLegacy(d.Obj), Status: CompositionSkipped})
 			}
 		}
 	}
-	if f.legacyHint {
-		oc.file.Diagnostics = append(oc.file.Diagnostics, Finding{Code: "M402", Severity: SeverityWarning, Document: -1, Line: f.line,
-			Message: fmt.Sprintf("file seems to hold a Composition in mode Resources but was skipped (%s): %s", f.detail, legacyFix(f.reason))})
+	if f.LegacyHint {
+		oc.file.Diagnostics = append(oc.file.Diagnostics, Finding{Code: "M402", Severity: SeverityWarning, Document: -1, Line: f.Line,
+			Message: fmt.Sprintf("file seems to hold a Composition in mode Resources but was skipped (%s): %s", f.Detail, legacyFix(f.Reason))})
 	}
-	if r.o.Write == WriteOut && f.reason != ReasonVanished && f.reason != ReasonUnreadable {
-		if err := copyOut(r.outAbs, f.rel, f.real, f.mode); err == nil {
+	if r.o.Write == WriteOut && f.Reason != ReasonVanished && f.Reason != ReasonUnreadable {
+		if err := copyOut(r.outAbs, f.Rel, f.Real, f.Mode); err == nil {
 			oc.file.Written = true
 		}
 	}
@@ -141,27 +143,27 @@ func typeOf(obj map[string]any) string {
 }
 
 // keep remembers a file's final content when a duplicate needs it.
-func (r *runner) keep(f *scanned, final []byte) {
-	if !r.needs[f.real] {
+func (r *runner) keep(f *tree.Scanned, final []byte) {
+	if !r.needs[f.Real] {
 		return
 	}
 	r.mu.Lock()
-	r.finalFor[f.real] = final
+	r.finalFor[f.Real] = final
 	r.mu.Unlock()
 }
 
 // convert converts, verifies and writes one file with Compositions.
-func (r *runner) convert(ctx context.Context, f *scanned, data []byte, oc *outcome) *outcome {
-	req := ConvertRequest{Path: f.rel, Data: data, Format: f.format, Target: r.o.Target, Phase1: r.o.Phase1,
+func (r *runner) convert(ctx context.Context, f *tree.Scanned, data []byte, oc *outcome) *outcome {
+	req := ConvertRequest{Path: f.Rel, Data: data, Format: f.Format, Target: r.o.Target, Phase1: r.o.Phase1,
 		PatchAndTransform: r.o.PatchAndTransform, EnvironmentConfigs: r.o.EnvironmentConfigs}
 	var extra []Finding
-	if n, ok := r.fnPT[f.rel]; ok {
+	if n, ok := r.fnPT[f.Rel]; ok {
 		req.PatchAndTransform = n.name
 		if n.ambiguous {
 			extra = append(extra, ambiguousFn(xp.FunctionPatchAndTransform))
 		}
 	}
-	if n, ok := r.fnEC[f.rel]; ok {
+	if n, ok := r.fnEC[f.Rel]; ok {
 		req.EnvironmentConfigs = n.name
 		if n.ambiguous {
 			extra = append(extra, ambiguousFn(xp.FunctionEnvironmentConfigs))
@@ -169,7 +171,7 @@ func (r *runner) convert(ctx context.Context, f *scanned, data []byte, oc *outco
 	}
 	comps := r.compositionsOf(f)
 	req.XRDs = r.xrdsOf(f, comps)
-	if r.o.Definitions && f.xrds > 0 {
+	if r.o.Definitions && f.XRDs > 0 {
 		req.Compositions = r.compositionsOfXRDs(f)
 	}
 
@@ -183,7 +185,7 @@ func (r *runner) convert(ctx context.Context, f *scanned, data []byte, oc *outco
 		return r.failConversion(f, data, oc, comps, extra)
 	}
 	out := resp.Data
-	before, after := splitFile(data, f.format), splitFile(out, f.format)
+	before, after := splitFile(data, f.Format), splitFile(out, f.Format)
 	if len(before) != len(after) {
 		oc.file.Status, oc.file.Reason, oc.file.Detail = FileFailed, ReasonConversionError,
 			fmt.Sprintf("the converter's output has %d documents where the input has %d", len(after), len(before))
@@ -267,7 +269,7 @@ func (r *runner) convert(ctx context.Context, f *scanned, data []byte, oc *outco
 				Message: "Composition is still in mode Resources (its conversion failed): Crossplane v2 no longer runs it"})
 		}
 	}
-	oc.file.Diagnostics = sortDiagnostics(append(diags, findings...))
+	oc.file.Diagnostics = finding.Sort(append(diags, findings...))
 
 	changed := !bytes.Equal(data, out)
 	var refused, held []string
@@ -312,7 +314,7 @@ func (r *runner) convert(ctx context.Context, f *scanned, data []byte, oc *outco
 		if err != nil {
 			text = data
 		}
-		oc.file.Diff = udiff.Unified("a/"+f.rel, "b/"+f.rel, text, out)
+		oc.file.Diff = udiff.Unified("a/"+f.Rel, "b/"+f.Rel, text, out)
 	}
 
 	if ctx.Err() != nil {
@@ -339,20 +341,20 @@ func (r *runner) convert(ctx context.Context, f *scanned, data []byte, oc *outco
 
 // write writes a converted file as the run's mode says, and completes its
 // outcome.
-func (r *runner) write(f *scanned, oc *outcome, data, out, final []byte, changed bool) {
+func (r *runner) write(f *tree.Scanned, oc *outcome, data, out, final []byte, changed bool) {
 	switch r.o.Write {
 	case WriteInPlace:
 		if !changed {
 			break
 		}
-		if f.mode&0o200 == 0 && !r.o.Force {
+		if f.Mode&0o200 == 0 && !r.o.Force {
 			oc.file.Status, oc.file.Reason, oc.file.Detail = FileFailed, ReasonReadOnly, "the file is read-only; make it writable, write it anyway with --force, or write a converted copy with --out"
 			final = data
 			r.unwritten(oc)
 			break
 		}
-		lost, err := atomicfile.Replace(f.real, out, atomicfile.ReplaceOptions{
-			Check:          func() error { return unchangedSince(f.real, f.sum) },
+		lost, err := atomicfile.Replace(f.Real, out, atomicfile.ReplaceOptions{
+			Check:          func() error { return unchangedSince(f.Real, f.Sum) },
 			AllowHardLinks: r.o.Force,
 		})
 		var hl *atomicfile.HardLinkError
@@ -378,7 +380,7 @@ func (r *runner) write(f *scanned, oc *outcome, data, out, final []byte, changed
 			r.unwritten(oc)
 		}
 	case WriteOut:
-		if err := writeOut(r.outAbs, f.rel, final, f.mode); err != nil {
+		if err := writeOut(r.outAbs, f.Rel, final, f.Mode); err != nil {
 			oc.file.Status, oc.file.Reason, oc.file.Detail = FileFailed, ReasonWriteError, err.Error()
 		} else {
 			oc.file.Written = true
@@ -422,7 +424,7 @@ func fallbackStatus(c *CompositionResult, changed bool, after string) string {
 		}
 		obj, _ = items[c.Item].(map[string]any)
 	}
-	if obj == nil || !isComposition(jsonobj.AsString(obj["apiVersion"]), jsonobj.AsString(obj["kind"])) {
+	if obj == nil || !tree.IsComposition(jsonobj.AsString(obj["apiVersion"]), jsonobj.AsString(obj["kind"])) {
 		return DocFailed
 	}
 	return DocConverted
@@ -433,7 +435,7 @@ func fallbackStatus(c *CompositionResult, changed bool, after string) string {
 // their new paths, less those the converter resolved or reported itself:
 // server fields it strips (C302), the external secret store reference it
 // drops for v2 (C202, C303), and XR writes outside status (C209).
-func (r *runner) finalFindings(f *scanned, comps []CompositionResult, diags []Diagnostic) []Finding {
+func (r *runner) finalFindings(f *tree.Scanned, comps []CompositionResult, diags []Diagnostic) []Finding {
 	converted := map[int]bool{}
 	for _, c := range comps {
 		if c.Status == CompositionConverted {
@@ -448,22 +450,22 @@ func (r *runner) finalFindings(f *scanned, comps []CompositionResult, diags []Di
 		codes[d.Document][d.Code] = true
 	}
 	var out []Finding
-	for _, d := range f.docs {
-		for _, fd := range d.findings {
-			if isComposition(d.apiVersion, d.kind) && converted[d.index] {
-				cs := codes[d.index]
+	for _, d := range f.Docs {
+		for _, fd := range d.Findings {
+			if tree.IsComposition(d.APIVersion, d.Kind) && converted[d.Index] {
+				cs := codes[d.Index]
 				switch {
 				case fd.Code == "M405" && cs["C209"],
 					fd.Code == "M406" && cs["C302"],
 					fd.Code == "M403" && (cs["C202"] || cs["C303"]):
 					continue
 				}
-				fd.Path = pipelinePath(fd.Path, d.ptStep)
+				fd.Path = pipelinePath(fd.Path, d.PTStep)
 			}
 			out = append(out, fd)
 		}
 	}
-	return append(out, r.ix.kustomize[f.rel]...)
+	return append(out, r.ix.Kustomize[f.Rel]...)
 }
 
 // pipelinePath maps a path in a legacy Composition to the path the same
@@ -507,7 +509,7 @@ func ambiguousFn(repo string) Finding {
 
 // failConversion finishes a file the converter failed on, as oc's status
 // says: every Composition failed, the file copied unconverted.
-func (r *runner) failConversion(f *scanned, data []byte, oc *outcome, comps []CompositionResult, extra []Finding) *outcome {
+func (r *runner) failConversion(f *tree.Scanned, data []byte, oc *outcome, comps []CompositionResult, extra []Finding) *outcome {
 	for i := range comps {
 		comps[i].Status = CompositionFailed
 	}
@@ -518,19 +520,19 @@ func (r *runner) failConversion(f *scanned, data []byte, oc *outcome, comps []Co
 }
 
 // copyOriginal copies an unconverted file to Out.
-func (r *runner) copyOriginal(f *scanned, data []byte, oc *outcome) {
+func (r *runner) copyOriginal(f *tree.Scanned, data []byte, oc *outcome) {
 	r.keep(f, data)
 	if r.o.Write != WriteOut {
 		return
 	}
-	if err := writeOut(r.outAbs, f.rel, data, f.mode); err == nil {
+	if err := writeOut(r.outAbs, f.Rel, data, f.Mode); err == nil {
 		oc.file.Written = true
 	}
 }
 
 // withLeftovers returns findings for a file whose conversion failed as a
 // whole.
-func (r *runner) withLeftovers(f *scanned, comps []CompositionResult, extra []Finding) []Diagnostic {
+func (r *runner) withLeftovers(f *tree.Scanned, comps []CompositionResult, extra []Finding) []Diagnostic {
 	out := r.fileFindings(f)
 	out = append(out, extra...)
 	for _, c := range comps {
@@ -539,41 +541,41 @@ func (r *runner) withLeftovers(f *scanned, comps []CompositionResult, extra []Fi
 				Message: "Composition is still in mode Resources (its file could not be converted): Crossplane v2 no longer runs it"})
 		}
 	}
-	return sortDiagnostics(out)
+	return finding.Sort(out)
 }
 
 // compositionsOf lists the Compositions of a file, as the scan found them.
-func (r *runner) compositionsOf(f *scanned) []CompositionResult {
+func (r *runner) compositionsOf(f *tree.Scanned) []CompositionResult {
 	var out []CompositionResult
-	for _, d := range f.docs {
-		if d.obj == nil || !isComposition(d.apiVersion, d.kind) {
+	for _, d := range f.Docs {
+		if d.Obj == nil || !tree.IsComposition(d.APIVersion, d.Kind) {
 			continue
 		}
-		out = append(out, CompositionResult{File: f.rel, Document: d.index, Item: d.item, Line: d.line, Name: d.name, CompositeType: typeOf(d.obj), Legacy: isLegacy(d.obj)})
+		out = append(out, CompositionResult{File: f.Rel, Document: d.Index, Item: d.Item, Line: d.Line, Name: d.Name, CompositeType: typeOf(d.Obj), Legacy: tree.IsLegacy(d.Obj)})
 	}
 	return out
 }
 
 // xrdsOf returns the XRDs of the types of a file's Compositions, the
 // nearest of each, once each.
-func (r *runner) xrdsOf(f *scanned, comps []CompositionResult) []map[string]any {
+func (r *runner) xrdsOf(f *tree.Scanned, comps []CompositionResult) []map[string]any {
 	var out []map[string]any
-	seen := map[*xrdInfo]bool{}
+	seen := map[*tree.XRDInfo]bool{}
 	for _, c := range comps {
-		ci := r.ix.byPosition[sourceName(f.rel, c.Document, c.Item)]
+		ci := r.ix.ByPosition[tree.SourceName(f.Rel, c.Document, c.Item)]
 		if ci == nil {
 			continue
 		}
-		if x := r.ix.xrdFor(f.rel, ci.typeRef); x != nil && !seen[x] {
+		if x := r.ix.XRDFor(f.Rel, ci.TypeRef); x != nil && !seen[x] {
 			seen[x] = true
-			out = append(out, x.obj)
+			out = append(out, x.Obj)
 		}
 		// The XRDs of the nested XRs it composes: --target v2 composes
 		// their v2 types (C458).
-		for _, t := range ci.composes {
-			if x := r.ix.xrdFor(f.rel, t); x != nil && !seen[x] {
+		for _, t := range ci.Composes {
+			if x := r.ix.XRDFor(f.Rel, t); x != nil && !seen[x] {
 				seen[x] = true
-				out = append(out, x.obj)
+				out = append(out, x.Obj)
 			}
 		}
 	}
@@ -584,42 +586,42 @@ func (r *runner) xrdsOf(f *scanned, comps []CompositionResult) []map[string]any 
 // whose type an XRD of file f defines, decoded whole (the index keeps them
 // slim): the converter reads their templates to choose the scope of the v2
 // XRDs (--xr-scope auto).
-func (r *runner) compositionsOfXRDs(f *scanned) []map[string]any {
+func (r *runner) compositionsOfXRDs(f *tree.Scanned) []map[string]any {
 	types := map[string]bool{}
-	for _, d := range f.docs {
-		if isXRD(d.apiVersion, d.kind) && d.obj != nil {
-			g := jsonobj.String(d.obj, "spec", "group")
-			k := jsonobj.String(d.obj, "spec", "names", "kind")
+	for _, d := range f.Docs {
+		if tree.IsXRD(d.APIVersion, d.Kind) && d.Obj != nil {
+			g := jsonobj.String(d.Obj, "spec", "group")
+			k := jsonobj.String(d.Obj, "spec", "names", "kind")
 			types[g+"|"+k] = true
 		}
 	}
 	want := map[string]map[int]bool{} // file → documents
-	for _, c := range r.ix.compositions {
-		av, k, _ := strings.Cut(c.typeRef, "|")
-		if c.file != f.rel && types[xp.Group(av)+"|"+k] {
-			if want[c.file] == nil {
-				want[c.file] = map[int]bool{}
+	for _, c := range r.ix.Compositions {
+		av, k, _ := strings.Cut(c.TypeRef, "|")
+		if c.File != f.Rel && types[xp.Group(av)+"|"+k] {
+			if want[c.File] == nil {
+				want[c.File] = map[int]bool{}
 			}
-			want[c.file][c.doc] = true
+			want[c.File][c.Doc] = true
 		}
 	}
 	var out []map[string]any
 	for _, s := range r.files {
-		docs := want[s.rel]
+		docs := want[s.Rel]
 		if docs == nil {
 			continue
 		}
-		data, err := regularfile.ReadFile(s.real)
+		data, err := regularfile.ReadFile(s.Real)
 		if err != nil {
 			continue
 		}
-		decoded, _, err := decodeDocs(data, s.format, false)
+		decoded, _, err := tree.DecodeDocs(data, s.Format, false)
 		if err != nil {
 			continue
 		}
 		for _, d := range decoded {
-			if docs[d.index] && d.obj != nil {
-				out = append(out, d.obj)
+			if docs[d.Index] && d.Obj != nil {
+				out = append(out, d.Obj)
 			}
 		}
 	}
@@ -628,32 +630,32 @@ func (r *runner) compositionsOfXRDs(f *scanned) []map[string]any {
 
 // refusedXRDs describes the XRDs of file f the converter refused to write
 // as v2 XRDs: like a refused Composition, one keeps the file unwritten.
-func refusedXRDs(f *scanned, docStatus map[int]string, diags []Diagnostic) []string {
+func refusedXRDs(f *tree.Scanned, docStatus map[int]string, diags []Diagnostic) []string {
 	var out []string
 	seen := map[int]bool{}
-	for _, d := range f.docs {
-		if !isXRD(d.apiVersion, d.kind) || seen[d.index] || docStatus[d.index] != DocFailed {
+	for _, d := range f.Docs {
+		if !tree.IsXRD(d.APIVersion, d.Kind) || seen[d.Index] || docStatus[d.Index] != DocFailed {
 			continue
 		}
-		seen[d.index] = true
+		seen[d.Index] = true
 		var ds []Diagnostic
 		for _, g := range diags {
-			if g.Document == d.index {
+			if g.Document == d.Index {
 				ds = append(ds, g)
 			}
 		}
-		out = append(out, fmt.Sprintf("the CompositeResourceDefinition %s (document %d)%s", d.name, d.index, firstError(ds)))
+		out = append(out, fmt.Sprintf("the CompositeResourceDefinition %s (document %d)%s", d.Name, d.Index, firstError(ds)))
 	}
 	return out
 }
 
 // fileFindings returns the findings of a file as it is.
-func (r *runner) fileFindings(f *scanned) []Finding {
+func (r *runner) fileFindings(f *tree.Scanned) []Finding {
 	var out []Finding
-	for _, d := range f.docs {
-		out = append(out, d.findings...)
+	for _, d := range f.Docs {
+		out = append(out, d.Findings...)
 	}
-	return append(out, r.ix.kustomize[f.rel]...)
+	return append(out, r.ix.Kustomize[f.Rel]...)
 }
 
 func diagsFor(diags []Diagnostic, c *CompositionResult) []Diagnostic {
@@ -680,11 +682,11 @@ func hasError(ds []Diagnostic) bool {
 // change, by xpmigrate or by hand), with the samples of both trees. A
 // Composition that was already mode: Pipeline at the base is reported as
 // changed, not verified as a migration.
-func (r *runner) verifyBase(ctx context.Context, f *scanned, c *CompositionResult, doc string) []Finding {
+func (r *runner) verifyBase(ctx context.Context, f *tree.Scanned, c *CompositionResult, doc string) []Finding {
 	b := r.base
-	h := headComposition{file: f.rel, name: c.Name, named: r.named}
-	if ci := r.ix.byPosition[sourceName(f.rel, c.Document, c.Item)]; ci != nil {
-		h.typeRef, h.from = ci.typeRef, ci.from
+	h := headComposition{file: f.Rel, name: c.Name, named: r.named}
+	if ci := r.ix.ByPosition[tree.SourceName(f.Rel, c.Document, c.Item)]; ci != nil {
+		h.typeRef, h.from = ci.TypeRef, ci.From
 	}
 	if lc, ok := b.legacyFor(h); ok {
 		legacy, err := b.document(lc)
@@ -703,32 +705,32 @@ func (r *runner) verifyBase(ctx context.Context, f *scanned, c *CompositionResul
 		if !r.o.Verify {
 			return nil
 		}
-		req := VerifyRequest{File: f.rel, Name: c.Name, Legacy: legacy, Converted: converted, Synthesize: r.o.Synthesize, Target: r.o.Target, Accept: r.o.Accept}
+		req := VerifyRequest{File: f.Rel, Name: c.Name, Legacy: legacy, Converted: converted, Synthesize: r.o.Synthesize, Target: r.o.Target, Accept: r.o.Accept}
 		seen := map[string]bool{}
-		if ci := r.ix.byPosition[sourceName(f.rel, c.Document, c.Item)]; ci != nil {
-			xrd := r.ix.xrdFor(f.rel, ci.typeRef)
+		if ci := r.ix.ByPosition[tree.SourceName(f.Rel, c.Document, c.Item)]; ci != nil {
+			xrd := r.ix.XRDFor(f.Rel, ci.TypeRef)
 			if xrd != nil {
-				req.XRD = xrd.obj
+				req.XRD = xrd.Obj
 			}
-			for _, s := range r.ix.samplesFor(ci, xrd, r.o.MaxSamples) {
-				seen[s.source] = true
-				req.Samples = append(req.Samples, Sample{Source: s.source, Object: s.obj})
+			for _, s := range r.ix.SamplesFor(ci, xrd, r.o.MaxSamples) {
+				seen[s.Source] = true
+				req.Samples = append(req.Samples, Sample{Source: s.Source, Object: s.Obj})
 			}
-			req.Extra = r.ix.envConfigsFor(f.rel)
+			req.Extra = r.ix.EnvConfigsFor(f.Rel)
 		}
 		// The base tree's samples that the work tree no longer has: a
 		// change that deletes its examples is still checked against them.
-		bxrd := b.ix.xrdFor(lc.file, lc.typeRef)
+		bxrd := b.ix.XRDFor(lc.File, lc.TypeRef)
 		if req.XRD == nil && bxrd != nil {
-			req.XRD = bxrd.obj
+			req.XRD = bxrd.Obj
 		}
-		for _, s := range b.ix.samplesFor(lc, bxrd, r.o.MaxSamples) {
-			if !seen[s.source] {
-				req.Samples = append(req.Samples, Sample{Source: b.ref + ":" + s.source, Object: s.obj})
+		for _, s := range b.ix.SamplesFor(lc, bxrd, r.o.MaxSamples) {
+			if !seen[s.Source] {
+				req.Samples = append(req.Samples, Sample{Source: b.ref + ":" + s.Source, Object: s.Obj})
 			}
 		}
 		if len(req.Extra) == 0 {
-			req.Extra = b.ix.envConfigsFor(lc.file)
+			req.Extra = b.ix.EnvConfigsFor(lc.File)
 		}
 		if len(req.Samples) == 0 && req.Synthesize == 0 {
 			c.Verification = &Verification{Status: VerifyUnverified,
@@ -747,7 +749,7 @@ func (r *runner) verifyBase(ctx context.Context, f *scanned, c *CompositionResul
 		c.Verification = v
 		return nil
 	}
-	pc, ok := b.pipelineAt(f.rel, c.Name)
+	pc, ok := b.pipelineAt(f.Rel, c.Name)
 	if !ok {
 		return nil
 	}
@@ -783,8 +785,8 @@ func rewriteCodes(ds []Diagnostic) string {
 func (r *runner) named(name string) bool {
 	r.namesOnce.Do(func() {
 		r.names = map[string]bool{}
-		for _, c := range r.ix.compositions {
-			r.names[c.name] = true
+		for _, c := range r.ix.Compositions {
+			r.names[c.Name] = true
 		}
 	})
 	return r.names[name]
@@ -792,17 +794,17 @@ func (r *runner) named(name string) bool {
 
 // verifyDoc runs the equivalence check for one converted Composition,
 // given its document before and after.
-func (r *runner) verifyDoc(ctx context.Context, f *scanned, c *CompositionResult, before, after string, conv DocumentStatus) *Verification {
-	req := VerifyRequest{File: f.rel, Name: c.Name, Legacy: []byte(before), Converted: []byte(after), Synthesize: r.o.Synthesize, Target: r.o.Target}
-	if c.Item < 0 && f.format != "json" {
+func (r *runner) verifyDoc(ctx context.Context, f *tree.Scanned, c *CompositionResult, before, after string, conv DocumentStatus) *Verification {
+	req := VerifyRequest{File: f.Rel, Name: c.Name, Legacy: []byte(before), Converted: []byte(after), Synthesize: r.o.Synthesize, Target: r.o.Target}
+	if c.Item < 0 && f.Format != "json" {
 		req.LegacyJSON, req.ConvertedJSON = conv.Before, conv.After
-		for _, d := range f.docs {
-			if d.index != c.Document || d.item >= 0 || conv.Lines == nil {
+		for _, d := range f.Docs {
+			if d.Index != c.Document || d.Item >= 0 || conv.Lines == nil {
 				continue
 			}
 			// The converter's lines are the file's; verify counts from
 			// the document's first line.
-			first := d.line
+			first := d.Line
 			req.LegacyLines = func(path []any) (int, bool) {
 				l, ok := conv.Lines(path)
 				return l - first + 1, ok
@@ -818,15 +820,15 @@ func (r *runner) verifyDoc(ctx context.Context, f *scanned, c *CompositionResult
 			return &Verification{Status: VerifyError, Error: err.Error()}
 		}
 	}
-	if ci := r.ix.byPosition[sourceName(f.rel, c.Document, c.Item)]; ci != nil {
-		xrd := r.ix.xrdFor(f.rel, ci.typeRef)
+	if ci := r.ix.ByPosition[tree.SourceName(f.Rel, c.Document, c.Item)]; ci != nil {
+		xrd := r.ix.XRDFor(f.Rel, ci.TypeRef)
 		if xrd != nil {
-			req.XRD = xrd.obj
+			req.XRD = xrd.Obj
 		}
-		for _, s := range r.ix.samplesFor(ci, xrd, r.o.MaxSamples) {
-			req.Samples = append(req.Samples, Sample{Source: s.source, Object: s.obj})
+		for _, s := range r.ix.SamplesFor(ci, xrd, r.o.MaxSamples) {
+			req.Samples = append(req.Samples, Sample{Source: s.Source, Object: s.Obj})
 		}
-		req.Extra = r.ix.envConfigsFor(f.rel)
+		req.Extra = r.ix.EnvConfigsFor(f.Rel)
 	}
 	if len(req.Samples) == 0 && req.Synthesize == 0 {
 		return &Verification{Status: VerifyUnverified,
@@ -878,12 +880,12 @@ func templateExt(rel string) string {
 
 // legacyTemplate returns the leftover finding for a template file that
 // seems to hold a legacy Composition, or nil. Only regular files are read.
-func (r *runner) legacyTemplate(f *scanned) *Finding {
-	if fi, err := os.Stat(f.real); err != nil || fi.Size() > maxTemplateSize {
+func (r *runner) legacyTemplate(f *tree.Scanned) *Finding {
+	if fi, err := os.Stat(f.Real); err != nil || fi.Size() > maxTemplateSize {
 		return nil
 	}
-	data, err := regularfile.ReadFile(f.real)
-	if err != nil || !looksLegacy(data) {
+	data, err := regularfile.ReadFile(f.Real)
+	if err != nil || !tree.LooksLegacy(data) {
 		return nil
 	}
 	return &Finding{Code: "M402", Severity: SeverityWarning, Document: -1, Line: firstMatchLine(data),
@@ -907,7 +909,7 @@ func legacyFix(reason string) string {
 
 // firstMatchLine is the line of the first `kind: Composition`, or 0.
 func firstMatchLine(data []byte) int {
-	loc := kindComp.FindIndex(data)
+	loc := tree.KindComp.FindIndex(data)
 	if loc == nil {
 		return 0
 	}

@@ -13,14 +13,13 @@ import (
 	"sort"
 	"strings"
 
-	mmsemver "github.com/Masterminds/semver"
 	"github.com/pkg/errors"
-	yaml3 "go.yaml.in/yaml/v3"
 
-	"github.com/xpmigrate/xpmigrate/convert"
+	"github.com/xpmigrate/xpmigrate/convert/migrate/finding"
+	"github.com/xpmigrate/xpmigrate/convert/migrate/functions"
+	"github.com/xpmigrate/xpmigrate/convert/migrate/tree"
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
 	"github.com/xpmigrate/xpmigrate/internal/atomicfile"
-	"github.com/xpmigrate/xpmigrate/internal/crossplane"
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
 	"github.com/xpmigrate/xpmigrate/internal/regularfile"
@@ -32,135 +31,10 @@ import (
 // Configurations' dependencies are still added).
 const FunctionsNone = "none"
 
-// A functionPin is what a target needs of one function: the package, the
-// release the converted Compositions are verified against (and that
-// emitted manifests pin), the releases that behave the same, and the
-// constraint a Configuration's dependency gets.
-type functionPin struct {
-	repo, pkg, pin string
-	ok             versionRange
-	constraint     string
-	// supported says ok in words.
-	supported string
-}
-
-// functionPins returns the pins of function-patch-and-transform and
-// function-environment-configs for a target.
-//
-// PT: verify emulates v0.10.8. The version table
-// (docs/semantics/pipeline.md#patch-and-transform-versions) lists no semantic change in v0.10.1–v0.10.8, and
-// v0.10.0's change (an automatic connection Secret) only applies to XRs
-// with spec.crossplane, which Crossplane 1.x does not have; releases before
-// v0.10.0 are built on crossplane-runtime v1 and SDK v0.4 and differ
-// (readiness before v0.8, Combine policies before v0.8, mergeOptions
-// before v0.4). So v0.10.x on target v1. No later line has been examined,
-// so v1 stops there; v2 takes any release from v0.10.0 (the line Crossplane
-// v2 modern XRs need).
-//
-// EC: v0.7+ speaks only the required-resources protocol, which Crossplane
-// 1.x does not know: it gets no EnvironmentConfigs there (D43, C1). So
-// v0.6.x on v1, v0.7.x on v2.
-func functionPins(target crossplane.Target) (pt, ec functionPin) {
-	pt = functionPin{repo: xp.FunctionPatchAndTransform, pkg: xp.PackagePatchAndTransform, pin: convert.PTVersion}
-	ec = functionPin{repo: xp.FunctionEnvironmentConfigs, pkg: xp.PackageEnvironmentConfigs}
-	if target == crossplane.V2 {
-		pt.ok = versionRange{lo: semver{minor: 10}, noHi: true}
-		pt.constraint, pt.supported = convert.PTConstraintV2, "v0.10.0 or later"
-		ec.pin = convert.ECVersionV2
-		ec.ok = versionRange{lo: semver{minor: 7}, hi: semver{minor: 8}}
-		ec.constraint, ec.supported = convert.ECConstraintV2, "v0.7.x"
-		return pt, ec
-	}
-	pt.ok = versionRange{lo: semver{minor: 10}, hi: semver{minor: 11}}
-	pt.constraint, pt.supported = ">="+convert.PTVersion+", <v0.11.0", "v0.10.x"
-	ec.pin = convert.ECVersionV1
-	ec.ok = versionRange{lo: semver{minor: 6}, hi: semver{minor: 7}}
-	ec.constraint, ec.supported = ">="+convert.ECVersionV1+", <v0.7.0", "v0.6.x"
-	return pt, ec
-}
-
-// packageTag returns the tag of a package reference, "" when it has none
-// or is pinned by digest.
-func packageTag(pkg string) string {
-	if strings.Contains(pkg, "@") {
-		return ""
-	}
-	if i := strings.LastIndexByte(pkg, ':'); i > strings.LastIndexByte(pkg, '/') {
-		return pkg[i+1:]
-	}
-	return ""
-}
-
-// checkManifest returns a finding when a Function manifest's package is
-// not at a release the target supports, or its release cannot be told.
-func (p functionPin) checkManifest(name, pkg string, target crossplane.Target) *Finding {
-	want := p.pkg + ":" + p.pin
-	tag := packageTag(pkg)
-	v, ok := parseVersion(tag)
-	switch {
-	case !ok || !isRelease(tag) || v.Prerelease() != "":
-		return &Finding{Code: "M409", Severity: SeverityInfo,
-			Message: fmt.Sprintf("Function %q installs %s, whose release cannot be told (no release tag); the converted Compositions (target %s) need %s %s, verified against %s: make sure it is one, or set spec.package to %s",
-				name, pkg, target, p.repo, p.supported, p.pin, want)}
-	case !p.ok.contains(v):
-		return &Finding{Code: "M409", Severity: SeverityWarning,
-			Message: fmt.Sprintf("Function %q installs %s %s, but the converted Compositions (target %s) need %s %s (verified against %s); they use this Function by name, so set its spec.package to %s",
-				name, p.repo, v.Original(), target, p.repo, p.supported, p.pin, want)}
-	}
-	return nil
-}
-
-// checkDependency returns a finding when a Configuration dependency's
-// version constraint lets Crossplane install a release the target does not
-// support.
-func (p functionPin) checkDependency(at, pkg, version string, target crossplane.Target) *Finding {
-	fix := fmt.Sprintf("set its version to %q", p.constraint)
-	if strings.HasPrefix(version, "sha256:") {
-		return &Finding{Code: "M410", Severity: SeverityInfo, Path: at,
-			Message: fmt.Sprintf("the dependency on %s is pinned by digest, so its release cannot be told; the converted Compositions (target %s) need %s %s (verified against %s): make sure it is one, or %s",
-				pkg, target, p.repo, p.supported, p.pin, fix)}
-	}
-	if version == "" {
-		return &Finding{Code: "M410", Severity: SeverityWarning, Path: at,
-			Message: fmt.Sprintf("the dependency on %s has no version, which does not bound the release; the converted Compositions (target %s) need %s %s (verified against %s): %s",
-				pkg, target, p.repo, p.supported, p.pin, fix)}
-	}
-	c, err := parseConstraint(version)
-	if err != nil {
-		return &Finding{Code: "M410", Severity: SeverityWarning, Path: at,
-			Message: fmt.Sprintf("the dependency on %s has version %q, which Crossplane's package manager cannot read (%v; comparisons are joined by commas); the converted Compositions (target %s) need %s %s (verified against %s): %s",
-				pkg, version, err, target, p.repo, p.supported, p.pin, fix)}
-	}
-	if in, outside := constraintWithin(c, p.ok, mustSemver(p.pin)); !in {
-		what := "admits no release of " + p.supported
-		if len(outside) > 0 {
-			what = fmt.Sprintf("admits %s", outside[0].Original())
-		}
-		return &Finding{Code: "M410", Severity: SeverityWarning, Path: at,
-			Message: fmt.Sprintf("the dependency on %s has version %q, which %s; the converted Compositions (target %s) need %s %s (verified against %s): %s",
-				pkg, version, what, target, p.repo, p.supported, p.pin, fix)}
-	}
-	return nil
-}
-
-// mustSemver reads a release the code pins, such as v0.10.8.
-func mustSemver(s string) semver {
-	v := mmsemver.MustParse(s)
-	return semver{major: int(v.Major()), minor: int(v.Minor()), patch: int(v.Patch())}
-}
-
-// isRelease reports whether a tag names a whole release, major.minor.patch
-// (v0.10 may name any of a line, or no release at all).
-func isRelease(tag string) bool {
-	core, _, _ := strings.Cut(strings.TrimPrefix(tag, "v"), "-")
-	core, _, _ = strings.Cut(core, "+")
-	return strings.Count(core, ".") == 2
-}
-
 // A wiring is the plan, made before any file is written, of the function
 // manifests and Configuration dependencies a run adds.
 type wiring struct {
-	pt, ec functionPin
+	pt, ec functions.Pin
 	scopes []*wireScope
 	// out is Options.FunctionsOut: one file for every scope, "" for one
 	// per scope, FunctionsNone for none.
@@ -187,7 +61,7 @@ func (r *runner) planWiring() error {
 		return nil
 	}
 	w := &wiring{out: r.o.FunctionsOut}
-	w.pt, w.ec = functionPins(r.o.Target)
+	w.pt, w.ec = functions.Pins(r.o.Target)
 	if w.out != "" && w.out != FunctionsNone {
 		clean := path.Clean(filepath.ToSlash(w.out))
 		if path.IsAbs(clean) || clean == ".." || strings.HasPrefix(clean, "../") || clean == "." {
@@ -196,10 +70,10 @@ func (r *runner) planWiring() error {
 		w.out = clean
 	}
 	dirs := map[string][]string{} // scope → files with legacy Compositions
-	for _, c := range r.ix.compositions {
-		if c.legacy || c.nativeEnv {
-			s := r.ix.scopeOf(c.file)
-			dirs[s] = append(dirs[s], c.file)
+	for _, c := range r.ix.Compositions {
+		if c.Legacy || c.NativeEnv {
+			s := r.ix.ScopeOf(c.File)
+			dirs[s] = append(dirs[s], c.File)
 		}
 	}
 	scopes := make([]string, 0, len(dirs))
@@ -229,8 +103,8 @@ func (r *runner) planWiring() error {
 	}
 	for _, f := range r.files {
 		for _, ws := range w.scopes {
-			if f.rel == ws.functions && f.compositions > 0 {
-				return invalid("cannot write Function manifests to %q: it holds Compositions; choose another --functions-out", f.rel)
+			if f.Rel == ws.functions && f.Compositions > 0 {
+				return invalid("cannot write Function manifests to %q: it holds Compositions; choose another --functions-out", f.Rel)
 			}
 		}
 	}
@@ -251,8 +125,8 @@ func (r *runner) planWiring() error {
 }
 
 func (r *runner) hasConfiguration(file string) bool {
-	for _, c := range r.ix.configs {
-		if c.file == file {
+	for _, c := range r.ix.Configs {
+		if c.File == file {
 			return true
 		}
 	}
@@ -307,12 +181,6 @@ func checkWritable(p string) error {
 	return nil
 }
 
-// A wantFunction is a Function the converted Compositions of a scope use.
-type wantFunction struct {
-	pin  functionPin
-	name string
-}
-
 // wire adds, after the files are migrated, the Function manifests and
 // Configuration dependencies the Compositions converted in this run need,
 // and the findings about existing ones. It returns outs with the outcome
@@ -349,28 +217,28 @@ func (r *runner) wireScopes(ctx context.Context, outs []*outcome) []*outcome {
 	byRel := map[string]int{}
 	for i, f := range r.files {
 		if i < len(outs) && outs[i] != nil {
-			byRel[f.rel] = i
+			byRel[f.Rel] = i
 		}
 	}
 	// What each scope needs: the functions of its converted Compositions.
-	needs := map[string][]wantFunction{}
+	needs := map[string][]functions.Want{}
 	for i, oc := range outs {
 		if i >= len(r.files) || oc == nil || oc.file.Status != FileConverted {
 			continue
 		}
 		f := r.files[i]
 		for ci, c := range oc.comps {
-			s := r.ix.scopeOf(f.rel)
+			s := r.ix.ScopeOf(f.Rel)
 			if c.Status == CompositionChanged && len(oc.steps) == len(oc.comps) {
 				// A rewritten Pipeline Composition: the functions of the
 				// steps the rewrite added (a native environment's
 				// function-environment-configs step).
 				for _, st := range newSteps(oc.steps[ci]) {
 					switch st.repo {
-					case w.ec.repo:
-						needs[s] = addWant(needs[s], wantFunction{pin: w.ec, name: r.usedName(f.rel, w.ec)})
-					case w.pt.repo:
-						needs[s] = addWant(needs[s], wantFunction{pin: w.pt, name: r.usedName(f.rel, w.pt)})
+					case w.ec.Repo:
+						needs[s] = addWant(needs[s], functions.Want{Pin: w.ec, Name: r.usedName(f.Rel, w.ec)})
+					case w.pt.Repo:
+						needs[s] = addWant(needs[s], functions.Want{Pin: w.pt, Name: r.usedName(f.Rel, w.pt)})
 					}
 				}
 			}
@@ -378,35 +246,35 @@ func (r *runner) wireScopes(ctx context.Context, outs []*outcome) []*outcome {
 				continue
 			}
 			if r.ptStepOf(f, c) == 1 {
-				needs[s] = addWant(needs[s], wantFunction{pin: w.ec, name: r.usedName(f.rel, w.ec)})
+				needs[s] = addWant(needs[s], functions.Want{Pin: w.ec, Name: r.usedName(f.Rel, w.ec)})
 			}
-			needs[s] = addWant(needs[s], wantFunction{pin: w.pt, name: r.usedName(f.rel, w.pt)})
+			needs[s] = addWant(needs[s], functions.Want{Pin: w.pt, Name: r.usedName(f.Rel, w.pt)})
 		}
 	}
-	manifests := map[string][]wantFunction{} // functions file → manifests
-	clashes := map[string][]Finding{}        // functions file → names it cannot hold
+	manifests := map[string][]functions.Want{} // functions file → manifests
+	clashes := map[string][]Finding{}          // functions file → names it cannot hold
 	var files []string
 	for _, ws := range w.scopes {
 		want := needs[ws.dir]
 		if len(want) == 0 {
 			continue
 		}
-		sort.SliceStable(want, func(i, j int) bool { return want[i].pin.repo < want[j].pin.repo }) // EC first, as the pipeline runs.
-		var deps []wantFunction
+		sort.SliceStable(want, func(i, j int) bool { return want[i].Pin.Repo < want[j].Pin.Repo }) // EC first, as the pipeline runs.
+		var deps []functions.Want
 		for _, fn := range want {
 			// One Function per package: two would both install the
 			// function's input CRD.
 			// Existing manifests and dependencies are checked with every
 			// other Function the tree uses (checkFunctions).
-			if len(r.functionManifests(ws.dir, fn.pin.repo)) == 0 && ws.functions != "" {
+			if len(r.functionManifests(ws.dir, fn.Pin.Repo)) == 0 && ws.functions != "" {
 				if _, seen := manifests[ws.functions]; !seen {
 					files = append(files, ws.functions)
 				}
 				for _, x := range manifests[ws.functions] {
-					if x.pin.repo == fn.pin.repo && x.name != fn.name {
+					if x.Pin.Repo == fn.Pin.Repo && x.Name != fn.Name {
 						clashes[ws.functions] = append(clashes[ws.functions], Finding{Code: "M407", Severity: SeverityInfo, Document: -1,
 							Message: fmt.Sprintf("%s is written once to this file, named %q, but the Compositions converted under %q use %q: give them one name (--function-%s-ref), or leave --functions-out unset for one file per package",
-								fn.pin.repo, x.name, orRoot(ws.dir), fn.name, strings.TrimPrefix(fn.pin.repo, "function-"))})
+								fn.Pin.Repo, x.Name, orRoot(ws.dir), fn.Name, strings.TrimPrefix(fn.Pin.Repo, "function-"))})
 					}
 				}
 				manifests[ws.functions] = addWant(manifests[ws.functions], fn)
@@ -414,9 +282,9 @@ func (r *runner) wireScopes(ctx context.Context, outs []*outcome) []*outcome {
 			if ws.config == "" {
 				continue
 			}
-			if len(r.configDependencies(ws.config, fn.pin.repo)) == 0 {
+			if len(r.configDependencies(ws.config, fn.Pin.Repo)) == 0 {
 				deps = append(deps, fn)
-				w.added = append(w.added, installer{name: xp.PackageName(fn.pin.pkg), pkg: fn.pin.pkg, version: fn.pin.constraint, dependency: true, file: ws.config, at: "spec.dependsOn"})
+				w.added = append(w.added, installer{name: xp.PackageName(fn.Pin.Pkg), pkg: fn.Pin.Pkg, version: fn.Pin.Constraint, dependency: true, file: ws.config, at: "spec.dependsOn"})
 			}
 		}
 		if len(deps) > 0 || ws.config != "" {
@@ -427,7 +295,7 @@ func (r *runner) wireScopes(ctx context.Context, outs []*outcome) []*outcome {
 	}
 	for _, rel := range files {
 		for _, fn := range manifests[rel] {
-			w.added = append(w.added, installer{name: fn.name, pkg: fn.pin.pkg + ":" + fn.pin.pin, file: rel, doc: -1})
+			w.added = append(w.added, installer{name: fn.Name, pkg: fn.Pin.Pkg + ":" + fn.Pin.Release, file: rel, doc: -1})
 		}
 		if i, ok := byRel[rel]; ok {
 			r.appendManifests(outs[i], r.files[i], manifests[rel])
@@ -441,9 +309,9 @@ func (r *runner) wireScopes(ctx context.Context, outs []*outcome) []*outcome {
 	return outs
 }
 
-func addWant(s []wantFunction, fn wantFunction) []wantFunction {
+func addWant(s []functions.Want, fn functions.Want) []functions.Want {
 	for _, x := range s {
-		if x.pin.repo == fn.pin.repo {
+		if x.Pin.Repo == fn.Pin.Repo {
 			return s
 		}
 	}
@@ -451,10 +319,10 @@ func addWant(s []wantFunction, fn wantFunction) []wantFunction {
 }
 
 // ptStepOf returns the scan's ptStep for a Composition of f.
-func (r *runner) ptStepOf(f *scanned, c CompositionResult) int {
-	for _, d := range f.docs {
-		if d.index == c.Document && d.item == c.Item {
-			return d.ptStep
+func (r *runner) ptStepOf(f *tree.Scanned, c CompositionResult) int {
+	for _, d := range f.Docs {
+		if d.Index == c.Document && d.Item == c.Item {
+			return d.PTStep
 		}
 	}
 	return 0
@@ -462,9 +330,9 @@ func (r *runner) ptStepOf(f *scanned, c CompositionResult) int {
 
 // usedName returns the functionRef name the converter was given for a
 // file (its default when none).
-func (r *runner) usedName(file string, p functionPin) string {
+func (r *runner) usedName(file string, p functions.Pin) string {
 	forced, names, def := r.o.PatchAndTransform, r.fnPT, xp.FunctionPatchAndTransform
-	if p.repo == xp.FunctionEnvironmentConfigs {
+	if p.Repo == xp.FunctionEnvironmentConfigs {
 		forced, names, def = r.o.EnvironmentConfigs, r.fnEC, xp.FunctionEnvironmentConfigs
 	}
 	if forced != "" {
@@ -484,7 +352,7 @@ func (r *runner) defaultFunctionName(file, pkg string) string {
 	if !r.o.WireFunctions || r.o.Phase1 {
 		return ""
 	}
-	if r.hasConfiguration(path.Join(r.ix.scopeOf(file), "crossplane.yaml")) {
+	if r.hasConfiguration(path.Join(r.ix.ScopeOf(file), "crossplane.yaml")) {
 		return xp.PackageName(pkg)
 	}
 	return ""
@@ -501,45 +369,34 @@ type haveFunction struct {
 // is repo.
 func (r *runner) functionManifests(scope, repo string) []haveFunction {
 	var out []haveFunction
-	for _, f := range r.ix.functions {
-		if !inScope(scope, f.file) {
+	for _, f := range r.ix.Functions {
+		if !tree.InScope(scope, f.File) {
 			continue
 		}
-		pkg := jsonobj.String(f.obj, "spec", "package")
-		if packageRepo(pkg) != repo {
+		pkg := jsonobj.String(f.Obj, "spec", "package")
+		if tree.PackageRepo(pkg) != repo {
 			continue
 		}
-		name := jsonobj.String(f.obj, "metadata", "name")
-		out = append(out, haveFunction{file: f.file, name: name, pkg: pkg, doc: f.doc, line: r.docLine(f.file, f.doc)})
+		name := jsonobj.String(f.Obj, "metadata", "name")
+		out = append(out, haveFunction{file: f.File, name: name, pkg: pkg, doc: f.Doc, line: r.docLine(f.File, f.Doc)})
 	}
 	return out
-}
-
-// dependency reads an entry of a Configuration's spec.dependsOn: the
-// entry as an object, and its package (package, else function).
-func dependency(d any) (map[string]any, string) {
-	dm, _ := d.(map[string]any)
-	pkg, _ := dm["package"].(string)
-	if pkg == "" {
-		pkg, _ = dm["function"].(string)
-	}
-	return dm, pkg
 }
 
 // configDependencies returns a Configuration's dependencies on repo.
 func (r *runner) configDependencies(file, repo string) []haveFunction {
 	var out []haveFunction
-	for _, c := range r.ix.configs {
-		if c.file != file {
+	for _, c := range r.ix.Configs {
+		if c.File != file {
 			continue
 		}
-		for i, d := range jsonobj.List(c.obj, "spec", "dependsOn") {
-			dm, pkg := dependency(d)
-			if packageRepo(pkg) != repo {
+		for i, d := range jsonobj.List(c.Obj, "spec", "dependsOn") {
+			dm, pkg := tree.Dependency(d)
+			if tree.PackageRepo(pkg) != repo {
 				continue
 			}
 			v, _ := dm["version"].(string)
-			out = append(out, haveFunction{file: file, pkg: pkg, version: v, at: fmt.Sprintf("spec.dependsOn[%d].version", i), doc: c.doc, line: r.docLine(file, c.doc)})
+			out = append(out, haveFunction{file: file, pkg: pkg, version: v, at: fmt.Sprintf("spec.dependsOn[%d].version", i), doc: c.Doc, line: r.docLine(file, c.Doc)})
 		}
 	}
 	return out
@@ -547,12 +404,12 @@ func (r *runner) configDependencies(file, repo string) []haveFunction {
 
 func (r *runner) docLine(file string, doc int) int {
 	for _, f := range r.files {
-		if f.rel != file {
+		if f.Rel != file {
 			continue
 		}
-		for _, d := range f.docs {
-			if d.index == doc {
-				return d.line
+		for _, d := range f.Docs {
+			if d.Index == doc {
+				return d.Line
 			}
 		}
 	}
@@ -567,22 +424,10 @@ func (r *runner) addFinding(outs []*outcome, byRel map[string]int, file string, 
 	outs[i].file.Diagnostics = append(outs[i].file.Diagnostics, fd)
 }
 
-// manifestText renders Function manifests.
-func manifestText(fns []wantFunction) []byte {
-	var b bytes.Buffer
-	for i, fn := range fns {
-		if i > 0 {
-			b.WriteString("---\n")
-		}
-		fmt.Fprintf(&b, "apiVersion: "+xp.FunctionAPIVersion+"\nkind: Function\nmetadata:\n  name: %s\nspec:\n  package: %s:%s\n", fn.name, fn.pin.pkg, fn.pin.pin)
-	}
-	return b.Bytes()
-}
-
 // newFunctionsFile writes a new file of Function manifests.
-func (r *runner) newFunctionsFile(rel string, fns []wantFunction) *outcome {
+func (r *runner) newFunctionsFile(rel string, fns []functions.Want) *outcome {
 	oc := &outcome{emit: true, file: FileResult{Path: rel, Status: FileConverted}}
-	data := append([]byte("# Functions the Compositions converted by xpmigrate migrate use, pinned for\n# target "+string(r.o.Target)+".\n"), manifestText(fns)...)
+	data := append([]byte("# Functions the Compositions converted by xpmigrate migrate use, pinned for\n# target "+string(r.o.Target)+".\n"), functions.ManifestText(fns)...)
 	if r.o.Diff {
 		oc.file.Diff = udiff.Unified("/dev/null", "b/"+rel, nil, data)
 	}
@@ -607,7 +452,7 @@ func (r *runner) newFunctionsFile(rel string, fns []wantFunction) *outcome {
 }
 
 // appendManifests appends Function manifests to a file of the tree.
-func (r *runner) appendManifests(oc *outcome, f *scanned, fns []wantFunction) {
+func (r *runner) appendManifests(oc *outcome, f *tree.Scanned, fns []functions.Want) {
 	r.editFile(oc, f, func(data []byte) ([]byte, error) {
 		out := append([]byte(nil), data...)
 		if len(out) > 0 && !bytes.HasSuffix(out, []byte("\n")) {
@@ -616,7 +461,7 @@ func (r *runner) appendManifests(oc *outcome, f *scanned, fns []wantFunction) {
 		if len(bytes.TrimSpace(out)) > 0 {
 			out = append(out, "---\n"...)
 		}
-		return append(out, manifestText(fns)...), nil
+		return append(out, functions.ManifestText(fns)...), nil
 	})
 }
 
@@ -625,7 +470,7 @@ func (r *runner) appendManifests(oc *outcome, f *scanned, fns []wantFunction) {
 //
 // In a v2-native run the converter first rewrites the file for v2 (its
 // Crossplane constraint, dependency pins and registries: C468–C470).
-func (r *runner) addDependencies(ctx context.Context, oc *outcome, f *scanned, fns []wantFunction) {
+func (r *runner) addDependencies(ctx context.Context, oc *outcome, f *tree.Scanned, fns []functions.Want) {
 	r.editFile(oc, f, func(data []byte) ([]byte, error) {
 		if r.v2Native() {
 			v2, diags, err := r.v2Rewrite(ctx, f, data)
@@ -633,7 +478,7 @@ func (r *runner) addDependencies(ctx context.Context, oc *outcome, f *scanned, f
 				return nil, err
 			}
 			data = v2
-			oc.file.Diagnostics = sortDiagnostics(append(oc.file.Diagnostics, diags...))
+			oc.file.Diagnostics = finding.Sort(append(oc.file.Diagnostics, diags...))
 		}
 		if len(fns) == 0 && r.v2Native() {
 			return data, nil
@@ -647,15 +492,15 @@ func (r *runner) addDependencies(ctx context.Context, oc *outcome, f *scanned, f
 			if err != nil {
 				return nil, err
 			}
-			if done || d == nil || !isConfigurationNode(d.Top()) {
+			if done || d == nil || !functions.IsConfiguration(d.Top()) {
 				out.Write(c.Text)
 				continue
 			}
-			addDependencyNodes(d.Top(), fns)
+			functions.AddDependencies(d.Top(), fns)
 			if !r.v2Native() {
-				if fd := raiseCrossplaneConstraint(d.Top()); fd != nil {
+				if fd := functions.RaiseCrossplaneConstraint(d.Top()); fd != nil {
 					fd.Document, fd.Line = c.Index, c.TextLine
-					oc.file.Diagnostics = sortDiagnostics(append(oc.file.Diagnostics, *fd))
+					oc.file.Diagnostics = finding.Sort(append(oc.file.Diagnostics, *fd))
 				}
 			}
 			b, err := d.Encode()
@@ -669,61 +514,19 @@ func (r *runner) addDependencies(ctx context.Context, oc *outcome, f *scanned, f
 	})
 }
 
-func isConfigurationNode(n *yaml3.Node) bool {
-	av, _ := yamledit.Str(yamledit.Get(n, "apiVersion"))
-	k, _ := yamledit.Str(yamledit.Get(n, "kind"))
-	return k == "Configuration" && xp.Group(av) == xp.GroupMetaPkg
-}
-
-// addDependencyNodes appends a dependency per function to spec.dependsOn,
-// in the form the list already uses (apiVersion, kind and package, or the
-// function key).
-func addDependencyNodes(top *yaml3.Node, fns []wantFunction) {
-	spec := yamledit.Resolve(yamledit.Get(top, "spec"))
-	if spec == nil || !yamledit.IsMap(spec) {
-		spec = yamledit.NewMap()
-		yamledit.Set(top, "spec", spec)
-	}
-	deps := yamledit.Resolve(yamledit.Get(spec, "dependsOn"))
-	if deps == nil || !yamledit.IsSeq(deps) {
-		deps = yamledit.NewSeq()
-		yamledit.Set(spec, "dependsOn", deps)
-	}
-	byPackage := false
-	for _, d := range deps.Content {
-		if yamledit.Has(d, "package") {
-			byPackage = true
-		}
-	}
-	for _, fn := range fns {
-		m := yamledit.NewMap()
-		if byPackage {
-			yamledit.Set(m, "apiVersion", yamledit.NewString(xp.FunctionAPIVersion))
-			yamledit.Set(m, "kind", yamledit.NewString("Function"))
-			yamledit.Set(m, "package", yamledit.NewString(fn.pin.pkg))
-		} else {
-			yamledit.Set(m, "function", yamledit.NewString(fn.pin.pkg))
-		}
-		v := yamledit.NewString(fn.pin.constraint)
-		v.Style = yaml3.DoubleQuotedStyle
-		yamledit.Set(m, "version", v)
-		deps.Content = append(deps.Content, m)
-	}
-}
-
 // editFile changes a file of the tree that has no Compositions: in place
 // (atomically, and only when it is as the scan read it), under Out, or
 // only in the result.
-func (r *runner) editFile(oc *outcome, f *scanned, edit func([]byte) ([]byte, error)) {
+func (r *runner) editFile(oc *outcome, f *tree.Scanned, edit func([]byte) ([]byte, error)) {
 	if !slices.Contains(r.late, oc) {
 		r.late = append(r.late, oc)
 	}
-	data, err := regularfile.ReadFile(f.real)
+	data, err := regularfile.ReadFile(f.Real)
 	if err != nil {
 		oc.file.Status, oc.file.Reason, oc.file.Detail = FileFailed, ReasonUnreadable, err.Error()
 		return
 	}
-	if sha256.Sum256(data) != f.sum {
+	if sha256.Sum256(data) != f.Sum {
 		oc.file.Status, oc.file.Reason, oc.file.Detail = FileSkipped, ReasonModified, "changed by something else during the run"
 		return
 	}
@@ -737,13 +540,13 @@ func (r *runner) editFile(oc *outcome, f *scanned, edit func([]byte) ([]byte, er
 	}
 	oc.file.Status = FileConverted
 	if r.o.Diff {
-		oc.file.Diff = udiff.Unified("a/"+f.rel, "b/"+f.rel, data, out)
+		oc.file.Diff = udiff.Unified("a/"+f.Rel, "b/"+f.Rel, data, out)
 	}
 	switch r.o.Write {
 	case WriteInPlace:
-		r.written(oc, writeAtomic(f.real, out, f.mode, func() error { return unchangedSince(f.real, f.sum) }))
+		r.written(oc, writeAtomic(f.Real, out, f.Mode, func() error { return unchangedSince(f.Real, f.Sum) }))
 	case WriteOut:
-		r.written(oc, writeOut(r.outAbs, f.rel, out, f.mode))
+		r.written(oc, writeOut(r.outAbs, f.Rel, out, f.Mode))
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/xpmigrate/xpmigrate/convert/migrate/tree"
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
@@ -54,11 +55,11 @@ func typeKey(apiVersion, kind string) string {
 // compositionTypes returns the XR types a Composition goes with: its own,
 // and the XR types its templates compose (types of the tree's XRDs or
 // Compositions; a managed resource's type is not an XR type).
-func (r *runner) compositionTypes(ci *compInfo) []string {
-	av, k, _ := strings.Cut(ci.typeRef, "|")
+func (r *runner) compositionTypes(ci *tree.CompInfo) []string {
+	av, k, _ := strings.Cut(ci.TypeRef, "|")
 	out := []string{typeKey(av, k)}
-	for _, t := range ci.composes {
-		if r.ix.xrdFor(ci.file, t) == nil && len(r.ix.byType[t]) == 0 {
+	for _, t := range ci.Composes {
+		if r.ix.XRDFor(ci.File, t) == nil && len(r.ix.ByType[t]) == 0 {
 			continue
 		}
 		av, k, _ := strings.Cut(t, "|")
@@ -68,17 +69,17 @@ func (r *runner) compositionTypes(ci *compInfo) []string {
 }
 
 // fileTypes returns the XR types of a file's Compositions and XRDs.
-func (r *runner) fileTypes(f *scanned) []string {
+func (r *runner) fileTypes(f *tree.Scanned) []string {
 	var out []string
-	for _, d := range f.docs {
+	for _, d := range f.Docs {
 		switch {
-		case isComposition(d.apiVersion, d.kind):
-			if ci := r.ix.byPosition[sourceName(f.rel, d.index, d.item)]; ci != nil {
+		case tree.IsComposition(d.APIVersion, d.Kind):
+			if ci := r.ix.ByPosition[tree.SourceName(f.Rel, d.Index, d.Item)]; ci != nil {
 				out = append(out, r.compositionTypes(ci)...)
 			}
-		case isXRD(d.apiVersion, d.kind) && d.obj != nil:
-			g := jsonobj.String(d.obj, "spec", "group")
-			k := jsonobj.String(d.obj, "spec", "names", "kind")
+		case tree.IsXRD(d.APIVersion, d.Kind) && d.Obj != nil:
+			g := jsonobj.String(d.Obj, "spec", "group")
+			k := jsonobj.String(d.Obj, "spec", "names", "kind")
 			out = append(out, g+"|"+k)
 		}
 	}
@@ -97,7 +98,7 @@ func (r *runner) holdTogether(outs, deferred []*outcome) {
 				continue
 			}
 			for _, c := range oc.comps {
-				ci := r.ix.byPosition[sourceName(c.File, c.Document, c.Item)]
+				ci := r.ix.ByPosition[tree.SourceName(c.File, c.Document, c.Item)]
 				if !holdsBackItsTypes(c) || ci == nil {
 					continue
 				}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/xpmigrate/xpmigrate/convert/migrate/functions"
+	"github.com/xpmigrate/xpmigrate/convert/migrate/tree"
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
 	"github.com/xpmigrate/xpmigrate/internal/xp"
@@ -129,14 +131,14 @@ func (in installer) what() string {
 // cluster's Functions (Options.ClusterFunctions).
 func (r *runner) installers() []installer {
 	var out []installer
-	for _, f := range r.ix.functions {
-		name, _ := jsonobj.LookupString(f.obj, "metadata", "name")
-		pkg, _ := jsonobj.LookupString(f.obj, "spec", "package")
-		out = append(out, installer{name: name, pkg: pkg, file: f.file, doc: f.doc, line: r.docLine(f.file, f.doc)})
+	for _, f := range r.ix.Functions {
+		name, _ := jsonobj.LookupString(f.Obj, "metadata", "name")
+		pkg, _ := jsonobj.LookupString(f.Obj, "spec", "package")
+		out = append(out, installer{name: name, pkg: pkg, file: f.File, doc: f.Doc, line: r.docLine(f.File, f.Doc)})
 	}
-	for _, c := range r.ix.configs {
-		for i, d := range jsonobj.List(c.obj, "spec", "dependsOn") {
-			dm, pkg := dependency(d)
+	for _, c := range r.ix.Configs {
+		for i, d := range jsonobj.List(c.Obj, "spec", "dependsOn") {
+			dm, pkg := tree.Dependency(d)
 			if pkg == "" {
 				continue
 			}
@@ -150,7 +152,7 @@ func (r *runner) installers() []installer {
 			}
 			v, _ := dm["version"].(string)
 			out = append(out, installer{name: xp.PackageName(pkg), pkg: pkg, version: v, dependency: true,
-				file: c.file, doc: c.doc, line: r.docLine(c.file, c.doc), at: fmt.Sprintf("spec.dependsOn[%d].version", i)})
+				file: c.File, doc: c.Doc, line: r.docLine(c.File, c.Doc), at: fmt.Sprintf("spec.dependsOn[%d].version", i)})
 		}
 	}
 	if r.wiring != nil {
@@ -191,19 +193,19 @@ func (r *runner) checkFunctions(ctx context.Context, outs []*outcome) {
 			byRel[oc.file.Path] = i
 		}
 	}
-	pt, ec := functionPins(r.o.Target)
-	pinOf := func(repo string) (functionPin, bool) {
+	pt, ec := functions.Pins(r.o.Target)
+	pinOf := func(repo string) (functions.Pin, bool) {
 		switch repo {
 		case xp.FunctionPatchAndTransform:
 			return pt, true
 		case xp.FunctionEnvironmentConfigs:
 			return ec, true
 		}
-		return functionPin{}, false
+		return functions.Pin{}, false
 	}
 	checked := map[string]bool{}
 	checkPin := func(in installer, oc *outcome) {
-		p, ok := pinOf(packageRepo(in.pkg))
+		p, ok := pinOf(tree.PackageRepo(in.pkg))
 		if !ok || checked[in.key()] {
 			return
 		}
@@ -212,9 +214,9 @@ func (r *runner) checkFunctions(ctx context.Context, outs []*outcome) {
 		switch {
 		case in.dependency && r.v2Native(): // v2-native: re-pinned (C470).
 		case in.dependency:
-			fd = p.checkDependency(in.at, in.pkg, in.version, r.o.Target)
+			fd = p.CheckDependency(in.at, in.pkg, in.version, r.o.Target)
 		default:
-			fd = p.checkManifest(in.name, in.pkg, r.o.Target)
+			fd = p.CheckManifest(in.name, in.pkg, r.o.Target)
 		}
 		if fd == nil {
 			return
@@ -238,14 +240,14 @@ func (r *runner) checkFunctions(ctx context.Context, outs []*outcome) {
 				continue
 			}
 			changed := c.Status == CompositionConverted || c.Status == CompositionChanged || oc.steps[ci].gate
-			scope := r.ix.scopeOf(c.File)
+			scope := r.ix.ScopeOf(c.File)
 			for _, st := range steps {
 				var named, same []installer
 				for _, in := range ins {
 					switch {
 					case in.name == st.name:
 						named = append(named, in)
-					case (st.repo != "" && packageRepo(in.pkg) == st.repo) || packageRepo(in.pkg) == st.name:
+					case (st.repo != "" && tree.PackageRepo(in.pkg) == st.repo) || tree.PackageRepo(in.pkg) == st.name:
 						same = append(same, in)
 					}
 				}
@@ -256,7 +258,7 @@ func (r *runner) checkFunctions(ctx context.Context, outs []*outcome) {
 					checkPin(in, oc)
 				}
 				for _, in := range same {
-					if !in.cluster && inScope(scope, in.file) && (st.repo == "" || packageRepo(in.pkg) == st.repo) {
+					if !in.cluster && tree.InScope(scope, in.file) && (st.repo == "" || tree.PackageRepo(in.pkg) == st.repo) {
 						checkPin(in, oc)
 					}
 				}

@@ -3,38 +3,21 @@ package migrate
 import (
 	"context"
 
+	"github.com/xpmigrate/xpmigrate/convert/migrate/finding"
 	"github.com/xpmigrate/xpmigrate/internal/crossplane"
 )
 
 // Severities of a Diagnostic, as docs/semantics/conversion.md uses them.
 const (
-	SeverityError   = "error"
-	SeverityWarning = "warning"
-	SeverityInfo    = "info"
+	SeverityError   = finding.SeverityError
+	SeverityWarning = finding.SeverityWarning
+	SeverityInfo    = finding.SeverityInfo
 )
 
 // A Diagnostic is one finding about one document of a file: a converter
 // diagnostic (codes C1xx–C3xx of docs/reference/diagnostics.md) or a migrator finding
-// (codes M4xx, see Finding codes).
-type Diagnostic struct {
-	// File is set in Result.Findings only: the file's path.
-	File string `json:"file,omitempty"`
-	// Code is the stable finding code, such as "C204".
-	Code string `json:"code"`
-	// Severity is SeverityError, SeverityWarning or SeverityInfo.
-	Severity string `json:"severity"`
-	// Document is the 0-based index of the document in its file, -1 when
-	// the finding concerns the whole file.
-	Document int `json:"document"`
-	// Line is the 1-based line in the input file, 0 when unknown.
-	Line int `json:"line,omitempty"`
-	// Composition names the Composition concerned, if any.
-	Composition string `json:"composition,omitempty"`
-	// Path is the YAML path concerned, such as spec.resources[0].patches[2].
-	Path string `json:"path,omitempty"`
-	// Message says what was found and, where there is one, the fix.
-	Message string `json:"message"`
-}
+// (codes M4xx, see Finding codes). Its fields are package finding's.
+type Diagnostic = finding.Diagnostic
 
 // A ConvertRequest asks a Converter to convert one file.
 type ConvertRequest struct {

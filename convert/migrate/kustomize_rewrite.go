@@ -1,182 +1,19 @@
 package migrate
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"path"
-	"sort"
 	"strconv"
 	"strings"
 
-	"github.com/pkg/errors"
 	yaml3 "go.yaml.in/yaml/v3"
 
+	"github.com/xpmigrate/xpmigrate/convert/migrate/kustomize"
+	"github.com/xpmigrate/xpmigrate/convert/migrate/tree"
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
 	"github.com/xpmigrate/xpmigrate/internal/regularfile"
 )
-
-// pipelinePointer maps a JSON pointer into a legacy Composition to where
-// the same content is once the Composition is converted, with ptStep the
-// index of the patch-and-transform step. It answers only for content the
-// conversion copies as it is, so that the patch's value still fits:
-//
-//   - anything under a template's base (/spec/resources/0/base/spec/x);
-//   - the field paths of a patch of a template or a patch set
-//     (/spec/resources/0/patches/1/fromFieldPath,
-//     /spec/patchSets/0/patches/2/toFieldPath).
-//
-// Everything else (whole templates, names, patch policies and transforms,
-// readiness checks, connection details, the environment, appends with "-")
-// changes form or place in conversion: ok is false.
-func pipelinePointer(p string, ptStep int) (string, bool) {
-	segs := strings.Split(p, "/")
-	if len(segs) < 5 || segs[0] != "" || segs[1] != "spec" {
-		return "", false
-	}
-	list, idx, rest := segs[2], segs[3], segs[4:]
-	if list != "resources" && list != "patchSets" {
-		return "", false
-	}
-	if _, err := strconv.Atoi(idx); err != nil {
-		return "", false
-	}
-	field := func(r []string) bool {
-		if len(r) != 3 || r[0] != "patches" {
-			return false
-		}
-		if _, err := strconv.Atoi(r[1]); err != nil {
-			return false
-		}
-		return r[2] == "fromFieldPath" || r[2] == "toFieldPath"
-	}
-	switch {
-	case list == "resources" && rest[0] == "base",
-		field(rest):
-	default:
-		return "", false
-	}
-	return fmt.Sprintf("/spec/pipeline/%d/input/%s/%s/%s", ptStep, list, idx, strings.Join(rest, "/")), true
-}
-
-// A textEdit replaces the scalar at a line and column (1-based, bytes) of a
-// file.
-type textEdit struct {
-	line, col int
-	old, new  string
-}
-
-// applyTextEdits replaces each scalar in data, keeping its quoting. It
-// fails, changing nothing, when a scalar is not where an edit says.
-func applyTextEdits(data []byte, edits []textEdit) ([]byte, error) {
-	starts := []int{0}
-	for i, b := range data {
-		if b == '\n' {
-			starts = append(starts, i+1)
-		}
-	}
-	sort.Slice(edits, func(i, j int) bool {
-		if edits[i].line != edits[j].line {
-			return edits[i].line > edits[j].line
-		}
-		return edits[i].col > edits[j].col
-	})
-	out := append([]byte(nil), data...)
-	for _, e := range edits {
-		if e.line < 1 || e.line > len(starts) {
-			return nil, errors.Errorf("no line %d", e.line)
-		}
-		at := starts[e.line-1] + e.col - 1
-		tok := ""
-		for _, t := range []string{e.old, `"` + e.old + `"`, `'` + e.old + `'`} {
-			if at >= 0 && bytes.HasPrefix(out[at:], []byte(t)) {
-				tok = t
-				break
-			}
-		}
-		if tok == "" {
-			return nil, errors.Errorf("line %d column %d does not hold %q", e.line, e.col, e.old)
-		}
-		repl := strings.Replace(tok, e.old, e.new, 1)
-		out = append(out[:at:at], append([]byte(repl), out[at+len(tok):]...)...)
-	}
-	return out, nil
-}
-
-// An opEdit is the rewrite of one JSON 6902 operation.
-type opEdit struct {
-	// at is the finding path of the operation's path (as M401 has it).
-	at          string
-	composition string
-	edits       []textEdit
-	from, to    string
-}
-
-// jsonPatchEdits returns the rewrites of the operations of a JSON 6902
-// patch given as YAML text, whose first line is line (and whose columns
-// are shifted by indent) in its file. where prefixes the finding paths.
-func jsonPatchEdits(text string, line, indent int, where, composition string, ptStep int) []opEdit {
-	var n yaml3.Node
-	if err := yaml3.Unmarshal([]byte(text), &n); err != nil || n.Kind != yaml3.DocumentNode || len(n.Content) != 1 {
-		return nil
-	}
-	seq := n.Content[0]
-	if seq.Kind != yaml3.SequenceNode {
-		return nil
-	}
-	var out []opEdit
-	for i, op := range seq.Content {
-		if op.Kind != yaml3.MappingNode {
-			continue
-		}
-		e := opEdit{at: fmt.Sprintf("%s[%d].path", where, i), composition: composition}
-		ok, touches := true, false
-		for _, key := range []string{"path", "from"} {
-			v := mapValue(op, key)
-			if v == nil || v.Kind != yaml3.ScalarNode {
-				continue
-			}
-			if !intoComposition(v.Value) {
-				continue
-			}
-			touches = true
-			np, safe := pipelinePointer(v.Value, ptStep)
-			if !safe {
-				ok = false
-				break
-			}
-			// A quoted scalar's column is its quote's; the edit keeps it.
-			e.edits = append(e.edits, textEdit{line: line + v.Line - 1, col: indent + v.Column, old: v.Value, new: np})
-			if key == "path" {
-				e.from, e.to = v.Value, np
-			}
-		}
-		if touches && ok && e.to != "" {
-			out = append(out, e)
-		}
-	}
-	return out
-}
-
-// intoComposition reports whether a JSON pointer points into what
-// conversion moves.
-func intoComposition(p string) bool {
-	for _, cp := range compositionPaths {
-		if p == "/spec/"+cp || strings.HasPrefix(p, "/spec/"+cp+"/") {
-			return true
-		}
-	}
-	return false
-}
-
-func mapValue(m *yaml3.Node, key string) *yaml3.Node {
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		if m.Content[i].Value == key {
-			return m.Content[i+1]
-		}
-	}
-	return nil
-}
 
 // rewriteKustomize rewrites, once the files are migrated, the JSON 6902
 // patches of kustomizations that point into spec.resources or
@@ -185,7 +22,7 @@ func mapValue(m *yaml3.Node, key string) *yaml3.Node {
 // the file stays byte for byte). A patch is rewritten only when its target
 // names the Composition, every legacy Composition of that name was
 // converted, and all of them put patch-and-transform at the same step;
-// an operation only when pipelinePointer answers for it. The others keep
+// an operation only when kustomize.PipelinePointer answers for it. The others keep
 // their M401 finding.
 func (r *runner) rewriteKustomize(ctx context.Context, outs []*outcome) []*outcome {
 	if ctx.Err() != nil || r.o.Phase1 {
@@ -194,7 +31,7 @@ func (r *runner) rewriteKustomize(ctx context.Context, outs []*outcome) []*outco
 	byRel := map[string]int{}
 	for i, f := range r.files {
 		if i < len(outs) && outs[i] != nil {
-			byRel[f.rel] = i
+			byRel[f.Rel] = i
 		}
 	}
 	perFile, order := r.kustomizeEdits(r.convertedSteps(outs), byRel)
@@ -240,10 +77,10 @@ func (r *runner) convertedSteps(outs []*outcome) func(name string) (int, bool) {
 // that targets a converted Composition (stepOf), by the file (relative
 // path) they edit, and those files in the order they were found. byRel
 // numbers the migrated files by relative path.
-func (r *runner) kustomizeEdits(stepOf func(string) (int, bool), byRel map[string]int) (map[string][]opEdit, []string) {
-	perFile := map[string][]opEdit{}
+func (r *runner) kustomizeEdits(stepOf func(string) (int, bool), byRel map[string]int) (map[string][]kustomize.OpEdit, []string) {
+	perFile := map[string][]kustomize.OpEdit{}
 	var order []string
-	add := func(file string, es []opEdit) {
+	add := func(file string, es []kustomize.OpEdit) {
 		if len(es) == 0 {
 			return
 		}
@@ -253,35 +90,35 @@ func (r *runner) kustomizeEdits(stepOf func(string) (int, bool), byRel map[strin
 		perFile[file] = append(perFile[file], es...)
 	}
 	for _, f := range r.files {
-		if f.reason != "" || f.kind != entryCandidate {
+		if f.Reason != "" || f.Kind != tree.EntryCandidate {
 			continue
 		}
-		for _, d := range f.docs {
-			if d.obj == nil || !isKustomization(f.rel, d) {
+		for _, d := range f.Docs {
+			if d.Obj == nil || !kustomize.IsKustomization(f.Rel, d.Item, d.APIVersion, d.Kind) {
 				continue
 			}
-			for _, p := range kustomizePatches(d.obj) {
-				if p.targetKind != "" && p.targetKind != "Composition" {
+			for _, p := range kustomize.Patches(d.Obj) {
+				if p.TargetKind != "" && p.TargetKind != "Composition" {
 					continue
 				}
-				step, ok := stepOf(p.targetName)
+				step, ok := stepOf(p.TargetName)
 				if !ok {
 					continue
 				}
-				if p.inline != "" {
-					add(f.rel, r.inlineEdits(f, d.index, p, step))
+				if p.Inline != "" {
+					add(f.Rel, r.inlineEdits(f, d.Index, p, step))
 					continue
 				}
-				rel := path.Clean(path.Join(path.Dir(f.rel), p.path))
+				rel := path.Clean(path.Join(path.Dir(f.Rel), p.Path))
 				i, ok := byRel[rel]
-				if !ok || r.files[i].reason != "" {
+				if !ok || r.files[i].Reason != "" {
 					continue
 				}
 				data, err := readScanned(r.files[i])
 				if err != nil {
 					continue
 				}
-				add(rel, jsonPatchEdits(string(data), 1, 0, "", p.targetName, step))
+				add(rel, kustomize.JSONPatchEdits(string(data), 1, 0, "", p.TargetName, step))
 			}
 		}
 	}
@@ -290,18 +127,18 @@ func (r *runner) kustomizeEdits(stepOf func(string) (int, bool), byRel map[strin
 
 // applyKustomizeEdits applies the edits ops of file f (outcome oc), each
 // once: a patch file two kustomizations use is rewritten once.
-func (r *runner) applyKustomizeEdits(oc *outcome, f *scanned, ops []opEdit) {
-	var es []opEdit
-	var edits []textEdit
+func (r *runner) applyKustomizeEdits(oc *outcome, f *tree.Scanned, ops []kustomize.OpEdit) {
+	var es []kustomize.OpEdit
+	var edits []kustomize.TextEdit
 	seenOp, seenEdit := map[string]bool{}, map[[2]int]bool{}
 	for _, e := range ops {
-		if seenOp[e.at] {
+		if seenOp[e.At] {
 			continue
 		}
-		seenOp[e.at] = true
+		seenOp[e.At] = true
 		es = append(es, e)
-		for _, te := range e.edits {
-			if k := [2]int{te.line, te.col}; !seenEdit[k] {
+		for _, te := range e.Edits {
+			if k := [2]int{te.Line, te.Col}; !seenEdit[k] {
 				seenEdit[k] = true
 				edits = append(edits, te)
 			}
@@ -309,7 +146,7 @@ func (r *runner) applyKustomizeEdits(oc *outcome, f *scanned, ops []opEdit) {
 	}
 	failed := false
 	r.editFile(oc, f, func(data []byte) ([]byte, error) {
-		out, err := applyTextEdits(data, edits)
+		out, err := kustomize.ApplyTextEdits(data, edits)
 		failed = err != nil
 		return out, err
 	})
@@ -320,10 +157,10 @@ func (r *runner) applyKustomizeEdits(oc *outcome, f *scanned, ops []opEdit) {
 }
 
 // rewritten replaces the M401 findings of rewritten operations with M411.
-func (r *runner) rewritten(oc *outcome, es []opEdit) {
-	done := map[string]opEdit{}
+func (r *runner) rewritten(oc *outcome, es []kustomize.OpEdit) {
+	done := map[string]kustomize.OpEdit{}
 	for _, e := range es {
-		done[e.at] = e
+		done[e.At] = e
 	}
 	var kept []Diagnostic
 	for _, d := range oc.file.Diagnostics {
@@ -332,8 +169,8 @@ func (r *runner) rewritten(oc *outcome, es []opEdit) {
 			kept = append(kept, d)
 			continue
 		}
-		kept = append(kept, Finding{Code: "M411", Severity: SeverityInfo, Document: d.Document, Line: d.Line, Composition: e.composition, Path: d.Path,
-			Message: fmt.Sprintf("kustomize patch path %s rewritten to %s, where the converted Composition %q holds that content", e.from, e.to, e.composition)})
+		kept = append(kept, Finding{Code: "M411", Severity: SeverityInfo, Document: d.Document, Line: d.Line, Composition: e.Composition, Path: d.Path,
+			Message: fmt.Sprintf("kustomize patch path %s rewritten to %s, where the converted Composition %q holds that content", e.From, e.To, e.Composition)})
 	}
 	oc.file.Diagnostics = kept
 }
@@ -341,7 +178,7 @@ func (r *runner) rewritten(oc *outcome, es []opEdit) {
 // inlineEdits returns the rewrites of an inline JSON 6902 patch written as
 // a literal block scalar (patch: |) in a kustomization; other styles are
 // left alone.
-func (r *runner) inlineEdits(f *scanned, doc int, p kpatch, step int) []opEdit {
+func (r *runner) inlineEdits(f *tree.Scanned, doc int, p kustomize.Patch, step int) []kustomize.OpEdit {
 	data, err := readScanned(f)
 	if err != nil {
 		return nil
@@ -355,7 +192,7 @@ func (r *runner) inlineEdits(f *scanned, doc int, p kpatch, step int) []opEdit {
 	if err != nil || len(n.Content) != 1 {
 		return nil
 	}
-	field, idx, ok := strings.Cut(strings.TrimSuffix(p.at, "]"), "[")
+	field, idx, ok := strings.Cut(strings.TrimSuffix(p.At, "]"), "[")
 	if !ok {
 		return nil
 	}
@@ -363,11 +200,11 @@ func (r *runner) inlineEdits(f *scanned, doc int, p kpatch, step int) []opEdit {
 	if err != nil {
 		return nil
 	}
-	list := mapValue(n.Content[0], field)
+	list := kustomize.MapValue(n.Content[0], field)
 	if list == nil || list.Kind != yaml3.SequenceNode || i >= len(list.Content) {
 		return nil
 	}
-	v := mapValue(list.Content[i], "patch")
+	v := kustomize.MapValue(list.Content[i], "patch")
 	if v == nil || v.Kind != yaml3.ScalarNode || v.Style != yaml3.LiteralStyle {
 		return nil
 	}
@@ -385,10 +222,10 @@ func (r *runner) inlineEdits(f *scanned, doc int, p kpatch, step int) []opEdit {
 	if indent < 0 {
 		return nil
 	}
-	return jsonPatchEdits(v.Value, c.Line+first, indent, p.at+".patch", p.targetName, step)
+	return kustomize.JSONPatchEdits(v.Value, c.Line+first, indent, p.At+".patch", p.TargetName, step)
 }
 
 // readScanned reads a file of the tree as the scan read it.
-func readScanned(f *scanned) ([]byte, error) {
-	return regularfile.ReadFile(f.real)
+func readScanned(f *tree.Scanned) ([]byte, error) {
+	return regularfile.ReadFile(f.Real)
 }

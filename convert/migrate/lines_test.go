@@ -12,6 +12,7 @@ import (
 	yaml3 "go.yaml.in/yaml/v3"
 
 	"github.com/xpmigrate/xpmigrate/convert"
+	"github.com/xpmigrate/xpmigrate/convert/migrate/tree"
 	"github.com/xpmigrate/xpmigrate/internal/benchdata"
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
 	"github.com/xpmigrate/xpmigrate/internal/testutil"
@@ -22,7 +23,7 @@ import (
 func walkLine(root *yaml3.Node, path []any) int {
 	n, line := root, root.Line
 	for _, seg := range path {
-		n = resolve(n)
+		n = tree.Resolve(n)
 		var next *yaml3.Node
 		switch s := seg.(type) {
 		case string:
@@ -86,8 +87,8 @@ func TestLines(t *testing.T) {
 		docs := manifest.Split(f.data)
 		var resp *ConvertResponse
 		for _, doc := range docs {
-			info, ok, err := slimDoc(doc)
-			if err != nil || !ok || !isLegacy(info.obj) {
+			info, ok, err := tree.SlimDoc(doc)
+			if err != nil || !ok || !tree.IsLegacy(info.Obj) {
 				continue
 			}
 			var n yaml3.Node
@@ -162,11 +163,11 @@ func TestSlimPlain(t *testing.T) {
 		if !ok {
 			continue
 		}
-		got, gotOK, err := slimPlain(doc, j)
+		got, gotOK, err := tree.SlimPlain(doc, j)
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, wantOK, err := slimNodes(doc)
+		want, wantOK, err := tree.SlimNodes(doc)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -177,7 +178,7 @@ func TestSlimPlain(t *testing.T) {
 			continue
 		}
 		plain++
-		if diff := cmp.Diff(want, got, cmp.AllowUnexported(docInfo{})); diff != "" {
+		if diff := cmp.Diff(want, got, cmp.AllowUnexported(tree.DocInfo{})); diff != "" {
 			t.Errorf("slimPlain(%s...): -slimNodes, +slimPlain:\n%s", strings.SplitN(string(doc.Raw), "\n", 4)[:3], diff)
 		}
 	}

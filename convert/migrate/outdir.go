@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 
 	"github.com/pkg/errors"
+
+	"github.com/xpmigrate/xpmigrate/convert/migrate/tree"
 )
 
 // An outStage is where a run with WriteOut builds the converted copy of
@@ -100,16 +102,16 @@ func writeFailed(res *Result) bool {
 // verifier on unexpected input) turned into the file's failure: the other
 // files are migrated and the report is written. With WriteOut the file
 // is copied as it is, so that the copy of the tree stays whole.
-func (r *runner) migrateSafely(ctx context.Context, f *scanned) (oc *outcome) {
+func (r *runner) migrateSafely(ctx context.Context, f *tree.Scanned) (oc *outcome) {
 	defer func() {
 		p := recover()
 		if p == nil {
 			return
 		}
-		oc = &outcome{emit: true, file: FileResult{Path: f.rel, Compositions: f.compositions, Status: FileFailed, Reason: ReasonConversionError,
+		oc = &outcome{emit: true, file: FileResult{Path: f.Rel, Compositions: f.Compositions, Status: FileFailed, Reason: ReasonConversionError,
 			Detail: fmt.Sprintf("xpmigrate crashed on this file (a bug: please report it with the file): %v", p)}}
-		if r.o.Write == WriteOut && f.kind != entrySkipped {
-			if err := copyOut(r.outAbs, f.rel, f.real, f.mode); err != nil {
+		if r.o.Write == WriteOut && f.Kind != tree.EntrySkipped {
+			if err := copyOut(r.outAbs, f.Rel, f.Real, f.Mode); err != nil {
 				oc.file.Reason, oc.file.Detail = ReasonWriteError, err.Error()
 			}
 		}

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/xpmigrate/xpmigrate/convert/migrate/tree"
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/regularfile"
 )
@@ -28,18 +29,18 @@ func (r *runner) planHeldBack(ctx context.Context) {
 	}
 	r.refused = map[string][]string{}
 	for _, f := range r.files {
-		if f.kind != entryCandidate || f.compositions == 0 || f.reason != "" || r.ix.patchFiles[f.rel] {
+		if f.Kind != tree.EntryCandidate || f.Compositions == 0 || f.Reason != "" || r.ix.PatchFiles[f.Rel] {
 			continue
 		}
 		if ctx.Err() != nil {
 			return
 		}
-		data, err := regularfile.ReadFile(f.real)
-		if err != nil || sha256.Sum256(data) != f.sum {
+		data, err := regularfile.ReadFile(f.Real)
+		if err != nil || sha256.Sum256(data) != f.Sum {
 			continue // The file's own migration reports it.
 		}
 		comps := r.compositionsOf(f)
-		req := ConvertRequest{Path: f.rel, Data: data, Format: f.format, Target: r.o.Target,
+		req := ConvertRequest{Path: f.Rel, Data: data, Format: f.Format, Target: r.o.Target,
 			PatchAndTransform: r.o.PatchAndTransform, EnvironmentConfigs: r.o.EnvironmentConfigs, XRDs: r.xrdsOf(f, comps)}
 		resp, err := r.convertQuietly(ctx, req)
 		if err != nil {
@@ -53,7 +54,7 @@ func (r *runner) planHeldBack(ctx context.Context) {
 			if !c.Legacy || c.Item >= 0 || !failed[c.Document] {
 				continue
 			}
-			why := "the Composition " + c.Name + " in " + f.rel + " is refused"
+			why := "the Composition " + c.Name + " in " + f.Rel + " is refused"
 			for _, d := range resp.Diagnostics {
 				if d.Severity == SeverityError && d.Document == c.Document {
 					why += fmt.Sprintf(" (%s %s)", d.Code, d.Path)
@@ -85,17 +86,17 @@ func compositeTypeKey(compositeType string) string {
 
 // heldBack returns why the v2 XRDs of file f are held back: a Composition
 // of a type one of its XRDs defines is refused. "" when none is.
-func (r *runner) heldBack(f *scanned) string {
+func (r *runner) heldBack(f *tree.Scanned) string {
 	if len(r.refused) == 0 {
 		return ""
 	}
 	var whys []string
-	for _, d := range f.docs {
-		if d.obj == nil || !isXRD(d.apiVersion, d.kind) {
+	for _, d := range f.Docs {
+		if d.Obj == nil || !tree.IsXRD(d.APIVersion, d.Kind) {
 			continue
 		}
-		g := jsonobj.String(d.obj, "spec", "group")
-		k := jsonobj.String(d.obj, "spec", "names", "kind")
+		g := jsonobj.String(d.Obj, "spec", "group")
+		k := jsonobj.String(d.Obj, "spec", "names", "kind")
 		if why := r.refused[g+"|"+k]; len(why) > 0 {
 			whys = append(whys, fmt.Sprintf("the v2 XRD of %s %s is held back: %s", g, k, strings.Join(why, "; ")))
 		}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/xpmigrate/xpmigrate/convert/migrate/tree"
 	"github.com/xpmigrate/xpmigrate/internal/testutil"
 )
 
@@ -99,10 +100,10 @@ func TestScanRefusesFIFOSwappedIn(t *testing.T) {
 	// the scan reads it: the scan must not block.
 	root := t.TempDir()
 	mkfifo(t, root, "x.yaml")
-	e := entry{kind: entryCandidate, rel: "x.yaml", real: filepath.Join(root, "x.yaml")}
-	var s *scanned
-	noHang(t, "scanFile", func() { s = scanFile(e) })
-	if got, want := s.reason+" "+s.detail, "not-regular a FIFO, not a regular file: not opened"; got != want {
+	e := tree.Entry{Kind: tree.EntryCandidate, Rel: "x.yaml", Real: filepath.Join(root, "x.yaml")}
+	var s *tree.Scanned
+	noHang(t, "scanFile", func() { s = tree.ScanFile(e) })
+	if got, want := s.Reason+" "+s.Detail, "not-regular a FIFO, not a regular file: not opened"; got != want {
 		t.Errorf("scanFile(FIFO): got %q, want %q", got, want)
 	}
 }
@@ -131,9 +132,9 @@ func TestScanAliasBomb(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			s := &scanned{entry: entry{rel: "bomb.yaml"}, format: "yaml"}
-			noHang(t, "classify", func() { s.classify([]byte(tc.in)) })
-			if diff := cmp.Diff(tc.want, s.reason+" "+s.detail); diff != "" {
+			s := &tree.Scanned{Entry: tree.Entry{Rel: "bomb.yaml"}, Format: "yaml"}
+			noHang(t, "classify", func() { s.Classify([]byte(tc.in)) })
+			if diff := cmp.Diff(tc.want, s.Reason+" "+s.Detail); diff != "" {
 				t.Errorf("%s\nclassify(...): -want, +got:\n%s", tc.reason, diff)
 			}
 		})

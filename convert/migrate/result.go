@@ -1,6 +1,10 @@
 package migrate
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/xpmigrate/xpmigrate/convert/migrate/tree"
+)
 
 // A FileStatus says what the migration did with one file.
 type FileStatus string
@@ -25,25 +29,25 @@ const (
 
 // Why a file was skipped or failed.
 const (
-	ReasonTemplate        = "template"         // Helm/Go-template syntax that is not YAML
-	ReasonYtt             = "ytt"              // ytt annotations
-	ReasonUnparseable     = "unparseable"      // neither YAML nor JSON
-	ReasonKustomizePatch  = "kustomize-patch"  // a kustomize patch file
-	ReasonReadOnly        = "read-only"        // needs converting but is not writable (Options.Force writes it)
-	ReasonHardLinked      = "hard-linked"      // needs converting but has other names (Options.Force writes it)
-	ReasonVanished        = "vanished"         // deleted after the scan
-	ReasonModified        = "modified"         // changed by someone else after the scan
-	ReasonSymlinkLoop     = "symlink-loop"     // a symlinked directory that contains itself
-	ReasonSymlinkOutside  = "symlink-outside"  // a symlink whose target is outside the tree
-	ReasonBrokenSymlink   = "broken-symlink"   // a symlink to nothing
-	ReasonDuplicate       = "duplicate"        // the same file reached by another path (symlink)
-	ReasonUnreadable      = "unreadable"       // cannot be read
-	ReasonNotRegular      = "not-regular"      // a FIFO, socket or device: never opened
-	ReasonTooLarge        = "too-large"        // larger than --max-file-size: never parsed
-	ReasonAliasBomb       = "alias-bomb"       // aliases expand beyond the readers' budget: refused (exit 2)
-	ReasonConversionError = "conversion-error" // the converter refused a Composition, or failed
-	ReasonWriteError      = "write-error"      // the new content could not be written
-	ReasonVerification    = "verification"     // a conversion failed verification: held back
+	ReasonTemplate        = tree.ReasonTemplate       // Helm/Go-template syntax that is not YAML
+	ReasonYtt             = tree.ReasonYtt            // ytt annotations
+	ReasonUnparseable     = tree.ReasonUnparseable    // neither YAML nor JSON
+	ReasonKustomizePatch  = "kustomize-patch"         // a kustomize patch file
+	ReasonReadOnly        = "read-only"               // needs converting but is not writable (Options.Force writes it)
+	ReasonHardLinked      = "hard-linked"             // needs converting but has other names (Options.Force writes it)
+	ReasonVanished        = tree.ReasonVanished       // deleted after the scan
+	ReasonModified        = "modified"                // changed by someone else after the scan
+	ReasonSymlinkLoop     = tree.ReasonSymlinkLoop    // a symlinked directory that contains itself
+	ReasonSymlinkOutside  = tree.ReasonSymlinkOutside // a symlink whose target is outside the tree
+	ReasonBrokenSymlink   = tree.ReasonBrokenSymlink  // a symlink to nothing
+	ReasonDuplicate       = "duplicate"               // the same file reached by another path (symlink)
+	ReasonUnreadable      = tree.ReasonUnreadable     // cannot be read
+	ReasonNotRegular      = tree.ReasonNotRegular     // a FIFO, socket or device: never opened
+	ReasonTooLarge        = tree.ReasonTooLarge       // larger than --max-file-size: never parsed
+	ReasonAliasBomb       = tree.ReasonAliasBomb      // aliases expand beyond the readers' budget: refused (exit 2)
+	ReasonConversionError = "conversion-error"        // the converter refused a Composition, or failed
+	ReasonWriteError      = "write-error"             // the new content could not be written
+	ReasonVerification    = "verification"            // a conversion failed verification: held back
 )
 
 // A FileResult is the outcome for one file.

@@ -8,87 +8,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/xpmigrate/xpmigrate/convert"
-	"github.com/xpmigrate/xpmigrate/internal/xp"
+	"github.com/xpmigrate/xpmigrate/convert/migrate/tree"
 )
-
-func TestClassify(t *testing.T) {
-	type want struct {
-		reason       string
-		compositions int
-		legacyHint   bool
-		kinds        []string
-	}
-	cases := map[string]struct {
-		reason string
-		format string
-		data   string
-		want   want
-	}{
-		"Ytt": {
-			reason: "A #@ annotation at a line start or after a space makes a ytt file, even if it parses.",
-			data:   "#@ load(\"@ytt:data\", \"data\")\n---\nkind: Composition\napiVersion: apiextensions.crossplane.io/v1\n",
-			want:   want{reason: ReasonYtt, legacyHint: true},
-		},
-		"YttTrailing": {
-			reason: "A trailing #@ annotation counts too.",
-			data:   "metadata:\n  name: #@ data.values.name\n",
-			want:   want{reason: ReasonYtt},
-		},
-		"HashAtInAWord": {
-			reason: "#@ inside a word is not an annotation.",
-			data:   "apiVersion: v1\nkind: ConfigMap\ndata:\n  a: x#@y\n",
-			want:   want{kinds: []string{"ConfigMap"}},
-		},
-		"HelmNotYAML": {
-			reason: "{{ that breaks YAML is a template.",
-			data:   "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Values.name }}\n",
-			want:   want{reason: ReasonTemplate},
-		},
-		"TemplateInBlockScalar": {
-			reason: "{{ in a block scalar is valid YAML and read as such.",
-			data:   "apiVersion: v1\nkind: ConfigMap\ndata:\n  t: |\n    {{ .x }}\n",
-			want:   want{kinds: []string{"ConfigMap"}},
-		},
-		"Unparseable": {
-			reason: "Broken YAML without templates is unparseable.",
-			data:   "a: [\n",
-			want:   want{reason: ReasonUnparseable},
-		},
-		"JSON": {
-			reason: "A .json file is one document.",
-			format: "json",
-			data:   `{"apiVersion": "apiextensions.crossplane.io/v1", "kind": "Composition", "metadata": {"name": "j"}, "spec": {}}`,
-			want:   want{compositions: 1, kinds: []string{"Composition"}},
-		},
-		"ListItems": {
-			reason: "Compositions inside a List count, after the List itself.",
-			data:   "apiVersion: v1\nkind: List\nitems:\n- apiVersion: apiextensions.crossplane.io/v1\n  kind: Composition\n  metadata:\n    name: a\n",
-			want:   want{compositions: 1, kinds: []string{"List", "Composition"}},
-		},
-		"MultiDocument": {
-			reason: "Every document is read; a patch list is a document too.",
-			data:   "---\napiVersion: apiextensions.crossplane.io/v1\nkind: Composition\nmetadata:\n  name: a\nspec:\n  resources: []\n---\n- op: add\n  path: /x\n---\n# only a comment\n",
-			want:   want{compositions: 1, kinds: []string{"Composition", ""}},
-		},
-	}
-	for name, tc := range cases {
-		t.Run(name, func(t *testing.T) {
-			format := tc.format
-			if format == "" {
-				format = "yaml"
-			}
-			s := &scanned{format: format}
-			s.classify([]byte(tc.data))
-			got := want{reason: s.reason, compositions: s.compositions, legacyHint: s.legacyHint}
-			for _, d := range s.docs {
-				got.kinds = append(got.kinds, d.kind)
-			}
-			if diff := cmp.Diff(tc.want, got, cmp.AllowUnexported(want{})); diff != "" {
-				t.Errorf("%s\nclassify(...): -want, +got:\n%s", tc.reason, diff)
-			}
-		})
-	}
-}
 
 func TestSlimDocFindings(t *testing.T) {
 	doc := `apiVersion: apiextensions.crossplane.io/v1
@@ -116,7 +37,7 @@ spec:
     - {type: ToCompositeFieldPath, fromFieldPath: data.x, toFieldPath: spec.x}
     - {type: ToCompositeFieldPath, fromFieldPath: data.y, toFieldPath: status.y}
 `
-	docs, _, err := decodeFileSlim([]byte(doc), "yaml")
+	docs, _, err := tree.DecodeFileSlim([]byte(doc), "yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,8 +46,8 @@ spec:
 	}
 	d := docs[0]
 	var got []string
-	for _, f := range d.findings {
-		got = append(got, f.Code+" "+f.Path+" -> "+pipelinePath(f.Path, d.ptStep))
+	for _, f := range d.Findings {
+		got = append(got, f.Code+" "+f.Path+" -> "+pipelinePath(f.Path, d.PTStep))
 	}
 	want := []string{
 		"M406 metadata -> metadata",
@@ -145,62 +66,11 @@ spec:
 			"environment":      true, "patchSets": true, "resources": true,
 			// The types its templates compose: the XRDs of nested XRs go
 			// to the converter too (C458).
-			composedTypesKey: []any{"v1|ConfigMap"},
+			tree.ComposedTypesKey: []any{"v1|ConfigMap"},
 		},
 	}
-	if diff := cmp.Diff(wantObj, d.obj); diff != "" {
+	if diff := cmp.Diff(wantObj, d.Obj); diff != "" {
 		t.Errorf("slim object: -want, +got:\n%s", diff)
-	}
-}
-
-func TestDependencyName(t *testing.T) {
-	cases := map[string]string{
-		"xpkg.crossplane.io/crossplane-contrib/function-patch-and-transform":     "crossplane-contrib-function-patch-and-transform",
-		"xpkg.upbound.io/crossplane-contrib/function-patch-and-transform:v0.7.0": "crossplane-contrib-function-patch-and-transform",
-		"crossplane-contrib/function-environment-configs@sha256:abc":             "crossplane-contrib-function-environment-configs",
-		// Upper case and other characters are dropped, as Crossplane does.
-		"registry.example.com:5000/Team/Function_PT": "eam-unction",
-		// Cut at 63 characters.
-		"index.docker.io/a/very-long-name-" + long(): ("a-very-long-name-" + long())[:63],
-	}
-	for in, want := range cases {
-		if got := xp.PackageName(in); got != want {
-			t.Errorf("xp.PackageName(%q): want %q, got %q", in, want, got)
-		}
-	}
-	if got := packageRepo("xpkg.upbound.io/crossplane-contrib/function-patch-and-transform:v0.7.0"); got != "function-patch-and-transform" {
-		t.Errorf("packageRepo: got %q", got)
-	}
-}
-
-func long() string {
-	b := make([]byte, 80)
-	for i := range b {
-		b[i] = 'x'
-	}
-	return string(b)
-}
-
-func TestSelects(t *testing.T) {
-	c := &compInfo{name: "aws", labels: map[string]string{"provider": "aws", "tier": "prod"}}
-	cases := map[string]struct {
-		reason string
-		obj    map[string]any
-		want   bool
-	}{
-		"NoRefNoSelector": {reason: "Any Composition of the type may be picked.", obj: map[string]any{}, want: true},
-		"RefMatches":      {reason: "compositionRef names it.", obj: map[string]any{"spec": map[string]any{"compositionRef": map[string]any{"name": "aws"}}}, want: true},
-		"RefOther":        {reason: "compositionRef names another.", obj: map[string]any{"spec": map[string]any{"compositionRef": map[string]any{"name": "gcp"}}}, want: false},
-		"SelectorMatches": {reason: "Every selector label matches.", obj: map[string]any{"spec": map[string]any{"compositionSelector": map[string]any{"matchLabels": map[string]any{"provider": "aws"}}}}, want: true},
-		"SelectorMisses":  {reason: "A selector label differs.", obj: map[string]any{"spec": map[string]any{"compositionSelector": map[string]any{"matchLabels": map[string]any{"provider": "aws", "tier": "dev"}}}}, want: false},
-		"V2Style":         {reason: "v2 XRs keep the ref under spec.crossplane.", obj: map[string]any{"spec": map[string]any{"crossplane": map[string]any{"compositionRef": map[string]any{"name": "gcp"}}}}, want: false},
-	}
-	for name, tc := range cases {
-		t.Run(name, func(t *testing.T) {
-			if got := selects(tc.obj, c); got != tc.want {
-				t.Errorf("%s\nselects(...): want %t, got %t", tc.reason, tc.want, got)
-			}
-		})
 	}
 }
 
@@ -242,14 +112,14 @@ func TestConverterNumbersAsScan(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			docs, _, err := decodeDocs([]byte(tc.data), "yaml", false)
+			docs, _, err := tree.DecodeDocs([]byte(tc.data), "yaml", false)
 			if err != nil {
 				t.Fatal(err)
 			}
 			scanned := -1
 			for _, d := range docs {
-				if d.kind == "Composition" {
-					scanned = d.index
+				if d.Kind == "Composition" {
+					scanned = d.Index
 				}
 			}
 			resp, err := NewConverter(convert.Options{}).Convert(context.Background(), ConvertRequest{Path: "c.yaml", Data: []byte(tc.data), Format: "yaml"})

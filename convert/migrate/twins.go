@@ -10,10 +10,10 @@ import (
 	"path"
 	"path/filepath"
 	"sort"
-	"strings"
 
 	"github.com/pkg/errors"
 
+	"github.com/xpmigrate/xpmigrate/convert/migrate/tree"
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
 	"github.com/xpmigrate/xpmigrate/internal/regularfile"
@@ -28,9 +28,6 @@ import (
 // examples' order, in the tree or, with --out, in the output directory.
 // A twin file that exists with other content is never overwritten (C475);
 // files named *.v2.yaml are never examples of their own.
-
-// twinSuffix marks a twin file: NAME.yaml → NAME<twinSuffix>.yaml.
-const twinSuffix = ".v2"
 
 // A twinFile is the plan for one example file's twins.
 type twinFile struct {
@@ -63,26 +60,6 @@ type twinPart struct {
 	data   []byte
 }
 
-// twinPath returns the twin file of an example file, "" for a file that
-// gets none (JSON, or a twin itself).
-func twinPath(rel string) string {
-	ext := path.Ext(rel)
-	if ext != ".yaml" && ext != ".yml" {
-		return ""
-	}
-	if isTwinFile(rel) {
-		return ""
-	}
-	return strings.TrimSuffix(rel, ext) + twinSuffix + ext
-}
-
-// isTwinFile reports whether rel is named as a twin file (NAME.v2.yaml):
-// its documents are v2 XRs, not examples of the legacy types.
-func isTwinFile(rel string) bool {
-	ext := path.Ext(rel)
-	return (ext == ".yaml" || ext == ".yml") && strings.HasSuffix(strings.TrimSuffix(rel, ext), twinSuffix)
-}
-
 // planTwins writes the twins of every example file in memory and checks,
 // before anything is written, that each twin file can be written.
 func (r *runner) planTwins(ctx context.Context) error {
@@ -91,21 +68,21 @@ func (r *runner) planTwins(ctx context.Context) error {
 		return nil
 	}
 	r.planHeldBack(ctx)
-	byFile := map[string][]*sampleInfo{}
+	byFile := map[string][]*tree.SampleInfo{}
 	var files []string
-	for _, s := range r.ix.samples {
-		if s.item >= 0 || twinPath(s.file) == "" {
+	for _, s := range r.ix.Samples {
+		if s.Item >= 0 || tree.TwinPath(s.File) == "" {
 			continue // List items and JSON files get no twin.
 		}
-		if _, seen := byFile[s.file]; !seen {
-			files = append(files, s.file)
+		if _, seen := byFile[s.File]; !seen {
+			files = append(files, s.File)
 		}
-		byFile[s.file] = append(byFile[s.file], s)
+		byFile[s.File] = append(byFile[s.File], s)
 	}
 	sort.Strings(files)
-	scannedByRel := map[string]*scanned{}
+	scannedByRel := map[string]*tree.Scanned{}
 	for _, f := range r.files {
-		scannedByRel[f.rel] = f
+		scannedByRel[f.Rel] = f
 	}
 	for _, file := range files {
 		tf, err := r.planTwinFile(ctx, t, scannedByRel[file], byFile[file])
@@ -119,12 +96,12 @@ func (r *runner) planTwins(ctx context.Context) error {
 	return nil
 }
 
-func (r *runner) planTwinFile(ctx context.Context, t Twinner, f *scanned, samples []*sampleInfo) (*twinFile, error) {
+func (r *runner) planTwinFile(ctx context.Context, t Twinner, f *tree.Scanned, samples []*tree.SampleInfo) (*twinFile, error) {
 	if f == nil {
 		return nil, nil
 	}
-	data, err := regularfile.ReadFile(f.real)
-	if err != nil || sha256.Sum256(data) != f.sum {
+	data, err := regularfile.ReadFile(f.Real)
+	if err != nil || sha256.Sum256(data) != f.Sum {
 		return nil, nil //nolint:nilerr // The file's own migration reports it vanished or changed.
 	}
 	text, err := manifest.Text(data)
@@ -132,29 +109,29 @@ func (r *runner) planTwinFile(ctx context.Context, t Twinner, f *scanned, sample
 		return nil, nil //nolint:nilerr // The scan reports the file unparseable.
 	}
 	docs := manifest.Split(text)
-	tf := &twinFile{src: f.rel, rel: twinPath(f.rel),
-		header: fmt.Appendf(nil, "# v2 XR twins of the examples in %s, written by xpmigrate migrate --target %s.\n", path.Base(f.rel), r.o.Target)}
+	tf := &twinFile{src: f.Rel, rel: tree.TwinPath(f.Rel),
+		header: fmt.Appendf(nil, "# v2 XR twins of the examples in %s, written by xpmigrate migrate --target %s.\n", path.Base(f.Rel), r.o.Target)}
 	for _, s := range samples {
-		if s.doc >= len(docs) {
+		if s.Doc >= len(docs) {
 			continue
 		}
-		doc := docs[s.doc]
-		req, ok := r.twinRequest(f.rel, s, doc.Text)
+		doc := docs[s.Doc]
+		req, ok := r.twinRequest(f.Rel, s, doc.Text)
 		if !ok {
 			continue
 		}
 		if why := r.twinHeldBack(req); why != "" {
-			tf.findings = append(tf.findings, Finding{Code: "C476", Severity: SeverityWarning, Document: s.doc, Line: doc.TextLine, Message: why})
+			tf.findings = append(tf.findings, Finding{Code: "C476", Severity: SeverityWarning, Document: s.Doc, Line: doc.TextLine, Message: why})
 			continue
 		}
 		resp, err := t.Twin(ctx, req)
 		if err != nil {
-			tf.findings = append(tf.findings, Finding{Code: "C476", Severity: SeverityWarning, Document: s.doc, Line: doc.TextLine,
+			tf.findings = append(tf.findings, Finding{Code: "C476", Severity: SeverityWarning, Document: s.Doc, Line: doc.TextLine,
 				Message: fmt.Sprintf("no v2 XR twin of this example: %v", err)})
 			continue
 		}
 		for _, d := range resp.Diagnostics {
-			d.Document = s.doc
+			d.Document = s.Doc
 			if d.Line > 0 {
 				d.Line += doc.TextLine - 1
 			}
@@ -175,7 +152,7 @@ func (r *runner) planTwinFile(ctx context.Context, t Twinner, f *scanned, sample
 	tf.settle(nil)
 	if errors.Is(tf.haveErr, fs.ErrNotExist) && r.o.Write == WriteInPlace {
 		if err := checkWritable(dst); err != nil {
-			return nil, invalid("cannot write the v2 XR twins of %s: %v", f.rel, err)
+			return nil, invalid("cannot write the v2 XR twins of %s: %v", f.Rel, err)
 		}
 	}
 	return tf, nil
@@ -217,29 +194,29 @@ func (tf *twinFile) settle(held map[string]heldType) {
 
 // twinRequest returns the request for the twin of sample s: its XRD's
 // type when the tree has the XRD, else the Composition type it matched.
-func (r *runner) twinRequest(file string, s *sampleInfo, text []byte) (TwinRequest, bool) {
-	av, _ := s.obj["apiVersion"].(string)
-	kind, _ := s.obj["kind"].(string)
+func (r *runner) twinRequest(file string, s *tree.SampleInfo, text []byte) (TwinRequest, bool) {
+	av, _ := s.Obj["apiVersion"].(string)
+	kind, _ := s.Obj["kind"].(string)
 	group, version := xp.SplitAPIVersion(av)
 	req := TwinRequest{Path: file, Doc: text, Group: group, Kind: kind, Version: version}
-	var best *xrdInfo
-	for _, x := range r.ix.xrds {
-		if x.group != group || (kind != x.kind && kind != x.claimKind) {
+	var best *tree.XRDInfo
+	for _, x := range r.ix.XRDs {
+		if x.Group != group || (kind != x.Kind && kind != x.ClaimKind) {
 			continue
 		}
-		if best == nil || commonPrefix(x.file, file) > commonPrefix(best.file, file) {
+		if best == nil || tree.CommonPrefix(x.File, file) > tree.CommonPrefix(best.File, file) {
 			best = x
 		}
 	}
 	if best == nil {
 		// A legacy XR of a Composition's type, without its XRD: a claim
 		// cannot be told from it.
-		return req, len(r.ix.byType[av+"|"+kind]) > 0
+		return req, len(r.ix.ByType[av+"|"+kind]) > 0
 	}
-	req.Kind = best.kind
-	req.Plural = jsonobj.String(best.obj, "spec", "names", "plural")
-	if best.referenced != "" {
-		req.Version = best.referenced
+	req.Kind = best.Kind
+	req.Plural = jsonobj.String(best.Obj, "spec", "names", "plural")
+	if best.Referenced != "" {
+		req.Version = best.Referenced
 	}
 	return req, true
 }
@@ -254,7 +231,7 @@ func (r *runner) writeTwins(ctx context.Context, outs []*outcome) []*outcome {
 	byRel := map[string]int{}
 	for i, f := range r.files {
 		if i < len(outs) && outs[i] != nil {
-			byRel[f.rel] = i
+			byRel[f.Rel] = i
 		}
 	}
 	n := len(outs)
@@ -315,12 +292,12 @@ func (r *runner) v2Native() bool {
 // target rewrites (EnvironmentConfig, Usage, ControllerConfig, a package
 // manifest). A Configuration's crossplane.yaml is rewritten with the
 // functions' wiring instead (wireScopes), which edits it too.
-func (r *runner) v2ObjectsIn(f *scanned) bool {
-	if !r.v2Native() || r.isWiredConfig(f.rel) {
+func (r *runner) v2ObjectsIn(f *tree.Scanned) bool {
+	if !r.v2Native() || r.isWiredConfig(f.Rel) {
 		return false
 	}
-	for _, d := range f.docs {
-		if isV2Object(d.apiVersion, d.kind) {
+	for _, d := range f.Docs {
+		if isV2Object(d.APIVersion, d.Kind) {
 			return true
 		}
 	}
@@ -357,8 +334,8 @@ func (r *runner) isWiredConfig(rel string) bool {
 
 // v2Rewrite returns data as the converter rewrites it for the v2-native
 // target, with its findings.
-func (r *runner) v2Rewrite(ctx context.Context, f *scanned, data []byte) ([]byte, []Diagnostic, error) {
-	resp, err := r.o.Converter.Convert(ctx, ConvertRequest{Path: f.rel, Data: data, Format: f.format, Target: r.o.Target})
+func (r *runner) v2Rewrite(ctx context.Context, f *tree.Scanned, data []byte) ([]byte, []Diagnostic, error) {
+	resp, err := r.o.Converter.Convert(ctx, ConvertRequest{Path: f.Rel, Data: data, Format: f.Format, Target: r.o.Target})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -1,10 +1,10 @@
-package migrate
+package tree
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
+	"github.com/xpmigrate/xpmigrate/convert/migrate/finding"
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
@@ -17,26 +17,26 @@ var claimOnlyPaths = []string{"spec.claimRef", "spec.compositionRef", "spec.reso
 // docFindings returns the v2-readiness findings for one document of a
 // file's final content. skipXRWrites suppresses M405 (the converter already
 // reported C209 for this Composition).
-func docFindings(d docInfo, skipXRWrites bool) []Finding {
-	if d.obj == nil {
+func docFindings(d DocInfo, skipXRWrites bool) []finding.Diagnostic {
+	if d.Obj == nil {
 		return nil
 	}
-	var out []Finding
+	var out []finding.Diagnostic
 	add := func(code, sev, p, msg string) {
-		f := Finding{Code: code, Severity: sev, Document: d.index, Line: d.line, Path: p, Message: msg}
-		if isComposition(d.apiVersion, d.kind) {
-			f.Composition = d.name
+		f := finding.Diagnostic{Code: code, Severity: sev, Document: d.Index, Line: d.Line, Path: p, Message: msg}
+		if IsComposition(d.APIVersion, d.Kind) {
+			f.Composition = d.Name
 		}
 		out = append(out, f)
 	}
 	prefix := ""
-	if d.item >= 0 {
-		prefix = fmt.Sprintf("items[%d].", d.item)
+	if d.Item >= 0 {
+		prefix = fmt.Sprintf("items[%d].", d.Item)
 	}
 
 	// M406: server-populated fields.
 	var present []string
-	md := jsonobj.Map(d.obj, "metadata")
+	md := jsonobj.Map(d.Obj, "metadata")
 	for _, f := range xp.ServerFields {
 		if _, ok := md[f]; ok {
 			present = append(present, "metadata."+f)
@@ -45,29 +45,29 @@ func docFindings(d docInfo, skipXRWrites bool) []Finding {
 	if _, ok := jsonobj.Map(md, "annotations")[xp.AnnotationLastApplied]; ok {
 		present = append(present, "metadata.annotations["+xp.AnnotationLastApplied+"]")
 	}
-	if _, ok := d.obj["status"]; ok && (isComposition(d.apiVersion, d.kind) || isXRD(d.apiVersion, d.kind)) {
+	if _, ok := d.Obj["status"]; ok && (IsComposition(d.APIVersion, d.Kind) || IsXRD(d.APIVersion, d.Kind)) {
 		present = append(present, "status")
 	}
 	if len(present) > 0 {
-		add("M406", SeverityInfo, prefix+"metadata",
-			fmt.Sprintf("%s %q was exported from a cluster: it carries server-populated fields (%s); remove them before applying it", d.kind, d.name, strings.Join(present, ", ")))
+		add("M406", finding.SeverityInfo, prefix+"metadata",
+			fmt.Sprintf("%s %q was exported from a cluster: it carries server-populated fields (%s); remove them before applying it", d.Kind, d.Name, strings.Join(present, ", ")))
 	}
 
 	// M403: external secret stores.
-	spec := jsonobj.Map(d.obj, "spec")
+	spec := jsonobj.Map(d.Obj, "spec")
 	if _, ok := spec["publishConnectionDetailsWithStoreConfigRef"]; ok {
-		add("M403", SeverityWarning, prefix+"spec.publishConnectionDetailsWithStoreConfigRef",
+		add("M403", finding.SeverityWarning, prefix+"spec.publishConnectionDetailsWithStoreConfigRef",
 			"publishConnectionDetailsWithStoreConfigRef: external secret stores are removed in Crossplane v2; convert with --target v2 once the cluster runs v2, or move to connection Secrets")
 	}
 	if _, ok := spec["publishConnectionDetailsTo"]; ok {
-		add("M403", SeverityWarning, prefix+"spec.publishConnectionDetailsTo",
+		add("M403", finding.SeverityWarning, prefix+"spec.publishConnectionDetailsTo",
 			"publishConnectionDetailsTo: external secret stores are removed in Crossplane v2; use writeConnectionSecretToRef")
 	}
 
-	if !isComposition(d.apiVersion, d.kind) {
+	if !IsComposition(d.APIVersion, d.Kind) {
 		return out
 	}
-	for _, ps := range compositionPatches(d.obj) {
+	for _, ps := range compositionPatches(d.Obj) {
 		p := ps.patch
 		typ, _ := p["type"].(string)
 		if typ == "" {
@@ -77,7 +77,7 @@ func docFindings(d docInfo, skipXRWrites bool) []Finding {
 		case "FromCompositeFieldPath", "CombineFromComposite":
 			for _, from := range patchSources(p) {
 				if cp := claimOnly(from); cp != "" {
-					add("M404", SeverityInfo, prefix+ps.path,
+					add("M404", finding.SeverityInfo, prefix+ps.path,
 						fmt.Sprintf("patch reads %s, which only claim-bound legacy XRs have (%s); v2-style XRs (namespaced or cluster scope) do not", from, cp))
 				}
 			}
@@ -90,7 +90,7 @@ func docFindings(d docInfo, skipXRWrites bool) []Finding {
 				to, _ = p["fromFieldPath"].(string)
 			}
 			if to != "status" && !strings.HasPrefix(to, "status.") && !strings.HasPrefix(to, "status[") {
-				add("M405", SeverityWarning, prefix+ps.path,
+				add("M405", finding.SeverityWarning, prefix+ps.path,
 					fmt.Sprintf("patch writes XR field %s outside status; Pipeline mode persists only the XR's status, so the write will silently do nothing: move the value under status", to))
 			}
 		}
@@ -128,7 +128,7 @@ func patchSources(p map[string]any) []string {
 	return out
 }
 
-// A located patch.
+// A patchAt is a patch and where it is.
 type patchAt struct {
 	path  string
 	patch map[string]any
@@ -162,7 +162,7 @@ func compositionPatches(comp map[string]any) []patchAt {
 		}
 	}
 	spec := jsonobj.Map(comp, "spec")
-	if isLegacy(comp) {
+	if IsLegacy(comp) {
 		collect("spec.", spec)
 		return out
 	}
@@ -173,29 +173,6 @@ func compositionPatches(comp map[string]any) []patchAt {
 			continue
 		}
 		collect(fmt.Sprintf("spec.pipeline[%d].input.", i), in)
-	}
-	return out
-}
-
-// sortDiagnostics orders diagnostics by document then code, keeping the
-// order they were found in otherwise (resources, then patches, as in the
-// file), and drops exact duplicates.
-func sortDiagnostics(ds []Diagnostic) []Diagnostic {
-	sort.SliceStable(ds, func(i, j int) bool {
-		a, b := ds[i], ds[j]
-		if a.Document != b.Document {
-			return a.Document < b.Document
-		}
-		return a.Code < b.Code
-	})
-	seen := make(map[Diagnostic]bool, len(ds))
-	out := ds[:0]
-	for _, d := range ds {
-		if seen[d] {
-			continue
-		}
-		seen[d] = true
-		out = append(out, d)
 	}
 	return out
 }

@@ -1,156 +1,96 @@
-package migrate
+package tree
 
 import (
 	"fmt"
 	"path"
 	"strings"
 
+	"github.com/xpmigrate/xpmigrate/convert/migrate/finding"
+	"github.com/xpmigrate/xpmigrate/convert/migrate/kustomize"
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
-	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
-
-// isKustomization reports whether a document is a kustomization: a file
-// named kustomization.yaml (.yml, Kustomization) or a document of kind
-// Kustomization in the kustomize.config.k8s.io group.
-func isKustomization(rel string, d docInfo) bool {
-	switch path.Base(rel) {
-	case "kustomization.yaml", "kustomization.yml", "Kustomization":
-		return d.item < 0
-	}
-	return d.kind == "Kustomization" && xp.Group(d.apiVersion) == "kustomize.config.k8s.io"
-}
-
-// compositionPaths are the parts of a legacy Composition that conversion
-// moves into the pipeline; a patch into them no longer applies.
-var compositionPaths = []string{"resources", "patchSets", "environment"}
 
 // kustomizeScan finds the patches kustomizations apply, marks the files
 // they live in, and records a finding for each patch that writes into
 // spec.resources, spec.patchSets or spec.environment of a Composition.
-func (ix *index) kustomizeScan(files []*scanned) {
-	byRel := map[string]*scanned{}
+func (ix *Index) kustomizeScan(files []*Scanned) {
+	byRel := map[string]*Scanned{}
 	for _, f := range files {
-		byRel[f.rel] = f
+		byRel[f.Rel] = f
 	}
 	// First every patch file is known, so that the Compositions in them
 	// are not taken for the Compositions the patches target.
 	type found struct {
-		f *scanned
-		d docInfo
-		p kpatch
+		f *Scanned
+		d DocInfo
+		p kustomize.Patch
 	}
 	var all []found
 	for _, f := range files {
-		if f.reason != "" {
+		if f.Reason != "" {
 			continue
 		}
-		for _, d := range f.docs {
-			if d.obj == nil || !isKustomization(f.rel, d) {
+		for _, d := range f.Docs {
+			if d.Obj == nil || !kustomize.IsKustomization(f.Rel, d.Item, d.APIVersion, d.Kind) {
 				continue
 			}
-			for _, p := range kustomizePatches(d.obj) {
+			for _, p := range kustomize.Patches(d.Obj) {
 				all = append(all, found{f, d, p})
-				if p.inline == "" {
-					ix.patchFiles[path.Clean(path.Join(path.Dir(f.rel), p.path))] = true
+				if p.Inline == "" {
+					ix.PatchFiles[path.Clean(path.Join(path.Dir(f.Rel), p.Path))] = true
 				}
 			}
 		}
 	}
 	for _, k := range all {
 		f, d, p := k.f, k.d, k.p
-		if p.inline != "" {
-			v, err := manifest.DecodeValue([]byte(p.inline))
+		if p.Inline != "" {
+			v, err := manifest.DecodeValue([]byte(p.Inline))
 			if err != nil {
 				continue
 			}
-			ix.checkPatch(f.rel, d.index, d.line, p.at+".patch", p, v)
+			ix.checkPatch(f.Rel, d.Index, d.Line, p.At+".patch", p, v)
 			continue
 		}
-		pf := byRel[path.Clean(path.Join(path.Dir(f.rel), p.path))]
-		if pf == nil || pf.reason != "" {
+		pf := byRel[path.Clean(path.Join(path.Dir(f.Rel), p.Path))]
+		if pf == nil || pf.Reason != "" {
 			continue
 		}
-		for _, pd := range pf.docs {
-			var v any = pd.obj
+		for _, pd := range pf.Docs {
+			var v any = pd.Obj
 			if pd.list != nil {
 				v = pd.list
 			}
-			if v == nil || pd.item >= 0 {
+			if v == nil || pd.Item >= 0 {
 				continue
 			}
-			ix.checkPatch(pf.rel, pd.index, pd.line, "", p, v)
+			ix.checkPatch(pf.Rel, pd.Index, pd.Line, "", p, v)
 		}
 	}
-}
-
-// A kpatch is one patch entry of a kustomization.
-type kpatch struct {
-	path   string // file, relative to the kustomization
-	inline string // inline patch text
-	// target selects what a JSON 6902 patch (or a targeted patch) applies
-	// to: kind and name, empty when unset.
-	targetKind, targetName string
-	json6902               bool
-	// at locates the entry in the kustomization, such as patches[1].
-	at string
-}
-
-func kustomizePatches(k map[string]any) []kpatch {
-	var out []kpatch
-	for i, v := range jsonobj.List(k, "patchesStrategicMerge") {
-		s, _ := v.(string)
-		if s == "" {
-			continue
-		}
-		at := fmt.Sprintf("patchesStrategicMerge[%d]", i)
-		if strings.Contains(s, "\n") || strings.Contains(s, ":") && !strings.HasSuffix(s, ".yaml") && !strings.HasSuffix(s, ".yml") {
-			out = append(out, kpatch{inline: s, at: at})
-			continue
-		}
-		out = append(out, kpatch{path: s, at: at})
-	}
-	for _, field := range []string{"patchesJson6902", "patches"} {
-		for i, v := range jsonobj.List(k, field) {
-			m, _ := v.(map[string]any)
-			if m == nil {
-				continue
-			}
-			p := kpatch{json6902: field == "patchesJson6902", at: fmt.Sprintf("%s[%d]", field, i)}
-			p.path, _ = m["path"].(string)
-			p.inline, _ = m["patch"].(string)
-			p.targetKind = jsonobj.String(m, "target", "kind")
-			p.targetName = jsonobj.String(m, "target", "name")
-			if p.path == "" && p.inline == "" {
-				continue
-			}
-			out = append(out, p)
-		}
-	}
-	return out
 }
 
 // checkPatch records a finding when patch content v (a JSON 6902 op list
 // or a strategic-merge object) writes into a Composition's resources,
 // patchSets or environment.
-func (ix *index) checkPatch(file string, doc, line int, where string, p kpatch, v any) {
+func (ix *Index) checkPatch(file string, doc, line int, where string, p kustomize.Patch, v any) {
 	switch t := v.(type) {
 	case []any:
-		if p.targetKind != "" && p.targetKind != "Composition" {
+		if p.TargetKind != "" && p.TargetKind != "Composition" {
 			return
 		}
 		for i, op := range t {
 			om, _ := op.(map[string]any)
 			pth, _ := om["path"].(string)
 			opn, _ := om["op"].(string)
-			for _, cp := range compositionPaths {
+			for _, cp := range kustomize.CompositionPaths {
 				if pth == "/spec/"+cp || strings.HasPrefix(pth, "/spec/"+cp+"/") {
-					ix.addKustomize(file, Finding{
-						Code: "M401", Severity: SeverityWarning, Document: doc, Line: line,
-						Composition: p.targetName,
+					ix.addKustomize(file, finding.Diagnostic{
+						Code: "M401", Severity: finding.SeverityWarning, Document: doc, Line: line,
+						Composition: p.TargetName,
 						Path:        fmt.Sprintf("%s[%d].path", where, i),
 						Message: fmt.Sprintf("kustomize patch (%s %s) writes into spec.%s of Composition %q, which conversion moves: %s",
-							opn, pth, cp, orAny(p.targetName), ix.pointerFix(pth, p.targetName)),
+							opn, pth, cp, orAny(p.TargetName), ix.pointerFix(pth, p.TargetName)),
 					})
 					break
 				}
@@ -159,22 +99,22 @@ func (ix *index) checkPatch(file string, doc, line int, where string, p kpatch, 
 	case map[string]any:
 		k, _ := t["kind"].(string)
 		av, _ := t["apiVersion"].(string)
-		if !isComposition(av, k) {
-			if p.targetKind != "Composition" || k != "" {
+		if !IsComposition(av, k) {
+			if p.TargetKind != "Composition" || k != "" {
 				return
 			}
 		}
 		name := jsonobj.String(t, "metadata", "name")
 		if name == "" {
-			name = p.targetName
+			name = p.TargetName
 		}
 		spec := jsonobj.Map(t, "spec")
-		for _, cp := range compositionPaths {
+		for _, cp := range kustomize.CompositionPaths {
 			if _, ok := spec[cp]; !ok {
 				continue
 			}
-			ix.addKustomize(file, Finding{
-				Code: "M401", Severity: SeverityWarning, Document: doc, Line: line,
+			ix.addKustomize(file, finding.Diagnostic{
+				Code: "M401", Severity: finding.SeverityWarning, Document: doc, Line: line,
 				Composition: name, Path: strings.TrimPrefix(where+".spec."+cp, "."),
 				Message: fmt.Sprintf("kustomize strategic-merge patch sets spec.%s of Composition %q; after conversion that content lives in %s, and a merge patch cannot reach it (it would replace the whole spec.pipeline list): turn it into a JSON 6902 patch on %s/... with the content as the converted Composition holds it",
 					cp, orAny(name), ix.inputPointer(cp, name), ix.inputPointer(cp, name)),
@@ -183,8 +123,8 @@ func (ix *index) checkPatch(file string, doc, line int, where string, p kpatch, 
 	}
 }
 
-func (ix *index) addKustomize(file string, f Finding) {
-	ix.kustomize[file] = append(ix.kustomize[file], f)
+func (ix *Index) addKustomize(file string, f finding.Diagnostic) {
+	ix.Kustomize[file] = append(ix.Kustomize[file], f)
 }
 
 func orAny(name string) string {
@@ -197,10 +137,10 @@ func orAny(name string) string {
 // stepOf returns the index the patch-and-transform step of the legacy
 // Composition named name gets, when every legacy Composition of that name
 // agrees.
-func (ix *index) stepOf(name string) (int, bool) {
+func (ix *Index) stepOf(name string) (int, bool) {
 	step, found := 0, false
-	for _, c := range ix.compositions {
-		if !c.legacy || c.name != name || name == "" || ix.patchFiles[c.file] {
+	for _, c := range ix.Compositions {
+		if !c.Legacy || c.Name != name || name == "" || ix.PatchFiles[c.File] {
 			continue
 		}
 		if found && c.ptStep != step {
@@ -214,7 +154,7 @@ func (ix *index) stepOf(name string) (int, bool) {
 // inputPointer is the JSON pointer of spec.<cp> of a Composition once
 // converted ("/spec/pipeline/<step>/input/<cp>"; environment configs go to
 // the environment-configs step's input).
-func (ix *index) inputPointer(cp, name string) string {
+func (ix *Index) inputPointer(cp, name string) string {
 	step, ok := ix.stepOf(name)
 	s := "<step>"
 	if ok {
@@ -227,12 +167,12 @@ func (ix *index) inputPointer(cp, name string) string {
 }
 
 // pointerFix says what to do with a JSON 6902 operation on pth.
-func (ix *index) pointerFix(pth, name string) string {
+func (ix *Index) pointerFix(pth, name string) string {
 	step, ok := ix.stepOf(name)
 	if !ok {
 		return "give the patch a target that names the Composition, so that migrate can rewrite it, or point it at the converted Composition's spec.pipeline[].input by hand"
 	}
-	if np, safe := pipelinePointer(pth, step); safe {
+	if np, safe := kustomize.PipelinePointer(pth, step); safe {
 		return fmt.Sprintf("once the Composition is converted, the path is %s (migrate rewrites it when it converts the Composition in the same run)", np)
 	}
 	rest := strings.TrimPrefix(pth, "/spec/")

@@ -1,4 +1,4 @@
-package migrate
+package tree
 
 import (
 	"bytes"
@@ -14,6 +14,8 @@ import (
 	"github.com/pkg/errors"
 	yaml3 "go.yaml.in/yaml/v3"
 
+	"github.com/xpmigrate/xpmigrate/convert/migrate/finding"
+	"github.com/xpmigrate/xpmigrate/convert/migrate/kustomize"
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
@@ -22,138 +24,138 @@ import (
 	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
 
-// A docInfo is what the scan keeps of one document (or one item of a
+// A DocInfo is what the scan keeps of one document (or one item of a
 // `kind: List` document).
-type docInfo struct {
-	// index is the document's 0-based index in its file, item its index
+type DocInfo struct {
+	// Index is the document's 0-based index in its file, item its index
 	// in a List document (-1 otherwise), line the line it starts on.
-	index, item, line int
+	Index, Item, Line int
 
-	apiVersion, kind, name, namespace string
+	APIVersion, Kind, Name, namespace string
 
-	// obj is the decoded object. For Compositions only the fields the
+	// Obj is the decoded object. For Compositions only the fields the
 	// index needs are kept (see slimComposition).
-	obj map[string]any
+	Obj map[string]any
 	// list is set for a document that is a sequence (a JSON 6902 patch).
 	list []any
-	// findings are the document's v2-readiness findings as it is.
-	findings []Finding
-	// ptStep is, for a legacy Composition, the index the
+	// Findings are the document's v2-readiness findings as it is.
+	Findings []finding.Diagnostic
+	// PTStep is, for a legacy Composition, the index the
 	// patch-and-transform step will have once converted (1 after an
 	// environment-configs step, else 0).
-	ptStep int
+	PTStep int
 	// analysed reports that findings and ptStep are set (by the slim
 	// scan, from the whole document).
 	analysed bool
 }
 
-// A scanned is one candidate file after the scan.
-type scanned struct {
-	entry
-	// sum and size identify the content the scan read.
-	sum  [sha256.Size]byte
+// A Scanned is one candidate file after the scan.
+type Scanned struct {
+	Entry
+	// Sum and size identify the content the scan read.
+	Sum  [sha256.Size]byte
 	size int64
-	// format is "yaml" or "json".
-	format string
-	// reason and detail are set when the file is skipped as a whole.
-	reason, detail string
-	// line is where a parse error is, 0 when unknown.
-	line int
-	// docs are the decoded documents.
-	docs []docInfo
-	// compositions counts the Composition documents (and List items);
+	// Format is "yaml" or "json".
+	Format string
+	// Reason and detail are set when the file is skipped as a whole.
+	Reason, Detail string
+	// Line is where a parse error is, 0 when unknown.
+	Line int
+	// Docs are the decoded documents.
+	Docs []DocInfo
+	// Compositions counts the Composition documents (and List items);
 	// xrds the CompositeResourceDefinition documents.
-	compositions, xrds int
-	// legacyHint reports that a skipped file seems to hold a legacy
+	Compositions, XRDs int
+	// LegacyHint reports that a skipped file seems to hold a legacy
 	// Composition.
-	legacyHint bool
-	// dupOf is set when the same file is migrated under another path.
-	dupOf string
+	LegacyHint bool
+	// DupOf is set when the same file is migrated under another path.
+	DupOf string
 }
 
 var (
-	kindComp     = regexp.MustCompile(`(?m)^\s*kind:\s*["']?Composition["']?\s*(#.*)?$`)
+	KindComp     = regexp.MustCompile(`(?m)^\s*kind:\s*["']?Composition["']?\s*(#.*)?$`)
 	modePipeline = regexp.MustCompile(`(?m)^\s*mode:\s*["']?Pipeline["']?\s*(#.*)?$`)
 )
 
-// scanFile reads and classifies one candidate file.
-func scanFile(e entry) *scanned {
-	s := &scanned{entry: e, format: formatOf(e.rel)}
-	data, err := manifest.ReadFile(e.real)
+// ScanFile reads and classifies one candidate file.
+func ScanFile(e Entry) *Scanned {
+	s := &Scanned{Entry: e, Format: FormatOf(e.Rel)}
+	data, err := manifest.ReadFile(e.Real)
 	if err != nil {
 		var nr *regularfile.NotRegularError
 		switch {
 		case regularfile.IsTooLarge(err):
-			s.reason, s.detail, s.legacyHint = tooLarge(e.real, err)
+			s.Reason, s.Detail, s.LegacyHint = tooLarge(e.Real, err)
 			return s
 		case errors.Is(err, fs.ErrNotExist):
-			s.reason, s.detail = ReasonVanished, "deleted during the run"
+			s.Reason, s.Detail = ReasonVanished, "deleted during the run"
 			return s
 		case errors.As(err, &nr):
-			s.reason, s.detail = ReasonNotRegular, notRegularDetail(nr.Mode)
+			s.Reason, s.Detail = ReasonNotRegular, NotRegularDetail(nr.Mode)
 			return s
 		}
-		s.reason, s.detail = ReasonUnreadable, err.Error()
+		s.Reason, s.Detail = ReasonUnreadable, err.Error()
 		return s
 	}
-	s.sum = sha256.Sum256(data)
+	s.Sum = sha256.Sum256(data)
 	s.size = int64(len(data))
-	s.classify(data)
+	s.Classify(data)
 	return s
 }
 
-// classify fills s from data: skip reasons, or documents. It reads data
+// Classify fills s from data: skip reasons, or documents. It reads data
 // as convert does: as UTF-8 text (manifest.Text), split by manifest.Split.
-func (s *scanned) classify(data []byte) {
+func (s *Scanned) Classify(data []byte) {
 	data, err := manifest.Text(data)
 	if err != nil {
-		s.reason, s.detail = ReasonUnparseable, err.Error()
+		s.Reason, s.Detail = ReasonUnparseable, err.Error()
 		return
 	}
 	if isBinary(data) {
-		s.reason, s.detail = ReasonUnparseable, "binary data, not YAML or JSON text"
+		s.Reason, s.Detail = ReasonUnparseable, "binary data, not YAML or JSON text"
 		return
 	}
-	if s.format == "yaml" && hasYttAnnotation(data) {
-		s.reason, s.detail = ReasonYtt, "ytt template (#@ annotations)"
-		s.legacyHint = looksLegacy(data)
+	if s.Format == "yaml" && hasYttAnnotation(data) {
+		s.Reason, s.Detail = ReasonYtt, "ytt template (#@ annotations)"
+		s.LegacyHint = LooksLegacy(data)
 		return
 	}
-	docs, line, err := decodeFileSlim(data, s.format)
+	docs, line, err := DecodeFileSlim(data, s.Format)
 	if err != nil {
-		s.line = line
+		s.Line = line
 		var ee *yamledit.ExpansionError
 		if errors.As(err, &ee) {
-			s.reason, s.detail, s.line = ReasonAliasBomb, ee.Error(), ee.Line
+			s.Reason, s.Detail, s.Line = ReasonAliasBomb, ee.Error(), ee.Line
 			return
 		}
-		s.legacyHint = looksLegacy(data)
+		s.LegacyHint = LooksLegacy(data)
 		if bytes.Contains(data, []byte("{{")) {
-			s.reason, s.detail = ReasonTemplate, "Helm/Go-template syntax that is not valid YAML"
+			s.Reason, s.Detail = ReasonTemplate, "Helm/Go-template syntax that is not valid YAML"
 			return
 		}
-		s.reason, s.detail = ReasonUnparseable, err.Error()
+		s.Reason, s.Detail = ReasonUnparseable, err.Error()
 		return
 	}
 	if templated(data) {
 		// Template actions that happen to parse as YAML (a flow mapping
 		// for `{{ .Values.name }}`) but that kubectl cannot read.
-		s.reason, s.detail = ReasonTemplate, "Helm/Go-template syntax that kubectl cannot read"
-		s.legacyHint = looksLegacy(data)
+		s.Reason, s.Detail = ReasonTemplate, "Helm/Go-template syntax that kubectl cannot read"
+		s.LegacyHint = LooksLegacy(data)
 		return
 	}
-	s.docs = docs
+	s.Docs = docs
 	for i := range docs {
 		d := &docs[i]
-		if isComposition(d.apiVersion, d.kind) {
-			s.compositions++
+		if IsComposition(d.APIVersion, d.Kind) {
+			s.Compositions++
 		}
-		if isXRD(d.apiVersion, d.kind) {
-			s.xrds++
+		if IsXRD(d.APIVersion, d.Kind) {
+			s.XRDs++
 		}
 		if !d.analysed {
-			d.findings = docFindings(*d, false)
-			d.ptStep = ptStepOf(d.obj)
+			d.Findings = docFindings(*d, false)
+			d.PTStep = ptStepOf(d.Obj)
 		}
 	}
 }
@@ -161,11 +163,11 @@ func (s *scanned) classify(data []byte) {
 // templated reports whether a Composition document of data holds template
 // actions ({{ … }}) outside strings, which kubectl cannot read.
 func templated(data []byte) bool {
-	if !bytes.Contains(data, []byte("{{")) || !kindComp.Match(data) {
+	if !bytes.Contains(data, []byte("{{")) || !KindComp.Match(data) {
 		return false
 	}
 	for _, d := range manifest.Split(data) {
-		if !bytes.Contains(d.Raw, []byte("{{")) || !kindComp.Match(d.Raw) {
+		if !bytes.Contains(d.Raw, []byte("{{")) || !KindComp.Match(d.Raw) {
 			continue
 		}
 		if _, err := d.JSON(); err != nil {
@@ -185,7 +187,7 @@ func isBinary(text []byte) bool {
 // Composition gets: 1 when an environment-configs step goes first
 // (docs/semantics/conversion.md#pipeline-layout, docs/semantics/conversion.md#splitting-the-environment).
 func ptStepOf(obj map[string]any) int {
-	if !isComposition(jsonobj.AsString(obj["apiVersion"]), jsonobj.AsString(obj["kind"])) || !isLegacy(obj) {
+	if !IsComposition(jsonobj.AsString(obj["apiVersion"]), jsonobj.AsString(obj["kind"])) || !IsLegacy(obj) {
 		return 0
 	}
 	env := jsonobj.Map(obj, "spec", "environment")
@@ -211,28 +213,28 @@ func hasYttAnnotation(data []byte) bool {
 	}
 }
 
-// looksLegacy reports whether text that cannot be parsed seems to hold a
+// LooksLegacy reports whether text that cannot be parsed seems to hold a
 // Composition not in Pipeline mode.
-func looksLegacy(data []byte) bool {
-	return kindComp.Match(data) && !modePipeline.Match(data)
+func LooksLegacy(data []byte) bool {
+	return KindComp.Match(data) && !modePipeline.Match(data)
 }
 
-func formatOf(rel string) string {
+func FormatOf(rel string) string {
 	if strings.EqualFold(filepath.Ext(rel), ".json") {
 		return "json"
 	}
 	return "yaml"
 }
 
-// decodeFileSlim decodes every document of a file for the scan (on error
+// DecodeFileSlim decodes every document of a file for the scan (on error
 // it returns the line the failing document starts on): a Composition document is
 // parsed into YAML nodes and only what the index needs is kept (see
 // slimComposition), which is several times cheaper than decoding it.
-func decodeFileSlim(data []byte, format string) ([]docInfo, int, error) {
-	return decodeDocs(data, format, true)
+func DecodeFileSlim(data []byte, format string) ([]DocInfo, int, error) {
+	return DecodeDocs(data, format, true)
 }
 
-func decodeDocs(data []byte, format string, slimCompositions bool) ([]docInfo, int, error) {
+func DecodeDocs(data []byte, format string, slimCompositions bool) ([]DocInfo, int, error) {
 	data, err := manifest.Text(data)
 	if err != nil {
 		return nil, 0, err
@@ -241,12 +243,12 @@ func decodeDocs(data []byte, format string, slimCompositions bool) ([]docInfo, i
 	if format != "json" {
 		raws = manifest.Split(data)
 	}
-	var out []docInfo
+	var out []DocInfo
 	for _, r := range raws {
-		if slimCompositions && format == "yaml" && kindComp.Match(r.Raw) {
+		if slimCompositions && format == "yaml" && KindComp.Match(r.Raw) {
 			// Other errors fall through to the reader every command uses
 			// (kubectl's), for its verdict and its line.
-			if d, ok, err := slimDoc(r); err != nil {
+			if d, ok, err := SlimDoc(r); err != nil {
 				if ee := expansionError(r, err); ee != nil {
 					return nil, ee.Line, ee
 				}
@@ -269,7 +271,7 @@ func decodeDocs(data []byte, format string, slimCompositions bool) ([]docInfo, i
 		case map[string]any:
 			d := newDocInfo(r.Index, -1, r.Line, t)
 			out = append(out, d)
-			if d.apiVersion == "v1" && d.kind == "List" {
+			if d.APIVersion == "v1" && d.Kind == "List" {
 				items, _ := t["items"].([]any)
 				for i, it := range items {
 					if m, ok := it.(map[string]any); ok {
@@ -278,7 +280,7 @@ func decodeDocs(data []byte, format string, slimCompositions bool) ([]docInfo, i
 				}
 			}
 		case []any:
-			out = append(out, docInfo{index: r.Index, item: -1, line: r.Line, list: t})
+			out = append(out, DocInfo{Index: r.Index, Item: -1, Line: r.Line, list: t})
 		}
 	}
 	return out, 0, nil
@@ -307,67 +309,67 @@ func aliasesOf(r manifest.Document) error {
 	return yamledit.CheckAliases(n)
 }
 
-func newDocInfo(index, item, line int, m map[string]any) docInfo {
-	d := docInfo{index: index, item: item, line: line, obj: m}
-	d.apiVersion, _ = m["apiVersion"].(string)
-	d.kind, _ = m["kind"].(string)
-	d.name = jsonobj.String(m, "metadata", "name")
+func newDocInfo(index, item, line int, m map[string]any) DocInfo {
+	d := DocInfo{Index: index, Item: item, Line: line, Obj: m}
+	d.APIVersion, _ = m["apiVersion"].(string)
+	d.Kind, _ = m["kind"].(string)
+	d.Name = jsonobj.String(m, "metadata", "name")
 	d.namespace = jsonobj.String(m, "metadata", "namespace")
 	return d
 }
 
-// isComposition reports whether apiVersion and kind name a Composition, in
+// IsComposition reports whether apiVersion and kind name a Composition, in
 // any version (the converter reports versions it does not handle).
-func isComposition(apiVersion, kind string) bool {
+func IsComposition(apiVersion, kind string) bool {
 	return kind == "Composition" && xp.Group(apiVersion) == xp.GroupAPIExtensions
 }
 
-func isXRD(apiVersion, kind string) bool {
+func IsXRD(apiVersion, kind string) bool {
 	return kind == "CompositeResourceDefinition" && xp.Group(apiVersion) == xp.GroupAPIExtensions
 }
 
-// isLegacy reports whether a Composition object is in mode Resources.
-func isLegacy(obj map[string]any) bool {
+// IsLegacy reports whether a Composition object is in mode Resources.
+func IsLegacy(obj map[string]any) bool {
 	m := jsonobj.String(obj, "spec", "mode")
 	return m == "" || m == "Resources"
 }
 
-// slimDoc parses a document that looks like a Composition into YAML nodes
+// SlimDoc parses a document that looks like a Composition into YAML nodes
 // and, when it is one, returns its findings and what the index needs:
 // apiVersion, kind, metadata.name and labels, spec.compositeTypeRef and
 // spec.mode, and whether spec.resources, spec.patchSets and
 // spec.environment are set. It returns ok false for anything else (which
 // the caller decodes fully).
-func slimDoc(r manifest.Document) (docInfo, bool, error) {
+func SlimDoc(r manifest.Document) (DocInfo, bool, error) {
 	if j, ok := manifest.PlainJSON(r.Raw); ok {
 		// Plain block YAML (as generated and converted Compositions
 		// mostly are) reads faster as JSON.
-		return slimPlain(r, j)
+		return SlimPlain(r, j)
 	}
-	return slimNodes(r)
+	return SlimNodes(r)
 }
 
-// slimNodes is slimDoc through YAML nodes.
-func slimNodes(r manifest.Document) (docInfo, bool, error) {
+// SlimNodes is slimDoc through YAML nodes.
+func SlimNodes(r manifest.Document) (DocInfo, bool, error) {
 	n, err := r.Node()
 	if err != nil {
-		return docInfo{}, false, err
+		return DocInfo{}, false, err
 	}
 	// looseValue expands aliases: within the budget of every reader.
 	if err := yamledit.CheckAliases(n); err != nil {
-		return docInfo{}, false, err
+		return DocInfo{}, false, err
 	}
 	if n.Kind != yaml3.DocumentNode || len(n.Content) != 1 {
-		return docInfo{}, false, nil
+		return DocInfo{}, false, nil
 	}
 	return slimLoose(r, looseValue(n.Content[0]))
 }
 
-// slimPlain is slimDoc for a document in the plain subset of block YAML,
+// SlimPlain is slimDoc for a document in the plain subset of block YAML,
 // from its JSON. In that subset every scalar reads as its own text, a
 // string, a boolean, null or a decimal integer, so the loose values are
 // those looseValue gives.
-func slimPlain(r manifest.Document, j []byte) (docInfo, bool, error) {
+func SlimPlain(r manifest.Document, j []byte) (DocInfo, bool, error) {
 	var v any
 	if m, ok := jsonobj.DecodePlainObject(j); ok {
 		v = m
@@ -375,7 +377,7 @@ func slimPlain(r manifest.Document, j []byte) (docInfo, bool, error) {
 		dec := json.NewDecoder(bytes.NewReader(j))
 		dec.UseNumber()
 		if err := dec.Decode(&v); err != nil {
-			return docInfo{}, false, err
+			return DocInfo{}, false, err
 		}
 	}
 	return slimLoose(r, looseJSON(v))
@@ -383,16 +385,16 @@ func slimPlain(r manifest.Document, j []byte) (docInfo, bool, error) {
 
 // slimLoose is slimDoc once the document is loose values (looseValue's or
 // looseJSON's): ok false unless they are a Composition.
-func slimLoose(r manifest.Document, v any) (docInfo, bool, error) {
+func slimLoose(r manifest.Document, v any) (DocInfo, bool, error) {
 	loose, ok := v.(map[string]any)
-	if !ok || !isComposition(jsonobj.AsString(loose["apiVersion"]), jsonobj.AsString(loose["kind"])) {
-		return docInfo{}, false, nil
+	if !ok || !IsComposition(jsonobj.AsString(loose["apiVersion"]), jsonobj.AsString(loose["kind"])) {
+		return DocInfo{}, false, nil
 	}
 	d := newDocInfo(r.Index, -1, r.Line, loose)
-	d.findings = docFindings(d, false)
-	d.ptStep = ptStepOf(loose)
+	d.Findings = docFindings(d, false)
+	d.PTStep = ptStepOf(loose)
 	d.analysed = true
-	d.obj = slimComposition(loose)
+	d.Obj = SlimComposition(loose)
 	return d, true, nil
 }
 
@@ -421,8 +423,8 @@ func looseJSON(v any) any {
 	return v
 }
 
-// slimComposition keeps what the index needs of a Composition.
-func slimComposition(obj map[string]any) map[string]any {
+// SlimComposition keeps what the index needs of a Composition.
+func SlimComposition(obj map[string]any) map[string]any {
 	m := map[string]any{"apiVersion": obj["apiVersion"], "kind": obj["kind"]}
 	if md, ok := obj["metadata"].(map[string]any); ok {
 		sm := map[string]any{"name": md["name"], "labels": md["labels"]}
@@ -438,13 +440,13 @@ func slimComposition(obj map[string]any) map[string]any {
 		if mode, ok := sp["mode"]; ok {
 			spec["mode"] = mode
 		}
-		if types, ok := sp[composedTypesKey]; ok {
-			spec[composedTypesKey] = types // Slim already.
+		if types, ok := sp[ComposedTypesKey]; ok {
+			spec[ComposedTypesKey] = types // Slim already.
 		} else if types := composedTypes(sp); len(types) > 0 {
-			spec[composedTypesKey] = types
+			spec[ComposedTypesKey] = types
 		}
 		// Kustomize checks only ask whether these are set.
-		for _, k := range compositionPaths {
+		for _, k := range kustomize.CompositionPaths {
 			if _, ok := sp[k]; ok {
 				spec[k] = true
 			}
@@ -454,11 +456,11 @@ func slimComposition(obj map[string]any) map[string]any {
 	return m
 }
 
-// composedTypesKey keeps, in a slim Composition's spec, the types its
+// ComposedTypesKey keeps, in a slim Composition's spec, the types its
 // templates compose ("apiVersion|kind"): the XRDs of nested XRs are given
 // to the converter with the Composition's own (--target v2 composes
 // their v2 types, C458).
-const composedTypesKey = "xpmigrate.composedTypes"
+const ComposedTypesKey = "xpmigrate.composedTypes"
 
 // composedTypes lists the types the templates of a Composition's spec
 // compose: of spec.resources and of patch-and-transform step inputs.
@@ -491,7 +493,7 @@ func composedTypes(spec map[string]any) []any {
 // string (nil for null): enough for names, labels, modes, patch types and
 // field paths, and much cheaper than decoding as the API server would.
 func looseValue(n *yaml3.Node) any {
-	n = resolve(n)
+	n = Resolve(n)
 	if n == nil {
 		return nil
 	}
@@ -499,7 +501,7 @@ func looseValue(n *yaml3.Node) any {
 	case yaml3.MappingNode:
 		m := make(map[string]any, len(n.Content)/2)
 		for i := 0; i+1 < len(n.Content); i += 2 {
-			k := resolve(n.Content[i])
+			k := Resolve(n.Content[i])
 			if k.Tag == "!!merge" {
 				if mm, ok := looseValue(n.Content[i+1]).(map[string]any); ok {
 					for mk, mv := range mm {
@@ -528,8 +530,8 @@ func looseValue(n *yaml3.Node) any {
 	return nil
 }
 
-// resolve follows aliases.
-func resolve(n *yaml3.Node) *yaml3.Node {
+// Resolve follows aliases.
+func Resolve(n *yaml3.Node) *yaml3.Node {
 	for n != nil && n.Kind == yaml3.AliasNode {
 		n = n.Alias
 	}

@@ -1,4 +1,4 @@
-package migrate
+package tree
 
 import (
 	"bufio"
@@ -41,11 +41,11 @@ func mentionsLegacy(path string) bool {
 		return true
 	}
 	defer f.Close() //nolint:errcheck // Read-only.
-	return scanLegacy(f)
+	return ScanLegacy(f)
 }
 
-// scanLegacy is mentionsLegacy for a stream.
-func scanLegacy(r io.Reader) bool {
+// ScanLegacy is mentionsLegacy for a stream.
+func ScanLegacy(r io.Reader) bool {
 	const maxLine = 64 << 10
 	br := bufio.NewReaderSize(r, maxLine)
 	comp, pipeline, long := false, false, false
@@ -62,7 +62,7 @@ func scanLegacy(r io.Reader) bool {
 			// Most lines hold neither word: the regular expressions run
 			// only on those that do.
 			if !comp && bytes.Contains(line, []byte("kind")) {
-				comp = kindComp.Match(bytes.TrimRight(line, "\r\n"))
+				comp = KindComp.Match(bytes.TrimRight(line, "\r\n"))
 			}
 			if !pipeline && bytes.Contains(line, []byte("mode")) {
 				pipeline = modePipeline.Match(bytes.TrimRight(line, "\r\n"))
@@ -74,10 +74,10 @@ func scanLegacy(r io.Reader) bool {
 	}
 }
 
-// blobFits reports whether a blob of the size `git ls-tree -l` printed is
+// BlobFits reports whether a blob of the size `git ls-tree -l` printed is
 // within the readers' file size bound (manifest.Limits.MaxFileSize): a
 // larger one is not read from git at all.
-func blobFits(size string) bool {
+func BlobFits(size string) bool {
 	n, err := strconv.ParseInt(size, 10, 64)
 	return err == nil && n <= manifest.CurrentLimits().MaxFileSize
 }

@@ -1,4 +1,4 @@
-package migrate
+package functions
 
 import (
 	"testing"
@@ -6,6 +6,7 @@ import (
 	mmsemver "github.com/Masterminds/semver"
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/xpmigrate/xpmigrate/convert/migrate/finding"
 	"github.com/xpmigrate/xpmigrate/internal/crossplane"
 )
 
@@ -146,19 +147,19 @@ func TestDependsOnConstraintForms(t *testing.T) {
 		"CommaRange":       {reason: "The range migrate writes.", constraint: ">=v0.10.8, <v0.11.0"},
 		"OrInLine":         {reason: "Two releases of the line.", constraint: "v0.10.7 || v0.10.8"},
 		"PreReleaseBounds": {reason: "Pre-release bounds that admit no pre-release.", constraint: ">=v0.10.0, <v0.11.0-0"},
-		"AtLeastIsOpen":    {reason: ">=v0.10.0 admits v0.11.0.", constraint: ">=v0.10.0", want: SeverityWarning},
-		"CaretIsOpen":      {reason: "^0.10 admits v0.11.0 in v1.5.0.", constraint: "^0.10", want: SeverityWarning},
-		"OrOutside":        {reason: "An alternative outside the line.", constraint: "v0.10.8 || v0.11.0", want: SeverityWarning},
-		"AdmitsPreRelease": {reason: "Pre-release comparisons admit release candidates nobody verified.", constraint: ">=v0.10.0-rc.1, <v0.11.0-0", want: SeverityWarning},
-		"SpaceJoined":      {reason: "Crossplane cannot read a space-joined range.", constraint: ">=v0.10.0 <v0.11.0", want: SeverityWarning},
-		"OtherLine":        {reason: "A range of another line admits no v0.10.x.", constraint: "1.2 - 1.4", want: SeverityWarning},
-		"Digest":           {reason: "A digest hides the release.", constraint: "sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef", want: SeverityInfo},
+		"AtLeastIsOpen":    {reason: ">=v0.10.0 admits v0.11.0.", constraint: ">=v0.10.0", want: finding.SeverityWarning},
+		"CaretIsOpen":      {reason: "^0.10 admits v0.11.0 in v1.5.0.", constraint: "^0.10", want: finding.SeverityWarning},
+		"OrOutside":        {reason: "An alternative outside the line.", constraint: "v0.10.8 || v0.11.0", want: finding.SeverityWarning},
+		"AdmitsPreRelease": {reason: "Pre-release comparisons admit release candidates nobody verified.", constraint: ">=v0.10.0-rc.1, <v0.11.0-0", want: finding.SeverityWarning},
+		"SpaceJoined":      {reason: "Crossplane cannot read a space-joined range.", constraint: ">=v0.10.0 <v0.11.0", want: finding.SeverityWarning},
+		"OtherLine":        {reason: "A range of another line admits no v0.10.x.", constraint: "1.2 - 1.4", want: finding.SeverityWarning},
+		"Digest":           {reason: "A digest hides the release.", constraint: "sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef", want: finding.SeverityInfo},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			pt, _ := functionPins(crossplane.V1)
+			pt, _ := Pins(crossplane.V1)
 			got := ""
-			if fd := pt.checkDependency("spec.dependsOn[0].version", pt.pkg, tc.constraint, crossplane.V1); fd != nil {
+			if fd := pt.CheckDependency("spec.dependsOn[0].version", pt.Pkg, tc.constraint, crossplane.V1); fd != nil {
 				got = fd.Severity
 				if fd.Code != "M410" {
 					t.Errorf("%s\ncheckDependency(%q): code %s, want M410", tc.reason, tc.constraint, fd.Code)

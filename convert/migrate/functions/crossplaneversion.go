@@ -1,4 +1,4 @@
-package migrate
+package functions
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	mmsemver "github.com/Masterminds/semver"
 	yaml3 "go.yaml.in/yaml/v3"
 
+	"github.com/xpmigrate/xpmigrate/convert/migrate/finding"
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
 )
 
@@ -35,13 +36,13 @@ var minCrossplaneV1 = semver{major: 1, minor: 17}
 // as Crossplane's own constraints do).
 const crossplaneConstraintV1 = ">=v1.17.0-0"
 
-// raiseCrossplaneConstraint raises the spec.crossplane.version of the
+// RaiseCrossplaneConstraint raises the spec.crossplane.version of the
 // Configuration top when it admits a Crossplane release below
 // minCrossplaneV1, or is missing, editing the node in place (comments and
 // key order stay; an upper bound below v2 is kept as <v2.0.0-0). It
 // returns the finding (M413) that reports the change, nil when none was
 // needed.
-func raiseCrossplaneConstraint(top *yaml3.Node) *Finding {
+func RaiseCrossplaneConstraint(top *yaml3.Node) *finding.Diagnostic {
 	spec := yamledit.Resolve(yamledit.Get(top, "spec"))
 	if !yamledit.IsMap(spec) {
 		return nil
@@ -53,7 +54,7 @@ func raiseCrossplaneConstraint(top *yaml3.Node) *Finding {
 	if old != "" {
 		c, err := parseConstraint(old)
 		if err != nil {
-			return &Finding{Code: "M413", Severity: SeverityWarning, Document: -1, Path: "spec.crossplane.version",
+			return &finding.Diagnostic{Code: "M413", Severity: finding.SeverityWarning, Document: -1, Path: "spec.crossplane.version",
 				Message: fmt.Sprintf("the Crossplane version constraint %q cannot be read; the converted Pipeline Compositions and their functions need Crossplane %s or later: make sure it admits no earlier release (%q does)", old, minCrossplaneV1, crossplaneConstraintV1)}
 		}
 		if !admitsBelow(c, minCrossplaneV1) {
@@ -84,7 +85,7 @@ func raiseCrossplaneConstraint(top *yaml3.Node) *Finding {
 	if old != "" {
 		was = fmt.Sprintf("%q, which admits releases before %s", old, minCrossplaneV1)
 	}
-	return &Finding{Code: "M413", Severity: SeverityInfo, Document: -1, Path: "spec.crossplane.version",
+	return &finding.Diagnostic{Code: "M413", Severity: finding.SeverityInfo, Document: -1, Path: "spec.crossplane.version",
 		Message: fmt.Sprintf("Crossplane version constraint set to %q (was %s): the converted Pipeline Compositions with the pinned functions and the pkg.crossplane.io/v1 Function manifests need Crossplane %s or later", want, was, minCrossplaneV1)}
 }
 

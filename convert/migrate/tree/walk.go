@@ -1,4 +1,4 @@
-package migrate
+package tree
 
 import (
 	"context"
@@ -16,51 +16,51 @@ import (
 	"github.com/xpmigrate/xpmigrate/internal/regularfile"
 )
 
-// An entryKind classifies what the walk found.
-type entryKind int
+// An EntryKind classifies what the walk found.
+type EntryKind int
 
 const (
-	// entryCandidate is a .yaml, .yml or .json file to migrate.
-	entryCandidate entryKind = iota
-	// entryOther is any other file that is not ignored: copied verbatim
+	// EntryCandidate is a .yaml, .yml or .json file to migrate.
+	EntryCandidate EntryKind = iota
+	// EntryOther is any other file that is not ignored: copied verbatim
 	// to Options.Out, otherwise left alone.
-	entryOther
-	// entrySkipped is a path reported as skipped (symlink problems).
-	entrySkipped
+	EntryOther
+	// EntrySkipped is a path reported as skipped (symlink problems).
+	EntrySkipped
 )
 
-// An entry is one file (or skipped path) of the tree.
-type entry struct {
-	kind entryKind
-	// rel is the slash-separated path relative to the root.
-	rel string
-	// real is the absolute path of the file itself, symlinks resolved.
-	real string
-	// linked reports whether rel goes through a symlink.
-	linked bool
-	// mode is the real file's permission bits.
-	mode fs.FileMode
-	// why and whyDetail say why an entrySkipped was skipped.
-	why, whyDetail string
+// An Entry is one file (or skipped path) of the tree.
+type Entry struct {
+	Kind EntryKind
+	// Rel is the slash-separated path relative to the root.
+	Rel string
+	// Real is the absolute path of the file itself, symlinks resolved.
+	Real string
+	// Linked reports whether rel goes through a symlink.
+	Linked bool
+	// Mode is the real file's permission bits.
+	Mode fs.FileMode
+	// Why and whyDetail say why an entrySkipped was skipped.
+	Why, WhyDetail string
 }
 
-// A walker lists a tree.
-type walker struct {
+// A Walker is the listing of a tree Walk returns.
+type Walker struct {
 	root     string // absolute, symlinks resolved
 	include  gitignore.Globs
 	exclude  gitignore.Globs
 	skipReal string // absolute real path not to descend into (Options.Out)
-	entries  []entry
-	// temps are the temporary files of atomic writes found in the tree
+	Entries  []Entry
+	// Temps are the temporary files of atomic writes found in the tree
 	// (left by a killed run): never input, never copied.
-	temps []entry
+	Temps []Entry
 }
 
-// walk lists the tree at root in lexical path order, honouring .gitignore
+// Walk lists the tree at root in lexical path order, honouring .gitignore
 // files, the include and exclude globs, and never descending into .git or
 // skipReal. Symlinked directories are followed when their target is inside
 // the tree and is not one of their own ancestors (a loop).
-func walk(ctx context.Context, root string, include, exclude gitignore.Globs, skipReal string) (*walker, error) {
+func Walk(ctx context.Context, root string, include, exclude gitignore.Globs, skipReal string) (*Walker, error) {
 	abs, err := filepath.Abs(root)
 	if err != nil {
 		return nil, errors.Wrapf(err, "cannot resolve %q", root)
@@ -76,18 +76,18 @@ func walk(ctx context.Context, root string, include, exclude gitignore.Globs, sk
 	if !fi.IsDir() {
 		return nil, errors.Errorf("%q is not a directory", root)
 	}
-	w := &walker{root: real, include: include, exclude: exclude, skipReal: skipReal}
+	w := &Walker{root: real, include: include, exclude: exclude, skipReal: skipReal}
 	if err := w.dir(ctx, "", real, nil, []string{real}); err != nil {
 		return nil, err
 	}
-	sort.SliceStable(w.entries, func(i, j int) bool { return w.entries[i].rel < w.entries[j].rel })
-	sort.SliceStable(w.temps, func(i, j int) bool { return w.temps[i].rel < w.temps[j].rel })
+	sort.SliceStable(w.Entries, func(i, j int) bool { return w.Entries[i].Rel < w.Entries[j].Rel })
+	sort.SliceStable(w.Temps, func(i, j int) bool { return w.Temps[i].Rel < w.Temps[j].Rel })
 	return w, nil
 }
 
 // dir lists the directory rel whose real path is realDir. chain holds the
 // real paths of rel and its ancestors, to detect loops.
-func (w *walker) dir(ctx context.Context, rel, realDir string, ign gitignore.Stack, chain []string) error {
+func (w *Walker) dir(ctx context.Context, rel, realDir string, ign gitignore.Stack, chain []string) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -114,7 +114,7 @@ func (w *walker) dir(ctx context.Context, rel, realDir string, ign gitignore.Sta
 			target, err := filepath.EvalSymlinks(creal)
 			if err != nil {
 				if isCandidateName(name) && !ign.Ignored(crel, false) && !w.exclude.Match(crel, false) {
-					w.entries = append(w.entries, entry{kind: entrySkipped, rel: crel, why: ReasonBrokenSymlink, whyDetail: "symlink to a missing file"})
+					w.Entries = append(w.Entries, Entry{Kind: EntrySkipped, Rel: crel, Why: ReasonBrokenSymlink, WhyDetail: "symlink to a missing file"})
 				}
 				continue
 			}
@@ -123,11 +123,11 @@ func (w *walker) dir(ctx context.Context, rel, realDir string, ign gitignore.Sta
 				continue
 			}
 			isDir = fi.IsDir()
-			if !within(w.root, target) {
+			if !Within(w.root, target) {
 				if ign.Ignored(crel, isDir) || w.exclude.Match(crel, isDir) || (!isDir && !isCandidateName(name)) {
 					continue
 				}
-				w.entries = append(w.entries, entry{kind: entrySkipped, rel: crel, why: ReasonSymlinkOutside, whyDetail: "symlink to a path outside the tree"})
+				w.Entries = append(w.Entries, Entry{Kind: EntrySkipped, Rel: crel, Why: ReasonSymlinkOutside, WhyDetail: "symlink to a path outside the tree"})
 				continue
 			}
 			creal = target
@@ -140,12 +140,12 @@ func (w *walker) dir(ctx context.Context, rel, realDir string, ign gitignore.Sta
 		}
 		if !isDir && !isLink && atomicfile.IsTemporary(name) {
 			if !w.exclude.Match(crel, false) {
-				w.temps = append(w.temps, entry{kind: entrySkipped, rel: crel, real: creal})
+				w.Temps = append(w.Temps, Entry{Kind: EntrySkipped, Rel: crel, Real: creal})
 			}
 			continue
 		}
 		if isDir {
-			if w.skipReal != "" && (creal == w.skipReal || within(w.skipReal, creal)) {
+			if w.skipReal != "" && (creal == w.skipReal || Within(w.skipReal, creal)) {
 				continue
 			}
 			if w.exclude.Match(crel, true) {
@@ -153,7 +153,7 @@ func (w *walker) dir(ctx context.Context, rel, realDir string, ign gitignore.Sta
 			}
 			if isLink {
 				if loop := inChain(chain, creal); loop {
-					w.entries = append(w.entries, entry{kind: entrySkipped, rel: crel, why: ReasonSymlinkLoop, whyDetail: "symlink to a directory that contains it"})
+					w.Entries = append(w.Entries, Entry{Kind: EntrySkipped, Rel: crel, Why: ReasonSymlinkLoop, WhyDetail: "symlink to a directory that contains it"})
 					continue
 				}
 			}
@@ -169,21 +169,21 @@ func (w *walker) dir(ctx context.Context, rel, realDir string, ign gitignore.Sta
 		}
 		if !fi.Mode().IsRegular() {
 			if !w.exclude.Match(crel, false) {
-				w.entries = append(w.entries, entry{kind: entrySkipped, rel: crel, why: ReasonNotRegular, whyDetail: notRegularDetail(fi.Mode())})
+				w.Entries = append(w.Entries, Entry{Kind: EntrySkipped, Rel: crel, Why: ReasonNotRegular, WhyDetail: NotRegularDetail(fi.Mode())})
 			}
 			continue
 		}
-		e := entry{kind: entryOther, rel: crel, real: creal, linked: linked, mode: fi.Mode().Perm()}
+		e := Entry{Kind: EntryOther, Rel: crel, Real: creal, Linked: linked, Mode: fi.Mode().Perm()}
 		if isCandidateName(name) && !w.exclude.Match(crel, false) && (len(w.include) == 0 || w.include.Match(crel, false)) {
-			e.kind = entryCandidate
+			e.Kind = EntryCandidate
 		}
-		w.entries = append(w.entries, e)
+		w.Entries = append(w.Entries, e)
 	}
 	return nil
 }
 
-// notRegularDetail says why a special file was skipped.
-func notRegularDetail(m fs.FileMode) string {
+// NotRegularDetail says why a special file was skipped.
+func NotRegularDetail(m fs.FileMode) string {
 	return regularfile.Kind(m) + ", not a regular file: not opened"
 }
 
@@ -214,8 +214,8 @@ func isCandidateName(name string) bool {
 	return false
 }
 
-// within reports whether p is inside dir (or is dir).
-func within(dir, p string) bool {
+// Within reports whether p is inside dir (or is dir).
+func Within(dir, p string) bool {
 	if p == dir {
 		return true
 	}
