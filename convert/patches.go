@@ -10,7 +10,7 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/fieldpath"
 	yaml "go.yaml.in/yaml/v3"
 
-	"github.com/xpmigrate/xpmigrate/convert/v2native"
+	"github.com/xpmigrate/xpmigrate/convert/xrpath"
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
 	pt "github.com/xpmigrate/xpmigrate/patchandtransform"
 	"github.com/xpmigrate/xpmigrate/patchandtransform/function"
@@ -258,10 +258,10 @@ func (c normalisePass) claimMachinery(p *yaml.Node, path, typ string) {
 		if !ok || ref.write {
 			continue
 		}
-		switch class, _ := v2native.ClassifyXRPath(r); class {
-		case v2native.XRPathClaimNamespace, v2native.XRPathClaimName, v2native.XRPathClaimRef, v2native.XRPathMachinery, v2native.XRPathSecretNamespace, v2native.XRPathSecretRef:
+		switch class, _ := xrpath.Classify(r); class {
+		case xrpath.ClaimNamespace, xrpath.ClaimName, xrpath.ClaimRef, xrpath.Machinery, xrpath.SecretNamespace, xrpath.SecretRef:
 			c.infof("C321", p, path, "reads %s: v2-style XRs keep this machinery under spec.crossplane and have no claim or connection secret reference", r)
-		case v2native.XRPathClaimNameLabel, v2native.XRPathClaimNSLabel, v2native.XRPathClaimLabel:
+		case xrpath.ClaimNameLabel, xrpath.ClaimNSLabel, xrpath.ClaimLabel:
 			c.infof("C321", p, path, "reads %s: v2-style XRs have no claim, so the crossplane.io/claim-* labels are never set", r)
 		}
 	}

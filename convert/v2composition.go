@@ -8,6 +8,7 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/xpmigrate/xpmigrate/convert/v2native"
+	"github.com/xpmigrate/xpmigrate/convert/xrpath"
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
 	"github.com/xpmigrate/xpmigrate/internal/v2map"
 	"github.com/xpmigrate/xpmigrate/internal/xp"
@@ -206,7 +207,7 @@ func (c *composition) v2XROps(apiVersion, kind string) []v2map.Op {
 		v2map.Op{Code: "C427", Op: v2map.OpDelete, Path: "metadata.labels[" + xp.LabelClaimName + "]"},
 		v2map.Op{Code: "C426", Op: v2map.OpDelete, Path: "metadata.labels[" + xp.LabelClaimNamespace + "]"},
 	)
-	for _, f := range v2native.MachineryFields {
+	for _, f := range xrpath.MachineryFields {
 		ops = append(ops, v2map.Op{Code: "C421", Op: v2map.OpMove, Path: "spec." + f, To: "spec.crossplane." + f})
 	}
 	if c.r.o.v2Scope() == "Namespaced" {
@@ -452,7 +453,7 @@ func (p *v2Plan) expected(md, spec map[string]any) (map[string]any, map[string]a
 
 // machineryWords are what an input of another function would mention to
 // read the claim or the XR's machinery.
-var machineryWords = append([]string{"claimRef", xp.LabelClaimPrefix, "writeConnectionSecretToRef", "metadata.uid"}, v2native.MachineryFields...)
+var machineryWords = append([]string{"claimRef", xp.LabelClaimPrefix, "writeConnectionSecretToRef", "metadata.uid"}, xrpath.MachineryFields...)
 
 // readsMachinery returns the first machinery word that a step input
 // mentions anywhere (in a key or a string, templates included), or "";

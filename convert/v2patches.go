@@ -7,7 +7,7 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/fieldpath"
 	yaml "go.yaml.in/yaml/v3"
 
-	"github.com/xpmigrate/xpmigrate/convert/v2native"
+	"github.com/xpmigrate/xpmigrate/convert/xrpath"
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
 	"github.com/xpmigrate/xpmigrate/environment"
 )
@@ -69,39 +69,39 @@ func (c normalisePass) v2XRPath(ref xrPathRef) {
 	if !ok {
 		return
 	}
-	class, segs := v2native.ClassifyXRPath(s)
+	class, segs := xrpath.Classify(s)
 	to := ""
 	switch class {
-	case v2native.XRPathPlain:
+	case xrpath.Plain:
 		return
-	case v2native.XRPathMachinery:
+	case xrpath.Machinery:
 		to = append(fieldpath.Segments{segs[0], fieldpath.Field("crossplane")}, segs[1:]...).String()
 		c.infof("C421", ref.node, ref.path, "%s → %s: a v2 XR keeps its Composition and resource references under spec.crossplane", s, to)
-	case v2native.XRPathClaimNamespace, v2native.XRPathClaimNSLabel:
+	case xrpath.ClaimNamespace, xrpath.ClaimNSLabel:
 		if ref.write || !namespaced {
 			c.warnf("C428", ref.node, ref.path, "%s %s: a %s v2 XR has no claim and no namespace of its own, so the patch finds nothing; kept as it is, rewrite or remove it", verb(ref.write), s, strings.ToLower(c.r.o.v2Scope()))
 			return
 		}
 		to = "metadata.namespace"
 		c.infof("C426", ref.node, ref.path, "%s → metadata.namespace: a namespaced v2 XR has no claim; it lives in the namespace the claim lived in", s)
-	case v2native.XRPathClaimName, v2native.XRPathClaimNameLabel:
+	case xrpath.ClaimName, xrpath.ClaimNameLabel:
 		if ref.write {
 			c.warnf("C428", ref.node, ref.path, "writes %s: a v2 XR has no claim; kept as it is, remove the patch", s)
 			return
 		}
 		to = "metadata.name"
 		c.warnf("C427", ref.node, ref.path, "%s → metadata.name: a v2 XR has no claim. The value is the claim's name only for a v2 XR created under that name (as xpmigrate's XR twins of claims are); a legacy XR of a claim was named <claim>-<suffix>, and a new v2 XR has whatever name its creator gives it", s)
-	case v2native.XRPathSecretNamespace:
+	case xrpath.SecretNamespace:
 		if ref.write || !namespaced {
 			c.warnf("C429", ref.node, ref.path, "%s %s: a %s v2 XR has no connection Secret reference (function-patch-and-transform composes the Secret, see C424); kept as it is, rewrite or remove it", verb(ref.write), s, strings.ToLower(c.r.o.v2Scope()))
 			return
 		}
 		to = "metadata.namespace"
 		c.warnf("C429", ref.node, ref.path, "%s → metadata.namespace: a namespaced v2 XR's connection Secret is local, in the XR's namespace", s)
-	case v2native.XRPathSecretRef, v2native.XRPathClaimRef, v2native.XRPathClaimLabel:
+	case xrpath.SecretRef, xrpath.ClaimRef, xrpath.ClaimLabel:
 		c.warnf("C428", ref.node, ref.path, "%s %s: a v2 XR has no claim and no native connection Secret reference (unless its XRD schema declares spec.writeConnectionSecretToRef), so the patch finds nothing; kept as it is, rewrite or remove it", verb(ref.write), s)
 		return
-	case v2native.XRPathUID:
+	case xrpath.UID:
 		c.warnf("C430", ref.node, ref.path, "%s %s kept: a new v2 XR has a new uid, so names built from it change and will not match existing resources (cloud resources named after the old uid are not adopted); read a stable field instead", verb(ref.write), s)
 		return
 	}

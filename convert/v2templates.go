@@ -9,6 +9,7 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/xpmigrate/xpmigrate/convert/v2native"
+	"github.com/xpmigrate/xpmigrate/convert/xrpath"
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/v2map"
@@ -216,7 +217,7 @@ func (t *v2Tmpl) nestedV2(av string) {
 	t.op("C458", v2map.OpSet, "kind", newKind)
 	var moved []string
 	if spec := yamledit.Resolve(yamledit.Get(t.base, "spec")); yamledit.IsMap(spec) {
-		for _, f := range v2native.MachineryFields {
+		for _, f := range xrpath.MachineryFields {
 			v := yamledit.Get(spec, f)
 			if v == nil {
 				continue

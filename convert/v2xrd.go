@@ -9,6 +9,7 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/xpmigrate/xpmigrate/convert/v2native"
+	"github.com/xpmigrate/xpmigrate/convert/xrpath"
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
@@ -532,7 +533,7 @@ func (x *v2XRD) declares(f string) bool {
 }
 
 var (
-	colMachinery = regexp.MustCompile(`(^|[^\w.])\.spec\.(` + strings.Join(v2native.MachineryFields, "|") + `)\b`)
+	colMachinery = regexp.MustCompile(`(^|[^\w.])\.spec\.(` + strings.Join(xrpath.MachineryFields, "|") + `)\b`)
 	colClaimName = regexp.MustCompile(`(^|[^\w.])\.spec\.claimRef\.name\b`)
 	colClaimNS   = regexp.MustCompile(`(^|[^\w.])\.spec\.claimRef\.namespace\b`)
 	colGone      = regexp.MustCompile(`(?:^|[^\w.])\.spec\.(claimRef|writeConnectionSecretToRef)\b`)

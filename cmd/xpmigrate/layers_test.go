@@ -37,8 +37,10 @@ var layers = [][]string{
 	// and a live cluster read with get and list only.
 	{"internal/manifest", "internal/v2map", "internal/cluster"},
 	// The YAML editor, which reads back what it writes through the reading
-	// layer; the v2-native conversion's rules, which convert applies.
-	{"convert/yamledit", "convert/v2native"},
+	// layer; which machinery an XR field path names.
+	{"convert/yamledit", "convert/xrpath"},
+	// The v2-native conversion's rules, which convert applies.
+	{"convert/v2native"},
 	{"patchandtransform"},
 	{"patchandtransform/function", "patchandtransform/native", "environment"},
 	{"render"},
@@ -66,6 +68,7 @@ var layerNames = []string{
 	"helpers",
 	"reading",
 	"YAML editor",
+	"v2-native rules",
 	"core",
 	"front-ends",
 	"render core",

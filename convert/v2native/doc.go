@@ -9,8 +9,8 @@
 //	n := v2native.XRNames(v2native.TypeNames{Group: "db.example.org", Kind: "XPostgreSQLInstance", Plural: "xpostgresqlinstances"}, "")
 //	// n.Kind == "PostgreSQLInstance", n.Plural == "postgresqlinstances"
 //
-//	class, _ := v2native.ClassifyXRPath("spec.claimRef.namespace")
-//	// class == v2native.XRPathClaimNamespace: the XR's own metadata.namespace in v2
+//	class, _ := xrpath.Classify("spec.claimRef.namespace")
+//	// class == xrpath.ClaimNamespace: the XR's own metadata.namespace in v2
 //
 // It imports nothing of convert: convert imports it.
 package v2native
