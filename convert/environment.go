@@ -87,8 +87,8 @@ func (c normalisePass) environmentSources(env *yaml.Node, path string) {
 		c.errorf("C111", srcs, path+".environmentConfigs", "environmentConfigs must be a list")
 		return
 	}
-	if c.r.o.v2Native() {
-		c.v2Selectors(srcs, path+".environmentConfigs")
+	if c.ext != nil {
+		c.ext.EnvironmentSources(srcs, path+".environmentConfigs")
 	}
 	pol := yamledit.Resolve(yamledit.Get(env, "policy"))
 	c.dropUnknown(pol, path+".policy", []string{"resolve", "resolution"})

@@ -218,8 +218,8 @@ func (c normalisePass) patch(pn *yaml.Node, path string, loc location) {
 	}
 	c.xrWrite(p, path, typ, loc)
 	switch {
-	case c.r.o.v2Native():
-		c.v2Patch(p, path, typ, loc)
+	case c.ext != nil:
+		c.ext.Patch(p, path, typ, loc)
 	case c.r.o.XRStyleV2:
 		c.claimMachinery(p, path, typ)
 	}
@@ -250,12 +250,47 @@ func (c normalisePass) fieldPaths(p *yaml.Node, path string) {
 	}
 }
 
+// An XRField is a field path of a patch that names a field of the XR:
+// the node holding it, where it is, and whether the patch writes it.
+type XRField struct {
+	Node  *yaml.Node
+	Path  string
+	Write bool
+}
+
+// XRFields returns the field paths of patch p (of type typ, at path) that
+// name XR fields: what FromComposite and CombineFromComposite patches read,
+// what ToComposite and CombineToComposite patches write. In environment
+// patches the XR is on the same sides.
+func XRFields(p *yaml.Node, path, typ string) []XRField {
+	var out []XRField
+	switch typ {
+	case fromComposite:
+		if n := yamledit.Get(p, "fromFieldPath"); n != nil {
+			out = append(out, XRField{Node: n, Path: path + ".fromFieldPath"})
+		}
+	case combineFromComp:
+		if vars := yamledit.Resolve(yamledit.Get(yamledit.Get(p, "combine"), "variables")); yamledit.IsSeq(vars) {
+			for i, v := range vars.Content {
+				if n := yamledit.Get(v, "fromFieldPath"); n != nil {
+					out = append(out, XRField{Node: n, Path: idx(path+".combine.variables", i) + ".fromFieldPath"})
+				}
+			}
+		}
+	case toComposite, combineToComp:
+		if n := yamledit.Get(p, "toFieldPath"); n != nil {
+			out = append(out, XRField{Node: n, Path: path + ".toFieldPath", Write: true})
+		}
+	}
+	return out
+}
+
 // claimMachinery reports, for --xr-style=v2, reads of XR fields that
 // v2-style XRs do not have (conversion spec §11 N13, C321).
 func (c normalisePass) claimMachinery(p *yaml.Node, path, typ string) {
-	for _, ref := range xrPaths(p, path, typ) {
-		r, ok := yamledit.Str(ref.node)
-		if !ok || ref.write {
+	for _, ref := range XRFields(p, path, typ) {
+		r, ok := yamledit.Str(ref.Node)
+		if !ok || ref.Write {
 			continue
 		}
 		switch class, _ := xrpath.Classify(r); class {

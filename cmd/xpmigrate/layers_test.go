@@ -39,8 +39,6 @@ var layers = [][]string{
 	// The YAML editor, which reads back what it writes through the reading
 	// layer; which machinery an XR field path names.
 	{"convert/yamledit", "convert/xrpath"},
-	// The v2-native conversion's rules, which convert applies.
-	{"convert/v2native"},
 	{"patchandtransform"},
 	{"patchandtransform/function", "patchandtransform/native", "environment"},
 	{"render"},
@@ -48,6 +46,9 @@ var layers = [][]string{
 	{"render/engine"},
 	{"render/verify/gaps"},
 	{"convert", "render/verify"},
+	// The v2-native conversion, on top of convert's Pipeline conversion
+	// (convert.ConvertWith).
+	{"convert/v2native"},
 	{"render/verify/format", "render/verify/verifytest"},
 	// The live check, which migrate calls for `migrate --cluster`.
 	{"render/verify/live"},
@@ -68,7 +69,6 @@ var layerNames = []string{
 	"helpers",
 	"reading",
 	"YAML editor",
-	"v2-native rules",
 	"core",
 	"front-ends",
 	"render core",
@@ -76,6 +76,7 @@ var layerNames = []string{
 	"engine",
 	"classification",
 	"workflows",
+	"v2-native conversion",
 	"verify's writers",
 	"live check",
 	"orchestration",

@@ -18,6 +18,7 @@ import (
 	yaml3 "go.yaml.in/yaml/v3"
 
 	"github.com/xpmigrate/xpmigrate/convert"
+	"github.com/xpmigrate/xpmigrate/convert/v2native"
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
 	"github.com/xpmigrate/xpmigrate/internal/atomicfile"
 	"github.com/xpmigrate/xpmigrate/internal/crossplane"
@@ -65,10 +66,10 @@ func functionPins(target crossplane.Target) (pt, ec functionPin) {
 	ec = functionPin{repo: xp.FunctionEnvironmentConfigs, pkg: xp.PackageEnvironmentConfigs}
 	if target == crossplane.V2 {
 		pt.ok = versionRange{lo: semver{minor: 10}, noHi: true}
-		pt.constraint, pt.supported = convert.PTConstraintV2, "v0.10.0 or later"
+		pt.constraint, pt.supported = v2native.PTConstraintV2, "v0.10.0 or later"
 		ec.pin = convert.ECVersionV2
 		ec.ok = versionRange{lo: semver{minor: 7}, hi: semver{minor: 8}}
-		ec.constraint, ec.supported = convert.ECConstraintV2, "v0.7.x"
+		ec.constraint, ec.supported = v2native.ECConstraintV2, "v0.7.x"
 		return pt, ec
 	}
 	pt.ok = versionRange{lo: semver{minor: 10}, hi: semver{minor: 11}}

@@ -6,7 +6,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-func TestClassifyXRPath(t *testing.T) {
+func TestClassify(t *testing.T) {
 	cases := map[string]struct {
 		reason string
 		path   string
@@ -29,7 +29,7 @@ func TestClassifyXRPath(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			got, _ := Classify(tc.path)
 			if diff := cmp.Diff(tc.want, got); diff != "" {
-				t.Errorf("%s\nClassifyXRPath(%q): -want, +got:\n%s", tc.reason, tc.path, diff)
+				t.Errorf("%s\nClassify(%q): -want, +got:\n%s", tc.reason, tc.path, diff)
 			}
 		})
 	}
