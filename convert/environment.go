@@ -55,7 +55,7 @@ func (c normalisePass) environment(spec *yaml.Node) *envSplit {
 	}
 	split := &envSplit{}
 	if pk := yamledit.Key(env, "patches"); pk != nil && !yamledit.IsEmpty(yamledit.Get(env, "patches")) {
-		c.patches(yamledit.Get(env, "patches"), path+".patches", locEnvironment)
+		c.patches(yamledit.Get(env, "patches"), path+".patches", LocEnvironment)
 		split.patchesKey, split.patches = pk, yamledit.Get(env, "patches")
 	}
 	split.ec = c.ecInput(env, path)

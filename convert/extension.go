@@ -85,17 +85,6 @@ func ConvertWith(src []byte, opts Options, ext Extension) (*Result, error) {
 	return convertStream(src, opts, ext)
 }
 
-// A Location is where a patch is: in a template, a patch set or the
-// environment.
-type Location = location
-
-// Locations of patches.
-const (
-	LocResource    = locResource
-	LocPatchSet    = locPatchSet
-	LocEnvironment = locEnvironment
-)
-
 // A PatchRef is a patch of a Composition (its node, aliases resolved) and
 // its path.
 type PatchRef struct {
@@ -156,8 +145,9 @@ func (c *Composition) Metadata() *yaml.Node { return c.c.metadata() }
 // missing.
 func (c *Composition) Annotations() *yaml.Node { return c.c.annotations() }
 
-// Errorf, Warnf and Infof report a finding of code about node n at path
-// (relative to the Composition); an error fails the Composition.
+// Errorf reports an error of code about node n at path (relative to the
+// Composition): the Composition fails. Warnf and Infof report the other
+// severities.
 func (c *Composition) Errorf(code Code, n *yaml.Node, path, format string, args ...any) {
 	c.c.errorf(code, n, path, format, args...)
 }

@@ -16,14 +16,15 @@ import (
 	"github.com/xpmigrate/xpmigrate/patchandtransform/function"
 )
 
-// A location is where a patch list lives; it decides which patch types are
+// A Location is where a patch list lives; it decides which patch types are
 // allowed (conversion spec §8.1).
-type location int
+type Location int
 
+// Locations of patches.
 const (
-	locResource location = iota
-	locPatchSet
-	locEnvironment
+	LocResource Location = iota
+	LocPatchSet
+	LocEnvironment
 )
 
 // Patch types, policies and transform types: the core's enums, as the
@@ -131,12 +132,12 @@ func (c normalisePass) patchSetsAt(sets *yaml.Node, at string) {
 		c.sets[name] = true
 		c.dropUnknown(ps, path, []string{"name", "patches"})
 		if p := yamledit.Get(ps, "patches"); p != nil && !yamledit.IsNull(p) {
-			c.patches(p, path+".patches", locPatchSet)
+			c.patches(p, path+".patches", LocPatchSet)
 		}
 	}
 }
 
-func (c normalisePass) patches(seq *yaml.Node, path string, loc location) {
+func (c normalisePass) patches(seq *yaml.Node, path string, loc Location) {
 	seq = yamledit.Resolve(seq)
 	if !yamledit.IsSeq(seq) {
 		c.errorf("C116", seq, path, "patches must be a list")
@@ -148,7 +149,7 @@ func (c normalisePass) patches(seq *yaml.Node, path string, loc location) {
 }
 
 // patch normalises one patch (conversion spec §8).
-func (c normalisePass) patch(pn *yaml.Node, path string, loc location) {
+func (c normalisePass) patch(pn *yaml.Node, path string, loc Location) {
 	if !c.once(pn) {
 		return
 	}
@@ -164,18 +165,18 @@ func (c normalisePass) patch(pn *yaml.Node, path string, loc location) {
 	} else {
 		allowed := resourcePatchTypes
 		switch loc {
-		case locEnvironment:
+		case LocEnvironment:
 			allowed = environmentPatchTypes
-		case locPatchSet:
+		case LocPatchSet:
 			allowed = resourcePatchTypes[:len(resourcePatchTypes)-1] // No PatchSet.
 		}
 		t, ok := c.enum(tn, path+".type", allowed)
 		switch {
 		case ok:
-		case loc == locPatchSet && t == patchSetType:
+		case loc == LocPatchSet && t == patchSetType:
 			c.errorf("C114", tn, path+".type", "a patch set cannot include another patch set")
 			return
-		case loc == locEnvironment && slices.Contains(resourcePatchTypes, t):
+		case loc == LocEnvironment && slices.Contains(resourcePatchTypes, t):
 			c.errorf("C112", tn, path+".type", "environment patches can only be %s, not %q", strings.Join(environmentPatchTypes, ", "), t)
 			return
 		default:
@@ -185,7 +186,7 @@ func (c normalisePass) patch(pn *yaml.Node, path string, loc location) {
 		typ = t
 	}
 	known := otherPatchKeys
-	if loc == locResource {
+	if loc == LocResource {
 		known = resourcePatchKeys
 	}
 	c.dropUnknown(p, path, known)
@@ -349,7 +350,7 @@ func (c normalisePass) combine(p *yaml.Node, path, typ string) {
 // combinePrinted names a Combine patch's format when its text may hold an
 // integer printed differently natively and in the function with a verb
 // C211 does not cover (%s, %v, an extra argument), for C220; "" otherwise.
-func (c normalisePass) combinePrinted(p *yaml.Node, path, typ string, loc location) string {
+func (c normalisePass) combinePrinted(p *yaml.Node, path, typ string, loc Location) string {
 	if !slices.Contains(combinePatchTypes, typ) {
 		return ""
 	}
@@ -378,7 +379,7 @@ func (c normalisePass) combinePrinted(p *yaml.Node, path, typ string, loc locati
 
 // policy rewrites policy.mergeOptions as policy.toFieldPath and checks
 // policy.fromFieldPath (conversion spec §8.4, §8.5).
-func (c normalisePass) policy(p *yaml.Node, path, typ string, loc location) {
+func (c normalisePass) policy(p *yaml.Node, path, typ string, loc Location) {
 	pol := yamledit.Get(p, "policy")
 	if pol == nil {
 		return
@@ -399,7 +400,7 @@ func (c normalisePass) policy(p *yaml.Node, path, typ string, loc location) {
 			yamledit.Delete(pol, "fromFieldPath")
 		} else if v, ok := c.enum(f, pp+".fromFieldPath", []string{policyOptional, policyRequired}); !ok {
 			c.errorf("C118", f, pp+".fromFieldPath", "policy.fromFieldPath must be Optional or Required, not %q (use --fix-enum-case to fix the case)", yamledit.Resolve(f).Value)
-		} else if v == policyRequired && loc != locEnvironment && writesComposed(typ) {
+		} else if v == policyRequired && loc != LocEnvironment && writesComposed(typ) {
 			c.infof("C315", f, pp+".fromFieldPath", "Required: while the source is missing, the function leaves out a composed resource that does not exist yet and marks the XR not ready; for one that exists it applies the other patches and warns, where native skipped the resource")
 		}
 	}
@@ -450,8 +451,8 @@ func writesComposed(typ string) bool {
 // does not persist (conversion spec §8.7, N2), and about environment
 // patches that write the XR's status, which native Crossplane lost
 // (legacy spec Q-4).
-func (c normalisePass) xrWrite(p *yaml.Node, path, typ string, loc location) {
-	if typ != toComposite && typ != combineToComp && !(loc == locEnvironment && typ == fromEnvironment) {
+func (c normalisePass) xrWrite(p *yaml.Node, path, typ string, loc Location) {
+	if typ != toComposite && typ != combineToComp && !(loc == LocEnvironment && typ == fromEnvironment) {
 		return
 	}
 	to, ok := yamledit.Str(yamledit.Get(p, "toFieldPath"))
@@ -462,7 +463,7 @@ func (c normalisePass) xrWrite(p *yaml.Node, path, typ string, loc location) {
 		return
 	}
 	if to == "status" || strings.HasPrefix(to, "status.") || strings.HasPrefix(to, "status[") {
-		if loc == locEnvironment {
+		if loc == LocEnvironment {
 			c.warnf("C213", p, path, "%s writes the XR's %s from the environment: native Crossplane discarded this write (the XR update that followed replaced the in-memory XR, so only this reconcile's patches saw it; crossplane/crossplane#4393), while function-patch-and-transform writes the field and Crossplane persists it: after conversion the XR's status gains a field it never had", typ, to)
 		}
 		return
@@ -581,8 +582,8 @@ func (c normalisePass) listKeyMerge(t *yaml.Node, patches []placedPatch) {
 // resources and XR alike) reads `[*]` as a key named "*", which fails the
 // reconcile whenever the field holds a list, even while the patch's source
 // is absent; the function has no apply-time merge.
-func (c normalisePass) wildcardMerge(p *yaml.Node, path, typ string, loc location) {
-	if loc == locEnvironment || yamledit.Get(p, "policy") == nil {
+func (c normalisePass) wildcardMerge(p *yaml.Node, path, typ string, loc Location) {
+	if loc == LocEnvironment || yamledit.Get(p, "policy") == nil {
 		return
 	}
 	switch typ {

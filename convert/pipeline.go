@@ -147,7 +147,7 @@ func (c pipelinePass) lintSteps(spec *yaml.Node) {
 			normalisePass{l}.patchSetsAt(sets, path+".patchSets")
 		}
 		if e := yamledit.Get(yamledit.Get(in, "environment"), "patches"); yamledit.IsSeq(e) {
-			normalisePass{l}.patches(e, path+".environment.patches", locEnvironment)
+			normalisePass{l}.patches(e, path+".environment.patches", LocEnvironment)
 		}
 		if res := yamledit.Resolve(yamledit.Get(in, "resources")); yamledit.IsSeq(res) {
 			for j, t := range res.Content {
