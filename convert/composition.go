@@ -47,14 +47,10 @@ type composition struct {
 	intended       []string            // codes of the quirks fixed on request
 	xrIndexed      []indexedWrite      // ToComposite writes of XR list items (C217)
 	fallNode       *yaml.Node
-	inJSON         []byte              // the input, as kubectl reads it
-	v2Drop         map[*yaml.Node]bool // patches removed for a v2-native XR (v2patches.go)
-	v2             *v2Plan             // the Composition for the v2 XR type (v2composition.go)
+	inJSON         []byte // the input, as kubectl reads it
 
-	// v2Scope is the scope of the v2-native XRD the Composition is
-	// converted for (scopeNamespaced when empty, scopeCluster): it decides
-	// how v2Template converts the templates.
-	v2Scope string
+	ext  CompositionExtension // the target's (Extension), or nil
+	plan Plan                 // what ext does beyond the Pipeline conversion, or nil
 
 	outputCache // performance only
 }
@@ -185,12 +181,12 @@ func (c *composition) resourcesMode(spec *yaml.Node) {
 	if c.failed {
 		return
 	}
-	if c.r.o.v2Native() {
-		c.v2 = c.v2PlanFor(spec, res)
+	if c.ext != nil {
+		c.plan = c.ext.Resources(spec, res)
 	}
 	pipelinePass{c}.assemble(spec, res, env)
-	if c.v2 != nil {
-		pipelinePass{c}.v2Apply(spec, c.v2)
+	if c.plan != nil {
+		c.plan.Apply(spec)
 	}
 	compensatePass{c}.annotateIntended()
 	v.validateOutput(spec)

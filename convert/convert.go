@@ -136,12 +136,24 @@ func IsInvalidInput(err error) bool {
 // The error is an *OptionError for invalid options and an *InputError for
 // input that is not YAML; findings about the Compositions themselves,
 // errors included, are in Result.Diagnostics (see Result.Failed).
+//
+// The v2-native target (Target v2 with an XRScope other than legacy) is
+// converted by package convert/v2native (v2native.Convert): Convert
+// refuses it with an *OptionError.
 func Convert(src []byte, opts Options) (*Result, error) {
+	return convertStream(src, opts, nil)
+}
+
+// convertStream is Convert with the Extension ext (nil for none).
+func convertStream(src []byte, opts Options, ext Extension) (*Result, error) {
 	o, err := opts.complete()
 	if err != nil {
 		return nil, err
 	}
-	r := &run{o: o, res: &Result{}}
+	if o.v2Native() && ext == nil {
+		return nil, &OptionError{errors.New("the v2-native target (target v2 with an XR scope other than legacy) is converted by package convert/v2native")}
+	}
+	r := &run{o: o, res: &Result{}, ext: ext}
 	// The stream as UTF-8, as migrate's scan reads it: a byte order mark
 	// dropped, UTF-16 transcoded. Written back only when something
 	// converts.
@@ -223,10 +235,11 @@ type run struct {
 	o   Options
 	res *Result
 
+	ext Extension // the target's, or nil
+
 	ptFunction, ecFunction string
 	schemas                []xrdSchema // of the XRDs known
 	docs                   []*yamledit.Doc
-	comps                  []map[string]any // decoded Compositions, for --xr-scope auto
 	xrds                   []map[string]any // known XRDs (decoded), options' and the input's
 
 	converted int  // Compositions converted
@@ -299,15 +312,16 @@ func (r *run) document(i int, c manifest.Document, d *yamledit.Doc) ([]byte, err
 	kind, _ := yamledit.Str(yamledit.Get(top, "kind"))
 	rep.Kind = kind
 	rep.Name, _ = yamledit.Str(yamledit.Get(yamledit.Get(top, "metadata"), "name"))
-	if out, ok := r.v2XRDDocument(i, c, d, &rep, apiVersion, kind); ok {
-		return out, nil
-	}
-	if out, ok := r.v2Object(i, c, d, &rep); ok { // v2objects.go
-		return out, nil
+	var doc *Document
+	if r.ext != nil {
+		doc = &Document{r: r, index: i, chunk: c, doc: d, rep: &rep, from: len(r.res.Diagnostics)}
+		if r.ext.Document(doc) {
+			return doc.out, nil
+		}
 	}
 
 	var comps []*composition
-	var xrds []*v2XRD // of a List, for the v2-native target
+	var listItems []func() (changed, failed bool) // the extension's, of a List
 	switch {
 	case apiVersion == "v1" && kind == "List":
 		items := yamledit.Get(top, "items")
@@ -316,9 +330,11 @@ func (r *run) document(i int, c manifest.Document, d *yamledit.Doc) ([]byte, err
 		}
 		var names []string
 		for j, it := range yamledit.Resolve(items).Content {
-			if x := r.v2XRDItem(i, c, it, fmt.Sprintf("items[%d].", j)); x != nil {
-				xrds = append(xrds, x)
-				continue
+			if doc != nil {
+				if conv := r.ext.ListItem(doc, it, fmt.Sprintf("items[%d].", j)); conv != nil {
+					listItems = append(listItems, conv)
+					continue
+				}
 			}
 			cp := r.recognise(i, c, d, it, fmt.Sprintf("items[%d].", j))
 			if cp != nil {
@@ -334,7 +350,7 @@ func (r *run) document(i int, c manifest.Document, d *yamledit.Doc) ([]byte, err
 			comps = append(comps, cp)
 		}
 	}
-	if len(comps)+len(xrds) == 0 {
+	if len(comps)+len(listItems) == 0 {
 		return c.Text, nil
 	}
 	var lines *yamledit.LineTable
@@ -343,7 +359,11 @@ func (r *run) document(i int, c manifest.Document, d *yamledit.Doc) ([]byte, err
 		lines = yamledit.NewLineTable(top, legacyPaths)
 	}
 	from := len(r.res.Diagnostics)
-	changed, failed := convertXRDs(xrds)
+	changed, failed := false, false
+	for _, conv := range listItems {
+		ch, f := conv()
+		changed, failed = changed || ch, failed || f
+	}
 	for _, cp := range comps {
 		cp.convert()
 		changed = changed || cp.changed
@@ -439,6 +459,9 @@ func (r *run) recognise(i int, c manifest.Document, d *yamledit.Doc, n *yaml.Nod
 		return nil
 	}
 	cp := &composition{r: r, doc: d, index: i, lineBase: c.TextLine - 1, base: base, name: name, node: n, visited: map[*yaml.Node]bool{}}
+	if r.ext != nil {
+		cp.ext = r.ext.Composition(&Composition{cp})
+	}
 	j, err := kubectlView(c.Text, base)
 	if err != nil {
 		cp.errorf("C102", n, "", "kubectl cannot read this document (a template?): %v", err)

@@ -50,6 +50,17 @@
 // mapping does not rewrite stay as written, and moved blocks are
 // re-indented, not re-serialised.
 //
+// The v2-native target (--target v2 with an XR scope other than legacy)
+// is built on top of this conversion by package convert/v2native, which
+// imports this one: Convert refuses it, and ConvertWith runs the
+// conversion with v2native's Extension, asked at the points the Extension
+// interface names (whole documents that are no Compositions, List items,
+// each patch and environment selector of a Composition, before the
+// pipeline is assembled and after it). What an extension sees of a
+// Composition is a Composition (its nodes, the run's options and XRDs, and
+// Errorf, Warnf and Infof for its findings), of a document a Document.
+// The findings of both targets share one registry.
+//
 // Findings carry stable codes (Registry): errors (C1xx) stop the document
 // from being converted, warnings (C2xx) are converted and reported,
 // information (C3xx) is reported only. Options.Strict turns warnings into

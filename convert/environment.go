@@ -55,7 +55,7 @@ func (c normalisePass) environment(spec *yaml.Node) *envSplit {
 	}
 	split := &envSplit{}
 	if pk := yamledit.Key(env, "patches"); pk != nil && !yamledit.IsEmpty(yamledit.Get(env, "patches")) {
-		c.patches(yamledit.Get(env, "patches"), path+".patches", locEnvironment)
+		c.patches(yamledit.Get(env, "patches"), path+".patches", LocEnvironment)
 		split.patchesKey, split.patches = pk, yamledit.Get(env, "patches")
 	}
 	split.ec = c.ecInput(env, path)
@@ -87,8 +87,8 @@ func (c normalisePass) environmentSources(env *yaml.Node, path string) {
 		c.errorf("C111", srcs, path+".environmentConfigs", "environmentConfigs must be a list")
 		return
 	}
-	if c.r.o.v2Native() {
-		c.v2Selectors(srcs, path+".environmentConfigs")
+	if c.ext != nil {
+		c.ext.EnvironmentSources(srcs, path+".environmentConfigs")
 	}
 	pol := yamledit.Resolve(yamledit.Get(env, "policy"))
 	c.dropUnknown(pol, path+".policy", []string{"resolve", "resolution"})

@@ -177,7 +177,7 @@ var explanations = map[Code]explanation{
 		"Give the XRD (`convert --xrd FILE`, or put it in the same file; `migrate` finds it in the tree): an XR field typed `integer` gets the convert (C323). Or fix the quirk on purpose with `--fix-quirk C325`, or convert the value in the Composition yourself. `xpmigrate verify` reports the difference as D30.",
 	},
 	"C213": {
-		"A `spec.environment.patches` patch of type `ToCompositeFieldPath` or `CombineToComposite` writes to the XR's `status`. Native Crossplane discarded that write: the XR update that followed the environment patches replaced the in-memory XR, so only the same reconcile's patches saw the value and it was never persisted (crossplane/crossplane#4393, legacy spec Q-4). function-patch-and-transform writes the field to the desired XR and Crossplane persists it, so after conversion the XR's status gains a field it never had. The conversion cannot reproduce the loss.",
+		"A `spec.environment.patches` patch of type `ToCompositeFieldPath` or `CombineToComposite` writes to the XR's `status`. Native Crossplane discarded that write: the XR update that followed the environment patches replaced the in-memory XR, so only the same reconcile's patches saw the value and it was never persisted (crossplane/crossplane#4393; quirk Q-4 in docs/semantics/legacy.md). function-patch-and-transform writes the field to the desired XR and Crossplane persists it, so after conversion the XR's status gains a field it never had. The conversion cannot reproduce the loss.",
 		"Check that nothing reads the new status field in a way that changes behaviour, or remove the patch if the field is not wanted. `xpmigrate verify` reports the difference as a known gap.",
 	},
 	"C214": {

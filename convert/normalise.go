@@ -167,7 +167,7 @@ func (c normalisePass) template(t *yaml.Node, path string) {
 	}
 	c.dropUnknown(t, path, templateKeys)
 	if p := yamledit.Get(t, "patches"); p != nil && !yamledit.IsNull(p) {
-		c.patches(p, path+".patches", locResource)
+		c.patches(p, path+".patches", LocResource)
 		ps := c.effectivePatches(p, path+".patches")
 		c.listKeyMerge(t, ps)
 	}

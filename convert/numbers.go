@@ -64,12 +64,12 @@ type source struct {
 // patchSource returns what the value of a single-source patch can be
 // before its transforms. Combine patches format their variables into a
 // string first.
-func (c normalisePass) patchSource(p *yaml.Node, typ string, loc location) source {
+func (c normalisePass) patchSource(p *yaml.Node, typ string, loc Location) source {
 	from, _ := yamledit.Str(yamledit.Get(p, "fromFieldPath"))
 	switch {
 	case slices.Contains(combinePatchTypes, typ):
 		return source{kinds: kindString, what: "the combined string"}
-	case loc == locEnvironment && typ == toComposite, typ == fromEnvironment:
+	case loc == LocEnvironment && typ == toComposite, typ == fromEnvironment:
 		if c.envWrite {
 			return source{kinds: kindsKube | kindInt, what: "environment field " + from, why: "a patch of this Composition writes to the environment, after which native Crossplane re-read every number of the environment as int64 when integral"}
 		}

@@ -127,6 +127,13 @@ const (
 	DefaultECStep     = "environment-configs"
 )
 
+// Kinds of provider configuration a namespaced managed resource refers to
+// (Options.ProviderConfigKind).
+const (
+	KindClusterProviderConfig = "ClusterProviderConfig"
+	KindProviderConfig        = "ProviderConfig"
+)
+
 // Options tune a conversion. The zero value converts for target v1 with
 // the default names.
 type Options struct {
@@ -362,6 +369,14 @@ func (o *Options) completeV2() error {
 // v2Native reports whether the conversion writes the v2-native platform
 // (target v2, a scope other than legacy). Call on completed options.
 func (o Options) v2Native() bool { return o.Target == crossplane.V2 && o.XRScope != XRScopeLegacy }
+
+// V2Native reports whether the options ask for the v2-native target
+// (target v2, an XR scope other than legacy), which package
+// convert/v2native converts (convert.Convert refuses it).
+func (o Options) V2Native() bool {
+	t, err := crossplane.ParseTarget(string(o.Target))
+	return err == nil && t == crossplane.V2 && o.XRScope != XRScopeLegacy
+}
 
 func (o Options) compensate(id string) bool { return !slices.Contains(o.NoCompensate, id) }
 

@@ -10,7 +10,7 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/fieldpath"
 	yaml "go.yaml.in/yaml/v3"
 
-	"github.com/xpmigrate/xpmigrate/convert/v2native"
+	"github.com/xpmigrate/xpmigrate/convert/xrpath"
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
 	pt "github.com/xpmigrate/xpmigrate/patchandtransform"
 	"github.com/xpmigrate/xpmigrate/patchandtransform/function"
@@ -18,12 +18,13 @@ import (
 
 // A location is where a patch list lives; it decides which patch types are
 // allowed (docs/semantics/conversion.md#allowed-patch-types).
-type location int
+type Location int
 
+// Locations of patches.
 const (
-	locResource location = iota
-	locPatchSet
-	locEnvironment
+	LocResource Location = iota
+	LocPatchSet
+	LocEnvironment
 )
 
 // Patch types, policies and transform types: the core's enums, as the
@@ -131,12 +132,12 @@ func (c normalisePass) patchSetsAt(sets *yaml.Node, at string) {
 		c.sets[name] = true
 		c.dropUnknown(ps, path, []string{"name", "patches"})
 		if p := yamledit.Get(ps, "patches"); p != nil && !yamledit.IsNull(p) {
-			c.patches(p, path+".patches", locPatchSet)
+			c.patches(p, path+".patches", LocPatchSet)
 		}
 	}
 }
 
-func (c normalisePass) patches(seq *yaml.Node, path string, loc location) {
+func (c normalisePass) patches(seq *yaml.Node, path string, loc Location) {
 	seq = yamledit.Resolve(seq)
 	if !yamledit.IsSeq(seq) {
 		c.errorf("C116", seq, path, "patches must be a list")
@@ -148,7 +149,7 @@ func (c normalisePass) patches(seq *yaml.Node, path string, loc location) {
 }
 
 // patch normalises one patch (docs/semantics/conversion.md#patches).
-func (c normalisePass) patch(pn *yaml.Node, path string, loc location) {
+func (c normalisePass) patch(pn *yaml.Node, path string, loc Location) {
 	if !c.once(pn) {
 		return
 	}
@@ -164,18 +165,18 @@ func (c normalisePass) patch(pn *yaml.Node, path string, loc location) {
 	} else {
 		allowed := resourcePatchTypes
 		switch loc {
-		case locEnvironment:
+		case LocEnvironment:
 			allowed = environmentPatchTypes
-		case locPatchSet:
+		case LocPatchSet:
 			allowed = resourcePatchTypes[:len(resourcePatchTypes)-1] // No PatchSet.
 		}
 		t, ok := c.enum(tn, path+".type", allowed)
 		switch {
 		case ok:
-		case loc == locPatchSet && t == patchSetType:
+		case loc == LocPatchSet && t == patchSetType:
 			c.errorf("C114", tn, path+".type", "a patch set cannot include another patch set")
 			return
-		case loc == locEnvironment && slices.Contains(resourcePatchTypes, t):
+		case loc == LocEnvironment && slices.Contains(resourcePatchTypes, t):
 			c.errorf("C112", tn, path+".type", "environment patches can only be %s, not %q", strings.Join(environmentPatchTypes, ", "), t)
 			return
 		default:
@@ -185,7 +186,7 @@ func (c normalisePass) patch(pn *yaml.Node, path string, loc location) {
 		typ = t
 	}
 	known := otherPatchKeys
-	if loc == locResource {
+	if loc == LocResource {
 		known = resourcePatchKeys
 	}
 	c.dropUnknown(p, path, known)
@@ -218,8 +219,8 @@ func (c normalisePass) patch(pn *yaml.Node, path string, loc location) {
 	}
 	c.xrWrite(p, path, typ, loc)
 	switch {
-	case c.r.o.v2Native():
-		c.v2Patch(p, path, typ, loc)
+	case c.ext != nil:
+		c.ext.Patch(p, path, typ, loc)
 	case c.r.o.XRStyleV2:
 		c.claimMachinery(p, path, typ)
 	}
@@ -250,18 +251,53 @@ func (c normalisePass) fieldPaths(p *yaml.Node, path string) {
 	}
 }
 
+// An XRField is a field path of a patch that names a field of the XR:
+// the node holding it, where it is, and whether the patch writes it.
+type XRField struct {
+	Node  *yaml.Node
+	Path  string
+	Write bool
+}
+
+// XRFields returns the field paths of patch p (of type typ, at path) that
+// name XR fields: what FromComposite and CombineFromComposite patches read,
+// what ToComposite and CombineToComposite patches write. In environment
+// patches the XR is on the same sides.
+func XRFields(p *yaml.Node, path, typ string) []XRField {
+	var out []XRField
+	switch typ {
+	case fromComposite:
+		if n := yamledit.Get(p, "fromFieldPath"); n != nil {
+			out = append(out, XRField{Node: n, Path: path + ".fromFieldPath"})
+		}
+	case combineFromComp:
+		if vars := yamledit.Resolve(yamledit.Get(yamledit.Get(p, "combine"), "variables")); yamledit.IsSeq(vars) {
+			for i, v := range vars.Content {
+				if n := yamledit.Get(v, "fromFieldPath"); n != nil {
+					out = append(out, XRField{Node: n, Path: idx(path+".combine.variables", i) + ".fromFieldPath"})
+				}
+			}
+		}
+	case toComposite, combineToComp:
+		if n := yamledit.Get(p, "toFieldPath"); n != nil {
+			out = append(out, XRField{Node: n, Path: path + ".toFieldPath", Write: true})
+		}
+	}
+	return out
+}
+
 // claimMachinery reports, for --xr-style=v2, reads of XR fields that
 // v2-style XRs do not have (docs/semantics/conversion.md#constructs-with-no-exact-equivalent N13, C321).
 func (c normalisePass) claimMachinery(p *yaml.Node, path, typ string) {
-	for _, ref := range xrPaths(p, path, typ) {
-		r, ok := yamledit.Str(ref.node)
-		if !ok || ref.write {
+	for _, ref := range XRFields(p, path, typ) {
+		r, ok := yamledit.Str(ref.Node)
+		if !ok || ref.Write {
 			continue
 		}
-		switch class, _ := v2native.ClassifyXRPath(r); class {
-		case v2native.XRPathClaimNamespace, v2native.XRPathClaimName, v2native.XRPathClaimRef, v2native.XRPathMachinery, v2native.XRPathSecretNamespace, v2native.XRPathSecretRef:
+		switch class, _ := xrpath.Classify(r); class {
+		case xrpath.ClaimNamespace, xrpath.ClaimName, xrpath.ClaimRef, xrpath.Machinery, xrpath.SecretNamespace, xrpath.SecretRef:
 			c.infof("C321", p, path, "reads %s: v2-style XRs keep this machinery under spec.crossplane and have no claim or connection secret reference", r)
-		case v2native.XRPathClaimNameLabel, v2native.XRPathClaimNSLabel, v2native.XRPathClaimLabel:
+		case xrpath.ClaimNameLabel, xrpath.ClaimNSLabel, xrpath.ClaimLabel:
 			c.infof("C321", p, path, "reads %s: v2-style XRs have no claim, so the crossplane.io/claim-* labels are never set", r)
 		}
 	}
@@ -314,7 +350,7 @@ func (c normalisePass) combine(p *yaml.Node, path, typ string) {
 // combinePrinted names a Combine patch's format when its text may hold an
 // integer printed differently natively and in the function with a verb
 // C211 does not cover (%s, %v, an extra argument), for C220; "" otherwise.
-func (c normalisePass) combinePrinted(p *yaml.Node, path, typ string, loc location) string {
+func (c normalisePass) combinePrinted(p *yaml.Node, path, typ string, loc Location) string {
 	if !slices.Contains(combinePatchTypes, typ) {
 		return ""
 	}
@@ -343,7 +379,7 @@ func (c normalisePass) combinePrinted(p *yaml.Node, path, typ string, loc locati
 
 // policy rewrites policy.mergeOptions as policy.toFieldPath and checks
 // policy.fromFieldPath (docs/semantics/conversion.md#fromfieldpath-policy, docs/semantics/conversion.md#merge-options-become-tofieldpath-policies).
-func (c normalisePass) policy(p *yaml.Node, path, typ string, loc location) {
+func (c normalisePass) policy(p *yaml.Node, path, typ string, loc Location) {
 	pol := yamledit.Get(p, "policy")
 	if pol == nil {
 		return
@@ -364,7 +400,7 @@ func (c normalisePass) policy(p *yaml.Node, path, typ string, loc location) {
 			yamledit.Delete(pol, "fromFieldPath")
 		} else if v, ok := c.enum(f, pp+".fromFieldPath", []string{policyOptional, policyRequired}); !ok {
 			c.errorf("C118", f, pp+".fromFieldPath", "policy.fromFieldPath must be Optional or Required, not %q (use --fix-enum-case to fix the case)", yamledit.Resolve(f).Value)
-		} else if v == policyRequired && loc != locEnvironment && writesComposed(typ) {
+		} else if v == policyRequired && loc != LocEnvironment && writesComposed(typ) {
 			c.infof("C315", f, pp+".fromFieldPath", "Required: while the source is missing, the function leaves out a composed resource that does not exist yet and marks the XR not ready; for one that exists it applies the other patches and warns, where native skipped the resource")
 		}
 	}
@@ -415,8 +451,8 @@ func writesComposed(typ string) bool {
 // does not persist (docs/semantics/conversion.md#writes-to-the-xr-outside-status, N2), and about environment
 // patches that write the XR's status, which native Crossplane lost
 // (Q-4, docs/semantics/legacy.md#quirks).
-func (c normalisePass) xrWrite(p *yaml.Node, path, typ string, loc location) {
-	if typ != toComposite && typ != combineToComp && !(loc == locEnvironment && typ == fromEnvironment) {
+func (c normalisePass) xrWrite(p *yaml.Node, path, typ string, loc Location) {
+	if typ != toComposite && typ != combineToComp && !(loc == LocEnvironment && typ == fromEnvironment) {
 		return
 	}
 	to, ok := yamledit.Str(yamledit.Get(p, "toFieldPath"))
@@ -427,7 +463,7 @@ func (c normalisePass) xrWrite(p *yaml.Node, path, typ string, loc location) {
 		return
 	}
 	if to == "status" || strings.HasPrefix(to, "status.") || strings.HasPrefix(to, "status[") {
-		if loc == locEnvironment {
+		if loc == LocEnvironment {
 			c.warnf("C213", p, path, "%s writes the XR's %s from the environment: native Crossplane discarded this write (the XR update that followed replaced the in-memory XR, so only this reconcile's patches saw it; crossplane/crossplane#4393), while function-patch-and-transform writes the field and Crossplane persists it: after conversion the XR's status gains a field it never had", typ, to)
 		}
 		return
@@ -546,8 +582,8 @@ func (c normalisePass) listKeyMerge(t *yaml.Node, patches []placedPatch) {
 // resources and XR alike) reads `[*]` as a key named "*", which fails the
 // reconcile whenever the field holds a list, even while the patch's source
 // is absent; the function has no apply-time merge.
-func (c normalisePass) wildcardMerge(p *yaml.Node, path, typ string, loc location) {
-	if loc == locEnvironment || yamledit.Get(p, "policy") == nil {
+func (c normalisePass) wildcardMerge(p *yaml.Node, path, typ string, loc Location) {
+	if loc == LocEnvironment || yamledit.Get(p, "policy") == nil {
 		return
 	}
 	switch typ {

@@ -33,8 +33,10 @@ func (c pipelinePass) pipelineMode(spec *yaml.Node) {
 		c.changed = true
 	}
 	c.lintSteps(spec)
-	if c.r.o.v2Native() && !c.failed && !c.alreadyV2(spec) {
-		c.v2PipelineMode(spec)
+	if c.ext != nil && !c.failed {
+		if p := c.ext.Pipeline(spec); p != nil {
+			c.plan, c.changed = p, true
+		}
 	}
 	if c.changed {
 		normalisePass(c).stripServerFields()
@@ -90,9 +92,9 @@ func (c pipelinePass) pipelineEnvironment(spec *yaml.Node) {
 	c.usedEC = true
 }
 
-// ptSteps returns the indexes of the steps whose input is a
+// PTSteps returns the indexes of the steps whose input is a
 // patch-and-transform input.
-func ptSteps(steps *yaml.Node) []int {
+func PTSteps(steps *yaml.Node) []int {
 	var out []int
 	for i, s := range yamledit.Resolve(steps).Content {
 		in := yamledit.Get(s, "input")
@@ -109,7 +111,7 @@ func ptSteps(steps *yaml.Node) []int {
 // environment.patches of the only patch-and-transform step (C113 when
 // there is not exactly one).
 func (c pipelinePass) moveEnvPatches(steps *yaml.Node, env *envSplit) {
-	pts := ptSteps(steps)
+	pts := PTSteps(steps)
 	if len(pts) != 1 {
 		c.errorf("C113", env.patchesKey, "spec.environment.patches", "cannot move the environment patches: the pipeline has %d patch-and-transform steps, not exactly one", len(pts))
 		return
@@ -135,7 +137,7 @@ func (c pipelinePass) lintSteps(spec *yaml.Node) {
 	if !yamledit.IsSeq(steps) {
 		return
 	}
-	for _, i := range ptSteps(steps) {
+	for _, i := range PTSteps(steps) {
 		budget := 1 << 20
 		in := cloneTree(yamledit.Get(yamledit.Resolve(steps).Content[i], "input"), 0, &budget)
 		l := &composition{r: c.r, doc: c.doc, index: c.index, lineBase: c.lineBase, base: c.base, name: c.name, node: c.node,
@@ -145,7 +147,7 @@ func (c pipelinePass) lintSteps(spec *yaml.Node) {
 			normalisePass{l}.patchSetsAt(sets, path+".patchSets")
 		}
 		if e := yamledit.Get(yamledit.Get(in, "environment"), "patches"); yamledit.IsSeq(e) {
-			normalisePass{l}.patches(e, path+".environment.patches", locEnvironment)
+			normalisePass{l}.patches(e, path+".environment.patches", LocEnvironment)
 		}
 		if res := yamledit.Resolve(yamledit.Get(in, "resources")); yamledit.IsSeq(res) {
 			for j, t := range res.Content {
@@ -246,7 +248,7 @@ func (c pipelinePass) blockStyle(spec *yaml.Node) {
 // expandEarlyAliases replaces each alias that would come before its anchor
 // (or whose anchor is gone) by a copy of what it names (C306).
 func (c pipelinePass) expandEarlyAliases() {
-	if !hasAlias(c.doc.Top(), 0) {
+	if !yamledit.HasAlias(c.doc.Top()) {
 		return
 	}
 	defined := map[*yaml.Node]bool{}
@@ -273,18 +275,4 @@ func (c pipelinePass) expandEarlyAliases() {
 		}
 	}
 	walk(c.doc.Top(), "", 0)
-}
-
-// hasAlias reports whether an alias is at or below n, as deep as
-// expandEarlyAliases looks.
-func hasAlias(n *yaml.Node, depth int) bool {
-	if n == nil || depth > 1000 {
-		return false
-	}
-	for _, ch := range n.Content {
-		if ch.Kind == yaml.AliasNode || hasAlias(ch, depth+1) {
-			return true
-		}
-	}
-	return false
 }

@@ -15,9 +15,7 @@ import (
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
 	"github.com/xpmigrate/xpmigrate/environment"
 	"github.com/xpmigrate/xpmigrate/internal/crossplane"
-	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
-	"github.com/xpmigrate/xpmigrate/internal/v2map"
 	"github.com/xpmigrate/xpmigrate/internal/xp"
 	"github.com/xpmigrate/xpmigrate/patchandtransform/function"
 	"github.com/xpmigrate/xpmigrate/patchandtransform/native"
@@ -288,8 +286,8 @@ func (c validatePass) checkRoundTrip(got []byte) {
 		bm, am = withoutIntended(bm), withoutIntended(am)
 	}
 	bs, _ := before["spec"].(map[string]any)
-	if c.v2 != nil {
-		bm, bs = c.v2.expected(bm, bs)
+	if c.plan != nil {
+		bm, bs = c.plan.Expected(bm, bs)
 	}
 	if !reflect.DeepEqual(bm, am) {
 		mismatch("metadata")
@@ -328,15 +326,9 @@ func (c validatePass) checkRoundTrip(got []byte) {
 		b, _ := res[i].(map[string]any)
 		a, _ := outRes[i].(map[string]any)
 		want := c.r.o.expectedBase(b["base"])
-		if c.v2 != nil {
-			// A v2-native template changes exactly as its declared ops say.
+		if bb, ok := want.(map[string]any); ok && c.plan != nil {
 			name, _ := a["name"].(string)
-			if bb, ok := want.(map[string]any); ok {
-				bb = jsonobj.DeepCopy(bb)
-				if _, err := v2map.Apply(bb, c.v2.mapping.Resource(name)); err == nil {
-					want = bb
-				}
-			}
+			want = c.plan.ExpectedBase(name, bb)
 		}
 		if !reflect.DeepEqual(want, a["base"]) {
 			mismatch(idx("spec.resources", i) + ".base")

@@ -97,10 +97,10 @@ func (c *composition) xrSchema() map[string]any {
 	return nil
 }
 
-// schemaAt returns the OpenAPI schema of the field at path under root, or
+// SchemaAt returns the OpenAPI schema of the field at path under root, or
 // nil when root does not describe it; with additional, a map's
 // additionalProperties describe the keys its properties do not name.
-func schemaAt(root map[string]any, path string, additional bool) map[string]any {
+func SchemaAt(root map[string]any, path string, additional bool) map[string]any {
 	segs, err := fieldpath.Parse(path)
 	if err != nil || root == nil {
 		return nil
@@ -130,7 +130,7 @@ func schemaAt(root map[string]any, path string, additional bool) map[string]any 
 // server validated the XR against it, and Crossplane read it through the
 // Kubernetes decoder: an integer field holds int64 natively.
 func schemaKinds(root map[string]any, path string) (valueKinds, bool) {
-	s := schemaAt(root, path, true)
+	s := SchemaAt(root, path, true)
 	if s == nil {
 		return 0, false
 	}

@@ -37,8 +37,8 @@ var layers = [][]string{
 	// and a live cluster read with get and list only.
 	{"internal/manifest", "internal/v2map", "internal/cluster"},
 	// The YAML editor, which reads back what it writes through the reading
-	// layer; the v2-native conversion's rules, which convert applies.
-	{"convert/yamledit", "convert/v2native"},
+	// layer; which machinery an XR field path names.
+	{"convert/yamledit", "convert/xrpath"},
 	{"patchandtransform"},
 	{"patchandtransform/function", "patchandtransform/native", "environment"},
 	{"render"},
@@ -46,6 +46,9 @@ var layers = [][]string{
 	{"render/engine"},
 	{"render/verify/gaps"},
 	{"convert", "render/verify"},
+	// The v2-native conversion, on top of convert's Pipeline conversion
+	// (convert.ConvertWith).
+	{"convert/v2native"},
 	{"render/verify/format", "render/verify/verifytest"},
 	// The live check, which migrate calls for `migrate --cluster`.
 	{"render/verify/live"},
@@ -79,6 +82,7 @@ var layerNames = []string{
 	"engine",
 	"classification",
 	"workflows",
+	"v2-native conversion",
 	"verify's writers",
 	"live check",
 	"migrate's leaves",

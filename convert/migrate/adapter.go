@@ -12,6 +12,7 @@ import (
 
 	"github.com/xpmigrate/xpmigrate/convert"
 	"github.com/xpmigrate/xpmigrate/convert/migrate/tree"
+	"github.com/xpmigrate/xpmigrate/convert/v2native"
 	"github.com/xpmigrate/xpmigrate/internal/crossplane"
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
 	"github.com/xpmigrate/xpmigrate/internal/redact"
@@ -26,7 +27,7 @@ import (
 // interfaces, so tests use fakes and the migrator does not follow every change
 // of those APIs. (The scan shares convert/yamledit's YAML reading.)
 
-// NewConverter returns a Converter backed by convert.Convert. base carries
+// NewConverter returns a Converter backed by v2native.Convert. base carries
 // the options a run shares (name strategy, strictness, compensations…);
 // each request sets Source, Target, Phase1 and, unless base sets them, the
 // function names.
@@ -42,7 +43,7 @@ func (a converterAdapter) Convert(_ context.Context, req ConvertRequest) (*Conve
 		PatchAndTransform: req.PatchAndTransform, EnvironmentConfigs: req.EnvironmentConfigs,
 		XRDs: req.XRDs, Compositions: req.Compositions,
 	})
-	res, err := convert.Convert(req.Data, o)
+	res, err := v2native.Convert(req.Data, o)
 	if err != nil {
 		return nil, err
 	}
@@ -429,7 +430,7 @@ func (a converterAdapter) Twins(target crossplane.Target) bool {
 }
 
 func (a converterAdapter) Twin(_ context.Context, req TwinRequest) (*TwinResponse, error) {
-	out, diags, err := convert.V2XRTwin(req.Doc, convert.TwinType{Group: req.Group, Kind: req.Kind, Plural: req.Plural, Version: req.Version}, a.base)
+	out, diags, err := v2native.XRTwin(req.Doc, v2native.TwinType{Group: req.Group, Kind: req.Kind, Plural: req.Plural, Version: req.Version}, a.base)
 	if err != nil {
 		return nil, errors.Wrapf(err, "cannot write the v2 twin of an example in %s", req.Path)
 	}

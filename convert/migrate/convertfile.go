@@ -10,6 +10,7 @@ import (
 	"github.com/pkg/errors"
 
 	"github.com/xpmigrate/xpmigrate/convert"
+	"github.com/xpmigrate/xpmigrate/convert/v2native"
 	"github.com/xpmigrate/xpmigrate/internal/atomicfile"
 	"github.com/xpmigrate/xpmigrate/internal/errkind"
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
@@ -83,7 +84,7 @@ func ConvertFile(o FileOptions, out, errOut io.Writer) error {
 		return err
 	}
 	co := ConvertOptions(o.Convert, ConvertInputs{Source: source, Configuration: configuration, XRDs: xrds, ProviderCRDs: crds})
-	res, err := convert.Convert(in, co)
+	res, err := v2native.Convert(in, co)
 	switch {
 	case convert.IsInvalidOption(err):
 		return errkind.InvalidInput(err)
@@ -213,7 +214,7 @@ func readXRDs(paths []string) ([]map[string]any, error) {
 // and writes it to path when the conversion named unnamed templates.
 func writePhase1(path, source string, in []byte, co convert.Options, wo atomicfile.WriteFileOptions, errOut io.Writer) error {
 	co.Phase1, co.EmitFunctions = true, false
-	res, err := convert.Convert(in, co)
+	res, err := v2native.Convert(in, co)
 	if err != nil {
 		return err
 	}

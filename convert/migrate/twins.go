@@ -305,7 +305,7 @@ func (r *runner) v2ObjectsIn(f *tree.Scanned) bool {
 }
 
 // isV2Object reports whether the converter rewrites an object of this
-// type for the v2-native target (convert/v2objects.go).
+// type for the v2-native target (convert/v2native/objects.go).
 func isV2Object(apiVersion, kind string) bool {
 	switch g := xp.Group(apiVersion); {
 	case g == xp.GroupAPIExtensions:

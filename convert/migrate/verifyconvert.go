@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/xpmigrate/xpmigrate/convert"
+	"github.com/xpmigrate/xpmigrate/convert/v2native"
 	"github.com/xpmigrate/xpmigrate/internal/errkind"
 	"github.com/xpmigrate/xpmigrate/render/verify"
 )
@@ -19,7 +20,7 @@ func VerifyConverter(req verify.ConvertRequest) ([]byte, error) {
 	if req.XRD != nil {
 		in.XRDs = []map[string]any{req.XRD}
 	}
-	res, err := convert.Convert(req.Composition, ConvertOptions(convert.Options{AckUnnamed: true}, in))
+	res, err := v2native.Convert(req.Composition, ConvertOptions(convert.Options{AckUnnamed: true}, in))
 	if err != nil {
 		if convert.IsInvalidInput(err) || convert.IsInvalidOption(err) {
 			return nil, errkind.InvalidInput(err)

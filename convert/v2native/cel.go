@@ -3,6 +3,8 @@ package v2native
 import (
 	"regexp"
 	"strings"
+
+	"github.com/xpmigrate/xpmigrate/convert/xrpath"
 )
 
 // A CELRewrite is one rewriting of legacy XR machinery in CEL, given the
@@ -17,7 +19,7 @@ type CELRewrite struct {
 // of a schema node whose self reaches the XR's spec through spec (".spec"
 // or "").
 func CELRewrites(spec string) []CELRewrite {
-	fields := strings.Join(MachineryFields, "|")
+	fields := strings.Join(xrpath.MachineryFields, "|")
 	q := regexp.QuoteMeta(spec)
 	return []CELRewrite{
 		// has(self.spec.compositionRef): spec.crossplane may be absent.
@@ -31,7 +33,7 @@ func CELRewrites(spec string) []CELRewrite {
 // test anywhere counts as a guard: simple, and what rules usually do.)
 func Unguarded(e, spec string) string {
 	q := regexp.QuoteMeta(spec)
-	fields := strings.Join(MachineryFields, "|")
+	fields := strings.Join(xrpath.MachineryFields, "|")
 	guard := regexp.MustCompile(`has\(\s*(?:self|oldSelf)` + q + `\.crossplane\.(` + fields + `)\s*\)`)
 	read := regexp.MustCompile(`\b(?:self|oldSelf)` + q + `\.crossplane\.(` + fields + `)\b`)
 	guarded := map[string]bool{}

@@ -8,12 +8,12 @@ import (
 	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
 
-// clusterScoped are kinds that are cluster-scoped, by group ("" the core
+// clusterScopedGroups are the kinds that are cluster-scoped, by group ("" the core
 // group); "*" stands for every kind of the group. Managed resources are
 // not listed (a provider's "Cluster" kinds are managed resources): v1 MRs
 // are cluster-scoped, but --target v2 composes their namespaced twins; nor
 // is the v1 Usage, whose protection.crossplane.io twin is namespaced.
-var clusterScoped = map[string][]string{
+var clusterScopedGroups = map[string][]string{
 	"":                             {"Namespace", "Node", "PersistentVolume", "ComponentStatus"},
 	"rbac.authorization.k8s.io":    {"ClusterRole", "ClusterRoleBinding"},
 	"apiextensions.k8s.io":         {"*"},
@@ -35,7 +35,7 @@ var clusterScoped = map[string][]string{
 // ClusterScopedKind reports whether a template of apiVersion and kind
 // composes a cluster-scoped object.
 func ClusterScopedKind(apiVersion, kind string) bool {
-	for _, k := range clusterScoped[xp.Group(apiVersion)] {
+	for _, k := range clusterScopedGroups[xp.Group(apiVersion)] {
 		if k == "*" || k == kind {
 			return true
 		}

@@ -110,3 +110,19 @@ func (c *aliasCheck) expanded(n *yaml.Node) (int, bool) {
 	c.size[n] = total
 	return total, true
 }
+
+// HasAlias reports whether an alias is at or below n, down to a depth of
+// 1000 nodes (deeper ones are not looked at).
+func HasAlias(n *yaml.Node) bool { return hasAlias(n, 0) }
+
+func hasAlias(n *yaml.Node, depth int) bool {
+	if n == nil || depth > 1000 {
+		return false
+	}
+	for _, ch := range n.Content {
+		if ch.Kind == yaml.AliasNode || hasAlias(ch, depth+1) {
+			return true
+		}
+	}
+	return false
+}

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/xpmigrate/xpmigrate/convert"
+	"github.com/xpmigrate/xpmigrate/convert/v2native"
 	"github.com/xpmigrate/xpmigrate/internal/errkind"
 )
 
@@ -15,7 +16,7 @@ func Convert(req ConvertRequest) ([]byte, error) {
 	if req.XRD != nil {
 		xrds = []map[string]any{req.XRD}
 	}
-	res, err := convert.Convert(req.Composition, convert.Options{Target: req.Target, AckUnnamed: true, XRDs: xrds})
+	res, err := v2native.Convert(req.Composition, convert.Options{Target: req.Target, AckUnnamed: true, XRDs: xrds})
 	if err != nil {
 		if convert.IsInvalidInput(err) || convert.IsInvalidOption(err) {
 			return nil, errkind.InvalidInput(err)

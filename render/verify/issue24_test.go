@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/xpmigrate/xpmigrate/convert"
+	"github.com/xpmigrate/xpmigrate/convert/v2native"
 	"github.com/xpmigrate/xpmigrate/internal/crossplane"
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 )
@@ -307,7 +308,7 @@ func TestIssue24Item4bDeletionPolicyPatch(t *testing.T) {
           toFieldPath: spec.deletionPolicy
 `, 1)
 	xrd := string(readFile(t, "testdata/v2/xrd.yaml"))
-	res, err := convert.Convert([]byte(legacy+"---\n"+xrd), convert.Options{Target: crossplane.V2})
+	res, err := v2native.Convert([]byte(legacy+"---\n"+xrd), convert.Options{Target: crossplane.V2})
 	if err != nil {
 		t.Fatal(err)
 	}

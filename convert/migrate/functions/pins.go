@@ -8,6 +8,7 @@ import (
 
 	"github.com/xpmigrate/xpmigrate/convert"
 	"github.com/xpmigrate/xpmigrate/convert/migrate/finding"
+	"github.com/xpmigrate/xpmigrate/convert/v2native"
 	"github.com/xpmigrate/xpmigrate/internal/crossplane"
 	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
@@ -48,10 +49,10 @@ func Pins(target crossplane.Target) (pt, ec Pin) {
 	ec = Pin{Repo: xp.FunctionEnvironmentConfigs, Pkg: xp.PackageEnvironmentConfigs}
 	if target == crossplane.V2 {
 		pt.ok = versionRange{lo: semver{minor: 10}, noHi: true}
-		pt.Constraint, pt.supported = convert.PTConstraintV2, "v0.10.0 or later"
+		pt.Constraint, pt.supported = v2native.PTConstraintV2, "v0.10.0 or later"
 		ec.Release = convert.ECVersionV2
 		ec.ok = versionRange{lo: semver{minor: 7}, hi: semver{minor: 8}}
-		ec.Constraint, ec.supported = convert.ECConstraintV2, "v0.7.x"
+		ec.Constraint, ec.supported = v2native.ECConstraintV2, "v0.7.x"
 		return pt, ec
 	}
 	pt.ok = versionRange{lo: semver{minor: 10}, hi: semver{minor: 11}}

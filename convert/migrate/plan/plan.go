@@ -11,6 +11,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/xpmigrate/xpmigrate/convert"
+	"github.com/xpmigrate/xpmigrate/convert/v2native"
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/v2map"
 	"github.com/xpmigrate/xpmigrate/internal/xp"
@@ -170,7 +171,7 @@ func Convert(l *Legacy, o convert.Options) (Definitions, error) {
 		b.WriteString("---\n")
 		b.Write(y)
 	}
-	res, err := convert.Convert([]byte(b.String()), o)
+	res, err := v2native.Convert([]byte(b.String()), o)
 	if err != nil {
 		return Definitions{}, errors.Wrap(err, "cannot convert the legacy definitions for Crossplane v2")
 	}
@@ -391,12 +392,12 @@ func pickComposition(d Definitions, xr, xrd map[string]any, o convert.Options) (
 }
 
 // v2CompositionName is the v2 Composition name the converter gives the
-// Composition xr runs (through convert.V2XRTwin's compositionRef rename).
+// Composition xr runs (through v2native.XRTwin's compositionRef rename).
 func v2CompositionName(xr, xrd map[string]any, o convert.Options) string {
 	doc := map[string]any{"apiVersion": xr["apiVersion"], "kind": xr["kind"], "metadata": map[string]any{"name": "x"},
 		"spec": map[string]any{"compositionRef": map[string]any{"name": jsonobj.Value(xr, "spec", "compositionRef", "name")}}}
 	y, _ := yaml.Marshal(doc)
-	out, _, err := convert.V2XRTwin(y, twinType(xrd), twinOptions(o))
+	out, _, err := v2native.XRTwin(y, twinType(xrd), twinOptions(o))
 	if err != nil {
 		return ""
 	}
@@ -415,8 +416,8 @@ func twinOptions(o convert.Options) convert.Options {
 	return o
 }
 
-func twinType(xrd map[string]any) convert.TwinType {
-	t := convert.TwinType{Group: jsonobj.String(xrd, "spec", "group"), Kind: jsonobj.String(xrd, "spec", "names", "kind"), Plural: jsonobj.String(xrd, "spec", "names", "plural")}
+func twinType(xrd map[string]any) v2native.TwinType {
+	t := v2native.TwinType{Group: jsonobj.String(xrd, "spec", "group"), Kind: jsonobj.String(xrd, "spec", "names", "kind"), Plural: jsonobj.String(xrd, "spec", "names", "plural")}
 	vs, _ := jsonobj.Value(xrd, "spec", "versions").([]any)
 	for _, v := range vs {
 		vm, _ := v.(map[string]any)
@@ -439,7 +440,7 @@ func twinXR(c Composite, xrd, comp map[string]any, m *v2map.Mapping, o convert.O
 	if err != nil {
 		return nil, errors.Wrap(err, "cannot encode the legacy XR")
 	}
-	out, _, err := convert.V2XRTwin(y, twinType(xrd), twinOptions(o))
+	out, _, err := v2native.XRTwin(y, twinType(xrd), twinOptions(o))
 	if err != nil {
 		return nil, errors.Wrapf(err, "cannot write the v2 twin of %s", refOf(src))
 	}

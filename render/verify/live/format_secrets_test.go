@@ -11,6 +11,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/xpmigrate/xpmigrate/convert"
+	"github.com/xpmigrate/xpmigrate/convert/v2native"
 	"github.com/xpmigrate/xpmigrate/internal/cluster"
 	"github.com/xpmigrate/xpmigrate/internal/crossplane"
 	"github.com/xpmigrate/xpmigrate/render/verify"
@@ -144,7 +145,7 @@ func (secretsCluster) Missing() []cluster.Permission { return nil }
 // Composition that changed the value).
 func TestSecretValuesRedacted(t *testing.T) {
 	conv := func(req verify.ConvertRequest) ([]byte, error) {
-		res, err := convert.Convert(req.Composition, convert.Options{Target: req.Target, AckUnnamed: true})
+		res, err := v2native.Convert(req.Composition, convert.Options{Target: req.Target, AckUnnamed: true})
 		if err != nil {
 			return nil, err
 		}

@@ -11,6 +11,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/xpmigrate/xpmigrate/convert"
+	"github.com/xpmigrate/xpmigrate/convert/v2native"
 	"github.com/xpmigrate/xpmigrate/internal/cluster"
 	"github.com/xpmigrate/xpmigrate/internal/crossplane"
 	"github.com/xpmigrate/xpmigrate/render/verify"
@@ -206,7 +207,7 @@ func TestCheck(t *testing.T) {
 // testConvert converts with xpmigrate's converter, as the command does.
 func testConvert(t testing.TB) verify.Converter {
 	return func(req verify.ConvertRequest) ([]byte, error) {
-		res, err := convert.Convert(req.Composition, convert.Options{Target: req.Target, AckUnnamed: true})
+		res, err := v2native.Convert(req.Composition, convert.Options{Target: req.Target, AckUnnamed: true})
 		if err != nil {
 			return nil, err
 		}

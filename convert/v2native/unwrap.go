@@ -1,4 +1,4 @@
-package convert
+package v2native
 
 import (
 	"slices"
@@ -22,7 +22,7 @@ const (
 var unwrapMetadata = []string{"name", "generateName", "namespace", "ownerReferences", "labels", "annotations"}
 
 // unwrapObject makes the template of a provider-kubernetes Object the
-// object it wraps (Options.UnwrapObjects), with its patches rewritten to
+// object it wraps (convert.Options.UnwrapObjects), with its patches rewritten to
 // address that object and readinessChecks `None`, when nothing else
 // depends on the wrapper (C456); otherwise it keeps the wrapper and says
 // why (C457). It reports whether it unwrapped.
@@ -31,7 +31,7 @@ func (t *v2Tmpl) unwrapObject() bool {
 	spec := yamledit.Resolve(yamledit.Get(t.base, "spec"))
 	man := yamledit.Resolve(yamledit.Get(yamledit.Get(spec, "forProvider"), "manifest"))
 	if why := t.unwrapBlocker(spec, man); why != "" {
-		t.c.warnf("C457", yamledit.Get(t.base, "kind"), at+".kind", "the Object of template %q stays a wrapper (--unwrap-objects): %s", t.name, why)
+		t.c.Warnf("C457", yamledit.Get(t.base, "kind"), at+".kind", "the Object of template %q stays a wrapper (--unwrap-objects): %s", t.name, why)
 		return false
 	}
 	pc, _ := yamledit.Str(yamledit.Get(yamledit.Get(spec, "providerConfigRef"), "name"))
@@ -74,7 +74,7 @@ func (t *v2Tmpl) unwrapObject() bool {
 	if pc != "" {
 		where = "ProviderConfig " + pc
 	}
-	t.c.warnf("C456", yamledit.Get(t.res, "base"), at, "unwrapped the Object (--unwrap-objects): the template composes the object it wrapped, in the Crossplane cluster itself (if %s pointed at another cluster, do not unwrap). Readiness changes: the Object was ready once the object was applied (policy SuccessfulCreate); the object itself has no Ready condition Crossplane can read, so the template gets readinessChecks [{type: None}] and counts as ready as soon as it is composed", where)
+	t.c.Warnf("C456", yamledit.Get(t.res, "base"), at, "unwrapped the Object (--unwrap-objects): the template composes the object it wrapped, in the Crossplane cluster itself (if %s pointed at another cluster, do not unwrap). Readiness changes: the Object was ready once the object was applied (policy SuccessfulCreate); the object itself has no Ready condition Crossplane can read, so the template gets readinessChecks [{type: None}] and counts as ready as soon as it is composed", where)
 	return true
 }
 

@@ -1,4 +1,4 @@
-package convert
+package v2native
 
 import (
 	"fmt"
@@ -7,8 +7,8 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/xpmigrate/xpmigrate/convert"
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
-	"github.com/xpmigrate/xpmigrate/internal/crossplane"
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
 	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
@@ -47,46 +47,36 @@ const (
 // Version constraints of the functions' dependencies for Crossplane v2
 // (migrate checks existing ones against the same ranges).
 const (
-	PTConstraintV2 = ">=" + PTVersion
-	ECConstraintV2 = ">=" + ECVersionV2 + ", <v0.8.0"
+	PTConstraintV2 = ">=" + convert.PTVersion
+	ECConstraintV2 = ">=" + convert.ECVersionV2 + ", <v0.8.0"
 )
-
-// v2Objects reports whether the run writes v2-native objects.
-func (r *run) v2Objects() bool {
-	return r.o.Target == crossplane.V2 && r.o.XRScope != XRScopeLegacy
-}
 
 // An objectEdit is the rewrite of one document by the v2-native object
 // rules.
 type objectEdit struct {
-	r       *run
-	index   int
-	line    int // of the document's first line, minus one
+	d       *convert.Document
 	name    string
 	changed bool
-	from    int // first diagnostic of the document
 }
 
-func (e *objectEdit) add(code Code, n *yaml.Node, path, format string, args ...any) {
-	d := Diagnostic{Code: code, Document: e.index, Composition: e.name, Path: path, Message: fmt.Sprintf(format, args...)}
+func (e *objectEdit) add(code convert.Code, n *yaml.Node, path, format string, args ...any) {
+	d := convert.Diagnostic{Code: code, Document: e.d.Index(), Composition: e.name, Path: path, Message: fmt.Sprintf(format, args...)}
 	if n != nil {
-		d.Line = e.line + n.Line
+		d.Line = e.d.LineBase() + n.Line
 	}
-	e.r.add(d)
+	e.d.Add(d)
 }
 
-// v2Object rewrites document i when it is one of the objects the v2-native
+// object rewrites document d when it is one of the objects the v2-native
 // target changes (EnvironmentConfig, Usage, ControllerConfig, a package,
-// a Configuration's crossplane.yaml). ok is false for any other document.
-func (r *run) v2Object(i int, c manifest.Document, d *yamledit.Doc, rep *DocumentReport) (out []byte, ok bool) {
-	if !r.v2Objects() {
-		return nil, false
-	}
+// a Configuration's crossplane.yaml), and reports false for any other
+// document.
+func (x *extension) object(d *convert.Document) bool {
 	top := d.Top()
 	apiVersion, _ := yamledit.Str(yamledit.Get(top, "apiVersion"))
 	kind, _ := yamledit.Str(yamledit.Get(top, "kind"))
 	group, version := xp.SplitAPIVersion(apiVersion)
-	e := &objectEdit{r: r, index: i, line: c.TextLine - 1, name: rep.Name, from: len(r.res.Diagnostics)}
+	e := &objectEdit{d: d, name: d.Name()}
 	switch {
 	case group == xp.GroupAPIExtensions && kind == "EnvironmentConfig":
 		e.environmentConfig(top, version)
@@ -99,27 +89,10 @@ func (r *run) v2Object(i int, c manifest.Document, d *yamledit.Doc, rep *Documen
 	case group == xp.GroupMetaPkg && kind == "Configuration":
 		e.configuration(top)
 	default:
-		return nil, false
+		return false
 	}
-	switch {
-	case r.strictFails(e.from):
-		rep.Status = StatusFailed
-		return c.Text, true
-	case !e.changed:
-		rep.Status = StatusUnchanged
-		return c.Text, true
-	}
-	b, err := d.Encode()
-	if err != nil {
-		r.add(Diagnostic{Code: "C192", Document: i, Line: c.TextLine, Composition: rep.Name, Message: err.Error()})
-		rep.Status = StatusFailed
-		return c.Text, true
-	}
-	if !d.Spliced() {
-		r.res.fallbacks++
-	}
-	rep.Status = StatusConverted
-	return b, true
+	d.Write(e.changed, false)
+	return true
 }
 
 // setScalar sets the string scalar at key of m, in place when it exists
@@ -422,9 +395,9 @@ func (e *objectEdit) configuration(top *yaml.Node) {
 		pkg, _ := yamledit.Str(pkgNode)
 		want := ""
 		switch repo := xp.Repository(pkg); {
-		case repo == PTPackage || strings.HasSuffix(repo, "/"+xp.FunctionPatchAndTransform):
+		case repo == convert.PTPackage || strings.HasSuffix(repo, "/"+xp.FunctionPatchAndTransform):
 			want = PTConstraintV2
-		case repo == ECPackage || strings.HasSuffix(repo, "/"+xp.FunctionEnvironmentConfigs):
+		case repo == convert.ECPackage || strings.HasSuffix(repo, "/"+xp.FunctionEnvironmentConfigs):
 			want = ECConstraintV2
 		default:
 			continue

@@ -1,18 +1,12 @@
-package convert
+package v2native
 
 import (
 	"slices"
 	"strings"
 
+	"github.com/xpmigrate/xpmigrate/convert"
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/xp"
-)
-
-// Kinds of provider configuration a namespaced managed resource refers to
-// (Options.ProviderConfigKind).
-const (
-	KindClusterProviderConfig = "ClusterProviderConfig"
-	KindProviderConfig        = "ProviderConfig"
 )
 
 // A providerType is what a provider's CustomResourceDefinition says about
@@ -201,9 +195,9 @@ var clusterScopedKinds = map[string][]string{
 // (which source decided): the provider CRDs, a known cluster-scoped kind,
 // or the built-in table of provider families for a provider without
 // namespaced managed resources.
-func (o Options) clusterScoped(group, kind string) (bool, string) {
+func clusterScoped(o convert.Options, group, kind string) (bool, string) {
 	if t, ok := providerTypeOf(o.ProviderCRDs, group, kind); ok {
-		return t.scope == scopeCluster, "its CRD in " + o.crdSource() + " is scope " + t.scope
+		return t.scope == scopeCluster, "its CRD in " + crdSource(o) + " is scope " + t.scope
 	}
 	if slices.Contains(clusterScopedKinds[group], kind) {
 		return true, "it is a cluster-scoped kind"
@@ -218,13 +212,13 @@ func (o Options) clusterScoped(group, kind string) (bool, string) {
 }
 
 // hasCRD reports whether Options.ProviderCRDs has the CRD of group/kind.
-func (o Options) hasCRD(group, kind string) bool {
+func hasCRD(o convert.Options, group, kind string) bool {
 	_, ok := providerTypeOf(o.ProviderCRDs, group, kind)
 	return ok
 }
 
 // crdSource names where Options.ProviderCRDs come from, for the messages.
-func (o Options) crdSource() string {
+func crdSource(o convert.Options) string {
 	if o.ProviderCRDsSource != "" {
 		return o.ProviderCRDsSource
 	}
@@ -234,5 +228,5 @@ func (o Options) crdSource() string {
 // isProviderConfigKind reports whether kind is a provider's configuration
 // (or its usage), which has no namespaced twin of the same kind.
 func isProviderConfigKind(kind string) bool {
-	return kind == KindProviderConfig || kind == KindClusterProviderConfig || kind == "ProviderConfigUsage"
+	return kind == convert.KindProviderConfig || kind == convert.KindClusterProviderConfig || kind == "ProviderConfigUsage"
 }

@@ -1,4 +1,4 @@
-package convert
+package v2native
 
 import (
 	"encoding/json"
@@ -14,11 +14,12 @@ import (
 	"k8s.io/kube-openapi/pkg/validation/validate"
 	"sigs.k8s.io/yaml"
 
+	"github.com/xpmigrate/xpmigrate/convert"
 	"github.com/xpmigrate/xpmigrate/internal/testutil"
 )
 
 // crossplaneXRDSchemas returns the openAPIV3Schema of the v2 version of
-// Crossplane's XRD CRD, by release (testdata/v2xrd/crossplane).
+// Crossplane's XRD CRD, by release (testdata/xrd/crossplane).
 func crossplaneXRDSchemas(t *testing.T) map[string]map[string]any {
 	return crossplaneXRDSchemasOf(t, "v2")
 }
@@ -26,9 +27,9 @@ func crossplaneXRDSchemas(t *testing.T) map[string]map[string]any {
 // crossplaneXRDSchemasOf is crossplaneXRDSchemas for an XRD version.
 func crossplaneXRDSchemasOf(t *testing.T, version string) map[string]map[string]any {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join("testdata", "v2xrd", "crossplane", "*.yaml"))
+	files, err := filepath.Glob(filepath.Join("testdata", "xrd", "crossplane", "*.yaml"))
 	if err != nil || len(files) == 0 {
-		t.Fatalf("no Crossplane XRD CRDs in testdata/v2xrd/crossplane: %v", err)
+		t.Fatalf("no Crossplane XRD CRDs in testdata/xrd/crossplane: %v", err)
 	}
 	out := map[string]map[string]any{}
 	for _, f := range files {
@@ -233,12 +234,12 @@ spec:
 // XR machinery) and checks the v2 XRD against the golden file and
 // Crossplane's v2 XRD CRD.
 func TestV2XRDGolden(t *testing.T) {
-	dir := filepath.Join("testdata", "v2xrd", "realistic")
+	dir := filepath.Join("testdata", "xrd", "realistic")
 	in, err := os.ReadFile(filepath.Join(dir, "input.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := Options{Source: "input.yaml", Target: "v2"}
+	opts := convert.Options{Source: "input.yaml", Target: "v2"}
 	res, err := Convert(in, opts)
 	if err != nil {
 		t.Fatalf("Convert(...): %v", err)
@@ -265,8 +266,8 @@ func TestV2XRDCorpus(t *testing.T) {
 		if !strings.Contains(string(f.data), "CompositeResourceDefinition") {
 			continue
 		}
-		for _, scope := range []string{XRScopeAuto, XRScopeCluster} {
-			res, err := Convert(f.data, Options{Source: f.rel, Target: "v2", XRScope: scope})
+		for _, scope := range []string{convert.XRScopeAuto, convert.XRScopeCluster} {
+			res, err := Convert(f.data, convert.Options{Source: f.rel, Target: "v2", XRScope: scope})
 			if err != nil {
 				continue // Not YAML: the corpus test covers it.
 			}
@@ -275,14 +276,14 @@ func TestV2XRDCorpus(t *testing.T) {
 					continue
 				}
 				switch d.Status {
-				case StatusConverted:
+				case convert.StatusConverted:
 					converted++
-				case StatusFailed:
+				case convert.StatusFailed:
 					refused++
 					if !hasDocError(res.Diagnostics, d.Index) {
 						t.Errorf("%s document %d (%s): refused without an error finding", f.rel, d.Index, scope)
 					}
-				case StatusUnchanged: // apiextensions.crossplane.io/v2 already.
+				case convert.StatusUnchanged: // apiextensions.crossplane.io/v2 already.
 				default:
 					t.Errorf("%s document %d (%s): XRD %s", f.rel, d.Index, scope, d.Status)
 				}
@@ -322,9 +323,9 @@ func validV1XRDs(t *testing.T, data []byte) bool {
 	return true
 }
 
-func hasDocError(ds []Diagnostic, doc int) bool {
+func hasDocError(ds []convert.Diagnostic, doc int) bool {
 	for _, d := range ds {
-		if d.Document == doc && d.Severity == SeverityError {
+		if d.Document == doc && d.Severity == convert.SeverityError {
 			return true
 		}
 	}

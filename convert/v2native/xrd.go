@@ -1,4 +1,4 @@
-package convert
+package v2native
 
 import (
 	"encoding/json"
@@ -8,10 +8,10 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
-	"github.com/xpmigrate/xpmigrate/convert/v2native"
+	"github.com/xpmigrate/xpmigrate/convert"
+	"github.com/xpmigrate/xpmigrate/convert/xrpath"
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
-	"github.com/xpmigrate/xpmigrate/internal/manifest"
 	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
 
@@ -29,60 +29,44 @@ const (
 // (scope, group and names of an XRD are immutable), edited node by node so
 // that comments and key order survive.
 type v2XRD struct {
-	r        *run
-	index    int
-	lineBase int    // the document's first line, minus one
-	base     string // path of the XRD in the document ("" or "items[3].")
-	name     string
-	node     *yaml.Node
-	failed   bool
+	e      *extension
+	d      *convert.Document
+	o      convert.Options
+	base   string // path of the XRD in the document ("" or "items[3].")
+	name   string
+	node   *yaml.Node
+	failed bool
 
-	old, new v2native.TypeNames
+	old, new TypeNames
 	scope    string
 	spec     *yaml.Node
 }
 
-// v2XRDDocument converts an XRD document of the input (of apiVersion and
-// kind) for the v2-native target (Options.XRScope other than legacy), and
-// returns its bytes: the v2 XRD, or the document unchanged when it is one
-// already or fails; false when the document is no XRD to convert.
-func (r *run) v2XRDDocument(i int, c manifest.Document, d *yamledit.Doc, rep *DocumentReport, apiVersion, kind string) ([]byte, bool) {
-	if g, _ := xp.SplitAPIVersion(apiVersion); !r.o.v2Native() || kind != "CompositeResourceDefinition" || g != xp.GroupAPIExtensions {
-		return nil, false
-	}
-	return r.v2XRDDoc(i, c, d, rep), true
-}
-
-// v2XRDDoc is v2XRDDocument for an XRD.
-func (r *run) v2XRDDoc(i int, c manifest.Document, d *yamledit.Doc, rep *DocumentReport) []byte {
+// xrdDocument converts an XRD document of the input for the v2-native
+// target: it writes the v2 XRD, or leaves the document unchanged when it
+// is one already or fails. It reports false when the document is no XRD.
+func (e *extension) xrdDocument(d *convert.Document) bool {
 	top := d.Top()
-	x := &v2XRD{r: r, index: i, lineBase: c.TextLine - 1, name: rep.Name, node: top}
-	av, _ := yamledit.Str(yamledit.Get(top, "apiVersion"))
-	if _, v := xp.SplitAPIVersion(av); v == "v2" {
-		rep.Status = StatusUnchanged
-		return c.Text
+	apiVersion, _ := yamledit.Str(yamledit.Get(top, "apiVersion"))
+	kind, _ := yamledit.Str(yamledit.Get(top, "kind"))
+	if g, _ := xp.SplitAPIVersion(apiVersion); kind != "CompositeResourceDefinition" || g != xp.GroupAPIExtensions {
+		return false
 	}
-	from := len(r.res.Diagnostics)
+	if _, v := xp.SplitAPIVersion(apiVersion); v == "v2" {
+		d.Unchanged()
+		return true
+	}
+	x := &v2XRD{e: e, d: d, o: d.Options(), name: d.Name(), node: top}
 	x.convert()
-	if x.failed || r.strictFails(from) {
-		rep.Status = StatusFailed
-		return c.Text
-	}
-	out, err := d.Encode()
-	if err != nil {
-		r.add(Diagnostic{Code: "C192", Document: i, Line: c.TextLine, Composition: x.name, Message: err.Error()})
-		rep.Status = StatusFailed
-		return c.Text
-	}
-	rep.Status = StatusConverted
-	return out
+	d.Write(true, x.failed)
+	return true
 }
 
-// v2XRDItem returns the XRD of the item n of a List (at base) to convert
+// xrdItem returns the XRD of the item n of a List (at base) to convert
 // for the v2-native target, or nil when n is none (or a v2 XRD).
-func (r *run) v2XRDItem(i int, c manifest.Document, n *yaml.Node, base string) *v2XRD {
+func (e *extension) xrdItem(d *convert.Document, n *yaml.Node, base string) *v2XRD {
 	n = yamledit.Resolve(n)
-	if !r.o.v2Native() || !yamledit.IsMap(n) {
+	if !yamledit.IsMap(n) {
 		return nil
 	}
 	av, _ := yamledit.Str(yamledit.Get(n, "apiVersion"))
@@ -91,32 +75,20 @@ func (r *run) v2XRDItem(i int, c manifest.Document, n *yaml.Node, base string) *
 		return nil
 	}
 	name, _ := yamledit.Str(yamledit.Get(yamledit.Get(n, "metadata"), "name"))
-	return &v2XRD{r: r, index: i, lineBase: c.TextLine - 1, base: base, name: name, node: n}
-}
-
-// convertXRDs converts the XRDs of a List, and reports whether any
-// changed, and whether any failed.
-func convertXRDs(xrds []*v2XRD) (changed, failed bool) {
-	for _, x := range xrds {
-		if x.convert() {
-			changed = true
-		}
-		failed = failed || x.failed
-	}
-	return changed, failed
+	return &v2XRD{e: e, d: d, o: d.Options(), base: base, name: name, node: n}
 }
 
 // report adds a finding about node n (its line in the input; the XRD's
 // when n is new) at path.
-func (x *v2XRD) report(code Code, n *yaml.Node, path, format string, args ...any) {
-	line := x.lineBase + x.node.Line
+func (x *v2XRD) report(code convert.Code, n *yaml.Node, path, format string, args ...any) {
+	line := x.d.LineBase() + x.node.Line
 	if n != nil && n.Line > 0 {
-		line = x.lineBase + n.Line
+		line = x.d.LineBase() + n.Line
 	}
-	if info, _ := Lookup(code); info.Severity == SeverityError {
+	if info, _ := convert.Lookup(code); info.Severity == convert.SeverityError {
 		x.failed = true
 	}
-	x.r.add(Diagnostic{Code: code, Document: x.index, Line: line, Composition: x.name, Path: trimDot(x.base + path), Message: fmt.Sprintf(format, args...)})
+	x.d.Add(convert.Diagnostic{Code: code, Document: x.d.Index(), Line: line, Composition: x.name, Path: trimDot(x.base + path), Message: fmt.Sprintf(format, args...)})
 }
 
 // convert edits the XRD into its v2 twin, or reports why it cannot, and
@@ -146,7 +118,7 @@ func (x *v2XRD) convert() bool {
 		return false
 	}
 	str := func(m *yaml.Node, k string) string { s, _ := yamledit.Str(yamledit.Get(m, k)); return s }
-	x.old = v2native.TypeNames{Group: str(x.spec, "group"), Kind: str(names, "kind"), Plural: str(names, "plural"), Singular: str(names, "singular"), ListKind: str(names, "listKind")}
+	x.old = TypeNames{Group: str(x.spec, "group"), Kind: str(names, "kind"), Plural: str(names, "plural"), Singular: str(names, "singular"), ListKind: str(names, "listKind")}
 	if x.old.Group == "" || x.old.Kind == "" || x.old.Plural == "" {
 		x.report("C413", x.spec, "spec", "cannot convert a CompositeResourceDefinition without spec.group, spec.names.kind and spec.names.plural")
 		return false
@@ -162,7 +134,7 @@ func (x *v2XRD) convert() bool {
 		x.report("C415", yamledit.Get(x.spec, "scope"), "spec.scope", "already defines %s XRs: written as apiextensions.crossplane.io/v2 with its names and scope (the same object, served at both versions; --xr-scope and --xr-naming do not apply)", s)
 		return true
 	}
-	x.new = v2native.XRNames(x.old, x.r.o.v2NewGroup())
+	x.new = XRNames(x.old, newGroup(x.o))
 	x.scope = x.chooseScope()
 	if x.failed {
 		return false
@@ -399,24 +371,24 @@ func (x *v2XRD) renameCompositionRefs() {
 		if !ok || old == "" {
 			continue
 		}
-		name := v2native.CompositionName(old, x.old.Plural, x.new.Plural, x.old.Group, x.new.Group)
+		name := CompositionName(old, x.old.Plural, x.new.Plural, x.old.Group, x.new.Group)
 		x.report("C407", yamledit.Get(ref, "name"), "spec."+f+".name", "now names %q, the v2 Composition that --target v2 writes for %q (Composition names are cluster-wide and the legacy one composes the old XR type)", name, old)
 		setString(ref, "name", name)
 	}
 }
 
-// chooseScope returns the scope of the v2 XRD. Under XRScopeAuto it is
+// chooseScope returns the scope of the v2 XRD. Under convert.XRScopeAuto it is
 // Namespaced unless a Composition of the XR type in the input composes a
 // kind that is cluster-scoped or sets a template's metadata.namespace: a
 // namespaced XR can compose neither, so the choice is the user's (C402).
 func (x *v2XRD) chooseScope() string {
-	switch x.r.o.XRScope {
-	case XRScopeCluster:
+	switch x.o.XRScope {
+	case convert.XRScopeCluster:
 		return scopeCluster
-	case XRScopeNamespaced:
+	case convert.XRScopeNamespaced:
 		return scopeNamespaced
 	}
-	for _, why := range x.r.clusterHints(x.old.Group, x.old.Kind) {
+	for _, why := range x.e.clusterHints(x.d, x.old.Group, x.old.Kind) {
 		x.report("C402", x.node, "spec.scope", "cannot choose the scope of the v2 XRD: %s, which a Namespaced XR cannot compose; convert with --xr-scope cluster, or with --xr-scope namespaced after changing the template", why)
 	}
 	return scopeNamespaced
@@ -472,7 +444,7 @@ func (x *v2XRD) rewriteRules(n *yaml.Node, p, spec string) {
 	if !yamledit.IsSeq(rules) {
 		return
 	}
-	rw := v2native.CELRewrites(spec)
+	rw := CELRewrites(spec)
 	q := regexp.QuoteMeta(spec)
 	claimName := regexp.MustCompile(`\b(self|oldSelf)` + q + `\.claimRef\.name\b`)
 	gone := regexp.MustCompile(`\b(?:self|oldSelf)` + q + `\.(claimRef|writeConnectionSecretToRef)\b`)
@@ -507,7 +479,7 @@ func (x *v2XRD) rewriteRules(n *yaml.Node, p, spec string) {
 			} else {
 				x.report("C408", vn, path, "the XR machinery moved under spec.crossplane: rewritten to %q", out)
 			}
-			if m := v2native.Unguarded(out, spec); m != "" {
+			if m := Unguarded(out, spec); m != "" {
 				x.report("C414", vn, path, "reads spec.crossplane.%s outside has(): spec.crossplane is absent until set (the v1 machinery fields were defaulted), and the rule then fails with \"no such key\"; guard it with has(self%s.crossplane)", m, spec)
 			}
 			setString(r, key, out)
@@ -532,7 +504,7 @@ func (x *v2XRD) declares(f string) bool {
 }
 
 var (
-	colMachinery = regexp.MustCompile(`(^|[^\w.])\.spec\.(` + strings.Join(v2native.MachineryFields, "|") + `)\b`)
+	colMachinery = regexp.MustCompile(`(^|[^\w.])\.spec\.(` + strings.Join(xrpath.MachineryFields, "|") + `)\b`)
 	colClaimName = regexp.MustCompile(`(^|[^\w.])\.spec\.claimRef\.name\b`)
 	colClaimNS   = regexp.MustCompile(`(^|[^\w.])\.spec\.claimRef\.namespace\b`)
 	colGone      = regexp.MustCompile(`(?:^|[^\w.])\.spec\.(claimRef|writeConnectionSecretToRef)\b`)
@@ -580,30 +552,30 @@ func (x *v2XRD) rewriteColumn(col *yaml.Node, p string) {
 // kind need cluster-scoped XRs: a template composes a cluster-scoped kind
 // (clusterScopedKind), sets metadata.namespace, or patches
 // metadata.namespace from anything but the claim's namespace. Deliberately
-// simple: only the Compositions of the input and of Options.Compositions
+// simple: only the Compositions of the input and of convert.Options.Compositions
 // are read, and only their templates' base and patches (patch sets
 // included).
-func (r *run) clusterHints(group, kind string) []string {
+func (e *extension) clusterHints(d *convert.Document, group, kind string) []string {
 	var out []string
-	for _, obj := range r.compositionObjects() {
-		out = append(out, v2native.ClusterHints(obj, group, kind)...)
+	for _, obj := range e.compositionObjects(d) {
+		out = append(out, ClusterHints(obj, group, kind)...)
 	}
 	return out
 }
 
 // compositionObjects returns the Compositions of the input (List items
-// included) and of Options.Compositions, decoded, once per run.
-func (r *run) compositionObjects() []map[string]any {
-	if r.comps != nil {
-		return r.comps
+// included) and of convert.Options.Compositions, decoded, once per run.
+func (e *extension) compositionObjects(d *convert.Document) []map[string]any {
+	if e.comps != nil {
+		return e.comps
 	}
-	r.comps = []map[string]any{}
+	e.comps = []map[string]any{}
 	add := func(o any) {
 		if m, ok := o.(map[string]any); ok && m["kind"] == "Composition" && xp.Group(jsonobj.String(m, "apiVersion")) == xp.GroupAPIExtensions {
-			r.comps = append(r.comps, m)
+			e.comps = append(e.comps, m)
 		}
 	}
-	for _, d := range r.docs {
+	for _, d := range d.Stream() {
 		if d == nil {
 			continue
 		}
@@ -623,8 +595,8 @@ func (r *run) compositionObjects() []map[string]any {
 			}
 		}
 	}
-	for _, c := range r.o.Compositions {
+	for _, c := range d.Options().Compositions {
 		add(c)
 	}
-	return r.comps
+	return e.comps
 }

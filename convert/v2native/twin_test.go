@@ -1,17 +1,19 @@
-package convert
+package v2native
 
 import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/xpmigrate/xpmigrate/convert"
 )
 
-func TestV2XRTwin(t *testing.T) {
+func TestXRTwin(t *testing.T) {
 	db := TwinType{Group: "example.org", Kind: "XPostgreSQLInstance", Plural: "xpostgresqlinstances", Version: "v1alpha1"}
 	cases := map[string]struct {
 		reason    string
 		typ       TwinType
-		opts      Options
+		opts      convert.Options
 		in        string
 		want      string
 		wantCodes []string
@@ -58,7 +60,7 @@ spec:
 		"LegacyXR": {
 			reason: "A legacy XR goes to its claim's namespace; claim labels, claimRef and resourceRefs go, the namespace of its connection secret ref too, and a revision pin is dropped with a warning.",
 			typ:    db,
-			opts:   Options{XRNaming: XRNamingNewGroup, XRGroup: "v2.example.org"},
+			opts:   convert.Options{XRNaming: convert.XRNamingNewGroup, XRGroup: "v2.example.org"},
 			in: `apiVersion: example.org/v1alpha1
 kind: XPostgreSQLInstance
 metadata:
@@ -107,7 +109,7 @@ spec:
 		"ClusterScope": {
 			reason:    "With --xr-scope cluster the twin of a claim has no namespace.",
 			typ:       db,
-			opts:      Options{XRScope: XRScopeCluster},
+			opts:      convert.Options{XRScope: convert.XRScopeCluster},
 			in:        "apiVersion: example.org/v1alpha1\nkind: PostgreSQLInstance\nmetadata:\n  name: my-db\n  namespace: team-a\nspec:\n  parameters: {}\n",
 			want:      "apiVersion: example.org/v1alpha1\nkind: PostgreSQLInstance\nmetadata:\n  name: my-db\nspec:\n  parameters: {}\n",
 			wantCodes: []string{"C473 metadata.namespace", "C471 kind"},
@@ -115,7 +117,7 @@ spec:
 		"ClusterScopeSecretRef": {
 			reason:    "With --xr-scope cluster a claim's connection Secret reference gets the claim's namespace: the Cluster XRD declares name and namespace (C416).",
 			typ:       db,
-			opts:      Options{XRScope: XRScopeCluster},
+			opts:      convert.Options{XRScope: convert.XRScopeCluster},
 			in:        "apiVersion: example.org/v1alpha1\nkind: PostgreSQLInstance\nmetadata:\n  name: my-db\n  namespace: team-a\nspec:\n  writeConnectionSecretToRef:\n    name: db-conn\n",
 			want:      "apiVersion: example.org/v1alpha1\nkind: PostgreSQLInstance\nmetadata:\n  name: my-db\nspec:\n  writeConnectionSecretToRef:\n    name: db-conn\n    namespace: team-a\n",
 			wantCodes: []string{"C473 metadata.namespace", "C472 spec.writeConnectionSecretToRef", "C471 kind"},
@@ -123,7 +125,7 @@ spec:
 		"ClusterScopeLegacySecretRef": {
 			reason:    "With --xr-scope cluster a legacy XR's connection Secret reference keeps its namespace.",
 			typ:       db,
-			opts:      Options{XRScope: XRScopeCluster},
+			opts:      convert.Options{XRScope: convert.XRScopeCluster},
 			in:        "apiVersion: example.org/v1alpha1\nkind: XPostgreSQLInstance\nmetadata:\n  name: my-db\nspec:\n  writeConnectionSecretToRef:\n    name: db-conn\n    namespace: crossplane-system\n",
 			want:      "apiVersion: example.org/v1alpha1\nkind: PostgreSQLInstance\nmetadata:\n  name: my-db\nspec:\n  writeConnectionSecretToRef:\n    name: db-conn\n    namespace: crossplane-system\n",
 			wantCodes: []string{"C472 spec.writeConnectionSecretToRef", "C471 kind"},
@@ -138,15 +140,15 @@ spec:
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			got, diags, err := V2XRTwin([]byte(tc.in), tc.typ, tc.opts)
+			got, diags, err := XRTwin([]byte(tc.in), tc.typ, tc.opts)
 			if err != nil {
-				t.Fatalf("\n%s\nV2XRTwin(...): %v", tc.reason, err)
+				t.Fatalf("\n%s\nXRTwin(...): %v", tc.reason, err)
 			}
 			if diff := cmp.Diff(tc.want, string(got)); diff != "" {
-				t.Errorf("\n%s\nV2XRTwin(...): -want, +got:\n%s", tc.reason, diff)
+				t.Errorf("\n%s\nXRTwin(...): -want, +got:\n%s", tc.reason, diff)
 			}
 			if diff := cmp.Diff(tc.wantCodes, codesOf(diags)); diff != "" {
-				t.Errorf("\n%s\nV2XRTwin(...) codes: -want, +got:\n%s", tc.reason, diff)
+				t.Errorf("\n%s\nXRTwin(...) codes: -want, +got:\n%s", tc.reason, diff)
 			}
 		})
 	}

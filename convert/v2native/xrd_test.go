@@ -1,4 +1,4 @@
-package convert
+package v2native
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"sigs.k8s.io/yaml"
 
+	"github.com/xpmigrate/xpmigrate/convert"
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
 	"github.com/xpmigrate/xpmigrate/internal/crossplane"
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
@@ -85,7 +86,7 @@ func TestV2XRDList(t *testing.T) {
 	}
 	list := "apiVersion: v1\nkind: List\nitems:\n" + indent(xrdV1("  claimNames:\n    kind: Bucket\n    plural: buckets\n", "")) +
 		indent(compositionFor(bucketBase, "    - fromFieldPath: spec.region\n      toFieldPath: spec.forProvider.region\n"))
-	res, err := Convert([]byte(list), Options{Target: crossplane.V2})
+	res, err := Convert([]byte(list), convert.Options{Target: crossplane.V2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,22 +113,22 @@ func TestV2XRDList(t *testing.T) {
 			t.Errorf("Convert(List) %s: want %v, got %v (%v)", path, want, v, err)
 		}
 	}
-	again, err := Convert(res.Output, Options{Target: crossplane.V2})
+	again, err := Convert(res.Output, convert.Options{Target: crossplane.V2})
 	if err != nil || again.Changed {
 		t.Errorf("Convert(output): converting the output again changed it (%v)", err)
 	}
 }
 
 func TestV2XRD(t *testing.T) {
-	v2 := func(o Options) Options {
+	v2 := func(o convert.Options) convert.Options {
 		o.Target = crossplane.V2
 		return o
 	}
 	cases := map[string]struct {
 		reason     string
 		in         string
-		opts       Options
-		want       []Code
+		opts       convert.Options
+		want       []convert.Code
 		wantFailed bool
 		wantSame   bool           // the output is the input
 		wantValues map[string]any // field path → value in the XRD's output
@@ -136,8 +137,8 @@ func TestV2XRD(t *testing.T) {
 		"DropPrefixNamespaced": {
 			reason: "By default the v2 XRD is Namespaced, keeps the group and drops the X; its name is plural.group.",
 			in:     xrdV1("", ""),
-			opts:   v2(Options{}),
-			want:   []Code{"C401"},
+			opts:   v2(convert.Options{}),
+			want:   []convert.Code{"C401"},
 			wantValues: map[string]any{
 				"apiVersion": "apiextensions.crossplane.io/v2", "metadata.name": "buckets.storage.example.org",
 				"spec.group": "storage.example.org", "spec.scope": "Namespaced", "spec.names.kind": "Bucket", "spec.names.plural": "buckets",
@@ -146,8 +147,8 @@ func TestV2XRD(t *testing.T) {
 		"ClusterScope": {
 			reason: "--xr-scope cluster writes scope Cluster; a printer column of the claim's namespace has no counterpart then (C411).",
 			in:     xrdV1("", "    additionalPrinterColumns:\n    - name: NS\n      type: string\n      jsonPath: .spec.claimRef.namespace\n"),
-			opts:   v2(Options{XRScope: XRScopeCluster}),
-			want:   []Code{"C401", "C411"},
+			opts:   v2(convert.Options{XRScope: convert.XRScopeCluster}),
+			want:   []convert.Code{"C401", "C411"},
 			wantValues: map[string]any{
 				"spec.scope": "Cluster", "spec.versions[0].additionalPrinterColumns[0].jsonPath": ".spec.claimRef.namespace",
 			},
@@ -155,8 +156,8 @@ func TestV2XRD(t *testing.T) {
 		"ModernV1XRD": {
 			reason: "A v1 XRD with scope Namespaced is the same object at v2: only the apiVersion changes (C415).",
 			in:     xrdV1("  scope: Namespaced\n", ""),
-			opts:   v2(Options{XRScope: XRScopeCluster}),
-			want:   []Code{"C415"},
+			opts:   v2(convert.Options{XRScope: convert.XRScopeCluster}),
+			want:   []convert.Code{"C415"},
 			wantValues: map[string]any{
 				"apiVersion": "apiextensions.crossplane.io/v2", "metadata.name": "xbuckets.storage.example.org",
 				"spec.names.kind": "XBucket", "spec.scope": "Namespaced",
@@ -165,15 +166,15 @@ func TestV2XRD(t *testing.T) {
 		"ExistingScope": {
 			reason:     "A scope the v1 XRD sets (LegacyCluster) is replaced in place.",
 			in:         xrdV1("  scope: LegacyCluster\n", ""),
-			opts:       v2(Options{}),
-			want:       []Code{"C401"},
+			opts:       v2(convert.Options{}),
+			want:       []convert.Code{"C401"},
 			wantValues: map[string]any{"spec.scope": "Namespaced"},
 		},
 		"NewGroup": {
 			reason: "--xr-naming new-group moves the type to --xr-group; the name follows.",
 			in:     xrdV1("", ""),
-			opts:   v2(Options{XRNaming: XRNamingNewGroup, XRGroup: "platform.example.org"}),
-			want:   []Code{"C401"},
+			opts:   v2(convert.Options{XRNaming: convert.XRNamingNewGroup, XRGroup: "platform.example.org"}),
+			want:   []convert.Code{"C401"},
 			wantValues: map[string]any{
 				"metadata.name": "buckets.platform.example.org", "spec.group": "platform.example.org", "spec.names.kind": "Bucket",
 			},
@@ -181,36 +182,36 @@ func TestV2XRD(t *testing.T) {
 		"ClaimCollision": {
 			reason:     "drop-prefix giving the claim's kind and plural is a collision (C403); claimNames is removed (C404).",
 			in:         xrdV1("  claimNames:\n    kind: Bucket\n    plural: buckets\n", ""),
-			opts:       v2(Options{}),
-			want:       []Code{"C401", "C404", "C403"},
+			opts:       v2(convert.Options{}),
+			want:       []convert.Code{"C401", "C404", "C403"},
 			wantAbsent: []string{"spec.claimNames"},
 		},
 		"ClaimNoCollisionNewGroup": {
 			reason:     "new-group avoids the collision with the claim.",
 			in:         xrdV1("  claimNames:\n    kind: Bucket\n    plural: buckets\n", ""),
-			opts:       v2(Options{XRNaming: XRNamingNewGroup, XRGroup: "platform.example.org"}),
-			want:       []Code{"C401", "C404"},
+			opts:       v2(convert.Options{XRNaming: convert.XRNamingNewGroup, XRGroup: "platform.example.org"}),
+			want:       []convert.Code{"C401", "C404"},
 			wantAbsent: []string{"spec.claimNames"},
 		},
 		"NoXPrefixCollidesWithV1": {
 			reason:     "A kind without X keeps the v1 XR type's name: the v1 and v2 XRDs collide (C403).",
 			in:         strings.NewReplacer("XBucket", "Bucket", "xbuckets", "buckets").Replace(xrdV1("", "")),
-			opts:       v2(Options{}),
-			want:       []Code{"C401", "C403"},
+			opts:       v2(convert.Options{}),
+			want:       []convert.Code{"C401", "C403"},
 			wantValues: map[string]any{"metadata.name": "buckets.storage.example.org", "spec.names.kind": "Bucket"},
 		},
 		"DeletePolicyAndSecretKeys": {
 			reason:     "defaultCompositeDeletePolicy (C405) and connectionSecretKeys (C406, key filtering lost) are removed.",
 			in:         xrdV1("  defaultCompositeDeletePolicy: Foreground\n  connectionSecretKeys:\n  - url\n", ""),
-			opts:       v2(Options{}),
-			want:       []Code{"C401", "C405", "C406"},
+			opts:       v2(convert.Options{}),
+			want:       []convert.Code{"C401", "C405", "C406"},
 			wantAbsent: []string{"spec.defaultCompositeDeletePolicy", "spec.connectionSecretKeys"},
 		},
 		"CompositionRefs": {
 			reason: "defaultCompositionRef and enforcedCompositionRef name the v2 Compositions (C407); the update policy is kept.",
 			in:     xrdV1("  defaultCompositionUpdatePolicy: Manual\n  defaultCompositionRef:\n    name: xbuckets.aws.storage.example.org\n  enforcedCompositionRef:\n    name: buckets-gcp\n", ""),
-			opts:   v2(Options{}),
-			want:   []Code{"C401", "C407", "C407"},
+			opts:   v2(convert.Options{}),
+			want:   []convert.Code{"C401", "C407", "C407"},
 			wantValues: map[string]any{
 				"spec.defaultCompositionRef.name": "buckets.aws.storage.example.org", "spec.enforcedCompositionRef.name": "buckets-gcp-v2",
 				"spec.defaultCompositionUpdatePolicy": "Manual",
@@ -219,8 +220,8 @@ func TestV2XRD(t *testing.T) {
 		"ServerFields": {
 			reason:     "What the API server added is removed from the new object (C412).",
 			in:         strings.Replace(xrdV1("", ""), "  name: xbuckets.storage.example.org\n", "  name: xbuckets.storage.example.org\n  uid: 1234\n  resourceVersion: \"7\"\n", 1) + "status:\n  conditions: []\n",
-			opts:       v2(Options{}),
-			want:       []Code{"C412", "C401"},
+			opts:       v2(convert.Options{}),
+			want:       []convert.Code{"C412", "C401"},
 			wantAbsent: []string{"metadata.uid", "metadata.resourceVersion", "status"},
 		},
 		"PrinterColumns": {
@@ -228,8 +229,8 @@ func TestV2XRD(t *testing.T) {
 			in: xrdV1("", "    additionalPrinterColumns:\n    - name: C\n      type: string\n      jsonPath: .spec.compositionRef.name\n"+
 				"    - name: CLAIM\n      type: string\n      jsonPath: .spec.claimRef.name\n    - name: NS\n      type: string\n      jsonPath: .spec.claimRef.namespace\n"+
 				"    - name: R\n      type: string\n      jsonPath: .spec.resourceRefs[*].name\n    - name: U\n      type: string\n      jsonPath: .spec.region\n"),
-			opts: v2(Options{}),
-			want: []Code{"C401", "C408", "C409", "C408", "C408"},
+			opts: v2(convert.Options{}),
+			want: []convert.Code{"C401", "C408", "C409", "C408", "C408"},
 			wantValues: map[string]any{
 				"spec.versions[0].additionalPrinterColumns[0].jsonPath": ".spec.crossplane.compositionRef.name",
 				"spec.versions[0].additionalPrinterColumns[1].jsonPath": ".metadata.name",
@@ -241,14 +242,14 @@ func TestV2XRD(t *testing.T) {
 		"PrinterColumnResourceRefNamespace": {
 			reason: "Namespaced XRs record no namespace in resourceRefs (C411).",
 			in:     xrdV1("", "    additionalPrinterColumns:\n    - name: R\n      type: string\n      jsonPath: .spec.resourceRefs[*].namespace\n"),
-			opts:   v2(Options{}),
-			want:   []Code{"C401", "C411", "C408"},
+			opts:   v2(convert.Options{}),
+			want:   []convert.Code{"C401", "C411", "C408"},
 		},
 		"CELRootRule": {
 			reason: "A root rule's has() of a machinery field is guarded for an absent spec.crossplane (C408).",
 			in:     strings.Replace(xrdV1("", ""), "        type: object\n        properties:\n", "        type: object\n        x-kubernetes-validations:\n        - rule: \"!has(self.spec.compositionSelector) || has(self.spec.compositionSelector.matchLabels.provider)\"\n        properties:\n", 1),
-			opts:   v2(Options{}),
-			want:   []Code{"C401", "C408"},
+			opts:   v2(convert.Options{}),
+			want:   []convert.Code{"C401", "C408"},
 			wantValues: map[string]any{
 				"spec.versions[0].schema.openAPIV3Schema.x-kubernetes-validations[0].rule": "!(has(self.spec.crossplane) && has(self.spec.crossplane.compositionSelector)) || has(self.spec.crossplane.compositionSelector.matchLabels.provider)",
 			},
@@ -256,8 +257,8 @@ func TestV2XRD(t *testing.T) {
 		"CELUnguarded": {
 			reason: "A rule reading spec.crossplane without has() fails on XRs without it (C414).",
 			in:     strings.Replace(xrdV1("", ""), "            type: object\n            properties:\n", "            type: object\n            x-kubernetes-validations:\n            - rule: \"self.compositionUpdatePolicy == 'Automatic'\"\n            properties:\n", 1),
-			opts:   v2(Options{}),
-			want:   []Code{"C401", "C408", "C414"},
+			opts:   v2(convert.Options{}),
+			want:   []convert.Code{"C401", "C408", "C414"},
 			wantValues: map[string]any{
 				"spec.versions[0].schema.openAPIV3Schema.properties.spec.x-kubernetes-validations[0].rule": "self.crossplane.compositionUpdatePolicy == 'Automatic'",
 			},
@@ -265,8 +266,8 @@ func TestV2XRD(t *testing.T) {
 		"CELClaimName": {
 			reason: "A root rule reading the claim's name reads metadata.name (C409).",
 			in:     strings.Replace(xrdV1("", ""), "        type: object\n        properties:\n", "        type: object\n        x-kubernetes-validations:\n        - rule: \"self.spec.claimRef.name.size() < 20\"\n        properties:\n", 1),
-			opts:   v2(Options{}),
-			want:   []Code{"C401", "C409"},
+			opts:   v2(convert.Options{}),
+			want:   []convert.Code{"C401", "C409"},
 			wantValues: map[string]any{
 				"spec.versions[0].schema.openAPIV3Schema.x-kubernetes-validations[0].rule": "self.metadata.name.size() < 20",
 			},
@@ -274,107 +275,107 @@ func TestV2XRD(t *testing.T) {
 		"CELClaimNamespace": {
 			reason:     "CEL cannot read metadata.namespace: a rule reading the claim's namespace stops the conversion (C410).",
 			in:         strings.Replace(xrdV1("", ""), "        type: object\n        properties:\n", "        type: object\n        x-kubernetes-validations:\n        - rule: \"self.spec.claimRef.namespace != 'default'\"\n        properties:\n", 1),
-			opts:       v2(Options{}),
-			want:       []Code{"C410"},
+			opts:       v2(convert.Options{}),
+			want:       []convert.Code{"C410"},
 			wantFailed: true,
 			wantSame:   true,
 		},
 		"CELUserField": {
 			reason: "A rule reading a writeConnectionSecretToRef that the schema declares reads the user's field.",
 			in:     strings.Replace(xrdV1("", ""), "              region:\n", "              writeConnectionSecretToRef:\n                type: object\n                x-kubernetes-validations:\n                - rule: has(self.name)\n              region:\n", 1),
-			opts:   v2(Options{}),
-			want:   []Code{"C401"},
+			opts:   v2(convert.Options{}),
+			want:   []convert.Code{"C401"},
 		},
 		"Malformed": {
 			reason:     "An XRD without a plural cannot be named (C413).",
 			in:         strings.Replace(xrdV1("", ""), "    plural: xbuckets\n", "", 1),
-			opts:       v2(Options{}),
-			want:       []Code{"C413"},
+			opts:       v2(convert.Options{}),
+			want:       []convert.Code{"C413"},
 			wantFailed: true,
 			wantSame:   true,
 		},
 		"Strict": {
 			reason:     "--strict turns the collision warning into an error: nothing is converted.",
 			in:         xrdV1("  claimNames:\n    kind: Bucket\n    plural: buckets\n", ""),
-			opts:       v2(Options{Strict: true}),
-			want:       []Code{"C401", "C404", "C403"},
+			opts:       v2(convert.Options{Strict: true}),
+			want:       []convert.Code{"C401", "C404", "C403"},
 			wantFailed: true,
 			wantSame:   true,
 		},
 		"LegacyScope": {
 			reason:   "--xr-scope legacy keeps the v1 XRD as it is.",
 			in:       xrdV1("  claimNames:\n    kind: Bucket\n    plural: buckets\n", ""),
-			opts:     v2(Options{XRScope: XRScopeLegacy}),
+			opts:     v2(convert.Options{XRScope: convert.XRScopeLegacy}),
 			wantSame: true,
 		},
 		"TargetV1": {
 			reason:   "Target v1 keeps the v1 XRD as it is.",
 			in:       xrdV1("", ""),
-			opts:     Options{},
+			opts:     convert.Options{},
 			wantSame: true,
 		},
 		"AlreadyV2": {
 			reason:   "A v2 XRD is left alone.",
 			in:       strings.Replace(xrdV1("", ""), "apiextensions.crossplane.io/v1\n", "apiextensions.crossplane.io/v2\n", 1),
-			opts:     v2(Options{}),
+			opts:     v2(convert.Options{}),
 			wantSame: true,
 		},
 		"AutoClusterScopedKind": {
 			reason:     "Under auto, a Composition of the type composing a cluster-scoped kind asks for a choice (C402).",
 			in:         xrdV1("", "") + "---\n" + compositionFor("      apiVersion: rbac.authorization.k8s.io/v1\n      kind: ClusterRole\n", "    - fromFieldPath: spec.region\n      toFieldPath: metadata.labels[region]\n"),
-			opts:       v2(Options{}),
-			want:       []Code{"C402"},
+			opts:       v2(convert.Options{}),
+			want:       []convert.Code{"C402"},
 			wantFailed: true,
 		},
 		"AutoTemplateNamespace": {
 			reason:     "Under auto, a template setting metadata.namespace asks for a choice (C402).",
 			in:         xrdV1("", "") + "---\n" + compositionFor(bucketBase+"      metadata:\n        namespace: infra\n", "    - fromFieldPath: spec.region\n      toFieldPath: spec.forProvider.region\n"),
-			opts:       v2(Options{}),
-			want:       []Code{"C402"},
+			opts:       v2(convert.Options{}),
+			want:       []convert.Code{"C402"},
 			wantFailed: true,
 		},
 		"AutoNamespacePatch": {
 			reason:     "Under auto, a patch writing metadata.namespace from an XR field asks for a choice (C402).",
 			in:         xrdV1("", "") + "---\n" + compositionFor(bucketBase, "    - fromFieldPath: spec.region\n      toFieldPath: metadata.namespace\n"),
-			opts:       v2(Options{}),
-			want:       []Code{"C402"},
+			opts:       v2(convert.Options{}),
+			want:       []convert.Code{"C402"},
 			wantFailed: true,
 		},
 		"AutoClaimNamespacePatch": {
 			reason:     "A patch from the claim's namespace keeps the XR in its namespace: Namespaced.",
 			in:         xrdV1("", "") + "---\n" + compositionFor(bucketBase, "    - fromFieldPath: spec.claimRef.namespace\n      toFieldPath: metadata.namespace\n"),
-			opts:       v2(Options{}),
-			want:       []Code{"C401"},
+			opts:       v2(convert.Options{}),
+			want:       []convert.Code{"C401"},
 			wantValues: map[string]any{"spec.scope": "Namespaced"},
 		},
 		"ForcedNamespaced": {
 			reason:     "--xr-scope namespaced decides: the XRD converts.",
 			in:         xrdV1("", "") + "---\n" + compositionFor(bucketBase+"      metadata:\n        namespace: infra\n", "    - fromFieldPath: spec.region\n      toFieldPath: spec.forProvider.region\n"),
-			opts:       v2(Options{XRScope: XRScopeNamespaced}),
-			want:       []Code{"C401"},
+			opts:       v2(convert.Options{XRScope: convert.XRScopeNamespaced}),
+			want:       []convert.Code{"C401"},
 			wantValues: map[string]any{"spec.scope": "Namespaced"},
 		},
 		"AutoCompositionsOption": {
-			reason: "Under auto, Compositions given in Options (another file of the tree) count too (C402).",
+			reason: "Under auto, Compositions given in convert.Options (another file of the tree) count too (C402).",
 			in:     xrdV1("", ""),
-			opts: v2(Options{Compositions: []map[string]any{decode(compositionFor("      apiVersion: v1\n      kind: Namespace\n",
+			opts: v2(convert.Options{Compositions: []map[string]any{decode(compositionFor("      apiVersion: v1\n      kind: Namespace\n",
 				"    - fromFieldPath: spec.region\n      toFieldPath: metadata.labels[region]\n"))}}),
-			want:       []Code{"C402"},
+			want:       []convert.Code{"C402"},
 			wantFailed: true,
 			wantSame:   true,
 		},
 		"ManagedClusterKind": {
 			reason:     "A provider's Cluster kind is a managed resource, not a cluster-scoped kind: Namespaced.",
 			in:         xrdV1("", "") + "---\n" + compositionFor("      apiVersion: eks.aws.upbound.io/v1beta1\n      kind: Cluster\n", "    - fromFieldPath: spec.region\n      toFieldPath: spec.forProvider.region\n"),
-			opts:       v2(Options{}),
-			want:       []Code{"C401"},
+			opts:       v2(convert.Options{}),
+			want:       []convert.Code{"C401"},
 			wantValues: map[string]any{"spec.scope": "Namespaced"},
 		},
 		"OtherTypeIgnored": {
 			reason:     "Compositions of another XR type do not count: the XRD converts (the Composition of the other type, which composes a Namespace, fails on its own: C448).",
 			in:         xrdV1("", "") + "---\n" + strings.Replace(compositionFor("      apiVersion: v1\n      kind: Namespace\n", "    - fromFieldPath: spec.region\n      toFieldPath: metadata.labels[region]\n"), "kind: XBucket", "kind: XQueue", 1),
-			opts:       v2(Options{}),
-			want:       []Code{"C401"},
+			opts:       v2(convert.Options{}),
+			want:       []convert.Code{"C401"},
 			wantFailed: true,
 		},
 	}
@@ -435,8 +436,8 @@ func decode(doc string) map[string]any {
 
 // xrdCodes returns the codes of the findings about documents, without the
 // Composition conversion's own (C1xx–C3xx other than the round trip).
-func xrdCodes(ds []Diagnostic) []Code {
-	var out []Code
+func xrdCodes(ds []convert.Diagnostic) []convert.Code {
+	var out []convert.Code
 	for _, c := range codes(ds) {
 		// The XRD's; Compositions' are tested in v2composition_test.go, and
 		// C416 (said of every XRD that converts) in TestV2XRDConnectionSecretRef.
@@ -453,18 +454,18 @@ func xrdCodes(ds []Diagnostic) []Code {
 func FuzzV2XRD(f *testing.F) {
 	f.Add([]byte(xrdV1("  claimNames:\n    kind: Bucket\n    plural: buckets\n  connectionSecretKeys: [a]\n", "    additionalPrinterColumns:\n    - name: C\n      type: string\n      jsonPath: .spec.claimRef.namespace\n")), uint8(0))
 	f.Add([]byte(xrdV1("", "")+"---\n"+compositionFor(bucketBase, "    - fromFieldPath: spec.region\n      toFieldPath: metadata.namespace\n")), uint8(1))
-	if b, err := os.ReadFile(filepath.Join("testdata", "v2xrd", "realistic", "input.yaml")); err == nil {
+	if b, err := os.ReadFile(filepath.Join("testdata", "xrd", "realistic", "input.yaml")); err == nil {
 		f.Add(b, uint8(2))
 	}
 	f.Fuzz(func(t *testing.T, in []byte, mode uint8) {
-		opts := Options{Source: "fuzz.yaml", Target: crossplane.V2, XRScope: XRScopes[int(mode)%3]}
+		opts := convert.Options{Source: "fuzz.yaml", Target: crossplane.V2, XRScope: convert.XRScopes[int(mode)%3]}
 		if mode&4 != 0 {
-			opts.XRNaming, opts.XRGroup = XRNamingNewGroup, "platform.example.org"
+			opts.XRNaming, opts.XRGroup = convert.XRNamingNewGroup, "platform.example.org"
 		}
 		res, err := Convert(in, opts)
 		if err != nil {
-			if !IsInvalidInput(err) {
-				t.Fatalf("Convert(...): an error that is not an InputError: %v", err)
+			if !convert.IsInvalidInput(err) {
+				t.Fatalf("Convert(...): an error that is not an convert.InputError: %v", err)
 			}
 			return
 		}
@@ -478,7 +479,7 @@ func FuzzV2XRD(f *testing.F) {
 			// stream convert (migrate then writes nothing of the file).
 			ins, outs := manifest.Split(in), manifest.Split(res.Output)
 			for _, d := range res.Documents {
-				if d.Status != StatusFailed {
+				if d.Status != convert.StatusFailed {
 					continue
 				}
 				if len(ins) != len(outs) || d.Index >= len(ins) || !bytes.Equal(ins[d.Index].Text, outs[d.Index].Text) {
@@ -510,44 +511,44 @@ func TestV2XRDConnectionSecretRef(t *testing.T) {
 	cases := map[string]struct {
 		reason       string
 		in           string
-		opts         Options
-		wantCodes    []Code
+		opts         convert.Options
+		wantCodes    []convert.Code
 		wantRequired []any
 		wantOwn      bool
 	}{
 		"Namespaced": {
 			reason:       "A Namespaced XR's Secret is in its namespace: the name only, required, as a claim's.",
 			in:           xrdV1("", ""),
-			opts:         Options{Target: crossplane.V2, XRScope: XRScopeNamespaced},
-			wantCodes:    []Code{"C401", "C416"},
+			opts:         convert.Options{Target: crossplane.V2, XRScope: convert.XRScopeNamespaced},
+			wantCodes:    []convert.Code{"C401", "C416"},
 			wantRequired: []any{"name"},
 		},
 		"Cluster": {
 			reason:       "A Cluster XR's Secret needs a namespace: name and namespace, as a v1 XR's.",
 			in:           xrdV1("", ""),
-			opts:         Options{Target: crossplane.V2, XRScope: XRScopeCluster},
-			wantCodes:    []Code{"C401", "C416"},
+			opts:         convert.Options{Target: crossplane.V2, XRScope: convert.XRScopeCluster},
+			wantCodes:    []convert.Code{"C401", "C416"},
 			wantRequired: []any{"name", "namespace"},
 		},
 		"DeclaredByTheUser": {
 			reason:    "A schema that declares the field keeps its own declaration: no C416.",
 			in:        own,
-			opts:      Options{Target: crossplane.V2, XRScope: XRScopeNamespaced},
-			wantCodes: []Code{"C401"},
+			opts:      convert.Options{Target: crossplane.V2, XRScope: convert.XRScopeNamespaced},
+			wantCodes: []convert.Code{"C401"},
 			wantOwn:   true,
 		},
 		"NoSchema": {
 			reason:       "A version without a schema gets one that declares the spec and the field.",
 			in:           noSchema,
-			opts:         Options{Target: crossplane.V2, XRScope: XRScopeNamespaced},
-			wantCodes:    []Code{"C401", "C416"},
+			opts:         convert.Options{Target: crossplane.V2, XRScope: convert.XRScopeNamespaced},
+			wantCodes:    []convert.Code{"C401", "C416"},
 			wantRequired: []any{"name"},
 		},
 		"V1beta1": {
 			reason:       "An apiextensions.crossplane.io/v1beta1 XRD has v1's spec: it converts as v1 does.",
 			in:           strings.Replace(xrdV1("", ""), "apiextensions.crossplane.io/v1", "apiextensions.crossplane.io/v1beta1", 1),
-			opts:         Options{Target: crossplane.V2, XRScope: XRScopeNamespaced},
-			wantCodes:    []Code{"C401", "C416"},
+			opts:         convert.Options{Target: crossplane.V2, XRScope: convert.XRScopeNamespaced},
+			wantCodes:    []convert.Code{"C401", "C416"},
 			wantRequired: []any{"name"},
 		},
 	}
@@ -557,7 +558,7 @@ func TestV2XRDConnectionSecretRef(t *testing.T) {
 			if err != nil || res.Failed() {
 				t.Fatalf("\n%s\nConvert(...): %v\n%s", tc.reason, err, render(res.Diagnostics))
 			}
-			var got []Code
+			var got []convert.Code
 			for _, c := range codes(res.Diagnostics) {
 				if c >= "C401" && c <= "C419" {
 					got = append(got, c)

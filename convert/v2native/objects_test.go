@@ -1,15 +1,16 @@
-package convert
+package v2native
 
 import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/xpmigrate/xpmigrate/convert"
 	"github.com/xpmigrate/xpmigrate/internal/crossplane"
 )
 
 // codesOf returns "CODE path" of each finding, in order.
-func codesOf(ds []Diagnostic) []string {
+func codesOf(ds []convert.Diagnostic) []string {
 	var out []string
 	for _, d := range ds {
 		out = append(out, string(d.Code)+" "+d.Path)
@@ -20,7 +21,7 @@ func codesOf(ds []Diagnostic) []string {
 func TestV2Objects(t *testing.T) {
 	cases := map[string]struct {
 		reason    string
-		opts      Options
+		opts      convert.Options
 		in        string
 		want      string
 		wantCodes []string
@@ -54,13 +55,13 @@ data:
 		},
 		"LegacyTargetUnchanged": {
 			reason: "With --xr-scope legacy nothing but Compositions changes.",
-			opts:   Options{Target: crossplane.V2, XRScope: XRScopeLegacy},
+			opts:   convert.Options{Target: crossplane.V2, XRScope: convert.XRScopeLegacy},
 			in:     "apiVersion: apiextensions.crossplane.io/v1alpha1\nkind: EnvironmentConfig\nmetadata:\n  name: e\n",
 			want:   "apiVersion: apiextensions.crossplane.io/v1alpha1\nkind: EnvironmentConfig\nmetadata:\n  name: e\n",
 		},
 		"TargetV1Unchanged": {
 			reason: "Target v1 leaves the objects alone.",
-			opts:   Options{Target: crossplane.V1},
+			opts:   convert.Options{Target: crossplane.V1},
 			in:     "apiVersion: pkg.crossplane.io/v1alpha1\nkind: ControllerConfig\nmetadata:\n  name: c\nspec:\n  args: [--debug]\n",
 			want:   "apiVersion: pkg.crossplane.io/v1alpha1\nkind: ControllerConfig\nmetadata:\n  name: c\nspec:\n  args: [--debug]\n",
 		},
@@ -337,7 +338,7 @@ spec:
 
 func TestV2ObjectsControllerConfigMessage(t *testing.T) {
 	in := "apiVersion: pkg.crossplane.io/v1alpha1\nkind: ControllerConfig\nmetadata:\n  name: c\nspec:\n  podSecurityContext:\n    runAsUser: 1\n  image: x\n"
-	res, err := Convert([]byte(in), Options{Target: "v2"})
+	res, err := Convert([]byte(in), convert.Options{Target: "v2"})
 	if err != nil {
 		t.Fatal(err)
 	}

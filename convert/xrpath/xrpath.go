@@ -1,4 +1,4 @@
-package v2native
+package xrpath
 
 import (
 	"slices"
@@ -9,22 +9,22 @@ import (
 	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
 
-// An XRPathClass says which piece of legacy XR machinery a field path of
+// A Class says which piece of legacy XR machinery a field path of
 // the XR names.
-type XRPathClass int
+type Class int
 
 const (
-	XRPathPlain           XRPathClass = iota
-	XRPathClaimNamespace              // spec.claimRef.namespace
-	XRPathClaimName                   // spec.claimRef.name
-	XRPathClaimRef                    // spec.claimRef, anything else in it
-	XRPathMachinery                   // spec.compositionRef, ... (spec.crossplane.* in v2)
-	XRPathSecretNamespace             // spec.writeConnectionSecretToRef.namespace
-	XRPathSecretRef                   // spec.writeConnectionSecretToRef, anything else in it
-	XRPathClaimNameLabel              // metadata.labels[crossplane.io/claim-name]
-	XRPathClaimNSLabel                // metadata.labels[crossplane.io/claim-namespace]
-	XRPathClaimLabel                  // another crossplane.io/claim-* label
-	XRPathUID                         // metadata.uid
+	Plain           Class = iota
+	ClaimNamespace        // spec.claimRef.namespace
+	ClaimName             // spec.claimRef.name
+	ClaimRef              // spec.claimRef, anything else in it
+	Machinery             // spec.compositionRef, ... (spec.crossplane.* in v2)
+	SecretNamespace       // spec.writeConnectionSecretToRef.namespace
+	SecretRef             // spec.writeConnectionSecretToRef, anything else in it
+	ClaimNameLabel        // metadata.labels[crossplane.io/claim-name]
+	ClaimNSLabel          // metadata.labels[crossplane.io/claim-namespace]
+	ClaimLabel            // another crossplane.io/claim-* label
+	UID                   // metadata.uid
 )
 
 // MachineryFields are the fields of a legacy XR's spec that a v2 XR
@@ -34,12 +34,12 @@ var MachineryFields = []string{
 	"compositionRevisionSelector", "compositionUpdatePolicy", "resourceRefs",
 }
 
-// ClassifyXRPath says which machinery the XR field path s names, with its
+// Classify says which machinery the XR field path s names, with its
 // parsed segments (nil when it cannot be parsed: C216 reports it).
-func ClassifyXRPath(s string) (XRPathClass, fieldpath.Segments) {
+func Classify(s string) (Class, fieldpath.Segments) {
 	segs, err := fieldpath.Parse(s)
 	if err != nil || len(segs) == 0 {
-		return XRPathPlain, nil
+		return Plain, nil
 	}
 	field := func(i int) string {
 		if i < len(segs) && segs[i].Type == fieldpath.SegmentField {
@@ -51,32 +51,32 @@ func ClassifyXRPath(s string) (XRPathClass, fieldpath.Segments) {
 	case field(0) == "spec" && field(1) == "claimRef":
 		switch {
 		case len(segs) == 3 && field(2) == "namespace":
-			return XRPathClaimNamespace, segs
+			return ClaimNamespace, segs
 		case len(segs) == 3 && field(2) == "name":
-			return XRPathClaimName, segs
+			return ClaimName, segs
 		}
-		return XRPathClaimRef, segs
+		return ClaimRef, segs
 	case field(0) == "spec" && slices.Contains(MachineryFields, field(1)):
-		return XRPathMachinery, segs
+		return Machinery, segs
 	case field(0) == "spec" && field(1) == "writeConnectionSecretToRef":
 		if len(segs) == 3 && field(2) == "namespace" {
-			return XRPathSecretNamespace, segs
+			return SecretNamespace, segs
 		}
-		return XRPathSecretRef, segs
+		return SecretRef, segs
 	case field(0) == "metadata" && field(1) == "labels" && len(segs) == 3:
 		switch field(2) {
 		case xp.LabelClaimName:
-			return XRPathClaimNameLabel, segs
+			return ClaimNameLabel, segs
 		case xp.LabelClaimNamespace:
-			return XRPathClaimNSLabel, segs
+			return ClaimNSLabel, segs
 		}
 	case field(0) == "metadata" && field(1) == "uid" && len(segs) == 2:
-		return XRPathUID, segs
+		return UID, segs
 	}
 	for _, sg := range segs {
 		if sg.Type == fieldpath.SegmentField && strings.Contains(sg.Field, xp.LabelClaimPrefix) {
-			return XRPathClaimLabel, segs
+			return ClaimLabel, segs
 		}
 	}
-	return XRPathPlain, segs
+	return Plain, segs
 }

@@ -1,4 +1,4 @@
-package convert
+package v2native
 
 import (
 	"fmt"
@@ -8,7 +8,8 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/fieldpath"
 	yaml "go.yaml.in/yaml/v3"
 
-	"github.com/xpmigrate/xpmigrate/convert/v2native"
+	"github.com/xpmigrate/xpmigrate/convert"
+	"github.com/xpmigrate/xpmigrate/convert/xrpath"
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/v2map"
@@ -44,7 +45,7 @@ type v2Tmpl struct {
 	name  string
 	ops   []v2map.Op
 	twin  providerType // the namespaced twin's CRD, when known
-	crd   bool         // twin comes from Options.ProviderCRDs
+	crd   bool         // twin comes from convert.Options.ProviderCRDs
 	kind  string
 	group string
 }
@@ -63,7 +64,7 @@ type v2Tmpl struct {
 func (c *composition) v2Template(res *yaml.Node, name string) []v2map.Op {
 	res = yamledit.Resolve(res)
 	base := yamledit.Resolve(yamledit.Get(res, "base"))
-	if !yamledit.IsMap(base) || c.v2Scope == scopeCluster {
+	if !yamledit.IsMap(base) || c.scope == scopeCluster {
 		return nil
 	}
 	path := c.templatePath(res, name)
@@ -71,7 +72,7 @@ func (c *composition) v2Template(res *yaml.Node, name string) []v2map.Op {
 	base = yamledit.Resolve(yamledit.Get(res, "base"))
 	t := &v2Tmpl{c: c, res: res, base: base, path: path, name: name}
 	av, version := t.readType()
-	if c.r.o.UnwrapObjects && t.group == objectGroup && t.kind == objectKind && t.unwrapObject() {
+	if c.o.UnwrapObjects && t.group == objectGroup && t.kind == objectKind && t.unwrapObject() {
 		av, version = t.readType()
 	}
 	t.metadataNamespace()
@@ -79,7 +80,7 @@ func (c *composition) v2Template(res *yaml.Node, name string) []v2map.Op {
 	case t.nestedXR() && t.nestedLegacyXRD():
 		t.nestedV2(av)
 	case t.nestedXR():
-		t.c.warnf("C453", yamledit.Get(t.base, "apiVersion"), t.path+".base.apiVersion", "template %q composes the composite resource %s %s: its type changes when its XRD converts to v2 (a new kind or group); write the new type into this template when you convert that XRD", name, av, t.kind)
+		t.c.Warnf("C453", yamledit.Get(t.base, "apiVersion"), t.path+".base.apiVersion", "template %q composes the composite resource %s %s: its type changes when its XRD converts to v2 (a new kind or group); write the new type into this template when you convert that XRD", name, av, t.kind)
 	case t.namespacedTwin(version):
 		t.managed()
 	default:
@@ -94,7 +95,7 @@ func (c *composition) v2Template(res *yaml.Node, name string) []v2map.Op {
 // what it names, as it is before the edit (C306). Every template is then
 // converted on its own, with its own ops.
 func (c *composition) detach(res *yaml.Node, path string) {
-	if !hasAlias(c.doc.Top(), 0) {
+	if !yamledit.HasAlias(c.Root()) {
 		return
 	}
 	in := map[*yaml.Node]bool{}
@@ -120,13 +121,13 @@ func (c *composition) detach(res *yaml.Node, path string) {
 		for i, ch := range n.Content {
 			if ch.Kind == yaml.AliasNode && ch.Alias != nil && (inside || in[ch.Alias]) {
 				n.Content[i] = yamledit.Clone(ch.Alias)
-				c.infof("C306", ch, path, "expanded the alias *%s: the template it shares is converted for the v2-native XR on its own", ch.Value)
+				c.Infof("C306", ch, path, "expanded the alias *%s: the template it shares is converted for the v2-native XR on its own", ch.Value)
 				ch = n.Content[i]
 			}
 			walk(ch, inside, depth+1)
 		}
 	}
-	walk(c.doc.Top(), false, 0)
+	walk(c.Root(), false, 0)
 }
 
 // readType reads the base's apiVersion, kind and group, and returns the
@@ -141,7 +142,7 @@ func (t *v2Tmpl) readType() (apiVersion, version string) {
 // templatePath returns the path of template res in the Composition: in
 // spec.resources, or in a patch-and-transform step's input.
 func (c *composition) templatePath(res *yaml.Node, name string) string {
-	spec := yamledit.Get(c.node, "spec")
+	spec := yamledit.Get(c.Node(), "spec")
 	for i, r := range items(yamledit.Get(spec, "resources")) {
 		if yamledit.Resolve(r) == res {
 			return idx("spec.resources", i)
@@ -174,12 +175,7 @@ func (t *v2Tmpl) op(code, op, path string, value any) {
 
 // nestedXR reports whether the template composes an XR of a known XRD.
 func (t *v2Tmpl) nestedXR() bool {
-	for _, s := range t.c.r.schemas {
-		if s.group == t.group && s.kind == t.kind {
-			return true
-		}
-	}
-	return false
+	return t.c.HasXRSchema(t.group, t.kind)
 }
 
 // nestedLegacyXRD reports whether the XRD of the nested XR the template
@@ -187,7 +183,7 @@ func (t *v2Tmpl) nestedXR() bool {
 // without a modern scope): --target v2 converts it with the same options,
 // so its v2 type is known.
 func (t *v2Tmpl) nestedLegacyXRD() bool {
-	for _, x := range t.c.r.xrds {
+	for _, x := range t.c.XRDs() {
 		av, _ := x["apiVersion"].(string)
 		g, v := xp.SplitAPIVersion(av)
 		if x["kind"] != "CompositeResourceDefinition" || g != xp.GroupAPIExtensions || (v != "v1" && v != "v1beta1") {
@@ -208,7 +204,7 @@ func (t *v2Tmpl) nestedLegacyXRD() bool {
 // namespaced too (the same --xr-scope), so Crossplane v2 composes it in
 // the XR's namespace.
 func (t *v2Tmpl) nestedV2(av string) {
-	newAV, newKind := v2native.XRType(av, t.kind, t.c.r.o.v2NewGroup())
+	newAV, newKind := XRType(av, t.kind, newGroup(t.c.o))
 	setString(t.base, "apiVersion", newAV)
 	setString(t.base, "kind", newKind)
 	// Declared even when unchanged: verify composes the type as a v2 XR.
@@ -216,7 +212,7 @@ func (t *v2Tmpl) nestedV2(av string) {
 	t.op("C458", v2map.OpSet, "kind", newKind)
 	var moved []string
 	if spec := yamledit.Resolve(yamledit.Get(t.base, "spec")); yamledit.IsMap(spec) {
-		for _, f := range v2native.MachineryFields {
+		for _, f := range xrpath.MachineryFields {
 			v := yamledit.Get(spec, f)
 			if v == nil {
 				continue
@@ -236,7 +232,7 @@ func (t *v2Tmpl) nestedV2(av string) {
 	if len(moved) > 0 {
 		what = "; its base's " + strings.Join(moved, ", ") + " moved under spec.crossplane"
 	}
-	t.c.infof("C458", yamledit.Get(t.base, "apiVersion"), t.path+".base.apiVersion", "template %q composes the composite resource %s %s, whose XRD --target v2 converts: it now composes the v2 XR %s %s%s", t.name, av, t.kind, newAV, newKind, what)
+	t.c.Infof("C458", yamledit.Get(t.base, "apiVersion"), t.path+".base.apiVersion", "template %q composes the composite resource %s %s, whose XRD --target v2 converts: it now composes the v2 XR %s %s%s", t.name, av, t.kind, newAV, newKind, what)
 }
 
 // namespacedTwin finds the namespaced twin of a managed resource and
@@ -247,12 +243,12 @@ func (t *v2Tmpl) namespacedTwin(version string) bool {
 	if t.group == "" || isNamespacedGroup(t.group) {
 		return false
 	}
-	group, twin, ok, fromCRD := t.c.r.o.twinOf(t.group, t.kind)
-	if cluster, _ := t.c.r.o.clusterScoped(t.group, t.kind); cluster && !managedKind(t.group, t.kind, t.base, fromCRD) {
+	group, twin, ok, fromCRD := twinOf(t.c.o, t.group, t.kind)
+	if cluster, _ := clusterScoped(t.c.o, t.group, t.kind); cluster && !managedKind(t.group, t.kind, t.base, fromCRD) {
 		return false // A ProviderConfig, a Namespace: refused below.
 	}
 	t.twin, t.crd = twin, fromCRD
-	crds := t.c.r.o.ProviderCRDs
+	crds := t.c.o.ProviderCRDs
 	if !ok {
 		return false
 	}
@@ -271,23 +267,23 @@ func (t *v2Tmpl) namespacedTwin(version string) bool {
 	at := t.path + ".base.apiVersion"
 	switch {
 	case t.crd:
-		t.c.infof("C440", avNode, at, "%s %s becomes its namespaced twin %s (decided by the twin's CRD in %s, which gives the version)", t.group+"/"+version, t.kind, av, t.c.r.o.crdSource())
+		t.c.Infof("C440", avNode, at, "%s %s becomes its namespaced twin %s (decided by the twin's CRD in %s, which gives the version)", t.group+"/"+version, t.kind, av, crdSource(t.c.o))
 	case t.group == objectGroup:
-		t.c.infof("C440", avNode, at, "provider-kubernetes' Object %s becomes its namespaced twin %s, still a wrapper of the same manifest", t.group+"/"+version, av)
+		t.c.Infof("C440", avNode, at, "provider-kubernetes' Object %s becomes its namespaced twin %s, still a wrapper of the same manifest", t.group+"/"+version, av)
 	case len(crds) > 0:
-		t.c.warnf("C445", avNode, at, "%s %s becomes %s, with the version kept, decided by %s: %s has no CRD of the twin; confirm the version the provider serves (or add its CRDs)", t.group+"/"+version, t.kind, av, fam.why(), t.c.r.o.crdSource())
+		t.c.Warnf("C445", avNode, at, "%s %s becomes %s, with the version kept, decided by %s: %s has no CRD of the twin; confirm the version the provider serves (or add its CRDs)", t.group+"/"+version, t.kind, av, fam.why(), crdSource(t.c.o))
 	default:
-		t.c.warnf("C445", avNode, at, "%s %s becomes %s, with the version kept, decided by %s: no CRD of the twin was given; confirm the version the provider serves (or give its CRDs with --provider-crds)", t.group+"/"+version, t.kind, av, fam.why())
+		t.c.Warnf("C445", avNode, at, "%s %s becomes %s, with the version kept, decided by %s: no CRD of the twin was given; confirm the version the provider serves (or give its CRDs with --provider-crds)", t.group+"/"+version, t.kind, av, fam.why())
 	}
 	return true
 }
 
 // twinOf returns the group of the namespaced twin of the managed
-// resource group/kind, its CRD when Options.ProviderCRDs has it, and
+// resource group/kind, its CRD when convert.Options.ProviderCRDs has it, and
 // whether there is a twin: by the known providers' rule (twinGroup), or
 // for any provider a namespaced CRD of the kind in the group with an m
 // label before the domain.
-func (o Options) twinOf(group, kind string) (twin string, crd providerType, ok, fromCRD bool) {
+func twinOf(o convert.Options, group, kind string) (twin string, crd providerType, ok, fromCRD bool) {
 	twin, ok = twinGroup(group)
 	if ok {
 		crd, fromCRD = providerTypeOf(o.ProviderCRDs, twin, kind)
@@ -323,11 +319,11 @@ func (c *composition) v2ClusterOnly(res *yaml.Node) (string, bool) {
 	if t.group == "" && t.kind == "" || t.nestedXR() || isNamespacedGroup(t.group) {
 		return "", false
 	}
-	_, _, twin, fromCRD := c.r.o.twinOf(t.group, t.kind)
+	_, _, twin, fromCRD := twinOf(c.o, t.group, t.kind)
 	if twin && managedKind(t.group, t.kind, base, fromCRD) {
 		return "", false
 	}
-	if ok, why := c.r.o.clusterScoped(t.group, t.kind); ok {
+	if ok, why := clusterScoped(c.o, t.group, t.kind); ok {
 		return fmt.Sprintf("it composes %s %s, which is cluster-scoped (%s)", av, t.kind, why), true
 	}
 	if isManaged(base) && !twin && t.group != "" {
@@ -364,16 +360,16 @@ func managedKind(group, kind string, base *yaml.Node, fromCRD bool) bool {
 func (t *v2Tmpl) unconverted(av string) {
 	at := t.path + ".base.kind"
 	n := yamledit.Get(t.base, "kind")
-	if f, ok := familyOf(t.group); ok && f.twins == "" && !t.c.r.o.hasCRD(t.group, t.kind) {
-		t.c.errorf("C448", n, at, "template %q composes the managed resource %s %s, which is cluster-scoped with no namespaced twin (decided by %s): Crossplane v2 refuses it in a namespaced XR (crossplane/crossplane#6588); move to a provider with namespaced managed resources (the Upjet providers of *.upbound.io), or convert the XRD with --xr-scope cluster", t.name, av, t.kind, f.why())
+	if f, ok := familyOf(t.group); ok && f.twins == "" && !hasCRD(t.c.o, t.group, t.kind) {
+		t.c.Errorf("C448", n, at, "template %q composes the managed resource %s %s, which is cluster-scoped with no namespaced twin (decided by %s): Crossplane v2 refuses it in a namespaced XR (crossplane/crossplane#6588); move to a provider with namespaced managed resources (the Upjet providers of *.upbound.io), or convert the XRD with --xr-scope cluster", t.name, av, t.kind, f.why())
 		return
 	}
-	if ok, why := t.c.r.o.clusterScoped(t.group, t.kind); ok {
-		t.c.errorf("C448", n, at, "template %q composes %s %s, which is cluster-scoped (%s): Crossplane v2 refuses cluster-scoped composed resources in a namespaced XR (crossplane/crossplane#6588); convert the XRD with --xr-scope cluster, or move this resource out of the Composition", t.name, av, t.kind, why)
+	if ok, why := clusterScoped(t.c.o, t.group, t.kind); ok {
+		t.c.Errorf("C448", n, at, "template %q composes %s %s, which is cluster-scoped (%s): Crossplane v2 refuses cluster-scoped composed resources in a namespaced XR (crossplane/crossplane#6588); convert the XRD with --xr-scope cluster, or move this resource out of the Composition", t.name, av, t.kind, why)
 		return
 	}
 	if isManaged(t.base) && !isNamespacedGroup(t.group) && t.group != "" {
-		t.c.errorf("C448", n, at, "template %q composes the managed resource %s %s (its spec.forProvider says so), which is cluster-scoped, and no namespaced twin of it is known (decided by the CRDs given in %s, which have no namespaced CRD of that kind, and the built-in table of provider families, which does not list its provider): Crossplane v2 refuses it in a namespaced XR (crossplane/crossplane#6588); give the provider's CRDs with --provider-crds, move to a provider with namespaced managed resources, or convert the XRD with --xr-scope cluster", t.name, av, t.kind, t.c.r.o.crdSource())
+		t.c.Errorf("C448", n, at, "template %q composes the managed resource %s %s (its spec.forProvider says so), which is cluster-scoped, and no namespaced twin of it is known (decided by the CRDs given in %s, which have no namespaced CRD of that kind, and the built-in table of provider families, which does not list its provider): Crossplane v2 refuses it in a namespaced XR (crossplane/crossplane#6588); give the provider's CRDs with --provider-crds, move to a provider with namespaced managed resources, or convert the XRD with --xr-scope cluster", t.name, av, t.kind, crdSource(t.c.o))
 	}
 }
 
@@ -397,13 +393,13 @@ func (t *v2Tmpl) managed() {
 	if k := yamledit.Key(spec, "publishConnectionDetailsTo"); k != nil {
 		yamledit.Delete(spec, "publishConnectionDetailsTo")
 		t.op("C444", v2map.OpDelete, "spec.publishConnectionDetailsTo", nil)
-		t.c.warnf("C444", k, sp+".publishConnectionDetailsTo", "removed publishConnectionDetailsTo: namespaced managed resources have no external secret stores; the connection details go only to writeConnectionSecretToRef")
+		t.c.Warnf("C444", k, sp+".publishConnectionDetailsTo", "removed publishConnectionDetailsTo: namespaced managed resources have no external secret stores; the connection details go only to writeConnectionSecretToRef")
 	}
 	if w := yamledit.Resolve(yamledit.Get(spec, "writeConnectionSecretToRef")); yamledit.IsMap(w) {
 		if k := yamledit.Key(w, "namespace"); k != nil {
 			yamledit.Delete(w, "namespace")
 			t.op("C443", v2map.OpDelete, "spec.writeConnectionSecretToRef.namespace", nil)
-			t.c.warnf("C443", k, sp+".writeConnectionSecretToRef.namespace", "removed the namespace of writeConnectionSecretToRef: a namespaced managed resource writes its connection Secret in its own namespace, the XR's")
+			t.c.Warnf("C443", k, sp+".writeConnectionSecretToRef.namespace", "removed the namespace of writeConnectionSecretToRef: a namespaced managed resource writes its connection Secret in its own namespace, the XR's")
 		}
 	}
 	if t.group == objectGroup {
@@ -434,7 +430,7 @@ func (t *v2Tmpl) objectReferences(spec *yaml.Node) {
 			n := yamledit.Get(ref, "apiVersion")
 			yamledit.Set(ref, "apiVersion", yamledit.NewString(twin))
 			t.op("C440", v2map.OpSet, p, twin)
-			t.c.infof("C440", n, t.path+".base."+p, "the reference names the namespaced Object %s: the Objects of the Composition become namespaced twins", twin)
+			t.c.Infof("C440", n, t.path+".base."+p, "the reference names the namespaced Object %s: the Objects of the Composition become namespaced twins", twin)
 		}
 	}
 }
@@ -442,9 +438,9 @@ func (t *v2Tmpl) objectReferences(spec *yaml.Node) {
 // providerConfigRef gives the reference the kind the namespaced twin
 // requires (C441), and the name v1 defaulted when there was none.
 func (t *v2Tmpl) providerConfigRef(spec *yaml.Node, sp string) {
-	kind := t.c.r.o.ProviderConfigKind
+	kind := t.c.o.ProviderConfigKind
 	ref := yamledit.Resolve(yamledit.Get(spec, "providerConfigRef"))
-	if yamledit.IsNull(ref) && kind == KindClusterProviderConfig && !t.patchWrites("spec.providerConfigRef") {
+	if yamledit.IsNull(ref) && kind == convert.KindClusterProviderConfig && !t.patchWrites("spec.providerConfigRef") {
 		return // The twin's default: ClusterProviderConfig default, as v1's ProviderConfig default.
 	}
 	if !yamledit.IsMap(ref) {
@@ -464,7 +460,7 @@ func (t *v2Tmpl) providerConfigRef(spec *yaml.Node, sp string) {
 	if at == nil || at.Line == 0 {
 		at = spec // A reference the conversion added: point at the template's spec.
 	}
-	t.c.infof("C441", at, sp+".providerConfigRef.kind", "providerConfigRef names a %s (namespaced managed resources require the kind; --provider-config-kind chooses)", kind)
+	t.c.Infof("C441", at, sp+".providerConfigRef.kind", "providerConfigRef names a %s (namespaced managed resources require the kind; --provider-config-kind chooses)", kind)
 }
 
 // objectPolicy turns the managementPolicy of a v1alpha1 Object into the
@@ -477,7 +473,7 @@ func (t *v2Tmpl) objectPolicy(spec *yaml.Node, sp string) {
 	v, _ := yamledit.Str(yamledit.Get(spec, "managementPolicy"))
 	pol, ok := objectManagementPolicy[v]
 	if !ok {
-		t.c.errorf("C442", k, sp+".managementPolicy", "unknown Object managementPolicy %q (want Default, ObserveCreateUpdate, ObserveDelete or Observe)", v)
+		t.c.Errorf("C442", k, sp+".managementPolicy", "unknown Object managementPolicy %q (want Default, ObserveCreateUpdate, ObserveDelete or Observe)", v)
 		return
 	}
 	seq := yamledit.NewSeq()
@@ -491,7 +487,7 @@ func (t *v2Tmpl) objectPolicy(spec *yaml.Node, sp string) {
 	yamledit.Delete(spec, "managementPolicy")
 	t.op("C442", v2map.OpDelete, "spec.managementPolicy", nil)
 	t.op("C442", v2map.OpSet, "spec.managementPolicies", vals)
-	t.c.infof("C442", k, sp+".managementPolicy", "managementPolicy %s of the v1alpha1 Object becomes managementPolicies %v", v, pol)
+	t.c.Infof("C442", k, sp+".managementPolicy", "managementPolicy %s of the v1alpha1 Object becomes managementPolicies %v", v, pol)
 }
 
 // deletionPolicy replaces deletionPolicy, which namespaced managed
@@ -520,10 +516,10 @@ func (t *v2Tmpl) deletionPolicy(spec *yaml.Node, sp string) {
 		yamledit.Delete(spec, "deletionPolicy")
 		t.op("C442", v2map.OpDelete, "spec.deletionPolicy", nil)
 		if v == "Orphan" && slices.Contains(explicit, "Delete") {
-			t.c.warnf("C455", k, sp+".deletionPolicy", "removed deletionPolicy Orphan: the template's managementPolicies %v include Delete, and namespaced managed resources have only management policies, so the external resource is deleted with the managed resource; drop Delete from managementPolicies to keep orphaning it", explicit)
+			t.c.Warnf("C455", k, sp+".deletionPolicy", "removed deletionPolicy Orphan: the template's managementPolicies %v include Delete, and namespaced managed resources have only management policies, so the external resource is deleted with the managed resource; drop Delete from managementPolicies to keep orphaning it", explicit)
 			return
 		}
-		t.c.infof("C442", k, sp+".deletionPolicy", "removed deletionPolicy %s: the template's managementPolicies %v decide, as they did in v1", v, explicit)
+		t.c.Infof("C442", k, sp+".deletionPolicy", "removed deletionPolicy %s: the template's managementPolicies %v decide, as they did in v1", v, explicit)
 		return
 	}
 	t.op("C442", v2map.OpManagementPolicies, "spec.deletionPolicy", nil)
@@ -533,7 +529,7 @@ func (t *v2Tmpl) deletionPolicy(spec *yaml.Node, sp string) {
 	v, _ := yamledit.Str(yamledit.Get(spec, "deletionPolicy"))
 	if v != "Orphan" {
 		yamledit.Delete(spec, "deletionPolicy")
-		t.c.infof("C442", k, sp+".deletionPolicy", "removed deletionPolicy %s: namespaced managed resources have none, and delete their external resource by default", v)
+		t.c.Infof("C442", k, sp+".deletionPolicy", "removed deletionPolicy %s: namespaced managed resources have none, and delete their external resource by default", v)
 		return
 	}
 	seq := yamledit.NewSeq()
@@ -544,7 +540,7 @@ func (t *v2Tmpl) deletionPolicy(spec *yaml.Node, sp string) {
 	at := yamledit.Index(spec, "deletionPolicy")
 	yamledit.Delete(spec, "deletionPolicy")
 	yamledit.Insert(spec, at, "managementPolicies", seq)
-	t.c.infof("C442", k, sp+".deletionPolicy", "deletionPolicy Orphan becomes managementPolicies %v: namespaced managed resources have no deletionPolicy", v2map.OrphanPolicies)
+	t.c.Infof("C442", k, sp+".deletionPolicy", "deletionPolicy Orphan becomes managementPolicies %v: namespaced managed resources have no deletionPolicy", v2map.OrphanPolicies)
 }
 
 // secretRefs removes the namespace of the Secret references (keys ending
@@ -572,7 +568,7 @@ func (t *v2Tmpl) secretRefs(n *yaml.Node, path string) {
 			}
 			yamledit.Delete(ref, "namespace")
 			t.op("C443", v2map.OpDelete, p+".namespace", nil)
-			t.c.warnf("C443", nk, t.path+".base."+p+".namespace", "removed the namespace of the Secret reference: a namespaced managed resource reads Secrets in its own namespace, the XR's; the Secret must be there")
+			t.c.Warnf("C443", nk, t.path+".base."+p+".namespace", "removed the namespace of the Secret reference: a namespaced managed resource reads Secrets in its own namespace, the XR's; the Secret must be there")
 		})
 	}
 }
@@ -582,14 +578,14 @@ func (t *v2Tmpl) schemaHas(path string) bool {
 	if !t.crd {
 		return false
 	}
-	return schemaAt(t.twinSchema(), path, false) != nil
+	return convert.SchemaAt(t.twinSchema(), path, false) != nil
 }
 
 // twinSchema is the OpenAPI schema of the twin's version.
 func (t *v2Tmpl) twinSchema() map[string]any {
 	av, _ := yamledit.Str(yamledit.Get(t.base, "apiVersion"))
 	_, version := xp.SplitAPIVersion(av)
-	for _, crd := range t.c.r.o.ProviderCRDs {
+	for _, crd := range t.c.o.ProviderCRDs {
 		spec, _ := crd["spec"].(map[string]any)
 		names, _ := spec["names"].(map[string]any)
 		if jsonobj.AsString(spec["group"]) != t.twin.group || jsonobj.AsString(names["kind"]) != t.kind {
@@ -621,12 +617,12 @@ func (t *v2Tmpl) metadataNamespace() {
 	ns, _ := yamledit.Str(yamledit.Get(md, "namespace"))
 	yamledit.Delete(md, "namespace")
 	t.op("C446", v2map.OpDelete, "metadata.namespace", nil)
-	t.c.warnf("C446", k, t.path+".base.metadata.namespace", "removed namespace %q: Crossplane v2 creates the composed resources of a namespaced XR in the XR's namespace, whatever the template says (crossplane/crossplane#6724); a resource that must live in %q belongs to a Cluster-scoped XR (--xr-scope cluster)", ns, ns)
+	t.c.Warnf("C446", k, t.path+".base.metadata.namespace", "removed namespace %q: Crossplane v2 creates the composed resources of a namespaced XR in the XR's namespace, whatever the template says (crossplane/crossplane#6724); a resource that must live in %q belongs to a Cluster-scoped XR (--xr-scope cluster)", ns, ns)
 }
 
 // A resourcePatch is a patch that writes to the composed resource.
 type resourcePatch struct {
-	placedPatch
+	convert.PatchRef
 	target string // the resource field it writes
 	own    bool   // in the template's own patches (not a patch set's)
 	index  int    // its index in the template's own patches
@@ -653,7 +649,7 @@ func (t *v2Tmpl) resourcePatches() []resourcePatch {
 			to, _ = yamledit.Str(yamledit.Get(p, "fromFieldPath"))
 		}
 		if to != "" {
-			out = append(out, resourcePatch{placedPatch: placedPatch{node: p, path: path}, target: to, own: own, index: i})
+			out = append(out, resourcePatch{PatchRef: convert.PatchRef{Node: p, Path: path}, target: to, own: own, index: i})
 		}
 	}
 	for i, p := range seq.Content {
@@ -664,8 +660,8 @@ func (t *v2Tmpl) resourcePatches() []resourcePatch {
 		}
 		name, _ := yamledit.Str(yamledit.Get(p, "patchSetName"))
 		for _, set := range t.c.patchSetsNamed(name) {
-			for j, q := range items(yamledit.Get(set.node, "patches")) {
-				add(yamledit.Resolve(q), idx(set.path+".patches", j), false, -1)
+			for j, q := range items(yamledit.Get(set.Node, "patches")) {
+				add(yamledit.Resolve(q), idx(set.Path+".patches", j), false, -1)
 			}
 		}
 	}
@@ -674,13 +670,13 @@ func (t *v2Tmpl) resourcePatches() []resourcePatch {
 
 // patchSetsNamed returns the patch sets named name: of the Composition,
 // and of its patch-and-transform steps' inputs.
-func (c *composition) patchSetsNamed(name string) []placedPatch {
-	spec := yamledit.Get(c.node, "spec")
-	var out []placedPatch
+func (c *composition) patchSetsNamed(name string) []convert.PatchRef {
+	spec := yamledit.Get(c.Node(), "spec")
+	var out []convert.PatchRef
 	find := func(sets *yaml.Node, path string) {
 		for i, s := range items(sets) {
 			if n, _ := yamledit.Str(yamledit.Get(s, "name")); n == name {
-				out = append(out, placedPatch{node: yamledit.Resolve(s), path: idx(path, i)})
+				out = append(out, convert.PatchRef{Node: yamledit.Resolve(s), Path: idx(path, i)})
 			}
 		}
 	}
@@ -726,19 +722,19 @@ func (t *v2Tmpl) patches() {
 	managed := slices.ContainsFunc(t.ops, func(o v2map.Op) bool { return o.Code == "C440" })
 	var drop []int
 	for _, p := range t.resourcePatches() {
-		tn := yamledit.Get(p.node, "toFieldPath")
+		tn := yamledit.Get(p.Node, "toFieldPath")
 		switch {
 		case under(p.target, "metadata.namespace"):
-			t.c.warnf("C447", tn, p.path+".toFieldPath", "the patch writes %s, which Crossplane v2 overwrites with the XR's namespace (crossplane/crossplane#6724): the value it writes is lost; remove the patch, or use a Cluster-scoped XR (--xr-scope cluster)", p.target)
+			t.c.Warnf("C447", tn, p.Path+".toFieldPath", "the patch writes %s, which Crossplane v2 overwrites with the XR's namespace (crossplane/crossplane#6724): the value it writes is lost; remove the patch, or use a Cluster-scoped XR (--xr-scope cluster)", p.target)
 		case !managed:
 		case under(p.target, "spec.publishConnectionDetailsTo") || under(p.target, "spec.writeConnectionSecretToRef.namespace") || secretRefNamespace(p.target) && !t.schemaHas(p.target):
 			t.removedPatch(p, &drop)
 		case p.target == "spec.deletionPolicy":
 			t.deletionPolicyPatch(p)
 		case p.target == "spec.providerConfigRef" || p.target == "spec.writeConnectionSecretToRef":
-			t.c.warnf("C454", tn, p.path+".toFieldPath", "the patch replaces the whole %s: the namespaced twin's %s has another shape (providerConfigRef needs a kind, writeConnectionSecretToRef has no namespace); patch its fields instead (e.g. %s.name)", p.target, p.target, p.target)
+			t.c.Warnf("C454", tn, p.Path+".toFieldPath", "the patch replaces the whole %s: the namespaced twin's %s has another shape (providerConfigRef needs a kind, writeConnectionSecretToRef has no namespace); patch its fields instead (e.g. %s.name)", p.target, p.target, p.target)
 		case p.target == "spec.managementPolicy":
-			t.c.warnf("C454", tn, p.path+".toFieldPath", "the patch writes the managementPolicy of a v1alpha1 Object, which the namespaced Object lacks: write spec.managementPolicies instead")
+			t.c.Warnf("C454", tn, p.Path+".toFieldPath", "the patch writes the managementPolicy of a v1alpha1 Object, which the namespaced Object lacks: write spec.managementPolicies instead")
 		}
 	}
 	seq := yamledit.Resolve(yamledit.Get(t.res, "patches"))
@@ -761,35 +757,35 @@ func secretRefNamespace(p string) bool {
 // removedPatch removes a patch of a field the namespaced twin lacks
 // (C449), or flags it when it is in a patch set other templates share.
 func (t *v2Tmpl) removedPatch(p resourcePatch, drop *[]int) {
-	if t.c.v2Drop[yamledit.Resolve(p.node)] {
+	if t.c.drop[yamledit.Resolve(p.Node)] {
 		return // Removed, wherever it is, as a connection Secret namespace write (C429).
 	}
-	tn := yamledit.Get(p.node, "toFieldPath")
+	tn := yamledit.Get(p.Node, "toFieldPath")
 	if !p.own {
-		t.c.warnf("C449", tn, p.path+".toFieldPath", "the patch writes %s, which the namespaced managed resource of template %q lacks: remove it from the patch set (other templates use it too)", p.target, t.name)
+		t.c.Warnf("C449", tn, p.Path+".toFieldPath", "the patch writes %s, which the namespaced managed resource of template %q lacks: remove it from the patch set (other templates use it too)", p.target, t.name)
 		return
 	}
 	*drop = append(*drop, p.index)
 	// What the patch wrote is not rendered: declared, so that verify maps
 	// the legacy render the same way.
 	t.op("C449", v2map.OpDelete, p.target, nil)
-	t.c.warnf("C449", p.node, p.path, "removed the patch of %s: namespaced managed resources have no such field", p.target)
+	t.c.Warnf("C449", p.Node, p.Path, "removed the patch of %s: namespaced managed resources have no such field", p.target)
 }
 
 // deletionPolicyPatch makes a patch of deletionPolicy write the
 // management policies that mean the same (C450): a map transform turns
 // Orphan into every policy but Delete, and Delete into `*`.
 func (t *v2Tmpl) deletionPolicyPatch(p resourcePatch) {
-	tn := yamledit.Get(p.node, "toFieldPath")
+	tn := yamledit.Get(p.Node, "toFieldPath")
 	if !p.own {
-		t.c.warnf("C450", tn, p.path+".toFieldPath", "the patch writes spec.deletionPolicy, which namespaced managed resources lack: make it write spec.managementPolicies (Orphan: %v; Delete: [*]) in the patch set, or in a copy of it for this template", v2map.OrphanPolicies)
+		t.c.Warnf("C450", tn, p.Path+".toFieldPath", "the patch writes spec.deletionPolicy, which namespaced managed resources lack: make it write spec.managementPolicies (Orphan: %v; Delete: [*]) in the patch set, or in a copy of it for this template", v2map.OrphanPolicies)
 		return
 	}
-	yamledit.Set(p.node, "toFieldPath", yamledit.NewString("spec.managementPolicies"))
-	ts := yamledit.Resolve(yamledit.Get(p.node, "transforms"))
+	yamledit.Set(p.Node, "toFieldPath", yamledit.NewString("spec.managementPolicies"))
+	ts := yamledit.Resolve(yamledit.Get(p.Node, "transforms"))
 	if !yamledit.IsSeq(ts) {
 		ts = yamledit.NewSeq()
-		yamledit.Set(p.node, "transforms", ts)
+		yamledit.Set(p.Node, "transforms", ts)
 	}
 	m := yamledit.NewMap()
 	orphan := yamledit.NewSeq()
@@ -819,5 +815,5 @@ func (t *v2Tmpl) deletionPolicyPatch(p resourcePatch) {
 		at = len(t.ops)
 	}
 	t.ops = slices.Insert(t.ops, at, op)
-	t.c.warnf("C450", p.node, p.path, "the patch wrote spec.deletionPolicy, which namespaced managed resources lack: it now writes spec.managementPolicies through a map transform (Orphan: %v; Delete: [*])", v2map.OrphanPolicies)
+	t.c.Warnf("C450", p.Node, p.Path, "the patch wrote spec.deletionPolicy, which namespaced managed resources lack: it now writes spec.managementPolicies through a map transform (Orphan: %v; Delete: [*])", v2map.OrphanPolicies)
 }

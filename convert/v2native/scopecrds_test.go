@@ -1,4 +1,4 @@
-package convert
+package v2native
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/xpmigrate/xpmigrate/convert"
 	"github.com/xpmigrate/xpmigrate/internal/crossplane"
 )
 
@@ -28,7 +29,7 @@ func TestV2ScopeByCRDs(t *testing.T) {
 	cases := map[string]struct {
 		reason string
 		base   string // the template's base, at its indent
-		opts   Options
+		opts   convert.Options
 		want   want
 	}{
 		"ClassicBucketWithoutSpec": {
@@ -44,19 +45,19 @@ func TestV2ScopeByCRDs(t *testing.T) {
 		"ClassicBucketPerCRD": {
 			reason: "With its CRD given, the CRD decides, and the message says so.",
 			base:   "apiVersion: s3.aws.crossplane.io/v1beta1\n      kind: Bucket\n",
-			opts:   Options{ProviderCRDs: []map[string]any{crd("s3.aws.crossplane.io", "Bucket", "Cluster", "v1beta1")}},
+			opts:   convert.Options{ProviderCRDs: []map[string]any{crd("s3.aws.crossplane.io", "Bucket", "Cluster", "v1beta1")}},
 			want:   want{finding: "C448 its CRD in --provider-crds is scope Cluster", apiVersion: "s3.aws.crossplane.io/v1beta1", failed: true},
 		},
 		"UpjetWithoutForProviderWithCRDs": {
 			reason: "An upjet Bucket without forProvider, whose cluster-scoped and .m. CRDs are given, becomes its twin (C440, by the CRD).",
 			base:   "apiVersion: s3.aws.upbound.io/v1beta1\n      kind: Bucket\n      spec: {deletionPolicy: Delete}\n",
-			opts:   Options{ProviderCRDs: upjetCRDs},
+			opts:   convert.Options{ProviderCRDs: upjetCRDs},
 			want:   want{finding: "C440 decided by the twin's CRD in --provider-crds", apiVersion: "s3.aws.m.upbound.io/v1beta1"},
 		},
 		"UpjetWithoutForProviderPerCluster": {
 			reason: "CRDs read from a cluster are named as such.",
 			base:   "apiVersion: s3.aws.upbound.io/v1beta1\n      kind: Bucket\n      spec: {deletionPolicy: Delete}\n",
-			opts:   Options{ProviderCRDs: upjetCRDs, ProviderCRDsSource: "the cluster's CRDs"},
+			opts:   convert.Options{ProviderCRDs: upjetCRDs, ProviderCRDsSource: "the cluster's CRDs"},
 			want:   want{finding: "C440 decided by the twin's CRD in the cluster's CRDs", apiVersion: "s3.aws.m.upbound.io/v1beta1"},
 		},
 		"UpjetWithoutSpecNoCRDs": {
@@ -67,7 +68,7 @@ func TestV2ScopeByCRDs(t *testing.T) {
 		"UnknownProviderTwinPerCRD": {
 			reason: "A provider the table does not list gets its twin from a namespaced .m. CRD given, forProvider or not.",
 			base:   "apiVersion: widget.acme.example.com/v1\n      kind: Widget\n      spec: {deletionPolicy: Delete}\n",
-			opts:   Options{ProviderCRDs: []map[string]any{crd("widget.acme.example.com", "Widget", "Cluster", "v1"), crd("widget.acme.m.example.com", "Widget", "Namespaced", "v1")}},
+			opts:   convert.Options{ProviderCRDs: []map[string]any{crd("widget.acme.example.com", "Widget", "Cluster", "v1"), crd("widget.acme.m.example.com", "Widget", "Namespaced", "v1")}},
 			want:   want{finding: "C440 decided by the twin's CRD", apiVersion: "widget.acme.m.example.com/v1"},
 		},
 		"UnknownProviderManaged": {
@@ -78,7 +79,7 @@ func TestV2ScopeByCRDs(t *testing.T) {
 		"ProviderConfigWithNamespacedKind": {
 			reason: "A composed v1 ProviderConfig stays refused even when its provider's .m. ProviderConfig CRD is given.",
 			base:   "apiVersion: kubernetes.crossplane.io/v1alpha1\n      kind: ProviderConfig\n      spec: {credentials: {source: InjectedIdentity}}\n",
-			opts:   Options{ProviderCRDs: []map[string]any{crd("kubernetes.m.crossplane.io", "ProviderConfig", "Namespaced", "v1alpha1")}},
+			opts:   convert.Options{ProviderCRDs: []map[string]any{crd("kubernetes.m.crossplane.io", "ProviderConfig", "Namespaced", "v1alpha1")}},
 			want:   want{finding: "C448 provider configurations", apiVersion: "kubernetes.crossplane.io/v1alpha1", failed: true},
 		},
 	}
@@ -87,7 +88,7 @@ func TestV2ScopeByCRDs(t *testing.T) {
 			in := thingXRD + "apiVersion: apiextensions.crossplane.io/v1\nkind: Composition\nmetadata:\n  name: xthings.acme.io\nspec:\n" +
 				"  compositeTypeRef: {apiVersion: acme.io/v1, kind: XThing}\n  resources:\n  - name: a\n    base:\n      " + tc.base
 			opts := tc.opts
-			opts.Target, opts.XRScope = crossplane.V2, XRScopeNamespaced
+			opts.Target, opts.XRScope = crossplane.V2, convert.XRScopeNamespaced
 			res, err := Convert([]byte(in), opts)
 			if err != nil {
 				t.Fatalf("%s\nConvert(...): %v", tc.reason, err)
@@ -149,7 +150,7 @@ func TestV2CompositionXRDLabel(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			res, err := Convert([]byte(tc.xrd+fmt.Sprintf(comp, tc.label)), Options{Target: crossplane.V2, XRScope: XRScopeNamespaced})
+			res, err := Convert([]byte(tc.xrd+fmt.Sprintf(comp, tc.label)), convert.Options{Target: crossplane.V2, XRScope: convert.XRScopeNamespaced})
 			if err != nil || res.Failed() {
 				t.Fatalf("%s\nConvert(...): %v\n%s", tc.reason, err, render(res.Diagnostics))
 			}

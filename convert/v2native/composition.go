@@ -1,4 +1,4 @@
-package convert
+package v2native
 
 import (
 	"maps"
@@ -7,24 +7,25 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
-	"github.com/xpmigrate/xpmigrate/convert/v2native"
+	"github.com/xpmigrate/xpmigrate/convert"
+	"github.com/xpmigrate/xpmigrate/convert/xrpath"
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
 	"github.com/xpmigrate/xpmigrate/internal/v2map"
 	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
 
-// v2Scope is the v2 XRD scope of Options.XRScope.
-func (o Options) v2Scope() string {
-	if o.XRScope == XRScopeCluster {
+// scopeOf is the v2 XRD scope of convert.Options.XRScope.
+func scopeOf(o convert.Options) string {
+	if o.XRScope == convert.XRScopeCluster {
 		return scopeCluster
 	}
 	return scopeNamespaced
 }
 
-// v2NewGroup is the group the v2 XR types move to by Options.XRNaming
-// (new-group), or "" when they keep theirs (v2native.XRNames).
-func (o Options) v2NewGroup() string {
-	if o.XRNaming == XRNamingNewGroup {
+// newGroup is the group the v2 XR types move to by convert.Options.XRNaming
+// (new-group), or "" when they keep theirs (XRNames).
+func newGroup(o convert.Options) string {
+	if o.XRNaming == convert.XRNamingNewGroup {
 		return o.XRGroup
 	}
 	return ""
@@ -34,6 +35,7 @@ func (o Options) v2NewGroup() string {
 // the pipeline is assembled (while the templates and patch sets are still
 // in place).
 type v2Plan struct {
+	c       *composition
 	name    string // of the new Composition
 	mapping v2map.Mapping
 	// xrd and newXRD are the names of the legacy XRD of the type and of
@@ -42,12 +44,18 @@ type v2Plan struct {
 	xrd, newXRD string
 }
 
+// effectivePatches returns a template's patches with the patches of the
+// Composition's patch sets they name in their place.
+func (c *composition) effectivePatches(patches *yaml.Node, path string) []convert.PatchRef {
+	return convert.WithPatchSets(yamledit.Get(yamledit.Get(c.Node(), "spec"), "patchSets"), "spec.patchSets", patches, path)
+}
+
 // v2PlanFor works out the new Composition's name and type and the
 // v2-mapping of a Resources-mode Composition, edits its templates (the
 // template helper) and removes the patches v2Patch marked.
 func (c *composition) v2PlanFor(spec, res *yaml.Node) *v2Plan {
 	p := c.v2TypePlan(spec)
-	p.mapping.Resources = c.v2Templates(spec, res, "spec.resources", normalisePass{c}.effectivePatches)
+	p.mapping.Resources = c.v2Templates(spec, res, "spec.resources", c.effectivePatches)
 	c.v2DropPatches(spec, res)
 	return p
 }
@@ -55,29 +63,29 @@ func (c *composition) v2PlanFor(spec, res *yaml.Node) *v2Plan {
 // v2TypePlan works out the new Composition's name and type, and the XR
 // part of the v2-mapping.
 func (c *composition) v2TypePlan(spec *yaml.Node) *v2Plan {
-	c.v2Scope = c.r.o.v2Scope() // For the templates (v2Template).
+	c.scope = scopeOf(c.o) // For the templates (v2Template).
 	ref := yamledit.Get(spec, "compositeTypeRef")
 	av, _ := yamledit.Str(yamledit.Get(ref, "apiVersion"))
 	kind, _ := yamledit.Str(yamledit.Get(ref, "kind"))
 	group, _ := xp.SplitAPIVersion(av)
-	newAV, newKind := v2native.XRType(av, kind, c.r.o.v2NewGroup())
+	newAV, newKind := XRType(av, kind, newGroup(c.o))
 	newGroup, _ := xp.SplitAPIVersion(newAV)
 
 	plural, ok := c.xrdPlural(group, kind)
 	newPlural := ""
 	if ok {
-		newPlural = v2native.Plural(plural, kind)
+		newPlural = Plural(plural, kind)
 	} else {
-		c.warnf("C422", ref, "spec.compositeTypeRef", "no CompositeResourceDefinition of %s %s in the input or --xrd: the v2 XR type %s %s is derived from the kind alone; check it against the v2 XRD (and the Composition name, which cannot follow the XRD's plural)", av, kind, newAV, newKind)
+		c.Warnf("C422", ref, "spec.compositeTypeRef", "no CompositeResourceDefinition of %s %s in the input or --xrd: the v2 XR type %s %s is derived from the kind alone; check it against the v2 XRD (and the Composition name, which cannot follow the XRD's plural)", av, kind, newAV, newKind)
 	}
-	p := &v2Plan{name: v2native.CompositionName(c.name, plural, newPlural, group, newGroup)}
+	p := &v2Plan{c: c, name: CompositionName(c.Name(), plural, newPlural, group, newGroup)}
 	if ok {
 		p.xrd, p.newXRD = plural+"."+group, newPlural+"."+newGroup
 	}
 	m := &p.mapping
 	m.From = v2map.Type{APIVersion: av, Kind: kind}
 	m.To = v2map.Type{APIVersion: newAV, Kind: newKind}
-	m.Scope = c.r.o.v2Scope()
+	m.Scope = scopeOf(c.o)
 	m.XR = c.v2XROps(newAV, newKind)
 	return p
 }
@@ -86,13 +94,13 @@ func (c *composition) v2TypePlan(spec *yaml.Node) *v2Plan {
 // template helper, and returns their ops: its edits, and the removal of
 // the Secret namespace a dropped patch wrote (C429). effective returns a
 // template's patches with its patch sets' in their place.
-func (c *composition) v2Templates(spec, res *yaml.Node, path string, effective func(patches *yaml.Node, path string) []placedPatch) []v2map.Resource {
+func (c *composition) v2Templates(spec, res *yaml.Node, path string, effective func(patches *yaml.Node, path string) []convert.PatchRef) []v2map.Resource {
 	var out []v2map.Resource
 	for i, t := range res.Content {
 		name, _ := yamledit.Str(yamledit.Get(t, "name"))
 		ops := c.v2Template(t, name)
 		for _, pp := range effective(yamledit.Get(t, "patches"), idx(path, i)+".patches") {
-			if c.v2Drop[pp.node] {
+			if c.drop[pp.Node] {
 				ops = append(ops, v2map.Op{Code: "C429", Op: v2map.OpDelete, Path: "spec.writeConnectionSecretToRef.namespace"})
 				ref := yamledit.Resolve(yamledit.Get(yamledit.Get(yamledit.Get(t, "base"), "spec"), "writeConnectionSecretToRef"))
 				if yamledit.IsMap(ref) {
@@ -121,29 +129,29 @@ func (c *composition) v2Templates(spec, res *yaml.Node, path string, effective f
 // steps are rewritten as v2Patch does, its templates edited, and v2Apply
 // gives it the new name and type. Steps of other functions are kept as
 // they are (C432).
-func (c pipelinePass) v2PipelineMode(spec *yaml.Node) {
+func (c *composition) v2PipelineMode(spec *yaml.Node) *v2Plan {
 	steps := yamledit.Resolve(yamledit.Get(spec, "pipeline"))
 	if !yamledit.IsSeq(steps) {
-		return // Output validation reports it.
+		return nil // Output validation reports it.
 	}
 	p := c.v2TypePlan(spec)
-	pts := ptSteps(steps)
+	pts := convert.PTSteps(steps)
 	for i, s := range steps.Content {
 		in := yamledit.Resolve(yamledit.Get(s, "input"))
-		if av, _ := yamledit.Str(yamledit.Get(in, "apiVersion")); av == ECInputAPIVersion {
-			normalisePass(c).v2Selectors(yamledit.Get(yamledit.Get(in, "spec"), "environmentConfigs"), idx("spec.pipeline", i)+".input.spec.environmentConfigs")
+		if av, _ := yamledit.Str(yamledit.Get(in, "apiVersion")); av == convert.ECInputAPIVersion {
+			c.v2Selectors(yamledit.Get(yamledit.Get(in, "spec"), "environmentConfigs"), idx("spec.pipeline", i)+".input.spec.environmentConfigs")
 			continue
 		}
 		if !slices.Contains(pts, i) {
 			if m := readsMachinery(in); m != "" {
 				fn, _ := yamledit.Str(yamledit.Get(yamledit.Get(s, "functionRef"), "name"))
-				c.warnf("C432", s, idx("spec.pipeline", i), "the step of function %q is kept as it is, and its input mentions %s: what it reads of the claim or of the XR's machinery is not rewritten for the v2 XR; check it", fn, m)
+				c.Warnf("C432", s, idx("spec.pipeline", i), "the step of function %q is kept as it is, and its input mentions %s: what it reads of the claim or of the XR's machinery is not rewritten for the v2 XR; check it", fn, m)
 			}
 			continue
 		}
 		at := idx("spec.pipeline", i) + ".input"
-		n := normalisePass(c)
-		eachPatch := func(seq *yaml.Node, path string, loc location) {
+		n := c
+		eachPatch := func(seq *yaml.Node, path string, loc convert.Location) {
 			seq = yamledit.Resolve(seq)
 			if !yamledit.IsSeq(seq) {
 				return
@@ -162,30 +170,29 @@ func (c pipelinePass) v2PipelineMode(spec *yaml.Node) {
 		}
 		if sets := yamledit.Resolve(yamledit.Get(in, "patchSets")); yamledit.IsSeq(sets) {
 			for j, ps := range sets.Content {
-				eachPatch(yamledit.Get(ps, "patches"), idx(at+".patchSets", j)+".patches", locPatchSet)
+				eachPatch(yamledit.Get(ps, "patches"), idx(at+".patchSets", j)+".patches", convert.LocPatchSet)
 			}
 		}
-		eachPatch(yamledit.Get(yamledit.Get(in, "environment"), "patches"), at+".environment.patches", locEnvironment)
+		eachPatch(yamledit.Get(yamledit.Get(in, "environment"), "patches"), at+".environment.patches", convert.LocEnvironment)
 		res := yamledit.Resolve(yamledit.Get(in, "resources"))
 		if !yamledit.IsSeq(res) {
 			continue
 		}
 		for j, t := range res.Content {
-			eachPatch(yamledit.Get(t, "patches"), idx(at+".resources", j)+".patches", locResource)
+			eachPatch(yamledit.Get(t, "patches"), idx(at+".resources", j)+".patches", convert.LocResource)
 		}
-		effective := func(patches *yaml.Node, path string) []placedPatch { return inputPatches(in, patches, path) }
+		effective := func(patches *yaml.Node, path string) []convert.PatchRef { return inputPatches(in, patches, path) }
 		p.mapping.Resources = append(p.mapping.Resources, c.v2Templates(in, res, at+".resources", effective)...)
 		c.v2DropPatches(in, res)
 	}
-	c.v2 = p
 	c.v2Apply(spec, p)
-	c.changed = true
+	return p
 }
 
 // inputPatches returns a template's patches with those of the
 // patch-and-transform input in's patch sets in their place.
-func inputPatches(in, patches *yaml.Node, path string) []placedPatch {
-	return withPatchSets(yamledit.Get(in, "patchSets"), "", patches, path)
+func inputPatches(in, patches *yaml.Node, path string) []convert.PatchRef {
+	return convert.WithPatchSets(yamledit.Get(in, "patchSets"), "", patches, path)
 }
 
 // v2XROps are the edits that turn a legacy XR (a claim's, or one created
@@ -197,7 +204,7 @@ func (c *composition) v2XROps(apiVersion, kind string) []v2map.Op {
 		{Code: "C420", Op: v2map.OpSet, Path: "apiVersion", Value: apiVersion},
 		{Code: "C420", Op: v2map.OpSet, Path: "kind", Value: kind},
 	}
-	if c.r.o.v2Scope() == "Namespaced" {
+	if scopeOf(c.o) == "Namespaced" {
 		ops = append(ops, v2map.Op{Code: "C426", Op: v2map.OpMove, Path: "spec.claimRef.namespace", To: "metadata.namespace"})
 	}
 	ops = append(ops,
@@ -206,10 +213,10 @@ func (c *composition) v2XROps(apiVersion, kind string) []v2map.Op {
 		v2map.Op{Code: "C427", Op: v2map.OpDelete, Path: "metadata.labels[" + xp.LabelClaimName + "]"},
 		v2map.Op{Code: "C426", Op: v2map.OpDelete, Path: "metadata.labels[" + xp.LabelClaimNamespace + "]"},
 	)
-	for _, f := range v2native.MachineryFields {
+	for _, f := range xrpath.MachineryFields {
 		ops = append(ops, v2map.Op{Code: "C421", Op: v2map.OpMove, Path: "spec." + f, To: "spec.crossplane." + f})
 	}
-	if c.r.o.v2Scope() == "Namespaced" {
+	if scopeOf(c.o) == "Namespaced" {
 		// The v2 XRD declares the reference (C416), a Namespaced XR's
 		// without a namespace: its Secret is in the XR's namespace.
 		ops = append(ops, v2map.Op{Code: "C424", Op: v2map.OpDelete, Path: "spec.writeConnectionSecretToRef.namespace"})
@@ -222,7 +229,7 @@ func (c *composition) v2XROps(apiVersion, kind string) []v2map.Op {
 // its compositeTypeRef names a type an apiextensions.crossplane.io/v2 XRD
 // defines. Converting it again would rename it and its type once more.
 func (c *composition) alreadyV2(spec *yaml.Node) bool {
-	md := yamledit.Get(c.node, "metadata")
+	md := yamledit.Get(c.Node(), "metadata")
 	if yamledit.Get(yamledit.Get(md, "annotations"), v2map.Annotation) != nil {
 		return true
 	}
@@ -230,7 +237,7 @@ func (c *composition) alreadyV2(spec *yaml.Node) bool {
 	av, _ := yamledit.Str(yamledit.Get(ref, "apiVersion"))
 	kind, _ := yamledit.Str(yamledit.Get(ref, "kind"))
 	group, _ := xp.SplitAPIVersion(av)
-	for _, x := range c.r.xrds {
+	for _, x := range c.XRDs() {
 		if x["kind"] != "CompositeResourceDefinition" || x["apiVersion"] != xp.GroupAPIExtensions+"/v2" {
 			continue
 		}
@@ -244,9 +251,9 @@ func (c *composition) alreadyV2(spec *yaml.Node) bool {
 }
 
 // xrdPlural returns the plural of the XRD of group and kind, from the
-// input stream or Options.XRDs.
+// input stream or convert.Options.XRDs.
 func (c *composition) xrdPlural(group, kind string) (string, bool) {
-	for _, x := range c.r.xrds {
+	for _, x := range c.XRDs() {
 		if x["kind"] != "CompositeResourceDefinition" {
 			continue
 		}
@@ -269,30 +276,30 @@ func (c *composition) xrdPlural(group, kind string) (string, bool) {
 // v2 XR type: new name and compositeTypeRef, no native connection Secret
 // (function-patch-and-transform composes it), and the v2-mapping
 // annotation.
-func (c pipelinePass) v2Apply(spec *yaml.Node, p *v2Plan) {
-	yamledit.Set(c.metadata(), "name", yamledit.NewString(p.name))
+func (c *composition) v2Apply(spec *yaml.Node, p *v2Plan) {
+	yamledit.Set(c.Metadata(), "name", yamledit.NewString(p.name))
 	c.v2XRDLabel(p)
 	ref := yamledit.Resolve(yamledit.Get(spec, "compositeTypeRef"))
 	if yamledit.IsMap(ref) {
 		yamledit.Set(ref, "apiVersion", yamledit.NewString(p.mapping.To.APIVersion))
 		yamledit.Set(ref, "kind", yamledit.NewString(p.mapping.To.Kind))
 	}
-	c.infof("C420", ref, "spec.compositeTypeRef", "new Composition %s for the v2 XR type %s %s (%s): compositeTypeRef cannot change on a live Composition, and both Compositions exist while XRs move; apply it next to %s", p.name, p.mapping.To.APIVersion, p.mapping.To.Kind, p.mapping.Scope, c.name)
+	c.Infof("C420", ref, "spec.compositeTypeRef", "new Composition %s for the v2 XR type %s %s (%s): compositeTypeRef cannot change on a live Composition, and both Compositions exist while XRs move; apply it next to %s", p.name, p.mapping.To.APIVersion, p.mapping.To.Kind, p.mapping.Scope, c.Name())
 
 	ns, hasNS := "", false
 	if k := yamledit.Key(spec, "writeConnectionSecretsToNamespace"); k != nil {
 		ns, hasNS = yamledit.Str(yamledit.Get(spec, "writeConnectionSecretsToNamespace"))
 		yamledit.Delete(spec, "writeConnectionSecretsToNamespace")
-		c.infof("C423", k, "spec.writeConnectionSecretsToNamespace", "removed: v2 XRs have no native connection Secret (see C424)")
+		c.Infof("C423", k, "spec.writeConnectionSecretsToNamespace", "removed: v2 XRs have no native connection Secret (see C424)")
 	}
 	c.v2ConnectionSecret(spec, ns, hasNS)
 
 	enc, err := p.mapping.Encode()
 	if err != nil {
-		c.errorf("C190", c.node, "metadata.annotations", "%v", err)
+		c.Errorf("C190", c.Node(), "metadata.annotations", "%v", err)
 		return
 	}
-	an := c.annotations()
+	an := c.Annotations()
 	v := yamledit.NewString(enc)
 	v.Style = yaml.SingleQuotedStyle
 	yamledit.Set(an, v2map.Annotation, v)
@@ -307,8 +314,8 @@ const xrdLabel = "crossplane.io/xrd"
 // the v2 XRD: a label that named the legacy XRD of its type would name an
 // XRD the v2 Composition does not serve. A label whose XRD is unknown
 // goes. Other values are kept.
-func (c pipelinePass) v2XRDLabel(p *v2Plan) {
-	labels := yamledit.Resolve(yamledit.Get(c.metadata(), "labels"))
+func (c *composition) v2XRDLabel(p *v2Plan) {
+	labels := yamledit.Resolve(yamledit.Get(c.Metadata(), "labels"))
 	v, ok := yamledit.Str(yamledit.Get(labels, xrdLabel))
 	if !ok {
 		return
@@ -317,10 +324,10 @@ func (c pipelinePass) v2XRDLabel(p *v2Plan) {
 	switch {
 	case p.newXRD != "" && v == p.xrd && p.newXRD != p.xrd:
 		yamledit.Set(labels, xrdLabel, yamledit.NewString(p.newXRD))
-		c.infof("C420", k, "metadata.labels["+xrdLabel+"]", "the label %s names the v2 XRD %s, which defines the new Composition's type (it named the legacy XRD %s)", xrdLabel, p.newXRD, v)
+		c.Infof("C420", k, "metadata.labels["+xrdLabel+"]", "the label %s names the v2 XRD %s, which defines the new Composition's type (it named the legacy XRD %s)", xrdLabel, p.newXRD, v)
 	case p.newXRD == "":
 		yamledit.Delete(labels, xrdLabel)
-		c.infof("C420", k, "metadata.labels["+xrdLabel+"]", "removed the label %s: %s, the legacy XRD it named, does not define the new Composition's type, and no XRD of the type is known to name the v2 one", xrdLabel, v)
+		c.Infof("C420", k, "metadata.labels["+xrdLabel+"]", "removed the label %s: %s, the legacy XRD it named, does not define the new Composition's type, and no XRD of the type is known to name the v2 one", xrdLabel, v)
 	}
 }
 
@@ -352,9 +359,9 @@ const connectionSecretFormat = "%s-connection"
 // connection Secrets to (cluster XRs). The XR's own
 // spec.writeConnectionSecretToRef, where its XRD schema declares one, takes
 // priority over the input.
-func (c pipelinePass) v2ConnectionSecret(spec *yaml.Node, ns string, hasNS bool) {
+func (c *composition) v2ConnectionSecret(spec *yaml.Node, ns string, hasNS bool) {
 	steps := yamledit.Resolve(yamledit.Get(spec, "pipeline"))
-	pts := ptSteps(steps)
+	pts := convert.PTSteps(steps)
 	if len(pts) == 0 {
 		return
 	}
@@ -373,13 +380,13 @@ func (c pipelinePass) v2ConnectionSecret(spec *yaml.Node, ns string, hasNS bool)
 	}
 	ref := yamledit.NewMap()
 	where := "in the XR's namespace"
-	if c.r.o.XRScope == XRScopeCluster {
+	if c.o.XRScope == convert.XRScopeCluster {
 		if hasNS && ns != "" {
 			yamledit.Set(ref, "namespace", yamledit.NewString(ns))
 			where = "in namespace " + ns + ", the Composition's writeConnectionSecretsToNamespace"
 		} else {
 			where = "without a namespace"
-			c.warnf("C425", details, "spec.resources", "a cluster-scoped v2 XR has no namespace, and the Composition names none (writeConnectionSecretsToNamespace): the connection Secret function-patch-and-transform composes has no namespace and cannot be applied; set namespace in the step input's writeConnectionSecretToRef")
+			c.Warnf("C425", details, "spec.resources", "a cluster-scoped v2 XR has no namespace, and the Composition names none (writeConnectionSecretsToNamespace): the connection Secret function-patch-and-transform composes has no namespace and cannot be applied; set namespace in the step input's writeConnectionSecretToRef")
 		}
 	}
 	combine := yamledit.NewMap()
@@ -404,7 +411,7 @@ func (c pipelinePass) v2ConnectionSecret(spec *yaml.Node, ns string, hasNS bool)
 	// function-patch-and-transform reads first: the XR's fields, copied
 	// back last, win (a missing one is skipped: Optional).
 	own := []string{"name"}
-	if c.r.o.XRScope == XRScopeCluster {
+	if c.o.XRScope == convert.XRScopeCluster {
 		own = append(own, "namespace")
 	}
 	for _, f := range own {
@@ -416,7 +423,7 @@ func (c pipelinePass) v2ConnectionSecret(spec *yaml.Node, ns string, hasNS bool)
 	}
 	yamledit.Set(ref, "patches", patches)
 	yamledit.Set(in, "writeConnectionSecretToRef", ref)
-	c.infof("C424", details, "spec.resources", "the XR's connection details now go to the Secret function-patch-and-transform (≥ v0.10.0) composes for a v2 XR: named by the XR's own spec.writeConnectionSecretToRef, which the v2 XRD declares (C416), else <XR name>-connection (%s), by the step input's writeConnectionSecretToRef. The Secret is a composed resource of the XR, in the XR's namespace; a claim's Secret keeps its name (the twin keeps the claim's reference, C472), readers of a Secret named after the legacy XR's uid must read the new one", where)
+	c.Infof("C424", details, "spec.resources", "the XR's connection details now go to the Secret function-patch-and-transform (≥ v0.10.0) composes for a v2 XR: named by the XR's own spec.writeConnectionSecretToRef, which the v2 XRD declares (C416), else <XR name>-connection (%s), by the step input's writeConnectionSecretToRef. The Secret is a composed resource of the XR, in the XR's namespace; a claim's Secret keeps its name (the twin keeps the claim's reference, C472), readers of a Secret named after the legacy XR's uid must read the new one", where)
 }
 
 // expected returns the metadata and spec of the legacy Composition as the
@@ -452,7 +459,7 @@ func (p *v2Plan) expected(md, spec map[string]any) (map[string]any, map[string]a
 
 // machineryWords are what an input of another function would mention to
 // read the claim or the XR's machinery.
-var machineryWords = append([]string{"claimRef", xp.LabelClaimPrefix, "writeConnectionSecretToRef", "metadata.uid"}, v2native.MachineryFields...)
+var machineryWords = append([]string{"claimRef", xp.LabelClaimPrefix, "writeConnectionSecretToRef", "metadata.uid"}, xrpath.MachineryFields...)
 
 // readsMachinery returns the first machinery word that a step input
 // mentions anywhere (in a key or a string, templates included), or "";

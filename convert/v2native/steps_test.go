@@ -1,4 +1,4 @@
-package convert
+package v2native
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/xpmigrate/xpmigrate/convert"
 	"github.com/xpmigrate/xpmigrate/internal/crossplane"
 )
 
@@ -25,52 +26,52 @@ func TestV2PipelineStepShapes(t *testing.T) {
 	cases := map[string]struct {
 		reason string
 		steps  string
-		want   []Code
+		want   []convert.Code
 	}{
 		"NoInput": {
 			reason: "function-auto-ready takes no input: the step is kept as it is.",
 			steps:  "\n  - {step: ready, functionRef: {name: function-auto-ready}}\n",
-			want:   []Code{"C401", "C416", "C420"},
+			want:   []convert.Code{"C401", "C416", "C420"},
 		},
 		"InputNull": {
 			reason: "An input that is null is no input.",
 			steps:  "\n  - {step: ready, functionRef: {name: function-auto-ready}, input: null}\n",
-			want:   []Code{"C401", "C416", "C420"},
+			want:   []convert.Code{"C401", "C416", "C420"},
 		},
 		"InputScalar": {
 			reason: "An input that is no map is kept; the API server's validation says what is wrong with it.",
 			steps:  "\n  - {step: odd, functionRef: {name: function-odd}, input: [spec.claimRef]}\n",
-			want:   []Code{"C401", "C416", "C420", "C432"},
+			want:   []convert.Code{"C401", "C416", "C420", "C432"},
 		},
 		"UnknownFunctionReadingTheClaim": {
 			reason: "A function the converter does not know, whose input reads the claim, is flagged (C432).",
 			steps:  "\n  - step: custom\n    functionRef: {name: function-custom}\n    input: {apiVersion: x.example.org/v1, kind: Input, path: spec.claimRef.name}\n",
-			want:   []Code{"C401", "C416", "C420", "C432"},
+			want:   []convert.Code{"C401", "C416", "C420", "C432"},
 		},
 		"NoFunctionRef": {
 			reason: "A step without a functionRef is kept; validation reports it.",
 			steps:  "\n  - {step: bare}\n",
-			want:   []Code{"C401", "C416", "C420", "C106"},
+			want:   []convert.Code{"C401", "C416", "C420", "C106"},
 		},
 		"EmptyPipeline": {
 			reason: "A pipeline without steps is converted to the v2 type; validation reports the empty pipeline (C190).",
 			steps:  " []\n",
-			want:   []Code{"C401", "C416", "C420", "C190"},
+			want:   []convert.Code{"C401", "C416", "C420", "C190"},
 		},
 		"PipelineNull": {
 			reason: "A pipeline that is null has no steps to read.",
 			steps:  " null\n",
-			want:   []Code{"C401", "C416"},
+			want:   []convert.Code{"C401", "C416"},
 		},
 		"PatchAndTransformWithoutInput": {
 			reason: "A patch-and-transform step without an input has nothing to rewrite.",
 			steps:  "\n  - {step: pt, functionRef: {name: function-patch-and-transform}}\n",
-			want:   []Code{"C401", "C416", "C420"},
+			want:   []convert.Code{"C401", "C416", "C420"},
 		},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			var res *Result
+			var res *convert.Result
 			var err error
 			func() {
 				defer func() {
@@ -78,7 +79,7 @@ func TestV2PipelineStepShapes(t *testing.T) {
 						err = fmt.Errorf("panic: %v", r)
 					}
 				}()
-				res, err = Convert([]byte(pipelineWithSteps(tc.steps)), Options{Target: crossplane.V2, XRScope: XRScopeNamespaced})
+				res, err = Convert([]byte(pipelineWithSteps(tc.steps)), convert.Options{Target: crossplane.V2, XRScope: convert.XRScopeNamespaced})
 			}()
 			if err != nil {
 				t.Fatalf("%s\nConvert(...): %v", tc.reason, err)
@@ -112,19 +113,19 @@ var v2StepSeeds = []string{
 
 // FuzzConvertV2Steps checks that --target v2 (namespaced and cluster XRs)
 // never panics on a Pipeline Composition, whatever its steps (issue 25
-// item 3), and that an error is always an InputError.
+// item 3), and that an error is always an convert.InputError.
 func FuzzConvertV2Steps(f *testing.F) {
 	for _, s := range v2StepSeeds {
 		f.Add(s, false)
 		f.Add(s, true)
 	}
 	f.Fuzz(func(t *testing.T, steps string, cluster bool) {
-		opts := Options{Source: "fuzz.yaml", Target: crossplane.V2, XRScope: XRScopeNamespaced}
+		opts := convert.Options{Source: "fuzz.yaml", Target: crossplane.V2, XRScope: convert.XRScopeNamespaced}
 		if cluster {
-			opts.XRScope = XRScopeCluster
+			opts.XRScope = convert.XRScopeCluster
 		}
-		if _, err := Convert([]byte(pipelineWithSteps(steps)), opts); err != nil && !IsInvalidInput(err) {
-			t.Fatalf("Convert(...): an error that is not an InputError: %v", err)
+		if _, err := Convert([]byte(pipelineWithSteps(steps)), opts); err != nil && !convert.IsInvalidInput(err) {
+			t.Fatalf("Convert(...): an error that is not an convert.InputError: %v", err)
 		}
 	})
 }

@@ -1,4 +1,4 @@
-package convert
+package v2native
 
 import (
 	"fmt"
@@ -8,13 +8,13 @@ import (
 	"github.com/pkg/errors"
 	yaml "go.yaml.in/yaml/v3"
 
-	"github.com/xpmigrate/xpmigrate/convert/v2native"
+	"github.com/xpmigrate/xpmigrate/convert"
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
 	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
 
 // A TwinType is the legacy XR type of an example (from its XRD) that
-// V2XRTwin writes a v2-native twin of.
+// XRTwin writes a v2-native twin of.
 type TwinType struct {
 	// Group, Kind and Plural are the XRD's spec.group, spec.names.kind
 	// and spec.names.plural.
@@ -42,14 +42,14 @@ var (
 	}
 )
 
-// V2XRTwin writes the v2-native twin of one example document, a claim or
+// XRTwin writes the v2-native twin of one example document, a claim or
 // a legacy XR of type t: the same object as an XR of the v2 type
-// (Options.XRNaming), in the claim's namespace (a legacy XR's claimRef
+// (convert.Options.XRNaming), in the claim's namespace (a legacy XR's claimRef
 // namespace), with its spec copied and the composition machinery moved to
 // spec.crossplane (compositionRef naming the v2 Composition). Edits are
 // node-level: comments and key order stay. Diagnostics carry lines of doc
 // and Document 0.
-func V2XRTwin(doc []byte, t TwinType, o Options) ([]byte, []Diagnostic, error) {
+func XRTwin(doc []byte, t TwinType, o convert.Options) ([]byte, []convert.Diagnostic, error) {
 	d, err := yamledit.Parse(doc)
 	if err != nil {
 		return nil, nil, errors.Wrap(err, "cannot parse the example")
@@ -59,10 +59,10 @@ func V2XRTwin(doc []byte, t TwinType, o Options) ([]byte, []Diagnostic, error) {
 	}
 	top := d.Top()
 	name, _ := yamledit.Str(yamledit.Get(yamledit.Get(top, "metadata"), "name"))
-	var diags []Diagnostic
-	add := func(code Code, n *yaml.Node, path, format string, args ...any) {
-		info, _ := Lookup(code)
-		dg := Diagnostic{Code: code, Severity: info.Severity, Document: 0, Composition: name, Path: path, Message: fmt.Sprintf(format, args...)}
+	var diags []convert.Diagnostic
+	add := func(code convert.Code, n *yaml.Node, path, format string, args ...any) {
+		info, _ := convert.Lookup(code)
+		dg := convert.Diagnostic{Code: code, Severity: info.Severity, Document: 0, Composition: name, Path: path, Message: fmt.Sprintf(format, args...)}
 		if n != nil {
 			dg.Line = n.Line
 		}
@@ -75,7 +75,7 @@ func V2XRTwin(doc []byte, t TwinType, o Options) ([]byte, []Diagnostic, error) {
 	if version == "" {
 		_, version = xp.SplitAPIVersion(apiVersion)
 	}
-	newAV, newKind := v2native.XRType(t.Group+"/"+version, t.Kind, o.v2NewGroup())
+	newAV, newKind := XRType(t.Group+"/"+version, t.Kind, newGroup(o))
 	setScalar(top, "apiVersion", newAV)
 	setScalar(top, "kind", newKind)
 	claim := kind != t.Kind
@@ -83,14 +83,14 @@ func V2XRTwin(doc []byte, t TwinType, o Options) ([]byte, []Diagnostic, error) {
 	spec := yamledit.Resolve(yamledit.Get(top, "spec"))
 	meta := yamledit.Resolve(yamledit.Get(top, "metadata"))
 	claimNS, _ := yamledit.Str(yamledit.Get(meta, "namespace"))
-	if o.XRScope == XRScopeCluster && yamledit.IsMap(meta) {
+	if o.XRScope == convert.XRScopeCluster && yamledit.IsMap(meta) {
 		// A cluster-scoped XR has no namespace.
 		if k := yamledit.Key(meta, "namespace"); k != nil {
 			yamledit.Delete(meta, "namespace")
 			add("C473", k, "metadata.namespace", "metadata.namespace dropped from the v2 XR: --xr-scope cluster makes it cluster-scoped")
 		}
 	}
-	if !claim && o.XRScope != XRScopeCluster && yamledit.IsMap(meta) && !yamledit.Has(meta, "namespace") {
+	if !claim && o.XRScope != convert.XRScopeCluster && yamledit.IsMap(meta) && !yamledit.Has(meta, "namespace") {
 		// A legacy XR's claim namespace is where its namespaced twin goes.
 		if ns, _ := yamledit.Str(yamledit.Get(yamledit.Get(spec, "claimRef"), "namespace")); ns != "" {
 			yamledit.Insert(meta, yamledit.Index(meta, "name")+1, "namespace", yamledit.NewString(ns))
@@ -161,14 +161,14 @@ func V2XRTwin(doc []byte, t TwinType, o Options) ([]byte, []Diagnostic, error) {
 // XRD declares it (C416), so the Secret keeps its name: a Namespaced XR's
 // has no namespace (its Secret is in the XR's namespace); a Cluster XR's
 // needs one, the claim's namespace when a claim's ref names none.
-func twinSecretRef(k, ref *yaml.Node, claim bool, claimNS string, o Options, add func(Code, *yaml.Node, string, string, ...any)) {
+func twinSecretRef(k, ref *yaml.Node, claim bool, claimNS string, o convert.Options, add func(convert.Code, *yaml.Node, string, string, ...any)) {
 	const why = "the v2 XRD declares it (C416) and function-patch-and-transform (≥ v0.10.0) names the XR's connection Secret by it"
 	switch {
 	case !yamledit.IsMap(ref):
 		add("C472", k, "spec.writeConnectionSecretToRef", "spec.writeConnectionSecretToRef kept as it is: %s", why)
-	case o.XRScope != XRScopeCluster && yamledit.Delete(ref, "namespace"):
+	case o.XRScope != convert.XRScopeCluster && yamledit.Delete(ref, "namespace"):
 		add("C472", k, "spec.writeConnectionSecretToRef", "spec.writeConnectionSecretToRef kept without its namespace: a namespaced XR's connection Secret is in its own namespace; %s", why)
-	case o.XRScope == XRScopeCluster && claim && claimNS != "" && !yamledit.Has(ref, "namespace"):
+	case o.XRScope == convert.XRScopeCluster && claim && claimNS != "" && !yamledit.Has(ref, "namespace"):
 		yamledit.Set(ref, "namespace", yamledit.NewString(claimNS))
 		add("C472", k, "spec.writeConnectionSecretToRef", "spec.writeConnectionSecretToRef kept, in namespace %s, the claim's: a cluster-scoped XR's connection Secret needs a namespace; %s", claimNS, why)
 	default:
@@ -177,17 +177,17 @@ func twinSecretRef(k, ref *yaml.Node, claim bool, claimNS string, o Options, add
 }
 
 // renameCompositionRef points a compositionRef at the v2 Composition.
-func renameCompositionRef(ref *yaml.Node, t TwinType, o Options) {
+func renameCompositionRef(ref *yaml.Node, t TwinType, o convert.Options) {
 	n := yamledit.Get(ref, "name")
 	old, ok := yamledit.Str(n)
 	if !ok || old == "" {
 		return
 	}
 	newGroup := t.Group
-	if o.XRNaming == XRNamingNewGroup && o.XRGroup != "" {
+	if o.XRNaming == convert.XRNamingNewGroup && o.XRGroup != "" {
 		newGroup = o.XRGroup
 	}
-	n.Value = v2native.CompositionName(old, t.Plural, v2native.Plural(t.Plural, t.Kind), t.Group, newGroup)
+	n.Value = CompositionName(old, t.Plural, Plural(t.Plural, t.Kind), t.Group, newGroup)
 }
 
 // dropClaimLabels removes the labels Crossplane sets on a legacy XR for

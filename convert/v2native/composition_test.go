@@ -1,4 +1,4 @@
-package convert
+package v2native
 
 import (
 	"context"
@@ -14,7 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 	sigsyaml "sigs.k8s.io/yaml"
 
-	"github.com/xpmigrate/xpmigrate/convert/v2native"
+	"github.com/xpmigrate/xpmigrate/convert"
 	"github.com/xpmigrate/xpmigrate/internal/crossplane"
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
 	"github.com/xpmigrate/xpmigrate/internal/testutil"
@@ -28,7 +28,7 @@ func TestV2Naming(t *testing.T) {
 		reason                   string
 		apiVersion, kind, plural string
 		oldName                  string
-		opts                     Options
+		opts                     convert.Options
 		want                     want
 	}{
 		"DropPrefix": {
@@ -52,7 +52,7 @@ func TestV2Naming(t *testing.T) {
 			reason:     "new-group drops the X and replaces the group where its segments appear in the name.",
 			apiVersion: "aws.platform.upbound.io/v1alpha1", kind: "XSQLInstance", plural: "xsqlinstances",
 			oldName: "xsqlinstances.aws.platform.upbound.io",
-			opts:    Options{XRNaming: XRNamingNewGroup, XRGroup: "platform.example.com"},
+			opts:    convert.Options{XRNaming: convert.XRNamingNewGroup, XRGroup: "platform.example.com"},
 			want:    want{"platform.example.com/v1alpha1", "SQLInstance", "sqlinstances.platform.example.com"},
 		},
 		"PluralNotASegment": {
@@ -63,10 +63,10 @@ func TestV2Naming(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			av, kind := v2native.XRType(tc.apiVersion, tc.kind, tc.opts.v2NewGroup())
+			av, kind := XRType(tc.apiVersion, tc.kind, newGroup(tc.opts))
 			g, _, _ := strings.Cut(tc.apiVersion, "/")
 			ng, _, _ := strings.Cut(av, "/")
-			got := want{av, kind, v2native.CompositionName(tc.oldName, tc.plural, v2native.Plural(tc.plural, tc.kind), g, ng)}
+			got := want{av, kind, CompositionName(tc.oldName, tc.plural, Plural(tc.plural, tc.kind), g, ng)}
 			if diff := cmp.Diff(tc.want, got, cmp.AllowUnexported(want{})); diff != "" {
 				t.Errorf("\n%s\n-want, +got:\n%s", tc.reason, diff)
 			}
@@ -96,7 +96,7 @@ func TestV2Composition(t *testing.T) {
 		return strings.Replace(s, "  compositeTypeRef:", "  writeConnectionSecretsToNamespace: crossplane-system\n  compositeTypeRef:", 1)
 	}
 	type want struct {
-		codes     []Code
+		codes     []convert.Code
 		failed    bool
 		name      string
 		typeRef   map[string]any
@@ -117,15 +117,15 @@ func TestV2Composition(t *testing.T) {
 	cases := map[string]struct {
 		reason string
 		in     string
-		opts   Options
+		opts   convert.Options
 		want   want
 	}{
 		"Namespaced": {
 			reason: "A namespaced XR's Composition: new name and type, no writeConnectionSecretsToNamespace, the connection Secret named <XR>-connection in the XR's namespace.",
 			in:     withNS(v2Composition("    - {fromFieldPath: spec.a, toFieldPath: spec.b}\n" + details)),
-			opts:   Options{Target: crossplane.V2, XRScope: XRScopeNamespaced},
+			opts:   convert.Options{Target: crossplane.V2, XRScope: convert.XRScopeNamespaced},
 			want: want{
-				codes: []Code{"C423", "C420", "C424"}, name: "things.acme.io",
+				codes: []convert.Code{"C423", "C420", "C424"}, name: "things.acme.io",
 				typeRef:   map[string]any{"apiVersion": "acme.io/v1", "kind": "Thing"},
 				secretRef: map[string]any{"patches": namedPatch},
 				specKeys:  []string{"compositeTypeRef", "mode", "pipeline"},
@@ -134,9 +134,9 @@ func TestV2Composition(t *testing.T) {
 		"ClusterNamespace": {
 			reason: "A cluster XR's connection Secret goes to the namespace the Composition wrote Secrets to.",
 			in:     withNS(v2Composition("    - {fromFieldPath: spec.a, toFieldPath: spec.b}\n" + details)),
-			opts:   Options{Target: crossplane.V2, XRScope: XRScopeCluster},
+			opts:   convert.Options{Target: crossplane.V2, XRScope: convert.XRScopeCluster},
 			want: want{
-				codes: []Code{"C423", "C420", "C424"}, name: "things.acme.io",
+				codes: []convert.Code{"C423", "C420", "C424"}, name: "things.acme.io",
 				typeRef:   map[string]any{"apiVersion": "acme.io/v1", "kind": "Thing"},
 				secretRef: map[string]any{"namespace": "crossplane-system", "patches": clusterPatch},
 				specKeys:  []string{"compositeTypeRef", "mode", "pipeline"},
@@ -145,9 +145,9 @@ func TestV2Composition(t *testing.T) {
 		"ClusterNoNamespace": {
 			reason: "A cluster XR's connection Secret without a namespace cannot be applied (C425).",
 			in:     v2Composition("    - {fromFieldPath: spec.a, toFieldPath: spec.b}\n" + details),
-			opts:   Options{Target: crossplane.V2, XRScope: XRScopeCluster},
+			opts:   convert.Options{Target: crossplane.V2, XRScope: convert.XRScopeCluster},
 			want: want{
-				codes: []Code{"C420", "C425", "C424"}, name: "things.acme.io",
+				codes: []convert.Code{"C420", "C425", "C424"}, name: "things.acme.io",
 				typeRef:   map[string]any{"apiVersion": "acme.io/v1", "kind": "Thing"},
 				secretRef: map[string]any{"patches": clusterPatch},
 				specKeys:  []string{"compositeTypeRef", "mode", "pipeline"},
@@ -156,9 +156,9 @@ func TestV2Composition(t *testing.T) {
 		"NoConnectionDetails": {
 			reason: "Without connection details the input names no Secret.",
 			in:     withNS(v2Composition("    - {fromFieldPath: spec.a, toFieldPath: spec.b}\n")),
-			opts:   Options{Target: crossplane.V2, XRScope: XRScopeNamespaced},
+			opts:   convert.Options{Target: crossplane.V2, XRScope: convert.XRScopeNamespaced},
 			want: want{
-				codes: []Code{"C423", "C420"}, name: "things.acme.io",
+				codes: []convert.Code{"C423", "C420"}, name: "things.acme.io",
 				typeRef:  map[string]any{"apiVersion": "acme.io/v1", "kind": "Thing"},
 				specKeys: []string{"compositeTypeRef", "mode", "pipeline"},
 			},
@@ -166,9 +166,9 @@ func TestV2Composition(t *testing.T) {
 		"StoreConfigRef": {
 			reason: "publishConnectionDetailsWithStoreConfigRef goes as for target v2 (C303).",
 			in:     strings.Replace(v2Composition("    - {fromFieldPath: spec.a, toFieldPath: spec.b}\n"), "  compositeTypeRef:", "  publishConnectionDetailsWithStoreConfigRef: {name: default}\n  compositeTypeRef:", 1),
-			opts:   Options{Target: crossplane.V2, XRScope: XRScopeNamespaced},
+			opts:   convert.Options{Target: crossplane.V2, XRScope: convert.XRScopeNamespaced},
 			want: want{
-				codes: []Code{"C303", "C420"}, name: "things.acme.io",
+				codes: []convert.Code{"C303", "C420"}, name: "things.acme.io",
 				typeRef:  map[string]any{"apiVersion": "acme.io/v1", "kind": "Thing"},
 				specKeys: []string{"compositeTypeRef", "mode", "pipeline"},
 			},
@@ -176,9 +176,9 @@ func TestV2Composition(t *testing.T) {
 		"NoXRD": {
 			reason: "Without the XRD the type comes from the kind alone and the name gets -v2 (C422).",
 			in:     compositionYAML(oneResource("    - {fromFieldPath: spec.a, toFieldPath: spec.b}\n")),
-			opts:   Options{Target: crossplane.V2, XRScope: XRScopeNamespaced},
+			opts:   convert.Options{Target: crossplane.V2, XRScope: convert.XRScopeNamespaced},
 			want: want{
-				codes: []Code{"C422", "C420"}, name: "c-v2",
+				codes: []convert.Code{"C422", "C420"}, name: "c-v2",
 				typeRef:  map[string]any{"apiVersion": "acme.io/v1", "kind": "X"},
 				specKeys: []string{"compositeTypeRef", "mode", "pipeline"},
 			},
@@ -191,7 +191,7 @@ func TestV2Composition(t *testing.T) {
 				t.Fatalf("\n%s\nConvert(...): %v", tc.reason, err)
 			}
 			// The XRD in the stream converts too; its codes are tested in v2xrd_test.go.
-			got := slices.DeleteFunc(codes(res.Diagnostics), func(c Code) bool { return c >= "C401" && c <= "C419" })
+			got := slices.DeleteFunc(codes(res.Diagnostics), func(c convert.Code) bool { return c >= "C401" && c <= "C419" })
 			if diff := cmp.Diff(tc.want.codes, got, cmpopts.EquateEmpty()); diff != "" {
 				t.Errorf("\n%s\nConvert(...): -want codes, +got:\n%s\n%s", tc.reason, diff, render(res.Diagnostics))
 			}
@@ -237,7 +237,7 @@ func TestV2Composition(t *testing.T) {
 // TestV2MappingXR applies the declared XR ops to a claim's legacy XR: the
 // result is the v2 twin the patches were rewritten for.
 func TestV2MappingXR(t *testing.T) {
-	res, err := Convert([]byte(v2Composition("    - {fromFieldPath: spec.a, toFieldPath: spec.b}\n")), Options{Target: crossplane.V2, XRScope: XRScopeNamespaced})
+	res, err := Convert([]byte(v2Composition("    - {fromFieldPath: spec.a, toFieldPath: spec.b}\n")), convert.Options{Target: crossplane.V2, XRScope: convert.XRScopeNamespaced})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -282,7 +282,7 @@ func TestV2MappingXR(t *testing.T) {
 func TestV2CompositionRenders(t *testing.T) {
 	in := v2Composition("    - type: CombineFromComposite\n      toFieldPath: spec.forProvider.id\n      combine: {strategy: string, string: {fmt: '%s/%s'}, variables: [{fromFieldPath: spec.claimRef.namespace}, {fromFieldPath: spec.claimRef.name}]}\n" +
 		"    connectionDetails: [{name: endpoint, fromFieldPath: status.atProvider.endpoint}]\n")
-	res, err := Convert([]byte(in), Options{Target: crossplane.V2, XRScope: XRScopeNamespaced})
+	res, err := Convert([]byte(in), convert.Options{Target: crossplane.V2, XRScope: convert.XRScopeNamespaced})
 	if err != nil || res.Failed() {
 		t.Fatalf("Convert(...): %v\n%s", err, render(res.Diagnostics))
 	}
@@ -361,12 +361,12 @@ func TestV2CorpusGolden(t *testing.T) {
 			if err := sigsyaml.Unmarshal(x, &xrd); err != nil {
 				t.Fatal(err)
 			}
-			res, err := Convert(c, Options{Source: filepath.Base(tc.comp), Target: crossplane.V2, XRScope: XRScopeNamespaced, XRDs: []map[string]any{xrd}})
+			res, err := Convert(c, convert.Options{Source: filepath.Base(tc.comp), Target: crossplane.V2, XRScope: convert.XRScopeNamespaced, XRDs: []map[string]any{xrd}})
 			if err != nil || res.Failed() != tc.failed {
 				t.Fatalf("\n%s\nConvert(...): %v, failed %t\n%s", tc.reason, err, res.Failed(), render(res.Diagnostics))
 			}
-			testutil.Golden(t, filepath.Join("testdata", "v2", name+".yaml"), res.Output)
-			testutil.Golden(t, filepath.Join("testdata", "v2", name+".findings"), []byte(render(res.Diagnostics)))
+			testutil.Golden(t, filepath.Join("testdata", "compositions", name+".yaml"), res.Output)
+			testutil.Golden(t, filepath.Join("testdata", "compositions", name+".findings"), []byte(render(res.Diagnostics)))
 		})
 	}
 }
@@ -416,11 +416,11 @@ spec:
       source: Inline
       inline: {template: '{{ index .observed.composite.resource.metadata.labels "crossplane.io/claim-name" }}'}
 `
-	res, err := Convert([]byte(thingXRD+pipelineComp), Options{Target: crossplane.V2, XRScope: XRScopeNamespaced})
+	res, err := Convert([]byte(thingXRD+pipelineComp), convert.Options{Target: crossplane.V2, XRScope: convert.XRScopeNamespaced})
 	if err != nil || res.Failed() {
 		t.Fatalf("Convert(...): %v\n%s", err, render(res.Diagnostics))
 	}
-	want := []Code{"C401", "C416", "C420", "C426", "C429", "C427", "C424", "C432"} // C401, C416: the XRD in the stream
+	want := []convert.Code{"C401", "C416", "C420", "C426", "C429", "C427", "C424", "C432"} // C401, C416: the XRD in the stream
 	if diff := cmp.Diff(want, codes(res.Diagnostics)); diff != "" {
 		t.Errorf("Convert(...): -want codes, +got:\n%s\n%s", diff, render(res.Diagnostics))
 	}
@@ -485,7 +485,7 @@ spec:
 	cases := map[string]struct {
 		reason    string
 		xrd       string
-		wantCode  Code
+		wantCode  convert.Code
 		wantKind  string
 		wantOps   []v2map.Op
 		wantMoved bool
@@ -508,7 +508,7 @@ spec:
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			res, err := Convert([]byte(comp), Options{Target: crossplane.V2, XRScope: XRScopeNamespaced, XRDs: []map[string]any{decode(tc.xrd)}})
+			res, err := Convert([]byte(comp), convert.Options{Target: crossplane.V2, XRScope: convert.XRScopeNamespaced, XRDs: []map[string]any{decode(tc.xrd)}})
 			if err != nil || res.Failed() {
 				t.Fatalf("\n%s\nConvert(...): %v\n%s", tc.reason, err, render(res.Diagnostics))
 			}
@@ -551,7 +551,7 @@ spec:
 func TestV2SecretNamespacePatchOfABaseWithNamespace(t *testing.T) {
 	comp := v2Composition("    - {fromFieldPath: metadata.name, toFieldPath: spec.writeConnectionSecretToRef.namespace}\n")
 	comp = strings.Replace(comp, "base: {apiVersion: nop.crossplane.io/v1alpha1, kind: NopResource}", "base: {apiVersion: other.io/v1, kind: XBucket, spec: {writeConnectionSecretToRef: {name: '', namespace: ''}}}", 1)
-	res, err := Convert([]byte(comp), Options{Target: crossplane.V2, XRScope: XRScopeNamespaced})
+	res, err := Convert([]byte(comp), convert.Options{Target: crossplane.V2, XRScope: convert.XRScopeNamespaced})
 	if err != nil || res.Failed() {
 		t.Fatalf("Convert(...): %v\n%s", err, render(res.Diagnostics))
 	}

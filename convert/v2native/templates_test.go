@@ -1,4 +1,4 @@
-package convert
+package v2native
 
 import (
 	"encoding/json"
@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/xpmigrate/xpmigrate/convert"
 	"github.com/xpmigrate/xpmigrate/convert/yamledit"
 	"github.com/xpmigrate/xpmigrate/internal/crossplane"
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
@@ -46,7 +47,7 @@ func checkOpsMatchEdit(t testing.TB, what string, before map[string]any, ops []v
 	}
 }
 
-// crd returns a CustomResourceDefinition for Options.ProviderCRDs.
+// crd returns a CustomResourceDefinition for convert.Options.ProviderCRDs.
 func crd(group, kind, scope string, versions ...string) map[string]any {
 	var vs []any
 	for i, v := range versions {
@@ -58,6 +59,12 @@ func crd(group, kind, scope string, versions ...string) map[string]any {
 	}
 }
 
+// innerXRD defines the XR type acme.io/v1 XInner that TestV2Template's
+// nested template composes: a v2 XRD, so that the template composes an XR
+// whose XRD --target v2 does not convert (C453).
+const innerXRD = "apiVersion: apiextensions.crossplane.io/v2\nkind: CompositeResourceDefinition\nmetadata: {name: xinners.acme.io}\n" +
+	"spec:\n  group: acme.io\n  scope: Namespaced\n  names: {kind: XInner, plural: xinners}\n  versions:\n  - {name: v1, served: true, referenceable: true, schema: {openAPIV3Schema: {type: object}}}\n"
+
 func TestV2Template(t *testing.T) {
 	type want struct {
 		findings []string
@@ -68,7 +75,7 @@ func TestV2Template(t *testing.T) {
 	cases := map[string]struct {
 		reason string
 		in     string // the template, under "  - name: a\n"
-		opts   Options
+		opts   convert.Options
 		scope  string
 		want   want
 	}{
@@ -84,7 +91,7 @@ func TestV2Template(t *testing.T) {
 		"TwinVersionFromCRDs": {
 			reason: "With the twin's CRD the version is one it serves: the storage version when the old one is not served.",
 			in:     "    base:\n      apiVersion: rds.aws.upbound.io/v1beta2\n      kind: Instance\n      spec:\n        forProvider: {region: eu-west-1}\n",
-			opts:   Options{ProviderCRDs: []map[string]any{crd("rds.aws.m.upbound.io", "Instance", "Namespaced", "v1beta1")}},
+			opts:   convert.Options{ProviderCRDs: []map[string]any{crd("rds.aws.m.upbound.io", "Instance", "Namespaced", "v1beta1")}},
 			want: want{
 				findings: []string{"C440 spec.resources[0].base.apiVersion"},
 				template: "    base:\n      apiVersion: rds.aws.m.upbound.io/v1beta1\n      kind: Instance\n      spec:\n        forProvider: {region: eu-west-1}\n",
@@ -94,7 +101,7 @@ func TestV2Template(t *testing.T) {
 		"OtherProviderTwinFromCRDs": {
 			reason: "A provider the rule does not know has a twin when its CRDs hold a namespaced kind in the m group.",
 			in:     "    base:\n      apiVersion: widget.acme.example.com/v1\n      kind: Widget\n      spec:\n        forProvider: {}\n",
-			opts:   Options{ProviderCRDs: []map[string]any{crd("widget.acme.m.example.com", "Widget", "Namespaced", "v1")}},
+			opts:   convert.Options{ProviderCRDs: []map[string]any{crd("widget.acme.m.example.com", "Widget", "Namespaced", "v1")}},
 			want: want{
 				findings: []string{"C440 spec.resources[0].base.apiVersion"},
 				template: "    base:\n      apiVersion: widget.acme.m.example.com/v1\n      kind: Widget\n      spec:\n        forProvider: {}\n",
@@ -116,7 +123,7 @@ func TestV2Template(t *testing.T) {
 		"NamespacedProviderConfig": {
 			reason: "With --provider-config-kind ProviderConfig a template without a reference gets one: v1's default name, the namespaced kind.",
 			in:     "    base:\n      apiVersion: iam.aws.upbound.io/v1beta1\n      kind: Role\n      spec:\n        forProvider: {}\n",
-			opts:   Options{ProviderConfigKind: KindProviderConfig},
+			opts:   convert.Options{ProviderConfigKind: convert.KindProviderConfig},
 			want: want{
 				findings: []string{"C445 spec.resources[0].base.apiVersion", "C441 spec.resources[0].base.spec.providerConfigRef.kind"},
 				template: "    base:\n      apiVersion: iam.aws.m.upbound.io/v1beta1\n      kind: Role\n      spec:\n        forProvider: {}\n        providerConfigRef:\n          name: default\n          kind: ProviderConfig\n",
@@ -200,7 +207,7 @@ func TestV2Template(t *testing.T) {
 		"SecretRefNamespaceInTwinSchema": {
 			reason: "A Secret reference whose schema in the twin's CRD has a namespace keeps it.",
 			in:     "    base:\n      apiVersion: widget.acme.example.com/v1\n      kind: Widget\n      spec:\n        forProvider:\n          keySecretRef: {name: k, namespace: other}\n",
-			opts: Options{ProviderCRDs: []map[string]any{func() map[string]any {
+			opts: convert.Options{ProviderCRDs: []map[string]any{func() map[string]any {
 				c := crd("widget.acme.m.example.com", "Widget", "Namespaced", "v1")
 				ref := map[string]any{"properties": map[string]any{"name": map[string]any{}, "namespace": map[string]any{}}}
 				fp := map[string]any{"properties": map[string]any{"keySecretRef": ref}}
@@ -242,7 +249,7 @@ func TestV2Template(t *testing.T) {
 		"ClusterScopedPerCRD": {
 			reason: "The provider CRDs say a kind is cluster-scoped.",
 			in:     "    base: {apiVersion: widget.acme.example.com/v1, kind: Gadget}\n",
-			opts:   Options{ProviderCRDs: []map[string]any{crd("widget.acme.example.com", "Gadget", "Cluster", "v1")}},
+			opts:   convert.Options{ProviderCRDs: []map[string]any{crd("widget.acme.example.com", "Gadget", "Cluster", "v1")}},
 			want: want{
 				findings: []string{"C448 spec.resources[0].base.kind"},
 				template: "    base: {apiVersion: widget.acme.example.com/v1, kind: Gadget}\n",
@@ -352,7 +359,7 @@ func TestV2Template(t *testing.T) {
 			reason: "--unwrap-objects composes the wrapped object: patches address it, the wrapper's labels stay where the manifest sets none, its namespace goes (C446), readiness becomes None (C456).",
 			in: "    base:\n      apiVersion: kubernetes.crossplane.io/v1alpha2\n      kind: Object\n      metadata:\n        labels: {team: a, tier: wrapper}\n      spec:\n        providerConfigRef: {name: in-cluster}\n        forProvider:\n          manifest:\n            apiVersion: v1\n            kind: ConfigMap\n            metadata:\n              namespace: apps\n              labels: {tier: payload}\n            data: {a: b}\n" +
 				"    patches:\n    - {fromFieldPath: spec.size, toFieldPath: spec.forProvider.manifest.data.size}\n    - {type: ToCompositeFieldPath, fromFieldPath: status.atProvider.manifest.metadata.uid, toFieldPath: status.uid}\n",
-			opts: Options{UnwrapObjects: true},
+			opts: convert.Options{UnwrapObjects: true},
 			want: want{
 				findings: []string{"C456 spec.resources[0].base", "C446 spec.resources[0].base.metadata.namespace"},
 				template: "    base:\n      apiVersion: v1\n      kind: ConfigMap\n      metadata:\n        labels: {tier: payload, team: a}\n      data: {a: b}\n" +
@@ -366,7 +373,7 @@ func TestV2Template(t *testing.T) {
 		"UnwrapClusterScoped": {
 			reason: "An unwrapped Namespace is a cluster-scoped kind: refused in a namespaced XR (C448).",
 			in:     "    base:\n      apiVersion: kubernetes.crossplane.io/v1alpha2\n      kind: Object\n      spec:\n        forProvider:\n          manifest: {apiVersion: v1, kind: Namespace}\n",
-			opts:   Options{UnwrapObjects: true},
+			opts:   convert.Options{UnwrapObjects: true},
 			want: want{
 				findings: []string{"C456 spec.resources[0].base", "C448 spec.resources[0].base.kind"},
 				template: "    base: {apiVersion: v1, kind: Namespace}\n    readinessChecks:\n    - type: None\n",
@@ -376,7 +383,7 @@ func TestV2Template(t *testing.T) {
 		"UnwrapBlocked": {
 			reason: "An Object whose references need the wrapper stays one (C457), as the namespaced Object.",
 			in:     "    base:\n      apiVersion: kubernetes.crossplane.io/v1alpha2\n      kind: Object\n      spec:\n        references:\n        - dependsOn: {name: other}\n        forProvider:\n          manifest: {apiVersion: v1, kind: ConfigMap}\n",
-			opts:   Options{UnwrapObjects: true},
+			opts:   convert.Options{UnwrapObjects: true},
 			want: want{
 				findings: []string{"C457 spec.resources[0].base.kind", "C440 spec.resources[0].base.apiVersion"},
 				template: "    base:\n      apiVersion: kubernetes.m.crossplane.io/v1alpha1\n      kind: Object\n      spec:\n        references:\n        - dependsOn: {name: other}\n        forProvider:\n          manifest: {apiVersion: v1, kind: ConfigMap}\n",
@@ -386,7 +393,7 @@ func TestV2Template(t *testing.T) {
 		"UnwrapBlockedByPatch": {
 			reason: "A patch outside the manifest (here the ProviderConfig: maybe another cluster) keeps the wrapper.",
 			in:     "    base:\n      apiVersion: kubernetes.crossplane.io/v1alpha2\n      kind: Object\n      spec:\n        forProvider:\n          manifest: {apiVersion: v1, kind: ConfigMap}\n    patches:\n    - {fromFieldPath: spec.cluster, toFieldPath: spec.providerConfigRef.name}\n",
-			opts:   Options{UnwrapObjects: true},
+			opts:   convert.Options{UnwrapObjects: true},
 			want: want{
 				findings: []string{"C457 spec.resources[0].base.kind", "C440 spec.resources[0].base.apiVersion", "C441 spec.resources[0].base.spec.providerConfigRef.kind"},
 				template: "    base:\n      apiVersion: kubernetes.m.crossplane.io/v1alpha1\n      kind: Object\n      spec:\n        forProvider:\n          manifest: {apiVersion: v1, kind: ConfigMap}\n        providerConfigRef:\n          kind: ClusterProviderConfig\n    patches:\n    - {fromFieldPath: spec.cluster, toFieldPath: spec.providerConfigRef.name}\n",
@@ -408,9 +415,8 @@ func TestV2Template(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			tc.opts.Target = crossplane.V2
-			c := passComposition(t, passHead+tpl+tc.in, tc.opts)
-			c.r.schemas = []xrdSchema{{group: "acme.io", version: "v1", kind: "XInner"}}
-			c.v2Scope = tc.scope
+			c := passComposition(t, passHead+tpl+tc.in+"---\n"+innerXRD, tc.opts)
+			c.scope = tc.scope
 			res := yamledit.Resolve(yamledit.Get(specOf(c), "resources")).Content[0]
 			before := baseData(t, res)
 			ops := c.v2Template(res, "a")
@@ -432,7 +438,7 @@ func TestV2ClusterOnly(t *testing.T) {
 	cases := map[string]struct {
 		reason string
 		base   string
-		opts   Options
+		opts   convert.Options
 		want   want
 	}{
 		"Twin": {
@@ -461,7 +467,7 @@ func TestV2ClusterOnly(t *testing.T) {
 		"TwinInCRDs": {
 			reason: "The provider CRDs give a twin the rule does not know.",
 			base:   "{apiVersion: widget.acme.example.com/v1, kind: Widget, spec: {forProvider: {}}}",
-			opts:   Options{ProviderCRDs: []map[string]any{crd("widget.acme.m.example.com", "Widget", "Namespaced", "v1")}},
+			opts:   convert.Options{ProviderCRDs: []map[string]any{crd("widget.acme.m.example.com", "Widget", "Namespaced", "v1")}},
 		},
 	}
 	for name, tc := range cases {
@@ -483,7 +489,7 @@ func TestV2ClusterOnly(t *testing.T) {
 func TestV2TemplateShared(t *testing.T) {
 	in := passHead + "  resources:\n  - name: a\n    base: &b\n      apiVersion: s3.aws.upbound.io/v1beta1\n      kind: Bucket\n      spec:\n        deletionPolicy: Orphan\n        forProvider: &fp {region: eu-west-1}\n" +
 		"  - name: b\n    base: *b\n  - name: c\n    base:\n      apiVersion: s3.aws.upbound.io/v1beta1\n      kind: BucketPolicy\n      spec:\n        forProvider: *fp\n"
-	c := passComposition(t, in, Options{Target: crossplane.V2})
+	c := passComposition(t, in, convert.Options{Target: crossplane.V2})
 	res := yamledit.Resolve(yamledit.Get(specOf(c), "resources")).Content
 	var got [][]v2map.Op
 	for _, r := range res {
@@ -512,39 +518,22 @@ func TestV2TemplateCorpus(t *testing.T) {
 	files := corpusFiles(t)
 	for _, tc := range []struct {
 		name string
-		opts Options
+		opts convert.Options
 	}{
-		{"Defaults", Options{Target: crossplane.V2}},
-		{"UnwrapProviderConfig", Options{Target: crossplane.V2, UnwrapObjects: true, ProviderConfigKind: KindProviderConfig}},
+		{"Defaults", convert.Options{Target: crossplane.V2}},
+		{"UnwrapProviderConfig", convert.Options{Target: crossplane.V2, UnwrapObjects: true, ProviderConfigKind: convert.KindProviderConfig}},
 	} {
 		name, opts := tc.name, tc.opts
 		t.Run(name, func(t *testing.T) { v2TemplateCorpus(t, files, opts) })
 	}
 }
 
-func v2TemplateCorpus(t *testing.T, files []corpusFile, opts Options) {
+func v2TemplateCorpus(t *testing.T, files []corpusFile, opts convert.Options) {
 	templates, edited := 0, 0
-	var diags []Diagnostic
+	var diags []convert.Diagnostic
 	for _, f := range files {
-		o, err := opts.complete()
-		if err != nil {
-			t.Fatal(err)
-		}
-		chunks := manifest.Split(f.data)
-		docs := make([]*yamledit.Doc, len(chunks))
-		for i, ch := range chunks {
-			docs[i], _ = yamledit.Parse(ch.Text)
-		}
-		r := &run{o: o, res: &Result{}}
-		r.schemas = xrdSchemas(streamXRDs(chunks, docs))
-		for i, d := range docs {
-			if d == nil {
-				continue
-			}
-			c := r.recognise(i, chunks[i], d, d.Top(), "")
-			if c == nil {
-				continue
-			}
+		cs := compositions(t, f.data, opts)
+		for _, c := range cs {
 			res := yamledit.Resolve(yamledit.Get(specOf(c), "resources"))
 			if !yamledit.IsSeq(res) {
 				continue
@@ -561,10 +550,12 @@ func v2TemplateCorpus(t *testing.T, files []corpusFile, opts Options) {
 				if len(ops) > 0 {
 					edited++
 				}
-				checkOpsMatchEdit(t, f.rel+": "+c.name+": "+idx("spec.resources", j), before, ops, baseData(t, tn))
+				checkOpsMatchEdit(t, f.rel+": "+c.Name()+": "+idx("spec.resources", j), before, ops, baseData(t, tn))
 			}
 		}
-		diags = append(diags, r.res.Diagnostics...)
+		if len(cs) > 0 {
+			diags = append(diags, cs[0].Diagnostics()...)
+		}
 	}
 	t.Logf("findings: %s", codeCounts(diags))
 	if templates == 0 || edited == 0 {
@@ -574,13 +565,13 @@ func v2TemplateCorpus(t *testing.T, files []corpusFile, opts Options) {
 }
 
 // codeCounts returns "CODE:N" for each code of diags, in code order.
-func codeCounts(diags []Diagnostic) string {
-	n := map[Code]int{}
+func codeCounts(diags []convert.Diagnostic) string {
+	n := map[convert.Code]int{}
 	for _, d := range diags {
 		n[d.Code]++
 	}
 	var out []string
-	for _, c := range Registry {
+	for _, c := range convert.Registry {
 		if n[c.Code] > 0 {
 			out = append(out, fmt.Sprintf("%s:%d", c.Code, n[c.Code]))
 		}
@@ -593,7 +584,7 @@ func codeCounts(diags []Diagnostic) string {
 // compares the document, the findings and the ops of each template with
 // the golden file.
 func TestV2TemplateGolden(t *testing.T) {
-	const dir = "testdata/v2templates"
+	const dir = "testdata/templates"
 	in, err := os.ReadFile(filepath.Join(dir, "input.yaml"))
 	if err != nil {
 		t.Fatal(err)
@@ -607,7 +598,7 @@ func TestV2TemplateGolden(t *testing.T) {
 		crds = append(crds, obj)
 	}
 	for range 2 { // Twice: the output must not change between runs.
-		c := passComposition(t, string(in), Options{Target: crossplane.V2, ProviderCRDs: crds})
+		c := passComposition(t, string(in), convert.Options{Target: crossplane.V2, ProviderCRDs: crds})
 		var b strings.Builder
 		for _, tn := range yamledit.Resolve(yamledit.Get(specOf(c), "resources")).Content {
 			name, _ := yamledit.Str(yamledit.Get(tn, "name"))
@@ -618,7 +609,7 @@ func TestV2TemplateGolden(t *testing.T) {
 			}
 			fmt.Fprintf(&b, "# ops: %s\n", j)
 		}
-		for _, d := range c.r.res.Diagnostics {
+		for _, d := range c.Diagnostics() {
 			d.File = "input.yaml"
 			fmt.Fprintf(&b, "# %s\n", d)
 		}
