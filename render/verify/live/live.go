@@ -883,6 +883,10 @@ func emulate(x *XR, out *render.Outcome, live *cluster.Composite) {
 		liveOwned := owned(redact.Object(cd.Object.Object))
 		for _, path := range jsonobj.SortedKeys(rendered) {
 			lv, ok := liveOwned[path]
+			if !ok && rendered[path] == nil {
+				// The API server keeps no null field of a custom resource.
+				continue
+			}
 			if !ok || !jsonobj.Equal(lv, rendered[path]) {
 				f := Finding{Object: obj, Path: path, Rendered: rendered[path], group: group}
 				if ok {
@@ -905,7 +909,7 @@ func emulate(x *XR, out *render.Outcome, live *cluster.Composite) {
 		rendered := xrFields(eff)
 		liveXR := xrFields(live.XR.Object)
 		for _, path := range jsonobj.SortedKeys(rendered) {
-			if lv, ok := liveXR[path]; !ok || !jsonobj.Equal(lv, rendered[path]) {
+			if lv, ok := liveXR[path]; (ok || rendered[path] != nil) && (!ok || !jsonobj.Equal(lv, rendered[path])) {
 				x.Emulation = append(x.Emulation, Finding{Object: "XR", Path: path, Live: lv, Rendered: rendered[path]})
 			}
 		}
