@@ -76,6 +76,16 @@ func (p *platform) composed(xrGVK schema.GroupVersionKind, name string, kinds []
 		return composition{}, err
 	}
 	c := composition{XR: xr, Composed: map[string]*unstructured.Unstructured{}}
+	// An anonymous template's resource has no composition resource name:
+	// it is known by its place in spec.resourceRefs (template order).
+	refs, _, _ := unstructured.NestedSlice(xr.Object, "spec", "resourceRefs")
+	position := map[string]int{}
+	for i, r := range refs {
+		m, _ := r.(map[string]any)
+		n, _ := m["name"].(string)
+		k, _ := m["kind"].(string)
+		position[k+"/"+n] = i
+	}
 	for _, gvk := range kinds {
 		items, err := p.list(gvk)
 		if err != nil {
@@ -84,7 +94,7 @@ func (p *platform) composed(xrGVK schema.GroupVersionKind, name string, kinds []
 		for i := range items {
 			for _, o := range items[i].GetOwnerReferences() {
 				if o.UID == xr.GetUID() && o.Controller != nil && *o.Controller {
-					c.Composed[items[i].GetAnnotations()[resourceNameAnnotation]] = &items[i]
+					c.Composed[resourceKey(&items[i], position[items[i].GetKind()+"/"+items[i].GetName()])] = &items[i]
 				}
 			}
 		}
@@ -176,15 +186,31 @@ func (p *platform) render(comp string, c composition) composition {
 	if err != nil {
 		p.t.Fatal(err)
 	}
+	return renderedComposition(docs)
+}
+
+// resourceKey names a composed resource: its composition resource name,
+// or "#<position>" for an anonymous template's.
+func resourceKey(u *unstructured.Unstructured, position int) string {
+	if n := u.GetAnnotations()[resourceNameAnnotation]; n != "" {
+		return n
+	}
+	return fmt.Sprintf("#%d", position)
+}
+
+// renderedComposition reads render's output: the XR, then the composed
+// resources in template order.
+func renderedComposition(docs []*unstructured.Unstructured) composition {
 	r := composition{Composed: map[string]*unstructured.Unstructured{}}
 	for i, d := range docs {
 		if i == 0 {
 			r.XR = d
 			continue
 		}
-		if n := d.GetAnnotations()[resourceNameAnnotation]; n != "" {
-			r.Composed[n] = d
+		if d.GetKind() == "Result" || d.GetKind() == "Context" {
+			continue
 		}
+		r.Composed[resourceKey(d, i-1)] = d
 	}
 	return r
 }
@@ -217,6 +243,20 @@ func xrFields(u *unstructured.Unstructured) map[string]any {
 	return jsonValue(map[string]any{"spec": o["spec"], "status": o["status"]})
 }
 
+// dropNulls removes the null values of maps: the composer applies a
+// composed resource, and the API server keeps no null field of it.
+func dropNulls(m map[string]any) map[string]any {
+	for k, v := range m {
+		switch t := v.(type) {
+		case nil:
+			delete(m, k)
+		case map[string]any:
+			dropNulls(t)
+		}
+	}
+	return m
+}
+
 // jsonValue is v as encoding/json reads it back: the API server's objects
 // hold int64 where YAML read from a file holds float64, a difference of
 // representation only.
@@ -235,7 +275,7 @@ func jsonValue(v map[string]any) map[string]any {
 // composedFields are the fields of a composed resource that the
 // composition writes: its spec and labels.
 func composedFields(u *unstructured.Unstructured) map[string]any {
-	return jsonValue(map[string]any{"spec": u.Object["spec"], "labels": u.GetLabels()})
+	return dropNulls(jsonValue(map[string]any{"spec": u.Object["spec"], "labels": u.GetLabels()}))
 }
 
 // compare reports every difference between what core composed and what

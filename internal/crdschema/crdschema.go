@@ -254,3 +254,22 @@ func (s *Schemas) version(obj map[string]any) (*version, error) {
 	}
 	return v, nil
 }
+
+// Stored returns obj as the API server would store it, without
+// validating it: its CRD's defaults applied, the fields its schema does not
+// declare pruned, and the null values of fields that are not nullable
+// dropped. obj is not changed. Without a CRD of obj's kind at its version,
+// Stored returns ErrUnknownKind.
+func (s *Schemas) Stored(obj map[string]any) (map[string]any, error) {
+	v, err := s.version(obj)
+	if err != nil {
+		return nil, err
+	}
+	out := runtime.DeepCopyJSON(obj)
+	if !v.preserve && v.structural != nil {
+		structuraldefaulting.Default(out, v.structural)
+		structuralpruning.Prune(out, v.structural, true)
+		structuraldefaulting.PruneNonNullableNullsWithoutDefaults(out, v.structural)
+	}
+	return out, nil
+}
