@@ -553,7 +553,6 @@ func TestE2ECrossplaneCorpus(t *testing.T) {
 	cases, skipped := selectCorpus(t, root, out, rep, indexCorpus(t, root))
 	t.Logf("%d corpus Compositions selected; left out: %v", len(cases), skipped)
 
-
 	p := newPlatform(t, managedCRDs(cases))
 	p.startCore("core-v1.20.11", bins.CoreV1)
 	xrdSeen := map[string]bool{}
