@@ -51,7 +51,7 @@ func TestE2E(t *testing.T) {
 // given, adds to each script's environment (a suite's own services).
 func runSuite(t *testing.T, dir string, setup func(*testscript.Env) error) {
 	root := testutil.RepoRoot(t)
-	bin := buildXpmigrate(t, root)
+	bin := buildXpmigrate(t)
 	goEnv := goEnvironment(t)
 	testscript.Run(t, testscript.Params{
 		Dir:                dir,
@@ -84,9 +84,11 @@ func runSuite(t *testing.T, dir string, setup func(*testscript.Env) error) {
 	})
 }
 
-// buildXpmigrate builds ./cmd/xpmigrate of the checkout at root once and
-// returns the directory holding the binary.
-func buildXpmigrate(t *testing.T, root string) string {
+// buildXpmigrate returns the directory of xpmigrate, found once for every
+// script: $XPMIGRATE_BIN (the Makefile's one build, linked into a
+// temporary directory under the name the scripts call) or, unset, built
+// from the checkout (testutil.BuildXpmigrate).
+func buildXpmigrate(t *testing.T) string {
 	t.Helper()
 	binary.once.Do(func() {
 		dir, err := os.MkdirTemp("", "xpmigrate-e2e-")
@@ -95,10 +97,13 @@ func buildXpmigrate(t *testing.T, root string) string {
 			return
 		}
 		binary.dir = dir
-		cmd := exec.Command("go", "build", "-o", filepath.Join(dir, "xpmigrate"+exeSuffix()), "./cmd/xpmigrate")
-		cmd.Dir = root
-		if out, err := cmd.CombinedOutput(); err != nil {
-			binary.err = fmt.Errorf("cannot build xpmigrate: %w\n%s", err, out)
+		bin, err := testutil.BuildXpmigrate(dir)
+		if err != nil {
+			binary.err = fmt.Errorf("cannot build xpmigrate: %w", err)
+			return
+		}
+		if filepath.Dir(bin) != dir {
+			binary.err = os.Symlink(bin, filepath.Join(dir, "xpmigrate"+exeSuffix()))
 		}
 	})
 	if binary.err != nil {

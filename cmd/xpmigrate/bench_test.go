@@ -5,15 +5,17 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/xpmigrate/xpmigrate/internal/testutil"
 )
 
 // BenchmarkProcess measures the fixed cost of one `xpmigrate render`
 // process: start, load a one-resource legacy composition, render, print.
 func BenchmarkProcess(b *testing.B) {
 	dir := b.TempDir()
-	bin := filepath.Join(dir, "xpmigrate")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		b.Fatalf("cannot build xpmigrate: %v\n%s", err, out)
+	bin, err := testutil.BuildXpmigrate(dir)
+	if err != nil {
+		b.Fatalf("cannot build xpmigrate: %v", err)
 	}
 	for name, body := range map[string]string{"xr.yaml": testXR, "composition.yaml": testLegacy} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o600); err != nil {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -120,4 +121,69 @@ func compactStrings(s []string) []string {
 		}
 	}
 	return out
+}
+
+// TestE2EBuildsOnce fails when an e2e tier builds xpmigrate more than
+// once: the Makefile's e2e-scripts and e2e-cluster must depend on build
+// (so bin/xpmigrate is never stale) and hand bin/xpmigrate to every test
+// package as XPMIGRATE_BIN, and no test outside internal/testutil (whose
+// BuildXpmigrate honours XPMIGRATE_BIN) may run go build itself.
+func TestE2EBuildsOnce(t *testing.T) {
+	root := testutil.RepoRoot(t)
+	mk, err := os.ReadFile(filepath.Join(root, "Makefile"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	if m := regexp.MustCompile(`(?m)^build:\n\t\$\(GO\) build -o (\S+) \./cmd/xpmigrate$`).FindSubmatch(mk); m == nil {
+		got = append(got, "Makefile: build does not write bin/xpmigrate")
+	} else if want := "XPMIGRATE_BIN := $(CURDIR)/" + string(m[1]); !bytes.Contains(mk, []byte("\n"+want+"\n")) {
+		got = append(got, "Makefile: no "+want)
+	}
+	for _, target := range []string{"e2e-scripts", "e2e-cluster"} {
+		m := regexp.MustCompile(`(?m)^` + target + `:(.*)\n((?:\t.*\n)+)`).FindSubmatch(mk)
+		if m == nil {
+			got = append(got, "Makefile: no target "+target)
+			continue
+		}
+		if !slices.Contains(strings.Fields(string(m[1])), "build") {
+			got = append(got, "Makefile: "+target+" does not depend on build")
+		}
+		for _, line := range strings.Split(strings.TrimSpace(string(m[2])), "\n") {
+			if strings.Contains(line, "$(GO) test") && !strings.Contains(line, "XPMIGRATE_BIN=$(XPMIGRATE_BIN) ") {
+				got = append(got, "Makefile: "+target+" runs go test without XPMIGRATE_BIN")
+			}
+		}
+	}
+	// e2e/crossplane is one package in its own tier (make e2e-crossplane):
+	// it builds xpmigrate once, beside the test provider it builds too.
+	allowed := map[string]bool{"internal/testutil/binary.go": true, "e2e/crossplane/platform_test.go": true}
+	goBuild := regexp.MustCompile(`"go",\s*"build"`)
+	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".") && path != root) {
+			return filepath.SkipDir
+		}
+		rel, _ := filepath.Rel(root, path)
+		rel = filepath.ToSlash(rel)
+		if d.IsDir() || !strings.HasSuffix(path, "_test.go") && !strings.HasPrefix(rel, "internal/testutil/") || allowed[rel] {
+			return nil
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if goBuild.Match(b) {
+			got = append(got, rel+": runs go build (use testutil.BuildXpmigrate)")
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string(nil), got); diff != "" {
+		t.Errorf("TestE2EBuildsOnce: the e2e tiers build xpmigrate more than once: -want, +got:\n%s", diff)
+	}
 }

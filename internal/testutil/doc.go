@@ -7,6 +7,9 @@
 //     (the one -update flag of every test binary that imports this
 //     package);
 //   - RepoRoot finds the module root from the test's directory;
+//   - BuildXpmigrate gives the e2e tests the xpmigrate binary: the
+//     Makefile's one build through $XPMIGRATE_BIN (refused when stale),
+//     else a build of its own;
 //   - Corpus and LookupCorpus locate the shared corpus of real-world
 //     Compositions: $XPMIGRATE_CORPUS, or ../shared/corpus beside the
 //     repository;
