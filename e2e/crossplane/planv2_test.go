@@ -230,8 +230,8 @@ func copyDir(t *testing.T, from, to string) {
 // namespaced XR is Ready and owns the twins, the old objects are gone, and
 // the fake cloud recorded no external create or delete.
 //
-// The planted faults: every step run out of order is refused by its
-// check before anything is applied; a twin edited so that it would change
+// The planted faults: every step run out of order (before step 1, and
+// after each step any but the next) is refused by its check; a twin edited so that it would change
 // a field is refused by step 2's check; and claim "unprotected" is moved
 // without step 1 (pause and orphan), its checks skipped, to show what that
 // step protects: the fake cloud records the external deletes.
@@ -270,10 +270,11 @@ func TestE2ECrossplanePlanV2(t *testing.T) {
 			})
 		}
 		mv.run(x, s, false)
-		if s.Number == plan.StepAdopt {
-			// The new XR is still paused: retiring the old side now is
-			// refused.
-			mv.mustCheck(x, plan.StepRetire, 3)
+		// A step that skips the next one is refused (after step 2, for
+		// one, the new XR is still paused: retiring the old side is not
+		// allowed).
+		for n := s.Number + 2; n <= plan.StepDone; n++ {
+			mv.mustCheck(x, n, 3)
 		}
 		if c := cloudFor(t, p.Cloud, lp.baseline, nil); c[fakecloud.OpCreate] != 0 || c[fakecloud.OpDelete] != 0 {
 			t.Fatalf("after step %d: the fake cloud recorded %d external creates and %d deletes since the platform was steady, want 0", s.Number, c[fakecloud.OpCreate], c[fakecloud.OpDelete])
