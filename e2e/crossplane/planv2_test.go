@@ -232,7 +232,9 @@ func copyDir(t *testing.T, from, to string) {
 //
 // The planted faults: every step run out of order (before step 1, and
 // after each step any but the next) is refused by its check; a twin edited so that it would change
-// a field is refused by step 2's check; and claim "unprotected" is moved
+// a field is refused by step 2's check, and claim "edited" shows what that
+// check protects: its edited twin applied without the check makes the
+// provider update the external resource; and claim "unprotected" is moved
 // without step 1 (pause and orphan), its checks skipped, to show what that
 // step protects: the fake cloud records the external deletes.
 func TestE2ECrossplanePlanV2(t *testing.T) {
@@ -295,6 +297,9 @@ func TestE2ECrossplanePlanV2(t *testing.T) {
 	t.Logf("the move of orders: since the platform was steady the fake cloud recorded %d creates, %d updates, %d deletes, %d observes; %s since the start",
 		c[fakecloud.OpCreate], c[fakecloud.OpUpdate], c[fakecloud.OpDelete], c[fakecloud.OpObserve], time.Since(began).Round(time.Second))
 
+	t.Run("EditedTwinWithoutTheCheckReachesTheCloud", func(t *testing.T) {
+		mv.editedWithoutCheck(t, filepath.Join(work, "move-edited-applied"), byClaim["edited"])
+	})
 	t.Run("WithoutStep1TheCloudRecordsDeletes", func(t *testing.T) {
 		mv.withoutStep1(t, byClaim["unprotected"])
 	})
@@ -317,8 +322,9 @@ type legacyPlatform struct {
 }
 
 // startLegacyPlatform starts core v2.3.4 with the legacy platform of
-// testdata/planv2 and claims orders (team-a) and unprotected (team-b), and
-// waits until both are Ready and their XRs steady.
+// testdata/planv2 and claims orders (team-a), edited (team-b) and
+// unprotected (team-c), and waits until they are Ready and their XRs
+// steady.
 func startLegacyPlatform(t *testing.T, work string) legacyPlatform {
 	t.Helper()
 	crds := make([]*unstructured.Unstructured, 0, 2*len(planV2Kinds))
@@ -374,16 +380,19 @@ func startLegacyPlatform(t *testing.T, work string) legacyPlatform {
 		t.Fatal(err)
 	}
 	orders := claims[0]
-	unprotected := orders.DeepCopy()
+	edited, unprotected := orders.DeepCopy(), orders.DeepCopy()
+	edited.SetName("edited")
+	edited.SetNamespace("team-b")
 	unprotected.SetName("unprotected")
-	unprotected.SetNamespace("team-b")
-	if err := p.createNamespaces(orders, unprotected); err != nil {
+	unprotected.SetNamespace("team-c")
+	all := []*unstructured.Unstructured{orders, edited, unprotected}
+	if err := p.createNamespaces(all...); err != nil {
 		t.Fatal(err)
 	}
-	if err := p.server.Create(p.ctx, append(comps, orders, unprotected)...); err != nil {
+	if err := p.server.Create(p.ctx, append(comps, all...)...); err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range []*unstructured.Unstructured{orders, unprotected} {
+	for _, c := range all {
 		var xrName string
 		p.waitFor("claim "+c.GetNamespace()+"/"+c.GetName()+" to be Ready", 10*time.Minute, func() (bool, error) {
 			u, err := p.get(planV2Claim, c.GetNamespace(), c.GetName())
@@ -400,8 +409,8 @@ func startLegacyPlatform(t *testing.T, work string) legacyPlatform {
 		t.Fatal(err)
 	}
 	lp.baseline = len(calls)
-	if n := fakecloud.Count(calls, fakecloud.OpCreate); n != 2*len(planV2Kinds) {
-		t.Fatalf("the legacy platform: the fake cloud recorded %d external creates, want %d", n, 2*len(planV2Kinds))
+	if n := fakecloud.Count(calls, fakecloud.OpCreate); n != len(all)*len(planV2Kinds) {
+		t.Fatalf("the legacy platform: the fake cloud recorded %d external creates, want %d", n, len(all)*len(planV2Kinds))
 	}
 	return lp
 }
@@ -433,8 +442,8 @@ func loadPlan(t *testing.T, dir string) (map[string]*plan.XR, string) {
 			}
 		}
 	}
-	if len(byClaim) != 2 || byClaim["orders"] == nil || byClaim["unprotected"] == nil {
-		t.Fatalf("plan v2 planned %d XRs, want the claims orders and unprotected", len(pl.XRs))
+	if len(byClaim) != 3 || byClaim["orders"] == nil || byClaim["edited"] == nil || byClaim["unprotected"] == nil {
+		t.Fatalf("plan v2 planned %d XRs, want the claims orders, edited and unprotected", len(pl.XRs))
 	}
 	return byClaim, pl.FieldManager
 }
@@ -468,6 +477,9 @@ func (m *mover) definitions() {
 // it, naming the field.
 func (m *mover) editedTwin(t *testing.T, edited string, x *plan.XR, s plan.Step) {
 	t.Helper()
+	if _, err := os.Stat(edited); err == nil {
+		t.Fatalf("%s exists", edited)
+	}
 	copyDir(t, m.dir, edited)
 	file := filepath.Join(edited, filepath.FromSlash(s.Actions[0].File))
 	twins, err := readObjects(file)
@@ -547,6 +559,32 @@ func (m *mover) moved(x *plan.XR, steady composition) {
 	if o, err := p.get(planV2Claim, x.Claim.Namespace, x.Claim.Name); err != nil || o != nil {
 		t.Errorf("the claim %s still exists (%v)", x.Claim, err)
 	}
+}
+
+// editedWithoutCheck runs step 1 of x after its check, then applies the
+// twins of a copy of the plan whose Database twin sets another
+// spec.forProvider.size: step 2's check refuses it, and applied anyway the
+// provider updates the external resource to the edited value.
+func (m *mover) editedWithoutCheck(t *testing.T, edited string, x *plan.XR) {
+	t.Helper()
+	p := m.p
+	m.mustCheck(x, plan.StepProtect, 0)
+	m.run(x, x.Steps[plan.StepProtect-1], false)
+	m.editedTwin(t, edited, x, x.Steps[plan.StepAdopt-1])
+	before, err := fakecloud.ReadCalls(p.Cloud)
+	if err != nil {
+		t.Fatal(err)
+	}
+	(&mover{p: p, dir: edited, fm: m.fm}).run(x, x.Steps[plan.StepAdopt-1], false)
+	p.waitFor("the fake cloud to record the edited twin's update", 5*time.Minute, func() (bool, error) {
+		calls, err := fakecloud.ReadCalls(p.Cloud)
+		if err != nil {
+			return false, err
+		}
+		return slices.ContainsFunc(calls[len(before):], func(c fakecloud.Call) bool {
+			return c.Op == fakecloud.OpUpdate && c.Resource.Kind == "Database" && c.Resource.Namespace == x.New.Namespace && c.Params["size"] == "large"
+		}), nil
+	})
 }
 
 // withoutStep1 moves u without its step 1 (pause and orphan): step 2's
