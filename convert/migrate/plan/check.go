@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"sort"
 
 	"github.com/pkg/errors"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/xpmigrate/xpmigrate/internal/jsonobj"
 	"github.com/xpmigrate/xpmigrate/internal/manifest"
 	"github.com/xpmigrate/xpmigrate/internal/regularfile"
+	"github.com/xpmigrate/xpmigrate/internal/v2map"
 	"github.com/xpmigrate/xpmigrate/internal/xp"
 )
 
@@ -66,6 +68,7 @@ func Check(ctx context.Context, objs Objects, x *XR, n int) ([]string, error) {
 		c.oldSafe(x)
 		c.definitions(x)
 		c.twins(x, false)
+		c.unchanged(x)
 	case StepResume:
 		c.oldSafe(x)
 		if xr := c.get(x.New, "the new XR"); xr != nil && !paused(xr) {
@@ -255,6 +258,74 @@ func (c *checker) definitions(x *XR) {
 	c.get(Ref{APIVersion: xp.CompositionAPIVersion, Kind: "Composition", Name: x.V2Composition}, "the v2 Composition")
 	if _, st := c.lookup(x.New); st == cluster.Unserved {
 		c.failf("the new XR's kind %s %s is not served: apply definitions.yaml (the v2 XRD) first", x.New.APIVersion, x.New.Kind)
+	}
+}
+
+// unchanged: every twin step 2 applies has the parameters
+// (spec.forProvider and spec.initProvider) of the live managed resource it
+// replaces, mapped as the plan maps it. A twin that differs (its manifest
+// edited, or the managed resource changed since the plan) would make the
+// provider change the external resource as soon as it observes the twin.
+func (c *checker) unchanged(x *XR) {
+	if len(x.Steps) < StepAdopt {
+		return
+	}
+	comp, _ := c.lookup(Ref{APIVersion: xp.CompositionAPIVersion, Kind: "Composition", Name: x.V2Composition})
+	m := mappingOf(comp)
+	st := x.Steps[StepAdopt-1]
+	for _, a := range st.Actions {
+		if a.Verb != VerbApply {
+			continue
+		}
+		for _, obj := range st.objects[a.File] {
+			i := slices.IndexFunc(x.Resources, func(r Resource) bool { return r.Twin == refOf(obj) })
+			if i < 0 {
+				continue
+			}
+			r := x.Resources[i]
+			old, _ := c.lookup(r.Old)
+			if old == nil {
+				continue // oldSafe says so.
+			}
+			want := clean(old)
+			if m != nil {
+				if _, err := v2map.Apply(want, m.Resource(r.Name)); err != nil {
+					c.failf("%s: cannot map %s as the v2 Composition %s does: %v", a.File, r.Old, x.V2Composition, err)
+					continue
+				}
+			}
+			for _, f := range []string{"forProvider", "initProvider"} {
+				changed("spec."+f, jsonobj.Value(want, "spec", f), jsonobj.Value(obj, "spec", f), func(path string, live, twin any) {
+					c.failf("%s: %s sets %s %s, the live %s has %s: the provider would change the external resource", a.File, r.Twin, path, show(twin), r.Old, show(live))
+				})
+			}
+		}
+	}
+}
+
+// changed calls report for every leaf under path whose value in twin is
+// not the one in live, either way.
+func changed(path string, live, twin any, report func(path string, live, twin any)) {
+	lm, lok := live.(map[string]any)
+	tm, tok := twin.(map[string]any)
+	if !lok || !tok {
+		if !jsonobj.Equal(live, twin) {
+			report(path, live, twin)
+		}
+		return
+	}
+	keys := make([]string, 0, len(lm)+len(tm))
+	for k := range lm {
+		keys = append(keys, k)
+	}
+	for k := range tm {
+		if _, ok := lm[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		changed(path+"."+k, lm[k], tm[k], report)
 	}
 }
 

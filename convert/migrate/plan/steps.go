@@ -57,7 +57,7 @@ var StepTitles = map[int]string{
 // stepProves says what each step's precondition check establishes.
 var stepProves = map[int]string{
 	StepProtect: "the old claim, XR and every managed resource exist and every managed resource has the external name and composition resource name the plan copies",
-	StepAdopt:   "the old claim and XR are paused, every old managed resource is paused and cannot delete its external resource (deletionPolicy Orphan, or management policies without Delete), the v2 XR type is served and the v2 Composition exists, and no twin exists that another XR controls",
+	StepAdopt:   "the old claim and XR are paused, every old managed resource is paused and cannot delete its external resource (deletionPolicy Orphan, or management policies without Delete), the v2 XR type is served and the v2 Composition exists, no twin exists that another XR controls, and every twin has the parameters (spec.forProvider, spec.initProvider) of the live managed resource it replaces",
 	StepResume:  "the old side is still paused and orphaned; the new XR exists, paused; every twin exists with the old external name and management policies without Delete, controlled by no other XR",
 	StepRetire:  "the new XR is unpaused and Ready and controls every twin (owner reference and spec.crossplane.resourceRefs), each twin still has the old external name, and the old managed resources are still paused and orphaned",
 	StepRelease: "every old object is being deleted (or gone), every old managed resource is orphaned, and the new XR still controls every twin",

@@ -224,3 +224,71 @@ func TestCheckRevalidatesStep(t *testing.T) {
 		t.Errorf("step 2 with a twin its CRD refuses: -want reasons, +got:\n%s", diff)
 	}
 }
+
+// TestCheckRefusesTwinThatChangesAField: issue 26, scenario 3's planted
+// fault. A twin of step 2 whose spec.forProvider differs from the live
+// managed resource it replaces (the manifest edited after planning, or the
+// managed resource changed since) would make the provider update the
+// external resource once it observes the twin: step 2's check refuses it,
+// naming the field, before anything reaches the cloud. A twin that agrees
+// with the live managed resource is allowed.
+func TestCheckRefusesTwinThatChangesAField(t *testing.T) {
+	cases := map[string]struct {
+		reason string
+		edit   func(twin map[string]any)
+		want   []string
+	}{
+		"Unchanged": {
+			reason: "The twins as planned carry the live managed resources' parameters: allowed.",
+			edit:   func(map[string]any) {},
+		},
+		"ChangedField": {
+			reason: "A twin whose spec.forProvider.size differs from the live one's is refused.",
+			edit: func(twin map[string]any) {
+				jsonobj.Value(twin, "spec", "forProvider").(map[string]any)["size"] = "huge"
+			},
+			want: []string{`team-a/orders/2-adopt.yaml: NopResource.nop.m.example.org team-a/orders-abcde-db1 sets spec.forProvider.size "huge", the live NopResource.nop.example.org orders-abcde-db1 has "large": the provider would change the external resource`},
+		},
+		"AddedField": {
+			reason: "A twin with a parameter the live managed resource does not have is refused.",
+			edit: func(twin map[string]any) {
+				jsonobj.Value(twin, "spec", "forProvider").(map[string]any)["encrypted"] = true
+			},
+			want: []string{`team-a/orders/2-adopt.yaml: NopResource.nop.m.example.org team-a/orders-abcde-db1 sets spec.forProvider.encrypted true, the live NopResource.nop.example.org orders-abcde-db1 has nothing: the provider would change the external resource`},
+		},
+		"AddedInitProvider": {
+			reason: "spec.initProvider is compared too.",
+			edit: func(twin map[string]any) {
+				spec := twin["spec"].(map[string]any)
+				spec["initProvider"] = map[string]any{"zone": "b"}
+			},
+			want: []string{`team-a/orders/2-adopt.yaml: NopResource.nop.m.example.org team-a/orders-abcde-db1 sets spec.initProvider {"zone":"b"}, the live NopResource.nop.example.org orders-abcde-db1 has nothing: the provider would change the external resource`},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			m, l, d := fixture(t, nil)
+			for _, c := range d.Compositions {
+				m.add(c)
+			}
+			p, err := Build(context.Background(), l, d, Options{Convert: convertOptions(t)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			x := p.XRs[0]
+			applyStep(t, m, x, StepProtect)
+			for _, o := range x.Steps[StepAdopt-1].objects[x.file(StepAdopt, "adopt")] {
+				if jsonobj.String(o, "metadata", "annotations", "crossplane.io/composition-resource-name") == "db" {
+					tc.edit(o)
+				}
+			}
+			got, err := Check(context.Background(), m, x, StepAdopt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("\n%s\nCheck(step 2): -want reasons, +got:\n%s", tc.reason, diff)
+			}
+		})
+	}
+}
