@@ -4,6 +4,7 @@ package crossplanee2e
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -543,7 +544,7 @@ func TestE2ECrossplaneCorpus(t *testing.T) {
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	b, err := cmd.Output()
-	if ee := (*exec.ExitError)(nil); err != nil && !(asExit(err, &ee) && ee.ExitCode() == 3) {
+	if ee := (*exec.ExitError)(nil); err != nil && !(errors.As(err, &ee) && ee.ExitCode() == 3) {
 		t.Fatalf("xpmigrate migrate: %v\n%s", err, stderr.String())
 	}
 	var rep migrateReport
@@ -700,12 +701,6 @@ func TestE2ECrossplaneCorpus(t *testing.T) {
 // knownCorpusDisagreements are the corpus Compositions whose real-core
 // behaviour disagrees with xpmigrate, by name, with the cause.
 var knownCorpusDisagreements = map[string]string{}
-
-func asExit(err error, target **exec.ExitError) bool {
-	ee, ok := err.(*exec.ExitError) //nolint:errorlint // exec.Cmd returns it unwrapped
-	*target = ee
-	return ok
-}
 
 func dedupe(objs []*unstructured.Unstructured) []*unstructured.Unstructured {
 	seen := map[string]bool{}
