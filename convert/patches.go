@@ -16,7 +16,7 @@ import (
 	"github.com/xpmigrate/xpmigrate/patchandtransform/function"
 )
 
-// A location is where a patch list lives; it decides which patch types are
+// A Location is where a patch list lives; it decides which patch types are
 // allowed (docs/semantics/conversion.md#allowed-patch-types).
 type Location int
 

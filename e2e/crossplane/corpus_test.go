@@ -223,12 +223,13 @@ func selectCorpus(t *testing.T, root, out string, rep migrateReport, ix corpusIn
 		ok := len(cc.Kinds) > 0
 		for _, k := range cc.Kinds {
 			_, nested := ix.xrds[k.GroupKind()]
-			if nested || !strings.Contains(k.Group, ".") || k.Version == "" || k.Kind == "" {
+			core := k.Group == "apiextensions.crossplane.io" || k.Group == "pkg.crossplane.io"
+			if nested || core || !strings.Contains(k.Group, ".") || k.Version == "" || k.Kind == "" {
 				ok = false
 			}
 		}
 		if !ok {
-			skipped["composes a core kind or an XR"]++
+			skipped["composes a Kubernetes or Crossplane kind, or an XR"]++
 			continue
 		}
 		if _, env, _ := unstructured.NestedFieldNoCopy(cc.Legacy.Object, "spec", "environment"); env {
@@ -393,7 +394,7 @@ var crdGVK = schema.GroupVersionKind{Group: "apiextensions.k8s.io", Version: "v1
 func (p *platform) storeXR(name string, xr *unstructured.Unstructured) error {
 	crd, err := p.get(crdGVK, "", name)
 	if err != nil || crd == nil {
-		return fmt.Errorf("cannot read the XR CRD %q: %v", name, err)
+		return fmt.Errorf("cannot read the XR CRD %q: %w", name, err)
 	}
 	s := crdschema.New()
 	if _, err := s.Add(crd.Object); err != nil {
@@ -515,7 +516,7 @@ func (p *platform) renderWith(comp *unstructured.Unstructured, c composition, ex
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return composition{}, fmt.Errorf("xpmigrate render: %v: %s", err, strings.TrimSpace(stderr.String()))
+		return composition{}, fmt.Errorf("xpmigrate render: %w: %s", err, strings.TrimSpace(stderr.String()))
 	}
 	docs, err := readObjectsFrom(out)
 	if err != nil {
