@@ -239,6 +239,9 @@ func selectCorpus(t *testing.T, root, out string, rep migrateReport, ix corpusIn
 		if err := unstructured.SetNestedField(cc.Sample.Object, cc.Name, "spec", "compositionRef", "name"); err != nil {
 			t.Fatal(err)
 		}
+		// Examples of several repositories share names (and so the names
+		// of what they compose): each gets its own.
+		cc.Sample.SetName(fmt.Sprintf("%s-c%d", trimName(cc.Sample.GetName(), 50), len(cases)))
 		types[gk], names[cc.Name] = true, true
 		cases = append(cases, cc)
 		if len(cases) == corpusTarget {
@@ -246,6 +249,13 @@ func selectCorpus(t *testing.T, root, out string, rep migrateReport, ix corpusIn
 		}
 	}
 	return cases, skipped
+}
+
+func trimName(n string, max int) string {
+	if len(n) > max {
+		return strings.TrimRight(n[:max], "-.")
+	}
+	return n
 }
 
 // namespacesValid says whether every namespace the objects need
@@ -406,6 +416,36 @@ func (p *platform) storeXR(name string, xr *unstructured.Unstructured) error {
 	}
 	xr.Object = stored
 	return nil
+}
+
+// coreWarning is the most frequent warning event core logged for the XR
+// named xr, its generated suffixes masked.
+func (p *platform) coreWarning(xr string) string {
+	if xr == "" {
+		return "none (no XR)"
+	}
+	b, err := os.ReadFile(filepath.Join(p.dir, "core-v1.20.11.log"))
+	if err != nil {
+		return err.Error()
+	}
+	counts := map[string]int{}
+	for _, line := range strings.Split(string(b), "\n") {
+		if !strings.Contains(line, `Name:"`+xr+`"`) {
+			continue
+		}
+		_, msg, ok := strings.Cut(line, "type: 'Warning' reason: ")
+		if !ok {
+			continue
+		}
+		counts[msg]++
+	}
+	best, n := "none", 0
+	for m, c := range counts {
+		if c > n || (c == n && m < best) {
+			best, n = m, c
+		}
+	}
+	return fmt.Sprintf("%s (%d times)", best, n)
 }
 
 // changedSince says which objects' resource versions changed between two
@@ -674,6 +714,11 @@ func TestE2ECrossplaneCorpus(t *testing.T) {
 		}
 	}
 
+	for _, c := range cases {
+		if c.refused == "" && (!c.steady || strings.HasPrefix(c.pipeline, "not steady")) {
+			c.unsteady += "; core's most frequent warning: " + p.coreWarning(c.xrName)
+		}
+	}
 	table := corpusTable(cases, skipped)
 	if path := os.Getenv("XPMIGRATE_E2E_TABLE"); path != "" {
 		if err := os.WriteFile(path, []byte(table), 0o600); err != nil {

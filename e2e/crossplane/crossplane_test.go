@@ -79,12 +79,13 @@ func (p *platform) composed(xrGVK schema.GroupVersionKind, name string, kinds []
 	// An anonymous template's resource has no composition resource name:
 	// it is known by its place in spec.resourceRefs (template order).
 	refs, _, _ := unstructured.NestedSlice(xr.Object, "spec", "resourceRefs")
-	position := map[string]int{}
-	for i, r := range refs {
+	position, ofKind := map[string]int{}, map[string]int{}
+	for _, r := range refs {
 		m, _ := r.(map[string]any)
 		n, _ := m["name"].(string)
 		k, _ := m["kind"].(string)
-		position[k+"/"+n] = i
+		position[k+"/"+n] = ofKind[k]
+		ofKind[k]++
 	}
 	for _, gvk := range kinds {
 		items, err := p.list(gvk)
@@ -190,18 +191,21 @@ func (p *platform) render(comp string, c composition) composition {
 }
 
 // resourceKey names a composed resource: its composition resource name,
-// or "#<position>" for an anonymous template's.
-func resourceKey(u *unstructured.Unstructured, position int) string {
+// or "<kind>#<n>" for an anonymous template's, the n-th (from 0) of its kind
+// in template order (a template that fails to render leaves no resource,
+// so a position among all would shift).
+func resourceKey(u *unstructured.Unstructured, nthOfKind int) string {
 	if n := u.GetAnnotations()[resourceNameAnnotation]; n != "" {
 		return n
 	}
-	return fmt.Sprintf("#%d", position)
+	return fmt.Sprintf("%s#%d", u.GetKind(), nthOfKind)
 }
 
 // renderedComposition reads render's output: the XR, then the composed
 // resources in template order.
 func renderedComposition(docs []*unstructured.Unstructured) composition {
 	r := composition{Composed: map[string]*unstructured.Unstructured{}}
+	ofKind := map[string]int{}
 	for i, d := range docs {
 		if i == 0 {
 			r.XR = d
@@ -210,7 +214,8 @@ func renderedComposition(docs []*unstructured.Unstructured) composition {
 		if d.GetKind() == "Result" || d.GetKind() == "Context" {
 			continue
 		}
-		r.Composed[resourceKey(d, i-1)] = d
+		r.Composed[resourceKey(d, ofKind[d.GetKind()])] = d
+		ofKind[d.GetKind()]++
 	}
 	return r
 }
