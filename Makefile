@@ -100,19 +100,19 @@ E2E_CLUSTER_PKGS := ./internal/kubetest/ ./internal/cluster/ ./render/verify/liv
 e2e-cluster: kube-apiserver build
 	XPMIGRATE_BIN=$(XPMIGRATE_BIN) $(GO) test -tags e2e -count=1 $(E2E_CLUSTER_PKGS)
 
-# Every e2e test: the scripts and the cluster tier, not the unit tier.
-e2e: e2e-scripts e2e-cluster
+# Every e2e test: the scripts, the cluster tier and the real-Crossplane
+# tier, not the unit tier.
+e2e: e2e-scripts e2e-cluster e2e-crossplane
 
 # The real-Crossplane tier (e2e/crossplane, build tag e2e_crossplane;
 # docs/test-tiers.md): Crossplane core v1.20.11 and v2.3.4,
 # function-patch-and-transform and kube-controller-manager, built once by
 # hack/crossplane.sh into the cache beside kube-apiserver, run as plain
-# processes with the test provider and its fake cloud. Not part of `make e2e`
-# nor CI yet.
+# processes with the test provider and its fake cloud. Part of `make e2e`.
 crossplane: kube-apiserver
 	hack/crossplane.sh build
 e2e-crossplane: crossplane
-	$(GO) test -tags e2e_crossplane -count=1 -timeout 60m -v ./e2e/crossplane/
+	$(GO) test -tags e2e_crossplane -count=1 -timeout 45m -v ./e2e/crossplane/
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) $(PKGS)

@@ -84,8 +84,9 @@ func (p *platform) composed(xrGVK schema.GroupVersionKind, name string, kinds []
 		m, _ := r.(map[string]any)
 		n, _ := m["name"].(string)
 		k, _ := m["kind"].(string)
-		position[k+"/"+n] = ofKind[k]
-		ofKind[k]++
+		av, _ := m["apiVersion"].(string)
+		position[k+"/"+n] = ofKind[av+"/"+k]
+		ofKind[av+"/"+k]++
 	}
 	for _, gvk := range kinds {
 		items, err := p.list(gvk)
@@ -198,7 +199,7 @@ func resourceKey(u *unstructured.Unstructured, nthOfKind int) string {
 	if n := u.GetAnnotations()[resourceNameAnnotation]; n != "" {
 		return n
 	}
-	return fmt.Sprintf("%s#%d", u.GetKind(), nthOfKind)
+	return fmt.Sprintf("%s/%s#%d", u.GetAPIVersion(), u.GetKind(), nthOfKind)
 }
 
 // renderedComposition reads render's output: the XR, then the composed
@@ -214,8 +215,9 @@ func renderedComposition(docs []*unstructured.Unstructured) composition {
 		if d.GetKind() == "Result" || d.GetKind() == "Context" {
 			continue
 		}
-		r.Composed[resourceKey(d, ofKind[d.GetKind()])] = d
-		ofKind[d.GetKind()]++
+		k := d.GetAPIVersion() + "/" + d.GetKind()
+		r.Composed[resourceKey(d, ofKind[k])] = d
+		ofKind[k]++
 	}
 	return r
 }
