@@ -20,6 +20,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation"
 
+	"github.com/xpmigrate/xpmigrate/e2e/crossplane/fakecloud"
 	"github.com/xpmigrate/xpmigrate/internal/crdschema"
 	"github.com/xpmigrate/xpmigrate/internal/testutil"
 )
@@ -437,7 +438,7 @@ func (p *platform) coreLogged(xr, text string) bool {
 		return false
 	}
 	for _, line := range strings.Split(string(b), "\n") {
-		if strings.Contains(line, `Name:"`+xr+`"`) && strings.Contains(line, text) {
+		if strings.Contains(line, `"`+xr+`"`) && strings.Contains(line, text) {
 			return true
 		}
 	}
@@ -732,8 +733,17 @@ func TestE2ECrossplaneCorpus(t *testing.T) {
 			converted = append(converted, c)
 		}
 	}
+	before, err := fakecloud.ReadCalls(p.Cloud)
+	if err != nil {
+		t.Fatal(err)
+	}
 	time.Sleep(20 * time.Second)
 	after := p.steadyAll(converted, 4*time.Minute)
+	calls, err := fakecloud.ReadCalls(p.Cloud)
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls = calls[len(before):]
 	for _, c := range converted {
 		got, ok := after[c]
 		if !ok {
@@ -741,6 +751,12 @@ func TestE2ECrossplaneCorpus(t *testing.T) {
 			continue
 		}
 		c.changed = changedFields(c.legacy, got)
+		uids := composedUIDs(c.legacy)
+		for _, call := range calls {
+			if uids[call.Resource.UID] && (call.Op == fakecloud.OpCreate || call.Op == fakecloud.OpDelete) {
+				c.changed = append(c.changed, fmt.Sprintf("%s %s: external %s", call.Resource.Kind, call.Resource.Name, call.Op))
+			}
+		}
 		switch {
 		case len(c.changed) == 0:
 			c.pipeline = "nothing changed"

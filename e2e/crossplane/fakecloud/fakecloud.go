@@ -13,7 +13,7 @@
 // both carry the same crossplane.io/external-name.
 //
 //	c, _ := fakecloud.Open(dir)
-//	id, _ := c.Create(ref, params)     // a new external resource, a new ID
+//	id, _ := c.Create(ref, "", params) // a new external resource, a new ID
 //	calls, _ := fakecloud.ReadCalls(dir)
 //	n := fakecloud.Count(calls, fakecloud.OpCreate)
 //
@@ -140,16 +140,25 @@ func (c *Cloud) Observe(ref Ref, id string) (External, bool, error) {
 	return e, ok, c.record(Call{Op: OpObserve, Resource: ref, ExternalName: id, Found: ok})
 }
 
-// Create makes a new external resource of ref's type with a new ID and
-// returns the ID.
-func (c *Cloud) Create(ref Ref, params map[string]any) (string, error) {
+// Create makes a new external resource of ref's type and returns its ID:
+// name when it is not empty (a resource its user names, such as one whose
+// crossplane.io/external-name a Composition sets), else a new ID, as a
+// cloud that names its resources does. Creating a name that exists is an
+// error, as in a cloud.
+func (c *Cloud) Create(ref Ref, name string, params map[string]any) (string, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	b := make([]byte, 4)
-	if _, err := rand.Read(b); err != nil {
-		return "", errors.Wrap(err, "cannot generate an ID")
+	id := name
+	if id == "" {
+		b := make([]byte, 4)
+		if _, err := rand.Read(b); err != nil {
+			return "", errors.Wrap(err, "cannot generate an ID")
+		}
+		id = strings.ToLower(ref.Kind) + "-" + hex.EncodeToString(b)
 	}
-	id := strings.ToLower(ref.Kind) + "-" + hex.EncodeToString(b)
+	if _, exists := c.resources[key(ref.Type(), id)]; exists {
+		return "", errors.Errorf("cannot create %s %q: it already exists", ref.Type(), id)
+	}
 	c.resources[key(ref.Type(), id)] = External{Type: ref.Type(), ID: id, Params: params, CreatedFor: ref}
 	if err := c.save(); err != nil {
 		return "", err

@@ -49,7 +49,7 @@ func TestCloud(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	id, err := c.Create(cluster, map[string]any{"region": "eu"})
+	id, err := c.Create(cluster, "", map[string]any{"region": "eu"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,5 +110,32 @@ func TestCloud(t *testing.T) {
 	}
 	if len(rs) != 0 {
 		t.Errorf("ReadResources() after Delete(): want none, got %v", rs)
+	}
+}
+
+// TestCreateNamed: a managed resource whose Composition sets its external
+// name creates the external resource under that name, once; a second
+// create of the name fails as in a cloud. (Before, the cloud ignored the
+// name and created anew on every reconcile where the Composition set it
+// back: found by the real-Crossplane corpus run.)
+func TestCreateNamed(t *testing.T) {
+	c, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = c.Close() }()
+	ref := Ref{APIVersion: "iam.fake.xpmigrate.io/v1alpha1", Kind: "Role", Name: "r", UID: "1"}
+	id, err := c.Create(ref, "my-role", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if id != "my-role" {
+		t.Errorf("Create(ref, %q): ID %q, want the name", "my-role", id)
+	}
+	if _, found, _ := c.Observe(ref, "my-role"); !found {
+		t.Errorf("Observe(ref, %q): not found after its create", "my-role")
+	}
+	if _, err := c.Create(ref, "my-role", nil); err == nil {
+		t.Errorf("a second Create of %q: want an error", "my-role")
 	}
 }

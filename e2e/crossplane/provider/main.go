@@ -16,9 +16,10 @@
 //	  --kind Bucket.storage.fake.xpmigrate.io/v1alpha1 \
 //	  --kind Bucket.storage.fake.m.xpmigrate.io/v1alpha1
 //
-// A Create gives the external resource a new ID (kind-<8 hex digits>) and
-// sets it as the crossplane.io/external-name, as a cloud that names its
-// resources does; Observe reports the resource up to date when its stored
+// A Create names the external resource by the crossplane.io/external-name
+// the managed resource already has (one its Composition sets), else gives
+// it a new ID (kind-<8 hex digits>) and sets that as the external name, as
+// a cloud that names its resources does; Observe reports the resource up to date when its stored
 // parameters equal spec.forProvider, and writes them, with the ID, to
 // status.atProvider.
 package main
@@ -245,7 +246,9 @@ func (e external) Observe(_ context.Context, mg resource.Managed) (managed.Exter
 }
 
 func (e external) Create(_ context.Context, mg resource.Managed) (managed.ExternalCreation, error) {
-	id, err := e.cloud.Create(ref(mg), params(mg))
+	// A name set before the create (by the Composition) names the
+	// resource, as a real provider creates a user-named resource.
+	id, err := e.cloud.Create(ref(mg), meta.GetExternalName(mg), params(mg))
 	if err != nil {
 		return managed.ExternalCreation{}, err
 	}
