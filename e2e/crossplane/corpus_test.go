@@ -262,29 +262,17 @@ func trimName(n string, max int) string {
 }
 
 // namespacesValid says whether every namespace the objects need
-// (createNamespaces) is a valid name: some corpus files hold placeholders
-// such as ${NAMESPACE} that their repositories substitute.
+// (namespacesOf) is a valid name: some corpus files hold placeholders such
+// as ${NAMESPACE} that their repositories substitute.
 func namespacesValid(objs ...*unstructured.Unstructured) bool {
-	ok := true
-	check := func(ns string) {
-		if ns != "" && len(validation.IsDNS1123Label(ns)) > 0 {
-			ok = false
-		}
-	}
 	for _, o := range objs {
-		check(o.GetNamespace())
-		ns, _, _ := unstructured.NestedString(o.Object, "spec", "writeConnectionSecretsToNamespace")
-		check(ns)
-		ns, _, _ = unstructured.NestedString(o.Object, "spec", "writeConnectionSecretToRef", "namespace")
-		check(ns)
-		rs, _, _ := unstructured.NestedSlice(o.Object, "spec", "resources")
-		for _, r := range rs {
-			m, _ := r.(map[string]any)
-			ns, _, _ = unstructured.NestedString(m, "base", "spec", "writeConnectionSecretToRef", "namespace")
-			check(ns)
+		for _, ns := range namespacesOf(o) {
+			if ns != "" && len(validation.IsDNS1123Label(ns)) > 0 {
+				return false
+			}
 		}
 	}
-	return ok
+	return true
 }
 
 // managedCRDs is one CRD per composed group and kind, with every version
@@ -430,9 +418,9 @@ func changedNames(changed []string) []string {
 	return out
 }
 
-// coreLogged says whether core logged text in a warning event of the XR
-// named xr.
-func (p *platform) coreLogged(xr, text string) bool {
+// coreLogged says whether core logged one of texts in a line that names
+// the XR xr.
+func (p *platform) coreLogged(xr string, texts ...string) bool {
 	b, err := os.ReadFile(filepath.Join(p.dir, "core-v1.20.11.log"))
 	if err != nil || xr == "" {
 		return false
@@ -441,8 +429,13 @@ func (p *platform) coreLogged(xr, text string) bool {
 		// The XR's name stands in an event's object reference, or quoted
 		// (and JSON-escaped in a log field) in an error message.
 		named := strings.Contains(line, `"`+xr+`"`) || strings.Contains(line, `"`+xr+`\"`) || strings.Contains(line, `/`+xr+` `)
-		if named && strings.Contains(line, text) {
-			return true
+		if !named {
+			continue
+		}
+		for _, text := range texts {
+			if strings.Contains(line, text) {
+				return true
+			}
 		}
 	}
 	return false
@@ -564,8 +557,11 @@ func changedFields(before, after composition) []string {
 	return out
 }
 
-// renderWith is render with extra resources (EnvironmentConfigs).
-func (p *platform) renderWith(comp *unstructured.Unstructured, c composition, extra []*unstructured.Unstructured) (composition, error) {
+// render runs xpmigrate render on the XR and composed resources core wrote
+// (the observed state), with the Composition and extra resources (the
+// EnvironmentConfigs), and returns the rendered XR and composed resources
+// by resourceKey.
+func (p *platform) render(comp *unstructured.Unstructured, c composition, extra []*unstructured.Unstructured) (composition, error) {
 	dir := p.t.TempDir()
 	compPath := filepath.Join(dir, "composition.yaml")
 	writeYAML(p.t, compPath, clean(comp))
@@ -699,7 +695,7 @@ func TestE2ECrossplaneCorpus(t *testing.T) {
 			continue
 		}
 		c.steady, c.legacy = true, got
-		rendered, err := p.renderWith(c.Legacy, got, c.Env)
+		rendered, err := p.render(c.Legacy, got, c.Env)
 		if err != nil {
 			c.emulation = []string{err.Error()}
 			continue
@@ -710,8 +706,7 @@ func TestE2ECrossplaneCorpus(t *testing.T) {
 			t.Fatal(err)
 		}
 		c.emulation = differences(got, rendered)
-		if len(c.emulation) > 0 && (p.coreLogged(c.xrName, "existing object is not controlled by UID") ||
-			p.coreLogged(c.xrName, "Only one reference can have Controller set to true")) {
+		if len(c.emulation) > 0 && p.coreLogged(c.xrName, "existing object is not controlled by UID", "Only one reference can have Controller set to true") {
 			// Two cases compose an object of the same fixed name (from a
 			// parameter or the Composition), and core refuses to take over
 			// the other XR's: the harness's doing, not core's nor

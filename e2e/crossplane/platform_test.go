@@ -570,36 +570,35 @@ func managedCRD(gvk schema.GroupVersionKind, namespaced bool) *unstructured.Unst
 	return crd
 }
 
-// createNamespaces creates the namespaces of objs and those they write
+// namespacesOf are the namespaces o needs: its own and those it writes
 // connection Secrets to (a Composition's writeConnectionSecretsToNamespace,
-// an XR's or a composed resource's writeConnectionSecretToRef), as the
+// an XR's or a composed resource template's writeConnectionSecretToRef).
+func namespacesOf(o *unstructured.Unstructured) []string {
+	out := []string{o.GetNamespace()}
+	ns, _, _ := unstructured.NestedString(o.Object, "spec", "writeConnectionSecretsToNamespace")
+	out = append(out, ns)
+	ns, _, _ = unstructured.NestedString(o.Object, "spec", "writeConnectionSecretToRef", "namespace")
+	out = append(out, ns)
+	rs, _, _ := unstructured.NestedSlice(o.Object, "spec", "resources")
+	for _, r := range rs {
+		m, _ := r.(map[string]any)
+		ns, _, _ = unstructured.NestedString(m, "base", "spec", "writeConnectionSecretToRef", "namespace")
+		out = append(out, ns)
+	}
+	return out
+}
+
+// createNamespaces creates the namespaces objs need (namespacesOf), as the
 // platform they come from has them.
 func (p *platform) createNamespaces(objs ...*unstructured.Unstructured) error {
 	seen := map[string]bool{"": true, "crossplane-system": true, "default": true, "kube-system": true, "kube-public": true}
-	add := func(ns string) error {
-		if seen[ns] {
-			return nil
-		}
-		seen[ns] = true
-		return p.server.Create(p.ctx, object("v1", "Namespace", "", ns, nil))
-	}
 	for _, o := range objs {
-		if err := add(o.GetNamespace()); err != nil {
-			return err
-		}
-		ns, _, _ := unstructured.NestedString(o.Object, "spec", "writeConnectionSecretsToNamespace")
-		if err := add(ns); err != nil {
-			return err
-		}
-		ns, _, _ = unstructured.NestedString(o.Object, "spec", "writeConnectionSecretToRef", "namespace")
-		if err := add(ns); err != nil {
-			return err
-		}
-		rs, _, _ := unstructured.NestedSlice(o.Object, "spec", "resources")
-		for _, r := range rs {
-			m, _ := r.(map[string]any)
-			ns, _, _ = unstructured.NestedString(m, "base", "spec", "writeConnectionSecretToRef", "namespace")
-			if err := add(ns); err != nil {
+		for _, ns := range namespacesOf(o) {
+			if seen[ns] {
+				continue
+			}
+			seen[ns] = true
+			if err := p.server.Create(p.ctx, object("v1", "Namespace", "", ns, nil)); err != nil {
 				return err
 			}
 		}

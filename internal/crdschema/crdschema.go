@@ -130,13 +130,9 @@ func (s *Schemas) Validate(ctx context.Context, obj, old map[string]any) ([]stri
 	u := &unstructured.Unstructured{Object: runtime.DeepCopyJSON(obj)}
 	var errs field.ErrorList
 	var unknown []string
-	if !v.preserve && v.structural != nil {
-		structuraldefaulting.Default(u.Object, v.structural)
-		for _, p := range structuralpruning.PruneWithOptions(u.Object, v.structural, true, structuralschema.UnknownFieldPathOptions{TrackUnknownFieldPaths: true}) {
-			// kubectl's strict field validation refuses it.
-			unknown = append(unknown, p+": field not declared in schema")
-		}
-		structuraldefaulting.PruneNonNullableNullsWithoutDefaults(u.Object, v.structural)
+	for _, p := range v.store(u.Object) {
+		// kubectl's strict field validation refuses it.
+		unknown = append(unknown, p+": field not declared in schema")
 	}
 	errs = append(errs, metavalidation.ValidateObjectMetaAccessor(u, v.namespaced, metavalidation.NameIsDNSSubdomain, field.NewPath("metadata"))...)
 	var o *unstructured.Unstructured
@@ -266,10 +262,20 @@ func (s *Schemas) Stored(obj map[string]any) (map[string]any, error) {
 		return nil, err
 	}
 	out := runtime.DeepCopyJSON(obj)
-	if !v.preserve && v.structural != nil {
-		structuraldefaulting.Default(out, v.structural)
-		structuralpruning.Prune(out, v.structural, true)
-		structuraldefaulting.PruneNonNullableNullsWithoutDefaults(out, v.structural)
-	}
+	v.store(out)
 	return out, nil
+}
+
+// store does to obj, in place, what the API server does before it
+// validates and stores an object of this version: the schema's defaults,
+// pruning, and dropping the nulls of fields that are not nullable. It
+// returns the paths of the pruned fields.
+func (v *version) store(obj map[string]any) []string {
+	if v.preserve || v.structural == nil {
+		return nil
+	}
+	structuraldefaulting.Default(obj, v.structural)
+	pruned := structuralpruning.PruneWithOptions(obj, v.structural, true, structuralschema.UnknownFieldPathOptions{TrackUnknownFieldPaths: true})
+	structuraldefaulting.PruneNonNullableNullsWithoutDefaults(obj, v.structural)
+	return pruned
 }

@@ -883,11 +883,7 @@ func emulate(x *XR, out *render.Outcome, live *cluster.Composite) {
 		liveOwned := owned(redact.Object(cd.Object.Object))
 		for _, path := range jsonobj.SortedKeys(rendered) {
 			lv, ok := liveOwned[path]
-			if !ok && rendered[path] == nil {
-				// The API server keeps no null field of a custom resource.
-				continue
-			}
-			if !ok || !jsonobj.Equal(lv, rendered[path]) {
+			if differs(lv, ok, rendered[path]) {
 				f := Finding{Object: obj, Path: path, Rendered: rendered[path], group: group}
 				if ok {
 					f.Live = lv
@@ -909,7 +905,7 @@ func emulate(x *XR, out *render.Outcome, live *cluster.Composite) {
 		rendered := xrFields(eff)
 		liveXR := xrFields(live.XR.Object)
 		for _, path := range jsonobj.SortedKeys(rendered) {
-			if lv, ok := liveXR[path]; (ok || rendered[path] != nil) && (!ok || !jsonobj.Equal(lv, rendered[path])) {
+			if lv, ok := liveXR[path]; differs(lv, ok, rendered[path]) {
 				x.Emulation = append(x.Emulation, Finding{Object: "XR", Path: path, Live: lv, Rendered: rendered[path]})
 			}
 		}
@@ -938,6 +934,16 @@ func emulate(x *XR, out *render.Outcome, live *cluster.Composite) {
 			}
 		}
 	}
+}
+
+// differs says whether a live field (ok: present) differs from its
+// rendered value. A rendered null matches an absent field: the API server
+// keeps no null field of a custom resource.
+func differs(live any, ok bool, rendered any) bool {
+	if !ok {
+		return rendered != nil
+	}
+	return !jsonobj.Equal(live, rendered)
 }
 
 func orNil(s string) any {
