@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/xpmigrate/xpmigrate/internal/cluster"
+	"github.com/xpmigrate/xpmigrate/internal/logsafe"
 )
 
 // The codes of the upgrade check's findings.
@@ -169,33 +170,34 @@ func upgradeXR(c *cluster.Composite) UpgradeXR {
 }
 
 // WriteUpgradeText writes the report for a terminal: one block per
-// finding, then the verdict.
+// finding, then the verdict. Names read from the cluster are escaped
+// (logsafe), so none can end a line or send a terminal sequence.
 func WriteUpgradeText(w io.Writer, rep *UpgradeReport) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Crossplane v2 upgrade check: read %s and %s.\n",
+	logsafe.Fprintf(&b, "Crossplane v2 upgrade check: read %s and %s.\n",
 		plural(rep.Compositions, "Composition", "Compositions"), plural(rep.XRs, "XR", "XRs"))
 	for _, f := range rep.Findings {
-		fmt.Fprintf(&b, "\n%s Composition %s: %s.\n", f.Code, f.Composition, f.Message)
+		logsafe.Fprintf(&b, "\n%s Composition %s: %s.\n", f.Code, f.Composition, f.Message)
 		for _, x := range f.XRs {
-			fmt.Fprintf(&b, "  %s %s", x.Kind, qualified(x.Namespace, x.Name))
+			logsafe.Fprintf(&b, "  %s %s", x.Kind, qualified(x.Namespace, x.Name))
 			if x.Claim != "" {
-				fmt.Fprintf(&b, " (claim %s)", x.Claim)
+				logsafe.Fprintf(&b, " (claim %s)", x.Claim)
 			}
 			if x.Revision != "" {
-				fmt.Fprintf(&b, ", revision %s", x.Revision)
+				logsafe.Fprintf(&b, ", revision %s", x.Revision)
 			}
-			fmt.Fprintf(&b, ": %s, %d with deletionPolicy Delete\n", plural(x.Composed, "composed resource", "composed resources"), x.Delete)
+			logsafe.Fprintf(&b, ": %s, %d with deletionPolicy Delete\n", plural(x.Composed, "composed resource", "composed resources"), x.Delete)
 		}
 	}
 	if len(rep.Missing) > 0 {
 		b.WriteString("\nIncomplete: the API server forbade these requests, so what they would read was not checked:\n")
 		for _, m := range rep.Missing {
-			fmt.Fprintf(&b, "  %s\n", m)
+			logsafe.Fprintf(&b, "  %s\n", m)
 		}
 	}
 	switch {
 	case len(rep.Findings) > 0:
-		fmt.Fprintf(&b, "\nNot ready: %s would change what the cluster composes. Do not upgrade yet.\n", plural(len(rep.Findings), "finding", "findings"))
+		logsafe.Fprintf(&b, "\nNot ready: %s would change what the cluster composes. Do not upgrade yet.\n", plural(len(rep.Findings), "finding", "findings"))
 	case len(rep.Missing) > 0:
 		b.WriteString("\nNot proven ready: the check could not read everything.\n")
 	default:
